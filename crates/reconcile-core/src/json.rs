@@ -1,0 +1,234 @@
+//! The JSON value a spec is made of, with the contract's equality.
+//!
+//! `serde_json::Value` is not used for specs because its equality is wrong for
+//! the contract: it treats `1` and `1.0` as different and keeps object key
+//! order significant only through its map type. [`Json`] keeps the author's key
+//! order (so output reads like the input) but compares objects as unordered
+//! maps and numbers by value.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+
+/// A JSON number, kept in the form it was written in so it prints back the same.
+#[derive(Debug, Clone, Copy)]
+pub enum Number {
+    /// A non-negative integer literal.
+    Unsigned(u64),
+    /// A negative integer literal.
+    Signed(i64),
+    /// A literal with a fraction or exponent, or an integer too large for 64 bits.
+    Float(f64),
+}
+
+impl Number {
+    /// The exact integer value, when there is one that fits in an `i128`.
+    fn as_exact_integer(self) -> Option<i128> {
+        match self {
+            Number::Unsigned(u) => Some(i128::from(u)),
+            Number::Signed(i) => Some(i128::from(i)),
+            // Every f64 with no fraction and magnitude below 2^127 converts exactly.
+            #[allow(clippy::cast_possible_truncation)]
+            Number::Float(f) if f.fract() == 0.0 && f.abs() < 1.7e38 => Some(f as i128),
+            Number::Float(_) => None,
+        }
+    }
+
+    /// The value as an `f64`, for display in summaries.
+    #[allow(clippy::cast_precision_loss)]
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Number::Unsigned(u) => u as f64,
+            Number::Signed(i) => i as f64,
+            Number::Float(f) => f,
+        }
+    }
+}
+
+/// Numbers are equal when their mathematical values are equal: `1 == 1.0 == 1e0`, `-0 == 0`.
+impl PartialEq for Number {
+    fn eq(&self, other: &Self) -> bool {
+        match (self.as_exact_integer(), other.as_exact_integer()) {
+            (Some(a), Some(b)) => a == b,
+            // One side is integral and the other is not: they cannot be equal.
+            (Some(_), None) | (None, Some(_)) => false,
+            (None, None) => self.as_f64() == other.as_f64(),
+        }
+    }
+}
+
+impl Serialize for Number {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Number::Unsigned(u) => serializer.serialize_u64(u),
+            Number::Signed(i) => serializer.serialize_i64(i),
+            Number::Float(f) => serializer.serialize_f64(f),
+        }
+    }
+}
+
+/// A JSON value. Objects keep their members in the order they were written.
+///
+/// Guarantees: equality ignores object member order, compares numbers by value,
+/// and never treats a boolean as a number. Duplicate member names cannot occur,
+/// because the parser rejects them.
+#[derive(Debug, Clone)]
+pub enum Json {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(Box<str>),
+    Array(Vec<Json>),
+    Object(Vec<(Box<str>, Json)>),
+}
+
+impl Json {
+    /// The JSON type name, as used in error messages ("an object", "a string", ...).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Json::Null => "null",
+            Json::Bool(_) => "a boolean",
+            Json::Number(_) => "a number",
+            Json::String(_) => "a string",
+            Json::Array(_) => "an array",
+            Json::Object(_) => "an object",
+        }
+    }
+
+    /// Looks up an object member by name.
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(members) => members.iter().find(|(k, _)| &**k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// Compact single-line JSON text.
+    pub fn to_compact_string(&self) -> String {
+        // Serializing an in-memory tree of plain values into a String cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Indented JSON text (two spaces), keeping member order.
+    pub fn to_pretty_string(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+impl PartialEq for Json {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Json::Null, Json::Null) => true,
+            (Json::Bool(a), Json::Bool(b)) => a == b,
+            (Json::Number(a), Json::Number(b)) => a == b,
+            (Json::String(a), Json::String(b)) => a == b,
+            (Json::Array(a), Json::Array(b)) => a == b,
+            (Json::Object(a), Json::Object(b)) => objects_equal(a, b),
+            _ => false,
+        }
+    }
+}
+
+/// Unordered comparison of two duplicate-free member lists.
+///
+/// Specs written by hand or produced by the same tool usually list members in
+/// the same order, so the positional check succeeds without any lookup; only
+/// a mismatch in order pays for sorting.
+fn objects_equal(a: &[(Box<str>, Json)], b: &[(Box<str>, Json)]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let same_order = a.iter().zip(b).all(|((ka, _), (kb, _))| ka == kb);
+    if same_order {
+        return a.iter().zip(b).all(|((_, va), (_, vb))| va == vb);
+    }
+    let mut sorted_a: Vec<_> = a.iter().collect();
+    let mut sorted_b: Vec<_> = b.iter().collect();
+    sorted_a.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+    sorted_b.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+    sorted_a
+        .iter()
+        .zip(&sorted_b)
+        .all(|((ka, va), (kb, vb))| ka == kb && va == vb)
+}
+
+impl Serialize for Json {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Json::Null => serializer.serialize_unit(),
+            Json::Bool(b) => serializer.serialize_bool(*b),
+            Json::Number(n) => n.serialize(serializer),
+            Json::String(s) => serializer.serialize_str(s),
+            Json::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Json::Object(members) => {
+                let mut map = serializer.serialize_map(Some(members.len()))?;
+                for (key, value) in members {
+                    map.serialize_entry(&**key, value)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+impl fmt::Display for Json {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_compact_string())
+    }
+}
+
+/// Orders names by Unicode code point. For UTF-8 this is plain byte order,
+/// which is what `str::cmp` does; JavaScript's default sort (UTF-16 units) differs.
+pub fn compare_names(a: &str, b: &str) -> Ordering {
+    a.cmp(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(text: &str) -> Json {
+        crate::parse::parse_json_value(text).expect("valid number")
+    }
+
+    #[test]
+    fn numbers_compare_by_value() {
+        assert_eq!(num("1"), num("1.0"));
+        assert_eq!(num("1"), num("1e0"));
+        assert_eq!(num("-0"), num("0"));
+        assert_eq!(num("100"), num("1e2"));
+        assert_ne!(num("1"), num("1.5"));
+        assert_ne!(num("18446744073709551615"), num("18446744073709551614"));
+        assert_eq!(num("0.5"), num("5e-1"));
+    }
+
+    #[test]
+    fn booleans_are_not_numbers() {
+        assert_ne!(Json::Bool(true), num("1"));
+        assert_ne!(Json::Bool(false), num("0"));
+        assert_ne!(Json::Null, num("0"));
+    }
+
+    #[test]
+    fn object_member_order_is_ignored() {
+        let a = num(r#"{"a":1,"b":{"x":[1,2],"y":null}}"#);
+        let b = num(r#"{"b":{"y":null,"x":[1.0,2]},"a":1}"#);
+        assert_eq!(a, b);
+        let c = num(r#"{"b":{"y":null,"x":[2,1]},"a":1}"#);
+        assert_ne!(a, c, "array order matters");
+    }
+
+    #[test]
+    fn code_point_order_differs_from_utf16_order() {
+        // U+1F680 is above U+E000 by code point, below it in UTF-16 units.
+        assert_eq!(compare_names("\u{1F680}", "\u{E000}"), Ordering::Greater);
+    }
+}

@@ -1,0 +1,52 @@
+//! Reconcile Playground's core: the exact reconcile contract, its explanations,
+//! and precise parsing of the three input documents.
+//!
+//! Invariant: this crate knows nothing about browsers. It has no web
+//! dependencies, reads no clock and uses no global randomness, so every result
+//! is a pure function of its inputs.
+
+pub mod explain;
+pub mod json;
+pub mod model;
+pub mod parse;
+pub mod path;
+pub mod presets;
+pub mod reconcile;
+
+pub use explain::{diff, plan, Drift, ExplainedAction, Plan, Reason, Summary};
+pub use json::{Json, Number};
+pub use model::{Finalizers, Resources, Scenario};
+pub use parse::{
+    format_document, parse_finalizers, parse_json, parse_resources, parse_scenario, Document,
+    ErrorKind, InputError,
+};
+pub use path::JsonPath;
+pub use reconcile::{reconcile, Action, ActionKind};
+
+/// Serializes a value through its `Display` text.
+pub(crate) fn parse_display_serializer<T: std::fmt::Display, S: serde::Serializer>(
+    value: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
+/// Parses the three editor texts and plans. The first error found is returned,
+/// checked in the order desired, observed, finalizers.
+pub fn plan_texts(desired: &str, observed: &str, finalizers: &str) -> Result<Plan, InputError> {
+    let desired = parse_resources(Document::Desired, desired)?;
+    let observed = parse_resources(Document::Observed, observed)?;
+    let finalizers = parse_finalizers(finalizers)?;
+    Ok(plan(&desired, &observed, finalizers.as_ref()))
+}
+
+/// Scenario JSON text in, action-list JSON text out: the CLI's and auto-graders' path.
+pub fn reconcile_scenario_json(text: &str) -> Result<String, InputError> {
+    let scenario = parse_scenario(text)?;
+    let actions = reconcile(
+        &scenario.desired,
+        &scenario.observed,
+        scenario.finalizers.as_ref(),
+    );
+    Ok(serde_json::to_string(&actions).unwrap_or_default())
+}

@@ -1,0 +1,892 @@
+//! Parsing the three documents, with errors that say where and what was expected.
+//!
+//! Guarantees:
+//! - Every error names its [`Document`], a 1-based line and column (in
+//!   characters, not bytes), the JSON path of the offending value, and what was
+//!   expected there.
+//! - A duplicate member name anywhere is an **error** ([`ErrorKind::DuplicateKey`]).
+//!   The JSON RFC leaves duplicates undefined, and the Kubernetes API server
+//!   rejects them under strict field validation, so the playground never picks
+//!   a winner silently.
+//! - Nesting deeper than [`MAX_DEPTH`] is an error, never a stack overflow.
+//!
+//! Caveats:
+//! - Numbers outside the `f64` range (`1e400`) are rejected, and integers wider
+//!   than 64 bits are kept as the nearest `f64`.
+//! - A leading byte order mark is rejected, as `JSON.parse` does.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::Serialize;
+
+use crate::json::{Json, Number};
+use crate::model::{Finalizers, Resources, Scenario};
+use crate::path::{JsonPath, Segment};
+
+/// How deep values may nest (serde_json's own recursion limit).
+pub const MAX_DEPTH: usize = 128;
+
+/// Which document a piece of input is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Document {
+    Desired,
+    Observed,
+    Finalizers,
+    /// A whole scenario `{"desired":…, "observed":…, "finalizers":…}` in one text.
+    Scenario,
+}
+
+impl Document {
+    /// The name people see, equal to the editor's accessible name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Document::Desired => "Desired state",
+            Document::Observed => "Observed state",
+            Document::Finalizers => "Finalizers",
+            Document::Scenario => "Scenario",
+        }
+    }
+}
+
+impl fmt::Display for Document {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// What kind of problem the input has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorKind {
+    /// Not JSON: a stray character, a missing comma, an unterminated string…
+    Syntax,
+    /// Valid JSON, but not the shape the document needs.
+    Shape,
+    /// The same member name twice in one object.
+    DuplicateKey,
+    /// Nested deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// Nothing but whitespace where a value is required.
+    Empty,
+}
+
+/// A located, human-readable input error.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InputError {
+    pub document: Document,
+    pub kind: ErrorKind,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, counted in Unicode characters.
+    pub column: usize,
+    /// Where in the document, e.g. `$.web.replicas`.
+    #[serde(serialize_with = "crate::parse_display_serializer")]
+    pub path: JsonPath,
+    /// What went wrong and what was expected, without the location.
+    pub message: String,
+}
+
+impl InputError {
+    /// "line 3, column 5" — the part the editor shows next to its gutter.
+    pub fn location(&self) -> String {
+        format!("line {}, column {}", self.line, self.column)
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} at {}: {}",
+            self.document,
+            self.location(),
+            self.path,
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Parses a desired or observed document: an object mapping names to specs.
+pub fn parse_resources(document: Document, text: &str) -> Result<Resources, InputError> {
+    run(document, text, ResourcesSeed)
+}
+
+/// Parses a finalizers document: an object mapping names to arrays of finalizer
+/// names, or `null`. An empty (whitespace-only) document means "no finalizers".
+pub fn parse_finalizers(text: &str) -> Result<Option<Finalizers>, InputError> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    run(Document::Finalizers, text, FinalizersSeed)
+}
+
+/// Parses a whole scenario: `{"desired": {...}, "observed": {...}, "finalizers": {...} | null}`.
+/// `finalizers` may be absent.
+pub fn parse_scenario(text: &str) -> Result<Scenario, InputError> {
+    run(Document::Scenario, text, ScenarioSeed)
+}
+
+/// Parses any JSON value (used by the Format button and tests).
+pub fn parse_json(document: Document, text: &str) -> Result<Json, InputError> {
+    run(document, text, ValueSeed)
+}
+
+/// Parses any JSON value; errors are attributed to the scenario document.
+pub fn parse_json_value(text: &str) -> Result<Json, InputError> {
+    parse_json(Document::Scenario, text)
+}
+
+/// Pretty-prints a document (two-space indent, member order kept), or says why it can't.
+pub fn format_document(document: Document, text: &str) -> Result<String, InputError> {
+    parse_json(document, text).map(|value| value.to_pretty_string())
+}
+
+// ---------------------------------------------------------------------------
+// The driver: runs a seed over the text and turns serde_json errors into InputErrors.
+
+/// Side channel for the parts of an error serde_json can't carry.
+#[derive(Default)]
+struct Ctx {
+    /// Filled innermost-first as an error propagates out of nested values.
+    error_path: RefCell<Vec<Segment>>,
+    /// Set by our own visitors for the errors they raise.
+    error_kind: RefCell<Option<ErrorKind>>,
+}
+
+impl Ctx {
+    fn note_segment(&self, segment: Segment) {
+        self.error_path.borrow_mut().push(segment);
+    }
+
+    fn fail<E: de::Error>(&self, kind: ErrorKind, message: impl fmt::Display) -> E {
+        *self.error_kind.borrow_mut() = Some(kind);
+        E::custom(message)
+    }
+}
+
+trait DocumentSeed {
+    type Value;
+    fn deserialize_with<'de, D: de::Deserializer<'de>>(
+        self,
+        ctx: &Ctx,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error>;
+}
+
+fn run<S: DocumentSeed>(document: Document, text: &str, seed: S) -> Result<S::Value, InputError> {
+    if text.starts_with('\u{FEFF}') {
+        return Err(InputError {
+            document,
+            kind: ErrorKind::Syntax,
+            line: 1,
+            column: 1,
+            path: JsonPath::root(),
+            message: "unexpected byte order mark (U+FEFF); save the text as UTF-8 without a BOM"
+                .to_owned(),
+        });
+    }
+    if text.trim().is_empty() {
+        return Err(InputError {
+            document,
+            kind: ErrorKind::Empty,
+            line: 1,
+            column: 1,
+            path: JsonPath::root(),
+            message: format!(
+                "the document is empty; expected {}",
+                expected_top_level(document)
+            ),
+        });
+    }
+    let ctx = Ctx::default();
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let result = seed
+        .deserialize_with(&ctx, &mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value));
+    result.map_err(|error| to_input_error(document, text, &ctx, &error))
+}
+
+fn expected_top_level(document: Document) -> &'static str {
+    match document {
+        Document::Desired | Document::Observed => r#"an object of {"name": spec}"#,
+        Document::Finalizers => r#"an object of {"name": ["finalizer", ...]}, or null"#,
+        Document::Scenario => {
+            r#"an object {"desired": {...}, "observed": {...}, "finalizers": {...}}"#
+        }
+    }
+}
+
+fn to_input_error(
+    document: Document,
+    text: &str,
+    ctx: &Ctx,
+    error: &serde_json::Error,
+) -> InputError {
+    let mut segments = ctx.error_path.take();
+    segments.reverse();
+    let raw = error.to_string();
+    // serde_json appends " at line L column C"; the location is reported separately.
+    let message = match raw.rfind(" at line ") {
+        Some(cut) if error.line() > 0 => raw[..cut].to_owned(),
+        _ => raw,
+    };
+    let kind = match ctx.error_kind.take() {
+        Some(kind) => kind,
+        None if message.contains("recursion limit") => ErrorKind::TooDeep,
+        None => ErrorKind::Syntax,
+    };
+    let message = match kind {
+        ErrorKind::TooDeep => format!("values are nested more than {MAX_DEPTH} levels deep"),
+        ErrorKind::Syntax => friendly_syntax_message(&message),
+        _ => message,
+    };
+    let (line, column) = char_position(text, error.line(), error.column());
+    InputError {
+        document,
+        kind,
+        line,
+        column,
+        path: JsonPath::from_segments(segments),
+        message,
+    }
+}
+
+/// serde_json's wording is terse and speaks of EOF; say what is expected instead.
+fn friendly_syntax_message(message: &str) -> String {
+    let replaced = match message {
+        "EOF while parsing a value" => "the text ends where a value was expected",
+        "EOF while parsing an object" => "the text ends inside an object; expected `}`",
+        "EOF while parsing a list" => "the text ends inside an array; expected `]`",
+        "EOF while parsing a string" => "the text ends inside a string; expected a closing `\"`",
+        "trailing comma" => "trailing comma; expected another member or value after `,`",
+        "expected value" => {
+            "expected a JSON value (object, array, string, number, true, false or null)"
+        }
+        "key must be a string" => "expected a member name in double quotes",
+        "trailing characters" => "unexpected text after the end of the JSON value",
+        "number out of range" => "number out of range; JSON numbers here must fit a 64-bit float",
+        other => return other.to_owned(),
+    };
+    replaced.to_owned()
+}
+
+/// serde_json counts columns in bytes from 0 at a line start; people count characters from 1.
+fn char_position(text: &str, line: usize, byte_column: usize) -> (usize, usize) {
+    if line == 0 {
+        return (1, 1);
+    }
+    let line_text = text.split('\n').nth(line - 1).unwrap_or("");
+    let mut end = byte_column.min(line_text.len());
+    while !line_text.is_char_boundary(end) {
+        end += 1;
+    }
+    let chars = line_text[..end].chars().count();
+    (line, chars.max(1))
+}
+
+// ---------------------------------------------------------------------------
+// Seeds. Each reports the segment of a failing child so the path is known.
+
+/// Tracks member names of one object: a scan while it is small, a hash set once it is large.
+#[derive(Default)]
+struct SeenKeys {
+    index: Option<HashSet<Box<str>>>,
+}
+
+impl SeenKeys {
+    const SCAN_LIMIT: usize = 16;
+
+    /// True if `key` is already among `members` (which this guard has seen so far).
+    fn is_duplicate(&mut self, members: &[(Box<str>, Json)], key: &str) -> bool {
+        if self.index.is_none() && members.len() >= Self::SCAN_LIMIT {
+            self.index = Some(members.iter().map(|(k, _)| k.clone()).collect());
+        }
+        match &mut self.index {
+            Some(set) => !set.insert(key.into()),
+            None => members.iter().any(|(k, _)| &**k == key),
+        }
+    }
+}
+
+fn duplicate_key<E: de::Error>(ctx: &Ctx, key: &str, what: &str) -> E {
+    ctx.note_segment(Segment::Key(key.to_owned()));
+    ctx.fail(
+        ErrorKind::DuplicateKey,
+        format!(
+            "duplicate {what} {}; each name may appear only once",
+            quoted(key)
+        ),
+    )
+}
+
+fn quoted(key: &str) -> String {
+    serde_json::to_string(key).unwrap_or_else(|_| key.to_owned())
+}
+
+/// Any JSON value.
+#[derive(Clone, Copy)]
+struct ValueSeed;
+
+impl DocumentSeed for ValueSeed {
+    type Value = Json;
+    fn deserialize_with<'de, D: de::Deserializer<'de>>(
+        self,
+        ctx: &Ctx,
+        deserializer: D,
+    ) -> Result<Json, D::Error> {
+        deserializer.deserialize_any(ValueVisitor { ctx })
+    }
+}
+
+struct WithCtx<'c, S> {
+    ctx: &'c Ctx,
+    seed: S,
+}
+
+impl<'de, S: DocumentSeed> DeserializeSeed<'de> for WithCtx<'_, S> {
+    type Value = S::Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize_with(self.ctx, deserializer)
+    }
+}
+
+struct ValueVisitor<'c> {
+    ctx: &'c Ctx,
+}
+
+impl<'de> Visitor<'de> for ValueVisitor<'_> {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Json, E> {
+        Ok(Json::Bool(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Json, E> {
+        Ok(Json::Number(Number::Unsigned(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Json, E> {
+        Ok(Json::Number(Number::Signed(v)))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Json, E> {
+        Ok(Json::Number(Number::Float(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Json, E> {
+        Ok(Json::String(v.into()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Json, E> {
+        Ok(Json::String(v.into_boxed_str()))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::new();
+        loop {
+            let index = items.len();
+            match seq.next_element_seed(WithCtx {
+                ctx: self.ctx,
+                seed: ValueSeed,
+            }) {
+                Ok(Some(item)) => items.push(item),
+                Ok(None) => return Ok(Json::Array(items)),
+                Err(error) => {
+                    self.ctx.note_segment(Segment::Index(index));
+                    return Err(error);
+                }
+            }
+        }
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut members: Vec<(Box<str>, Json)> = Vec::new();
+        let mut seen = SeenKeys::default();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.is_duplicate(&members, &key) {
+                return Err(duplicate_key(self.ctx, &key, "member name"));
+            }
+            match map.next_value_seed(WithCtx {
+                ctx: self.ctx,
+                seed: ValueSeed,
+            }) {
+                Ok(value) => members.push((key.into_boxed_str(), value)),
+                Err(error) => {
+                    self.ctx.note_segment(Segment::Key(key));
+                    return Err(error);
+                }
+            }
+        }
+        Ok(Json::Object(members))
+    }
+}
+
+/// Reports "expected X, found Y" for a value of the wrong JSON type.
+fn wrong_type<E: de::Error>(ctx: &Ctx, expected: &str, found: &str) -> E {
+    ctx.fail(
+        ErrorKind::Shape,
+        format!("expected {expected}, found {found}"),
+    )
+}
+
+/// Implements the scalar/array visit methods of a visitor that only accepts
+/// some JSON types, turning every other type into a located shape error.
+macro_rules! reject_other_types {
+    ($expected:expr; $($method:ident),*) => {
+        $(reject_other_types!(@one $method, $expected);)*
+    };
+    (@one unit, $expected:expr) => {
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Err(wrong_type(self.ctx, $expected, "null"))
+        }
+    };
+    (@one bool, $expected:expr) => {
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Err(wrong_type(self.ctx, $expected, "a boolean"))
+        }
+    };
+    (@one number, $expected:expr) => {
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Err(wrong_type(self.ctx, $expected, "a number"))
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Err(wrong_type(self.ctx, $expected, "a number"))
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Err(wrong_type(self.ctx, $expected, "a number"))
+        }
+    };
+    (@one str, $expected:expr) => {
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Err(wrong_type(self.ctx, $expected, "a string"))
+        }
+    };
+    (@one seq, $expected:expr) => {
+        fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(wrong_type(self.ctx, $expected, "an array"))
+        }
+    };
+    (@one map, $expected:expr) => {
+        fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(wrong_type(self.ctx, $expected, "an object"))
+        }
+    };
+}
+
+const RESOURCES_EXPECTED: &str = r#"an object of {"name": spec}"#;
+
+/// `{name: spec}` for desired and observed.
+struct ResourcesSeed;
+
+impl DocumentSeed for ResourcesSeed {
+    type Value = Resources;
+    fn deserialize_with<'de, D: de::Deserializer<'de>>(
+        self,
+        ctx: &Ctx,
+        deserializer: D,
+    ) -> Result<Resources, D::Error> {
+        deserializer.deserialize_any(ResourcesVisitor { ctx })
+    }
+}
+
+struct ResourcesVisitor<'c> {
+    ctx: &'c Ctx,
+}
+
+impl<'de> Visitor<'de> for ResourcesVisitor<'_> {
+    type Value = Resources;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(RESOURCES_EXPECTED)
+    }
+
+    reject_other_types!(RESOURCES_EXPECTED; unit, bool, number, str, seq);
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Resources, A::Error> {
+        let mut entries: Vec<(String, Json)> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
+        while let Some(name) = map.next_key::<String>()? {
+            if seen.contains(&name) {
+                return Err(duplicate_key(self.ctx, &name, "resource name"));
+            }
+            match map.next_value_seed(WithCtx {
+                ctx: self.ctx,
+                seed: ValueSeed,
+            }) {
+                Ok(spec) => {
+                    seen.insert(name.clone());
+                    entries.push((name, spec));
+                }
+                Err(error) => {
+                    self.ctx.note_segment(Segment::Key(name));
+                    return Err(error);
+                }
+            }
+        }
+        Ok(Resources::from_unique(entries))
+    }
+}
+
+const FINALIZERS_EXPECTED: &str = r#"an object of {"name": ["finalizer", ...]}, or null"#;
+const FINALIZER_LIST_EXPECTED: &str = "an array of finalizer names (strings)";
+const FINALIZER_NAME_EXPECTED: &str = "a finalizer name (a string)";
+
+/// `{name: [finalizer, ...]}` or `null`.
+struct FinalizersSeed;
+
+impl DocumentSeed for FinalizersSeed {
+    type Value = Option<Finalizers>;
+    fn deserialize_with<'de, D: de::Deserializer<'de>>(
+        self,
+        ctx: &Ctx,
+        deserializer: D,
+    ) -> Result<Option<Finalizers>, D::Error> {
+        deserializer.deserialize_any(FinalizersVisitor { ctx })
+    }
+}
+
+struct FinalizersVisitor<'c> {
+    ctx: &'c Ctx,
+}
+
+impl<'de> Visitor<'de> for FinalizersVisitor<'_> {
+    type Value = Option<Finalizers>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(FINALIZERS_EXPECTED)
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    reject_other_types!(FINALIZERS_EXPECTED; bool, number, str, seq);
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut entries: Vec<(String, Vec<String>)> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
+        while let Some(name) = map.next_key::<String>()? {
+            if seen.contains(&name) {
+                return Err(duplicate_key(self.ctx, &name, "resource name"));
+            }
+            match map.next_value_seed(WithCtx {
+                ctx: self.ctx,
+                seed: FinalizerListSeed,
+            }) {
+                Ok(list) => {
+                    seen.insert(name.clone());
+                    entries.push((name, list));
+                }
+                Err(error) => {
+                    self.ctx.note_segment(Segment::Key(name));
+                    return Err(error);
+                }
+            }
+        }
+        Ok(Some(Finalizers::from_unique(entries)))
+    }
+}
+
+struct FinalizerListSeed;
+
+impl DocumentSeed for FinalizerListSeed {
+    type Value = Vec<String>;
+    fn deserialize_with<'de, D: de::Deserializer<'de>>(
+        self,
+        ctx: &Ctx,
+        deserializer: D,
+    ) -> Result<Vec<String>, D::Error> {
+        deserializer.deserialize_any(FinalizerListVisitor { ctx })
+    }
+}
+
+struct FinalizerListVisitor<'c> {
+    ctx: &'c Ctx,
+}
+
+impl<'de> Visitor<'de> for FinalizerListVisitor<'_> {
+    type Value = Vec<String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(FINALIZER_LIST_EXPECTED)
+    }
+
+    reject_other_types!(FINALIZER_LIST_EXPECTED; unit, bool, number, str, map);
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
+        let mut names = Vec::new();
+        loop {
+            let index = names.len();
+            match seq.next_element_seed(WithCtx {
+                ctx: self.ctx,
+                seed: FinalizerNameSeed,
+            }) {
+                Ok(Some(name)) => names.push(name),
+                Ok(None) => return Ok(names),
+                Err(error) => {
+                    self.ctx.note_segment(Segment::Index(index));
+                    return Err(error);
+                }
+            }
+        }
+    }
+}
+
+struct FinalizerNameSeed;
+
+impl DocumentSeed for FinalizerNameSeed {
+    type Value = String;
+    fn deserialize_with<'de, D: de::Deserializer<'de>>(
+        self,
+        ctx: &Ctx,
+        deserializer: D,
+    ) -> Result<String, D::Error> {
+        deserializer.deserialize_any(FinalizerNameVisitor { ctx })
+    }
+}
+
+struct FinalizerNameVisitor<'c> {
+    ctx: &'c Ctx,
+}
+
+impl<'de> Visitor<'de> for FinalizerNameVisitor<'_> {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(FINALIZER_NAME_EXPECTED)
+    }
+
+    reject_other_types!(FINALIZER_NAME_EXPECTED; unit, bool, number, seq, map);
+
+    fn visit_str<E>(self, v: &str) -> Result<String, E> {
+        Ok(v.to_owned())
+    }
+    fn visit_string<E>(self, v: String) -> Result<String, E> {
+        Ok(v)
+    }
+}
+
+const SCENARIO_EXPECTED: &str =
+    r#"an object {"desired": {...}, "observed": {...}, "finalizers": {...} or null}"#;
+
+/// A whole scenario document.
+struct ScenarioSeed;
+
+impl DocumentSeed for ScenarioSeed {
+    type Value = Scenario;
+    fn deserialize_with<'de, D: de::Deserializer<'de>>(
+        self,
+        ctx: &Ctx,
+        deserializer: D,
+    ) -> Result<Scenario, D::Error> {
+        deserializer.deserialize_any(ScenarioVisitor { ctx })
+    }
+}
+
+struct ScenarioVisitor<'c> {
+    ctx: &'c Ctx,
+}
+
+impl ScenarioVisitor<'_> {
+    fn field<'de, A: MapAccess<'de>, S: DocumentSeed>(
+        &self,
+        map: &mut A,
+        name: &str,
+        seed: S,
+    ) -> Result<S::Value, A::Error> {
+        map.next_value_seed(WithCtx {
+            ctx: self.ctx,
+            seed,
+        })
+        .inspect_err(|_| self.ctx.note_segment(Segment::Key(name.to_owned())))
+    }
+}
+
+impl<'de> Visitor<'de> for ScenarioVisitor<'_> {
+    type Value = Scenario;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(SCENARIO_EXPECTED)
+    }
+
+    reject_other_types!(SCENARIO_EXPECTED; unit, bool, number, str, seq);
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scenario, A::Error> {
+        let mut desired = None;
+        let mut observed = None;
+        let mut finalizers = None;
+        while let Some(key) = map.next_key::<String>()? {
+            let already = match key.as_str() {
+                "desired" => desired.is_some(),
+                "observed" => observed.is_some(),
+                "finalizers" => finalizers.is_some(),
+                _ => {
+                    self.ctx.note_segment(Segment::Key(key.clone()));
+                    return Err(self.ctx.fail(
+                        ErrorKind::Shape,
+                        format!(
+                            "unknown member {}; expected \"desired\", \"observed\" or \"finalizers\"",
+                            quoted(&key)
+                        ),
+                    ));
+                }
+            };
+            if already {
+                return Err(duplicate_key(self.ctx, &key, "member name"));
+            }
+            match key.as_str() {
+                "desired" => desired = Some(self.field(&mut map, &key, ResourcesSeed)?),
+                "observed" => observed = Some(self.field(&mut map, &key, ResourcesSeed)?),
+                _ => finalizers = Some(self.field(&mut map, &key, FinalizersSeed)?),
+            }
+        }
+        let missing = |name: &str| {
+            self.ctx.fail::<A::Error>(
+                ErrorKind::Shape,
+                format!("missing member \"{name}\"; expected {RESOURCES_EXPECTED} there"),
+            )
+        };
+        Ok(Scenario {
+            desired: desired.ok_or_else(|| missing("desired"))?,
+            observed: observed.ok_or_else(|| missing("observed"))?,
+            finalizers: finalizers.flatten(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err_resources(text: &str) -> InputError {
+        parse_resources(Document::Observed, text).expect_err("should fail")
+    }
+
+    #[test]
+    fn syntax_error_has_line_column_and_path() {
+        let error = err_resources("{\n  \"web\": {\"replicas\": 1,}\n}");
+        assert_eq!(error.kind, ErrorKind::Syntax);
+        assert_eq!(error.document, Document::Observed);
+        // Column 25 is the `}` right after the trailing comma.
+        assert_eq!((error.line, error.column), (2, 25));
+        assert_eq!(error.path.to_string(), "$.web");
+        assert!(error.message.contains("trailing comma"), "{error}");
+        assert!(error
+            .to_string()
+            .starts_with("Observed state: line 2, column 25 at $.web: "));
+    }
+
+    #[test]
+    fn nested_syntax_error_path() {
+        let error = err_resources(r#"{"a": {"b": [1, tru]}}"#);
+        assert_eq!(error.path.to_string(), "$.a.b[1]");
+    }
+
+    #[test]
+    fn top_level_array_is_a_shape_error() {
+        let error = err_resources("[1, 2]");
+        assert_eq!(error.kind, ErrorKind::Shape);
+        assert_eq!(error.path.to_string(), "$");
+        assert_eq!(
+            error.message,
+            r#"expected an object of {"name": spec}, found an array"#
+        );
+        assert_eq!((error.line, error.column), (1, 1));
+    }
+
+    #[test]
+    fn finalizers_shapes() {
+        let error = parse_finalizers(r#"{"svc": "cloud/lb"}"#).expect_err("string list");
+        assert_eq!(error.kind, ErrorKind::Shape);
+        assert_eq!(error.path.to_string(), "$.svc");
+        assert!(error
+            .message
+            .starts_with("expected an array of finalizer names"));
+
+        let error = parse_finalizers("{\"svc\": [\"a\",\n 7]}").expect_err("number in list");
+        assert_eq!(error.path.to_string(), "$.svc[1]");
+        assert_eq!(error.line, 2);
+        assert_eq!(
+            error.message,
+            "expected a finalizer name (a string), found a number"
+        );
+
+        assert!(parse_finalizers("null").expect("null is fine").is_none());
+        assert!(parse_finalizers("  \n").expect("empty is fine").is_none());
+        assert!(parse_finalizers("\"x\"").is_err());
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors_at_any_depth() {
+        let error = err_resources(r#"{"a": 1, "a": 2}"#);
+        assert_eq!(error.kind, ErrorKind::DuplicateKey);
+        assert_eq!(error.path.to_string(), "$.a");
+        let error = err_resources("{\"a\": {\"x\": 1,\n \"x\": 1}}");
+        assert_eq!(error.kind, ErrorKind::DuplicateKey);
+        assert_eq!(error.path.to_string(), "$.a.x");
+        assert_eq!(error.line, 2);
+        // A large object switches to a hash set; still caught.
+        let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+        let text = format!("{{\"a\": {{{}, \"k3\": 0}}}}", many.join(", "));
+        assert_eq!(err_resources(&text).kind, ErrorKind::DuplicateKey);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = format!("{{\"a\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
+        let error = err_resources(&deep);
+        assert_eq!(error.kind, ErrorKind::TooDeep);
+        assert!(error.message.contains("128"));
+    }
+
+    #[test]
+    fn empty_and_bom() {
+        let error = err_resources("   ");
+        assert_eq!(error.kind, ErrorKind::Empty);
+        let error = err_resources("\u{FEFF}{}");
+        assert!(error.message.contains("byte order mark"));
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        let error = err_resources("{\"🚀é\": x}");
+        // `x` is the 8th character though the 10th byte.
+        assert_eq!((error.line, error.column), (1, 8));
+    }
+
+    #[test]
+    fn scenario_paths_name_the_inner_document() {
+        let error = parse_scenario(r#"{"desired": {}, "observed": {"b": [1,]}}"#).expect_err("bad");
+        assert_eq!(error.path.to_string(), "$.observed.b[1]");
+        let error = parse_scenario(r#"{"desired": {}}"#).expect_err("missing");
+        assert!(error.message.contains("missing member \"observed\""));
+        let scenario =
+            parse_scenario(r#"{"desired": {"a": 1}, "observed": {}, "finalizers": null}"#)
+                .expect("valid");
+        assert_eq!(scenario.desired.len(), 1);
+        assert!(scenario.finalizers.is_none());
+    }
+
+    #[test]
+    fn format_keeps_member_order() {
+        let pretty =
+            format_document(Document::Desired, r#"{"b":1,"a":[true,null]}"#).expect("valid");
+        assert_eq!(
+            pretty,
+            "{\n  \"b\": 1,\n  \"a\": [\n    true,\n    null\n  ]\n}"
+        );
+    }
+
+    #[test]
+    fn out_of_range_number() {
+        let error = err_resources(r#"{"a": 1e400}"#);
+        assert_eq!(error.kind, ErrorKind::Syntax);
+        assert!(error.message.contains("out of range"));
+        assert_eq!(error.path.to_string(), "$.a");
+    }
+}
