@@ -50,3 +50,24 @@ pub fn reconcile_scenario_json(text: &str) -> Result<String, InputError> {
     );
     Ok(serde_json::to_string(&actions).unwrap_or_default())
 }
+
+/// Parses the three editor texts, reporting every document's error rather than
+/// only the first, so each editor can mark its own problem; plans when all parse.
+pub fn check_texts(
+    desired: &str,
+    observed: &str,
+    finalizers: &str,
+) -> Result<Plan, Vec<InputError>> {
+    let desired = parse_resources(Document::Desired, desired);
+    let observed = parse_resources(Document::Observed, observed);
+    let finalizers = parse_finalizers(finalizers);
+    match (desired, observed, finalizers) {
+        (Ok(desired), Ok(observed), Ok(finalizers)) => {
+            Ok(plan(&desired, &observed, finalizers.as_ref()))
+        }
+        (desired, observed, finalizers) => Err([desired.err(), observed.err(), finalizers.err()]
+            .into_iter()
+            .flatten()
+            .collect()),
+    }
+}

@@ -1,0 +1,51 @@
+//! Transfer size of the built page: each file raw and gzipped (level 9, as a static host would).
+
+use std::io::Write;
+use std::path::Path;
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+
+/// Files a browser downloads for the playground page.
+fn is_page_asset(name: &str) -> bool {
+    [".html", ".js", ".wasm", ".css"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+}
+
+fn gzipped_len(bytes: &[u8]) -> Result<usize, String> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::best());
+    encoder.write_all(bytes).map_err(|e| e.to_string())?;
+    encoder.finish().map(|v| v.len()).map_err(|e| e.to_string())
+}
+
+/// A Markdown table of the page's files in `dist`, with a total row.
+pub fn report(dist: &Path) -> Result<String, String> {
+    let entries = std::fs::read_dir(dist).map_err(|e| {
+        format!(
+            "cannot read {}: {e}; run `cargo xtask build` first",
+            dist.display()
+        )
+    })?;
+    let mut rows = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !is_page_asset(&name) || name == "example.html" {
+            continue;
+        }
+        let bytes = std::fs::read(entry.path()).map_err(|e| e.to_string())?;
+        rows.push((name, bytes.len(), gzipped_len(&bytes)?));
+    }
+    rows.sort();
+    let mut table = String::from("| file | raw bytes | gzipped bytes |\n|---|---:|---:|\n");
+    for (name, raw, gz) in &rows {
+        table.push_str(&format!("| {name} | {raw} | {gz} |\n"));
+    }
+    let raw: usize = rows.iter().map(|r| r.1).sum();
+    let gz: usize = rows.iter().map(|r| r.2).sum();
+    table.push_str(&format!(
+        "| **total** | {raw} | {gz} ({:.1} KB; budget 150 KB) |\n",
+        gz as f64 / 1024.0
+    ));
+    Ok(table)
+}

@@ -1,0 +1,204 @@
+//! Finding, and when missing installing, the pinned toolchain; running steps with it on PATH.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Must equal the `wasm-bindgen = "=…"` pin and Trunk.toml's `[tools] wasm_bindgen`.
+pub const WASM_BINDGEN_VERSION: &str = "0.2.130";
+/// trunk 0.22 needs a newer rustc than this toolchain.
+pub const TRUNK_VERSION: &str = "0.21.14";
+/// npm `binaryen@132`; Trunk.toml's `[tools] wasm_opt` says `version_132`.
+pub const WASM_OPT_VERSION: &str = "version_132";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// The repository root and the PATH that puts project-local tools first.
+pub struct Env {
+    pub root: PathBuf,
+    path: OsString,
+}
+
+impl Env {
+    pub fn new() -> Self {
+        // CARGO_MANIFEST_DIR is crates/xtask at compile time.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .ancestors()
+            .nth(2)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        let mut dirs = vec![root.join(".tools/bin"), root.join("web/node_modules/.bin")];
+        if let Some(home) = std::env::var_os("CARGO_HOME") {
+            dirs.push(PathBuf::from(home).join("bin"));
+        } else if let Some(home) = std::env::var_os("HOME") {
+            dirs.push(PathBuf::from(home).join(".cargo/bin"));
+        }
+        if let Some(existing) = std::env::var_os("PATH") {
+            dirs.extend(std::env::split_paths(&existing));
+        }
+        let path = std::env::join_paths(dirs).unwrap_or_default();
+        Self { root, path }
+    }
+
+    pub fn step(&self, program: &str, args: &[&str]) -> Step {
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .current_dir(&self.root)
+            .env("PATH", &self.path);
+        Step { command }
+    }
+
+    /// The first line a tool prints for `--version`, or None if it isn't runnable.
+    fn version_of(&self, program: &str) -> Option<String> {
+        let output = Command::new(program)
+            .arg("--version")
+            .env("PATH", &self.path)
+            .output()
+            .ok()?;
+        output.status.success().then(|| {
+            String::from_utf8_lossy(&output.stdout)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_owned()
+        })
+    }
+
+    /// wasm32 target, wasm-bindgen-cli, trunk, wasm-opt, and the crates (trunk builds offline).
+    pub fn ensure_build_tools(&self) -> Result<(), String> {
+        let installed = Command::new("rustup")
+            .args(["target", "list", "--installed"])
+            .output()
+            .map_err(|e| format!("rustup is required: {e}"))?;
+        if !String::from_utf8_lossy(&installed.stdout).contains("wasm32-unknown-unknown") {
+            self.step("rustup", &["target", "add", "wasm32-unknown-unknown"])
+                .run()?;
+        }
+        let has = |program: &str, version: &str| {
+            self.version_of(program)
+                .is_some_and(|v| v.contains(version))
+        };
+        if !has("wasm-bindgen", WASM_BINDGEN_VERSION) {
+            println!("xtask: installing wasm-bindgen-cli {WASM_BINDGEN_VERSION} into .tools (about 2 minutes)");
+            // `--locked` fails against the registry snapshot this project builds with.
+            self.step(
+                "cargo",
+                &[
+                    "install",
+                    "wasm-bindgen-cli",
+                    "--version",
+                    WASM_BINDGEN_VERSION,
+                ],
+            )
+            .args(&["--root", ".tools"])
+            .run()?;
+        }
+        if !has("trunk", TRUNK_VERSION) {
+            println!("xtask: installing trunk {TRUNK_VERSION} into .tools (about 5 minutes)");
+            self.step(
+                "cargo",
+                &["install", "trunk", "--locked", "--version", TRUNK_VERSION],
+            )
+            .args(&["--root", ".tools"])
+            .run()?;
+        }
+        if !has("wasm-opt", WASM_OPT_VERSION) {
+            self.npm_ci()?;
+        }
+        if !has("wasm-opt", WASM_OPT_VERSION) {
+            return Err(format!(
+                "wasm-opt {WASM_OPT_VERSION} not found after `npm ci` in web/"
+            ));
+        }
+        self.step("cargo", &["fetch", "--quiet"]).run()
+    }
+
+    /// Debian Chromium and ChromeDriver (a downloaded browser can't be used offline).
+    pub fn ensure_browser(&self) -> Result<(), String> {
+        if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+            return Ok(());
+        }
+        println!("xtask: installing Debian chromium and chromium-driver with apt-get");
+        let env_noninteractive = |step: Step| step.env("DEBIAN_FRONTEND", "noninteractive");
+        env_noninteractive(self.step("apt-get", &["update", "-q"])).run()?;
+        env_noninteractive(self.step(
+            "apt-get",
+            &["install", "-y", "-q", "chromium", "chromium-driver"],
+        ))
+        .run()
+    }
+
+    /// `npm ci` in web/ when node_modules is missing or older than the lock file.
+    pub fn ensure_npm_packages(&self) -> Result<(), String> {
+        let web = self.root.join("web");
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let lock = modified(&web.join("package-lock.json"));
+        let installed = modified(&web.join("node_modules/.package-lock.json"));
+        match (lock, installed) {
+            (Some(lock), Some(installed)) if installed >= lock => Ok(()),
+            _ => self.npm_ci(),
+        }
+    }
+
+    fn npm_ci(&self) -> Result<(), String> {
+        println!("xtask: npm ci in web/ (binaryen for wasm-opt, Playwright without its browser)");
+        self.step("npm", &["ci", "--no-audit", "--no-fund"])
+            .dir(&self.root.join("web"))
+            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+            .run()
+    }
+
+    pub fn trunk_release_build(&self) -> Result<(), String> {
+        self.step("trunk", &["build", "--release"]).run()
+    }
+}
+
+/// One command to run, echoed before it runs.
+pub struct Step {
+    command: Command,
+}
+
+impl Step {
+    pub fn arg(mut self, arg: &str) -> Self {
+        self.command.arg(arg);
+        self
+    }
+
+    pub fn args(mut self, args: &[&str]) -> Self {
+        self.command.args(args);
+        self
+    }
+
+    pub fn env(mut self, key: &str, value: &str) -> Self {
+        self.command.env(key, value);
+        self
+    }
+
+    pub fn dir(mut self, dir: &Path) -> Self {
+        self.command.current_dir(dir);
+        self
+    }
+
+    pub fn run(mut self) -> Result<(), String> {
+        let shown = format!(
+            "{} {}",
+            self.command.get_program().to_string_lossy(),
+            self.command
+                .get_args()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        println!("xtask: $ {shown}");
+        let status = self
+            .command
+            .status()
+            .map_err(|e| format!("could not start `{shown}`: {e}"))?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("`{shown}` failed ({status})"))
+        }
+    }
+}

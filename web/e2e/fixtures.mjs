@@ -1,0 +1,37 @@
+// Shared test setup: every test fails on a console error or an uncaught exception (a wasm panic is one).
+import { test as base, expect } from "@playwright/test";
+
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const problems = [];
+    page.on("console", (msg) => {
+      if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    await use(page);
+    expect(problems, "no console errors or panics").toEqual([]);
+  },
+});
+
+export { expect };
+
+export const editor = (page, name) => page.getByRole("textbox", { name, exact: true });
+export const actionList = (page) => page.getByRole("list", { name: "Actions", exact: true });
+export const actionItems = (page) => actionList(page).locator(":scope > li");
+
+/** Replaces an editor's text by typing it, as a person would. */
+export async function typeInto(page, name, text) {
+  const box = editor(page, name);
+  await box.click();
+  await box.press("ControlOrMeta+a");
+  await box.press("Delete");
+  await box.pressSequentially(text);
+}
+
+/** The action list as ["KIND name", ...]. */
+export async function actionSummaries(page) {
+  const items = actionItems(page);
+  const kinds = await items.locator(".kind").allTextContents();
+  const names = await items.locator(".name").allTextContents();
+  return kinds.map((kind, i) => `${kind} ${names[i]}`);
+}

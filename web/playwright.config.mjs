@@ -1,0 +1,35 @@
+// End-to-end tests drive Debian's Chromium (never a downloaded browser) against the release build in ../dist.
+import { defineConfig } from "@playwright/test";
+
+const port = 4173;
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  timeout: 30_000,
+  retries: 0,
+  workers: 2,
+  forbidOnly: true,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: {
+    command: `node e2e/serve.mjs ../dist ${port}`,
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 20_000,
+  },
+});

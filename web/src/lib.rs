@@ -1,0 +1,15 @@
+//! The playground page, written with yew.
+//!
+//! Invariant: no reconcile logic lives here. Components render state and
+//! dispatch typed [`state::Action`]s; the reducer calls `reconcile-core`.
+
+pub mod app;
+pub mod components;
+pub mod highlight;
+pub mod hooks;
+pub mod state;
+
+/// Mounts the playground on `<body>`.
+pub fn run() {
+    yew::Renderer::<app::App>::new().render();
+}

@@ -1,0 +1,167 @@
+//! The page state and its reducer: every change is a typed [`Action`].
+
+use std::rc::Rc;
+
+use reconcile_core::presets::{self, Preset};
+use reconcile_core::{check_texts, format_document, Document, InputError, Plan};
+use yew::Reducible;
+
+/// The three editable documents, in display order.
+pub const DOCUMENTS: [Document; 3] = [Document::Desired, Document::Observed, Document::Finalizers];
+
+/// Editor texts, exactly as typed.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Texts {
+    pub desired: String,
+    pub observed: String,
+    pub finalizers: String,
+}
+
+impl Texts {
+    pub fn of(preset: &Preset) -> Self {
+        Self {
+            desired: preset.desired.to_owned(),
+            observed: preset.observed.to_owned(),
+            finalizers: preset.finalizers.to_owned(),
+        }
+    }
+
+    pub fn get(&self, document: Document) -> &str {
+        match document {
+            Document::Desired => &self.desired,
+            Document::Observed => &self.observed,
+            // A scenario is never edited here; the finalizers slot is the only other one.
+            Document::Finalizers | Document::Scenario => &self.finalizers,
+        }
+    }
+
+    fn get_mut(&mut self, document: Document) -> &mut String {
+        match document {
+            Document::Desired => &mut self.desired,
+            Document::Observed => &mut self.observed,
+            Document::Finalizers | Document::Scenario => &mut self.finalizers,
+        }
+    }
+}
+
+/// Everything the page shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Playground {
+    pub texts: Texts,
+    /// One entry per document that failed to parse at the last check.
+    pub errors: Vec<InputError>,
+    /// The last plan computed from valid input; kept while the input is invalid.
+    pub plan: Option<Rc<Plan>>,
+    /// The preset the texts came from, while they are unedited.
+    pub preset_id: Option<&'static str>,
+    /// Bumped on every edit; the debounced check compares it to `checked_revision`.
+    pub revision: u64,
+    pub checked_revision: u64,
+}
+
+impl Playground {
+    pub fn from_preset(preset: &'static Preset) -> Self {
+        Self {
+            texts: Texts::of(preset),
+            errors: Vec::new(),
+            plan: None,
+            preset_id: Some(preset.id),
+            revision: 0,
+            checked_revision: 0,
+        }
+        .checked()
+    }
+
+    /// The error of one document, if it has one.
+    pub fn error_of(&self, document: Document) -> Option<&InputError> {
+        self.errors.iter().find(|e| e.document == document)
+    }
+
+    /// True while the input has errors, so the shown plan is the last valid one.
+    pub fn is_stale(&self) -> bool {
+        !self.errors.is_empty()
+    }
+
+    fn checked(mut self) -> Self {
+        match check_texts(
+            &self.texts.desired,
+            &self.texts.observed,
+            &self.texts.finalizers,
+        ) {
+            Ok(plan) => {
+                self.plan = Some(Rc::new(plan));
+                self.errors.clear();
+            }
+            Err(errors) => self.errors = errors,
+        }
+        self.checked_revision = self.revision;
+        self
+    }
+}
+
+impl Default for Playground {
+    fn default() -> Self {
+        Self::from_preset(presets::DEFAULT_PRESET)
+    }
+}
+
+/// Everything a user can do to the page state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// The user changed an editor's text. Checking waits for [`Action::Check`].
+    Edit { document: Document, text: String },
+    /// Parse all documents and re-plan (sent after typing pauses).
+    Check,
+    /// Pretty-print one document; on invalid JSON, report the error and keep the text.
+    Format(Document),
+    /// Replace all three documents with a preset.
+    LoadPreset(&'static str),
+}
+
+impl Reducible for Playground {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            Action::Edit { document, text } => {
+                if next.texts.get(document) == text {
+                    return self;
+                }
+                *next.texts.get_mut(document) = text;
+                next.revision += 1;
+                next.preset_id = None;
+            }
+            Action::Check => {
+                if next.revision == next.checked_revision {
+                    return self;
+                }
+                next = next.checked();
+            }
+            Action::Format(document) => match format_document(document, next.texts.get(document)) {
+                Ok(mut pretty) => {
+                    pretty.push('\n');
+                    if pretty != next.texts.get(document) {
+                        *next.texts.get_mut(document) = pretty;
+                        next.revision += 1;
+                    }
+                    next = next.checked();
+                }
+                Err(error) => {
+                    next.errors.retain(|e| e.document != document);
+                    next.errors.push(error);
+                }
+            },
+            Action::LoadPreset(id) => {
+                let Some(preset) = presets::find(id) else {
+                    return self;
+                };
+                next.texts = Texts::of(preset);
+                next.preset_id = Some(preset.id);
+                next.revision += 1;
+                next = next.checked();
+            }
+        }
+        Rc::new(next)
+    }
+}
