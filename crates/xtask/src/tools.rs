@@ -180,8 +180,23 @@ impl Step {
         self
     }
 
-    pub fn run(mut self) -> Result<(), String> {
-        let shown = format!(
+    /// Runs the step and returns its standard output (standard error passes through).
+    pub fn output(mut self) -> Result<String, String> {
+        println!("xtask: $ {}", self.shown());
+        let output = self
+            .command
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .map_err(|e| format!("could not start `{}`: {e}", self.shown()))?;
+        if output.status.success() {
+            Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        } else {
+            Err(format!("`{}` failed ({})", self.shown(), output.status))
+        }
+    }
+
+    fn shown(&self) -> String {
+        format!(
             "{} {}",
             self.command.get_program().to_string_lossy(),
             self.command
@@ -189,7 +204,11 @@ impl Step {
                 .map(|a| a.to_string_lossy().into_owned())
                 .collect::<Vec<_>>()
                 .join(" ")
-        );
+        )
+    }
+
+    pub fn run(mut self) -> Result<(), String> {
+        let shown = self.shown();
         println!("xtask: $ {shown}");
         let status = self
             .command
