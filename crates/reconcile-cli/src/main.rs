@@ -37,17 +37,23 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
         output: Output::Json,
         input: None,
     };
+    // `-` means standard input; it counts as the one FILE argument, like a path.
+    let mut input_given = false;
     for arg in args {
         match arg.as_str() {
             "--help" | "-h" => return Ok(None),
             "--plan" => options.output = Output::Plan,
-            "-" => options.input = None,
-            flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
-            path if options.input.is_none() => options.input = Some(path.to_owned()),
-            extra => {
+            flag if flag.starts_with('-') && flag != "-" => {
+                return Err(format!("unknown option {flag}"))
+            }
+            extra if input_given => {
                 return Err(format!(
                     "unexpected argument {extra}; give at most one FILE"
                 ))
+            }
+            path => {
+                input_given = true;
+                options.input = (path != "-").then(|| path.to_owned());
             }
         }
     }
@@ -143,6 +149,17 @@ mod tests {
         );
         assert_eq!(parse_args(args(&["--help"])), Ok(None));
         assert!(parse_args(args(&["--nope"])).is_err());
+        assert!(parse_args(args(&["-p"])).is_err());
         assert!(parse_args(args(&["a", "b"])).is_err());
+        // `-` is the one FILE too: it cannot be combined with a path, in either order.
+        assert!(parse_args(args(&["-", "a"])).is_err());
+        assert!(parse_args(args(&["a", "-"])).is_err());
+        assert_eq!(
+            parse_args(args(&["-", "--plan"])),
+            Ok(Some(Options {
+                output: Output::Plan,
+                input: None
+            }))
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! Why each action is in the plan: reasons, field-level drift and the summary line.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::Serialize;
@@ -34,11 +35,16 @@ impl fmt::Display for Reason {
             Reason::Drifted { fields } => {
                 write!(f, "observed spec differs from desired in {fields} fields")
             }
-            Reason::FinalizersPending { finalizers } => write!(
-                f,
-                "no longer desired, but finalizers are pending: {}",
-                finalizers.join(", ")
-            ),
+            Reason::FinalizersPending { finalizers } => {
+                f.write_str("no longer desired, but finalizers are pending: ")?;
+                for (i, finalizer) in finalizers.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    f.write_str(&display_name(finalizer))?;
+                }
+                Ok(())
+            }
             Reason::NoFinalizersPending { had_entry: true } => {
                 f.write_str("no longer desired, and its finalizer list is empty")
             }
@@ -46,6 +52,17 @@ impl fmt::Display for Reason {
                 f.write_str("no longer desired, and it has no finalizers")
             }
         }
+    }
+}
+
+/// A name as plain text, unless it would break the one-line-per-action layout
+/// (a newline or other control character) or vanish (the empty name): those
+/// are shown as JSON string literals, e.g. `"a\nb"` and `""`.
+fn display_name(name: &str) -> Cow<'_, str> {
+    if name.is_empty() || name.chars().any(char::is_control) {
+        Cow::Owned(serde_json::to_string(name).unwrap_or_else(|_| name.to_owned()))
+    } else {
+        Cow::Borrowed(name)
     }
 }
 
@@ -158,7 +175,9 @@ impl Plan {
         self.actions.iter().map(|a| a.action.clone()).collect()
     }
 
-    /// One line per action with its symbol, then the summary line.
+    /// One line per action with its symbol (and one indented line per drift),
+    /// then the summary line. Names with control characters are quoted so that
+    /// each action stays on one line.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         for explained in &self.actions {
@@ -167,7 +186,7 @@ impl Plan {
             out.push(' ');
             out.push_str(action.kind.as_str());
             out.push(' ');
-            out.push_str(&action.name);
+            out.push_str(&display_name(&action.name));
             if let Some(spec) = &action.spec {
                 out.push(' ');
                 out.push_str(&spec.to_compact_string());

@@ -26,8 +26,10 @@ use crate::json::{Json, Number};
 use crate::model::{Finalizers, Resources, Scenario};
 use crate::path::{JsonPath, Segment};
 
-/// How deep values may nest (serde_json's own recursion limit).
-pub const MAX_DEPTH: usize = 128;
+/// How many levels of objects and arrays may nest, counting the document's
+/// own top-level object. serde_json's recursion limit of 128 rejects the 128th
+/// level, so 127 is the deepest that parses.
+pub const MAX_DEPTH: usize = 127;
 
 /// Which document a piece of input is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -120,7 +122,7 @@ pub fn parse_resources(document: Document, text: &str) -> Result<Resources, Inpu
 /// Parses a finalizers document: an object mapping names to arrays of finalizer
 /// names, or `null`. An empty (whitespace-only) document means "no finalizers".
 pub fn parse_finalizers(text: &str) -> Result<Option<Finalizers>, InputError> {
-    if text.trim().is_empty() {
+    if is_blank(text) {
         return Ok(None);
     }
     run(Document::Finalizers, text, FinalizersSeed)
@@ -191,7 +193,7 @@ fn run<S: DocumentSeed>(document: Document, text: &str, seed: S) -> Result<S::Va
                 .to_owned(),
         });
     }
-    if text.trim().is_empty() {
+    if is_blank(text) {
         return Err(InputError {
             document,
             kind: ErrorKind::Empty,
@@ -210,6 +212,12 @@ fn run<S: DocumentSeed>(document: Document, text: &str, seed: S) -> Result<S::Va
         .deserialize_with(&ctx, &mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value));
     result.map_err(|error| to_input_error(document, text, &ctx, &error))
+}
+
+/// Only JSON's own whitespace counts: a text of, say, no-break spaces is not
+/// "empty" but a syntax error at its first character.
+fn is_blank(text: &str) -> bool {
+    text.chars().all(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
 }
 
 fn expected_top_level(document: Document) -> &'static str {
@@ -269,6 +277,8 @@ fn friendly_syntax_message(message: &str) -> String {
             "expected a JSON value (object, array, string, number, true, false or null)"
         }
         "key must be a string" => "expected a member name in double quotes",
+        // A word that starts like `true`, `false` or `null` but is misspelled or cut short.
+        "expected ident" => "expected `true`, `false` or `null`; check the spelling",
         "trailing characters" => "unexpected text after the end of the JSON value",
         "number out of range" => "number out of range; JSON numbers here must fit a 64-bit float",
         other => return other.to_owned(),
@@ -785,6 +795,10 @@ mod tests {
     fn nested_syntax_error_path() {
         let error = err_resources(r#"{"a": {"b": [1, tru]}}"#);
         assert_eq!(error.path.to_string(), "$.a.b[1]");
+        assert_eq!(
+            error.message,
+            "expected `true`, `false` or `null`; check the spelling"
+        );
     }
 
     #[test]
@@ -841,7 +855,12 @@ mod tests {
         let deep = format!("{{\"a\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
         let error = err_resources(&deep);
         assert_eq!(error.kind, ErrorKind::TooDeep);
-        assert!(error.message.contains("128"));
+        assert_eq!(error.message, "values are nested more than 127 levels deep");
+        // The limit is exact: MAX_DEPTH levels parse, one more does not.
+        let nested = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        assert!(parse_json_value(&nested(MAX_DEPTH)).is_ok());
+        let error = parse_json_value(&nested(MAX_DEPTH + 1)).expect_err("too deep");
+        assert_eq!(error.kind, ErrorKind::TooDeep);
     }
 
     #[test]
@@ -850,6 +869,13 @@ mod tests {
         assert_eq!(error.kind, ErrorKind::Empty);
         let error = err_resources("\u{FEFF}{}");
         assert!(error.message.contains("byte order mark"));
+        // Unicode spaces are not JSON whitespace: not "empty", and not "no finalizers".
+        let error = err_resources("\u{A0}\n");
+        assert_eq!(error.kind, ErrorKind::Syntax);
+        assert_eq!((error.line, error.column), (1, 1));
+        let error = parse_finalizers("\u{2003}").expect_err("not JSON");
+        assert_eq!(error.kind, ErrorKind::Syntax);
+        assert!(parse_finalizers(" \t\r\n").expect("blank").is_none());
     }
 
     #[test]

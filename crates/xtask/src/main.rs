@@ -9,7 +9,7 @@ mod tools;
 
 use std::process::ExitCode;
 
-use tools::{Env, Step};
+use tools::{Env, Step, Tally};
 
 const USAGE: &str = "\
 usage: cargo xtask <command>
@@ -67,19 +67,17 @@ fn test() -> Result<(), String> {
     env.ensure_npm_packages()?;
 
     let wasm = "wasm32-unknown-unknown";
+    let deny = ["--", "-D", "warnings"];
     let steps: Vec<Step> = vec![
         env.step("cargo", &["fmt", "--all", "--check"]),
+        env.step("cargo", &["clippy", "--workspace", "--all-targets"])
+            .args(&deny),
+        // Core's tests use proptest (native only), so only its library is linted for wasm.
         env.step(
             "cargo",
-            &[
-                "clippy",
-                "--workspace",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ],
-        ),
+            &["clippy", "--target", wasm, "-p", "reconcile-core"],
+        )
+        .args(&deny),
         env.step(
             "cargo",
             &[
@@ -87,36 +85,50 @@ fn test() -> Result<(), String> {
                 "--target",
                 wasm,
                 "-p",
-                "reconcile-core",
-                "-p",
                 "reconcile-web",
                 "--all-targets",
             ],
         )
-        .args(&["--", "-D", "warnings"]),
-        env.step(
-            "cargo",
-            &["test", "--workspace", "--exclude", "reconcile-web"],
-        ),
-        env.step("cargo", &["test", "--target", wasm, "-p", "reconcile-web"])
-            .env(
-                "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
-                "wasm-bindgen-test-runner",
-            )
-            .env("CHROMEDRIVER", tools::CHROMEDRIVER)
-            .env("WASM_BINDGEN_TEST_TIMEOUT", "120"),
+        .args(&deny),
     ];
     for step in steps {
         step.run()?;
     }
+    let mut tally = Tally::default();
+    let result = run_test_steps(&env, &mut tally);
+    // One plain closing line, so CI can read the totals of every runner.
+    println!(
+        "xtask: {} passed, {} failed, {} skipped",
+        tally.passed, tally.failed, tally.skipped
+    );
+    result
+}
+
+fn run_test_steps(env: &Env, tally: &mut Tally) -> Result<(), String> {
+    let wasm = "wasm32-unknown-unknown";
+    env.step(
+        "cargo",
+        &["test", "--workspace", "--exclude", "reconcile-web"],
+    )
+    .run_tests(tally)?;
+    env.step("cargo", &["test", "--target", wasm, "-p", "reconcile-web"])
+        .env(
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+            "wasm-bindgen-test-runner",
+        )
+        .env("CHROMEDRIVER", tools::CHROMEDRIVER)
+        .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+        .run_tests(tally)?;
     env.trunk_release_build()?;
     let table = size::report(&env.root.join("dist"))?;
     print!("{table}");
     env.step("npx", &["playwright", "test"])
         .dir(&env.root.join("web"))
         .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-        .run()?;
-    println!("xtask: all checks passed");
+        .run_tests(tally)?;
+    if tally.passed == 0 {
+        return Err("no tests ran".to_owned());
+    }
     Ok(())
 }
 

@@ -195,6 +195,32 @@ impl Step {
         }
     }
 
+    /// Runs a test command, echoing its output and adding its counts to `tally`.
+    /// Understands cargo's `test result:` lines and Playwright's `N passed` summary.
+    pub fn run_tests(mut self, tally: &mut Tally) -> Result<(), String> {
+        use std::io::{BufRead, BufReader};
+        let shown = self.shown();
+        println!("xtask: $ {shown}");
+        let mut child = self
+            .command
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("could not start `{shown}`: {e}"))?;
+        if let Some(stdout) = child.stdout.take() {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                println!("{line}");
+                tally.add_line(&line);
+            }
+        }
+        let status = child.wait().map_err(|e| e.to_string())?;
+        if status.success() {
+            Ok(())
+        } else {
+            tally.failed_steps += 1;
+            Err(format!("`{shown}` failed ({status})"))
+        }
+    }
+
     fn shown(&self) -> String {
         format!(
             "{} {}",
@@ -219,5 +245,72 @@ impl Step {
         } else {
             Err(format!("`{shown}` failed ({status})"))
         }
+    }
+}
+
+/// Test counts summed over every test command of a run.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub passed: u64,
+    pub failed: u64,
+    pub skipped: u64,
+    pub failed_steps: u64,
+}
+
+impl Tally {
+    fn add_line(&mut self, line: &str) {
+        let line = line.trim();
+        // cargo: "test result: ok. 17 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; ..."
+        if let Some(rest) = line.strip_prefix("test result: ") {
+            for part in rest.split(['.', ';']) {
+                self.add_count(part.trim());
+            }
+            return;
+        }
+        // Playwright's closing block: "7 passed (7.4s)", "1 failed", "2 skipped".
+        if line
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.parse::<u64>().is_ok())
+        {
+            self.add_count(line.split(" (").next().unwrap_or(line));
+        }
+    }
+
+    fn add_count(&mut self, part: &str) {
+        let mut words = part.split_whitespace();
+        let (Some(number), Some(word), None) = (words.next(), words.next(), words.next()) else {
+            return;
+        };
+        let Ok(number) = number.parse::<u64>() else {
+            return;
+        };
+        match word {
+            "passed" => self.passed += number,
+            "failed" => self.failed += number,
+            "ignored" | "skipped" => self.skipped += number,
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tally;
+
+    #[test]
+    fn tally_reads_cargo_and_playwright_summaries() {
+        let mut tally = Tally::default();
+        for line in [
+            "test result: ok. 17 passed; 0 failed; 2 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+            "test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.1s",
+            "  7 passed (7.4s)",
+            "  1 skipped",
+            "running 4 tests",
+            "2 to create, 0 to update",
+        ] {
+            tally.add_line(line);
+        }
+        assert_eq!((tally.passed, tally.failed, tally.skipped), (27, 1, 3));
     }
 }
