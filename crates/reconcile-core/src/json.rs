@@ -105,6 +105,85 @@ impl Json {
         }
     }
 
+    /// Sets the value at `path` (member names from this value down), creating
+    /// objects on the way and replacing non-objects in the way. An empty path
+    /// replaces the whole value.
+    pub fn set_path(&mut self, path: &[String], value: Json) {
+        let Some((first, rest)) = path.split_first() else {
+            *self = value;
+            return;
+        };
+        if !matches!(self, Json::Object(_)) {
+            *self = Json::Object(Vec::new());
+        }
+        if let Json::Object(members) = self {
+            let index = match members.iter().position(|(k, _)| **k == **first) {
+                Some(index) => index,
+                None => {
+                    members.push((first.as_str().into(), Json::Null));
+                    members.len() - 1
+                }
+            };
+            members[index].1.set_path(rest, value);
+        }
+    }
+
+    /// The value at `path` (member names), if present.
+    pub fn get_path(&self, path: &[String]) -> Option<&Json> {
+        path.iter().try_fold(self, |value, key| value.get(key))
+    }
+
+    /// A hash consistent with equality: equal values (member order ignored,
+    /// numbers by value) hash equally. Deterministic across runs and platforms.
+    pub fn stable_hash(&self) -> u64 {
+        let mut hasher = StableHasher::default();
+        self.hash_into(&mut hasher);
+        hasher.finish()
+    }
+
+    fn hash_into(&self, hasher: &mut StableHasher) {
+        match self {
+            Json::Null => hasher.write(b"n"),
+            Json::Bool(b) => hasher.write(if *b { b"t" } else { b"f" }),
+            Json::Number(n) => match n.as_exact_integer() {
+                Some(i) => {
+                    hasher.write(b"i");
+                    hasher.write(&i.to_le_bytes());
+                }
+                None => {
+                    hasher.write(b"d");
+                    hasher.write(&n.as_f64().to_bits().to_le_bytes());
+                }
+            },
+            Json::String(s) => {
+                hasher.write(b"s");
+                hasher.write(&(s.len() as u64).to_le_bytes());
+                hasher.write(s.as_bytes());
+            }
+            Json::Array(items) => {
+                hasher.write(b"[");
+                for item in items {
+                    item.hash_into(hasher);
+                }
+                hasher.write(b"]");
+            }
+            Json::Object(members) => {
+                // Order-independent: combine member hashes with a commutative sum.
+                let mut sum = 0u64;
+                for (key, value) in members {
+                    let mut member = StableHasher::default();
+                    member.write(key.as_bytes());
+                    member.write(b":");
+                    value.hash_into(&mut member);
+                    sum = sum.wrapping_add(member.finish());
+                }
+                hasher.write(b"{");
+                hasher.write(&sum.to_le_bytes());
+                hasher.write(&(members.len() as u64).to_le_bytes());
+            }
+        }
+    }
+
     /// Compact single-line JSON text.
     pub fn to_compact_string(&self) -> String {
         // Serializing an in-memory tree of plain values into a String cannot fail.
@@ -185,6 +264,33 @@ impl fmt::Display for Json {
     }
 }
 
+/// FNV-1a with a final avalanche: fixed, specified, and the same everywhere,
+/// unlike `std`'s hasher, whose algorithm may change between Rust releases.
+#[derive(Debug)]
+pub(crate) struct StableHasher(u64);
+
+impl Default for StableHasher {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl StableHasher {
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 ^= u64::from(*byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    pub(crate) fn finish(&self) -> u64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
 /// Orders names by Unicode code point. For UTF-8 this is plain byte order,
 /// which is what `str::cmp` does; JavaScript's default sort (UTF-16 units) differs.
 pub fn compare_names(a: &str, b: &str) -> Ordering {
@@ -208,6 +314,30 @@ mod tests {
         assert_ne!(num("1"), num("1.5"));
         assert_ne!(num("18446744073709551615"), num("18446744073709551614"));
         assert_eq!(num("0.5"), num("5e-1"));
+    }
+
+    #[test]
+    fn stable_hash_agrees_with_equality() {
+        let a = num(r#"{"a":1,"b":{"x":[1,2.0],"y":null}}"#);
+        let b = num(r#"{"b":{"y":null,"x":[1.0,2]},"a":1e0}"#);
+        assert_eq!(a.stable_hash(), b.stable_hash());
+        let c = num(r#"{"b":{"y":null,"x":[2,1]},"a":1}"#);
+        assert_ne!(a.stable_hash(), c.stable_hash());
+        assert_ne!(num("true").stable_hash(), num("1").stable_hash());
+    }
+
+    #[test]
+    fn set_and_get_path() {
+        let mut spec = num(r#"{"replicas":1,"template":{"image":"a"}}"#);
+        let path = ["template".to_owned(), "image".to_owned()];
+        spec.set_path(&path, Json::String("b".into()));
+        assert_eq!(spec, num(r#"{"replicas":1,"template":{"image":"b"}}"#));
+        spec.set_path(&["new".to_owned(), "deep".to_owned()], Json::Null);
+        assert_eq!(
+            spec.get_path(&["new".to_owned(), "deep".to_owned()]),
+            Some(&Json::Null)
+        );
+        assert_eq!(spec.get_path(&["missing".to_owned()]), None);
     }
 
     #[test]

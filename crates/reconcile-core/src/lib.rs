@@ -12,6 +12,7 @@ pub mod parse;
 pub mod path;
 pub mod presets;
 pub mod reconcile;
+pub mod sim;
 
 pub use explain::{diff, plan, Drift, ExplainedAction, Plan, Reason, Summary};
 pub use json::{Json, Number};

@@ -53,6 +53,10 @@ impl Resources {
         self.position(name).ok().map(|i| &self.entries[i].1)
     }
 
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Json> {
+        self.position(name).ok().map(|i| &mut self.entries[i].1)
+    }
+
     pub fn contains(&self, name: &str) -> bool {
         self.position(name).is_ok()
     }
@@ -132,6 +136,22 @@ impl Finalizers {
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &[String])> {
         self.entries.iter().map(|(n, l)| (n.as_str(), l.as_slice()))
+    }
+
+    /// Replaces the list of `name` (an empty list is kept as an entry).
+    pub fn set(&mut self, name: &str, list: Vec<String>) {
+        match self.entries.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
+            Ok(i) => self.entries[i].1 = list,
+            Err(i) => self.entries.insert(i, (name.to_owned(), list)),
+        }
+    }
+
+    /// Drops the entry of `name`, returning its list.
+    pub fn remove(&mut self, name: &str) -> Option<Vec<String>> {
+        self.entries
+            .binary_search_by(|(n, _)| n.as_str().cmp(name))
+            .ok()
+            .map(|i| self.entries.remove(i).1)
     }
 
     pub fn len(&self) -> usize {

@@ -436,6 +436,14 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
     }
 }
 
+/// Deserializes any JSON value with the playground's semantics (duplicate keys rejected).
+impl<'de> serde::Deserialize<'de> for Json {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let ctx = Ctx::default();
+        deserializer.deserialize_any(ValueVisitor { ctx: &ctx })
+    }
+}
+
 /// Reports "expected X, found Y" for a value of the wrong JSON type.
 fn wrong_type<E: de::Error>(ctx: &Ctx, expected: &str, found: &str) -> E {
     ctx.fail(

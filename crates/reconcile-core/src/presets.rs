@@ -1,7 +1,10 @@
 //! Built-in starting scenarios. Texts are kept as the user will see them in the editors.
 
+use crate::json::Json;
+use crate::sim::{CrashPlan, FinalizerRef, OtherWriter, ScriptedEvent, SimConfig, WorldEvent};
+
 /// A named scenario for the presets menu.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Preset {
     /// Stable identifier, used in URLs.
     pub id: &'static str,
@@ -11,6 +14,8 @@ pub struct Preset {
     pub desired: &'static str,
     pub observed: &'static str,
     pub finalizers: &'static str,
+    /// The simulation settings that go with it.
+    pub sim: fn() -> SimConfig,
 }
 
 pub const PRESETS: &[Preset] = &[
@@ -21,6 +26,7 @@ pub const PRESETS: &[Preset] = &[
         desired: "{\n  \"a\": {\"replicas\": 1},\n  \"b\": {\"replicas\": 3}\n}\n",
         observed: "{\n  \"b\": {\"replicas\": 1},\n  \"c\": {\"replicas\": 1}\n}\n",
         finalizers: "null\n",
+        sim: SimConfig::default,
     },
     Preset {
         id: "load-balancer-finalizer",
@@ -29,6 +35,7 @@ pub const PRESETS: &[Preset] = &[
         desired: "{}\n",
         observed: "{\n  \"svc\": {\"type\": \"LoadBalancer\"}\n}\n",
         finalizers: "{\n  \"svc\": [\"cloud/lb-cleanup\"]\n}\n",
+        sim: SimConfig::default,
     },
     Preset {
         id: "cache-2-replicas",
@@ -37,8 +44,128 @@ pub const PRESETS: &[Preset] = &[
         desired: "{\n  \"cache-0\": {\"app\": \"cache\", \"image\": \"redis:7\"},\n  \"cache-1\": {\"app\": \"cache\", \"image\": \"redis:7\"}\n}\n",
         observed: "{\n  \"cache-0\": {\"app\": \"cache\", \"image\": \"redis:7\"}\n}\n",
         finalizers: "null\n",
+        sim: cache_pod_deleted,
+    },
+    Preset {
+        id: "stuck-namespace",
+        title: "Stuck finalizer",
+        summary: "A namespace stays Terminating: its kubernetes finalizer is never removed.",
+        desired: "{}\n",
+        observed: "{\n  \"team-a\": {\"kind\": \"Namespace\"}\n}\n",
+        finalizers: "{\n  \"team-a\": [\"example.com/backup\", \"kubernetes\"]\n}\n",
+        sim: stuck_namespace,
+    },
+    Preset {
+        id: "fighting-controllers",
+        title: "Fighting controllers",
+        summary: "GitOps wants 3 replicas, an autoscaler wants 5: the loop never settles.",
+        desired: "{\n  \"web\": {\"replicas\": 3, \"image\": \"web:1.4\"}\n}\n",
+        observed: "{\n  \"web\": {\"replicas\": 3, \"image\": \"web:1.4\"}\n}\n",
+        finalizers: "null\n",
+        sim: fighting_controllers,
+    },
+    Preset {
+        id: "flaky-api",
+        title: "Flaky API",
+        summary: "Half of all API calls fail; failed passes are requeued with exponential backoff.",
+        desired: "{\n  \"pod-a\": {\"image\": \"app:2\"},\n  \"pod-b\": {\"image\": \"app:2\"},\n  \"pod-c\": {\"image\": \"app:2\"}\n}\n",
+        observed: "{}\n",
+        finalizers: "null\n",
+        sim: flaky_api,
+    },
+    Preset {
+        id: "crash-mid-pass",
+        title: "Crash mid-pass",
+        summary: "The controller crashes after its first action; after the restart it does only what is left.",
+        desired: "{\n  \"cache-0\": {\"image\": \"redis:7\"},\n  \"cache-1\": {\"image\": \"redis:7\"},\n  \"cache-2\": {\"image\": \"redis:7\"}\n}\n",
+        observed: "{}\n",
+        finalizers: "null\n",
+        sim: crash_mid_pass,
+    },
+    Preset {
+        id: "missed-events",
+        title: "Missed events",
+        summary: "A pod's delete event is dropped: the edge-triggered handler never recovers, resync saves the level-triggered loop.",
+        desired: "{\n  \"web-0\": {\"image\": \"web:1\"},\n  \"web-1\": {\"image\": \"web:1\"}\n}\n",
+        observed: "{\n  \"web-0\": {\"image\": \"web:1\"},\n  \"web-1\": {\"image\": \"web:1\"}\n}\n",
+        finalizers: "null\n",
+        sim: missed_events,
     },
 ];
+
+fn json(text: &str) -> Json {
+    crate::parse::parse_json_value(text).unwrap_or(Json::Null)
+}
+
+/// Someone deletes a pod after the loop settles; the owned-object watch brings it back.
+fn cache_pod_deleted() -> SimConfig {
+    SimConfig {
+        script: vec![ScriptedEvent {
+            after_pass: 3,
+            event: WorldEvent::Delete {
+                name: "cache-0".into(),
+            },
+        }],
+        ..SimConfig::default()
+    }
+}
+
+fn stuck_namespace() -> SimConfig {
+    SimConfig {
+        stuck_finalizers: vec![FinalizerRef {
+            object: "team-a".into(),
+            finalizer: "kubernetes".into(),
+        }],
+        ..SimConfig::default()
+    }
+}
+
+fn fighting_controllers() -> SimConfig {
+    SimConfig {
+        other_writers: vec![OtherWriter {
+            name: "autoscaler".into(),
+            object: "web".into(),
+            path: vec!["replicas".into()],
+            value: json("5"),
+            reaction_ms: 30,
+        }],
+        ..SimConfig::default()
+    }
+}
+
+fn flaky_api() -> SimConfig {
+    SimConfig {
+        failure_rate: 0.5,
+        seed: 3,
+        ..SimConfig::default()
+    }
+}
+
+fn crash_mid_pass() -> SimConfig {
+    SimConfig {
+        crash: Some(CrashPlan {
+            at_pass: 1,
+            after_actions: 1,
+        }),
+        ..SimConfig::default()
+    }
+}
+
+/// Seed 2 drops the delete event of web-1 (and the loop's own create event later).
+fn missed_events() -> SimConfig {
+    SimConfig {
+        seed: 2,
+        drop_rate: 0.5,
+        resync_period_ms: Some(10_000),
+        script: vec![ScriptedEvent {
+            after_pass: 1,
+            event: WorldEvent::Delete {
+                name: "web-1".into(),
+            },
+        }],
+        ..SimConfig::default()
+    }
+}
 
 /// The preset shown on first load.
 pub const DEFAULT_PRESET: &Preset = &PRESETS[0];

@@ -1,0 +1,795 @@
+//! The discrete-event loop behind [`simulate`].
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+use super::rng::{SimRng, Stream};
+use super::workqueue::{AddOutcome, Millis, RateLimiter, WorkQueue};
+use super::world::{Change, World};
+use super::{
+    ActionOutcome, ActionResult, Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord,
+    SimConfig, SimScenario, Timeline, Trigger, Verdict, WorldEvent,
+};
+use crate::explain::diff;
+use crate::json::Json;
+use crate::model::Resources;
+use crate::reconcile::{reconcile, Action, ActionKind};
+
+/// The controller's one key: the custom resource it reconciles.
+const KEY: &str = "custom-resource";
+/// How long the world stays idle before the next scripted event, when nothing else is pending.
+const IDLE_GAP_MS: Millis = 100;
+/// A state that comes back this many times, undone each time, is an oscillation.
+const OSCILLATION_REPEATS: u32 = 3;
+
+/// Runs the loop until it converges, provably won't, or hits the pass limit.
+pub fn simulate(scenario: &SimScenario, config: &SimConfig) -> Timeline {
+    let mut engine = Engine::new(scenario, config);
+    let verdict = engine.run();
+    let mut log = engine.log;
+    log.sort_by_key(|entry| entry.at);
+    Timeline {
+        passes: engine.passes,
+        log,
+        verdict,
+        initial: engine.initial,
+        desired_initial: scenario.desired.clone(),
+    }
+}
+
+/// Things scheduled on the simulated clock.
+#[derive(Debug, Clone)]
+enum Scheduled {
+    /// An event reaches the controller's informer and queues the key.
+    Deliver {
+        trigger: Trigger,
+        generation: u64,
+    },
+    Resync {
+        generation: u64,
+    },
+    Requeue {
+        failures: u32,
+        generation: u64,
+    },
+    /// Each finalizer owner removes one of its entries from terminating objects.
+    OwnersAct,
+    Script {
+        index: usize,
+    },
+    OtherWriter {
+        index: usize,
+    },
+    Restart,
+    /// The worker finishes the pass it is processing (`Done` in client-go).
+    PassDone,
+}
+
+struct Engine<'a> {
+    config: &'a SimConfig,
+    desired: Resources,
+    desired_hash: u64,
+    world: World,
+    initial: World,
+    now: Millis,
+    seq: u64,
+    events: BTreeMap<(Millis, u64), Scheduled>,
+    queue: WorkQueue<&'static str>,
+    limiter: RateLimiter<&'static str>,
+    /// Why the queued key is queued.
+    queued_trigger: Option<Trigger>,
+    /// Why a key that arrived during processing will be queued again.
+    deferred_trigger: Option<Trigger>,
+    worker_free_at: Millis,
+    /// Bumped by a crash: timers and in-flight events of the old process are void.
+    generation: u64,
+    failures_rng: SimRng,
+    drops_rng: SimRng,
+    passes: Vec<PassRecord>,
+    log: Vec<LogEntry>,
+    scheduled_script: Vec<bool>,
+    scheduled_writers: BTreeSet<usize>,
+    last_other_writer: BTreeMap<String, String>,
+    controller_writes: usize,
+    /// Start-of-pass states with work to do: how often seen, and the write count then.
+    start_states: BTreeMap<u64, (u32, usize)>,
+    oscillation: Option<NotConvergingReason>,
+    pass_in_progress: bool,
+}
+
+impl<'a> Engine<'a> {
+    fn new(scenario: &SimScenario, config: &'a SimConfig) -> Self {
+        let world = World::new(scenario.observed.clone(), scenario.finalizers.clone());
+        let mut engine = Self {
+            config,
+            desired: scenario.desired.clone(),
+            desired_hash: resources_hash(&scenario.desired),
+            initial: world.clone(),
+            world,
+            now: 0,
+            seq: 0,
+            events: BTreeMap::new(),
+            queue: WorkQueue::default(),
+            limiter: RateLimiter::new(config.backoff.clone()),
+            queued_trigger: None,
+            deferred_trigger: None,
+            worker_free_at: 0,
+            generation: 0,
+            failures_rng: SimRng::stream(config.seed, Stream::ActionFailures),
+            drops_rng: SimRng::stream(config.seed, Stream::WatchDrops),
+            passes: Vec::new(),
+            log: Vec::new(),
+            scheduled_script: vec![false; config.script.len()],
+            scheduled_writers: BTreeSet::new(),
+            last_other_writer: BTreeMap::new(),
+            controller_writes: 0,
+            start_states: BTreeMap::new(),
+            oscillation: None,
+            pass_in_progress: false,
+        };
+        engine.schedule_script_after(0, 0);
+        // The informer's initial list delivers the custom resource.
+        let trigger = Trigger::CustomResource {
+            change: Change::Added,
+            after_restart: false,
+        };
+        engine.schedule(
+            1,
+            Scheduled::Deliver {
+                trigger,
+                generation: 0,
+            },
+        );
+        engine.schedule_resync(1);
+        engine.schedule_other_writers(0);
+        engine
+    }
+
+    fn run(&mut self) -> Verdict {
+        loop {
+            if !self.pass_in_progress {
+                if self.passes.len() >= self.config.max_passes {
+                    return self.verdict_after_pass().unwrap_or(Verdict::NotConverging {
+                        reason: NotConvergingReason::PassLimit {
+                            limit: self.config.max_passes,
+                        },
+                    });
+                }
+                if !self.queue.is_empty() {
+                    let start = self.now.max(self.worker_free_at);
+                    // Events due before the worker is free happen first.
+                    if self
+                        .events
+                        .first_key_value()
+                        .is_none_or(|(&(at, _), _)| start < at)
+                    {
+                        self.now = start;
+                        self.run_pass();
+                        continue;
+                    }
+                }
+                if self.is_idle() {
+                    if let Some(index) = self.next_unscheduled_script() {
+                        self.scheduled_script[index] = true;
+                        self.schedule(self.now + IDLE_GAP_MS, Scheduled::Script { index });
+                        continue;
+                    }
+                    if let Some(verdict) = self.idle_verdict() {
+                        return verdict;
+                    }
+                }
+            }
+            let Some(((at, _), scheduled)) = self.events.pop_first() else {
+                // Nothing at all is pending: the world stays as it is.
+                return self.idle_verdict().unwrap_or_else(|| self.no_trigger());
+            };
+            self.now = self.now.max(at);
+            let pass_ended = matches!(scheduled, Scheduled::PassDone);
+            self.handle(scheduled);
+            if pass_ended {
+                if let Some(verdict) = self.verdict_after_pass() {
+                    return verdict;
+                }
+            }
+        }
+    }
+
+    fn schedule(&mut self, at: Millis, what: Scheduled) {
+        self.seq += 1;
+        self.events.insert((at, self.seq), what);
+    }
+
+    fn note(&mut self, at: Millis, what: Happening) {
+        self.log.push(LogEntry {
+            at,
+            after_pass: self.passes.len(),
+            what,
+        });
+    }
+
+    fn schedule_resync(&mut self, from: Millis) {
+        if let Some(period) = self.config.resync_period_ms.filter(|p| *p > 0) {
+            self.schedule(
+                from + period,
+                Scheduled::Resync {
+                    generation: self.generation,
+                },
+            );
+        }
+    }
+
+    /// A watch event about an owned object, unless it is dropped on the way.
+    fn watch_event(&mut self, at: Millis, name: &str, change: Change) {
+        let dropped = self.drops_rng.chance(self.config.drop_rate);
+        self.deliver_unless_dropped(at, name, change, dropped);
+    }
+
+    fn deliver_unless_dropped(&mut self, at: Millis, name: &str, change: Change, dropped: bool) {
+        if dropped {
+            self.note(
+                at,
+                Happening::WatchEventDropped {
+                    name: name.to_owned(),
+                    change,
+                },
+            );
+            return;
+        }
+        let trigger = Trigger::OwnedObject {
+            name: name.to_owned(),
+            change,
+        };
+        self.schedule(
+            at + self.config.watch_latency_ms,
+            Scheduled::Deliver {
+                trigger,
+                generation: self.generation,
+            },
+        );
+    }
+
+    fn handle(&mut self, scheduled: Scheduled) {
+        match scheduled {
+            Scheduled::Deliver {
+                trigger,
+                generation,
+            } => {
+                if generation != self.generation {
+                    return;
+                }
+                if matches!(trigger, Trigger::OwnedObject { .. }) && !self.config.watch_owned {
+                    return;
+                }
+                self.enqueue(trigger);
+            }
+            Scheduled::Resync { generation } => {
+                if generation == self.generation {
+                    self.enqueue(Trigger::Resync);
+                    self.schedule_resync(self.now);
+                }
+            }
+            Scheduled::Requeue {
+                failures,
+                generation,
+            } => {
+                if generation == self.generation {
+                    self.enqueue(Trigger::Requeue { failures });
+                }
+            }
+            Scheduled::OwnersAct => self.owners_act(),
+            Scheduled::Script { index } => self.apply_script(index),
+            Scheduled::OtherWriter { index } => self.other_writer_acts(index),
+            Scheduled::PassDone => {
+                self.pass_in_progress = false;
+                if self.queue.done(&KEY) {
+                    self.queued_trigger = self.deferred_trigger.take();
+                }
+                self.deferred_trigger = None;
+            }
+            Scheduled::Restart => {
+                self.note(self.now, Happening::Restarted);
+                self.worker_free_at = self.now;
+                // A fresh informer lists everything again: the custom resource arrives as added.
+                self.enqueue(Trigger::CustomResource {
+                    change: Change::Added,
+                    after_restart: true,
+                });
+                self.schedule_resync(self.now);
+            }
+        }
+    }
+
+    fn enqueue(&mut self, trigger: Trigger) {
+        match self.queue.add(KEY) {
+            AddOutcome::Queued => self.queued_trigger = Some(trigger),
+            AddOutcome::AlreadyQueued => {}
+            AddOutcome::Deferred => {
+                if self.deferred_trigger.is_none() {
+                    self.note(
+                        self.now,
+                        Happening::Deferred {
+                            trigger: trigger.clone(),
+                        },
+                    );
+                    self.deferred_trigger = Some(trigger);
+                }
+            }
+        }
+    }
+
+    fn run_pass(&mut self) {
+        let Some(key) = self.queue.get() else { return };
+        let index = self.passes.len() + 1;
+        let trigger = self.queued_trigger.take().unwrap_or(Trigger::Resync);
+        let start = self.now;
+        let actions = reconcile(
+            &self.desired,
+            &self.world.observed,
+            Some(&self.world.finalizers),
+        );
+        if !actions.is_empty() {
+            self.watch_for_oscillation(&actions);
+        }
+        let crash_after = self
+            .config
+            .crash
+            .filter(|c| c.at_pass == index)
+            .map(|c| c.after_actions);
+        let mut outcomes = Vec::with_capacity(actions.len());
+        let mut clock = start;
+        let mut failed_at = None;
+        let mut crashed = false;
+        for (i, action) in actions.into_iter().enumerate() {
+            let result = if crashed || crash_after == Some(i) {
+                crashed = true;
+                ActionResult::LostInCrash
+            } else if failed_at.is_some() {
+                ActionResult::NotAttempted
+            } else {
+                clock += self.config.action_ms;
+                if self.failures_rng.chance(self.config.failure_rate) {
+                    failed_at = Some(outcomes.len());
+                    ActionResult::Failed { requeued_at: 0 }
+                } else {
+                    self.apply(&action, clock)
+                }
+            };
+            outcomes.push(ActionOutcome { action, result });
+        }
+        crashed |= crash_after.is_some_and(|k| k >= outcomes.len());
+        let end = clock.max(start + 1);
+        // The clock stays at `start`: events during the pass still happen at their own time.
+        self.worker_free_at = end;
+
+        if crashed {
+            self.crash(index, end);
+        } else {
+            if let Some(failed) = failed_at {
+                let delay = self.limiter.when(&key, end);
+                let requeued_at = end + delay;
+                outcomes[failed].result = ActionResult::Failed { requeued_at };
+                let failures = self.limiter.num_requeues(&key);
+                self.schedule(
+                    requeued_at,
+                    Scheduled::Requeue {
+                        failures,
+                        generation: self.generation,
+                    },
+                );
+            } else {
+                self.limiter.forget(&key);
+            }
+            // The key stays processing until then: events meanwhile are deferred.
+            self.pass_in_progress = true;
+            self.schedule(end, Scheduled::PassDone);
+        }
+
+        if self.has_removable_finalizers() {
+            self.schedule(
+                end + self.config.finalizer_owner_delay_ms,
+                Scheduled::OwnersAct,
+            );
+        }
+        self.schedule_script_after(index, end + 1);
+        self.schedule_other_writers(end);
+
+        let out_of_sync = reconcile(
+            &self.desired,
+            &self.world.observed,
+            Some(&self.world.finalizers),
+        )
+        .len();
+        let world_after = match self.passes.last() {
+            Some(last) if *last.world_after == self.world => Rc::clone(&last.world_after),
+            _ => Rc::new(self.world.clone()),
+        };
+        self.passes.push(PassRecord {
+            index,
+            started_at: start,
+            finished_at: end,
+            trigger,
+            actions: outcomes,
+            crashed,
+            terminating: world_after.terminating.len(),
+            world_after,
+            out_of_sync,
+        });
+    }
+
+    /// Applies one action to the world; its write raises a watch event.
+    fn apply(&mut self, action: &Action, at: Millis) -> ActionResult {
+        let change = match action.kind {
+            ActionKind::Create | ActionKind::Update => {
+                let spec = action.spec.clone().unwrap_or(Json::Null);
+                self.world.write_spec(&action.name, spec)
+            }
+            ActionKind::Finalize => {
+                if !self.world.mark_terminating(&action.name, at) {
+                    return ActionResult::AlreadyTerminating;
+                }
+                Some(Change::Updated)
+            }
+            ActionKind::Delete => self.world.remove(&action.name),
+        };
+        if let Some(change) = change {
+            self.controller_writes += 1;
+            self.watch_event(at, &action.name, change);
+        }
+        ActionResult::Applied
+    }
+
+    fn crash(&mut self, pass: usize, at: Millis) {
+        self.note(at, Happening::Crashed { pass });
+        // Everything in memory is gone: the queue, backoff state, timers, in-flight events.
+        self.generation += 1;
+        self.queue = WorkQueue::default();
+        self.limiter = RateLimiter::new(self.config.backoff.clone());
+        self.queued_trigger = None;
+        self.deferred_trigger = None;
+        let restart_at = at + self.config.restart_delay_ms;
+        self.worker_free_at = restart_at;
+        self.schedule(restart_at, Scheduled::Restart);
+    }
+
+    fn has_removable_finalizers(&self) -> bool {
+        self.world.terminating.keys().any(|name| {
+            self.world
+                .pending(name)
+                .iter()
+                .any(|f| !self.is_stuck(name, f))
+        })
+    }
+
+    fn is_stuck(&self, object: &str, finalizer: &str) -> bool {
+        self.config
+            .stuck_finalizers
+            .iter()
+            .any(|s| s.object == object && s.finalizer == finalizer)
+    }
+
+    /// Every finalizer owner removes one entry from each terminating object it owns.
+    fn owners_act(&mut self) {
+        let names: Vec<String> = self.world.terminating.keys().cloned().collect();
+        for name in names {
+            let removable = self
+                .world
+                .pending(&name)
+                .iter()
+                .find(|f| !self.is_stuck(&name, f))
+                .cloned();
+            if let Some(finalizer) = removable {
+                self.world.remove_finalizer(&name, &finalizer);
+                self.note(
+                    self.now,
+                    Happening::FinalizerRemoved {
+                        object: name.clone(),
+                        finalizer,
+                    },
+                );
+                self.watch_event(self.now, &name, Change::Updated);
+            }
+        }
+    }
+
+    fn schedule_script_after(&mut self, pass: usize, at: Millis) {
+        for index in 0..self.config.script.len() {
+            if self.config.script[index].after_pass == pass && !self.scheduled_script[index] {
+                self.scheduled_script[index] = true;
+                self.schedule(at, Scheduled::Script { index });
+            }
+        }
+    }
+
+    fn next_unscheduled_script(&self) -> Option<usize> {
+        (0..self.config.script.len())
+            .filter(|i| !self.scheduled_script[*i])
+            .min_by_key(|i| (self.config.script[*i].after_pass, *i))
+    }
+
+    fn apply_script(&mut self, index: usize) {
+        let event = self.config.script[index].event.clone();
+        let now = self.now;
+        // Decided per scripted event, so the edge-triggered model sees the same drops.
+        let dropped = external_event_dropped(self.config, index);
+        let effect = match &event {
+            WorldEvent::Delete { name } => {
+                if !self.world.observed.contains(name) {
+                    "not found; nothing deleted".to_owned()
+                } else if !self.world.pending(name).is_empty() {
+                    if self.world.mark_terminating(name, now) {
+                        self.deliver_unless_dropped(now, name, Change::Updated, dropped);
+                    }
+                    if self.has_removable_finalizers() {
+                        self.schedule(
+                            now + self.config.finalizer_owner_delay_ms,
+                            Scheduled::OwnersAct,
+                        );
+                    }
+                    "has finalizers, so it is terminating".to_owned()
+                } else {
+                    self.world.remove(name);
+                    self.deliver_unless_dropped(now, name, Change::Deleted, dropped);
+                    "deleted".to_owned()
+                }
+            }
+            WorldEvent::Drift { name, path, value } => match self.world.observed.get(name) {
+                Some(spec) => {
+                    let mut spec = spec.clone();
+                    spec.set_path(path, value.clone());
+                    if let Some(change) = self.world.write_spec(name, spec) {
+                        self.deliver_unless_dropped(now, name, change, dropped);
+                    }
+                    self.last_other_writer
+                        .insert(name.clone(), "an external actor".to_owned());
+                    "field changed".to_owned()
+                }
+                None => "not found; nothing changed".to_owned(),
+            },
+            WorldEvent::StrayCreate { name, spec } => {
+                if self.world.observed.contains(name) {
+                    "already exists; nothing created".to_owned()
+                } else {
+                    self.world.write_spec(name, spec.clone());
+                    self.deliver_unless_dropped(now, name, Change::Added, dropped);
+                    "created".to_owned()
+                }
+            }
+            WorldEvent::AddFinalizer { name, finalizer } => {
+                match self.world.add_finalizer(name, finalizer) {
+                    Ok(true) => {
+                        self.deliver_unless_dropped(now, name, Change::Updated, dropped);
+                        "finalizer added".to_owned()
+                    }
+                    Ok(false) => "not found or already present; nothing changed".to_owned(),
+                    Err(reason) => {
+                        self.note(
+                            now,
+                            Happening::Rejected {
+                                object: name.clone(),
+                                reason: reason.to_owned(),
+                            },
+                        );
+                        format!("rejected: {reason}")
+                    }
+                }
+            }
+            WorldEvent::SetDesired { desired } => {
+                self.desired = desired.clone();
+                self.desired_hash = resources_hash(desired);
+                if dropped {
+                    "spec changed; its watch event was dropped".to_owned()
+                } else {
+                    let trigger = Trigger::CustomResource {
+                        change: Change::Updated,
+                        after_restart: false,
+                    };
+                    let at = now + self.config.watch_latency_ms;
+                    self.schedule(
+                        at,
+                        Scheduled::Deliver {
+                            trigger,
+                            generation: self.generation,
+                        },
+                    );
+                    "spec changed".to_owned()
+                }
+            }
+        };
+        self.note(now, Happening::ExternalEvent { event, effect });
+        self.schedule_other_writers(now);
+    }
+
+    fn schedule_other_writers(&mut self, from: Millis) {
+        for (index, writer) in self.config.other_writers.iter().enumerate() {
+            if !self.scheduled_writers.contains(&index) && writer_disagrees(&self.world, writer) {
+                self.scheduled_writers.insert(index);
+                self.schedule(
+                    from + writer.reaction_ms.max(1),
+                    Scheduled::OtherWriter { index },
+                );
+            }
+        }
+    }
+
+    fn other_writer_acts(&mut self, index: usize) {
+        self.scheduled_writers.remove(&index);
+        let writer = &self.config.other_writers[index];
+        if !writer_disagrees(&self.world, writer) {
+            return;
+        }
+        let Some(spec) = self.world.observed.get(&writer.object) else {
+            return;
+        };
+        let mut spec = spec.clone();
+        spec.set_path(&writer.path, writer.value.clone());
+        let (name, object) = (writer.name.clone(), writer.object.clone());
+        let path = writer
+            .path
+            .iter()
+            .fold(crate::path::JsonPath::root(), |p, k| p.key(k))
+            .to_string();
+        if let Some(change) = self.world.write_spec(&object, spec) {
+            self.note(
+                self.now,
+                Happening::OtherWriterWrote {
+                    writer: name.clone(),
+                    object: object.clone(),
+                    path,
+                    value: writer.value.clone(),
+                },
+            );
+            self.last_other_writer.insert(object.clone(), name);
+            self.watch_event(self.now, &object, change);
+        }
+    }
+
+    /// Notes a start-of-pass state; the same state with work to do coming back
+    /// after this controller's writes took effect means someone undoes them.
+    fn watch_for_oscillation(&mut self, actions: &[Action]) {
+        let state = self.world.fingerprint() ^ self.desired_hash.rotate_left(17);
+        let writes = self.controller_writes;
+        let entry = self.start_states.entry(state).or_insert((0, writes));
+        if entry.0 > 0 && writes > entry.1 {
+            entry.0 += 1;
+        } else if entry.0 == 0 {
+            entry.0 = 1;
+        }
+        entry.1 = writes;
+        if entry.0 < OSCILLATION_REPEATS || self.oscillation.is_some() {
+            return;
+        }
+        let contested = actions
+            .iter()
+            .find(|a| a.kind == ActionKind::Update)
+            .or(actions.first());
+        if let Some(action) = contested {
+            let field = match (self.world.observed.get(&action.name), &action.spec) {
+                (Some(observed), Some(desired)) => diff(observed, desired)
+                    .first()
+                    .map_or_else(|| "$".to_owned(), |d| d.path.to_string()),
+                _ => "the whole object".to_owned(),
+            };
+            self.oscillation = Some(NotConvergingReason::Oscillation {
+                object: action.name.clone(),
+                field,
+                other_writer: self.last_other_writer.get(&action.name).cloned(),
+            });
+        }
+    }
+
+    /// Nothing will happen unless a resync comes: the queue is empty and no other event is pending.
+    fn is_idle(&self) -> bool {
+        self.queue.is_empty()
+            && self
+                .events
+                .values()
+                .all(|e| matches!(e, Scheduled::Resync { .. }))
+    }
+
+    fn verdict_after_pass(&self) -> Option<Verdict> {
+        if let Some(reason) = &self.oscillation {
+            return Some(Verdict::NotConverging {
+                reason: reason.clone(),
+            });
+        }
+        let pass = self.passes.last()?;
+        if !self.is_idle() || self.next_unscheduled_script().is_some() {
+            return None;
+        }
+        if pass.actions.is_empty() {
+            return Some(Verdict::Converged {
+                passes: pass.index,
+                time: pass.finished_at,
+            });
+        }
+        self.stuck_finalizer()
+            .map(|reason| Verdict::NotConverging { reason })
+    }
+
+    fn idle_verdict(&self) -> Option<Verdict> {
+        let remaining = reconcile(
+            &self.desired,
+            &self.world.observed,
+            Some(&self.world.finalizers),
+        );
+        if remaining.is_empty() {
+            let time = self.passes.last().map_or(0, |p| p.finished_at);
+            return Some(Verdict::Converged {
+                passes: self.passes.len(),
+                time,
+            });
+        }
+        if let Some(reason) = self.stuck_finalizer() {
+            return Some(Verdict::NotConverging { reason });
+        }
+        let resync_on = self.config.resync_period_ms.is_some_and(|p| p > 0);
+        (!resync_on).then(|| self.no_trigger())
+    }
+
+    fn no_trigger(&self) -> Verdict {
+        let out_of_sync = reconcile(
+            &self.desired,
+            &self.world.observed,
+            Some(&self.world.finalizers),
+        )
+        .len();
+        Verdict::NotConverging {
+            reason: NotConvergingReason::NoTrigger { out_of_sync },
+        }
+    }
+
+    /// All remaining work is waiting on finalizers that are never removed.
+    fn stuck_finalizer(&self) -> Option<NotConvergingReason> {
+        let remaining = reconcile(
+            &self.desired,
+            &self.world.observed,
+            Some(&self.world.finalizers),
+        );
+        let mut first = None;
+        for action in &remaining {
+            let stuck_only = action.kind == ActionKind::Finalize
+                && self.world.is_terminating(&action.name)
+                && self
+                    .world
+                    .pending(&action.name)
+                    .iter()
+                    .all(|f| self.is_stuck(&action.name, f));
+            if !stuck_only {
+                return None;
+            }
+            if first.is_none() {
+                first = self
+                    .world
+                    .pending(&action.name)
+                    .first()
+                    .map(|f| (action.name.clone(), f.clone()));
+            }
+        }
+        first.map(|(object, finalizer)| NotConvergingReason::StuckFinalizer { object, finalizer })
+    }
+}
+
+/// Whether the watch event of scripted event `index` is dropped: one draw per
+/// event from its own stream, shared by the level- and edge-triggered models.
+pub(super) fn external_event_dropped(config: &SimConfig, index: usize) -> bool {
+    let seed = config
+        .seed
+        .wrapping_add((index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    SimRng::stream(seed, Stream::ExternalDrops).chance(config.drop_rate)
+}
+
+pub(super) fn writer_disagrees(world: &World, writer: &OtherWriter) -> bool {
+    world
+        .observed
+        .get(&writer.object)
+        .is_some_and(|spec| spec.get_path(&writer.path) != Some(&writer.value))
+}
+
+pub(super) fn resources_hash(resources: &Resources) -> u64 {
+    resources.iter().fold(0u64, |sum, (name, spec)| {
+        let mut hasher = crate::json::StableHasher::default();
+        hasher.write(name.as_bytes());
+        hasher.write(&spec.stable_hash().to_le_bytes());
+        sum.wrapping_add(hasher.finish())
+    })
+}

@@ -1,0 +1,88 @@
+//! Per-resource status, for the status grid.
+
+use serde::Serialize;
+
+use super::world::World;
+use crate::explain::diff;
+use crate::model::Resources;
+
+/// Where one named resource stands relative to the desired state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SyncState {
+    InSync,
+    /// Exists with a different spec.
+    Drifted,
+    /// Desired but not there.
+    Missing,
+    /// There but not desired.
+    Extra,
+    /// Being deleted; waiting for its finalizers.
+    Terminating,
+}
+
+impl SyncState {
+    /// Words for the grid; never only a colour.
+    pub fn label(self) -> &'static str {
+        match self {
+            SyncState::InSync => "in sync",
+            SyncState::Drifted => "drifted",
+            SyncState::Missing => "missing",
+            SyncState::Extra => "extra",
+            SyncState::Terminating => "terminating",
+        }
+    }
+
+    /// A symbol that reads without colour.
+    pub fn icon(self) -> &'static str {
+        match self {
+            SyncState::InSync => "✓",
+            SyncState::Drifted => "≠",
+            SyncState::Missing => "∅",
+            SyncState::Extra => "+",
+            SyncState::Terminating => "⌛",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceStatus {
+    pub name: String,
+    pub state: SyncState,
+    /// For drifted resources: the differing field paths.
+    pub drifted_fields: Vec<String>,
+    pub pending_finalizers: Vec<String>,
+}
+
+/// One status per name in desired ∪ observed, sorted by name.
+pub fn resource_statuses(desired: &Resources, world: &World) -> Vec<ResourceStatus> {
+    let mut names: Vec<&str> = desired.names().chain(world.observed.names()).collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|name| {
+            let pending = world.pending(name).to_vec();
+            let (state, drifted_fields) = match (desired.get(name), world.observed.get(name)) {
+                _ if world.is_terminating(name) => (SyncState::Terminating, Vec::new()),
+                (Some(_), None) => (SyncState::Missing, Vec::new()),
+                (None, _) => (SyncState::Extra, Vec::new()),
+                (Some(want), Some(have)) if want == have => (SyncState::InSync, Vec::new()),
+                (Some(want), Some(have)) => {
+                    let fields = diff(have, want)
+                        .iter()
+                        .map(|d| d.path.to_string())
+                        .collect();
+                    (SyncState::Drifted, fields)
+                }
+            };
+            ResourceStatus {
+                name: name.to_owned(),
+                state,
+                drifted_fields,
+                pending_finalizers: pending,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,163 @@
+//! The simulated cluster: objects, their finalizers and deletion marks.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::workqueue::Millis;
+use crate::json::{Json, StableHasher};
+use crate::model::{Finalizers, Resources};
+
+/// The objects of the world, as the API server holds them.
+///
+/// Guarantees: `fingerprint` always equals a hash of the whole state, kept up
+/// to date per change, so detecting a repeated state costs nothing per pass.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct World {
+    pub observed: Resources,
+    pub finalizers: Finalizers,
+    /// Objects being deleted, with the simulated time their deletion began.
+    pub terminating: BTreeMap<String, Millis>,
+    #[serde(skip)]
+    hashes: BTreeMap<String, u64>,
+    #[serde(skip)]
+    fingerprint: u64,
+}
+
+/// What happened to an object, as a watch event reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Change {
+    Added,
+    Updated,
+    Deleted,
+}
+
+/// The rule the API server enforces on terminating objects.
+pub const NO_NEW_FINALIZERS: &str = "no new finalizers can be added if the object is being deleted";
+
+impl World {
+    pub fn new(observed: Resources, finalizers: Option<Finalizers>) -> Self {
+        let mut world = Self {
+            observed,
+            // Entries for objects that do not exist mean nothing to the API server.
+            finalizers: Finalizers::new(),
+            terminating: BTreeMap::new(),
+            hashes: BTreeMap::new(),
+            fingerprint: 0,
+        };
+        if let Some(finalizers) = finalizers {
+            for (name, list) in finalizers.iter() {
+                if world.observed.contains(name) {
+                    world.finalizers.set(name, list.to_vec());
+                }
+            }
+        }
+        let names: Vec<String> = world.observed.names().map(str::to_owned).collect();
+        for name in names {
+            world.rehash(&name);
+        }
+        world
+    }
+
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
+    pub fn pending(&self, name: &str) -> &[String] {
+        self.finalizers.pending(name)
+    }
+
+    pub fn is_terminating(&self, name: &str) -> bool {
+        self.terminating.contains_key(name)
+    }
+
+    /// Writes a spec (create or update). Returns the change it makes, if any.
+    pub fn write_spec(&mut self, name: &str, spec: Json) -> Option<Change> {
+        let change = match self.observed.get(name) {
+            Some(current) if *current == spec => return None,
+            Some(_) => Change::Updated,
+            None => Change::Added,
+        };
+        self.observed.insert(name.to_owned(), spec);
+        self.rehash(name);
+        Some(change)
+    }
+
+    /// Removes an object and everything about it.
+    pub fn remove(&mut self, name: &str) -> Option<Change> {
+        self.observed.remove(name)?;
+        self.finalizers.remove(name);
+        self.terminating.remove(name);
+        self.rehash(name);
+        Some(Change::Deleted)
+    }
+
+    /// Sets the deletion mark (deletionTimestamp). False if it was already set.
+    pub fn mark_terminating(&mut self, name: &str, now: Millis) -> bool {
+        if !self.observed.contains(name) || self.terminating.contains_key(name) {
+            return false;
+        }
+        self.terminating.insert(name.to_owned(), now);
+        self.rehash(name);
+        true
+    }
+
+    /// Adds a finalizer, unless the object is being deleted (the API server's rule).
+    pub fn add_finalizer(&mut self, name: &str, finalizer: &str) -> Result<bool, &'static str> {
+        if !self.observed.contains(name) {
+            return Ok(false);
+        }
+        if self.is_terminating(name) {
+            return Err(NO_NEW_FINALIZERS);
+        }
+        let mut list = self.pending(name).to_vec();
+        if list.iter().any(|f| f == finalizer) {
+            return Ok(false);
+        }
+        list.push(finalizer.to_owned());
+        self.finalizers.set(name, list);
+        self.rehash(name);
+        Ok(true)
+    }
+
+    /// Removes one finalizer entry; true if it was there.
+    pub fn remove_finalizer(&mut self, name: &str, finalizer: &str) -> bool {
+        let mut list = self.pending(name).to_vec();
+        let Some(index) = list.iter().position(|f| f == finalizer) else {
+            return false;
+        };
+        list.remove(index);
+        self.finalizers.set(name, list);
+        self.rehash(name);
+        true
+    }
+
+    fn object_hash(&self, name: &str) -> Option<u64> {
+        let spec = self.observed.get(name)?;
+        let mut hasher = StableHasher::default();
+        hasher.write(name.as_bytes());
+        hasher.write(&spec.stable_hash().to_le_bytes());
+        for finalizer in self.pending(name) {
+            hasher.write(b"\0");
+            hasher.write(finalizer.as_bytes());
+        }
+        hasher.write(if self.is_terminating(name) {
+            b"T"
+        } else {
+            b"L"
+        });
+        Some(hasher.finish())
+    }
+
+    /// Keeps the fingerprint a commutative sum of per-object hashes.
+    fn rehash(&mut self, name: &str) {
+        if let Some(old) = self.hashes.remove(name) {
+            self.fingerprint = self.fingerprint.wrapping_sub(old);
+        }
+        if let Some(new) = self.object_hash(name) {
+            self.fingerprint = self.fingerprint.wrapping_add(new);
+            self.hashes.insert(name.to_owned(), new);
+        }
+    }
+}
