@@ -181,15 +181,31 @@ mod tests {
     use crate::plan_texts;
 
     #[test]
-    fn every_preset_parses_and_has_actions() {
+    fn every_preset_parses_and_reaches_its_verdict() {
+        use crate::sim::{simulate, NotConvergingReason as Why, SimScenario, Verdict};
         for preset in PRESETS {
-            let plan = plan_texts(preset.desired, preset.observed, preset.finalizers)
-                .unwrap_or_else(|e| panic!("preset {} is invalid: {e}", preset.id));
-            assert!(
-                !plan.actions.is_empty(),
-                "preset {} has nothing to do",
-                preset.id
-            );
+            let scenario = SimScenario {
+                desired: crate::parse_resources(crate::Document::Desired, preset.desired)
+                    .expect("desired"),
+                observed: crate::parse_resources(crate::Document::Observed, preset.observed)
+                    .expect("observed"),
+                finalizers: crate::parse_finalizers(preset.finalizers).expect("finalizers"),
+            };
+            let verdict = simulate(&scenario, &(preset.sim)()).verdict;
+            let expected_ok = match preset.id {
+                "stuck-namespace" => matches!(
+                    &verdict,
+                    Verdict::NotConverging { reason: Why::StuckFinalizer { object, finalizer } }
+                        if object == "team-a" && finalizer == "kubernetes"
+                ),
+                "fighting-controllers" => matches!(
+                    &verdict,
+                    Verdict::NotConverging { reason: Why::Oscillation { object, field, .. } }
+                        if object == "web" && field == "$.replicas"
+                ),
+                _ => matches!(verdict, Verdict::Converged { .. }),
+            };
+            assert!(expected_ok, "preset {}: {verdict}", preset.id);
         }
         assert!(find("basics").is_some());
         assert!(find("nope").is_none());
