@@ -178,7 +178,6 @@ pub fn find(id: &str) -> Option<&'static Preset> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan_texts;
 
     #[test]
     fn every_preset_parses_and_reaches_its_verdict() {
