@@ -3,9 +3,9 @@
 use reconcile_core::Document;
 use yew::prelude::*;
 
-use crate::components::{ActionList, JsonEditor, PresetMenu};
-use crate::hooks::use_debounce;
-use crate::state::{Action, Playground, DOCUMENTS};
+use crate::components::{ActionList, JsonEditor, PresetMenu, Simulation};
+use crate::hooks::{use_ctrl_enter, use_debounce};
+use crate::state::{Action, Playground, SimAction, DOCUMENTS};
 
 /// Typing pauses this long before the documents are re-checked.
 const CHECK_DELAY_MS: u32 = 120;
@@ -19,6 +19,16 @@ pub fn App() -> Html {
         Callback::from(move |()| dispatcher.dispatch(Action::Check))
     };
     use_debounce(state.revision, CHECK_DELAY_MS, check);
+
+    let step = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |()| dispatcher.dispatch(Action::Sim(SimAction::Step)))
+    };
+    use_ctrl_enter(step);
+    let on_sim_action = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |action: SimAction| dispatcher.dispatch(Action::Sim(action)))
+    };
 
     // Lets benchmarks measure navigation → first action list without polling.
     use_effect_with((), |()| {
@@ -65,10 +75,12 @@ pub fn App() -> Html {
                     { for DOCUMENTS.iter().map(|d| editor(*d)) }
                 </div>
                 <ActionList plan={state.plan.clone()} stale={state.is_stale()} />
+                <Simulation sim={state.sim.clone()} scenario={state.scenario.clone()} on_action={on_sim_action} />
             </main>
             <footer class="help">
                 <p>
-                    { "Tab indents and Shift+Tab outdents inside an editor; press Esc, then Tab, to move on. \
+                    { "Ctrl+Enter (Cmd+Enter) runs one pass. \
+                       Tab indents and Shift+Tab outdents inside an editor; press Esc, then Tab, to move on. \
                        Specs compare as JSON values: key order is ignored and 1 equals 1.0." }
                 </p>
             </footer>

@@ -12,7 +12,11 @@ use crate::reconcile::{reconcile, Action, ActionKind};
 
 /// Why `reconcile` chose an action. Each variant maps to one rule of the contract.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "rule", rename_all = "kebab-case")]
+#[serde(
+    tag = "rule",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Reason {
     /// CREATE: desired, but not observed.
     NotObserved,
@@ -161,7 +165,9 @@ impl fmt::Display for Summary {
 }
 
 /// The explained plan: what the UI's action list and the CLI's `--plan` show.
+/// Serializes with camelCase fields (`summaryText`), as the JS API returns it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Plan {
     pub actions: Vec<ExplainedAction>,
     pub summary: Summary,

@@ -53,22 +53,34 @@ pub fn reconcile_scenario_json(text: &str) -> Result<String, InputError> {
 }
 
 /// Parses the three editor texts, reporting every document's error rather than
-/// only the first, so each editor can mark its own problem; plans when all parse.
-pub fn check_texts(
+/// only the first, so each editor can mark its own problem.
+pub fn check_scenario(
     desired: &str,
     observed: &str,
     finalizers: &str,
-) -> Result<Plan, Vec<InputError>> {
+) -> Result<Scenario, Vec<InputError>> {
     let desired = parse_resources(Document::Desired, desired);
     let observed = parse_resources(Document::Observed, observed);
     let finalizers = parse_finalizers(finalizers);
     match (desired, observed, finalizers) {
-        (Ok(desired), Ok(observed), Ok(finalizers)) => {
-            Ok(plan(&desired, &observed, finalizers.as_ref()))
-        }
+        (Ok(desired), Ok(observed), Ok(finalizers)) => Ok(Scenario {
+            desired,
+            observed,
+            finalizers,
+        }),
         (desired, observed, finalizers) => Err([desired.err(), observed.err(), finalizers.err()]
             .into_iter()
             .flatten()
             .collect()),
     }
+}
+
+/// [`check_scenario`], then [`plan`].
+pub fn check_texts(
+    desired: &str,
+    observed: &str,
+    finalizers: &str,
+) -> Result<Plan, Vec<InputError>> {
+    check_scenario(desired, observed, finalizers)
+        .map(|s| plan(&s.desired, &s.observed, s.finalizers.as_ref()))
 }

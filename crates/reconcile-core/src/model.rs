@@ -53,6 +53,11 @@ impl Resources {
         self.position(name).ok().map(|i| &self.entries[i].1)
     }
 
+    /// Compact `{"name":spec,...}` text, names in order.
+    pub fn to_json_string(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
     pub fn get_mut(&mut self, name: &str) -> Option<&mut Json> {
         self.position(name).ok().map(|i| &mut self.entries[i].1)
     }

@@ -1,9 +1,17 @@
 //! Presentational components. They render props and emit callbacks; none computes a plan.
 
 pub mod action_list;
+pub mod chart;
 pub mod editor;
+pub mod fault_panel;
+pub mod level_edge;
+pub mod pass_list;
 pub mod preset_menu;
+pub mod sim_controls;
+pub mod simulation;
+pub mod status_grid;
 
 pub use action_list::ActionList;
 pub use editor::JsonEditor;
 pub use preset_menu::PresetMenu;
+pub use simulation::Simulation;

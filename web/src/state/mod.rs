@@ -1,10 +1,14 @@
 //! The page state and its reducer: every change is a typed [`Action`].
 
+mod sim;
+
 use std::rc::Rc;
 
 use reconcile_core::presets::{self, Preset};
-use reconcile_core::{check_texts, format_document, Document, InputError, Plan};
+use reconcile_core::{check_scenario, format_document, plan, Document, InputError, Plan, Scenario};
 use yew::Reducible;
+
+pub use sim::{SimAction, SimState, SPEEDS};
 
 /// The three editable documents, in display order.
 pub const DOCUMENTS: [Document; 3] = [Document::Desired, Document::Observed, Document::Finalizers];
@@ -52,6 +56,9 @@ pub struct Playground {
     pub errors: Vec<InputError>,
     /// The last plan computed from valid input; kept while the input is invalid.
     pub plan: Option<Rc<Plan>>,
+    /// The last valid documents, parsed: what the simulation starts from.
+    pub scenario: Option<Rc<Scenario>>,
+    pub sim: SimState,
     /// The preset the texts came from, while they are unedited.
     pub preset_id: Option<&'static str>,
     /// Bumped on every edit; the debounced check compares it to `checked_revision`.
@@ -65,6 +72,8 @@ impl Playground {
             texts: Texts::of(preset),
             errors: Vec::new(),
             plan: None,
+            scenario: None,
+            sim: SimState::with_config((preset.sim)()),
             preset_id: Some(preset.id),
             revision: 0,
             checked_revision: 0,
@@ -83,14 +92,20 @@ impl Playground {
     }
 
     fn checked(mut self) -> Self {
-        match check_texts(
-            &self.texts.desired,
-            &self.texts.observed,
-            &self.texts.finalizers,
-        ) {
-            Ok(plan) => {
-                self.plan = Some(Rc::new(plan));
+        let texts = &self.texts;
+        match check_scenario(&texts.desired, &texts.observed, &texts.finalizers) {
+            Ok(scenario) => {
+                let fresh = plan(
+                    &scenario.desired,
+                    &scenario.observed,
+                    scenario.finalizers.as_ref(),
+                );
+                self.plan = Some(Rc::new(fresh));
                 self.errors.clear();
+                if self.scenario.as_deref() != Some(&scenario) {
+                    self.scenario = Some(Rc::new(scenario));
+                    self.sim.recompute(self.scenario.as_deref());
+                }
             }
             Err(errors) => self.errors = errors,
         }
@@ -109,13 +124,17 @@ impl Default for Playground {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     /// The user changed an editor's text. Checking waits for [`Action::Check`].
-    Edit { document: Document, text: String },
+    Edit {
+        document: Document,
+        text: String,
+    },
     /// Parse all documents and re-plan (sent after typing pauses).
     Check,
     /// Pretty-print one document; on invalid JSON, report the error and keep the text.
     Format(Document),
-    /// Replace all three documents with a preset.
+    /// Replace all three documents with a preset, and its simulation settings.
     LoadPreset(&'static str),
+    Sim(SimAction),
 }
 
 impl Reducible for Playground {
@@ -159,7 +178,14 @@ impl Reducible for Playground {
                 next.texts = Texts::of(preset);
                 next.preset_id = Some(preset.id);
                 next.revision += 1;
+                next.sim = SimState::with_config((preset.sim)());
+                next.scenario = None;
                 next = next.checked();
+            }
+            Action::Sim(action) => {
+                if next.sim.apply(action) {
+                    next.sim.recompute(next.scenario.as_deref());
+                }
             }
         }
         Rc::new(next)

@@ -1,0 +1,130 @@
+import { test, expect, typeInto } from "./fixtures.mjs";
+
+const passes = (page) => page.getByRole("list", { name: "Passes", exact: true }).locator(":scope > li");
+const verdict = (page) => page.locator(".verdict");
+
+async function choosePreset(page, label) {
+  await page.getByLabel("Preset", { exact: true }).selectOption({ label });
+}
+
+async function runToEnd(page) {
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "Step" })).toBeEnabled();
+});
+
+test("stepping through the seed example shows the observed state after each pass", async ({ page }) => {
+  await expect(verdict(page)).toContainText("the verdict shows when it ends");
+  const after = '{"a":{"replicas":1},"b":{"replicas":3}}';
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(passes(page)).toHaveCount(1);
+  await expect(passes(page).nth(0)).toContainText("why: custom resource added");
+  await expect(passes(page).nth(0).locator(".pass-action")).toHaveText([
+    "CREATE a → ok", "UPDATE b → ok", "DELETE c → ok",
+  ]);
+  await expect(passes(page).nth(0).locator(".observed-after")).toHaveText(after);
+  // Ctrl+Enter steps too.
+  await page.keyboard.press("Control+Enter");
+  await expect(passes(page)).toHaveCount(2);
+  await expect(passes(page).nth(1)).toContainText("reconcile returned nothing: in sync");
+  await expect(passes(page).nth(1).locator(".observed-after")).toHaveText(after);
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(passes(page).nth(2).locator(".observed-after")).toHaveText(after);
+  await expect(verdict(page)).toHaveText("✓ Converged after 3 passes (t = 37 ms)");
+  await expect(page.getByRole("button", { name: "Step" })).toBeDisabled();
+  await expect(page.getByRole("table", { name: "Resource status" }).locator("tbody tr")).toHaveText([
+    /a\s*✓ in sync/, /b\s*✓ in sync/,
+  ]);
+});
+
+test("choosing a pass shows a read-only snapshot; one click goes back to live", async ({ page }) => {
+  await runToEnd(page);
+  await passes(page).nth(0).getByRole("button").click();
+  await expect(page.getByText("Viewing pass 1 as a read-only snapshot.")).toBeVisible();
+  await expect(page.getByRole("table", { name: "Resource status" }).locator("caption")).toHaveText("Resource status after pass 1");
+  await page.getByRole("button", { name: "Back to live" }).click();
+  await expect(page.getByText("Viewing pass 1 as a read-only snapshot.")).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "Resource status" }).locator("caption")).toHaveText("Resource status after pass 3");
+});
+
+test("an injected drift is healed by the next pass", async ({ page }) => {
+  await runToEnd(page);
+  await page.getByLabel("Target object").selectOption("b");
+  await page.getByLabel("Drift field path").fill("replicas");
+  await page.getByLabel("Drift value (JSON)").fill("7");
+  await page.getByRole("button", { name: "Drift it" }).click();
+  await expect(passes(page).nth(2).locator(".happenings")).toContainText("someone set b.replicas to 7: field changed");
+  await page.getByRole("button", { name: "Step" }).click();
+  const healing = passes(page).nth(3);
+  await expect(healing).toContainText("why: owned object b updated");
+  await expect(healing.locator(".pass-action")).toHaveText(["UPDATE b → ok"]);
+  await expect(healing.locator(".observed-after")).toHaveText('{"a":{"replicas":1},"b":{"replicas":3}}');
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("Converged after");
+});
+
+test("a crash mid-pass: the restart finishes the work without duplicates", async ({ page }) => {
+  await choosePreset(page, "Crash mid-pass");
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(passes(page).nth(0).locator(".pass-action")).toHaveText([
+    "CREATE cache-0 → ok",
+    "CREATE cache-1 → lost: the controller crashed",
+    "CREATE cache-2 → lost: the controller crashed",
+  ]);
+  await runToEnd(page);
+  await expect(passes(page).nth(1)).toContainText("why: custom resource listed after the controller restarted");
+  await expect(passes(page).nth(1).locator(".pass-action")).toHaveText(["CREATE cache-1 → ok", "CREATE cache-2 → ok"]);
+  // Every object was created exactly once over the whole run.
+  const applied = await page.locator(".pass-action.ok").allTextContents();
+  expect(applied.sort()).toEqual(["CREATE cache-0 → ok", "CREATE cache-1 → ok", "CREATE cache-2 → ok"]);
+  await expect(verdict(page)).toContainText("Converged after 4 passes");
+});
+
+const verdicts = [
+  ["Stuck finalizer", "✗ Not converging: team-a is stuck terminating; finalizer kubernetes is never removed"],
+  ["Fighting controllers", "✗ Not converging: oscillation: this controller and autoscaler keep overwriting $.replicas of web"],
+  ["Flaky API", /^✓ Converged after \d+ passes/],
+  ["Crash mid-pass", /^✓ Converged after 4 passes/],
+  ["Missed events", "✓ Converged after 2 passes (t = 10.0 s)"],
+];
+
+for (const [preset, expected] of verdicts) {
+  test(`preset "${preset}" runs to its verdict`, async ({ page }) => {
+    await choosePreset(page, preset);
+    await runToEnd(page);
+    await expect(verdict(page)).toHaveText(expected);
+  });
+}
+
+test("the flaky API requeues with exponential backoff", async ({ page }) => {
+  await choosePreset(page, "Flaky API");
+  await runToEnd(page);
+  await expect(page.locator(".pass-action.failed").first()).toContainText(/failed; requeued at t = \d+ ms/);
+  await expect(page.locator(".pass").filter({ hasText: "why: requeue after failure #1" })).toHaveCount(1);
+  await expect(page.locator(".backoff-curve figcaption")).toContainText("Delays: 5 ms, 10 ms, 20 ms, 40 ms");
+});
+
+test("level vs edge: the edge-triggered handler diverges when an event is dropped", async ({ page }) => {
+  await choosePreset(page, "Missed events");
+  await page.locator("details.level-edge > summary").click();
+  await expect(page.locator(".divergence")).toHaveText("They first diverge at step 1: someone deletes web-1.");
+  await expect(page.locator(".edge-table tr.first-divergence")).toContainText("event dropped");
+  await expect(page.locator(".final-difference")).toContainText("edge-triggered: web-1 is missing");
+  await expect(page.locator(".final-difference")).toContainText("Level-triggered: 0 out of sync");
+});
+
+test("play advances on its own and pauses", async ({ page }) => {
+  await page.getByLabel("Play speed").selectOption("8");
+  await page.getByRole("button", { name: "Play" }).click();
+  await expect(verdict(page)).toContainText("Converged after 3 passes", { timeout: 5_000 });
+  await expect(page.getByRole("button", { name: "Play" })).toBeVisible();
+});
+
+test("editing the scenario re-runs the simulation from the new documents", async ({ page }) => {
+  await typeInto(page, "Observed state", "{}");
+  await runToEnd(page);
+  await expect(passes(page).nth(0).locator(".pass-action")).toHaveText(["CREATE a → ok", "CREATE b → ok"]);
+});

@@ -1,0 +1,376 @@
+//! Faults and settings: inject another actor's change, failures, drops, resync, backoff, stuck finalizers, a crash.
+
+use std::fmt::Write as _;
+
+use reconcile_core::sim::{format_millis, BackoffPolicy, FinalizerRef, World, WorldEvent};
+use reconcile_core::{parse_json, Document, Json};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::state::{SimAction, SimState};
+
+#[derive(Properties, PartialEq)]
+pub struct FaultPanelProps {
+    pub sim: SimState,
+    /// The world at the shown pass: the names offered as targets.
+    pub world: World,
+    pub on_action: Callback<SimAction>,
+}
+
+/// How a scripted event reads in the log.
+pub fn event_text(event: &WorldEvent) -> String {
+    match event {
+        WorldEvent::Delete { name } => format!("someone deleted {name}"),
+        WorldEvent::Drift { name, path, value } => {
+            format!("someone set {}.{} to {value}", name, path.join("."))
+        }
+        WorldEvent::StrayCreate { name, .. } => format!("someone created {name}"),
+        WorldEvent::AddFinalizer { name, finalizer } => {
+            format!("someone added finalizer {finalizer} to {name}")
+        }
+        WorldEvent::SetDesired { .. } => "the custom resource's spec changed".to_owned(),
+    }
+}
+
+fn input_value(e: &Event) -> String {
+    e.target_unchecked_into::<HtmlInputElement>().value()
+}
+
+const RESYNC_CHOICES: [(&str, Option<u64>); 4] = [
+    ("off", None),
+    ("1 s", Some(1_000)),
+    ("10 s", Some(10_000)),
+    ("60 s", Some(60_000)),
+];
+
+fn backoff_choices() -> [(&'static str, &'static str, BackoffPolicy); 3] {
+    [
+        ("client-go", "client-go default", BackoffPolicy::default()),
+        (
+            "fixed-1s",
+            "kube-rs: fixed 1 s",
+            BackoffPolicy::FixedDelay { delay_ms: 1_000 },
+        ),
+        (
+            "fixed-5s",
+            "kube-rs: fixed 5 s",
+            BackoffPolicy::FixedDelay { delay_ms: 5_000 },
+        ),
+    ]
+}
+
+#[component]
+pub fn FaultPanel(props: &FaultPanelProps) -> Html {
+    let sim = &props.sim;
+    let config = &sim.config;
+    let names: Vec<String> = props.world.observed.names().map(str::to_owned).collect();
+    let target = use_state(String::new);
+    let field = use_state(|| "replicas".to_owned());
+    let value = use_state(|| "7".to_owned());
+    let stray = use_state(|| "stray-pod".to_owned());
+    let crash_after = use_state(|| 1usize);
+    let value_error = use_state(|| None::<String>);
+    let chosen = if names.contains(&target) {
+        (*target).clone()
+    } else {
+        names.first().cloned().unwrap_or_default()
+    };
+
+    let on_target = {
+        let target = target.clone();
+        Callback::from(move |e: Event| {
+            target.set(e.target_unchecked_into::<HtmlSelectElement>().value())
+        })
+    };
+    let inject = |make: Box<dyn Fn() -> Option<WorldEvent>>| {
+        let on_action = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(event) = make() {
+                on_action.emit(SimAction::Inject(event));
+            }
+        })
+    };
+    let delete = {
+        let name = chosen.clone();
+        inject(Box::new(move || {
+            (!name.is_empty()).then(|| WorldEvent::Delete { name: name.clone() })
+        }))
+    };
+    let drift = {
+        let (name, field, value, value_error) = (
+            chosen.clone(),
+            (*field).clone(),
+            (*value).clone(),
+            value_error.clone(),
+        );
+        inject(Box::new(move || {
+            match parse_json(Document::Scenario, &value) {
+                Ok(json) if !name.is_empty() => {
+                    value_error.set(None);
+                    let path = field
+                        .split('.')
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_owned)
+                        .collect();
+                    Some(WorldEvent::Drift {
+                        name: name.clone(),
+                        path,
+                        value: json,
+                    })
+                }
+                Ok(_) => None,
+                Err(error) => {
+                    value_error.set(Some(format!("Value: {}", error.message)));
+                    None
+                }
+            }
+        }))
+    };
+    let stray_create = {
+        let name = (*stray).clone();
+        inject(Box::new(move || {
+            let spec = Json::Object(vec![("app".into(), Json::String("stray".into()))]);
+            (!name.trim().is_empty()).then(|| WorldEvent::StrayCreate {
+                name: name.trim().to_owned(),
+                spec,
+            })
+        }))
+    };
+    let add_finalizer = {
+        let name = chosen.clone();
+        inject(Box::new(move || {
+            (!name.is_empty()).then(|| WorldEvent::AddFinalizer {
+                name: name.clone(),
+                finalizer: "example.com/hold".into(),
+            })
+        }))
+    };
+
+    let on_failure = props
+        .on_action
+        .reform(|e: Event| SimAction::SetFailureRate(input_value(&e).parse().unwrap_or(0.0)));
+    let on_drop = props
+        .on_action
+        .reform(|e: Event| SimAction::SetDropRate(input_value(&e).parse().unwrap_or(0.0)));
+    let on_resync = props.on_action.reform(|e: Event| {
+        let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+        SimAction::SetResync(
+            RESYNC_CHOICES
+                .iter()
+                .find(|(label, _)| *label == value)
+                .and_then(|(_, p)| *p),
+        )
+    });
+    let on_backoff = props.on_action.reform(|e: Event| {
+        let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+        let policy = backoff_choices()
+            .into_iter()
+            .find(|(id, _, _)| *id == value)
+            .map(|(_, _, p)| p);
+        SimAction::SetBackoff(policy.unwrap_or_default())
+    });
+    let on_seed = props
+        .on_action
+        .reform(|e: Event| SimAction::SetSeed(input_value(&e).parse().unwrap_or(1)));
+    let on_crash = {
+        let after = *crash_after;
+        props
+            .on_action
+            .reform(move |_: MouseEvent| SimAction::CrashNextPass {
+                after_actions: after,
+            })
+    };
+    let text_setter = |state: &UseStateHandle<String>| {
+        let state = state.clone();
+        Callback::from(move |e: InputEvent| {
+            state.set(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
+    };
+    let on_crash_after = {
+        let crash_after = crash_after.clone();
+        Callback::from(move |e: Event| crash_after.set(input_value(&e).parse().unwrap_or(1)))
+    };
+
+    // Every finalizer entry that exists at some point, for the stuck toggles.
+    let mut entries: Vec<FinalizerRef> = Vec::new();
+    for world in std::iter::once(&props.world) {
+        for (object, list) in world.finalizers.iter() {
+            for finalizer in list {
+                entries.push(FinalizerRef {
+                    object: object.to_owned(),
+                    finalizer: finalizer.clone(),
+                });
+            }
+        }
+    }
+    if let Some(timeline) = &sim.timeline {
+        for (object, list) in timeline.initial.finalizers.iter() {
+            for finalizer in list {
+                let entry = FinalizerRef {
+                    object: object.to_owned(),
+                    finalizer: finalizer.clone(),
+                };
+                if !entries.contains(&entry) {
+                    entries.push(entry);
+                }
+            }
+        }
+    }
+    for entry in &config.stuck_finalizers {
+        if !entries.contains(entry) {
+            entries.push(entry.clone());
+        }
+    }
+    let current_backoff = backoff_choices()
+        .into_iter()
+        .find(|(_, _, p)| *p == config.backoff)
+        .map_or("client-go", |c| c.0);
+    let current_resync = RESYNC_CHOICES
+        .iter()
+        .find(|(_, p)| *p == config.resync_period_ms)
+        .map_or("off", |c| c.0);
+
+    html! {
+        <details class="fault-panel" open=true>
+            <summary><h3>{ "Faults and settings" }</h3></summary>
+            <div class="fault-grid">
+                <fieldset>
+                    <legend>{ format!("Another actor, right after pass {}", sim.cursor) }</legend>
+                    <label>{ "Object " }
+                        <select onchange={on_target} aria-label="Target object">
+                            { for names.iter().map(|n| html! { <option value={n.clone()} selected={*n == chosen}>{ n }</option> }) }
+                        </select>
+                    </label>
+                    <div class="row">
+                        <button type="button" onclick={delete} disabled={chosen.is_empty()}>{ "Delete it" }</button>
+                        <button type="button" onclick={add_finalizer} disabled={chosen.is_empty()}>{ "Add a finalizer" }</button>
+                    </div>
+                    <div class="row">
+                        <label>{ "Field " }<input type="text" value={(*field).clone()} oninput={text_setter(&field)} aria-label="Drift field path" size="10" /></label>
+                        <label>{ "Value " }<input type="text" value={(*value).clone()} oninput={text_setter(&value)} aria-label="Drift value (JSON)" size="6" /></label>
+                        <button type="button" onclick={drift} disabled={chosen.is_empty()}>{ "Drift it" }</button>
+                    </div>
+                    if let Some(error) = &*value_error {
+                        <p class="editor-error" role="alert">{ error }</p>
+                    }
+                    <div class="row">
+                        <label>{ "Name " }<input type="text" value={(*stray).clone()} oninput={text_setter(&stray)} aria-label="Stray object name" size="10" /></label>
+                        <button type="button" onclick={stray_create}>{ "Create a stray object" }</button>
+                    </div>
+                </fieldset>
+                <fieldset>
+                    <legend>{ "The controller and its API" }</legend>
+                    <label class="slider">{ format!("Transient failure rate: {:.0}%", config.failure_rate * 100.0) }
+                        <input type="range" min="0" max="0.9" step="0.1" value={config.failure_rate.to_string()}
+                               onchange={on_failure} aria-label="Transient failure rate" />
+                    </label>
+                    <label class="slider">{ format!("Watch events dropped: {:.0}%", config.drop_rate * 100.0) }
+                        <input type="range" min="0" max="1" step="0.1" value={config.drop_rate.to_string()}
+                               onchange={on_drop} aria-label="Watch event drop rate" />
+                    </label>
+                    <label>{ "Resync period " }
+                        <select onchange={on_resync} aria-label="Resync period">
+                            { for RESYNC_CHOICES.iter().map(|(label, _)| html! {
+                                <option value={*label} selected={*label == current_resync}>{ *label }</option>
+                            }) }
+                        </select>
+                    </label>
+                    <div class="row">
+                        <label>{ "Crash after " }
+                            <input type="number" min="0" max="50" value={crash_after.to_string()} onchange={on_crash_after}
+                                   aria-label="Crash after this many actions" class="narrow" />
+                            { " action(s)" }
+                        </label>
+                        <button type="button" onclick={on_crash}>{ "Crash during next pass" }</button>
+                    </div>
+                    if let Some(crash) = config.crash {
+                        <p class="muted small">{ format!("Planned: crash in pass {} after {} action(s).", crash.at_pass, crash.after_actions) }</p>
+                    }
+                    <label>{ "Seed " }
+                        <input type="number" min="0" value={config.seed.to_string()} onchange={on_seed} aria-label="Random seed" class="narrow" />
+                    </label>
+                </fieldset>
+                <fieldset>
+                    <legend>{ "Requeue with backoff" }</legend>
+                    <select onchange={on_backoff} aria-label="Backoff policy">
+                        { for backoff_choices().iter().map(|(id, label, _)| html! {
+                            <option value={*id} selected={*id == current_backoff}>{ *label }</option>
+                        }) }
+                    </select>
+                    <p class="muted small">{ backoff_description(&config.backoff) }</p>
+                    <BackoffCurve policy={config.backoff.clone()} />
+                </fieldset>
+                <fieldset>
+                    <legend>{ "Finalizer owners" }</legend>
+                    if entries.is_empty() {
+                        <p class="muted small">{ "No finalizers in this scenario. Add some in the Finalizers editor." }</p>
+                    }
+                    { for entries.iter().map(|entry| {
+                        let checked = config.stuck_finalizers.contains(entry);
+                        let toggle = { let entry = entry.clone(); props.on_action.reform(move |_: Event| SimAction::ToggleStuck(entry.clone())) };
+                        html! {
+                            <label class="check">
+                                <input type="checkbox" {checked} onchange={toggle} />
+                                { format!(" {} on {} is stuck", entry.finalizer, entry.object) }
+                            </label>
+                        }
+                    }) }
+                </fieldset>
+            </div>
+        </details>
+    }
+}
+
+fn backoff_description(policy: &BackoffPolicy) -> String {
+    match policy {
+        BackoffPolicy::ClientGo { base_ms, max_ms, qps, burst } => format!(
+            "Per item: {} · 2ⁿ after n failures, at most {}; overall: a token bucket of {qps} qps, burst {burst}. \
+             The larger delay wins (client-go's DefaultControllerRateLimiter).",
+            format_millis(*base_ms),
+            format_millis(*max_ms)
+        ),
+        BackoffPolicy::FixedDelay { delay_ms } => format!(
+            "Every failure requeues after {} (an error policy returning Action::requeue in kube-rs).",
+            format_millis(*delay_ms)
+        ),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BackoffCurveProps {
+    policy: BackoffPolicy,
+}
+
+/// The per-item delay after 0..12 failures, on a log scale.
+#[component]
+fn BackoffCurve(props: &BackoffCurveProps) -> Html {
+    const FAILURES: u32 = 12;
+    let delays: Vec<u64> = (0..=FAILURES).map(|n| props.policy.item_delay(n)).collect();
+    #[allow(clippy::cast_precision_loss)]
+    let log = |ms: u64| ((ms.max(1)) as f64).log10();
+    let top = log(*delays.iter().max().unwrap_or(&1)).max(1.0);
+    let mut points = String::new();
+    for (n, delay) in delays.iter().enumerate() {
+        #[allow(clippy::cast_precision_loss)]
+        let x = 24.0 + 220.0 * n as f64 / f64::from(FAILURES);
+        let y = 80.0 - 70.0 * log(*delay) / top;
+        let _ = write!(points, "{x:.1},{y:.1} ");
+    }
+    let summary = delays
+        .iter()
+        .map(|d| format_millis(*d))
+        .collect::<Vec<_>>()
+        .join(", ");
+    html! {
+        <figure class="backoff-curve">
+            <svg viewBox="0 0 260 100" role="img" aria-label={format!("Requeue delay after 1 to {} failures: {summary}", FAILURES + 1)}>
+                <line class="axis" x1="24" y1="80" x2="250" y2="80" />
+                <polyline class="series out-of-sync" points={points} />
+                <text class="tick" x="24" y="95">{ "1st failure" }</text>
+                <text class="tick" x="250" y="95" text-anchor="end">{ format!("{}th", FAILURES + 1) }</text>
+                <text class="tick" x="26" y="12">{ format_millis(*delays.last().unwrap_or(&0)) }</text>
+            </svg>
+            <figcaption class="muted small">{ format!("Delays: {summary}") }</figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,80 @@
+//! Step / Run / Play / Reset, the speed, and the verdict banner.
+
+use reconcile_core::sim::Verdict;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use crate::state::{SimAction, SimState, SPEEDS};
+
+#[derive(Properties, PartialEq)]
+pub struct SimControlsProps {
+    pub sim: SimState,
+    pub on_action: Callback<SimAction>,
+}
+
+#[component]
+pub fn SimControls(props: &SimControlsProps) -> Html {
+    let sim = &props.sim;
+    let total = sim.total_passes();
+    let emit = |action: SimAction| props.on_action.reform(move |_: MouseEvent| action.clone());
+    let on_speed = props.on_action.reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        SimAction::SetSpeed(select.value().parse().unwrap_or(2))
+    });
+    let play_pause = if sim.playing {
+        html! { <button type="button" onclick={emit(SimAction::Pause)} aria-pressed="true">{ "Pause" }</button> }
+    } else {
+        html! { <button type="button" onclick={emit(SimAction::Play)} aria-pressed="false">{ "Play" }</button> }
+    };
+    html! {
+        <div class="sim-controls" role="group" aria-label="Simulation controls">
+            <button type="button" class="primary" onclick={emit(SimAction::Step)}
+                    disabled={sim.cursor >= total} aria-keyshortcuts="Control+Enter Meta+Enter"
+                    title="Run one pass (Ctrl/Cmd+Enter)">{ "Step" }</button>
+            <button type="button" onclick={emit(SimAction::RunToEnd)} disabled={sim.cursor >= total}>
+                { "Run to convergence" }
+            </button>
+            { play_pause }
+            <label class="speed">
+                { "Speed " }
+                <select onchange={on_speed} aria-label="Play speed">
+                    { for SPEEDS.iter().map(|s| html! {
+                        <option value={s.to_string()} selected={*s == sim.speed}>{ format!("{s} passes/s") }</option>
+                    }) }
+                </select>
+            </label>
+            <button type="button" onclick={emit(SimAction::Reset)} disabled={sim.cursor == 0}>{ "Reset" }</button>
+            <span class="sim-progress" aria-live="polite">
+                { format!("Pass {} of {}", sim.cursor, total) }
+            </span>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct VerdictBannerProps {
+    pub sim: SimState,
+}
+
+#[component]
+pub fn VerdictBanner(props: &VerdictBannerProps) -> Html {
+    let Some(timeline) = props.sim.timeline.as_ref() else {
+        return Html::default();
+    };
+    if !props.sim.finished() {
+        return html! {
+            <p class="verdict pending" role="status">
+                { "Step, Play or Run to watch the loop; the verdict shows when it ends." }
+            </p>
+        };
+    }
+    let (class, icon) = match timeline.verdict {
+        Verdict::Converged { .. } => ("verdict converged", "✓"),
+        Verdict::NotConverging { .. } => ("verdict not-converging", "✗"),
+    };
+    html! {
+        <p {class} role="status">
+            <span aria-hidden="true">{ icon }{ " " }</span>{ timeline.verdict.to_string() }
+        </p>
+    }
+}

@@ -1,0 +1,77 @@
+//! The simulation section: controls, verdict, timeline, chart, status grid, faults, level vs edge.
+
+use std::rc::Rc;
+
+use gloo::timers::callback::Interval;
+use reconcile_core::Scenario;
+use yew::prelude::*;
+
+use super::chart::ConvergenceChart;
+use super::fault_panel::FaultPanel;
+use super::level_edge::LevelEdgeView;
+use super::pass_list::PassList;
+use super::sim_controls::{SimControls, VerdictBanner};
+use super::status_grid::StatusGrid;
+use crate::state::{SimAction, SimState};
+
+#[derive(Properties, PartialEq)]
+pub struct SimulationProps {
+    pub sim: SimState,
+    pub scenario: Option<Rc<Scenario>>,
+    pub on_action: Callback<SimAction>,
+}
+
+#[component]
+pub fn Simulation(props: &SimulationProps) -> Html {
+    let sim = &props.sim;
+    {
+        // Play: one pass per beat while playing; the interval is dropped on pause.
+        let on_action = props.on_action.clone();
+        use_effect_with((sim.playing, sim.speed), move |(playing, speed)| {
+            let beat = (*playing).then(|| {
+                Interval::new(1000 / speed.max(&1), move || {
+                    on_action.emit(SimAction::Tick)
+                })
+            });
+            move || drop(beat)
+        });
+    }
+    let Some(timeline) = sim.timeline.clone() else {
+        return html! {
+            <section class="pane sim-pane" aria-labelledby="sim-heading">
+                <h2 id="sim-heading">{ "Simulation" }</h2>
+                <p>{ "Fix the input errors above to simulate the loop." }</p>
+            </section>
+        };
+    };
+    let shown = sim.shown_pass();
+    let world = timeline.world_after(shown).clone();
+    let desired = timeline.desired_after(shown, &sim.config);
+    html! {
+        <section class="pane sim-pane" aria-labelledby="sim-heading">
+            <header class="pane-header">
+                <h2 id="sim-heading">{ "Simulation: apply, then reconcile again" }</h2>
+            </header>
+            <SimControls sim={sim.clone()} on_action={props.on_action.clone()} />
+            <VerdictBanner sim={sim.clone()} />
+            if let Some(selected) = sim.selected {
+                <div class="snapshot-banner" role="status">
+                    <span>{ format!("Viewing pass {selected} as a read-only snapshot.") }</span>
+                    <button type="button" onclick={props.on_action.reform(|_| SimAction::Select(None))}>
+                        { "Back to live" }
+                    </button>
+                </div>
+            }
+            <div class="sim-grid">
+                <PassList timeline={timeline.clone()} cursor={sim.cursor} selected={sim.selected}
+                          on_action={props.on_action.clone()} />
+                <div class="sim-side">
+                    <ConvergenceChart timeline={timeline.clone()} cursor={sim.cursor} selected={sim.selected} />
+                    <StatusGrid {desired} world={world.clone()} pass={shown} />
+                </div>
+            </div>
+            <FaultPanel sim={sim.clone()} {world} on_action={props.on_action.clone()} />
+            <LevelEdgeView sim={sim.clone()} on_action={props.on_action.clone()} />
+        </section>
+    }
+}

@@ -1,0 +1,56 @@
+//! Per-resource status at the shown pass: in sync, drifted, missing, extra or terminating.
+
+use reconcile_core::sim::{resource_statuses, SyncState, World};
+use reconcile_core::Resources;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct StatusGridProps {
+    pub desired: Resources,
+    pub world: World,
+    pub pass: usize,
+}
+
+fn state_class(state: SyncState) -> &'static str {
+    match state {
+        SyncState::InSync => "state-in-sync",
+        SyncState::Drifted => "state-drifted",
+        SyncState::Missing => "state-missing",
+        SyncState::Extra => "state-extra",
+        SyncState::Terminating => "state-terminating",
+    }
+}
+
+#[component]
+pub fn StatusGrid(props: &StatusGridProps) -> Html {
+    let statuses = resource_statuses(&props.desired, &props.world);
+    let caption = if props.pass == 0 {
+        "Resource status at the start".to_owned()
+    } else {
+        format!("Resource status after pass {}", props.pass)
+    };
+    html! {
+        <table class="status-grid" aria-label="Resource status">
+            <caption>{ caption }</caption>
+            <thead><tr><th scope="col">{ "Resource" }</th><th scope="col">{ "State" }</th><th scope="col">{ "Details" }</th></tr></thead>
+            <tbody>
+                { for statuses.iter().map(|status| {
+                    let details = match status.state {
+                        SyncState::Drifted => format!("differs at {}", status.drifted_fields.join(", ")),
+                        SyncState::Terminating if status.pending_finalizers.is_empty() => "no finalizers left; DELETE next".to_owned(),
+                        SyncState::Terminating => format!("waiting for {}", status.pending_finalizers.join(", ")),
+                        _ if !status.pending_finalizers.is_empty() => format!("finalizers: {}", status.pending_finalizers.join(", ")),
+                        _ => String::new(),
+                    };
+                    html! {
+                        <tr key={status.name.clone()} class={state_class(status.state)}>
+                            <th scope="row"><code>{ &status.name }</code></th>
+                            <td class="state"><span aria-hidden="true">{ status.state.icon() }{ " " }</span>{ status.state.label() }</td>
+                            <td>{ details }</td>
+                        </tr>
+                    }
+                }) }
+            </tbody>
+        </table>
+    }
+}

@@ -1,0 +1,194 @@
+//! Simulation state: settings, the computed timeline, and how far it is revealed.
+//!
+//! The whole timeline is computed by `reconcile_core::sim` whenever the
+//! scenario or a setting changes; Step, Play and Run only move the cursor, so
+//! stepping is instant and every run replays identically.
+
+use std::rc::Rc;
+
+use reconcile_core::sim::{
+    compare_level_edge, simulate, BackoffPolicy, Comparison, CrashPlan, FinalizerRef, Millis,
+    ScriptedEvent, SimConfig, SimScenario, Timeline, WorldEvent,
+};
+use reconcile_core::Scenario;
+
+/// Play speeds offered, in passes per second.
+pub const SPEEDS: [u32; 4] = [1, 2, 4, 8];
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimState {
+    pub config: SimConfig,
+    pub timeline: Option<Rc<Timeline>>,
+    /// Level- vs edge-triggered run of the same trace, computed while its view is open.
+    pub comparison: Option<Rc<Comparison>>,
+    pub show_comparison: bool,
+    /// Passes revealed so far (0 = none): the "live" point.
+    pub cursor: usize,
+    /// A revealed pass being inspected as a read-only snapshot.
+    pub selected: Option<usize>,
+    pub playing: bool,
+    pub speed: u32,
+}
+
+impl Default for SimState {
+    fn default() -> Self {
+        Self {
+            config: SimConfig::default(),
+            timeline: None,
+            comparison: None,
+            show_comparison: false,
+            cursor: 0,
+            selected: None,
+            playing: false,
+            speed: 2,
+        }
+    }
+}
+
+/// Everything a user can do to the simulation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SimAction {
+    Step,
+    RunToEnd,
+    Play,
+    Pause,
+    /// One beat of Play.
+    Tick,
+    Reset,
+    SetSpeed(u32),
+    /// Inspect a revealed pass; `None` goes back to live.
+    Select(Option<usize>),
+    SetFailureRate(f64),
+    SetDropRate(f64),
+    SetResync(Option<Millis>),
+    SetBackoff(BackoffPolicy),
+    SetSeed(u64),
+    ToggleStuck(FinalizerRef),
+    /// Crash the controller in the next pass after this many actions.
+    CrashNextPass {
+        after_actions: usize,
+    },
+    /// Another actor does something right after the current pass.
+    Inject(WorldEvent),
+    ShowComparison(bool),
+}
+
+impl SimState {
+    pub fn with_config(config: SimConfig) -> Self {
+        Self {
+            config,
+            ..Self::default()
+        }
+    }
+
+    pub fn total_passes(&self) -> usize {
+        self.timeline.as_ref().map_or(0, |t| t.passes.len())
+    }
+
+    /// True once every pass has been revealed, so the verdict can be shown.
+    pub fn finished(&self) -> bool {
+        self.timeline.is_some() && self.cursor >= self.total_passes()
+    }
+
+    /// The pass whose state is on show: the selected one, else the live cursor.
+    pub fn shown_pass(&self) -> usize {
+        self.selected.unwrap_or(self.cursor)
+    }
+
+    /// Re-runs the simulation; keeps the cursor where it was (clamped).
+    pub fn recompute(&mut self, scenario: Option<&Scenario>) {
+        let Some(scenario) = scenario else { return };
+        let scenario = SimScenario {
+            desired: scenario.desired.clone(),
+            observed: scenario.observed.clone(),
+            finalizers: scenario.finalizers.clone(),
+        };
+        let timeline = simulate(&scenario, &self.config);
+        self.cursor = self.cursor.min(timeline.passes.len());
+        self.selected = self.selected.filter(|s| *s <= self.cursor);
+        self.timeline = Some(Rc::new(timeline));
+        self.comparison = self
+            .show_comparison
+            .then(|| Rc::new(compare_level_edge(&scenario, &self.config)));
+    }
+
+    /// Applies an action. Returns true if the timeline must be recomputed.
+    pub fn apply(&mut self, action: SimAction) -> bool {
+        let total = self.total_passes();
+        match action {
+            SimAction::Step => {
+                self.cursor = (self.cursor + 1).min(total);
+                self.selected = None;
+            }
+            SimAction::RunToEnd => {
+                self.cursor = total;
+                self.selected = None;
+                self.playing = false;
+            }
+            SimAction::Play => {
+                if self.cursor >= total {
+                    self.cursor = 0;
+                }
+                self.playing = true;
+                self.selected = None;
+            }
+            SimAction::Pause => self.playing = false,
+            SimAction::Tick => {
+                if self.cursor < total {
+                    self.cursor += 1;
+                }
+                if self.cursor >= total {
+                    self.playing = false;
+                }
+            }
+            SimAction::Reset => {
+                self.cursor = 0;
+                self.selected = None;
+                self.playing = false;
+            }
+            SimAction::SetSpeed(speed) => self.speed = speed.clamp(1, 60),
+            SimAction::Select(pass) => self.selected = pass.filter(|p| *p <= self.cursor),
+            SimAction::SetFailureRate(rate) => {
+                return self.set(|c| c.failure_rate = rate.clamp(0.0, 1.0))
+            }
+            SimAction::SetDropRate(rate) => {
+                return self.set(|c| c.drop_rate = rate.clamp(0.0, 1.0))
+            }
+            SimAction::SetResync(period) => return self.set(|c| c.resync_period_ms = period),
+            SimAction::SetBackoff(policy) => return self.set(|c| c.backoff = policy),
+            SimAction::SetSeed(seed) => return self.set(|c| c.seed = seed),
+            SimAction::ToggleStuck(entry) => {
+                return self.set(|c| {
+                    if let Some(i) = c.stuck_finalizers.iter().position(|s| *s == entry) {
+                        c.stuck_finalizers.remove(i);
+                    } else {
+                        c.stuck_finalizers.push(entry);
+                    }
+                });
+            }
+            SimAction::CrashNextPass { after_actions } => {
+                let at_pass = self.cursor + 1;
+                return self.set(|c| {
+                    c.crash = Some(CrashPlan {
+                        at_pass,
+                        after_actions,
+                    })
+                });
+            }
+            SimAction::Inject(event) => {
+                let after_pass = self.cursor;
+                return self.set(|c| c.script.push(ScriptedEvent { after_pass, event }));
+            }
+            SimAction::ShowComparison(show) => {
+                self.show_comparison = show;
+                return show && self.comparison.is_none();
+            }
+        }
+        false
+    }
+
+    fn set(&mut self, change: impl FnOnce(&mut SimConfig)) -> bool {
+        change(&mut self.config);
+        true
+    }
+}
