@@ -3,7 +3,7 @@
 use reconcile_core::Document;
 use yew::prelude::*;
 
-use crate::components::{ActionList, JsonEditor, PresetMenu, Simulation};
+use crate::components::{action_list, preset_menu, JsonEditor, Simulation};
 use crate::hooks::{use_ctrl_enter, use_debounce};
 use crate::state::{Action, Playground, SimAction, DOCUMENTS};
 
@@ -68,13 +68,13 @@ pub fn App() -> Html {
                            Reconcile computes the actions that close the gap." }
                     </p>
                 </div>
-                <PresetMenu current={state.preset_id} {on_choose} />
+                { preset_menu(state.preset_id, &on_choose) }
             </header>
             <main class="workspace">
                 <div class="editors">
                     { for DOCUMENTS.iter().map(|d| editor(*d)) }
                 </div>
-                <ActionList plan={state.plan.clone()} stale={state.is_stale()} />
+                { action_list(state.plan.as_ref(), state.is_stale()) }
                 <Simulation sim={state.sim.clone()} scenario={state.scenario.clone()} on_action={on_sim_action} />
             </main>
             <footer class="help">

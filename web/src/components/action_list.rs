@@ -5,54 +5,39 @@ use std::rc::Rc;
 use reconcile_core::{ActionKind, Drift, ExplainedAction, Json, Plan};
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct ActionListProps {
-    pub plan: Option<Rc<Plan>>,
-    /// The input has errors, so this is the last valid plan, not the current one.
-    pub stale: bool,
-}
-
-#[component]
-pub fn ActionList(props: &ActionListProps) -> Html {
-    let summary = props
-        .plan
-        .as_ref()
+/// `stale`: the input has errors, so this is the last valid plan, not the current one.
+///
+/// Rendered by plain functions rather than `#[component]`s: each component type
+/// adds its own copy of yew's lifecycle code, and this page is size-budgeted.
+pub fn action_list(plan: Option<&Rc<Plan>>, stale: bool) -> Html {
+    let summary = plan
         .map(|plan| plan.summary_text.clone())
         .unwrap_or_else(|| "No valid input yet".to_owned());
-    let items = props
-        .plan
+    let items = plan
         .iter()
         .flat_map(|plan| plan.actions.iter())
-        .map(|explained| {
-            let key = format!("{}:{}", explained.action.kind, explained.action.name);
-            html! { <ActionItem {key} explained={explained.clone()} /> }
-        });
+        .map(action_item);
     html! {
-        <section class={classes!("pane", "plan-pane", props.stale.then_some("stale"))}
+        <section class={classes!("pane", "plan-pane", stale.then_some("stale"))}
                  aria-labelledby="plan-heading">
             <header class="pane-header">
                 <h2 id="plan-heading">{ "Plan" }</h2>
-                if props.stale {
+                if stale {
                     <span class="stale-badge">{ "Stale" }</span>
                 }
             </header>
-            if props.stale {
+            if stale {
                 <p class="stale-note">
                     { "The input has errors. Showing the last valid result until they are fixed." }
                 </p>
             }
             <p id="plan-summary" class="summary" aria-live="polite">{ summary }</p>
             <ol class="actions" aria-label="Actions" aria-describedby="plan-summary"
-                data-stale={props.stale.to_string()}>
+                data-stale={stale.to_string()}>
                 { for items }
             </ol>
         </section>
     }
-}
-
-#[derive(Properties, PartialEq)]
-struct ActionItemProps {
-    explained: ExplainedAction,
 }
 
 fn kind_class(kind: ActionKind) -> &'static str {
@@ -64,12 +49,12 @@ fn kind_class(kind: ActionKind) -> &'static str {
     }
 }
 
-#[component]
-fn ActionItem(props: &ActionItemProps) -> Html {
-    let action = &props.explained.action;
-    let drift = &props.explained.drift;
+fn action_item(explained: &ExplainedAction) -> Html {
+    let action = &explained.action;
+    let drift = &explained.drift;
+    let key = format!("{}:{}", action.kind, action.name);
     html! {
-        <li class={classes!("action", kind_class(action.kind))}>
+        <li {key} class={classes!("action", kind_class(action.kind))}>
             <div class="action-head">
                 <span class="badge" aria-hidden="true">{ action.kind.symbol() }</span>
                 <span class="kind">{ action.kind.as_str() }</span>
@@ -78,7 +63,7 @@ fn ActionItem(props: &ActionItemProps) -> Html {
             if let Some(spec) = &action.spec {
                 <code class="spec">{ spec.to_compact_string() }</code>
             }
-            <p class="reason">{ props.explained.reason.to_string() }</p>
+            <p class="reason">{ explained.reason.to_string() }</p>
             if !drift.is_empty() {
                 <ul class="drift" aria-label={format!("Drift of {}", action.name)}>
                     { for drift.iter().map(drift_row) }

@@ -1,28 +1,19 @@
 //! Out-of-sync resources per pass, drawn as SVG, with terminating objects as a second line.
 
 use std::fmt::Write as _;
-use std::rc::Rc;
 
 use reconcile_core::sim::Timeline;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct ChartProps {
-    pub timeline: Rc<Timeline>,
-    pub cursor: usize,
-    pub selected: Option<usize>,
-}
+// Whole SVG units: integer coordinates keep float formatting out of the bundle.
+const WIDTH: usize = 360;
+const HEIGHT: usize = 150;
+const PAD_LEFT: usize = 30;
+const PAD_BOTTOM: usize = 22;
+const PAD_TOP: usize = 10;
 
-const WIDTH: f64 = 360.0;
-const HEIGHT: f64 = 150.0;
-const PAD_LEFT: f64 = 30.0;
-const PAD_BOTTOM: f64 = 22.0;
-const PAD_TOP: f64 = 10.0;
-
-#[component]
-pub fn ConvergenceChart(props: &ChartProps) -> Html {
-    let timeline = &props.timeline;
-    let shown = props.cursor.min(timeline.passes.len());
+pub fn convergence_chart(timeline: &Timeline, cursor: usize, selected: Option<usize>) -> Html {
+    let shown = cursor.min(timeline.passes.len());
     // Point k is what pass k found out of sync when it started (its action count):
     // that includes changes other actors made between passes. The last point is
     // the state after the last revealed pass.
@@ -45,16 +36,14 @@ pub fn ConvergenceChart(props: &ChartProps) -> Html {
         .max(1);
     // x = 0 is the start of pass 1; x = n is the end of pass n.
     let max_x = timeline.passes.len().max(1);
-    #[allow(clippy::cast_precision_loss)]
-    let x = |i: usize| PAD_LEFT + (WIDTH - PAD_LEFT - 8.0) * i as f64 / max_x as f64;
-    #[allow(clippy::cast_precision_loss)]
-    let y = |v: usize| PAD_TOP + (HEIGHT - PAD_TOP - PAD_BOTTOM) * (1.0 - v as f64 / max_y as f64);
+    let x = |i: usize| PAD_LEFT + (WIDTH - PAD_LEFT - 8) * i / max_x;
+    let y = |v: usize| PAD_TOP + (HEIGHT - PAD_TOP - PAD_BOTTOM) * (max_y - v.min(max_y)) / max_y;
     let line = |values: &[usize]| {
         values
             .iter()
             .enumerate()
             .fold(String::new(), |mut points, (i, v)| {
-                let _ = write!(points, "{:.1},{:.1} ", x(i), y(*v));
+                let _ = write!(points, "{},{} ", x(i), y(*v));
                 points
             })
     };
@@ -70,14 +59,14 @@ pub fn ConvergenceChart(props: &ChartProps) -> Html {
                  preserveAspectRatio="xMidYMid meet">
                 <desc id="chart-desc">{ description }</desc>
                 <line class="axis" x1={PAD_LEFT.to_string()} y1={y(0).to_string()}
-                      x2={(WIDTH - 4.0).to_string()} y2={y(0).to_string()} />
+                      x2={(WIDTH - 4).to_string()} y2={y(0).to_string()} />
                 <line class="axis" x1={PAD_LEFT.to_string()} y1={PAD_TOP.to_string()}
                       x2={PAD_LEFT.to_string()} y2={y(0).to_string()} />
-                <text class="tick" x={(PAD_LEFT - 6.0).to_string()} y={(y(max_y) + 4.0).to_string()} text-anchor="end">{ max_y }</text>
-                <text class="tick" x={(PAD_LEFT - 6.0).to_string()} y={(y(0) + 4.0).to_string()} text-anchor="end">{ "0" }</text>
-                <text class="tick" x={x(0).to_string()} y={(HEIGHT - 6.0).to_string()} text-anchor="middle">{ "pass 1" }</text>
-                <text class="tick" x={x(max_x).to_string()} y={(HEIGHT - 6.0).to_string()} text-anchor="end">{ format!("after pass {max_x}") }</text>
-                if let Some(selected) = props.selected {
+                <text class="tick" x={(PAD_LEFT - 6).to_string()} y={(y(max_y) + 4).to_string()} text-anchor="end">{ max_y }</text>
+                <text class="tick" x={(PAD_LEFT - 6).to_string()} y={(y(0) + 4).to_string()} text-anchor="end">{ "0" }</text>
+                <text class="tick" x={x(0).to_string()} y={(HEIGHT - 6).to_string()} text-anchor="middle">{ "pass 1" }</text>
+                <text class="tick" x={x(max_x).to_string()} y={(HEIGHT - 6).to_string()} text-anchor="end">{ format!("after pass {max_x}") }</text>
+                if let Some(selected) = selected {
                     <line class="selected-marker" x1={x(selected.saturating_sub(1)).to_string()} y1={PAD_TOP.to_string()}
                           x2={x(selected.saturating_sub(1)).to_string()} y2={y(0).to_string()} />
                 }

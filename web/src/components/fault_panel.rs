@@ -32,6 +32,17 @@ pub fn event_text(event: &WorldEvent) -> String {
     }
 }
 
+/// Rates are shown and edited as whole percents (integers keep float
+/// formatting and parsing code out of the bundle).
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn percent(rate: f64) -> u32 {
+    (rate * 100.0).round() as u32
+}
+
+fn rate_of(percent_text: &str) -> f64 {
+    f64::from(percent_text.parse::<u32>().unwrap_or(0).min(100)) / 100.0
+}
+
 fn input_value(e: &Event) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
 }
@@ -148,10 +159,10 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
 
     let on_failure = props
         .on_action
-        .reform(|e: Event| SimAction::SetFailureRate(input_value(&e).parse().unwrap_or(0.0)));
+        .reform(|e: Event| SimAction::SetFailureRate(rate_of(&input_value(&e))));
     let on_drop = props
         .on_action
-        .reform(|e: Event| SimAction::SetDropRate(input_value(&e).parse().unwrap_or(0.0)));
+        .reform(|e: Event| SimAction::SetDropRate(rate_of(&input_value(&e))));
     let on_resync = props.on_action.reform(|e: Event| {
         let value = e.target_unchecked_into::<HtmlSelectElement>().value();
         SimAction::SetResync(
@@ -260,12 +271,12 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                 </fieldset>
                 <fieldset>
                     <legend>{ "The controller and its API" }</legend>
-                    <label class="slider">{ format!("Transient failure rate: {:.0}%", config.failure_rate * 100.0) }
-                        <input type="range" min="0" max="0.9" step="0.1" value={config.failure_rate.to_string()}
+                    <label class="slider">{ format!("Transient failure rate: {}%", percent(config.failure_rate)) }
+                        <input type="range" min="0" max="90" step="10" value={percent(config.failure_rate).to_string()}
                                onchange={on_failure} aria-label="Transient failure rate" />
                     </label>
-                    <label class="slider">{ format!("Watch events dropped: {:.0}%", config.drop_rate * 100.0) }
-                        <input type="range" min="0" max="1" step="0.1" value={config.drop_rate.to_string()}
+                    <label class="slider">{ format!("Watch events dropped: {}%", percent(config.drop_rate)) }
+                        <input type="range" min="0" max="100" step="10" value={percent(config.drop_rate).to_string()}
                                onchange={on_drop} aria-label="Watch event drop rate" />
                     </label>
                     <label>{ "Resync period " }
@@ -298,7 +309,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                         }) }
                     </select>
                     <p class="muted small">{ backoff_description(&config.backoff) }</p>
-                    <BackoffCurve policy={config.backoff.clone()} />
+                    { backoff_curve(&config.backoff) }
                 </fieldset>
                 <fieldset>
                     <legend>{ "Finalizer owners" }</legend>
@@ -336,25 +347,18 @@ fn backoff_description(policy: &BackoffPolicy) -> String {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct BackoffCurveProps {
-    policy: BackoffPolicy,
-}
-
 /// The per-item delay after 0..12 failures, on a log scale.
-#[component]
-fn BackoffCurve(props: &BackoffCurveProps) -> Html {
+fn backoff_curve(policy: &BackoffPolicy) -> Html {
     const FAILURES: u32 = 12;
-    let delays: Vec<u64> = (0..=FAILURES).map(|n| props.policy.item_delay(n)).collect();
-    #[allow(clippy::cast_precision_loss)]
-    let log = |ms: u64| ((ms.max(1)) as f64).log10();
-    let top = log(*delays.iter().max().unwrap_or(&1)).max(1.0);
+    let delays: Vec<u64> = (0..=FAILURES).map(|n| policy.item_delay(n)).collect();
+    // Integer SVG units; the y axis is logarithmic (bits of the delay, from 1 ms).
+    let bits = |ms: u64| u64::from(64 - ms.max(1).leading_zeros());
+    let top = bits(*delays.iter().max().unwrap_or(&1)).max(1);
     let mut points = String::new();
-    for (n, delay) in delays.iter().enumerate() {
-        #[allow(clippy::cast_precision_loss)]
-        let x = 24.0 + 220.0 * n as f64 / f64::from(FAILURES);
-        let y = 80.0 - 70.0 * log(*delay) / top;
-        let _ = write!(points, "{x:.1},{y:.1} ");
+    for (n, delay) in (0u64..).zip(&delays) {
+        let x = 24 + 220 * n / u64::from(FAILURES);
+        let y = 80 - 70 * bits(*delay) / top;
+        let _ = write!(points, "{x},{y} ");
     }
     let summary = delays
         .iter()

@@ -6,18 +6,11 @@ use yew::prelude::*;
 
 use crate::state::{SimAction, SimState};
 
-#[derive(Properties, PartialEq)]
-pub struct LevelEdgeProps {
-    pub sim: SimState,
-    pub on_action: Callback<SimAction>,
-}
-
-#[component]
-pub fn LevelEdgeView(props: &LevelEdgeProps) -> Html {
-    let ontoggle = props.on_action.reform(|e: Event| {
+pub fn level_edge_view(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
+    let ontoggle = on_action.reform(|e: Event| {
         SimAction::ShowComparison(e.target_unchecked_into::<HtmlDetailsElement>().open())
     });
-    let body = match (&props.sim.comparison, props.sim.show_comparison) {
+    let body = match (&sim.comparison, sim.show_comparison) {
         (Some(comparison), true) => {
             let divergence = match comparison.first_divergence {
                 Some(step) => format!(
@@ -84,7 +77,7 @@ pub fn LevelEdgeView(props: &LevelEdgeProps) -> Html {
         }
     };
     html! {
-        <details class="level-edge" open={props.sim.show_comparison} {ontoggle}>
+        <details class="level-edge" open={sim.show_comparison} {ontoggle}>
             <summary><h3>{ "Level- vs edge-triggered" }</h3></summary>
             <p class="muted small">
                 { "The edge-triggered handler acts only on each event's payload and never re-reads the world; \

@@ -11,7 +11,7 @@ pub mod sim_controls;
 pub mod simulation;
 pub mod status_grid;
 
-pub use action_list::ActionList;
+pub use action_list::action_list;
 pub use editor::JsonEditor;
-pub use preset_menu::PresetMenu;
+pub use preset_menu::preset_menu;
 pub use simulation::Simulation;

@@ -1,29 +1,18 @@
 //! The timeline: one entry per revealed pass, with its trigger, actions and results.
 
-use std::rc::Rc;
-
 use reconcile_core::sim::{format_millis, ActionResult, Happening, LogEntry, PassRecord, Timeline};
 use yew::prelude::*;
 
 use crate::state::SimAction;
 
-#[derive(Properties, PartialEq)]
-pub struct PassListProps {
-    pub timeline: Rc<Timeline>,
-    pub cursor: usize,
-    pub selected: Option<usize>,
-    pub on_action: Callback<SimAction>,
-}
-
-#[component]
-pub fn PassList(props: &PassListProps) -> Html {
-    let revealed = &props.timeline.passes[..props.cursor.min(props.timeline.passes.len())];
-    let before_first: Vec<&LogEntry> = props
-        .timeline
-        .log
-        .iter()
-        .filter(|e| e.after_pass == 0)
-        .collect();
+pub fn pass_list(
+    timeline: &Timeline,
+    cursor: usize,
+    selected: Option<usize>,
+    on_action: &Callback<SimAction>,
+) -> Html {
+    let revealed = &timeline.passes[..cursor.min(timeline.passes.len())];
+    let before_first = timeline.log.iter().filter(|e| e.after_pass == 0).count();
     html! {
         <div class="pass-list-wrap">
             <h3>{ "Timeline" }</h3>
@@ -32,42 +21,29 @@ pub fn PassList(props: &PassListProps) -> Html {
             }
             <ol class="pass-list" aria-label="Passes">
                 { for revealed.iter().map(|pass| {
-                    let after: Vec<LogEntry> = props.timeline.log.iter()
-                        .filter(|e| e.after_pass == pass.index)
-                        .cloned().collect();
-                    html! {
-                        <PassItem key={pass.index} pass={pass.clone()} {after}
-                            selected={props.selected == Some(pass.index)}
-                            on_action={props.on_action.clone()} />
-                    }
+                    let after: Vec<&LogEntry> =
+                        timeline.log.iter().filter(|e| e.after_pass == pass.index).collect();
+                    pass_item(pass, &after, selected == Some(pass.index), on_action)
                 }) }
             </ol>
-            if !before_first.is_empty() && !revealed.is_empty() {
-                <p class="muted small">{ format!("{} event(s) before pass 1.", before_first.len()) }</p>
+            if before_first > 0 && !revealed.is_empty() {
+                <p class="muted small">{ format!("{before_first} event(s) before pass 1.") }</p>
             }
         </div>
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct PassItemProps {
-    pass: PassRecord,
-    after: Vec<LogEntry>,
+fn pass_item(
+    pass: &PassRecord,
+    after: &[&LogEntry],
     selected: bool,
-    on_action: Callback<SimAction>,
-}
-
-#[component]
-fn PassItem(props: &PassItemProps) -> Html {
-    let pass = &props.pass;
+    on_action: &Callback<SimAction>,
+) -> Html {
     let index = pass.index;
-    let selected = props.selected;
-    let onclick = props
-        .on_action
-        .reform(move |_| SimAction::Select((!selected).then_some(index)));
+    let onclick = on_action.reform(move |_| SimAction::Select((!selected).then_some(index)));
     let observed = pass.world_after.observed.to_json_string();
     html! {
-        <li class={classes!("pass", selected.then_some("selected"), pass.crashed.then_some("crashed"))}
+        <li key={index} class={classes!("pass", selected.then_some("selected"), pass.crashed.then_some("crashed"))}
             aria-current={selected.then_some("step")} data-pass={index.to_string()}>
             <button type="button" class="pass-head" {onclick} aria-pressed={selected.to_string()}>
                 <span class="pass-no">{ format!("Pass {index}") }</span>
@@ -90,9 +66,9 @@ fn PassItem(props: &PassItemProps) -> Html {
             <p class="observed-line">
                 { "observed after: " }<code class="observed-after">{ observed }</code>
             </p>
-            if !props.after.is_empty() {
+            if !after.is_empty() {
                 <ul class="happenings" aria-label={format!("Then, after pass {index}")}>
-                    { for props.after.iter().map(|entry| html! {
+                    { for after.iter().map(|entry| html! {
                         <li>{ format!("t = {}: {}", format_millis(entry.at), happening_text(&entry.what)) }</li>
                     }) }
                 </ul>

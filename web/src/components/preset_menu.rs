@@ -4,17 +4,10 @@ use reconcile_core::presets::PRESETS;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct PresetMenuProps {
-    /// The preset the editors still hold, or None once edited.
-    pub current: Option<&'static str>,
-    pub on_choose: Callback<&'static str>,
-}
-
-#[component]
-pub fn PresetMenu(props: &PresetMenuProps) -> Html {
+/// `current`: the preset the editors still hold, or None once edited.
+pub fn preset_menu(current: Option<&'static str>, on_choose: &Callback<&'static str>) -> Html {
     let onchange = {
-        let on_choose = props.on_choose.clone();
+        let on_choose = on_choose.clone();
         Callback::from(move |e: Event| {
             let select: HtmlSelectElement = e.target_unchecked_into();
             let chosen = select.value();
@@ -23,8 +16,7 @@ pub fn PresetMenu(props: &PresetMenuProps) -> Html {
             }
         })
     };
-    let described = props
-        .current
+    let described = current
         .and_then(|id| PRESETS.iter().find(|p| p.id == id))
         .map(|p| p.summary)
         .unwrap_or("Edited by you.");
@@ -32,9 +24,9 @@ pub fn PresetMenu(props: &PresetMenuProps) -> Html {
         <div class="preset-menu">
             <label for="preset-select">{ "Preset" }</label>
             <select id="preset-select" {onchange} aria-describedby="preset-summary">
-                <option value="" disabled=true selected={props.current.is_none()}>{ "Custom (edited)" }</option>
+                <option value="" disabled=true selected={current.is_none()}>{ "Custom (edited)" }</option>
                 { for PRESETS.iter().map(|preset| html! {
-                    <option value={preset.id} selected={props.current == Some(preset.id)}>{ preset.title }</option>
+                    <option value={preset.id} selected={current == Some(preset.id)}>{ preset.title }</option>
                 }) }
             </select>
             <p id="preset-summary" class="preset-summary">{ described }</p>

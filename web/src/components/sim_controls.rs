@@ -6,18 +6,10 @@ use yew::prelude::*;
 
 use crate::state::{SimAction, SimState, SPEEDS};
 
-#[derive(Properties, PartialEq)]
-pub struct SimControlsProps {
-    pub sim: SimState,
-    pub on_action: Callback<SimAction>,
-}
-
-#[component]
-pub fn SimControls(props: &SimControlsProps) -> Html {
-    let sim = &props.sim;
+pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
     let total = sim.total_passes();
-    let emit = |action: SimAction| props.on_action.reform(move |_: MouseEvent| action.clone());
-    let on_speed = props.on_action.reform(|e: Event| {
+    let emit = |action: SimAction| on_action.reform(move |_: MouseEvent| action.clone());
+    let on_speed = on_action.reform(|e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
         SimAction::SetSpeed(select.value().parse().unwrap_or(2))
     });
@@ -51,17 +43,11 @@ pub fn SimControls(props: &SimControlsProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct VerdictBannerProps {
-    pub sim: SimState,
-}
-
-#[component]
-pub fn VerdictBanner(props: &VerdictBannerProps) -> Html {
-    let Some(timeline) = props.sim.timeline.as_ref() else {
+pub fn verdict_banner(sim: &SimState) -> Html {
+    let Some(timeline) = sim.timeline.as_ref() else {
         return Html::default();
     };
-    if !props.sim.finished() {
+    if !sim.finished() {
         return html! {
             <p class="verdict pending" role="status">
                 { "Step, Play or Run to watch the loop; the verdict shows when it ends." }

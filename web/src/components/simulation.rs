@@ -6,12 +6,12 @@ use gloo::timers::callback::Interval;
 use reconcile_core::Scenario;
 use yew::prelude::*;
 
-use super::chart::ConvergenceChart;
+use super::chart::convergence_chart;
 use super::fault_panel::FaultPanel;
-use super::level_edge::LevelEdgeView;
-use super::pass_list::PassList;
-use super::sim_controls::{SimControls, VerdictBanner};
-use super::status_grid::StatusGrid;
+use super::level_edge::level_edge_view;
+use super::pass_list::pass_list;
+use super::sim_controls::{sim_controls, verdict_banner};
+use super::status_grid::status_grid;
 use crate::state::{SimAction, SimState};
 
 #[derive(Properties, PartialEq)]
@@ -52,8 +52,8 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             <header class="pane-header">
                 <h2 id="sim-heading">{ "Simulation: apply, then reconcile again" }</h2>
             </header>
-            <SimControls sim={sim.clone()} on_action={props.on_action.clone()} />
-            <VerdictBanner sim={sim.clone()} />
+            { sim_controls(sim, &props.on_action) }
+            { verdict_banner(sim) }
             if let Some(selected) = sim.selected {
                 <div class="snapshot-banner" role="status">
                     <span>{ format!("Viewing pass {selected} as a read-only snapshot.") }</span>
@@ -63,15 +63,14 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                 </div>
             }
             <div class="sim-grid">
-                <PassList timeline={timeline.clone()} cursor={sim.cursor} selected={sim.selected}
-                          on_action={props.on_action.clone()} />
+                { pass_list(&timeline, sim.cursor, sim.selected, &props.on_action) }
                 <div class="sim-side">
-                    <ConvergenceChart timeline={timeline.clone()} cursor={sim.cursor} selected={sim.selected} />
-                    <StatusGrid {desired} world={world.clone()} pass={shown} />
+                    { convergence_chart(&timeline, sim.cursor, sim.selected) }
+                    { status_grid(&desired, &world, shown) }
                 </div>
             </div>
             <FaultPanel sim={sim.clone()} {world} on_action={props.on_action.clone()} />
-            <LevelEdgeView sim={sim.clone()} on_action={props.on_action.clone()} />
+            { level_edge_view(sim, &props.on_action) }
         </section>
     }
 }

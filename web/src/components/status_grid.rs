@@ -4,13 +4,6 @@ use reconcile_core::sim::{resource_statuses, SyncState, World};
 use reconcile_core::Resources;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct StatusGridProps {
-    pub desired: Resources,
-    pub world: World,
-    pub pass: usize,
-}
-
 fn state_class(state: SyncState) -> &'static str {
     match state {
         SyncState::InSync => "state-in-sync",
@@ -21,13 +14,12 @@ fn state_class(state: SyncState) -> &'static str {
     }
 }
 
-#[component]
-pub fn StatusGrid(props: &StatusGridProps) -> Html {
-    let statuses = resource_statuses(&props.desired, &props.world);
-    let caption = if props.pass == 0 {
+pub fn status_grid(desired: &Resources, world: &World, pass: usize) -> Html {
+    let statuses = resource_statuses(desired, world);
+    let caption = if pass == 0 {
         "Resource status at the start".to_owned()
     } else {
-        format!("Resource status after pass {}", props.pass)
+        format!("Resource status after pass {pass}")
     };
     html! {
         <table class="status-grid" aria-label="Resource status">
