@@ -12,6 +12,7 @@ pub mod parse;
 pub mod path;
 pub mod presets;
 pub mod reconcile;
+pub mod share;
 pub mod sim;
 
 pub use explain::{diff, plan, Drift, ExplainedAction, Plan, Reason, Summary};
@@ -83,4 +84,30 @@ pub fn check_texts(
 ) -> Result<Plan, Vec<InputError>> {
     check_scenario(desired, observed, finalizers)
         .map(|s| plan(&s.desired, &s.observed, s.finalizers.as_ref()))
+}
+
+/// Checks a scenario file and returns the three editor texts, pretty-printed in
+/// the file's own member order: `[desired, observed, finalizers]`.
+pub fn import_scenario(text: &str) -> Result<[String; 3], InputError> {
+    parse_scenario(text)?;
+    let value = parse_json(Document::Scenario, text)?;
+    let text_of = |key: &str| {
+        let mut pretty = value
+            .get(key)
+            .map_or_else(|| "null".to_owned(), Json::to_pretty_string);
+        pretty.push('\n');
+        pretty
+    };
+    Ok([
+        text_of("desired"),
+        text_of("observed"),
+        text_of("finalizers"),
+    ])
+}
+
+/// The three documents as one scenario file, the format [`import_scenario`] and the CLI read.
+pub fn export_scenario(scenario: &Scenario) -> String {
+    let mut text = serde_json::to_string_pretty(scenario).unwrap_or_default();
+    text.push('\n');
+    text
 }

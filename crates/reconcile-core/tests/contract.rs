@@ -580,7 +580,7 @@ fn plan_serializes_for_the_js_api() {
         serde_json::json!([{"path": "$.n", "observed": 1, "desired": 2}])
     );
     assert_eq!(
-        value["summary_text"],
+        value["summaryText"],
         "0 to create, 1 to update, 0 to finalize, 0 to delete"
     );
 }

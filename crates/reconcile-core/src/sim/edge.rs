@@ -59,12 +59,12 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
         .filter(|e| matches!(e.what, Happening::ExternalEvent { .. }))
         .map(|e| e.after_pass)
         .collect();
-    let level_passes_at_step = |step: usize| -> usize {
-        // The state just before the next scripted event, or the final state.
-        applied_after
-            .get(step)
-            .copied()
-            .unwrap_or(level.passes.len())
+    // The state just before the next scripted event, or the final state.
+    let level_at_step = |step: usize| -> (usize, &World) {
+        match applied_after.get(step) {
+            Some(&passes) => (passes, level.world_after(passes)),
+            None => (level.passes.len(), &level.final_world),
+        }
     };
 
     let mut edge = EdgeHandler {
@@ -78,26 +78,19 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
         "custom resource added".to_owned(),
         false,
         actions,
-        &level,
-        level_passes_at_step(0),
+        level_at_step(0),
     ));
     for (position, index) in order.iter().enumerate() {
         let event = config.script[*index].event.clone();
         let dropped = external_event_dropped(config, *index);
         let actions = edge.on_external(&event, dropped);
         let description = describe(&event);
-        steps.push(edge.step(
-            description,
-            dropped,
-            actions,
-            &level,
-            level_passes_at_step(position + 1),
-        ));
+        steps.push(edge.step(description, dropped, actions, level_at_step(position + 1)));
     }
     let first_divergence = steps.iter().position(|s| s.diverged);
     let final_desired = level.desired_after(level.passes.len(), config);
     let edge_final = resource_statuses(&final_desired, &edge.world);
-    let level_final = resource_statuses(&final_desired, level.world_after(level.passes.len()));
+    let level_final = resource_statuses(&final_desired, &level.final_world);
     Comparison {
         level,
         steps,
@@ -133,10 +126,9 @@ impl EdgeHandler<'_> {
         event: String,
         dropped: bool,
         edge_actions: Vec<(Action, String)>,
-        level: &Timeline,
-        level_passes: usize,
+        (level_passes, level_world): (usize, &World),
     ) -> EdgeStep {
-        let level_observed = level.world_after(level_passes).observed.clone();
+        let level_observed = level_world.observed.clone();
         let diverged = level_observed != self.world.observed;
         EdgeStep {
             event,
@@ -217,11 +209,19 @@ impl EdgeHandler<'_> {
     fn apply_to_world(&mut self, event: &WorldEvent) -> bool {
         match event {
             WorldEvent::Delete { name } => {
-                if !self.world.pending(name).is_empty() {
-                    self.world.mark_terminating(name, 0)
-                } else {
-                    self.world.remove(name) == Some(Change::Deleted)
+                if self.world.pending(name).is_empty() {
+                    return self.world.remove(name) == Some(Change::Deleted);
                 }
+                if !self.world.mark_terminating(name, 0) {
+                    return false;
+                }
+                // Owners clear what they can; the API server removes the
+                // object once nothing is pending, and the handler hears "deleted".
+                self.clear_removable_finalizers(name);
+                if self.world.pending(name).is_empty() {
+                    self.world.remove(name);
+                }
+                true
             }
             WorldEvent::Drift { name, path, value } => match self.world.observed.get(name) {
                 Some(spec) => {
@@ -254,12 +254,8 @@ impl EdgeHandler<'_> {
         (action, "applied".to_owned())
     }
 
-    fn delete(&mut self, name: &str) -> (Action, String) {
-        let action = Action {
-            kind: ActionKind::Delete,
-            name: name.to_owned(),
-            spec: None,
-        };
+    /// Every owner that is not stuck removes its entry from `name`.
+    fn clear_removable_finalizers(&mut self, name: &str) {
         let pending: Vec<String> = self
             .world
             .pending(name)
@@ -273,10 +269,19 @@ impl EdgeHandler<'_> {
             })
             .cloned()
             .collect();
-        // Owners clear what they can; the API server removes the object once nothing is pending.
         for finalizer in pending {
             self.world.remove_finalizer(name, &finalizer);
         }
+    }
+
+    fn delete(&mut self, name: &str) -> (Action, String) {
+        let action = Action {
+            kind: ActionKind::Delete,
+            name: name.to_owned(),
+            spec: None,
+        };
+        // Owners clear what they can; the API server removes the object once nothing is pending.
+        self.clear_removable_finalizers(name);
         if self.world.pending(name).is_empty() {
             self.world.remove(name);
             (action, "applied".to_owned())

@@ -34,6 +34,7 @@ pub fn simulate(scenario: &SimScenario, config: &SimConfig) -> Timeline {
         verdict,
         initial: engine.initial,
         desired_initial: scenario.desired.clone(),
+        final_world: engine.world,
     }
 }
 
@@ -52,8 +53,10 @@ enum Scheduled {
         failures: u32,
         generation: u64,
     },
-    /// Each finalizer owner removes one of its entries from terminating objects.
-    OwnersAct,
+    /// The owners of one terminating object's finalizers: one of them removes its entry.
+    OwnersAct {
+        object: String,
+    },
     Script {
         index: usize,
     },
@@ -83,6 +86,8 @@ struct Engine<'a> {
     worker_free_at: Millis,
     /// Bumped by a crash: timers and in-flight events of the old process are void.
     generation: u64,
+    /// Between a crash and the restart no controller runs: events reach nobody.
+    down: bool,
     failures_rng: SimRng,
     drops_rng: SimRng,
     passes: Vec<PassRecord>,
@@ -91,10 +96,14 @@ struct Engine<'a> {
     scheduled_writers: BTreeSet<usize>,
     last_other_writer: BTreeMap<String, String>,
     controller_writes: usize,
-    /// Start-of-pass states with work to do: how often seen, and the write count then.
-    start_states: BTreeMap<u64, (u32, usize)>,
+    /// Writes by `other_writers`: only they can undo this controller's work forever.
+    other_writes: usize,
+    /// Start-of-pass states with work to do: how often seen, and both write counts then.
+    start_states: BTreeMap<u64, (u32, usize, usize)>,
     oscillation: Option<NotConvergingReason>,
     pass_in_progress: bool,
+    /// Objects whose owners' turn is scheduled.
+    owners_pending: BTreeSet<String>,
 }
 
 impl<'a> Engine<'a> {
@@ -115,6 +124,7 @@ impl<'a> Engine<'a> {
             deferred_trigger: None,
             worker_free_at: 0,
             generation: 0,
+            down: false,
             failures_rng: SimRng::stream(config.seed, Stream::ActionFailures),
             drops_rng: SimRng::stream(config.seed, Stream::WatchDrops),
             passes: Vec::new(),
@@ -123,9 +133,11 @@ impl<'a> Engine<'a> {
             scheduled_writers: BTreeSet::new(),
             last_other_writer: BTreeMap::new(),
             controller_writes: 0,
+            other_writes: 0,
             start_states: BTreeMap::new(),
             oscillation: None,
             pass_in_progress: false,
+            owners_pending: BTreeSet::new(),
         };
         engine.schedule_script_after(0, 0);
         // The informer's initial list delivers the custom resource.
@@ -254,7 +266,9 @@ impl<'a> Engine<'a> {
                 trigger,
                 generation,
             } => {
-                if generation != self.generation {
+                // Nobody hears events while the controller is down; the
+                // restarted one lists everything instead.
+                if generation != self.generation || self.down {
                     return;
                 }
                 if matches!(trigger, Trigger::OwnedObject { .. }) && !self.config.watch_owned {
@@ -276,7 +290,7 @@ impl<'a> Engine<'a> {
                     self.enqueue(Trigger::Requeue { failures });
                 }
             }
-            Scheduled::OwnersAct => self.owners_act(),
+            Scheduled::OwnersAct { object } => self.owners_act(&object),
             Scheduled::Script { index } => self.apply_script(index),
             Scheduled::OtherWriter { index } => self.other_writer_acts(index),
             Scheduled::PassDone => {
@@ -287,6 +301,7 @@ impl<'a> Engine<'a> {
                 self.deferred_trigger = None;
             }
             Scheduled::Restart => {
+                self.down = false;
                 self.note(self.now, Happening::Restarted);
                 self.worker_free_at = self.now;
                 // A fresh informer lists everything again: the custom resource arrives as added.
@@ -340,11 +355,14 @@ impl<'a> Engine<'a> {
         let mut failed_at = None;
         let mut crashed = false;
         for (i, action) in actions.into_iter().enumerate() {
-            let result = if crashed || crash_after == Some(i) {
-                crashed = true;
+            let result = if crashed {
                 ActionResult::LostInCrash
             } else if failed_at.is_some() {
+                // The pass already returned its error; the crash point is never reached.
                 ActionResult::NotAttempted
+            } else if crash_after == Some(i) {
+                crashed = true;
+                ActionResult::LostInCrash
             } else {
                 clock += self.config.action_ms;
                 if self.failures_rng.chance(self.config.failure_rate) {
@@ -356,49 +374,42 @@ impl<'a> Engine<'a> {
             };
             outcomes.push(ActionOutcome { action, result });
         }
-        crashed |= crash_after.is_some_and(|k| k >= outcomes.len());
+        // A pass that ends before its crash point (fewer actions, or a failure)
+        // crashes as it ends.
+        crashed |= crash_after.is_some();
         let end = clock.max(start + 1);
         // The clock stays at `start`: events during the pass still happen at their own time.
         self.worker_free_at = end;
 
+        if let Some(failed) = failed_at {
+            let delay = self.limiter.when(&key, end);
+            let requeued_at = end + delay;
+            outcomes[failed].result = ActionResult::Failed { requeued_at };
+            let failures = self.limiter.num_requeues(&key);
+            // A crash right after voids the timer with everything else in memory.
+            self.schedule(
+                requeued_at,
+                Scheduled::Requeue {
+                    failures,
+                    generation: self.generation,
+                },
+            );
+        } else {
+            self.limiter.forget(&key);
+        }
         if crashed {
             self.crash(index, end);
         } else {
-            if let Some(failed) = failed_at {
-                let delay = self.limiter.when(&key, end);
-                let requeued_at = end + delay;
-                outcomes[failed].result = ActionResult::Failed { requeued_at };
-                let failures = self.limiter.num_requeues(&key);
-                self.schedule(
-                    requeued_at,
-                    Scheduled::Requeue {
-                        failures,
-                        generation: self.generation,
-                    },
-                );
-            } else {
-                self.limiter.forget(&key);
-            }
             // The key stays processing until then: events meanwhile are deferred.
             self.pass_in_progress = true;
             self.schedule(end, Scheduled::PassDone);
         }
 
-        if self.has_removable_finalizers() {
-            self.schedule(
-                end + self.config.finalizer_owner_delay_ms,
-                Scheduled::OwnersAct,
-            );
-        }
+        self.schedule_owners(end);
         self.schedule_script_after(index, end + 1);
         self.schedule_other_writers(end);
 
-        let out_of_sync = reconcile(
-            &self.desired,
-            &self.world.observed,
-            Some(&self.world.finalizers),
-        )
-        .len();
+        let out_of_sync = self.remaining().len();
         let world_after = match self.passes.last() {
             Some(last) if *last.world_after == self.world => Rc::clone(&last.world_after),
             _ => Rc::new(self.world.clone()),
@@ -442,6 +453,7 @@ impl<'a> Engine<'a> {
         self.note(at, Happening::Crashed { pass });
         // Everything in memory is gone: the queue, backoff state, timers, in-flight events.
         self.generation += 1;
+        self.down = true;
         self.queue = WorkQueue::default();
         self.limiter = RateLimiter::new(self.config.backoff.clone());
         self.queued_trigger = None;
@@ -451,15 +463,6 @@ impl<'a> Engine<'a> {
         self.schedule(restart_at, Scheduled::Restart);
     }
 
-    fn has_removable_finalizers(&self) -> bool {
-        self.world.terminating.keys().any(|name| {
-            self.world
-                .pending(name)
-                .iter()
-                .any(|f| !self.is_stuck(name, f))
-        })
-    }
-
     fn is_stuck(&self, object: &str, finalizer: &str) -> bool {
         self.config
             .stuck_finalizers
@@ -467,28 +470,67 @@ impl<'a> Engine<'a> {
             .any(|s| s.object == object && s.finalizer == finalizer)
     }
 
-    /// Every finalizer owner removes one entry from each terminating object it owns.
-    fn owners_act(&mut self) {
+    /// After a pass: the owners' next turn on every terminating object,
+    /// `finalizer_owner_delay_ms` after `from`.
+    fn schedule_owners(&mut self, from: Millis) {
         let names: Vec<String> = self.world.terminating.keys().cloned().collect();
         for name in names {
-            let removable = self
-                .world
-                .pending(&name)
-                .iter()
-                .find(|f| !self.is_stuck(&name, f))
-                .cloned();
-            if let Some(finalizer) = removable {
-                self.world.remove_finalizer(&name, &finalizer);
-                self.note(
-                    self.now,
-                    Happening::FinalizerRemoved {
-                        object: name.clone(),
-                        finalizer,
-                    },
-                );
-                self.watch_event(self.now, &name, Change::Updated);
-            }
+            self.schedule_owners_of(&name, from);
         }
+    }
+
+    /// The owners' next turn on `name`, unless one is pending already (at
+    /// most one turn per object per pass) or no owner will act.
+    fn schedule_owners_of(&mut self, name: &str, from: Millis) {
+        if self.owners_pending.contains(name) || self.removable_finalizer(name).is_none() {
+            return;
+        }
+        self.owners_pending.insert(name.to_owned());
+        self.schedule(
+            from + self.config.finalizer_owner_delay_ms,
+            Scheduled::OwnersAct {
+                object: name.to_owned(),
+            },
+        );
+    }
+
+    /// The first entry of `name` whose owner is not stuck.
+    fn removable_finalizer(&self, name: &str) -> Option<String> {
+        if !self.world.is_terminating(name) {
+            return None;
+        }
+        self.world
+            .pending(name)
+            .iter()
+            .find(|f| !self.is_stuck(name, f))
+            .cloned()
+    }
+
+    /// The owners' turn on one terminating object: one entry comes off.
+    fn owners_act(&mut self, name: &str) {
+        self.owners_pending.remove(name);
+        let Some(finalizer) = self.removable_finalizer(name) else {
+            return;
+        };
+        self.world.remove_finalizer(name, &finalizer);
+        self.note(
+            self.now,
+            Happening::FinalizerRemoved {
+                object: name.to_owned(),
+                finalizer,
+            },
+        );
+        // The API server deletes a terminating object once nothing is
+        // pending. For an object this controller no longer wants, its DELETE
+        // in the next pass stands for that; one it still wants (someone else
+        // deleted it) goes now, and the watch reports it.
+        let change = if self.world.pending(name).is_empty() && self.desired.contains(name) {
+            self.world.remove(name);
+            Change::Deleted
+        } else {
+            Change::Updated
+        };
+        self.watch_event(self.now, name, change);
     }
 
     fn schedule_script_after(&mut self, pass: usize, at: Millis) {
@@ -516,14 +558,10 @@ impl<'a> Engine<'a> {
                 if !self.world.observed.contains(name) {
                     "not found; nothing deleted".to_owned()
                 } else if !self.world.pending(name).is_empty() {
+                    // Already terminating: its owners are at work already.
                     if self.world.mark_terminating(name, now) {
                         self.deliver_unless_dropped(now, name, Change::Updated, dropped);
-                    }
-                    if self.has_removable_finalizers() {
-                        self.schedule(
-                            now + self.config.finalizer_owner_delay_ms,
-                            Scheduled::OwnersAct,
-                        );
+                        self.schedule_owners_of(name, now);
                     }
                     "has finalizers, so it is terminating".to_owned()
                 } else {
@@ -639,22 +677,29 @@ impl<'a> Engine<'a> {
                 },
             );
             self.last_other_writer.insert(object.clone(), name);
+            self.other_writes += 1;
             self.watch_event(self.now, &object, change);
         }
     }
 
     /// Notes a start-of-pass state; the same state with work to do coming back
-    /// after this controller's writes took effect means someone undoes them.
+    /// after this controller's writes took effect, and another writer wrote
+    /// meanwhile, means that writer undoes them. Scripted events alone never
+    /// count: there are finitely many, so they cannot keep the loop busy.
     fn watch_for_oscillation(&mut self, actions: &[Action]) {
         let state = self.world.fingerprint() ^ self.desired_hash.rotate_left(17);
-        let writes = self.controller_writes;
-        let entry = self.start_states.entry(state).or_insert((0, writes));
-        if entry.0 > 0 && writes > entry.1 {
+        let (writes, others) = (self.controller_writes, self.other_writes);
+        let entry = self
+            .start_states
+            .entry(state)
+            .or_insert((0, writes, others));
+        if entry.0 > 0 && writes > entry.1 && others > entry.2 {
             entry.0 += 1;
         } else if entry.0 == 0 {
             entry.0 = 1;
         }
         entry.1 = writes;
+        entry.2 = others;
         if entry.0 < OSCILLATION_REPEATS || self.oscillation.is_some() {
             return;
         }
@@ -696,7 +741,9 @@ impl<'a> Engine<'a> {
         if !self.is_idle() || self.next_unscheduled_script().is_some() {
             return None;
         }
-        if pass.actions.is_empty() {
+        // Something may have changed the world since the pass read it (a
+        // scripted event whose watch event was dropped, right as it ended).
+        if pass.actions.is_empty() && self.remaining().is_empty() {
             return Some(Verdict::Converged {
                 passes: pass.index,
                 time: pass.finished_at,
@@ -706,13 +753,17 @@ impl<'a> Engine<'a> {
             .map(|reason| Verdict::NotConverging { reason })
     }
 
-    fn idle_verdict(&self) -> Option<Verdict> {
-        let remaining = reconcile(
+    /// What `reconcile` would do now.
+    fn remaining(&self) -> Vec<Action> {
+        reconcile(
             &self.desired,
             &self.world.observed,
             Some(&self.world.finalizers),
-        );
-        if remaining.is_empty() {
+        )
+    }
+
+    fn idle_verdict(&self) -> Option<Verdict> {
+        if self.remaining().is_empty() {
             let time = self.passes.last().map_or(0, |p| p.finished_at);
             return Some(Verdict::Converged {
                 passes: self.passes.len(),
@@ -727,12 +778,7 @@ impl<'a> Engine<'a> {
     }
 
     fn no_trigger(&self) -> Verdict {
-        let out_of_sync = reconcile(
-            &self.desired,
-            &self.world.observed,
-            Some(&self.world.finalizers),
-        )
-        .len();
+        let out_of_sync = self.remaining().len();
         Verdict::NotConverging {
             reason: NotConvergingReason::NoTrigger { out_of_sync },
         }
@@ -740,13 +786,8 @@ impl<'a> Engine<'a> {
 
     /// All remaining work is waiting on finalizers that are never removed.
     fn stuck_finalizer(&self) -> Option<NotConvergingReason> {
-        let remaining = reconcile(
-            &self.desired,
-            &self.world.observed,
-            Some(&self.world.finalizers),
-        );
         let mut first = None;
-        for action in &remaining {
+        for action in &self.remaining() {
             let stuck_only = action.kind == ActionKind::Finalize
                 && self.world.is_terminating(&action.name)
                 && self

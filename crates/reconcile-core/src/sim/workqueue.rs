@@ -71,9 +71,9 @@ impl<K: Ord + Clone> WorkQueue<K> {
     }
 
     /// Ends processing of `key`; returns true if a deferred add queued it again.
+    /// A key that is not processing is left alone: it is queued already if dirty.
     pub fn done(&mut self, key: &K) -> bool {
-        self.processing.remove(key);
-        if self.dirty.contains(key) {
+        if self.processing.remove(key) && self.dirty.contains(key) {
             self.queue.push_back(key.clone());
             true
         } else {

@@ -1,0 +1,232 @@
+//! The whole playground state in a URL hash: `#v1/<base64url(deflate(json))>`.
+//!
+//! Guarantees:
+//! - Links are versioned; a missing field takes its default, so a link made by
+//!   an older build keeps opening after fields are added.
+//! - Decoding never panics and never inflates more than [`MAX_DECODED_BYTES`]
+//!   (a decompression bomb stops there with an error).
+//! - Every failure is a [`ShareError`] with a sentence for the user.
+
+use std::fmt;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+use crate::sim::SimConfig;
+
+/// The version this build writes.
+pub const VERSION: &str = "v1";
+/// The most a link may inflate to.
+pub const MAX_DECODED_BYTES: usize = 1 << 20;
+
+/// What a link or an autosave holds. Missing fields take their defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct SharedState {
+    pub desired: String,
+    pub observed: String,
+    pub finalizers: String,
+    pub sim: SimConfig,
+    /// Passes revealed.
+    pub pass: usize,
+    /// A pass shown as a snapshot.
+    pub selected: Option<usize>,
+    pub preset: Option<String>,
+    pub lesson: Option<String>,
+    pub step: Option<usize>,
+}
+
+impl Default for SharedState {
+    fn default() -> Self {
+        let preset = crate::presets::DEFAULT_PRESET;
+        Self {
+            desired: preset.desired.to_owned(),
+            observed: preset.observed.to_owned(),
+            finalizers: preset.finalizers.to_owned(),
+            sim: (preset.sim)(),
+            pass: 0,
+            selected: None,
+            preset: Some(preset.id.to_owned()),
+            lesson: None,
+            step: None,
+        }
+    }
+}
+
+/// Why a link could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShareError {
+    /// The hash does not start with a version this build knows.
+    UnknownVersion(String),
+    /// Not base64url text.
+    NotBase64,
+    /// Not deflate data (truncated or garbled).
+    Corrupt,
+    /// Inflates beyond [`MAX_DECODED_BYTES`].
+    TooLarge,
+    /// Inflated, but not the state this build expects.
+    BadContent(String),
+}
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShareError::UnknownVersion(found) => write!(
+                f,
+                "This link was made by a different version of the playground (\"{found}\"); \
+                 it can't be opened here, so the default scenario is loaded."
+            ),
+            ShareError::NotBase64 => f.write_str(
+                "This link is damaged (it is not valid base64url text); the default scenario is loaded.",
+            ),
+            ShareError::Corrupt => f.write_str(
+                "This link is damaged or cut short (its compressed data is incomplete); the default scenario is loaded.",
+            ),
+            ShareError::TooLarge => write!(
+                f,
+                "This link holds more than {} KB of state, more than the playground opens; the default scenario is loaded.",
+                MAX_DECODED_BYTES / 1024
+            ),
+            ShareError::BadContent(detail) => write!(
+                f,
+                "This link's content is not a playground state ({detail}); the default scenario is loaded."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ShareError {}
+
+/// The hash fragment for `state`, including the leading `#`.
+pub fn encode(state: &SharedState) -> String {
+    let json = serde_json::to_vec(state).unwrap_or_default();
+    let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    format!("#{VERSION}/{}", URL_SAFE_NO_PAD.encode(compressed))
+}
+
+/// Reads a hash fragment (with or without the leading `#`).
+pub fn decode(hash: &str) -> Result<SharedState, ShareError> {
+    let hash = hash.strip_prefix('#').unwrap_or(hash);
+    let (version, payload) = hash.split_once('/').unwrap_or((hash, ""));
+    if version != VERSION {
+        let shown: String = version.chars().take(12).collect();
+        return Err(ShareError::UnknownVersion(shown));
+    }
+    // Base64 of more than the limit cannot be a valid link (deflate never expands much).
+    if payload.len() > MAX_DECODED_BYTES * 2 {
+        return Err(ShareError::TooLarge);
+    }
+    let compressed = URL_SAFE_NO_PAD
+        .decode(payload.trim_end_matches('='))
+        .map_err(|_| ShareError::NotBase64)?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_DECODED_BYTES)
+        .map_err(|e| {
+        if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
+            ShareError::TooLarge
+        } else {
+            ShareError::Corrupt
+        }
+    })?;
+    if json.trim_ascii_start().first() != Some(&b'{') {
+        return Err(ShareError::BadContent("expected a JSON object".to_owned()));
+    }
+    serde_json::from_slice(&json).map_err(|e| ShareError::BadContent(e.to_string()))
+}
+
+/// The autosave text: plain JSON, readable in the browser's storage inspector.
+pub fn to_autosave(state: &SharedState) -> String {
+    serde_json::to_string(state).unwrap_or_default()
+}
+
+/// Reads an autosave; `None` if it is not a state (corrupt or from elsewhere).
+pub fn from_autosave(text: &str) -> Option<SharedState> {
+    // serde would also accept an array for a struct; an autosave is always an object.
+    text.trim_start()
+        .starts_with('{')
+        .then(|| serde_json::from_str(text).ok())
+        .flatten()
+}
+
+/// The state's size as autosaved, to enforce the autosave limit.
+pub fn text_size(state: &SharedState) -> usize {
+    state.desired.len() + state.observed.len() + state.finalizers.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let mut state = SharedState::default();
+        state.desired = "{\"🚀\": {\"replicas\": 3}}".into();
+        state.sim.failure_rate = 0.3;
+        state.pass = 4;
+        state.selected = Some(2);
+        let hash = encode(&state);
+        assert!(hash.starts_with("#v1/"));
+        assert!(
+            !hash.contains('=') && !hash.contains('+') && !hash.contains('/')
+                || hash.matches('/').count() == 1
+        );
+        assert_eq!(decode(&hash), Ok(state));
+    }
+
+    #[test]
+    fn missing_fields_take_defaults() {
+        let json = br#"{"desired":"{}"}"#;
+        let hash = format!(
+            "#v1/{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(json, 6))
+        );
+        let state = decode(&hash).expect("decodes");
+        assert_eq!(state.desired, "{}");
+        assert_eq!(state.observed, SharedState::default().observed);
+        assert_eq!(state.sim, SharedState::default().sim);
+    }
+
+    #[test]
+    fn bad_links_are_errors_not_panics() {
+        assert!(matches!(decode("#v0/abc"), Err(ShareError::UnknownVersion(v)) if v == "v0"));
+        assert!(matches!(
+            decode("#hello"),
+            Err(ShareError::UnknownVersion(_))
+        ));
+        assert_eq!(decode("#v1/***"), Err(ShareError::NotBase64));
+        assert_eq!(decode("#v1/AAAA"), Err(ShareError::Corrupt));
+        let json = serde_json::to_vec(&SharedState::default()).expect("serializes");
+        let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+        let cut = format!(
+            "#v1/{}",
+            URL_SAFE_NO_PAD.encode(&compressed[..compressed.len() / 2])
+        );
+        assert_eq!(decode(&cut), Err(ShareError::Corrupt));
+        let good = encode(&SharedState::default());
+        assert!(decode(&good[..good.len() - 8]).is_err());
+        let not_state = format!(
+            "#v1/{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"[1,2]", 6))
+        );
+        assert!(matches!(decode(&not_state), Err(ShareError::BadContent(_))));
+    }
+
+    #[test]
+    fn decompression_bombs_stop_at_the_limit() {
+        let bomb = vec![b' '; MAX_DECODED_BYTES * 4];
+        let hash = format!(
+            "#v1/{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&bomb, 9))
+        );
+        assert!(hash.len() < 20_000, "compresses well: {}", hash.len());
+        assert_eq!(decode(&hash), Err(ShareError::TooLarge));
+    }
+
+    #[test]
+    fn autosave_round_trip_and_corruption() {
+        let state = SharedState::default();
+        assert_eq!(from_autosave(&to_autosave(&state)), Some(state));
+        assert_eq!(from_autosave("{not json"), None);
+        assert_eq!(from_autosave("[]"), None);
+    }
+}
