@@ -159,11 +159,13 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        let mut state = SharedState::default();
-        state.desired = "{\"🚀\": {\"replicas\": 3}}".into();
+        let mut state = SharedState {
+            desired: "{\"🚀\": {\"replicas\": 3}}".into(),
+            pass: 4,
+            selected: Some(2),
+            ..SharedState::default()
+        };
         state.sim.failure_rate = 0.3;
-        state.pass = 4;
-        state.selected = Some(2);
         let hash = encode(&state);
         assert!(hash.starts_with("#v1/"));
         assert!(
