@@ -1,34 +1,61 @@
-//! The page: header, the three editors, and the plan.
+//! The page: header, the three editors, the plan and the simulation.
+//! Reads its options from the query (`?embed&readonly&panes=…`, see docs/embedding.md).
 
-use reconcile_core::Document;
+use std::rc::Rc;
+
+use reconcile_core::{export_results, export_scenario, Document};
 use yew::prelude::*;
 
+use crate::browser;
+use crate::components::toolbar::{notice_banner, toolbar, ToolbarCallbacks};
 use crate::components::{action_list, preset_menu, JsonEditor, Simulation};
-use crate::hooks::{use_ctrl_enter, use_debounce};
-use crate::state::{Action, Playground, SimAction, DOCUMENTS};
+use crate::embed::{EmbedOptions, Pane};
+use crate::hooks::{share_link, use_debounce, use_embed_bridge, use_persistence, use_shortcuts};
+use crate::startup::initial_state;
+use crate::state::{Action, Notice, SimAction, DOCUMENTS};
 
 /// Typing pauses this long before the documents are re-checked.
 const CHECK_DELAY_MS: u32 = 120;
 
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(Playground::default);
+    let options = use_memo((), |()| EmbedOptions::from_query(&browser::query_params()));
+    let state = {
+        let options = Rc::clone(&options);
+        use_reducer(move || initial_state(&options))
+    };
+    let dispatch = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |action: Action| dispatcher.dispatch(action))
+    };
 
-    let check = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |()| dispatcher.dispatch(Action::Check))
-    };
-    use_debounce(state.revision, CHECK_DELAY_MS, check);
+    use_debounce(
+        state.revision,
+        CHECK_DELAY_MS,
+        dispatch.reform(|()| Action::Check),
+    );
+    use_persistence(
+        state.shared(),
+        options.autosave_key(),
+        !options.embed,
+        dispatch.clone(),
+    );
+    use_embed_bridge(Rc::clone(&options), dispatch.clone());
 
-    let step = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |()| dispatcher.dispatch(Action::Sim(SimAction::Step)))
+    let on_share = {
+        let state = state.clone();
+        let dispatch = dispatch.clone();
+        Callback::from(move |()| {
+            let url = share_link(&state);
+            browser::replace_hash(&url[url.find('#').unwrap_or(url.len())..]);
+            let copied = browser::copy_to_clipboard(&url);
+            dispatch.emit(Action::SetNotice(Some(Notice::LinkReady { url, copied })));
+        })
     };
-    use_ctrl_enter(step);
-    let on_sim_action = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |action: SimAction| dispatcher.dispatch(Action::Sim(action)))
-    };
+    use_shortcuts(
+        dispatch.reform(|()| Action::Sim(SimAction::Step)),
+        on_share.clone(),
+    );
 
     // Lets benchmarks measure navigation → first action list without polling.
     use_effect_with((), |()| {
@@ -37,53 +64,122 @@ pub fn App() -> Html {
         }
     });
 
+    let callbacks = ToolbarCallbacks {
+        on_share,
+        on_export_scenario: {
+            let scenario = state.scenario.clone();
+            Callback::from(move |()| {
+                if let Some(scenario) = &scenario {
+                    browser::download("scenario.json", &export_scenario(scenario));
+                }
+            })
+        },
+        on_export_results: {
+            let (plan, timeline) = (state.plan.clone(), state.sim.timeline.clone());
+            Callback::from(move |()| {
+                if let Some(plan) = &plan {
+                    browser::download("results.json", &export_results(plan, timeline.as_deref()));
+                }
+            })
+        },
+        on_import: {
+            let dispatch = dispatch.clone();
+            Callback::from(move |file: web_sys::File| {
+                let dispatch = dispatch.clone();
+                browser::read_text_file(file, move |file_name, result| match result {
+                    Ok(text) => dispatch.emit(Action::Import { file_name, text }),
+                    Err(message) => dispatch.emit(Action::SetNotice(Some(Notice::ImportFailed(
+                        format!("{file_name}: {message}"),
+                    )))),
+                });
+            })
+        },
+    };
+    let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
+    let ondrop = {
+        let on_import = callbacks.on_import.clone();
+        let readonly = options.readonly;
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            let file = e
+                .data_transfer()
+                .and_then(|d| d.files())
+                .and_then(|files| files.get(0));
+            if let (Some(file), false) = (file, readonly) {
+                on_import.emit(file);
+            }
+        })
+    };
+
     let editor = |document: Document| {
-        let on_edit = {
-            let dispatcher = state.dispatcher();
-            Callback::from(move |text: String| dispatcher.dispatch(Action::Edit { document, text }))
-        };
-        let on_format = {
-            let dispatcher = state.dispatcher();
-            Callback::from(move |()| dispatcher.dispatch(Action::Format(document)))
-        };
+        let on_edit = dispatch.reform(move |text: String| Action::Edit { document, text });
+        let on_format = dispatch.reform(move |()| Action::Format(document));
         html! {
             <JsonEditor key={document.label()} {document}
                 text={AttrValue::from(state.texts.get(document).to_owned())}
                 error={state.error_of(document).cloned()}
+                readonly={options.readonly}
                 {on_edit} {on_format} />
         }
     };
-    let on_choose = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |id: &'static str| dispatcher.dispatch(Action::LoadPreset(id)))
-    };
+    let on_choose = dispatch.reform(Action::LoadPreset);
+    let notice = notice_banner(
+        state.notice.as_ref(),
+        state.restorable.is_some(),
+        &dispatch.reform(|()| Action::SetNotice(None)),
+        &dispatch.reform(|()| Action::RestorePrevious),
+    );
+    let open_full = format!(
+        "{}{}",
+        browser::page_base(),
+        reconcile_core::share::encode(&state.shared())
+    );
 
     html! {
-        <div class="app">
-            <header class="topbar">
-                <div class="title">
-                    <h1>{ "Reconcile Playground" }</h1>
-                    <p class="tagline">
-                        { "Edit what you want (desired) and what exists (observed). \
-                           Reconcile computes the actions that close the gap." }
-                    </p>
-                </div>
-                { preset_menu(state.preset_id, &on_choose) }
-            </header>
-            <main class="workspace">
-                <div class="editors">
-                    { for DOCUMENTS.iter().map(|d| editor(*d)) }
-                </div>
-                { action_list(state.plan.as_ref(), state.is_stale()) }
-                <Simulation sim={state.sim.clone()} scenario={state.scenario.clone()} on_action={on_sim_action} />
+        <div class={classes!("app", options.embed.then_some("embed"), options.readonly.then_some("readonly"))}>
+            if options.embed {
+                <header class="embed-bar">
+                    <span class="embed-title">{ "Reconcile Playground" }</span>
+                    <a href={open_full} target="_blank" rel="noopener">{ "Open in playground ↗" }</a>
+                </header>
+            } else {
+                <header class="topbar">
+                    <div class="title">
+                        <h1>{ "Reconcile Playground" }</h1>
+                        <p class="tagline">
+                            { "Edit what you want (desired) and what exists (observed). \
+                               Reconcile computes the actions that close the gap." }
+                        </p>
+                    </div>
+                    { preset_menu(state.preset_id, &on_choose) }
+                    { toolbar(&callbacks, state.scenario.is_some() && state.errors.is_empty()) }
+                </header>
+            }
+            { notice }
+            <main class="workspace" {ondragover} {ondrop}>
+                if options.shows(Pane::Editors) {
+                    <div class="editors">
+                        { for DOCUMENTS.iter().map(|d| editor(*d)) }
+                    </div>
+                }
+                if options.shows(Pane::Plan) {
+                    { action_list(state.plan.as_ref(), state.is_stale()) }
+                }
+                if options.shows(Pane::Simulation) {
+                    <Simulation sim={state.sim.clone()} scenario={state.scenario.clone()}
+                                on_action={dispatch.reform(Action::Sim)} />
+                }
             </main>
-            <footer class="help">
-                <p>
-                    { "Ctrl+Enter (Cmd+Enter) runs one pass. \
-                       Tab indents and Shift+Tab outdents inside an editor; press Esc, then Tab, to move on. \
-                       Specs compare as JSON values: key order is ignored and 1 equals 1.0." }
-                </p>
-            </footer>
+            if !options.embed {
+                <footer class="help">
+                    <p>
+                        { "Ctrl+Enter (Cmd+Enter) runs one pass; Ctrl+S (Cmd+S) copies a share link. \
+                           Tab indents and Shift+Tab outdents inside an editor; press Esc, then Tab, to move on. \
+                           Drop a scenario file anywhere to import it. \
+                           Specs compare as JSON values: key order is ignored and 1 equals 1.0." }
+                    </p>
+                </footer>
+            }
         </div>
     }
 }

@@ -4,9 +4,12 @@
 //! dispatch typed [`state::Action`]s; the reducer calls `reconcile-core`.
 
 pub mod app;
+pub mod browser;
 pub mod components;
+pub mod embed;
 pub mod highlight;
 pub mod hooks;
+pub mod startup;
 pub mod state;
 
 /// Mounts the playground on `<body>`.

@@ -111,3 +111,21 @@ pub fn export_scenario(scenario: &Scenario) -> String {
     text.push('\n');
     text
 }
+
+/// The plan and, when there is one, the simulation timeline, as one JSON document for download.
+pub fn export_results(plan: &Plan, timeline: Option<&sim::Timeline>) -> String {
+    #[derive(serde::Serialize)]
+    struct Results<'a> {
+        actions: Vec<Action>,
+        plan: &'a Plan,
+        timeline: Option<&'a sim::Timeline>,
+    }
+    let results = Results {
+        actions: plan.bare_actions(),
+        plan,
+        timeline,
+    };
+    let mut text = serde_json::to_string_pretty(&results).unwrap_or_default();
+    text.push('\n');
+    text
+}

@@ -18,6 +18,9 @@ pub struct EditorProps {
     pub error: Option<InputError>,
     pub on_edit: Callback<String>,
     pub on_format: Callback<()>,
+    /// Locked by an embed's `readonly`: selectable and copyable, not editable.
+    #[prop_or_default]
+    pub readonly: bool,
 }
 
 /// Element-id stem for a document: `desired`, `observed`, `finalizers`.
@@ -89,8 +92,10 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
                  aria-labelledby={format!("{id}-heading")}>
             <header class="pane-header">
                 <h2 id={format!("{id}-heading")}>{ label }</h2>
-                <button type="button" class="format-button" onclick={onclick_format}
-                        aria-label={format!("Format {label}")}>{ "Format" }</button>
+                if !props.readonly {
+                    <button type="button" class="format-button" onclick={onclick_format}
+                            aria-label={format!("Format {label}")}>{ "Format" }</button>
+                }
             </header>
             <div class="code">
                 <div class="gutter" aria-hidden="true">{ for gutter }</div>
@@ -103,6 +108,7 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
                         aria-describedby={error_id.clone()}
                         spellcheck="false" autocapitalize="off" autocomplete="off" wrap="off"
                         value={props.text.clone()}
+                        readonly={props.readonly}
                         {oninput} {onkeydown} />
                 </div>
             </div>

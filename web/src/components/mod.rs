@@ -10,6 +10,7 @@ pub mod preset_menu;
 pub mod sim_controls;
 pub mod simulation;
 pub mod status_grid;
+pub mod toolbar;
 
 pub use action_list::action_list;
 pub use editor::JsonEditor;

@@ -1,7 +1,11 @@
 //! Hooks shared by components.
 
 mod use_debounce;
+mod use_embed_bridge;
+mod use_persistence;
 mod use_shortcut;
 
 pub use use_debounce::use_debounce;
-pub use use_shortcut::use_ctrl_enter;
+pub use use_embed_bridge::use_embed_bridge;
+pub use use_persistence::{share_link, use_persistence, AUTOSAVE_LIMIT};
+pub use use_shortcut::use_shortcuts;

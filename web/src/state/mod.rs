@@ -5,6 +5,7 @@ mod sim;
 use std::rc::Rc;
 
 use reconcile_core::presets::{self, Preset};
+use reconcile_core::share::SharedState;
 use reconcile_core::{check_scenario, format_document, plan, Document, InputError, Plan, Scenario};
 use yew::Reducible;
 
@@ -64,6 +65,29 @@ pub struct Playground {
     /// Bumped on every edit; the debounced check compares it to `checked_revision`.
     pub revision: u64,
     pub checked_revision: u64,
+    /// A message about links, autosave or import, shown until dismissed.
+    pub notice: Option<Notice>,
+    /// The autosave from before a link was opened, offered back to the user.
+    pub restorable: Option<Rc<SharedState>>,
+}
+
+/// Messages the page shows above the editors.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notice {
+    /// A link could not be opened; the text says why.
+    LinkProblem(String),
+    /// The saved session in this browser was unreadable and was ignored.
+    AutosaveCorrupt,
+    /// The documents are over the autosave limit.
+    TooLargeToAutosave,
+    /// The share link was made; `copied` tells whether the clipboard took it.
+    LinkReady {
+        url: String,
+        copied: bool,
+    },
+    /// An imported file was loaded, or why it was not.
+    Imported(String),
+    ImportFailed(String),
 }
 
 impl Playground {
@@ -77,8 +101,52 @@ impl Playground {
             preset_id: Some(preset.id),
             revision: 0,
             checked_revision: 0,
+            notice: None,
+            restorable: None,
         }
         .checked()
+    }
+
+    /// A state restored from a link or an autosave.
+    pub fn from_shared(shared: &SharedState) -> Self {
+        let preset = shared.preset.as_deref().and_then(presets::find);
+        let mut state = Self {
+            texts: Texts {
+                desired: shared.desired.clone(),
+                observed: shared.observed.clone(),
+                finalizers: shared.finalizers.clone(),
+            },
+            errors: Vec::new(),
+            plan: None,
+            scenario: None,
+            sim: SimState::with_config(shared.sim.clone()),
+            preset_id: None,
+            revision: 0,
+            checked_revision: 0,
+            notice: None,
+            restorable: None,
+        };
+        // Only claim the preset while the texts still are its texts.
+        state.preset_id = preset.filter(|p| Texts::of(p) == state.texts).map(|p| p.id);
+        let mut state = state.checked();
+        state.sim.cursor = shared.pass.min(state.sim.total_passes());
+        state.sim.selected = shared.selected.filter(|s| *s <= state.sim.cursor);
+        state
+    }
+
+    /// Everything a link or an autosave keeps.
+    pub fn shared(&self) -> SharedState {
+        SharedState {
+            desired: self.texts.desired.clone(),
+            observed: self.texts.observed.clone(),
+            finalizers: self.texts.finalizers.clone(),
+            sim: self.sim.config.clone(),
+            pass: self.sim.cursor,
+            selected: self.sim.selected,
+            preset: self.preset_id.map(str::to_owned),
+            lesson: None,
+            step: None,
+        }
     }
 
     /// The error of one document, if it has one.
@@ -135,6 +203,16 @@ pub enum Action {
     /// Replace all three documents with a preset, and its simulation settings.
     LoadPreset(&'static str),
     Sim(SimAction),
+    /// Replace everything with a state from a link, an autosave or the embedding page.
+    LoadShared(Rc<SharedState>),
+    /// Put back the autosave from before a link was opened.
+    RestorePrevious,
+    /// Replace the three documents with an imported scenario file's text.
+    Import {
+        file_name: String,
+        text: String,
+    },
+    SetNotice(Option<Notice>),
 }
 
 impl Reducible for Playground {
@@ -187,6 +265,34 @@ impl Reducible for Playground {
                     next.sim.recompute(next.scenario.as_deref());
                 }
             }
+            Action::LoadShared(shared) => {
+                let keep = (next.notice.clone(), next.restorable.clone());
+                next = Playground::from_shared(&shared);
+                (next.notice, next.restorable) = keep;
+            }
+            Action::RestorePrevious => {
+                let Some(previous) = next.restorable.take() else {
+                    return self;
+                };
+                next = Playground::from_shared(&previous);
+            }
+            Action::Import { file_name, text } => match reconcile_core::import_scenario(&text) {
+                Ok([desired, observed, finalizers]) => {
+                    next.texts = Texts {
+                        desired,
+                        observed,
+                        finalizers,
+                    };
+                    next.preset_id = None;
+                    next.revision += 1;
+                    next = next.checked();
+                    next.notice = Some(Notice::Imported(format!("Loaded {file_name}.")));
+                }
+                Err(error) => {
+                    next.notice = Some(Notice::ImportFailed(format!("{file_name}: {error}")));
+                }
+            },
+            Action::SetNotice(notice) => next.notice = notice,
         }
         Rc::new(next)
     }

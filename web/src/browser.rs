@@ -1,0 +1,147 @@
+//! Thin wrappers over the browser APIs the page uses. Each returns a plain
+//! Rust value and swallows what the browser refuses (no storage, no clipboard),
+//! because none of these may crash the page.
+
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url, UrlSearchParams};
+
+fn window() -> web_sys::Window {
+    gloo::utils::window()
+}
+
+/// `location.hash`, with its `#`; empty when there is none.
+pub fn location_hash() -> String {
+    window().location().hash().unwrap_or_default()
+}
+
+/// The query parameters, in order.
+pub fn query_params() -> Vec<(String, String)> {
+    let search = window().location().search().unwrap_or_default();
+    let Ok(params) = UrlSearchParams::new_with_str(&search) else {
+        return Vec::new();
+    };
+    let mut pairs = Vec::new();
+    if let Ok(Some(iterator)) = js_sys::try_iter(&params) {
+        for entry in iterator.flatten() {
+            let entry: js_sys::Array = entry.unchecked_into();
+            let key = entry.get(0).as_string().unwrap_or_default();
+            let value = entry.get(1).as_string().unwrap_or_default();
+            pairs.push((key, value));
+        }
+    }
+    pairs
+}
+
+/// The page's address without query or hash.
+pub fn page_base() -> String {
+    let location = window().location();
+    format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default()
+    )
+}
+
+/// Replaces the hash without a reload or a history entry.
+pub fn replace_hash(hash: &str) {
+    let location = window().location();
+    let url = format!(
+        "{}{}{hash}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Starts copying `text` to the clipboard; false if the browser offers no clipboard.
+pub fn copy_to_clipboard(text: &str) -> bool {
+    let clipboard = window().navigator().clipboard();
+    let promise = clipboard.write_text(text);
+    // The outcome is not awaited: the link is also shown for copying by hand.
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    });
+    true
+}
+
+pub fn storage_get(key: &str) -> Option<String> {
+    window()
+        .local_storage()
+        .ok()
+        .flatten()?
+        .get_item(key)
+        .ok()
+        .flatten()
+}
+
+/// False when storage is unavailable or full.
+pub fn storage_set(key: &str, value: &str) -> bool {
+    window()
+        .local_storage()
+        .ok()
+        .flatten()
+        .is_some_and(|storage| storage.set_item(key, value).is_ok())
+}
+
+/// Saves `text` as a file download.
+pub fn download(file_name: &str, text: &str) {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = BlobPropertyBag::new();
+    options.set_type("application/json");
+    let Ok(blob) = Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    let document = gloo::utils::document();
+    if let Ok(anchor) = document.create_element("a") {
+        let anchor: HtmlAnchorElement = anchor.unchecked_into();
+        anchor.set_href(&url);
+        anchor.set_download(file_name);
+        anchor.click();
+    }
+    let _ = Url::revoke_object_url(&url);
+}
+
+/// Reads a file's bytes, then calls `done` with its UTF-8 text or a message.
+pub fn read_text_file(
+    file: web_sys::File,
+    done: impl FnOnce(String, Result<String, String>) + 'static,
+) {
+    let name = file.name();
+    wasm_bindgen_futures::spawn_local(async move {
+        let result = match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
+            Ok(buffer) => {
+                let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+                String::from_utf8(bytes).map_err(|e| {
+                    format!(
+                        "the file is not UTF-8 text (invalid byte at offset {}); save it as UTF-8 JSON",
+                        e.utf8_error().valid_up_to()
+                    )
+                })
+            }
+            Err(_) => Err("the browser could not read the file".to_owned()),
+        };
+        done(name, result);
+    });
+}
+
+/// True inside an iframe.
+pub fn in_frame() -> bool {
+    let window = window();
+    window
+        .parent()
+        .ok()
+        .flatten()
+        .is_some_and(|parent| parent != window)
+}
+
+/// Posts a message to the embedding page (any origin: the height is not secret).
+pub fn post_to_parent(message: &JsValue) {
+    if let Ok(Some(parent)) = window().parent() {
+        let _ = parent.post_message(message, "*");
+    }
+}

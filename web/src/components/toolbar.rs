@@ -1,0 +1,99 @@
+//! Share, export and import, and the notices they produce.
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use crate::state::Notice;
+
+pub struct ToolbarCallbacks {
+    pub on_share: Callback<()>,
+    pub on_export_scenario: Callback<()>,
+    pub on_export_results: Callback<()>,
+    pub on_import: Callback<web_sys::File>,
+}
+
+pub fn toolbar(callbacks: &ToolbarCallbacks, can_export: bool) -> Html {
+    let on_file = {
+        let on_import = callbacks.on_import.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Some(file) = input.files().and_then(|files| files.get(0)) {
+                on_import.emit(file);
+            }
+            // Let the same file be chosen again later.
+            input.set_value("");
+        })
+    };
+    html! {
+        <div class="toolbar" role="group" aria-label="Share and files">
+            <button type="button" class="primary" onclick={callbacks.on_share.reform(|_| ())}
+                    aria-keyshortcuts="Control+S Meta+S" title="Copy a link to this exact state (Ctrl/Cmd+S)">
+                { "Share" }
+            </button>
+            <button type="button" onclick={callbacks.on_export_scenario.reform(|_| ())} disabled={!can_export}
+                    title="Download desired, observed and finalizers as one scenario file">
+                { "Download scenario" }
+            </button>
+            <button type="button" onclick={callbacks.on_export_results.reform(|_| ())} disabled={!can_export}
+                    title="Download the action list and the simulation timeline as JSON">
+                { "Download results" }
+            </button>
+            <label class="button">
+                { "Import…" }
+                <input type="file" accept=".json,application/json" class="visually-hidden"
+                       onchange={on_file} aria-label="Import a scenario file" />
+            </label>
+        </div>
+    }
+}
+
+pub fn notice_banner(
+    notice: Option<&Notice>,
+    can_restore: bool,
+    on_dismiss: &Callback<()>,
+    on_restore: &Callback<()>,
+) -> Html {
+    if notice.is_none() && !can_restore {
+        return Html::default();
+    }
+    let (class, body) = match notice {
+        Some(Notice::LinkProblem(message)) => ("notice warning", html! { { message } }),
+        Some(Notice::AutosaveCorrupt) => (
+            "notice warning",
+            html! { { "Your saved session in this browser could not be read, so it was ignored." } },
+        ),
+        Some(Notice::TooLargeToAutosave) => (
+            "notice warning",
+            html! { { "These documents are over 1 MB, so they are not autosaved. Use Download scenario to keep them." } },
+        ),
+        Some(Notice::LinkReady { url, copied }) => (
+            "notice info",
+            html! {
+                <>
+                    { if *copied { "Link copied to the clipboard: " } else { "Copy this link: " } }
+                    <input type="text" readonly=true value={url.clone()} aria-label="Share link" class="share-url" />
+                </>
+            },
+        ),
+        Some(Notice::Imported(message)) => ("notice info", html! { { message } }),
+        Some(Notice::ImportFailed(message)) => (
+            "notice warning",
+            html! { { format!("Import failed: {message}") } },
+        ),
+        None => (
+            "notice info",
+            html! { { "Your previous session is still saved in this browser." } },
+        ),
+    };
+    html! {
+        <div {class} role="status">
+            <p>{ body }</p>
+            if can_restore {
+                <button type="button" onclick={on_restore.reform(|_| ())}>{ "Restore your last session" }</button>
+            }
+            if notice.is_some() {
+                <button type="button" onclick={on_dismiss.reform(|_| ())} aria-label="Dismiss message">{ "Dismiss" }</button>
+            }
+        </div>
+    }
+}

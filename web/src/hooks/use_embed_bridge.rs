@@ -1,0 +1,92 @@
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use reconcile_core::share::SharedState;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{MessageEvent, ResizeObserver};
+use yew::prelude::*;
+
+use crate::browser;
+use crate::embed::{EmbedOptions, MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_RUN, MESSAGE_STEP};
+use crate::state::{Action, SimAction};
+
+/// Inside an iframe: tells the parent the content height whenever it changes,
+/// and obeys commands only from the configured origins.
+#[hook]
+pub fn use_embed_bridge(options: Rc<EmbedOptions>, dispatch: Callback<Action>) {
+    use_effect_with(options, move |options| {
+        let in_frame = browser::in_frame();
+        let observer = in_frame.then(observe_height).flatten();
+        let listener = (!options.allowed_origins.is_empty()).then(|| {
+            let options = Rc::clone(options);
+            EventListener::new(&gloo::utils::window(), "message", move |event| {
+                let Some(event) = event.dyn_ref::<MessageEvent>() else {
+                    return;
+                };
+                if !options.accepts_origin(&event.origin()) {
+                    return;
+                }
+                if let Some(action) = command(&event.data()) {
+                    dispatch.emit(action);
+                }
+            })
+        });
+        move || {
+            if let Some((observer, _closure)) = observer {
+                observer.disconnect();
+            }
+            drop(listener);
+        }
+    });
+}
+
+type Observer = (ResizeObserver, Closure<dyn FnMut(js_sys::Array)>);
+
+fn observe_height() -> Option<Observer> {
+    let last = Rc::new(std::cell::Cell::new(0i32));
+    let closure = Closure::<dyn FnMut(js_sys::Array)>::new(move |_entries: js_sys::Array| {
+        let height = gloo::utils::document()
+            .document_element()
+            .map_or(0, |root| root.scroll_height());
+        if height != last.get() {
+            last.set(height);
+            let message = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&message, &"type".into(), &MESSAGE_HEIGHT.into());
+            let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+            browser::post_to_parent(&message);
+        }
+    });
+    let observer = ResizeObserver::new(closure.as_ref().unchecked_ref()).ok()?;
+    let body: web_sys::Element = gloo::utils::document().body()?.into();
+    observer.observe(&body);
+    Some((observer, closure))
+}
+
+fn field(data: &JsValue, name: &str) -> Option<JsValue> {
+    js_sys::Reflect::get(data, &name.into())
+        .ok()
+        .filter(|v| !v.is_undefined())
+}
+
+/// A command from the parent page, if `data` is one.
+fn command(data: &JsValue) -> Option<Action> {
+    let kind = field(data, "type")?.as_string()?;
+    match kind.as_str() {
+        MESSAGE_STEP => Some(Action::Sim(SimAction::Step)),
+        MESSAGE_RUN => Some(Action::Sim(SimAction::RunToEnd)),
+        MESSAGE_LOAD => {
+            // Documents arrive as JSON text, exactly as typed into the editors.
+            let text = |name: &str| field(data, name).and_then(|v| v.as_string());
+            let shared = SharedState {
+                desired: text("desired")?,
+                observed: text("observed")?,
+                finalizers: text("finalizers").unwrap_or_else(|| "null".to_owned()),
+                preset: None,
+                ..SharedState::default()
+            };
+            Some(Action::LoadShared(Rc::new(shared)))
+        }
+        _ => None,
+    }
+}
