@@ -4,6 +4,8 @@ import { readFile } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
 
 const root = resolve(process.argv[2] ?? "../dist");
+// Test-only pages (a course page that embeds the playground) live beside the tests.
+const testPages = resolve(new URL("./pages", import.meta.url).pathname);
 const port = Number(process.argv[3] ?? 4173);
 const types = {
   ".html": "text/html; charset=utf-8",
@@ -20,8 +22,9 @@ createServer(async (req, res) => {
   const url = new URL(req.url, "http://localhost");
   let path = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, "");
   if (path.endsWith("/")) path += "index.html";
-  const file = join(root, path);
-  if (!file.startsWith(root)) {
+  const base = path.startsWith("/__e2e/") ? testPages : root;
+  const file = join(base, path.replace(/^\/__e2e\//, "/"));
+  if (!file.startsWith(base)) {
     res.writeHead(403).end();
     return;
   }

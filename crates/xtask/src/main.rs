@@ -4,6 +4,7 @@
 //! the wasm32 target, wasm-bindgen-cli, trunk, wasm-opt (npm binaryen), Debian
 //! Chromium and the npm packages of `web/`.
 
+mod jsapi;
 mod size;
 mod tools;
 
@@ -18,7 +19,9 @@ usage: cargo xtask <command>
   build              install missing tools, release build into dist/
   test               everything CI runs: fmt, clippy (native + wasm32), native tests,
                      wasm-bindgen tests in headless Chromium, Playwright e2e on the release build
-  size               gzipped size of each file in dist/ (run `build` first)
+  size               gzipped size of each file in dist/ and dist/pkg/ (run `build` first)
+  js-api [--into D]  build the JS API for course pages into D/pkg/ (default: trunk's
+                     staging dir when run as its hook, else dist/)
   bench              release build, then measure size and time-to-first-action-list
                      in headless Chromium; writes docs/PERFORMANCE.md";
 
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
         Some("build") => build(),
         Some("test") => test(),
         Some("bench") => bench(),
+        Some("js-api") => jsapi::run(&args[1..]),
         Some("size") => size::report(&Env::new().root.join("dist")).map(|table| print!("{table}")),
         _ => {
             eprintln!("{USAGE}");
@@ -86,6 +90,8 @@ fn test() -> Result<(), String> {
                 wasm,
                 "-p",
                 "reconcile-web",
+                "-p",
+                "reconcile-wasm",
                 "--all-targets",
             ],
         )
@@ -112,6 +118,7 @@ fn run_test_steps(env: &Env, tally: &mut Tally) -> Result<(), String> {
     )
     .run_tests(tally)?;
     env.step("cargo", &["test", "--target", wasm, "-p", "reconcile-web"])
+        .args(&["-p", "reconcile-wasm"])
         .env(
             "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
             "wasm-bindgen-test-runner",

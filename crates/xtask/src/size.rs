@@ -19,12 +19,23 @@ fn gzipped_len(bytes: &[u8]) -> Result<usize, String> {
     encoder.finish().map(|v| v.len()).map_err(|e| e.to_string())
 }
 
-/// A Markdown table of the page's files in `dist`, with a total row.
+/// Markdown tables of the page's files in `dist` and, when it was built, of
+/// the JS API in `dist/pkg`, each with a total row against its budget.
 pub fn report(dist: &Path) -> Result<String, String> {
-    let entries = std::fs::read_dir(dist).map_err(|e| {
+    let mut report = table(dist, "budget 150 KB")?;
+    let pkg = dist.join("pkg");
+    if pkg.is_dir() {
+        report.push_str("\nJS API for course pages (`pkg/`, js + wasm):\n\n");
+        report.push_str(&table(&pkg, "budget 80 KB")?);
+    }
+    Ok(report)
+}
+
+fn table(dir: &Path, budget: &str) -> Result<String, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
         format!(
             "cannot read {}: {e}; run `cargo xtask build` first",
-            dist.display()
+            dir.display()
         )
     })?;
     let mut rows = Vec::new();
@@ -44,7 +55,7 @@ pub fn report(dist: &Path) -> Result<String, String> {
     let raw: usize = rows.iter().map(|r| r.1).sum();
     let gz: usize = rows.iter().map(|r| r.2).sum();
     table.push_str(&format!(
-        "| **total** | {raw} | {gz} ({:.1} KB; budget 150 KB) |\n",
+        "| **total** | {raw} | {gz} ({:.1} KB; {budget}) |\n",
         gz as f64 / 1024.0
     ));
     Ok(table)

@@ -11,6 +11,16 @@ pub const TRUNK_VERSION: &str = "0.21.14";
 /// npm `binaryen@132`; Trunk.toml's `[tools] wasm_opt` says `version_132`.
 pub const WASM_OPT_VERSION: &str = "version_132";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
+/// Must list the folders of Trunk.toml's `[watch] ignore`.
+const WATCH_IGNORED: [&str; 7] = [
+    "dist",
+    "target",
+    "web/node_modules",
+    "web/test-results",
+    "web/playwright-report",
+    ".tools",
+    "docs",
+];
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
 /// The repository root and the PATH that puts project-local tools first.
@@ -110,6 +120,11 @@ impl Env {
             return Err(format!(
                 "wasm-opt {WASM_OPT_VERSION} not found after `npm ci` in web/"
             ));
+        }
+        // trunk 0.21 refuses to start when a `[watch] ignore` path is missing.
+        for dir in WATCH_IGNORED {
+            std::fs::create_dir_all(self.root.join(dir))
+                .map_err(|e| format!("cannot create {dir}: {e}"))?;
         }
         self.step("cargo", &["fetch", "--quiet"]).run()
     }

@@ -1,0 +1,78 @@
+//! The JS API for course pages: `reconcile`, `plan` and `simulate`, shipped as
+//! the ES module `/pkg/reconcile.js` of the built site.
+//!
+//! ```js
+//! import init, { reconcile } from "/pkg/reconcile.js";
+//! await init();
+//! reconcile({ a: { replicas: 1 } }, {}); // [["CREATE", "a", { replicas: 1 }]]
+//! ```
+//!
+//! Invariant: a thin adapter with no logic. Each export turns its JS inputs into
+//! JSON text, parses it with the same reconcile-core parsers the playground's
+//! editors use, calls the same core function, and returns core's serialized
+//! result. So results are exactly the playground's, and a bad input throws an
+//! `Error` whose message is core's `InputError` text, e.g.
+//! `Desired state: line 1, column 5 at $.a: expected ...`.
+//!
+//! Inputs may be JS values (converted with `JSON.stringify`) or JSON strings.
+
+mod convert;
+mod types;
+
+use reconcile_core::{parse_scenario, plan_texts, Document};
+use wasm_bindgen::prelude::*;
+
+use convert::{finalizers_text, parse_documents, sim_config, text, to_js};
+
+/// The actions that make `observed` match `desired`: CREATE/UPDATE for desired
+/// names, then FINALIZE/DELETE for names only observed, each group sorted by
+/// Unicode code point (not JavaScript's UTF-16 order). Throws an `Error` with
+/// the playground's message when an input is not valid.
+#[wasm_bindgen(unchecked_return_type = "Action[]")]
+pub fn reconcile(
+    #[wasm_bindgen(unchecked_param_type = "Resources | string")] desired: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Resources | string")] observed: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Finalizers | string | null")]
+    finalizers: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let (desired, observed, finalizers) = parse_documents(&desired, &observed, finalizers)?;
+    to_js(&reconcile_core::reconcile(
+        &desired,
+        &observed,
+        finalizers.as_ref(),
+    ))
+}
+
+/// The explained plan: every action with the rule that chose it and, for
+/// UPDATE, the field-level drift; the counts; and the summary sentence.
+#[wasm_bindgen(unchecked_return_type = "Plan")]
+pub fn plan(
+    #[wasm_bindgen(unchecked_param_type = "Resources | string")] desired: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Resources | string")] observed: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Finalizers | string | null")]
+    finalizers: Option<JsValue>,
+) -> Result<JsValue, JsError> {
+    let desired = text(Document::Desired, &desired)?;
+    let observed = text(Document::Observed, &observed)?;
+    to_js(&plan_texts(
+        &desired,
+        &observed,
+        &finalizers_text(finalizers)?,
+    )?)
+}
+
+/// Runs the deterministic "apply, then reconcile again" simulation on a
+/// scenario `{desired, observed, finalizers?}`. `options` overrides any of the
+/// simulation settings (seed, faults, stuck finalizers, ...); the rest keep
+/// their defaults. The same scenario and options always give the same timeline.
+#[wasm_bindgen(unchecked_return_type = "Timeline")]
+pub fn simulate(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "SimOptions | string | null")] options: Option<
+        JsValue,
+    >,
+) -> Result<JsValue, JsError> {
+    let scenario = types::sim_scenario(parse_scenario(&text(Document::Scenario, &scenario)?)?);
+    let timeline = reconcile_core::sim::simulate(&scenario, &sim_config(options)?);
+    to_js(&types::Timeline::of(&timeline))
+}

@@ -1,0 +1,65 @@
+import { test, expect, editor, actionItems } from "./fixtures.mjs";
+
+/**
+ * A course page on another origin (localhost, while the playground is on
+ * 127.0.0.1) that embeds the playground and resizes the iframe on request.
+ */
+async function hostPage(page, query) {
+  const src = `http://127.0.0.1:4173/?${query}`;
+  await page.goto(`http://localhost:4173/__e2e/host.html?src=${encodeURIComponent(src)}`);
+  return page.frameLocator("#pg");
+}
+
+test("an embedded playground tells its parent its height, and the parent resizes it", async ({ page }) => {
+  const frame = await hostPage(page, "embed");
+  await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li").first()).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.heights.length)).toBeGreaterThan(0);
+  const reported = await page.evaluate(() => window.heights.at(-1));
+  expect(reported).toBeGreaterThan(400);
+  await expect.poll(() => page.locator("#pg").evaluate((f) => f.getBoundingClientRect().height)).toBe(reported);
+  await expect(frame.getByRole("link", { name: "Open in playground ↗" })).toHaveAttribute("href", /^http:\/\/127\.0\.0\.1:4173\/#v1\//);
+  await expect(frame.getByRole("heading", { name: "Reconcile Playground", level: 1 })).toHaveCount(0);
+});
+
+test("a readonly embed locks the editors but the simulation stays live", async ({ page }) => {
+  await page.goto("/?embed&readonly");
+  const desired = editor(page, "Desired state");
+  await expect(desired).toHaveJSProperty("readOnly", true);
+  const before = await desired.inputValue();
+  await desired.click();
+  await page.keyboard.type("xyz");
+  await expect(desired).toHaveValue(before);
+  await expect(page.getByRole("button", { name: "Format Desired state" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(page.getByRole("list", { name: "Passes" }).locator(":scope > li")).toHaveCount(1);
+});
+
+test("panes= chooses what shows and preset= the starting content", async ({ page }) => {
+  await page.goto("/?embed&panes=plan&preset=load-balancer-finalizer");
+  await expect(actionItems(page)).toHaveCount(1);
+  await expect(actionItems(page).first()).toContainText("FINALIZE");
+  await expect(editor(page, "Desired state")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Step" })).toHaveCount(0);
+});
+
+test("commands from the parent are obeyed only from allowed origins", async ({ page }) => {
+  const load = (frameOrigin) =>
+    page.evaluate((origin) => {
+      document.getElementById("pg").contentWindow.postMessage(
+        { type: "reconcile-playground:load", desired: '{"from-parent": 1}', observed: "{}" },
+        origin,
+      );
+    }, frameOrigin);
+
+  let frame = await hostPage(page, "embed&allow=http://evil.example");
+  await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li").first()).toBeVisible();
+  await load("http://127.0.0.1:4173");
+  await page.waitForTimeout(300);
+  await expect(frame.getByRole("textbox", { name: "Desired state" })).not.toHaveValue(/from-parent/);
+
+  frame = await hostPage(page, `embed&allow=${encodeURIComponent("http://localhost:4173")}`);
+  await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li").first()).toBeVisible();
+  await load("http://127.0.0.1:4173");
+  await expect(frame.getByRole("textbox", { name: "Desired state" })).toHaveValue('{"from-parent": 1}');
+  await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li")).toHaveText([/CREATE\s*from-parent/]);
+});

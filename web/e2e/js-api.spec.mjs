@@ -1,0 +1,62 @@
+// The JS API for course pages, as a course page imports it from the built site: /pkg/reconcile.js.
+import { test, expect, typeInto } from "./fixtures.mjs";
+
+test("the JS API at /pkg/reconcile.js reconciles, plans, simulates and throws the playground's errors", async ({
+  page,
+}) => {
+  await page.goto("/");
+  const bad = '{"b": {"replicas": 1},\n"c": [1,]}';
+  const result = await page.evaluate(async (bad) => {
+    const api = await import("/pkg/reconcile.js");
+    await api.default();
+    const thrown = (call) => {
+      try {
+        call();
+        return null;
+      } catch (error) {
+        return { isError: error instanceof Error, message: error.message };
+      }
+    };
+    return {
+      seed: api.reconcile({ a: { replicas: 1 }, b: { replicas: 3 } }, { b: { replicas: 1 }, c: { replicas: 1 } }),
+      finalize: api.reconcile({}, { svc: { type: "LoadBalancer" } }, { svc: ["cloud/lb-cleanup"] }),
+      fromText: api.reconcile('{"a": {"replicas": 1}}', '{"a": {"replicas": 1.0}}', null),
+      order: api.reconcile({ "\u{1F680}": 1, "\uE000": 2 }, {}).map((action) => action[1]),
+      jsOrder: ["\u{1F680}", "\uE000"].sort(),
+      summaryText: api.plan({ a: 1 }, { a: 1, b: 2 }, { b: [] }).summaryText,
+      verdictText: api.simulate(
+        { desired: {}, observed: { ns: {} }, finalizers: { ns: ["kubernetes"] } },
+        { stuckFinalizers: [{ object: "ns", finalizer: "kubernetes" }] },
+      ).verdictText,
+      badText: thrown(() => api.reconcile({}, bad)),
+      badShape: thrown(() => api.reconcile([], {})),
+      badOption: thrown(() => api.simulate({ desired: {}, observed: {} }, { maxPases: 3 })),
+    };
+  }, bad);
+
+  expect(result.seed).toEqual([
+    ["CREATE", "a", { replicas: 1 }],
+    ["UPDATE", "b", { replicas: 3 }],
+    ["DELETE", "c", null],
+  ]);
+  expect(result.finalize).toEqual([["FINALIZE", "svc", null]]);
+  expect(result.fromText).toEqual([]);
+  // Code-point order, which is not JavaScript's default sort.
+  expect(result.order).toEqual(["\uE000", "\u{1F680}"]);
+  expect(result.jsOrder).toEqual(["\u{1F680}", "\uE000"]);
+  expect(result.summaryText).toBe("0 to create, 0 to update, 0 to finalize, 1 to delete");
+  expect(result.verdictText).toBe("Not converging: ns is stuck terminating; finalizer kubernetes is never removed");
+  expect(result.badText).toEqual({
+    isError: true,
+    message: "Observed state: line 2, column 9 at $.c[1]: trailing comma; expected another member or value after `,`",
+  });
+  expect(result.badShape?.isError).toBe(true);
+  expect(result.badShape?.message).toMatch(
+    /^Desired state: line 1, column \d+ at \$: expected an object of \{"name": spec\}, found an array$/,
+  );
+  expect(result.badOption?.message).toMatch(/^Simulation options at \$: unknown option "maxPases"/);
+
+  // The editor shows the same error for the same text.
+  await typeInto(page, "Observed state", bad);
+  await expect(page.locator("#observed-error")).toHaveText("Line 2, column 9 at $.c[1]: trailing comma; expected another member or value after `,`");
+});

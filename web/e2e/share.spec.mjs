@@ -1,0 +1,118 @@
+import { readFileSync } from "node:fs";
+import { deflateRawSync } from "node:zlib";
+import { test, expect, editor, actionItems, typeInto, actionSummaries } from "./fixtures.mjs";
+
+const passes = (page) => page.getByRole("list", { name: "Passes", exact: true }).locator(":scope > li");
+const notice = (page) => page.locator(".notice");
+const defaultDesired = '{\n  "a": {"replicas": 1},\n  "b": {"replicas": 3}\n}\n';
+
+test("a share link restores the same state in a fresh browser", async ({ page, browser }) => {
+  await page.goto("/");
+  await typeInto(page, "Desired state", '{"a": {"replicas": 2}, "z": {}}');
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE a", "CREATE z", "DELETE b", "DELETE c"]);
+  await page.getByRole("button", { name: "Step" }).click();
+  await page.getByRole("button", { name: "Step" }).click();
+  await page.getByRole("button", { name: "Share" }).click();
+  const link = await page.getByLabel("Share link").inputValue();
+  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#v1\/[A-Za-z0-9_-]+$/);
+
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await expect(editor(other, "Desired state")).toHaveValue('{"a": {"replicas": 2}, "z": {}}');
+  await expect(passes(other)).toHaveCount(2);
+  expect(await actionSummaries(other)).toEqual(await actionSummaries(page));
+  await fresh.close();
+});
+
+test("Ctrl+S makes the share link too", async ({ page }) => {
+  await page.goto("/");
+  await expect(actionItems(page).first()).toBeVisible();
+  await page.keyboard.press("Control+s");
+  await expect(page.getByLabel("Share link")).toHaveValue(/#v1\//);
+});
+
+test("a reload restores the autosave", async ({ page }) => {
+  await page.goto("/");
+  await typeInto(page, "Observed state", '{"only": 1}');
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("only");
+  await page.goto("/");
+  await expect(editor(page, "Observed state")).toHaveValue('{"only": 1}');
+});
+
+for (const [name, hash, message] of [
+  ["garbled", "#v1/@@not-base64@@", "This link is damaged (it is not valid base64url text)"],
+  ["truncated", `#v1/${deflateRawSync(JSON.stringify({ desired: "{}".repeat(50) })).subarray(0, 12).toString("base64url")}`, "damaged or cut short"],
+  ["old-version", "#v0/abc", 'made by a different version of the playground ("v0")'],
+  ["oversized", `#v1/${deflateRawSync(Buffer.alloc(4 << 20, 32)).toString("base64url")}`, "more than 1024 KB"],
+]) {
+  test(`a ${name} link shows a message and loads the defaults`, async ({ page }) => {
+    await page.goto(`/${hash}`);
+    await expect(notice(page)).toContainText(message);
+    await expect(notice(page)).toContainText("the default scenario is loaded");
+    await expect(editor(page, "Desired state")).toHaveValue(defaultDesired);
+    expect(await actionSummaries(page)).toEqual(["CREATE a", "UPDATE b", "DELETE c"]);
+    await page.getByRole("button", { name: "Dismiss message" }).click();
+    await expect(notice(page)).toHaveCount(0);
+  });
+}
+
+test("opening a link keeps the previous session restorable", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Share" }).click();
+  const defaultLink = await page.getByLabel("Share link").inputValue();
+  await typeInto(page, "Finalizers", '{"c": ["keep/me"]}');
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("keep/me");
+  await page.goto(defaultLink);
+  await page.reload();
+  await expect(editor(page, "Finalizers")).toHaveValue("null\n");
+  await page.getByRole("button", { name: "Restore your last session" }).click();
+  await expect(editor(page, "Finalizers")).toHaveValue('{"c": ["keep/me"]}');
+});
+
+test("corrupt saved state is ignored with a notice", async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem("reconcile-playground/v1/autosave", "{corrupt"));
+  await page.goto("/");
+  await expect(notice(page)).toContainText("could not be read, so it was ignored");
+  await expect(editor(page, "Desired state")).toHaveValue(defaultDesired);
+});
+
+test("import a scenario file, and bad files keep the editors as they were", async ({ page }) => {
+  await page.goto("/");
+  const picker = page.getByLabel("Import a scenario file");
+  const scenario = { desired: { web: { replicas: 2 } }, observed: {}, finalizers: null };
+  await picker.setInputFiles({ name: "good.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(scenario)) });
+  await expect(notice(page)).toContainText("Loaded good.json.");
+  await expect(editor(page, "Desired state")).toHaveValue('{\n  "web": {\n    "replicas": 2\n  }\n}\n');
+  expect(await actionSummaries(page)).toEqual(["CREATE web"]);
+
+  await picker.setInputFiles({ name: "latin1.json", mimeType: "application/json", buffer: Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]) });
+  await expect(notice(page)).toContainText("Import failed: latin1.json: the file is not UTF-8 text (invalid byte at offset 2)");
+  await picker.setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from('{"desired": {}, "observed": [1,]}') });
+  await expect(notice(page)).toContainText("Import failed: broken.json: Scenario: line 1, column");
+  await expect(notice(page)).toContainText("$.observed");
+  await expect(editor(page, "Desired state")).toHaveValue('{\n  "web": {\n    "replicas": 2\n  }\n}\n');
+});
+
+test("download the scenario and the results", async ({ page }) => {
+  await page.goto("/");
+  await expect(actionItems(page).first()).toBeVisible();
+  const [scenarioFile] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download scenario" }).click(),
+  ]);
+  expect(scenarioFile.suggestedFilename()).toBe("scenario.json");
+  const scenario = JSON.parse(readFileSync(await scenarioFile.path(), "utf8"));
+  expect(scenario).toEqual({
+    desired: { a: { replicas: 1 }, b: { replicas: 3 } },
+    observed: { b: { replicas: 1 }, c: { replicas: 1 } },
+    finalizers: null,
+  });
+  const [resultsFile] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download results" }).click(),
+  ]);
+  const results = JSON.parse(readFileSync(await resultsFile.path(), "utf8"));
+  expect(results.actions).toEqual([["CREATE", "a", { replicas: 1 }], ["UPDATE", "b", { replicas: 3 }], ["DELETE", "c", null]]);
+  expect(results.timeline.verdict.verdict).toBe("converged");
+});
