@@ -128,10 +128,14 @@ pub fn decode(hash: &str) -> Result<SharedState, ShareError> {
             ShareError::Corrupt
         }
     })?;
-    if json.trim_ascii_start().first() != Some(&b'{') {
+    // Through `&str`, like every other parse here: serde_json compiles a
+    // separate copy of all deserialization code for each input type.
+    let text =
+        String::from_utf8(json).map_err(|_| ShareError::BadContent("not UTF-8".to_owned()))?;
+    if !text.trim_start().starts_with('{') {
         return Err(ShareError::BadContent("expected a JSON object".to_owned()));
     }
-    serde_json::from_slice(&json).map_err(|e| ShareError::BadContent(e.to_string()))
+    serde_json::from_str(&text).map_err(|e| ShareError::BadContent(e.to_string()))
 }
 
 /// The autosave text: plain JSON, readable in the browser's storage inspector.

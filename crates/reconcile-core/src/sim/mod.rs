@@ -169,8 +169,10 @@ pub struct ScriptedEvent {
 }
 
 /// What another actor can do to the world.
+///
+/// Deserializes through a flat struct (see [`BackoffPolicy`] for why).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(tag = "kind", rename_all = "kebab-case", try_from = "RawWorldEvent")]
 pub enum WorldEvent {
     /// Someone deletes an object (`kubectl delete`). Pending finalizers make it terminate instead.
     Delete { name: String },
@@ -186,9 +188,71 @@ pub enum WorldEvent {
     AddFinalizer { name: String, finalizer: String },
     /// The custom resource's spec changes: a new desired state.
     SetDesired {
-        #[serde(with = "resources_as_json")]
+        #[serde(serialize_with = "resources_as_json::serialize")]
         desired: Resources,
     },
+}
+
+/// The wire form of [`WorldEvent`]: `{"kind": "delete" | "drift" | ..., ...}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWorldEvent {
+    kind: String,
+    name: Option<String>,
+    path: Option<Vec<String>>,
+    value: Option<Json>,
+    spec: Option<Json>,
+    finalizer: Option<String>,
+    #[serde(default, with = "optional_resources_as_json")]
+    desired: Option<Resources>,
+}
+
+impl TryFrom<RawWorldEvent> for WorldEvent {
+    type Error = String;
+
+    fn try_from(raw: RawWorldEvent) -> Result<Self, String> {
+        let kind = raw.kind;
+        let missing = |field: &str| format!("event \"{kind}\" needs \"{field}\"");
+        let name = || raw.name.clone().ok_or_else(|| missing("name"));
+        Ok(match kind.as_str() {
+            "delete" => WorldEvent::Delete { name: name()? },
+            "drift" => WorldEvent::Drift {
+                name: name()?,
+                path: raw.path.clone().ok_or_else(|| missing("path"))?,
+                value: raw.value.clone().ok_or_else(|| missing("value"))?,
+            },
+            "stray-create" => WorldEvent::StrayCreate {
+                name: name()?,
+                spec: raw.spec.clone().ok_or_else(|| missing("spec"))?,
+            },
+            "add-finalizer" => WorldEvent::AddFinalizer {
+                name: name()?,
+                finalizer: raw.finalizer.clone().ok_or_else(|| missing("finalizer"))?,
+            },
+            "set-desired" => WorldEvent::SetDesired {
+                desired: raw.desired.clone().ok_or_else(|| missing("desired"))?,
+            },
+            other => {
+                return Err(format!(
+                    "unknown event kind \"{other}\"; expected delete, drift, stray-create, add-finalizer or set-desired"
+                ))
+            }
+        })
+    }
+}
+
+mod optional_resources_as_json {
+    use serde::{Deserialize, Deserializer};
+
+    use crate::json::Json;
+    use crate::model::Resources;
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Resources>, D::Error> {
+        let map = Option::<std::collections::BTreeMap<String, Json>>::deserialize(deserializer)?;
+        Ok(map.map(|m| m.into_iter().collect()))
+    }
 }
 
 /// A competing writer, such as an autoscaler that sets `replicas`.
@@ -427,7 +491,7 @@ pub struct Timeline {
     pub verdict: Verdict,
     /// The world before the first pass.
     pub initial: World,
-    #[serde(with = "resources_as_json")]
+    #[serde(serialize_with = "resources_as_json::serialize")]
     pub desired_initial: Resources,
     /// The world when the run ended. Later than the last pass's `world_after`
     /// when other actors changed it afterwards (say, a delete nobody heard of).
@@ -471,17 +535,64 @@ pub(crate) fn serialize_resources<S: serde::Serializer>(
 
 /// Resources (de)serialize as a plain `{name: spec}` object.
 mod resources_as_json {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde::{Serialize, Serializer};
 
-    use crate::json::Json;
     use crate::model::Resources;
 
     pub fn serialize<S: Serializer>(value: &Resources, serializer: S) -> Result<S::Ok, S::Error> {
         value.serialize(serializer)
     }
+}
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Resources, D::Error> {
-        let map = std::collections::BTreeMap::<String, Json>::deserialize(deserializer)?;
-        Ok(map.into_iter().collect())
+#[cfg(test)]
+mod wire_tests {
+    use super::*;
+
+    #[test]
+    fn config_round_trips_through_json_with_every_event_kind() {
+        let text = r#"{
+            "seed": 7,
+            "backoff": {"policy": "fixed-delay", "delay_ms": 250},
+            "script": [
+                {"afterPass": 1, "event": {"kind": "delete", "name": "a"}},
+                {"afterPass": 2, "event": {"kind": "drift", "name": "a", "path": ["replicas"], "value": 7}},
+                {"afterPass": 2, "event": {"kind": "stray-create", "name": "s", "spec": {}}},
+                {"afterPass": 3, "event": {"kind": "add-finalizer", "name": "a", "finalizer": "x/y"}},
+                {"afterPass": 4, "event": {"kind": "set-desired", "desired": {"a": 1}}}
+            ]
+        }"#;
+        let config: SimConfig = serde_json::from_str(text).expect("valid config");
+        assert_eq!(config.backoff, BackoffPolicy::FixedDelay { delay_ms: 250 });
+        assert_eq!(config.script.len(), 5);
+        assert_eq!(
+            config.max_passes,
+            SimConfig::default().max_passes,
+            "missing fields default"
+        );
+        let again: SimConfig =
+            serde_json::from_str(&serde_json::to_string(&config).expect("serializes"))
+                .expect("round trip");
+        assert_eq!(again, config);
+        let client_go: SimConfig = serde_json::from_str(
+            r#"{"backoff": {"policy": "client-go", "base_ms": 5, "max_ms": 1000000, "qps": 10, "burst": 100}}"#,
+        )
+        .expect("client-go");
+        assert_eq!(client_go.backoff, BackoffPolicy::default());
+    }
+
+    #[test]
+    fn bad_wire_values_name_the_problem() {
+        let unknown = serde_json::from_str::<SimConfig>(r#"{"backoff": {"policy": "linear"}}"#);
+        assert!(unknown
+            .expect_err("rejected")
+            .to_string()
+            .contains("unknown backoff policy \"linear\""));
+        let missing = serde_json::from_str::<SimConfig>(
+            r#"{"script": [{"afterPass": 1, "event": {"kind": "drift", "name": "a"}}]}"#,
+        );
+        assert!(missing
+            .expect_err("rejected")
+            .to_string()
+            .contains("event \"drift\" needs \"path\""));
     }
 }

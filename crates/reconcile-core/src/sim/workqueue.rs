@@ -95,8 +95,11 @@ impl<K: Ord + Clone> WorkQueue<K> {
 }
 
 /// How a failed key is requeued.
+///
+/// Deserializes through [`RawBackoff`], a flat struct: serde's internally
+/// tagged enums buffer their input generically, which costs the page ~20 KB of wasm.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "policy", rename_all = "kebab-case")]
+#[serde(tag = "policy", rename_all = "kebab-case", try_from = "RawBackoff")]
 pub enum BackoffPolicy {
     /// client-go's `DefaultControllerRateLimiter`: the larger of per-item
     /// exponential backoff (`base_ms · 2^failures`, capped at `max_ms`) and an
@@ -109,6 +112,40 @@ pub enum BackoffPolicy {
     },
     /// kube-rs style `Action::requeue(Duration)` from an error policy: always the same delay.
     FixedDelay { delay_ms: u64 },
+}
+
+/// The wire form of [`BackoffPolicy`]: `{"policy": "client-go" | "fixed-delay", ...}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBackoff {
+    policy: String,
+    base_ms: Option<u64>,
+    max_ms: Option<u64>,
+    qps: Option<f64>,
+    burst: Option<u32>,
+    delay_ms: Option<u64>,
+}
+
+impl TryFrom<RawBackoff> for BackoffPolicy {
+    type Error = String;
+
+    fn try_from(raw: RawBackoff) -> Result<Self, String> {
+        let missing = |field: &str| format!("backoff policy \"{}\" needs \"{field}\"", raw.policy);
+        match raw.policy.as_str() {
+            "client-go" => Ok(BackoffPolicy::ClientGo {
+                base_ms: raw.base_ms.ok_or_else(|| missing("base_ms"))?,
+                max_ms: raw.max_ms.ok_or_else(|| missing("max_ms"))?,
+                qps: raw.qps.ok_or_else(|| missing("qps"))?,
+                burst: raw.burst.ok_or_else(|| missing("burst"))?,
+            }),
+            "fixed-delay" => Ok(BackoffPolicy::FixedDelay {
+                delay_ms: raw.delay_ms.ok_or_else(|| missing("delay_ms"))?,
+            }),
+            other => Err(format!(
+                "unknown backoff policy \"{other}\"; expected \"client-go\" or \"fixed-delay\""
+            )),
+        }
+    }
 }
 
 impl Default for BackoffPolicy {
