@@ -63,3 +63,19 @@ test("commands from the parent are obeyed only from allowed origins", async ({ p
   await expect(frame.getByRole("textbox", { name: "Desired state" })).toHaveValue('{"from-parent": 1}');
   await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li")).toHaveText([/CREATE\s*from-parent/]);
 });
+
+test("the example course page embeds two playgrounds and calls the JS API", async ({ page }) => {
+  await page.goto("/example.html");
+  await expect(page.locator("#api-result")).toHaveText(
+    '[["CREATE","a",{"replicas":1}],["UPDATE","b",{"replicas":3}],["DELETE","c",null]]\n1 to create, 1 to update, 0 to finalize, 1 to delete',
+  );
+  const first = page.frameLocator("#finalizer-demo");
+  await expect(first.getByRole("list", { name: "Actions" }).locator(":scope > li")).toHaveText([/FINALIZE\s*svc/]);
+  const second = page.frameLocator("#missed-events-demo");
+  await second.getByRole("button", { name: "Run to convergence" }).click();
+  await expect(second.locator(".verdict")).toHaveText("✓ Converged after 2 passes (t = 10.0 s)");
+  // Both frames grew from their 420px starting height to what they reported.
+  for (const id of ["#finalizer-demo", "#missed-events-demo"]) {
+    await expect.poll(() => page.locator(id).evaluate((f) => f.getBoundingClientRect().height)).not.toBe(422);
+  }
+});
