@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::components::toolbar::{notice_banner, toolbar, ToolbarCallbacks};
-use crate::components::{action_list, preset_menu, JsonEditor, Simulation};
+use crate::components::{preset_menu, ActionList, JsonEditor, Simulation};
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{share_link, use_debounce, use_embed_bridge, use_persistence, use_shortcuts};
 use crate::startup::initial_state;
@@ -111,9 +111,28 @@ pub fn App() -> Html {
         })
     };
 
+    // Stable callbacks (made once), so memoized children are not re-rendered
+    // just because a new closure was created.
+    let on_edit = {
+        let dispatcher = state.dispatcher();
+        use_callback((), move |(document, text): (Document, String), ()| {
+            dispatcher.dispatch(Action::Edit { document, text });
+        })
+    };
+    let on_format = {
+        let dispatcher = state.dispatcher();
+        use_callback((), move |document: Document, ()| {
+            dispatcher.dispatch(Action::Format(document))
+        })
+    };
+    let on_sim_action = {
+        let dispatcher = state.dispatcher();
+        use_callback((), move |action: SimAction, ()| {
+            dispatcher.dispatch(Action::Sim(action))
+        })
+    };
     let editor = |document: Document| {
-        let on_edit = dispatch.reform(move |text: String| Action::Edit { document, text });
-        let on_format = dispatch.reform(move |()| Action::Format(document));
+        let (on_edit, on_format) = (on_edit.clone(), on_format.clone());
         html! {
             <JsonEditor key={document.label()} {document}
                 text={AttrValue::from(state.texts.get(document).to_owned())}
@@ -129,18 +148,21 @@ pub fn App() -> Html {
         &dispatch.reform(|()| Action::SetNotice(None)),
         &dispatch.reform(|()| Action::RestorePrevious),
     );
-    let open_full = format!(
-        "{}{}",
-        browser::page_base(),
-        reconcile_core::share::encode(&state.shared())
-    );
+    // Compressing the state costs time: only embeds show this link.
+    let open_full = options.embed.then(|| {
+        format!(
+            "{}{}",
+            browser::page_base(),
+            reconcile_core::share::encode(&state.shared())
+        )
+    });
 
     html! {
         <div class={classes!("app", options.embed.then_some("embed"), options.readonly.then_some("readonly"))}>
             if options.embed {
                 <header class="embed-bar">
                     <span class="embed-title">{ "Reconcile Playground" }</span>
-                    <a href={open_full} target="_blank" rel="noopener">{ "Open in playground ↗" }</a>
+                    <a href={open_full.unwrap_or_default()} target="_blank" rel="noopener">{ "Open in playground ↗" }</a>
                 </header>
             } else {
                 <header class="topbar">
@@ -163,11 +185,10 @@ pub fn App() -> Html {
                     </div>
                 }
                 if options.shows(Pane::Plan) {
-                    { action_list(state.plan.as_ref(), state.is_stale()) }
+                    <ActionList plan={state.plan.clone()} stale={state.is_stale()} />
                 }
                 if options.shows(Pane::Simulation) {
-                    <Simulation sim={state.sim.clone()} scenario={state.scenario.clone()}
-                                on_action={dispatch.reform(Action::Sim)} />
+                    <Simulation sim={state.sim.clone()} on_action={on_sim_action} />
                 }
             </main>
             if !options.embed {

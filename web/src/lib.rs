@@ -9,6 +9,7 @@ pub mod components;
 pub mod embed;
 pub mod highlight;
 pub mod hooks;
+pub mod shared;
 pub mod startup;
 pub mod state;
 

@@ -1,15 +1,21 @@
 //! The plan: summary line and the ordered, explained action list.
 
-use std::rc::Rc;
-
 use reconcile_core::{ActionKind, Drift, ExplainedAction, Json, Plan};
 use yew::prelude::*;
 
-/// `stale`: the input has errors, so this is the last valid plan, not the current one.
-///
-/// Rendered by plain functions rather than `#[component]`s: each component type
-/// adds its own copy of yew's lifecycle code, and this page is size-budgeted.
-pub fn action_list(plan: Option<&Rc<Plan>>, stale: bool) -> Html {
+use crate::shared::Shared;
+
+#[derive(Properties, PartialEq)]
+pub struct ActionListProps {
+    pub plan: Option<Shared<Plan>>,
+    /// The input has errors, so this is the last valid plan, not the current one.
+    pub stale: bool,
+}
+
+/// A component (not a plain function) so it is skipped while its plan is unchanged.
+#[component]
+pub fn ActionList(props: &ActionListProps) -> Html {
+    let (plan, stale) = (props.plan.as_deref(), props.stale);
     let summary = plan
         .map(|plan| plan.summary_text.clone())
         .unwrap_or_else(|| "No valid input yet".to_owned());

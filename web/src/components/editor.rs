@@ -9,6 +9,8 @@ use yew::prelude::*;
 use crate::highlight::tokenize_line;
 
 const INDENT: &str = "  ";
+/// Lines past this many are shown without syntax colours.
+const HIGHLIGHT_LINE_LIMIT: usize = 1_500;
 
 #[derive(Properties, PartialEq)]
 pub struct EditorProps {
@@ -16,8 +18,9 @@ pub struct EditorProps {
     pub text: AttrValue,
     #[prop_or_default]
     pub error: Option<InputError>,
-    pub on_edit: Callback<String>,
-    pub on_format: Callback<()>,
+    /// Receives this editor's document with its new text.
+    pub on_edit: Callback<(Document, String)>,
+    pub on_format: Callback<Document>,
     /// Locked by an embed's `readonly`: selectable and copyable, not editable.
     #[prop_or_default]
     pub readonly: bool,
@@ -37,20 +40,24 @@ pub fn dom_id(document: Document) -> &'static str {
 pub fn JsonEditor(props: &EditorProps) -> Html {
     // After Escape, the next Tab leaves the editor instead of indenting (keyboard users' way out).
     let escape_pressed = use_mut_ref(|| false);
+    let on_edit = {
+        let (document, on_edit) = (props.document, props.on_edit.clone());
+        Callback::from(move |text: String| on_edit.emit((document, text)))
+    };
     let id = dom_id(props.document);
     let label = props.document.label();
     let error_line = props.error.as_ref().map(|e| e.line);
     let error_id = format!("{id}-error");
 
     let oninput = {
-        let on_edit = props.on_edit.clone();
+        let on_edit = on_edit.clone();
         Callback::from(move |e: InputEvent| {
             let area: HtmlTextAreaElement = e.target_unchecked_into();
             on_edit.emit(area.value());
         })
     };
     let onkeydown = {
-        let on_edit = props.on_edit.clone();
+        let on_edit = on_edit.clone();
         Callback::from(move |e: KeyboardEvent| {
             let leave = std::mem::take(&mut *escape_pressed.borrow_mut());
             match e.key().as_str() {
@@ -68,16 +75,27 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
             }
         })
     };
-    let onclick_format = props.on_format.reform(|_: MouseEvent| ());
+    let document = props.document;
+    let onclick_format = props.on_format.reform(move |_: MouseEvent| document);
 
     let lines: Vec<&str> = props.text.split('\n').collect();
-    let gutter = lines.iter().enumerate().map(|(i, _)| {
-        let number = i + 1;
-        let class = classes!("ln", (Some(number) == error_line).then_some("error-line"));
-        html! { <span {class}>{ number }</span> }
+    // One text node for all line numbers: thousands of elements would make
+    // every keystroke in a large document slow. The error line gets an overlay.
+    let numbers = (1..=lines.len())
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let gutter_marker = error_line.map(|line| {
+        let style = format!("top: calc({} * var(--line) + 6px)", line.saturating_sub(1));
+        html! { <span class="error-line" {style}>{ line }</span> }
     });
     let highlighted = lines.iter().enumerate().map(|(i, line)| {
-        let class = classes!("line", (Some(i + 1) == error_line).then_some("error-line"));
+        let marked = Some(i + 1) == error_line;
+        let class = classes!("line", marked.then_some("error-line"));
+        if i >= HIGHLIGHT_LINE_LIMIT && !marked {
+            // Past the limit, plain text: colour is not worth a frozen editor.
+            return html! { <>{ *line }{ "\n" }</> };
+        }
         let tokens = tokenize_line(line)
             .into_iter()
             .map(|token| match token.kind.class() {
@@ -98,7 +116,10 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
                 }
             </header>
             <div class="code">
-                <div class="gutter" aria-hidden="true">{ for gutter }</div>
+                <div class="gutter" aria-hidden="true">
+                    <span class="numbers">{ numbers }</span>
+                    { for gutter_marker }
+                </div>
                 <div class="code-area">
                     <pre class="highlight" aria-hidden="true">{ for highlighted }{ " " }</pre>
                     <textarea id={format!("{id}-input")}

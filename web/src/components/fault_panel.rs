@@ -12,8 +12,8 @@ use crate::state::{SimAction, SimState};
 #[derive(Properties, PartialEq)]
 pub struct FaultPanelProps {
     pub sim: SimState,
-    /// The world at the shown pass: the names offered as targets.
-    pub world: World,
+    /// The shown pass: its objects are offered as targets.
+    pub shown: usize,
     pub on_action: Callback<SimAction>,
 }
 
@@ -74,7 +74,12 @@ fn backoff_choices() -> [(&'static str, &'static str, BackoffPolicy); 3] {
 pub fn FaultPanel(props: &FaultPanelProps) -> Html {
     let sim = &props.sim;
     let config = &sim.config;
-    let names: Vec<String> = props.world.observed.names().map(str::to_owned).collect();
+    let empty = World::new(reconcile_core::Resources::new(), None);
+    let world = sim
+        .timeline
+        .as_ref()
+        .map_or(&empty, |t| t.world_after(props.shown));
+    let names: Vec<String> = world.observed.names().map(str::to_owned).collect();
     let target = use_state(String::new);
     let field = use_state(|| "replicas".to_owned());
     let value = use_state(|| "7".to_owned());
@@ -140,7 +145,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
     let stray_create = {
         let name = (*stray).clone();
         inject(Box::new(move || {
-            let spec = Json::Object(vec![("app".into(), Json::String("stray".into()))]);
+            let spec = Json::object(vec![("app".into(), Json::string("stray"))]);
             (!name.trim().is_empty()).then(|| WorldEvent::StrayCreate {
                 name: name.trim().to_owned(),
                 spec,
@@ -204,7 +209,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
 
     // Every finalizer entry that exists at some point, for the stuck toggles.
     let mut entries: Vec<FinalizerRef> = Vec::new();
-    for world in std::iter::once(&props.world) {
+    for world in std::iter::once(world) {
         for (object, list) in world.finalizers.iter() {
             for finalizer in list {
                 entries.push(FinalizerRef {

@@ -12,7 +12,7 @@ pub mod simulation;
 pub mod status_grid;
 pub mod toolbar;
 
-pub use action_list::action_list;
+pub use action_list::ActionList;
 pub use editor::JsonEditor;
 pub use preset_menu::preset_menu;
 pub use simulation::Simulation;

@@ -1,16 +1,23 @@
 //! The timeline: one entry per revealed pass, with its trigger, actions and results.
 
-use reconcile_core::sim::{format_millis, ActionResult, Happening, LogEntry, PassRecord, Timeline};
+use reconcile_core::sim::{format_millis, ActionResult, Happening, LogEntry, Timeline};
 use yew::prelude::*;
 
+use crate::shared::Shared;
 use crate::state::SimAction;
 
-pub fn pass_list(
-    timeline: &Timeline,
-    cursor: usize,
-    selected: Option<usize>,
-    on_action: &Callback<SimAction>,
-) -> Html {
+#[derive(Properties, PartialEq)]
+pub struct PassListProps {
+    pub timeline: Shared<Timeline>,
+    pub cursor: usize,
+    pub selected: Option<usize>,
+    pub on_action: Callback<SimAction>,
+}
+
+#[component]
+pub fn PassList(props: &PassListProps) -> Html {
+    let timeline = &props.timeline;
+    let (cursor, selected) = (props.cursor, props.selected);
     let revealed = &timeline.passes[..cursor.min(timeline.passes.len())];
     let before_first = timeline.log.iter().filter(|e| e.after_pass == 0).count();
     html! {
@@ -20,10 +27,9 @@ pub fn pass_list(
                 <p class="muted">{ "No passes yet. Press Step to run the first one." }</p>
             }
             <ol class="pass-list" aria-label="Passes">
-                { for revealed.iter().map(|pass| {
-                    let after: Vec<&LogEntry> =
-                        timeline.log.iter().filter(|e| e.after_pass == pass.index).collect();
-                    pass_item(pass, &after, selected == Some(pass.index), on_action)
+                { for revealed.iter().enumerate().map(|(position, pass)| html! {
+                    <PassItem key={pass.index} timeline={timeline.clone()} {position}
+                        selected={selected == Some(pass.index)} on_action={props.on_action.clone()} />
                 }) }
             </ol>
             if before_first > 0 && !revealed.is_empty() {
@@ -33,15 +39,34 @@ pub fn pass_list(
     }
 }
 
-fn pass_item(
-    pass: &PassRecord,
-    after: &[&LogEntry],
+#[derive(Properties, PartialEq)]
+struct PassItemProps {
+    timeline: Shared<Timeline>,
+    /// 0-based position in `timeline.passes`.
+    position: usize,
     selected: bool,
-    on_action: &Callback<SimAction>,
-) -> Html {
+    on_action: Callback<SimAction>,
+}
+
+/// One pass. A component so revealing pass n+1 does not re-render passes 1..=n.
+#[component]
+fn PassItem(props: &PassItemProps) -> Html {
+    let pass = &props.timeline.passes[props.position];
+    let after: Vec<&LogEntry> = props
+        .timeline
+        .log
+        .iter()
+        .filter(|e| e.after_pass == pass.index)
+        .collect();
+    let selected = props.selected;
     let index = pass.index;
-    let onclick = on_action.reform(move |_| SimAction::Select((!selected).then_some(index)));
-    let observed = pass.world_after.observed.to_json_string();
+    let onclick = props
+        .on_action
+        .reform(move |_| SimAction::Select((!selected).then_some(index)));
+    let observed = shorten(
+        &pass.world_after.observed.to_json_string(),
+        OBSERVED_PREVIEW_CHARS,
+    );
     html! {
         <li key={index} class={classes!("pass", selected.then_some("selected"), pass.crashed.then_some("crashed"))}
             aria-current={selected.then_some("step")} data-pass={index.to_string()}>
@@ -74,6 +99,20 @@ fn pass_item(
                 </ul>
             }
         </li>
+    }
+}
+
+/// Longer observed states are cut here; the status grid shows every resource.
+const OBSERVED_PREVIEW_CHARS: usize = 400;
+
+fn shorten(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((cut, _)) => format!(
+            "{}… ({} characters in all)",
+            &text[..cut],
+            text.chars().count()
+        ),
+        None => text.to_owned(),
     }
 }
 

@@ -1,23 +1,19 @@
 //! The simulation section: controls, verdict, timeline, chart, status grid, faults, level vs edge.
 
-use std::rc::Rc;
-
 use gloo::timers::callback::Interval;
-use reconcile_core::Scenario;
 use yew::prelude::*;
 
 use super::chart::convergence_chart;
 use super::fault_panel::FaultPanel;
 use super::level_edge::level_edge_view;
-use super::pass_list::pass_list;
+use super::pass_list::PassList;
 use super::sim_controls::{sim_controls, verdict_banner};
-use super::status_grid::status_grid;
+use super::status_grid::StatusGrid;
 use crate::state::{SimAction, SimState};
 
 #[derive(Properties, PartialEq)]
 pub struct SimulationProps {
     pub sim: SimState,
-    pub scenario: Option<Rc<Scenario>>,
     pub on_action: Callback<SimAction>,
 }
 
@@ -45,8 +41,6 @@ pub fn Simulation(props: &SimulationProps) -> Html {
         };
     };
     let shown = sim.shown_pass();
-    let world = timeline.world_after(shown).clone();
-    let desired = timeline.desired_after(shown, &sim.config);
     html! {
         <section class="pane sim-pane" aria-labelledby="sim-heading">
             <header class="pane-header">
@@ -63,13 +57,14 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                 </div>
             }
             <div class="sim-grid">
-                { pass_list(&timeline, sim.cursor, sim.selected, &props.on_action) }
+                <PassList timeline={timeline.clone()} cursor={sim.cursor} selected={sim.selected}
+                          on_action={props.on_action.clone()} />
                 <div class="sim-side">
                     { convergence_chart(&timeline, sim.cursor, sim.selected) }
-                    { status_grid(&desired, &world, shown) }
+                    <StatusGrid timeline={timeline.clone()} pass={shown} config={sim.config.clone()} />
                 </div>
             </div>
-            <FaultPanel sim={sim.clone()} {world} on_action={props.on_action.clone()} />
+            <FaultPanel sim={sim.clone()} {shown} on_action={props.on_action.clone()} />
             { level_edge_view(sim, &props.on_action) }
         </section>
     }

@@ -1,8 +1,9 @@
 //! Per-resource status at the shown pass: in sync, drifted, missing, extra or terminating.
 
-use reconcile_core::sim::{resource_statuses, SyncState, World};
-use reconcile_core::Resources;
+use reconcile_core::sim::{resource_statuses, SimConfig, SyncState, Timeline};
 use yew::prelude::*;
+
+use crate::shared::Shared;
 
 fn state_class(state: SyncState) -> &'static str {
     match state {
@@ -14,8 +15,20 @@ fn state_class(state: SyncState) -> &'static str {
     }
 }
 
-pub fn status_grid(desired: &Resources, world: &World, pass: usize) -> Html {
-    let statuses = resource_statuses(desired, world);
+#[derive(Properties, PartialEq)]
+pub struct StatusGridProps {
+    pub timeline: Shared<Timeline>,
+    /// Passes done at the shown point (0 = the start).
+    pub pass: usize,
+    pub config: SimConfig,
+}
+
+/// A component, so a Play beat that doesn't change the shown pass skips it.
+#[component]
+pub fn StatusGrid(props: &StatusGridProps) -> Html {
+    let pass = props.pass;
+    let desired = props.timeline.desired_after(pass, &props.config);
+    let statuses = resource_statuses(&desired, props.timeline.world_after(pass));
     let caption = if pass == 0 {
         "Resource status at the start".to_owned()
     } else {

@@ -9,6 +9,8 @@ use reconcile_core::share::SharedState;
 use reconcile_core::{check_scenario, format_document, plan, Document, InputError, Plan, Scenario};
 use yew::Reducible;
 
+use crate::shared::Shared;
+
 pub use sim::{SimAction, SimState, SPEEDS};
 
 /// The three editable documents, in display order.
@@ -56,7 +58,7 @@ pub struct Playground {
     /// One entry per document that failed to parse at the last check.
     pub errors: Vec<InputError>,
     /// The last plan computed from valid input; kept while the input is invalid.
-    pub plan: Option<Rc<Plan>>,
+    pub plan: Option<Shared<Plan>>,
     /// The last valid documents, parsed: what the simulation starts from.
     pub scenario: Option<Rc<Scenario>>,
     pub sim: SimState,
@@ -168,7 +170,7 @@ impl Playground {
                     &scenario.observed,
                     scenario.finalizers.as_ref(),
                 );
-                self.plan = Some(Rc::new(fresh));
+                self.plan = Some(Shared::new(fresh));
                 self.errors.clear();
                 if self.scenario.as_deref() != Some(&scenario) {
                     self.scenario = Some(Rc::new(scenario));

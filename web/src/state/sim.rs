@@ -4,13 +4,13 @@
 //! scenario or a setting changes; Step, Play and Run only move the cursor, so
 //! stepping is instant and every run replays identically.
 
-use std::rc::Rc;
-
 use reconcile_core::sim::{
     compare_level_edge, simulate, BackoffPolicy, Comparison, CrashPlan, FinalizerRef, Millis,
     ScriptedEvent, SimConfig, SimScenario, Timeline, WorldEvent,
 };
 use reconcile_core::Scenario;
+
+use crate::shared::Shared;
 
 /// Play speeds offered, in passes per second.
 pub const SPEEDS: [u32; 4] = [1, 2, 4, 8];
@@ -18,9 +18,9 @@ pub const SPEEDS: [u32; 4] = [1, 2, 4, 8];
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimState {
     pub config: SimConfig,
-    pub timeline: Option<Rc<Timeline>>,
+    pub timeline: Option<Shared<Timeline>>,
     /// Level- vs edge-triggered run of the same trace, computed while its view is open.
-    pub comparison: Option<Rc<Comparison>>,
+    pub comparison: Option<Shared<Comparison>>,
     pub show_comparison: bool,
     /// Passes revealed so far (0 = none): the "live" point.
     pub cursor: usize,
@@ -106,10 +106,10 @@ impl SimState {
         let timeline = simulate(&scenario, &self.config);
         self.cursor = self.cursor.min(timeline.passes.len());
         self.selected = self.selected.filter(|s| *s <= self.cursor);
-        self.timeline = Some(Rc::new(timeline));
+        self.timeline = Some(Shared::new(timeline));
         self.comparison = self
             .show_comparison
-            .then(|| Rc::new(compare_level_edge(&scenario, &self.config)));
+            .then(|| Shared::new(compare_level_edge(&scenario, &self.config)));
     }
 
     /// Applies an action. Returns true if the timeline must be recomputed.

@@ -1,0 +1,52 @@
+// Longest main-thread task while Play runs, in headless Debian Chromium on the release build.
+// The scenario is generated: N pods on a flaky API (failure rate 50%), so the run has many passes.
+// Usage: node bench/play-long-tasks.mjs [pods]   (serves ../dist itself; prints JSON)
+import { chromium } from "@playwright/test";
+import { spawn } from "node:child_process";
+
+const pods = Number(process.argv[2] ?? 200);
+const port = 4178;
+const server = spawn("node", ["e2e/serve.mjs", "../dist", String(port)], { stdio: "pipe" });
+await new Promise((resolve) => server.stdout.once("data", resolve));
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+try {
+  const page = await browser.newPage();
+  await page.goto(`http://127.0.0.1:${port}/?preset=flaky-api`);
+  await page.getByRole("button", { name: "Step" }).waitFor();
+  const desired = Object.fromEntries(
+    Array.from({ length: pods }, (_, i) => [`pod-${String(i).padStart(4, "0")}`, { image: "app:2", replicas: i }]),
+  );
+  // Paste-like edit: set the value and send one input event. (Playwright's fill()
+  // inserts multi-line text slowly even into a bare textarea, so it would measure itself.)
+  await page.getByRole("textbox", { name: "Desired state", exact: true }).evaluate((area, text) => {
+    area.value = text;
+    area.dispatchEvent(new Event("input", { bubbles: true }));
+  }, JSON.stringify(desired, null, 2));
+  await page.getByText(`${pods} to create`).waitFor({ timeout: 30_000 });
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longTasks.push(entry.duration);
+    }).observe({ type: "longtask", buffered: false });
+  });
+  await page.getByLabel("Play speed").selectOption("8");
+  const started = Date.now();
+  await page.getByRole("button", { name: "Play" }).click();
+  await page.locator(".verdict.converged, .verdict.not-converging").waitFor({ timeout: 120_000 });
+  const elapsed = Date.now() - started;
+  const passes = await page.locator(".sim-progress").textContent();
+  const tasks = await page.evaluate(() => window.longTasks);
+  const max = tasks.length ? Math.max(...tasks) : 0;
+  console.log(JSON.stringify({ pods, progress: passes, playMs: elapsed, longTasks: tasks.length, maxLongTaskMs: Math.round(max) }));
+} catch (error) {
+  // Keep failures short: Playwright errors can quote the whole filled document.
+  console.log(JSON.stringify({ pods, error: String(error.message).split("\n")[0] }));
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+  server.kill();
+}

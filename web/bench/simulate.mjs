@@ -1,0 +1,61 @@
+// Times the simulation budget case in wasm, in headless Debian Chromium, on the release build:
+// 1,000 desired pods, nothing observed, half of all actions failing, at most 1,000 passes
+// (the run uses all of them). Budget: 100 ms for the whole run.
+// It calls the JS API's `simulateVerdict`, which runs the same simulation as `simulate` but
+// returns only `{ passes, verdict, verdictText }`, so no per-pass world crosses into JavaScript.
+// Usage: node bench/simulate.mjs [runs]   (serves ../dist itself, or $DIST; prints JSON)
+import { chromium } from "@playwright/test";
+import { spawn } from "node:child_process";
+
+const runs = Number(process.argv[2] ?? 15);
+const warmUp = 2;
+const budgetMs = 100;
+const port = 4177;
+const server = spawn("node", ["e2e/serve.mjs", process.env.DIST ?? "../dist", String(port)], { stdio: "pipe" });
+await new Promise((resolve) => server.stdout.once("data", resolve));
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+let result;
+try {
+  const page = await browser.newPage();
+  await page.goto(`http://127.0.0.1:${port}/`);
+  result = await page.evaluate(async ({ runs, warmUp }) => {
+    const api = await import("/pkg/reconcile.js");
+    await api.default();
+    const desired = {};
+    for (let i = 0; i < 1000; i++) {
+      desired[`pod-${String(i).padStart(4, "0")}`] = { image: "app:2", replicas: 0 };
+    }
+    const scenario = { desired, observed: {} };
+    const options = { failureRate: 0.5, maxPasses: 1000 };
+    let last;
+    for (let i = 0; i < warmUp; i++) last = api.simulateVerdict(scenario, options);
+    const samples = [];
+    for (let i = 0; i < runs; i++) {
+      const start = performance.now();
+      last = api.simulateVerdict(scenario, options);
+      samples.push(performance.now() - start);
+    }
+    return { samples, passes: last.passes, verdictText: last.verdictText };
+  }, { runs, warmUp });
+} finally {
+  await browser.close();
+  server.kill();
+}
+const sorted = [...result.samples].sort((a, b) => a - b);
+const ms = (x) => Math.round(x * 10) / 10;
+const median = sorted[Math.floor(sorted.length / 2)];
+console.log(JSON.stringify({
+  case: "1000 desired pods, observed {}, failureRate 0.5, maxPasses 1000",
+  runs,
+  warmUp,
+  passes: result.passes,
+  verdictText: result.verdictText,
+  simulateVerdictMs: { median: ms(median), min: ms(sorted[0]), max: ms(sorted[sorted.length - 1]) },
+  budgetMs,
+  withinBudget: median <= budgetMs,
+}));
