@@ -18,7 +18,9 @@ test("an embedded playground tells its parent its height, and the parent resizes
   expect(reported).toBeGreaterThan(400);
   await expect.poll(() => page.locator("#pg").evaluate((f) => f.getBoundingClientRect().height)).toBe(reported);
   await expect(frame.getByRole("link", { name: "Open in playground ↗" })).toHaveAttribute("href", /^http:\/\/127\.0\.0\.1:4173\/#v1\//);
-  await expect(frame.getByRole("heading", { name: "Reconcile Playground", level: 1 })).toHaveCount(0);
+  // No header chrome: the tagline and toolbar are gone; only a one-line title bar remains.
+  await expect(frame.locator(".tagline")).toHaveCount(0);
+  await expect(frame.getByRole("button", { name: "Share" })).toHaveCount(0);
 });
 
 test("a readonly embed locks the editors but the simulation stays live", async ({ page }) => {

@@ -161,7 +161,7 @@ pub fn App() -> Html {
         <div class={classes!("app", options.embed.then_some("embed"), options.readonly.then_some("readonly"))}>
             if options.embed {
                 <header class="embed-bar">
-                    <span class="embed-title">{ "Reconcile Playground" }</span>
+                    <h1 class="embed-title">{ "Reconcile Playground" }</h1>
                     <a href={open_full.unwrap_or_default()} target="_blank" rel="noopener">{ "Open in playground ↗" }</a>
                 </header>
             } else {
