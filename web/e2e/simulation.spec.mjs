@@ -56,7 +56,7 @@ test("an injected drift is healed by the next pass", async ({ page }) => {
   await page.getByLabel("Drift field path").fill("replicas");
   await page.getByLabel("Drift value (JSON)").fill("7");
   await page.getByRole("button", { name: "Drift it" }).click();
-  await expect(passes(page).nth(2).locator(".happenings")).toContainText("someone set b.replicas to 7: field changed");
+  await expect(passes(page).nth(2).locator(".happenings")).toContainText("someone sets b.replicas to 7: field changed");
   await page.getByRole("button", { name: "Step" }).click();
   const healing = passes(page).nth(3);
   await expect(healing).toContainText("why: owned object b updated");

@@ -17,21 +17,6 @@ pub struct FaultPanelProps {
     pub on_action: Callback<SimAction>,
 }
 
-/// How a scripted event reads in the log.
-pub fn event_text(event: &WorldEvent) -> String {
-    match event {
-        WorldEvent::Delete { name } => format!("someone deleted {name}"),
-        WorldEvent::Drift { name, path, value } => {
-            format!("someone set {}.{} to {value}", name, path.join("."))
-        }
-        WorldEvent::StrayCreate { name, .. } => format!("someone created {name}"),
-        WorldEvent::AddFinalizer { name, finalizer } => {
-            format!("someone added finalizer {finalizer} to {name}")
-        }
-        WorldEvent::SetDesired { .. } => "the custom resource's spec changed".to_owned(),
-    }
-}
-
 /// Rates are shown and edited as whole percents (integers keep float
 /// formatting and parsing code out of the bundle).
 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]

@@ -149,10 +149,7 @@ pub fn happening_text(what: &Happening) -> String {
         Happening::Deferred { trigger } => {
             format!("{trigger} while the key was processing: deferred until the pass ends")
         }
-        Happening::ExternalEvent { event, effect } => format!(
-            "{}: {effect}",
-            crate::components::fault_panel::event_text(event)
-        ),
+        Happening::ExternalEvent { event, effect } => format!("{}: {effect}", event),
         Happening::FinalizerRemoved { object, finalizer } => {
             format!("the owner of {finalizer} removed it from {object}")
         }
