@@ -283,7 +283,7 @@ fn diff_into(path: &JsonPath, observed: &Json, desired: &Json, out: &mut Vec<Dri
     }
     match (observed, desired) {
         (Json::Object(o_members), Json::Object(d_members)) => {
-            for (key, d_value) in d_members {
+            for (key, d_value) in d_members.iter() {
                 let child = path.key(key);
                 match observed.get(key) {
                     Some(o_value) => diff_into(&child, o_value, d_value, out),
@@ -294,7 +294,7 @@ fn diff_into(path: &JsonPath, observed: &Json, desired: &Json, out: &mut Vec<Dri
                     }),
                 }
             }
-            for (key, o_value) in o_members {
+            for (key, o_value) in o_members.iter() {
                 if desired.get(key).is_none() {
                     out.push(Drift {
                         path: path.key(key),
@@ -305,7 +305,7 @@ fn diff_into(path: &JsonPath, observed: &Json, desired: &Json, out: &mut Vec<Dri
             }
         }
         (Json::Array(o_items), Json::Array(d_items)) => {
-            for (index, (o_item, d_item)) in o_items.iter().zip(d_items).enumerate() {
+            for (index, (o_item, d_item)) in o_items.iter().zip(d_items.iter()).enumerate() {
                 diff_into(&path.index(index), o_item, d_item, out);
             }
             for (index, d_item) in d_items.iter().enumerate().skip(o_items.len()) {

@@ -8,6 +8,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -74,17 +75,62 @@ impl Serialize for Number {
 /// Guarantees: equality ignores object member order, compares numbers by value,
 /// and never treats a boolean as a number. Duplicate member names cannot occur,
 /// because the parser rejects them.
+///
+/// Strings, arrays and objects are reference-counted, so a clone costs O(1)
+/// and shares its payload: a spec copied from desired into an action and on
+/// into the simulated world is one allocation, and two values that share a
+/// payload compare equal without looking inside. Writes ([`Json::set_path`])
+/// copy a shared payload first, so sharing is never observable.
 #[derive(Debug, Clone)]
 pub enum Json {
     Null,
     Bool(bool),
     Number(Number),
-    String(Box<str>),
-    Array(Vec<Json>),
-    Object(Vec<(Box<str>, Json)>),
+    String(Arc<str>),
+    Array(Arc<Vec<Json>>),
+    Object(Arc<Vec<(Box<str>, Json)>>),
 }
 
 impl Json {
+    /// A string value.
+    pub fn string(text: &str) -> Json {
+        Json::String(Arc::from(text))
+    }
+
+    /// An array value.
+    pub fn array(items: Vec<Json>) -> Json {
+        Json::Array(Arc::new(items))
+    }
+
+    /// An object value; `members` must not repeat a name (the parser guarantees it).
+    pub fn object(members: Vec<(Box<str>, Json)>) -> Json {
+        Json::Object(Arc::new(members))
+    }
+
+    /// The members of an object, in written order.
+    pub fn as_object(&self) -> Option<&[(Box<str>, Json)]> {
+        match self {
+            Json::Object(members) => Some(members),
+            _ => None,
+        }
+    }
+
+    /// The items of an array.
+    pub fn as_array(&self) -> Option<&[Json]> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The text of a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
     /// The JSON type name, as used in error messages ("an object", "a string", ...).
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -114,9 +160,11 @@ impl Json {
             return;
         };
         if !matches!(self, Json::Object(_)) {
-            *self = Json::Object(Vec::new());
+            *self = Json::object(Vec::new());
         }
         if let Json::Object(members) = self {
+            // Copies the member list (not the values) if another value shares it.
+            let members = Arc::make_mut(members);
             let index = match members.iter().position(|(k, _)| **k == **first) {
                 Some(index) => index,
                 None => {
@@ -162,7 +210,7 @@ impl Json {
             }
             Json::Array(items) => {
                 hasher.write(b"[");
-                for item in items {
+                for item in items.iter() {
                     item.hash_into(hasher);
                 }
                 hasher.write(b"]");
@@ -170,7 +218,7 @@ impl Json {
             Json::Object(members) => {
                 // Order-independent: combine member hashes with a commutative sum.
                 let mut sum = 0u64;
-                for (key, value) in members {
+                for (key, value) in members.iter() {
                     let mut member = StableHasher::default();
                     member.write(key.as_bytes());
                     member.write(b":");
@@ -202,9 +250,10 @@ impl PartialEq for Json {
             (Json::Null, Json::Null) => true,
             (Json::Bool(a), Json::Bool(b)) => a == b,
             (Json::Number(a), Json::Number(b)) => a == b,
-            (Json::String(a), Json::String(b)) => a == b,
-            (Json::Array(a), Json::Array(b)) => a == b,
-            (Json::Object(a), Json::Object(b)) => objects_equal(a, b),
+            // A shared payload is equal to itself: O(1) for a spec copied from another.
+            (Json::String(a), Json::String(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Json::Array(a), Json::Array(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Json::Object(a), Json::Object(b)) => Arc::ptr_eq(a, b) || objects_equal(a, b),
             _ => false,
         }
     }
@@ -242,14 +291,14 @@ impl Serialize for Json {
             Json::String(s) => serializer.serialize_str(s),
             Json::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
-                for item in items {
+                for item in items.iter() {
                     seq.serialize_element(item)?;
                 }
                 seq.end()
             }
             Json::Object(members) => {
                 let mut map = serializer.serialize_map(Some(members.len()))?;
-                for (key, value) in members {
+                for (key, value) in members.iter() {
                     map.serialize_entry(&**key, value)?;
                 }
                 map.end()
@@ -330,7 +379,7 @@ mod tests {
     fn set_and_get_path() {
         let mut spec = num(r#"{"replicas":1,"template":{"image":"a"}}"#);
         let path = ["template".to_owned(), "image".to_owned()];
-        spec.set_path(&path, Json::String("b".into()));
+        spec.set_path(&path, Json::string("b"));
         assert_eq!(spec, num(r#"{"replicas":1,"template":{"image":"b"}}"#));
         spec.set_path(&["new".to_owned(), "deep".to_owned()], Json::Null);
         assert_eq!(
@@ -338,6 +387,33 @@ mod tests {
             Some(&Json::Null)
         );
         assert_eq!(spec.get_path(&["missing".to_owned()]), None);
+    }
+
+    #[test]
+    fn set_path_never_changes_a_value_that_shares_the_payload() {
+        let original = num(r#"{"replicas":1,"template":{"image":"a"}}"#);
+        let mut copy = original.clone();
+        assert_eq!(copy, original);
+        copy.set_path(&["template".to_owned(), "image".to_owned()], num("\"b\""));
+        assert_eq!(original, num(r#"{"replicas":1,"template":{"image":"a"}}"#));
+        assert_eq!(copy, num(r#"{"replicas":1,"template":{"image":"b"}}"#));
+        assert_ne!(copy, original);
+    }
+
+    #[test]
+    fn constructors_and_accessors() {
+        let value = Json::object(vec![
+            ("s".into(), Json::string("x")),
+            ("a".into(), Json::array(vec![Json::Null])),
+        ]);
+        assert_eq!(value.to_compact_string(), r#"{"s":"x","a":[null]}"#);
+        assert_eq!(value.get("s").and_then(Json::as_str), Some("x"));
+        assert_eq!(
+            value.get("a").and_then(Json::as_array),
+            Some(&[Json::Null][..])
+        );
+        assert_eq!(value.as_object().map(<[_]>::len), Some(2));
+        assert_eq!(Json::Null.as_object(), None);
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub use parse::{
     ErrorKind, InputError,
 };
 pub use path::JsonPath;
-pub use reconcile::{reconcile, Action, ActionKind};
+pub use reconcile::{count_out_of_sync, reconcile, Action, ActionKind};
 
 /// Serializes a value through its `Display` text.
 pub(crate) fn parse_display_serializer<T: std::fmt::Display, S: serde::Serializer>(

@@ -1,5 +1,7 @@
 //! The inputs of `reconcile`: named specs and per-name finalizer lists.
 
+use std::sync::Arc;
+
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -9,9 +11,11 @@ use crate::json::Json;
 ///
 /// Guarantees: names are unique and kept sorted by Unicode code point, so
 /// lookups are binary searches and iteration is already in action order.
+/// Names and specs are reference-counted: a clone allocates one vector and
+/// copies no text, which keeps the simulation's per-pass world snapshots cheap.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Resources {
-    entries: Vec<(String, Json)>,
+    entries: Vec<(Arc<str>, Json)>,
 }
 
 impl Resources {
@@ -21,7 +25,17 @@ impl Resources {
 
     /// Builds from entries whose names are known to be unique (the parser checks).
     /// If a name repeats anyway, the last entry wins.
-    pub fn from_unique(mut entries: Vec<(String, Json)>) -> Self {
+    pub fn from_unique(entries: Vec<(String, Json)>) -> Self {
+        Self::from_unique_shared(
+            entries
+                .into_iter()
+                .map(|(name, spec)| (Arc::from(name), spec))
+                .collect(),
+        )
+    }
+
+    /// [`Resources::from_unique`] with shared names, which are kept as they are.
+    pub(crate) fn from_unique_shared(mut entries: Vec<(Arc<str>, Json)>) -> Self {
         // Stable sort keeps input order among equal names, so dedup keeps the last.
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         entries.reverse();
@@ -40,13 +54,21 @@ impl Resources {
 
     /// Entries in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Json)> {
-        self.entries
-            .iter()
-            .map(|(name, spec)| (name.as_str(), spec))
+        self.entries.iter().map(|(name, spec)| (&**name, spec))
+    }
+
+    /// Entries in name order, with the shared name: cloning it copies no text.
+    pub(crate) fn iter_shared(&self) -> impl Iterator<Item = (&Arc<str>, &Json)> {
+        self.entries.iter().map(|(name, spec)| (name, spec))
+    }
+
+    /// The shared name equal to `name`, if present.
+    pub(crate) fn shared_name(&self, name: &str) -> Option<&Arc<str>> {
+        self.position(name).ok().map(|i| &self.entries[i].0)
     }
 
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.entries.iter().map(|(name, _)| name.as_str())
+        self.entries.iter().map(|(name, _)| &**name)
     }
 
     pub fn get(&self, name: &str) -> Option<&Json> {
@@ -66,12 +88,13 @@ impl Resources {
         self.position(name).is_ok()
     }
 
-    /// Writes a spec, returning the previous one.
-    pub fn insert(&mut self, name: String, spec: Json) -> Option<Json> {
-        match self.position(&name) {
+    /// Writes a spec, returning the previous one. `name` may be a `String`,
+    /// a `&str` or an `Arc<str>` (which is shared, not copied).
+    pub fn insert(&mut self, name: impl AsRef<str> + Into<Arc<str>>, spec: Json) -> Option<Json> {
+        match self.position(name.as_ref()) {
             Ok(i) => Some(std::mem::replace(&mut self.entries[i].1, spec)),
             Err(i) => {
-                self.entries.insert(i, (name, spec));
+                self.entries.insert(i, (name.into(), spec));
                 None
             }
         }
@@ -82,7 +105,7 @@ impl Resources {
     }
 
     fn position(&self, name: &str) -> Result<usize, usize> {
-        self.entries.binary_search_by(|(n, _)| n.as_str().cmp(name))
+        self.entries.binary_search_by(|(n, _)| (**n).cmp(name))
     }
 }
 
@@ -96,7 +119,7 @@ impl Serialize for Resources {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.entries.len()))?;
         for (name, spec) in &self.entries {
-            map.serialize_entry(name, spec)?;
+            map.serialize_entry(&**name, spec)?;
         }
         map.end()
     }

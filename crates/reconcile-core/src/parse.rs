@@ -18,6 +18,7 @@
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::Serialize;
@@ -324,6 +325,70 @@ impl SeenKeys {
     }
 }
 
+/// Detects a repeated name among the members of a document's top-level object.
+///
+/// Names that arrive in increasing code point order, as in every document this
+/// project writes, need one comparison with the previous name and no
+/// allocation; the first name out of order indexes all names so far in a hash
+/// set, which every later name is checked against.
+#[derive(Default)]
+struct SeenNames {
+    index: Option<HashSet<Box<str>>>,
+}
+
+impl SeenNames {
+    /// True if `name` is among `earlier`, the names accepted so far in document order.
+    fn is_duplicate<'a>(
+        &mut self,
+        mut earlier: impl DoubleEndedIterator<Item = &'a str>,
+        name: &str,
+    ) -> bool {
+        if self.index.is_none() {
+            match earlier.next_back() {
+                // Every earlier name is at most the previous one, so below `name`.
+                None => return false,
+                Some(previous) if previous < name => return false,
+                Some(previous) if previous == name => return true,
+                Some(previous) => {
+                    let mut index: HashSet<Box<str>> = earlier.map(Box::from).collect();
+                    index.insert(previous.into());
+                    self.index = Some(index);
+                }
+            }
+        }
+        self.index
+            .as_ref()
+            .is_some_and(|index| index.contains(name))
+    }
+
+    /// Notes a name that was accepted.
+    fn accept(&mut self, name: &str) {
+        if let Some(index) = &mut self.index {
+            index.insert(name.into());
+        }
+    }
+}
+
+/// A resource name, read straight into shared storage (one allocation).
+struct SharedName;
+
+impl<'de> DeserializeSeed<'de> for SharedName {
+    type Value = Arc<str>;
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Arc<str>, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for SharedName {
+    type Value = Arc<str>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Arc<str>, E> {
+        Ok(Arc::from(v))
+    }
+}
+
 fn duplicate_key<E: de::Error>(ctx: &Ctx, key: &str, what: &str) -> E {
     ctx.note_segment(Segment::Key(key.to_owned()));
     ctx.fail(
@@ -392,10 +457,10 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
         Ok(Json::Number(Number::Float(v)))
     }
     fn visit_str<E>(self, v: &str) -> Result<Json, E> {
-        Ok(Json::String(v.into()))
+        Ok(Json::string(v))
     }
     fn visit_string<E>(self, v: String) -> Result<Json, E> {
-        Ok(Json::String(v.into_boxed_str()))
+        Ok(Json::String(v.into()))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
         let mut items = Vec::new();
@@ -406,7 +471,7 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
                 seed: ValueSeed,
             }) {
                 Ok(Some(item)) => items.push(item),
-                Ok(None) => return Ok(Json::Array(items)),
+                Ok(None) => return Ok(Json::array(items)),
                 Err(error) => {
                     self.ctx.note_segment(Segment::Index(index));
                     return Err(error);
@@ -432,7 +497,7 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
                 }
             }
         }
-        Ok(Json::Object(members))
+        Ok(Json::object(members))
     }
 }
 
@@ -526,10 +591,10 @@ impl<'de> Visitor<'de> for ResourcesVisitor<'_> {
     reject_other_types!(RESOURCES_EXPECTED; unit, bool, number, str, seq);
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Resources, A::Error> {
-        let mut entries: Vec<(String, Json)> = Vec::new();
-        let mut seen: HashSet<String> = HashSet::new();
-        while let Some(name) = map.next_key::<String>()? {
-            if seen.contains(&name) {
+        let mut entries: Vec<(Arc<str>, Json)> = Vec::new();
+        let mut seen = SeenNames::default();
+        while let Some(name) = map.next_key_seed(SharedName)? {
+            if seen.is_duplicate(entries.iter().map(|(n, _)| &**n), &name) {
                 return Err(duplicate_key(self.ctx, &name, "resource name"));
             }
             match map.next_value_seed(WithCtx {
@@ -537,16 +602,16 @@ impl<'de> Visitor<'de> for ResourcesVisitor<'_> {
                 seed: ValueSeed,
             }) {
                 Ok(spec) => {
-                    seen.insert(name.clone());
+                    seen.accept(&name);
                     entries.push((name, spec));
                 }
                 Err(error) => {
-                    self.ctx.note_segment(Segment::Key(name));
+                    self.ctx.note_segment(Segment::Key(name.to_string()));
                     return Err(error);
                 }
             }
         }
-        Ok(Resources::from_unique(entries))
+        Ok(Resources::from_unique_shared(entries))
     }
 }
 
@@ -587,9 +652,9 @@ impl<'de> Visitor<'de> for FinalizersVisitor<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut entries: Vec<(String, Vec<String>)> = Vec::new();
-        let mut seen: HashSet<String> = HashSet::new();
+        let mut seen = SeenNames::default();
         while let Some(name) = map.next_key::<String>()? {
-            if seen.contains(&name) {
+            if seen.is_duplicate(entries.iter().map(|(n, _)| n.as_str()), &name) {
                 return Err(duplicate_key(self.ctx, &name, "resource name"));
             }
             match map.next_value_seed(WithCtx {
@@ -597,7 +662,7 @@ impl<'de> Visitor<'de> for FinalizersVisitor<'_> {
                 seed: FinalizerListSeed,
             }) {
                 Ok(list) => {
-                    seen.insert(name.clone());
+                    seen.accept(&name);
                     entries.push((name, list));
                 }
                 Err(error) => {
@@ -856,6 +921,33 @@ mod tests {
         let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
         let text = format!("{{\"a\": {{{}, \"k3\": 0}}}}", many.join(", "));
         assert_eq!(err_resources(&text).kind, ErrorKind::DuplicateKey);
+    }
+
+    #[test]
+    fn duplicate_resource_names_are_caught_in_any_order() {
+        // Sorted names need no index; the first name out of order builds one.
+        for (text, duplicate) in [
+            (r#"{"a": 1, "b": 2, "b": 3}"#, "b"),
+            (r#"{"a": 1, "b": 2, "a": 3}"#, "a"),
+            (r#"{"c": 1, "a": 2, "b": 3, "c": 4}"#, "c"),
+            (r#"{"c": 1, "b": 2, "a": 3, "b": 4}"#, "b"),
+            (r#"{"b": 1, "a": 2, "c": 3, "d": 4, "a": 5}"#, "a"),
+        ] {
+            let error = err_resources(text);
+            assert_eq!(error.kind, ErrorKind::DuplicateKey, "{text}");
+            assert_eq!(error.path.to_string(), format!("$.{duplicate}"), "{text}");
+            let finalizers = text.replace(|c: char| c.is_ascii_digit(), "[]");
+            let error = parse_finalizers(&finalizers).expect_err("duplicate finalizer entry");
+            assert_eq!(error.kind, ErrorKind::DuplicateKey, "{finalizers}");
+            assert_eq!(
+                error.path.to_string(),
+                format!("$.{duplicate}"),
+                "{finalizers}"
+            );
+        }
+        let unsorted = parse_resources(Document::Desired, r#"{"c": 1, "a": 2, "b": 3, "d": 4}"#)
+            .expect("no duplicates");
+        assert_eq!(unsorted.names().collect::<Vec<_>>(), ["a", "b", "c", "d"]);
     }
 
     #[test]

@@ -33,7 +33,7 @@ fn run_json(desired: &str, observed: &str, finalizers: Option<&str>) -> String {
 }
 
 fn kinds_and_names(actions: &[Action]) -> Vec<(ActionKind, &str)> {
-    actions.iter().map(|a| (a.kind, a.name.as_str())).collect()
+    actions.iter().map(|a| (a.kind, &*a.name)).collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -297,13 +297,13 @@ fn names_sort_by_code_point_not_utf16() {
     let creates = run(&names, "{}", None);
     assert!(creates.iter().all(|a| a.kind == ActionKind::Create));
     assert_eq!(
-        creates.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
+        creates.iter().map(|a| &*a.name).collect::<Vec<_>>(),
         expected
     );
     let deletes = run("{}", &names, None);
     assert!(deletes.iter().all(|a| a.kind == ActionKind::Delete));
     assert_eq!(
-        deletes.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
+        deletes.iter().map(|a| &*a.name).collect::<Vec<_>>(),
         expected
     );
 }
@@ -603,7 +603,7 @@ fn plan_text_keeps_one_line_per_action_for_odd_names() {
         )
     );
     // The actions themselves keep the real names.
-    assert_eq!(p.actions[1].action.name, "a\nb");
+    assert_eq!(&*p.actions[1].action.name, "a\nb");
 }
 
 #[test]

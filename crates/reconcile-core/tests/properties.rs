@@ -8,9 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
 use reconcile_core::{
-    diff, format_document, parse_finalizers, parse_json, parse_resources, parse_scenario, plan,
-    reconcile, Action, ActionKind, Document, Finalizers, InputError, Json, Number, Reason,
-    Resources, Scenario, Summary,
+    count_out_of_sync, diff, format_document, parse_finalizers, parse_json, parse_resources,
+    parse_scenario, plan, reconcile, Action, ActionKind, Document, Finalizers, InputError, Json,
+    Number, Reason, Resources, Scenario, Summary,
 };
 
 const CASES: u32 = 96;
@@ -70,14 +70,14 @@ fn leaf() -> impl Strategy<Value = Json> {
         1 => Just(Json::Null),
         2 => any::<bool>().prop_map(Json::Bool),
         4 => number(),
-        2 => text().prop_map(|s| Json::String(s.into_boxed_str())),
+        2 => text().prop_map(|s| Json::string(&s)),
     ]
 }
 
 /// Keeps the first member of each name, as a parsed object would have only one.
 fn object(members: Vec<(String, Json)>) -> Json {
     let mut seen = BTreeSet::new();
-    Json::Object(
+    Json::object(
         members
             .into_iter()
             .filter(|(key, _)| seen.insert(key.clone()))
@@ -89,7 +89,7 @@ fn object(members: Vec<(String, Json)>) -> Json {
 fn spec() -> impl Strategy<Value = Json> {
     leaf().prop_recursive(3, 24, 4, |inner| {
         prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Json::Array),
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Json::array),
             prop::collection::vec(("[xyé🚀]{0,2}", inner), 0..5).prop_map(object),
         ]
     })
@@ -114,8 +114,8 @@ fn equivalent(value: &Json) -> Json {
             #[allow(clippy::cast_possible_truncation)]
             int(*f as i64)
         }
-        Json::Array(items) => Json::Array(items.iter().map(equivalent).collect()),
-        Json::Object(members) => Json::Object(
+        Json::Array(items) => Json::array(items.iter().map(equivalent).collect()),
+        Json::Object(members) => Json::object(
             members
                 .iter()
                 .rev()
@@ -129,7 +129,7 @@ fn equivalent(value: &Json) -> Json {
 /// Rotates every object's members by an amount drawn from `seed`.
 fn permuted(value: &Json, seed: &mut u64) -> Json {
     match value {
-        Json::Array(items) => Json::Array(items.iter().map(|v| permuted(v, seed)).collect()),
+        Json::Array(items) => Json::array(items.iter().map(|v| permuted(v, seed)).collect()),
         Json::Object(members) => {
             *seed = seed
                 .wrapping_mul(6_364_136_223_846_793_005)
@@ -145,8 +145,24 @@ fn permuted(value: &Json, seed: &mut u64) -> Json {
                     members.reverse();
                 }
             }
-            Json::Object(members)
+            Json::object(members)
         }
+        other => other.clone(),
+    }
+}
+
+/// The same value with nothing shared: every string, array and object is a fresh copy,
+/// so equality has to look inside instead of recognizing a shared payload.
+fn unshared(value: &Json) -> Json {
+    match value {
+        Json::String(s) => Json::string(s),
+        Json::Array(items) => Json::array(items.iter().map(unshared).collect()),
+        Json::Object(members) => Json::object(
+            members
+                .iter()
+                .map(|(k, v)| (k.clone(), unshared(v)))
+                .collect(),
+        ),
         other => other.clone(),
     }
 }
@@ -345,18 +361,44 @@ proptest! {
         for group in [upserts, removals] {
             for pair in group.windows(2) {
                 prop_assert!(
-                    pair[0].name.as_str() < pair[1].name.as_str(),
+                    *pair[0].name < *pair[1].name,
                     "{:?} before {:?}", pair[0], pair[1]
                 );
             }
         }
     }
 
+    /// `count_out_of_sync` counts exactly the actions `reconcile` returns, with
+    /// or without finalizers, whether specs share payloads or not.
+    #[test]
+    fn count_out_of_sync_equals_the_number_of_actions(case in case()) {
+        let f = case.finalizers.as_ref();
+        prop_assert_eq!(
+            count_out_of_sync(&case.desired, &case.observed, f),
+            reconcile(&case.desired, &case.observed, f).len()
+        );
+        prop_assert_eq!(
+            count_out_of_sync(&case.desired, &case.observed, None),
+            reconcile(&case.desired, &case.observed, None).len()
+        );
+        // After the desired specs are applied, observed shares them: still the same count.
+        let mut applied = case.observed.clone();
+        for action in reconcile(&case.desired, &case.observed, f) {
+            if let Some(spec) = action.spec {
+                applied.insert(action.name, spec);
+            }
+        }
+        prop_assert_eq!(
+            count_out_of_sync(&case.desired, &applied, f),
+            reconcile(&case.desired, &applied, f).len()
+        );
+    }
+
     /// (b) At most one action per name.
     #[test]
     fn one_action_per_name(case in case()) {
         let actions = case.actions();
-        let names: BTreeSet<&str> = actions.iter().map(|a| a.name.as_str()).collect();
+        let names: BTreeSet<&str> = actions.iter().map(|a| &*a.name).collect();
         prop_assert_eq!(names.len(), actions.len());
     }
 
@@ -365,7 +407,7 @@ proptest! {
     fn every_name_accounted_for(case in case()) {
         let actions = case.actions();
         let by_name: BTreeMap<&str, &Action> =
-            actions.iter().map(|a| (a.name.as_str(), a)).collect();
+            actions.iter().map(|a| (&*a.name, a)).collect();
         let all_names: BTreeSet<&String> =
             case.desired_map.keys().chain(case.observed_map.keys()).collect();
         for name in &all_names {
@@ -389,7 +431,7 @@ proptest! {
         }
         // No action for a name outside desired ∪ observed (e.g. a finalizer-only name).
         for action in &actions {
-            prop_assert!(all_names.contains(&action.name), "{:?}", action);
+            prop_assert!(all_names.contains(&action.name.to_string()), "{:?}", action);
         }
     }
 
@@ -452,7 +494,7 @@ proptest! {
         prop_assert_eq!(p.summary.total(), actions.len());
         prop_assert_eq!(&p.summary_text, &p.summary.to_string());
         for explained in &p.actions {
-            let name = explained.action.name.as_str();
+            let name = &*explained.action.name;
             match (&explained.reason, explained.action.kind) {
                 (Reason::NotObserved, ActionKind::Create)
                 | (Reason::NoFinalizersPending { .. }, ActionKind::Delete) => {
@@ -511,11 +553,11 @@ fn spec_pair() -> impl Strategy<Value = (Json, Json)> {
         _ => {
             let grown = match &a {
                 Json::Object(members) if !members.iter().any(|(k, _)| &**k == "extra") => {
-                    let mut members = members.clone();
+                    let mut members = members.to_vec();
                     members.push(("extra".into(), b));
-                    Json::Object(members)
+                    Json::object(members)
                 }
-                _ => Json::Array(vec![a.clone(), b]),
+                _ => Json::array(vec![a.clone(), b]),
             };
             (a, grown)
         }
@@ -542,7 +584,11 @@ proptest! {
     #[test]
     fn equality_laws((a, b) in spec_pair(), seed in any::<u64>()) {
         prop_assert_eq!(&a, &a.clone());
+        prop_assert_eq!(&a, &unshared(&a));
         prop_assert_eq!(a == b, b == a);
+        // Sharing payloads never changes a comparison's result.
+        prop_assert_eq!(unshared(&a) == unshared(&b), a == b);
+        prop_assert_eq!(a.clone() == unshared(&b), a == b);
         let mut seed = seed;
         let shuffled = permuted(&a, &mut seed);
         prop_assert_eq!(&a, &shuffled);
@@ -552,7 +598,7 @@ proptest! {
         // Equal values stay equal when both are permuted, unequal ones stay unequal.
         prop_assert_eq!(permuted(&a, &mut seed) == permuted(&b, &mut seed), a == b);
         // Wrapping changes the value.
-        let wrapped = Json::Array(vec![a.clone()]);
+        let wrapped = Json::array(vec![a.clone()]);
         prop_assert_ne!(&wrapped, &a);
     }
 }

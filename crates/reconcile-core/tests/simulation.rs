@@ -68,7 +68,7 @@ const CR_ADDED: Trigger = Trigger::CustomResource {
 fn actions(pass: &PassRecord) -> Vec<(ActionKind, String, ActionResult)> {
     pass.actions
         .iter()
-        .map(|o| (o.action.kind, o.action.name.clone(), o.result.clone()))
+        .map(|o| (o.action.kind, o.action.name.to_string(), o.result.clone()))
         .collect()
 }
 
@@ -120,7 +120,7 @@ fn creates(timeline: &Timeline) -> BTreeMap<String, usize> {
         for outcome in &pass.actions {
             if outcome.action.kind == ActionKind::Create && outcome.result == ActionResult::Applied
             {
-                *counts.entry(outcome.action.name.clone()).or_insert(0) += 1;
+                *counts.entry(outcome.action.name.to_string()).or_insert(0) += 1;
             }
         }
     }
@@ -1609,7 +1609,7 @@ fn int(i: u64) -> Json {
 fn spec() -> impl Strategy<Value = Json> {
     prop_oneof![
         (0u64..3).prop_map(int),
-        (0u64..3).prop_map(|r| Json::Object(vec![("r".into(), int(r))])),
+        (0u64..3).prop_map(|r| Json::object(vec![("r".into(), int(r))])),
     ]
 }
 

@@ -114,7 +114,7 @@ pub fn sim_config(options: Option<JsValue>) -> Result<SimConfig, JsError> {
 fn option_names() -> Vec<String> {
     let defaults = serde_json::to_string(&SimConfig::default()).unwrap_or_default();
     match parse_json(Document::Scenario, &defaults) {
-        Ok(Json::Object(members)) => members.into_iter().map(|(name, _)| name.into()).collect(),
+        Ok(Json::Object(members)) => members.iter().map(|(name, _)| name.to_string()).collect(),
         _ => Vec::new(),
     }
 }

@@ -1,4 +1,5 @@
-//! The JS API for course pages: `reconcile`, `plan` and `simulate`, shipped as
+//! The JS API for course pages: `reconcile`, `plan`, `simulate` and
+//! `simulateVerdict`, shipped as
 //! the ES module `/pkg/reconcile.js` of the built site.
 //!
 //! ```js
@@ -75,4 +76,20 @@ pub fn simulate(
     let scenario = types::sim_scenario(parse_scenario(&text(Document::Scenario, &scenario)?)?);
     let timeline = reconcile_core::sim::simulate(&scenario, &sim_config(options)?);
     to_js(&types::Timeline::of(&timeline))
+}
+
+/// Runs the same simulation as `simulate` and returns only how it ended:
+/// `{ passes, verdict, verdictText }`, where `passes` is the number of passes.
+/// No per-pass records cross into JavaScript, so a large run costs the
+/// simulation alone: for auto-graders and for timing.
+#[wasm_bindgen(js_name = simulateVerdict, unchecked_return_type = "SimVerdict")]
+pub fn simulate_verdict(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "SimOptions | string | null")] options: Option<
+        JsValue,
+    >,
+) -> Result<JsValue, JsError> {
+    let scenario = types::sim_scenario(parse_scenario(&text(Document::Scenario, &scenario)?)?);
+    let timeline = reconcile_core::sim::simulate(&scenario, &sim_config(options)?);
+    to_js(&types::SimVerdict::of(&timeline))
 }

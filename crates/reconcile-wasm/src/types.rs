@@ -32,6 +32,26 @@ impl<'a> Timeline<'a> {
     }
 }
 
+/// What `simulateVerdict` returns: the end of a run without its passes.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SimVerdict<'a> {
+    /// How many passes ran.
+    pub passes: usize,
+    pub verdict: &'a Verdict,
+    pub verdict_text: String,
+}
+
+impl<'a> SimVerdict<'a> {
+    pub fn of(timeline: &'a sim::Timeline) -> Self {
+        Self {
+            passes: timeline.passes.len(),
+            verdict: &timeline.verdict,
+            verdict_text: timeline.verdict.to_string(),
+        }
+    }
+}
+
 /// The simulation starts from the same three documents `reconcile` takes.
 pub fn sim_scenario(scenario: Scenario) -> SimScenario {
     SimScenario {
@@ -231,6 +251,15 @@ export interface Timeline {
   log: LogEntry[];
   verdict: Verdict;
   /** "Converged after 2 passes (t = 25 ms)", "Not converging: ...". */
+  verdictText: string;
+}
+
+/** How a run ended, as `simulateVerdict` returns it: a `Timeline` without its passes and log. */
+export interface SimVerdict {
+  /** How many passes ran. */
+  passes: number;
+  verdict: Verdict;
+  /** The verdict as a sentence, as in `Timeline`. */
   verdictText: string;
 }
 "#;

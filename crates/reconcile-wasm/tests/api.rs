@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::JSON;
-use reconcile_wasm::{plan, reconcile, simulate};
+use reconcile_wasm::{plan, reconcile, simulate, simulate_verdict};
 use wasm_bindgen::{JsCast, JsError, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -423,4 +423,52 @@ fn simulate_option_errors_name_the_option() {
         error.starts_with("Simulation options at $.crash: missing field `afterActions`"),
         "{error}"
     );
+}
+
+// --- simulateVerdict ---
+
+#[wasm_bindgen_test]
+fn simulate_verdict_is_the_timelines_end_without_passes() {
+    let options = r#"{"seed":7,"failureRate":0.3}"#;
+    let timeline = simulate(js(SMALL), Some(js(options)))
+        .unwrap_or_else(|error| panic!("threw: {}", message(error)));
+    let verdict = simulate_verdict(JsValue::from_str(SMALL), Some(JsValue::from_str(options)))
+        .unwrap_or_else(|error| panic!("threw: {}", message(error)));
+    let passes = js_sys::Array::from(&get(&timeline, &["passes"])).length();
+    assert_eq!(get(&verdict, &["passes"]).as_f64(), Some(f64::from(passes)));
+    assert_eq!(
+        json(Ok(get(&verdict, &["verdict"]))),
+        json(Ok(get(&timeline, &["verdict"])))
+    );
+    assert_eq!(
+        get_str(&verdict, &["verdictText"]),
+        get_str(&timeline, &["verdictText"])
+    );
+    let keys = js_sys::Object::keys(&verdict.unchecked_into::<js_sys::Object>());
+    assert_eq!(
+        json(Ok(keys.into())),
+        r#"["passes","verdict","verdictText"]"#
+    );
+}
+
+#[wasm_bindgen_test]
+fn simulate_verdict_reports_a_stuck_finalizer_and_errors() {
+    let scenario = js(r#"{"desired":{},"observed":{"ns":{}},"finalizers":{"ns":["kubernetes"]}}"#);
+    let options = js(r#"{"stuckFinalizers":[{"object":"ns","finalizer":"kubernetes"}]}"#);
+    let verdict = simulate_verdict(scenario, Some(options))
+        .unwrap_or_else(|error| panic!("threw: {}", message(error)));
+    // Pass 1 sets the deletion mark; its watch event runs pass 2, which finds nothing to write.
+    assert_eq!(
+        json(Ok(verdict)),
+        r#"{"passes":2,"verdict":{"verdict":"not-converging","reason":{"kind":"stuck-finalizer","object":"ns","finalizer":"kubernetes"}},"verdictText":"Not converging: ns is stuck terminating; finalizer kubernetes is never removed"}"#
+    );
+    assert_eq!(
+        thrown(simulate_verdict(
+            js(SMALL),
+            Some(js(r#"{"maxPasses":"ten"}"#))
+        )),
+        r#"Simulation options at $.maxPasses: invalid type: string "ten", expected usize"#
+    );
+    let error = thrown(simulate_verdict(js(r#"{"desired":{}}"#), None));
+    assert!(error.starts_with("Scenario: "), "{error}");
 }

@@ -4,6 +4,7 @@
 //! the wasm32 target, wasm-bindgen-cli, trunk, wasm-opt (npm binaryen), Debian
 //! Chromium and the npm packages of `web/`.
 
+mod bench;
 mod jsapi;
 mod size;
 mod tools;
@@ -22,8 +23,9 @@ usage: cargo xtask <command>
   size               gzipped size of each file in dist/ and dist/pkg/ (run `build` first)
   js-api [--into D]  build the JS API for course pages into D/pkg/ (default: trunk's
                      staging dir when run as its hook, else dist/)
-  bench              release build, then measure size and time-to-first-action-list
-                     in headless Chromium; writes docs/PERFORMANCE.md";
+  bench              release build, then measure size, time-to-first-action-list and the
+                     simulation budget in headless Chromium, and run core's criterion
+                     benchmarks (bench-speed profile); writes docs/PERFORMANCE.md";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -159,8 +161,9 @@ fn bench() -> Result<(), String> {
          Navigation start to the `first-action-list` performance mark, which the page sets right after \
          its first render (that render already holds the default preset's action list). \
          21 fresh browser contexts, no cache. Budget: 300 ms.\n\n\
-         ```json\n{}\n```\n",
-        timing.trim()
+         ```json\n{}\n```\n\n{}",
+        timing.trim(),
+        bench::sections(&env)?
     );
     std::fs::write(env.root.join("docs/PERFORMANCE.md"), &report).map_err(|e| e.to_string())?;
     print!("{report}");

@@ -84,7 +84,7 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
         let event = config.script[*index].event.clone();
         let dropped = external_event_dropped(config, *index);
         let actions = edge.on_external(&event, dropped);
-        let description = describe(&event);
+        let description = event.to_string();
         steps.push(edge.step(description, dropped, actions, level_at_step(position + 1)));
     }
     let first_divergence = steps.iter().position(|s| s.diverged);
@@ -97,20 +97,6 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
         first_divergence,
         edge_final,
         level_final,
-    }
-}
-
-fn describe(event: &WorldEvent) -> String {
-    match event {
-        WorldEvent::Delete { name } => format!("someone deletes {name}"),
-        WorldEvent::Drift { name, path, value } => {
-            format!("someone sets {}.{} = {value}", name, path.join("."))
-        }
-        WorldEvent::StrayCreate { name, .. } => format!("someone creates {name}"),
-        WorldEvent::AddFinalizer { name, finalizer } => {
-            format!("someone adds finalizer {finalizer} to {name}")
-        }
-        WorldEvent::SetDesired { .. } => "custom resource spec changed".to_owned(),
     }
 }
 
@@ -277,7 +263,7 @@ impl EdgeHandler<'_> {
     fn delete(&mut self, name: &str) -> (Action, String) {
         let action = Action {
             kind: ActionKind::Delete,
-            name: name.to_owned(),
+            name: name.into(),
             spec: None,
         };
         // Owners clear what they can; the API server removes the object once nothing is pending.

@@ -13,7 +13,7 @@ use super::{
 use crate::explain::diff;
 use crate::json::Json;
 use crate::model::Resources;
-use crate::reconcile::{reconcile, Action, ActionKind};
+use crate::reconcile::{count_out_of_sync, reconcile, Action, ActionKind};
 
 /// The controller's one key: the custom resource it reconciles.
 const KEY: &str = "custom-resource";
@@ -409,7 +409,7 @@ impl<'a> Engine<'a> {
         self.schedule_script_after(index, end + 1);
         self.schedule_other_writers(end);
 
-        let out_of_sync = self.remaining().len();
+        let out_of_sync = self.out_of_sync();
         let world_after = match self.passes.last() {
             Some(last) if *last.world_after == self.world => Rc::clone(&last.world_after),
             _ => Rc::new(self.world.clone()),
@@ -432,7 +432,7 @@ impl<'a> Engine<'a> {
         let change = match action.kind {
             ActionKind::Create | ActionKind::Update => {
                 let spec = action.spec.clone().unwrap_or(Json::Null);
-                self.world.write_spec(&action.name, spec)
+                self.world.write_spec_shared(&action.name, spec)
             }
             ActionKind::Finalize => {
                 if !self.world.mark_terminating(&action.name, at) {
@@ -715,9 +715,9 @@ impl<'a> Engine<'a> {
                 _ => "the whole object".to_owned(),
             };
             self.oscillation = Some(NotConvergingReason::Oscillation {
-                object: action.name.clone(),
+                object: action.name.to_string(),
                 field,
-                other_writer: self.last_other_writer.get(&action.name).cloned(),
+                other_writer: self.last_other_writer.get(&*action.name).cloned(),
             });
         }
     }
@@ -743,7 +743,7 @@ impl<'a> Engine<'a> {
         }
         // Something may have changed the world since the pass read it (a
         // scripted event whose watch event was dropped, right as it ended).
-        if pass.actions.is_empty() && self.remaining().is_empty() {
+        if pass.actions.is_empty() && self.out_of_sync() == 0 {
             return Some(Verdict::Converged {
                 passes: pass.index,
                 time: pass.finished_at,
@@ -763,7 +763,7 @@ impl<'a> Engine<'a> {
     }
 
     fn idle_verdict(&self) -> Option<Verdict> {
-        if self.remaining().is_empty() {
+        if self.out_of_sync() == 0 {
             let time = self.passes.last().map_or(0, |p| p.finished_at);
             return Some(Verdict::Converged {
                 passes: self.passes.len(),
@@ -777,8 +777,17 @@ impl<'a> Engine<'a> {
         (!resync_on).then(|| self.no_trigger())
     }
 
+    /// How many actions `reconcile` would return now, counted without building them.
+    fn out_of_sync(&self) -> usize {
+        count_out_of_sync(
+            &self.desired,
+            &self.world.observed,
+            Some(&self.world.finalizers),
+        )
+    }
+
     fn no_trigger(&self) -> Verdict {
-        let out_of_sync = self.remaining().len();
+        let out_of_sync = self.out_of_sync();
         Verdict::NotConverging {
             reason: NotConvergingReason::NoTrigger { out_of_sync },
         }
@@ -803,7 +812,7 @@ impl<'a> Engine<'a> {
                     .world
                     .pending(&action.name)
                     .first()
-                    .map(|f| (action.name.clone(), f.clone()));
+                    .map(|f| (action.name.to_string(), f.clone()));
             }
         }
         first.map(|(object, finalizer)| NotConvergingReason::StuckFinalizer { object, finalizer })

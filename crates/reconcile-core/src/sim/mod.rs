@@ -193,6 +193,23 @@ pub enum WorldEvent {
     },
 }
 
+/// How an event reads in the timeline and the level-vs-edge table.
+impl std::fmt::Display for WorldEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorldEvent::Delete { name } => write!(f, "someone deletes {name}"),
+            WorldEvent::Drift { name, path, value } => {
+                write!(f, "someone sets {name}.{} to {value}", path.join("."))
+            }
+            WorldEvent::StrayCreate { name, .. } => write!(f, "someone creates {name}"),
+            WorldEvent::AddFinalizer { name, finalizer } => {
+                write!(f, "someone adds finalizer {finalizer} to {name}")
+            }
+            WorldEvent::SetDesired { .. } => f.write_str("the custom resource's spec changes"),
+        }
+    }
+}
+
 /// The wire form of [`WorldEvent`]: `{"kind": "delete" | "drift" | ..., ...}`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

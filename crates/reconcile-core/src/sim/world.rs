@@ -1,6 +1,7 @@
 //! The simulated cluster: objects, their finalizers and deletion marks.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -12,14 +13,14 @@ use crate::model::{Finalizers, Resources};
 ///
 /// Guarantees: `fingerprint` always equals a hash of the whole state, kept up
 /// to date per change, so detecting a repeated state costs nothing per pass.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A clone shares every name and spec (see [`Resources`]) and holds no index
+/// of its own, so the per-pass snapshots of a simulation copy no text.
+#[derive(Debug, Clone, Serialize)]
 pub struct World {
     pub observed: Resources,
     pub finalizers: Finalizers,
     /// Objects being deleted, with the simulated time their deletion began.
     pub terminating: BTreeMap<String, Millis>,
-    #[serde(skip)]
-    hashes: BTreeMap<String, u64>,
     #[serde(skip)]
     fingerprint: u64,
 }
@@ -43,7 +44,6 @@ impl World {
             // Entries for objects that do not exist mean nothing to the API server.
             finalizers: Finalizers::new(),
             terminating: BTreeMap::new(),
-            hashes: BTreeMap::new(),
             fingerprint: 0,
         };
         if let Some(finalizers) = finalizers {
@@ -53,10 +53,11 @@ impl World {
                 }
             }
         }
-        let names: Vec<String> = world.observed.names().map(str::to_owned).collect();
-        for name in names {
-            world.rehash(&name);
-        }
+        world.fingerprint = world
+            .observed
+            .names()
+            .filter_map(|name| world.object_hash(name))
+            .fold(0, u64::wrapping_add);
         world
     }
 
@@ -74,22 +75,38 @@ impl World {
 
     /// Writes a spec (create or update). Returns the change it makes, if any.
     pub fn write_spec(&mut self, name: &str, spec: Json) -> Option<Change> {
+        match self.observed.shared_name(name) {
+            Some(shared) => {
+                let shared = Arc::clone(shared);
+                self.write_spec_shared(&shared, spec)
+            }
+            None => self.write_spec_shared(&Arc::from(name), spec),
+        }
+    }
+
+    /// [`World::write_spec`] with a shared name, which a new object keeps without copying.
+    pub(crate) fn write_spec_shared(&mut self, name: &Arc<str>, spec: Json) -> Option<Change> {
         let change = match self.observed.get(name) {
             Some(current) if *current == spec => return None,
             Some(_) => Change::Updated,
             None => Change::Added,
         };
-        self.observed.insert(name.to_owned(), spec);
-        self.rehash(name);
+        self.rehashing(name, |world| {
+            world.observed.insert(Arc::clone(name), spec);
+        });
         Some(change)
     }
 
     /// Removes an object and everything about it.
     pub fn remove(&mut self, name: &str) -> Option<Change> {
-        self.observed.remove(name)?;
-        self.finalizers.remove(name);
-        self.terminating.remove(name);
-        self.rehash(name);
+        if !self.observed.contains(name) {
+            return None;
+        }
+        self.rehashing(name, |world| {
+            world.observed.remove(name);
+            world.finalizers.remove(name);
+            world.terminating.remove(name);
+        });
         Some(Change::Deleted)
     }
 
@@ -98,8 +115,7 @@ impl World {
         if !self.observed.contains(name) || self.terminating.contains_key(name) {
             return false;
         }
-        self.terminating.insert(name.to_owned(), now);
-        self.rehash(name);
+        self.rehashing(name, |world| world.terminating.insert(name.to_owned(), now));
         true
     }
 
@@ -116,8 +132,7 @@ impl World {
             return Ok(false);
         }
         list.push(finalizer.to_owned());
-        self.finalizers.set(name, list);
-        self.rehash(name);
+        self.rehashing(name, |world| world.finalizers.set(name, list));
         Ok(true)
     }
 
@@ -128,8 +143,7 @@ impl World {
             return false;
         };
         list.remove(index);
-        self.finalizers.set(name, list);
-        self.rehash(name);
+        self.rehashing(name, |world| world.finalizers.set(name, list));
         true
     }
 
@@ -150,14 +164,25 @@ impl World {
         Some(hasher.finish())
     }
 
-    /// Keeps the fingerprint a commutative sum of per-object hashes.
-    fn rehash(&mut self, name: &str) {
-        if let Some(old) = self.hashes.remove(name) {
-            self.fingerprint = self.fingerprint.wrapping_sub(old);
-        }
-        if let Some(new) = self.object_hash(name) {
-            self.fingerprint = self.fingerprint.wrapping_add(new);
-            self.hashes.insert(name.to_owned(), new);
-        }
+    /// Runs `change`, which touches only the object `name`, and keeps the
+    /// fingerprint a commutative sum of per-object hashes: the object's hash
+    /// before the change comes out, its hash after goes in.
+    fn rehashing<T>(&mut self, name: &str, change: impl FnOnce(&mut Self) -> T) -> T {
+        let old = self.object_hash(name).unwrap_or(0);
+        let result = change(self);
+        let new = self.object_hash(name).unwrap_or(0);
+        self.fingerprint = self.fingerprint.wrapping_sub(old).wrapping_add(new);
+        result
+    }
+}
+
+/// Equal states. The fingerprint follows from the state, so equal states have
+/// equal fingerprints: unequal ones settle a comparison without looking at any object.
+impl PartialEq for World {
+    fn eq(&self, other: &Self) -> bool {
+        self.fingerprint == other.fingerprint
+            && self.observed == other.observed
+            && self.finalizers == other.finalizers
+            && self.terminating == other.terminating
     }
 }

@@ -1,0 +1,54 @@
+//! The simulation's budget case: 1,000 passes over 1,000 resources.
+//!
+//! 1,000 desired pods, nothing observed, half of all actions failing
+//! transiently, at most 1,000 passes. The browser budget for this run (in
+//! wasm, in headless Chromium) is 100 ms; `web/bench/simulate.mjs` measures
+//! that one, this one measures native code.
+//!
+//! Run: `cargo bench -p reconcile-core --profile bench-speed --bench simulate`.
+
+use std::fmt::Write as _;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use reconcile_core::sim::{simulate, SimConfig, SimScenario};
+use reconcile_core::{parse_resources, Document, Resources};
+
+fn pods(n: usize) -> Resources {
+    let mut text = String::from("{");
+    for i in 0..n {
+        let sep = if i == 0 { "" } else { "," };
+        let _ = write!(
+            text,
+            r#"{sep}"pod-{i:04}":{{"image":"app:2","replicas":0}}"#
+        );
+    }
+    text.push('}');
+    parse_resources(Document::Desired, &text).expect("generated resources parse")
+}
+
+fn benches(c: &mut Criterion) {
+    let scenario = SimScenario {
+        desired: pods(1_000),
+        observed: Resources::new(),
+        finalizers: None,
+    };
+    let config = SimConfig {
+        failure_rate: 0.5,
+        max_passes: 1_000,
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario, &config);
+    assert!(
+        timeline.passes.len() >= 500,
+        "the case runs hundreds of passes"
+    );
+    let mut group = c.benchmark_group("simulate");
+    group.sample_size(10);
+    group.bench_function("1000-resources-flaky", |b| {
+        b.iter(|| simulate(&scenario, &config));
+    });
+    group.finish();
+}
+
+criterion_group!(simulate_benches, benches);
+criterion_main!(simulate_benches);
