@@ -41,7 +41,8 @@ try {
   const passes = await page.locator(".sim-progress").textContent();
   const tasks = await page.evaluate(() => window.longTasks);
   const max = tasks.length ? Math.max(...tasks) : 0;
-  console.log(JSON.stringify({ pods, progress: passes, playMs: elapsed, longTasks: tasks.length, maxLongTaskMs: Math.round(max) }));
+  const worst = [...tasks].sort((a, b) => b - a).slice(0, 5).map(Math.round);
+  console.log(JSON.stringify({ pods, progress: passes, playMs: elapsed, longTasks: tasks.length, maxLongTaskMs: Math.round(max), worstMs: worst }));
 } catch (error) {
   // Keep failures short: Playwright errors can quote the whole filled document.
   console.log(JSON.stringify({ pods, error: String(error.message).split("\n")[0] }));

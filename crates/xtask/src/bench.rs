@@ -13,6 +13,14 @@ pub fn sections(env: &Env) -> Result<String, String> {
         .step("node", &["bench/simulate.mjs", SIMULATE_RUNS])
         .dir(&env.root.join("web"))
         .output()?;
+    let play = ["200", "1000"]
+        .iter()
+        .map(|pods| {
+            env.step("node", &["bench/play-long-tasks.mjs", pods])
+                .dir(&env.root.join("web"))
+                .output()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let criterion = env
         .step(
             "cargo",
@@ -51,9 +59,15 @@ pub fn sections(env: &Env) -> Result<String, String> {
          `reconcile/N` is `reconcile` alone on N desired resources (about 1% drifted, 1% desired only, \
          1% observed only); `scenario-text-to-actions/N` is scenario JSON text to action-list JSON text \
          (parse, reconcile, serialize); `simulate/1000-resources-flaky` is the budget case above.\n\n\
-         | benchmark | time per run | ± |\n|---|---:|---:|\n{}\n",
+         | benchmark | time per run | ± |\n|---|---:|---:|\n{}\n\n\
+         ## Main-thread long tasks while Play runs\n\n\
+         N pods pasted into Desired state (one input event), the Flaky API preset's settings \
+         (50% failures, pass limit 100), Play at 8 passes/s until the verdict; long tasks \
+         (over 50 ms) recorded with a `PerformanceObserver`. Budget: no task over 200 ms.\n\n\
+         ```json\n{}\n```\n",
         simulate.trim(),
-        criterion_table(&criterion)
+        criterion_table(&criterion),
+        play.iter().map(|line| line.trim()).collect::<Vec<_>>().join("\n")
     ))
 }
 

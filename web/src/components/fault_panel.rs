@@ -17,6 +17,9 @@ pub struct FaultPanelProps {
     pub on_action: Callback<SimAction>,
 }
 
+/// Objects offered as targets at most.
+const TARGET_LIMIT: usize = 200;
+
 /// Rates are shown and edited as whole percents (integers keep float
 /// formatting and parsing code out of the bundle).
 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
@@ -64,7 +67,13 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
         .timeline
         .as_ref()
         .map_or(&empty, |t| t.world_after(props.shown));
-    let names: Vec<String> = world.observed.names().map(str::to_owned).collect();
+    // A long select is unusable and slow to redraw on every pass: offer the first names.
+    let names: Vec<String> = world
+        .observed
+        .names()
+        .take(TARGET_LIMIT)
+        .map(str::to_owned)
+        .collect();
     let target = use_state(String::new);
     let field = use_state(|| "replicas".to_owned());
     let value = use_state(|| "7".to_owned());

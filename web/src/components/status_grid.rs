@@ -15,6 +15,9 @@ fn state_class(state: SyncState) -> &'static str {
     }
 }
 
+/// Rows shown at most; the rest are summarized in one line.
+const ROW_LIMIT: usize = 100;
+
 #[derive(Properties, PartialEq)]
 pub struct StatusGridProps {
     pub timeline: Shared<Timeline>,
@@ -28,7 +31,12 @@ pub struct StatusGridProps {
 pub fn StatusGrid(props: &StatusGridProps) -> Html {
     let pass = props.pass;
     let desired = props.timeline.desired_after(pass, &props.config);
-    let statuses = resource_statuses(&desired, props.timeline.world_after(pass));
+    let mut statuses = resource_statuses(&desired, props.timeline.world_after(pass));
+    // Problems first (stable, so names stay sorted within each group), and at
+    // most ROW_LIMIT rows: a thousand in-sync rows would only hide what matters.
+    statuses.sort_by_key(|status| status.state == SyncState::InSync);
+    let hidden = statuses.len().saturating_sub(ROW_LIMIT);
+    statuses.truncate(ROW_LIMIT);
     let caption = if pass == 0 {
         "Resource status at the start".to_owned()
     } else {
@@ -55,6 +63,11 @@ pub fn StatusGrid(props: &StatusGridProps) -> Html {
                         </tr>
                     }
                 }) }
+                if hidden > 0 {
+                    <tr class="more-rows"><td colspan="3">
+                        { format!("…and {hidden} more resources, all in sync, not listed.") }
+                    </td></tr>
+                }
             </tbody>
         </table>
     }
