@@ -5,6 +5,9 @@ use yew::prelude::*;
 
 use crate::shared::Shared;
 
+/// Actions listed at most.
+const ITEM_LIMIT: usize = 200;
+
 #[derive(Properties, PartialEq)]
 pub struct ActionListProps {
     pub plan: Option<Shared<Plan>>,
@@ -19,9 +22,12 @@ pub fn ActionList(props: &ActionListProps) -> Html {
     let summary = plan
         .map(|plan| plan.summary_text.clone())
         .unwrap_or_else(|| "No valid input yet".to_owned());
+    // Thousands of items would freeze the page; the summary counts them all.
+    let total = plan.map_or(0, |plan| plan.actions.len());
     let items = plan
         .iter()
         .flat_map(|plan| plan.actions.iter())
+        .take(ITEM_LIMIT)
         .map(action_item);
     html! {
         <section class={classes!("pane", "plan-pane", stale.then_some("stale"))}
@@ -41,6 +47,11 @@ pub fn ActionList(props: &ActionListProps) -> Html {
             <ol class="actions" aria-label="Actions" aria-describedby="plan-summary"
                 data-stale={stale.to_string()}>
                 { for items }
+                if total > ITEM_LIMIT {
+                    <li class="more-actions">
+                        { format!("…and {} more actions. Download results to see them all.", total - ITEM_LIMIT) }
+                    </li>
+                }
             </ol>
         </section>
     }

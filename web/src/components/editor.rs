@@ -9,8 +9,12 @@ use yew::prelude::*;
 use crate::highlight::tokenize_line;
 
 const INDENT: &str = "  ";
-/// Lines past this many are shown without syntax colours.
+/// Past these limits text is shown without syntax colours: colour is not
+/// worth a frozen editor. Lines past the first many, lines longer than so many
+/// bytes, and whole documents over so many bytes.
 const HIGHLIGHT_LINE_LIMIT: usize = 1_500;
+const HIGHLIGHT_LINE_BYTES: usize = 4_000;
+const HIGHLIGHT_TEXT_BYTES: usize = 200_000;
 
 #[derive(Properties, PartialEq)]
 pub struct EditorProps {
@@ -89,12 +93,16 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
         let style = format!("top: calc({} * var(--line) + 6px)", line.saturating_sub(1));
         html! { <span class="error-line" {style}>{ line }</span> }
     });
+    let plain = props.text.len() > HIGHLIGHT_TEXT_BYTES;
     let highlighted = lines.iter().enumerate().map(|(i, line)| {
         let marked = Some(i + 1) == error_line;
         let class = classes!("line", marked.then_some("error-line"));
-        if i >= HIGHLIGHT_LINE_LIMIT && !marked {
-            // Past the limit, plain text: colour is not worth a frozen editor.
-            return html! { <>{ *line }{ "\n" }</> };
+        if i >= HIGHLIGHT_LINE_LIMIT || line.len() > HIGHLIGHT_LINE_BYTES || plain {
+            return if marked {
+                html! { <><span {class}>{ *line }</span>{ "\n" }</> }
+            } else {
+                html! { <>{ *line }{ "\n" }</> }
+            };
         }
         let tokens = tokenize_line(line)
             .into_iter()

@@ -8,6 +8,8 @@ use crate::state::{SimAction, SimState, SPEEDS};
 
 pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
     let total = sim.total_passes();
+    // A deferred (large) scenario has no timeline yet; pressing computes it.
+    let can_advance = sim.deferred || sim.cursor < total;
     let emit = |action: SimAction| on_action.reform(move |_: MouseEvent| action.clone());
     let on_speed = on_action.reform(|e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
@@ -21,9 +23,9 @@ pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
     html! {
         <div class="sim-controls" role="group" aria-label="Simulation controls">
             <button type="button" class="primary" onclick={emit(SimAction::Step)}
-                    disabled={sim.cursor >= total} aria-keyshortcuts="Control+Enter Meta+Enter"
+                    disabled={!can_advance} aria-keyshortcuts="Control+Enter Meta+Enter"
                     title="Run one pass (Ctrl/Cmd+Enter)">{ "Step" }</button>
-            <button type="button" onclick={emit(SimAction::RunToEnd)} disabled={sim.cursor >= total}>
+            <button type="button" onclick={emit(SimAction::RunToEnd)} disabled={!can_advance}>
                 { "Run to convergence" }
             </button>
             { play_pause }

@@ -33,10 +33,19 @@ pub fn Simulation(props: &SimulationProps) -> Html {
         });
     }
     let Some(timeline) = sim.timeline.clone() else {
+        let message = if sim.deferred {
+            "This scenario is large, so it is not re-simulated on every edit. \
+             Press Step, Run or Play to simulate it."
+        } else {
+            "Fix the input errors above to simulate the loop."
+        };
         return html! {
             <section class="pane sim-pane" aria-labelledby="sim-heading">
-                <h2 id="sim-heading">{ "Simulation" }</h2>
-                <p>{ "Fix the input errors above to simulate the loop." }</p>
+                <h2 id="sim-heading">{ "Simulation: apply, then reconcile again" }</h2>
+                if sim.deferred {
+                    { sim_controls(sim, &props.on_action) }
+                }
+                <p class="deferred-note">{ message }</p>
             </section>
         };
     };

@@ -174,7 +174,7 @@ impl Playground {
                 self.errors.clear();
                 if self.scenario.as_deref() != Some(&scenario) {
                     self.scenario = Some(Rc::new(scenario));
-                    self.sim.recompute(self.scenario.as_deref());
+                    self.sim.recompute(self.scenario.as_deref(), false);
                 }
             }
             Err(errors) => self.errors = errors,
@@ -263,8 +263,12 @@ impl Reducible for Playground {
                 next = next.checked();
             }
             Action::Sim(action) => {
+                if next.sim.deferred && action.needs_timeline() {
+                    next.sim.recompute(next.scenario.as_deref(), true);
+                }
                 if next.sim.apply(action) {
-                    next.sim.recompute(next.scenario.as_deref());
+                    let force = next.sim.timeline.is_some();
+                    next.sim.recompute(next.scenario.as_deref(), force);
                 }
             }
             Action::LoadShared(shared) => {

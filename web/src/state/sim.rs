@@ -28,7 +28,13 @@ pub struct SimState {
     pub selected: Option<usize>,
     pub playing: bool,
     pub speed: u32,
+    /// The scenario is too large to re-simulate on every edit: the timeline is
+    /// computed when the user first presses Step, Run or Play.
+    pub deferred: bool,
 }
+
+/// Scenarios with more resources than this are simulated on demand.
+pub const AUTO_SIMULATE_LIMIT: usize = 2_000;
 
 impl Default for SimState {
     fn default() -> Self {
@@ -41,6 +47,7 @@ impl Default for SimState {
             selected: None,
             playing: false,
             speed: 2,
+            deferred: false,
         }
     }
 }
@@ -73,6 +80,19 @@ pub enum SimAction {
     ShowComparison(bool),
 }
 
+impl SimAction {
+    /// Actions that need the timeline, so a deferred one is computed first.
+    pub fn needs_timeline(&self) -> bool {
+        matches!(
+            self,
+            SimAction::Step
+                | SimAction::RunToEnd
+                | SimAction::Play
+                | SimAction::ShowComparison(true)
+        )
+    }
+}
+
 impl SimState {
     pub fn with_config(config: SimConfig) -> Self {
         Self {
@@ -96,8 +116,19 @@ impl SimState {
     }
 
     /// Re-runs the simulation; keeps the cursor where it was (clamped).
-    pub fn recompute(&mut self, scenario: Option<&Scenario>) {
+    /// Large scenarios are only marked `deferred` unless `force` is set.
+    pub fn recompute(&mut self, scenario: Option<&Scenario>, force: bool) {
         let Some(scenario) = scenario else { return };
+        if !force && scenario.desired.len() + scenario.observed.len() > AUTO_SIMULATE_LIMIT {
+            self.timeline = None;
+            self.comparison = None;
+            self.deferred = true;
+            self.cursor = 0;
+            self.selected = None;
+            self.playing = false;
+            return;
+        }
+        self.deferred = false;
         let scenario = SimScenario {
             desired: scenario.desired.clone(),
             observed: scenario.observed.clone(),
