@@ -7,6 +7,7 @@
 
 pub mod explain;
 pub mod json;
+pub mod lesson;
 pub mod model;
 pub mod parse;
 pub mod path;
