@@ -30,3 +30,11 @@ test("axe finds no violations with an error and a notice showing", async ({ page
   await expect(page.locator("#observed-error")).toContainText("Line 1");
   expect(await violations(page)).toEqual([]);
 });
+
+test("axe finds no violations in a lesson with feedback showing", async ({ page }) => {
+  await page.goto("/?lesson=four-actions&step=2");
+  await page.getByRole("button", { name: "CREATE a", exact: true }).click();
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(page.locator(".feedback")).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+});

@@ -7,12 +7,13 @@ use reconcile_core::{export_results, export_scenario, Document};
 use yew::prelude::*;
 
 use crate::browser;
+use crate::components::lesson_panel::{lesson_menu, LessonPanel};
 use crate::components::toolbar::{notice_banner, toolbar, ToolbarCallbacks};
 use crate::components::{preset_menu, ActionList, JsonEditor, Simulation};
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{share_link, use_debounce, use_embed_bridge, use_persistence, use_shortcuts};
 use crate::startup::initial_state;
-use crate::state::{Action, Notice, SimAction, DOCUMENTS};
+use crate::state::{Action, LessonAction, Notice, SimAction, DOCUMENTS};
 
 /// Typing pauses this long before the documents are re-checked.
 const CHECK_DELAY_MS: u32 = 120;
@@ -131,6 +132,15 @@ pub fn App() -> Html {
             dispatcher.dispatch(Action::Sim(action))
         })
     };
+    let on_lesson = {
+        let dispatcher = state.dispatcher();
+        use_callback((), move |action: LessonAction, ()| {
+            dispatcher.dispatch(Action::Lesson(action))
+        })
+    };
+    let pending = state.lesson.as_ref().and_then(|l| l.pending_exercise());
+    let conceal_plan = pending == Some(reconcile_core::lesson::ExerciseKind::Actions);
+    let conceal_sim = pending == Some(reconcile_core::lesson::ExerciseKind::Passes);
     let editor = |document: Document| {
         let (on_edit, on_format) = (on_edit.clone(), on_format.clone());
         html! {
@@ -174,10 +184,15 @@ pub fn App() -> Html {
                         </p>
                     </div>
                     { preset_menu(state.preset_id, &on_choose) }
+                    { lesson_menu(state.lesson.as_ref().map(|l| l.lesson.id.as_str()), &on_lesson) }
                     { toolbar(&callbacks, state.scenario.is_some() && state.errors.is_empty()) }
                 </header>
             }
             { notice }
+            <div class={classes!("layout", state.lesson.is_some().then_some("with-lesson"))}>
+            if let Some(lesson) = &state.lesson {
+                <LessonPanel lesson={lesson.clone()} on_action={on_lesson.clone()} />
+            }
             <main class="workspace" {ondragover} {ondrop}>
                 if options.shows(Pane::Editors) {
                     <div class="editors">
@@ -185,12 +200,13 @@ pub fn App() -> Html {
                     </div>
                 }
                 if options.shows(Pane::Plan) {
-                    <ActionList plan={state.plan.clone()} stale={state.is_stale()} />
+                    <ActionList plan={state.plan.clone()} stale={state.is_stale()} concealed={conceal_plan} />
                 }
                 if options.shows(Pane::Simulation) {
-                    <Simulation sim={state.sim.clone()} on_action={on_sim_action} />
+                    <Simulation sim={state.sim.clone()} on_action={on_sim_action} concealed={conceal_sim} />
                 }
             </main>
+            </div>
             if !options.embed {
                 <footer class="help">
                     <p>

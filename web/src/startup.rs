@@ -12,6 +12,17 @@ use crate::state::{Notice, Playground};
 
 /// What the page starts from; reads the URL and local storage.
 pub fn initial_state(options: &EmbedOptions) -> Playground {
+    let state = first_state(options);
+    // `?lesson=` opens a lesson unless a link already carries one.
+    match (&options.lesson, &state.lesson) {
+        (Some(id), None) if browser::location_hash().len() <= 1 => {
+            state.with_lesson(id, options.step.unwrap_or(1).saturating_sub(1))
+        }
+        _ => state,
+    }
+}
+
+fn first_state(options: &EmbedOptions) -> Playground {
     let hash = browser::location_hash();
     let saved_text = browser::storage_get(&options.autosave_key());
     let saved = saved_text.as_deref().map(share::from_autosave);

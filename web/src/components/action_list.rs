@@ -13,12 +13,23 @@ pub struct ActionListProps {
     pub plan: Option<Shared<Plan>>,
     /// The input has errors, so this is the last valid plan, not the current one.
     pub stale: bool,
+    /// A lesson asks for a prediction first: the actions stay hidden until then.
+    #[prop_or_default]
+    pub concealed: bool,
 }
 
 /// A component (not a plain function) so it is skipped while its plan is unchanged.
 #[component]
 pub fn ActionList(props: &ActionListProps) -> Html {
     let (plan, stale) = (props.plan.as_deref(), props.stale);
+    if props.concealed {
+        return html! {
+            <section class="pane plan-pane concealed" aria-labelledby="plan-heading">
+                <header class="pane-header"><h2 id="plan-heading">{ "Plan" }</h2></header>
+                <p class="summary">{ "Hidden until you make your prediction in the lesson panel." }</p>
+            </section>
+        };
+    }
     let summary = plan
         .map(|plan| plan.summary_text.clone())
         .unwrap_or_else(|| "No valid input yet".to_owned());

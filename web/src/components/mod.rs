@@ -4,6 +4,7 @@ pub mod action_list;
 pub mod chart;
 pub mod editor;
 pub mod fault_panel;
+pub mod lesson_panel;
 pub mod level_edge;
 pub mod pass_list;
 pub mod preset_menu;

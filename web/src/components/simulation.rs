@@ -15,6 +15,9 @@ use crate::state::{SimAction, SimState};
 pub struct SimulationProps {
     pub sim: SimState,
     pub on_action: Callback<SimAction>,
+    /// A lesson asks for a prediction about the loop first.
+    #[prop_or_default]
+    pub concealed: bool,
 }
 
 #[component]
@@ -31,6 +34,14 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             });
             move || drop(beat)
         });
+    }
+    if props.concealed {
+        return html! {
+            <section class="pane sim-pane concealed" aria-labelledby="sim-heading">
+                <h2 id="sim-heading">{ "Simulation: apply, then reconcile again" }</h2>
+                <p>{ "Hidden until you make your prediction in the lesson panel." }</p>
+            </section>
+        };
     }
     let Some(timeline) = sim.timeline.clone() else {
         let message = if sim.deferred {

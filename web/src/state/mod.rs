@@ -1,5 +1,6 @@
 //! The page state and its reducer: every change is a typed [`Action`].
 
+mod lesson;
 mod sim;
 
 use std::rc::Rc;
@@ -11,6 +12,7 @@ use yew::Reducible;
 
 use crate::shared::Shared;
 
+pub use lesson::{LessonAction, LessonState};
 pub use sim::{SimAction, SimState, SPEEDS};
 
 /// The three editable documents, in display order.
@@ -71,6 +73,8 @@ pub struct Playground {
     pub notice: Option<Notice>,
     /// The autosave from before a link was opened, offered back to the user.
     pub restorable: Option<Rc<SharedState>>,
+    /// The lesson open in the side panel.
+    pub lesson: Option<LessonState>,
 }
 
 /// Messages the page shows above the editors.
@@ -105,6 +109,7 @@ impl Playground {
             checked_revision: 0,
             notice: None,
             restorable: None,
+            lesson: None,
         }
         .checked()
     }
@@ -127,12 +132,17 @@ impl Playground {
             checked_revision: 0,
             notice: None,
             restorable: None,
+            lesson: None,
         };
         // Only claim the preset while the texts still are its texts.
         state.preset_id = preset.filter(|p| Texts::of(p) == state.texts).map(|p| p.id);
         let mut state = state.checked();
         state.sim.cursor = shared.pass.min(state.sim.total_passes());
         state.sim.selected = shared.selected.filter(|s| *s <= state.sim.cursor);
+        state.lesson = shared
+            .lesson
+            .as_deref()
+            .and_then(|id| LessonState::open(id, shared.step.unwrap_or(0)));
         state
     }
 
@@ -146,9 +156,35 @@ impl Playground {
             pass: self.sim.cursor,
             selected: self.sim.selected,
             preset: self.preset_id.map(str::to_owned),
-            lesson: None,
-            step: None,
+            lesson: self.lesson.as_ref().map(|l| l.lesson.id.clone()),
+            step: self.lesson.as_ref().map(|l| l.step),
         }
+    }
+
+    /// Opens a lesson at a step, loading its documents and simulation settings.
+    pub fn with_lesson(mut self, id: &str, step: usize) -> Self {
+        let Some(lesson) = LessonState::open(id, step) else {
+            return self;
+        };
+        let [desired, observed, finalizers] = lesson.lesson.texts();
+        self.texts = Texts {
+            desired,
+            observed,
+            finalizers,
+        };
+        // Keep naming the preset while the texts are exactly its texts.
+        self.preset_id = lesson
+            .lesson
+            .preset
+            .as_deref()
+            .and_then(presets::find)
+            .filter(|p| Texts::of(p) == self.texts)
+            .map(|p| p.id);
+        self.sim = SimState::with_config(lesson.lesson.sim_config());
+        self.scenario = None;
+        self.revision += 1;
+        self.lesson = Some(lesson);
+        self.checked()
     }
 
     /// The error of one document, if it has one.
@@ -215,6 +251,7 @@ pub enum Action {
         text: String,
     },
     SetNotice(Option<Notice>),
+    Lesson(LessonAction),
 }
 
 impl Reducible for Playground {
@@ -299,6 +336,38 @@ impl Reducible for Playground {
                 }
             },
             Action::SetNotice(notice) => next.notice = notice,
+            Action::Lesson(action) => match action {
+                LessonAction::Open { id, step } => next = next.with_lesson(&id, step),
+                LessonAction::Close => next.lesson = None,
+                LessonAction::GoTo(step) => {
+                    if let Some(lesson) = &mut next.lesson {
+                        lesson.go_to(step);
+                    }
+                }
+                LessonAction::Pick(action) => {
+                    if let Some(lesson) = &mut next.lesson {
+                        if !lesson.picked.contains(&action) {
+                            lesson.picked.push(action);
+                        }
+                    }
+                }
+                LessonAction::ClearPicks => {
+                    if let Some(lesson) = &mut next.lesson {
+                        lesson.picked.clear();
+                        lesson.feedback = None;
+                    }
+                }
+                check => {
+                    if next.sim.deferred {
+                        next.sim.recompute(next.scenario.as_deref(), true);
+                    }
+                    let plan = next.plan.clone();
+                    let timeline = next.sim.timeline.clone();
+                    if let Some(lesson) = &mut next.lesson {
+                        lesson.check(&check, plan.as_deref(), timeline.as_deref());
+                    }
+                }
+            },
         }
         Rc::new(next)
     }

@@ -1,0 +1,173 @@
+//! The lesson side panel: the step's text and task, its exercise, and the feedback.
+
+use reconcile_core::lesson::{lessons, Exercise, ExerciseKind, Feedback};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::state::{LessonAction, LessonState};
+
+/// The "Lessons" menu: opens a lesson at its first step.
+pub fn lesson_menu(current: Option<&str>, on_action: &Callback<LessonAction>) -> Html {
+    let onchange = on_action.reform(|e: Event| {
+        let id = e.target_unchecked_into::<HtmlSelectElement>().value();
+        if id.is_empty() {
+            LessonAction::Close
+        } else {
+            LessonAction::Open { id, step: 0 }
+        }
+    });
+    html! {
+        <label class="lesson-menu">
+            { "Lesson " }
+            <select {onchange} aria-label="Lesson">
+                <option value="" selected={current.is_none()}>{ "None (free play)" }</option>
+                { for lessons().into_iter().enumerate().map(|(i, lesson)| html! {
+                    <option value={lesson.id.clone()} selected={current == Some(lesson.id.as_str())}>
+                        { format!("{}. {}", i + 1, lesson.title) }
+                    </option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LessonPanelProps {
+    pub lesson: LessonState,
+    pub on_action: Callback<LessonAction>,
+}
+
+#[component]
+pub fn LessonPanel(props: &LessonPanelProps) -> Html {
+    let state = &props.lesson;
+    let lesson = &state.lesson;
+    let total = lesson.steps.len();
+    let Some(step) = lesson.steps.get(state.step) else {
+        return Html::default();
+    };
+    let on = &props.on_action;
+    let previous = state.step.checked_sub(1);
+    let next = (state.step + 1 < total).then_some(state.step + 1);
+    html! {
+        <aside class="pane lesson-panel" aria-labelledby="lesson-title">
+            <header class="pane-header">
+                <h2 id="lesson-title">{ &lesson.title }</h2>
+                <button type="button" onclick={on.reform(|_| LessonAction::Close)} aria-label="Close the lesson">{ "✕" }</button>
+            </header>
+            <p class="lesson-progress">{ format!("Step {} of {total}", state.step + 1) }</p>
+            <p class="lesson-text">{ &step.text }</p>
+            if let Some(task) = &step.task {
+                <p class="lesson-task"><strong>{ "Try it: " }</strong>{ task }</p>
+            }
+            if let Some(exercise) = &step.exercise {
+                <ExerciseView key={state.step} exercise={exercise.clone()} picked={state.picked.clone()}
+                              feedback={state.feedback.clone()} on_action={on.clone()} />
+            }
+            <nav class="lesson-nav" aria-label="Lesson steps">
+                <button type="button" disabled={previous.is_none()}
+                        onclick={on.reform(move |_| LessonAction::GoTo(previous.unwrap_or(0)))}>{ "← Previous" }</button>
+                <button type="button" class="primary" disabled={next.is_none()}
+                        onclick={on.reform(move |_| LessonAction::GoTo(next.unwrap_or(0)))}>{ "Next →" }</button>
+            </nav>
+        </aside>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ExerciseProps {
+    exercise: Exercise,
+    picked: Vec<String>,
+    feedback: Option<Feedback>,
+    on_action: Callback<LessonAction>,
+}
+
+#[component]
+fn ExerciseView(props: &ExerciseProps) -> Html {
+    let on = &props.on_action;
+    let passes = use_state(String::new);
+    let choice = use_state(|| None::<usize>);
+    let exercise = &props.exercise;
+    let answered = props.feedback.is_some();
+    let body = match exercise.kind {
+        ExerciseKind::Actions => html! {
+            <>
+                <div class="pick-options" role="group" aria-label="Actions to choose from">
+                    { for exercise.options.iter().map(|option| {
+                        let chosen = props.picked.contains(option);
+                        let value = option.clone();
+                        html! {
+                            <button type="button" aria-pressed={chosen.to_string()} disabled={answered}
+                                    onclick={on.reform(move |_| LessonAction::Pick(value.clone()))}>{ option }</button>
+                        }
+                    }) }
+                </div>
+                <p class="picked" aria-live="polite">
+                    { "Your answer, in order: " }
+                    <strong>{ if props.picked.is_empty() { "(nothing yet: nothing to do)".to_owned() } else { props.picked.join(", ") } }</strong>
+                </p>
+                <div class="row">
+                    <button type="button" onclick={on.reform(|_| LessonAction::ClearPicks)}>{ "Start over" }</button>
+                    <button type="button" class="primary" disabled={answered}
+                            onclick={on.reform(|_| LessonAction::CheckActions)}>{ "Check" }</button>
+                </div>
+            </>
+        },
+        ExerciseKind::Passes => {
+            let oninput = {
+                let passes = passes.clone();
+                Callback::from(move |e: InputEvent| {
+                    passes.set(e.target_unchecked_into::<HtmlInputElement>().value())
+                })
+            };
+            let guess = passes.trim().parse::<usize>().ok();
+            html! {
+                <div class="row">
+                    <label>{ "Passes: " }
+                        <input type="number" min="1" max="100" class="narrow" value={(*passes).clone()} {oninput}
+                               aria-label="Your prediction: number of passes" disabled={answered} />
+                    </label>
+                    <button type="button" class="primary" disabled={answered || guess.is_none()}
+                            onclick={on.reform(move |_| LessonAction::CheckPasses(guess.unwrap_or(0)))}>{ "Check" }</button>
+                </div>
+            }
+        }
+        ExerciseKind::Choice => html! {
+            <>
+                <fieldset class="choices">
+                    <legend class="visually-hidden">{ &exercise.prompt }</legend>
+                    { for exercise.choices.iter().enumerate().map(|(i, item)| {
+                        let choice = choice.clone();
+                        html! {
+                            <label class="check">
+                                <input type="radio" name="lesson-choice" checked={*choice == Some(i)} disabled={answered}
+                                       onchange={Callback::from(move |_| choice.set(Some(i)))} />
+                                { " " }{ &item.text }
+                            </label>
+                        }
+                    }) }
+                </fieldset>
+                <button type="button" class="primary" disabled={answered || choice.is_none()}
+                        onclick={{ let picked = *choice; on.reform(move |_| LessonAction::CheckChoice(picked.unwrap_or(usize::MAX))) }}>
+                    { "Check" }
+                </button>
+            </>
+        },
+    };
+    html! {
+        <section class="exercise" aria-label="Your prediction">
+            <p class="exercise-prompt"><strong>{ "Predict: " }</strong>{ &exercise.prompt }</p>
+            { body }
+            if let Some(feedback) = &props.feedback {
+                <div class={classes!("feedback", if feedback.correct { "right" } else { "wrong" })} role="status">
+                    <p><span aria-hidden="true">{ if feedback.correct { "✓ " } else { "✗ " } }</span>{ &feedback.headline }</p>
+                    if !feedback.details.is_empty() {
+                        <ul>{ for feedback.details.iter().map(|d| html! { <li>{ d }</li> }) }</ul>
+                    }
+                    if !feedback.correct {
+                        <button type="button" onclick={on.reform(|_| LessonAction::ClearPicks)}>{ "Try again" }</button>
+                    }
+                </div>
+            }
+        </section>
+    }
+}
