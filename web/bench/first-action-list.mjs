@@ -2,26 +2,19 @@
 // The page sets performance.mark("first-action-list") in the effect that runs after its
 // first render, which already contains the default preset's action list.
 // Usage: node bench/first-action-list.mjs [runs]   (serves ../dist itself; prints JSON)
-import { chromium } from "@playwright/test";
-import { spawn } from "node:child_process";
+import { serveAndLaunch } from "./lib.mjs";
 
 const runs = Number(process.argv[2] ?? 15);
 const port = 4174;
-const server = spawn("node", ["e2e/serve.mjs", "../dist", String(port)], { stdio: "pipe" });
-await new Promise((resolve) => server.stdout.once("data", resolve));
-
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const site = await serveAndLaunch(port);
+const { browser } = site;
 const samples = [];
 try {
   for (let i = 0; i < runs; i++) {
     // A fresh context each run: nothing cached, as for a first visit.
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.goto(`${site.url}/`);
     await page.getByRole("list", { name: "Actions" }).locator(":scope > li").first().waitFor();
     const ms = await page.evaluate(() => {
       const mark = performance.getEntriesByName("first-action-list")[0];
@@ -32,8 +25,7 @@ try {
     await context.close();
   }
 } finally {
-  await browser.close();
-  server.kill();
+  await site.close();
 }
 const sorted = (key) => samples.map((s) => s[key]).sort((a, b) => a - b);
 const stats = (key) => {

@@ -1,21 +1,15 @@
 // Longest main-thread task while Play runs, in headless Debian Chromium on the release build.
 // The scenario is generated: N pods on a flaky API (failure rate 50%), so the run has many passes.
 // Usage: node bench/play-long-tasks.mjs [pods]   (serves ../dist itself; prints JSON)
-import { chromium } from "@playwright/test";
-import { spawn } from "node:child_process";
+import { serveAndLaunch } from "./lib.mjs";
 
 const pods = Number(process.argv[2] ?? 200);
 const port = 4178;
-const server = spawn("node", ["e2e/serve.mjs", "../dist", String(port)], { stdio: "pipe" });
-await new Promise((resolve) => server.stdout.once("data", resolve));
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const site = await serveAndLaunch(port);
+const { browser } = site;
 try {
   const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${port}/?preset=flaky-api`);
+  await page.goto(`${site.url}/?preset=flaky-api`);
   await page.getByRole("button", { name: "Step" }).waitFor();
   const desired = Object.fromEntries(
     Array.from({ length: pods }, (_, i) => [`pod-${String(i).padStart(4, "0")}`, { image: "app:2", replicas: i }]),
@@ -48,6 +42,5 @@ try {
   console.log(JSON.stringify({ pods, error: String(error.message).split("\n")[0] }));
   process.exitCode = 1;
 } finally {
-  await browser.close();
-  server.kill();
+  await site.close();
 }

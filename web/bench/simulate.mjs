@@ -4,25 +4,18 @@
 // It calls the JS API's `simulateVerdict`, which runs the same simulation as `simulate` but
 // returns only `{ passes, verdict, verdictText }`, so no per-pass world crosses into JavaScript.
 // Usage: node bench/simulate.mjs [runs]   (serves ../dist itself, or $DIST; prints JSON)
-import { chromium } from "@playwright/test";
-import { spawn } from "node:child_process";
+import { serveAndLaunch } from "./lib.mjs";
 
 const runs = Number(process.argv[2] ?? 15);
 const warmUp = 2;
 const budgetMs = 100;
 const port = 4177;
-const server = spawn("node", ["e2e/serve.mjs", process.env.DIST ?? "../dist", String(port)], { stdio: "pipe" });
-await new Promise((resolve) => server.stdout.once("data", resolve));
-
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const site = await serveAndLaunch(port);
+const { browser } = site;
 let result;
 try {
   const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${port}/`);
+  await page.goto(`${site.url}/`);
   result = await page.evaluate(async ({ runs, warmUp }) => {
     const api = await import("/pkg/reconcile.js");
     await api.default();
@@ -43,8 +36,7 @@ try {
     return { samples, passes: last.passes, verdictText: last.verdictText };
   }, { runs, warmUp });
 } finally {
-  await browser.close();
-  server.kill();
+  await site.close();
 }
 const sorted = [...result.samples].sort((a, b) => a - b);
 const ms = (x) => Math.round(x * 10) / 10;
