@@ -73,9 +73,7 @@ pub fn simulate(
         JsValue,
     >,
 ) -> Result<JsValue, JsError> {
-    let scenario = types::sim_scenario(parse_scenario(&text(Document::Scenario, &scenario)?)?);
-    let timeline = reconcile_core::sim::simulate(&scenario, &sim_config(options)?);
-    to_js(&types::Timeline::of(&timeline))
+    to_js(&types::Timeline::of(&run_simulation(&scenario, options)?))
 }
 
 /// Runs the same simulation as `simulate` and returns only how it ended:
@@ -89,7 +87,17 @@ pub fn simulate_verdict(
         JsValue,
     >,
 ) -> Result<JsValue, JsError> {
-    let scenario = types::sim_scenario(parse_scenario(&text(Document::Scenario, &scenario)?)?);
-    let timeline = reconcile_core::sim::simulate(&scenario, &sim_config(options)?);
-    to_js(&types::SimVerdict::of(&timeline))
+    to_js(&types::SimVerdict::of(&run_simulation(&scenario, options)?))
+}
+
+/// Parses a scenario and options as the other functions do, then simulates.
+fn run_simulation(
+    scenario: &JsValue,
+    options: Option<JsValue>,
+) -> Result<reconcile_core::sim::Timeline, JsError> {
+    let scenario = types::sim_scenario(parse_scenario(&text(Document::Scenario, scenario)?)?);
+    Ok(reconcile_core::sim::simulate(
+        &scenario,
+        &sim_config(options)?,
+    ))
 }
