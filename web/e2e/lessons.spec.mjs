@@ -1,4 +1,4 @@
-import { test, expect, actionItems } from "./fixtures.mjs";
+import { test, expect, actionItems, editor } from "./fixtures.mjs";
 
 const panel = (page) => page.getByRole("complementary", { name: /./ });
 const feedback = (page) => page.locator(".feedback");
@@ -20,6 +20,15 @@ async function predictPasses(page, passes) {
 
 const tryAgain = (page) => page.getByRole("button", { name: "Try again" }).click();
 const next = (page) => page.getByRole("button", { name: "Next →" }).click();
+const passes = (page) => page.getByRole("list", { name: "Passes", exact: true }).locator(":scope > li");
+const verdict = (page) => page.locator(".verdict");
+const runToEnd = (page) => page.getByRole("button", { name: "Run to convergence" }).click();
+
+/** The last step: the lesson is walked to its end. */
+async function atTheEnd(page, steps) {
+  await expect(panel(page)).toContainText(`Step ${steps} of ${steps}`);
+  await expect(page.getByRole("button", { name: "Next →" })).toBeDisabled();
+}
 
 test("lesson 1, the four actions: every exercise answered wrong, then right", async ({ page }) => {
   await page.goto("/");
@@ -58,10 +67,13 @@ test("lesson 1, the four actions: every exercise answered wrong, then right", as
   await expect(feedback(page)).toContainText("✓ Correct: it converges after 3 passes.");
   await page.getByRole("button", { name: "Run to convergence" }).click();
   await expect(page.locator(".verdict")).toContainText("Converged after 3 passes");
+  await atTheEnd(page, 4);
 });
 
 test("lesson 2, drift: the answer is field-level", async ({ page }) => {
-  await page.goto("/?lesson=drift&step=2");
+  await page.goto("/?lesson=drift");
+  await expect(panel(page)).toContainText("Step 1 of 3");
+  await next(page);
   await choose(page, "Because the members are in a different order.");
   await expect(feedback(page)).toContainText("Member order is ignored");
   await tryAgain(page);
@@ -76,10 +88,12 @@ test("lesson 2, drift: the answer is field-level", async ({ page }) => {
   await pickActions(page, ["UPDATE web"]);
   await expect(feedback(page)).toContainText("✓ Correct");
   await expect(page.getByRole("list", { name: "Drift of web" })).toContainText("$.replicas: 2");
+  await atTheEnd(page, 3);
 });
 
 test("lesson 3, finalizers: terminating but not gone", async ({ page }) => {
   await page.goto("/?lesson=finalizers");
+  await expect(panel(page)).toContainText("Step 1 of 4");
   await pickActions(page, ["DELETE svc"]);
   await expect(feedback(page)).toContainText(
     "DELETE svc is not in the plan: svc gets FINALIZE instead (no longer desired, but finalizers are pending: cloud/lb-cleanup).",
@@ -99,12 +113,309 @@ test("lesson 3, finalizers: terminating but not gone", async ({ page }) => {
   await tryAgain(page);
   await predictPasses(page, 4);
   await expect(feedback(page)).toContainText("✓ Correct: it converges after 4 passes.");
+  await page.getByRole("checkbox", { name: "cloud/lb-cleanup on svc is stuck" }).check();
+  await runToEnd(page);
+  await expect(page.locator(".verdict")).toContainText("svc is stuck terminating; finalizer cloud/lb-cleanup is never removed");
+
+  // Why deletion cannot always happen at once.
+  await next(page);
+  await choose(page, "Remove the finalizer by hand.");
+  await expect(feedback(page)).toContainText("the cloud load balancer is left behind with nobody to release it");
+  await tryAgain(page);
+  await choose(page, "Get the finalizer's owner working again");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await atTheEnd(page, 4);
 });
 
 test("a lesson step opens by URL, embedded", async ({ page }) => {
   await page.goto("/?embed&lesson=finalizers&step=2");
-  await expect(panel(page)).toContainText("Step 2 of 3");
+  await expect(panel(page)).toContainText("Step 2 of 4");
   await expect(panel(page)).toContainText("Who removes cloud/lb-cleanup from the list?");
   await expect(page.getByRole("textbox", { name: "Finalizers", exact: true })).toHaveValue(/cloud\/lb-cleanup/);
   await expect(page.getByRole("heading", { name: "Finalizers: terminating but not gone" })).toBeVisible();
+});
+
+test("lesson 4, idempotency: a crash and a restart do no extra work", async ({ page }) => {
+  await page.goto("/");
+  await page.getByLabel("Lesson", { exact: true }).selectOption({ label: "4. Idempotency: crash and restart" });
+  await expect(panel(page)).toContainText("Step 1 of 5");
+  await pickActions(page, ["CREATE cache-0"]);
+  await expect(feedback(page)).toContainText("✗ Not quite. Reconcile returns CREATE cache-1.");
+  await expect(feedback(page)).toContainText("CREATE cache-0 is not in the plan: cache-0 needs no action");
+  await tryAgain(page);
+  await pickActions(page, ["CREATE cache-1"]);
+  await expect(feedback(page)).toContainText("✓ Correct: 1 to create, 0 to update, 0 to finalize, 0 to delete.");
+
+  // Follow-up: what makes reconcile idempotent? Predict the pass after the restart.
+  await next(page);
+  await expect(page.locator(".sim-pane")).toContainText("Hidden until you make your prediction");
+  await pickActions(page, ["CREATE cache-1"]);
+  await expect(feedback(page)).toContainText(
+    "✗ Not quite. Pass 2 (why: custom resource listed after the controller restarted) returned nothing.",
+  );
+  await expect(feedback(page)).toContainText("CREATE cache-1 is not in pass 2: cache-1 needed no action when the pass started");
+  await tryAgain(page);
+  await pickActions(page, []);
+  await expect(feedback(page)).toContainText(
+    "✓ Correct: pass 2 (why: custom resource listed after the controller restarted) returned nothing.",
+  );
+  await runToEnd(page);
+  await expect(passes(page).nth(0).locator(".pass-action")).toHaveText(["CREATE cache-1 → ok"]);
+  await expect(passes(page).nth(1)).toContainText("reconcile returned nothing: in sync");
+
+  // Wrong answer: create without checking. The edge-triggered handler gets AlreadyExists.
+  await next(page);
+  await choose(page, "A second pod named cache-0 is created.");
+  await expect(feedback(page)).toContainText("Two objects of one kind cannot share a name in a namespace.");
+  await expect(feedback(page)).toContainText("The answer: The API server rejects it: cache-0 already exists.");
+  await tryAgain(page);
+  await choose(page, "The API server rejects it: cache-0 already exists.");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await page.locator("details.level-edge > summary").click();
+  await expect(page.getByRole("table", { name: "Level versus edge" })).toContainText("CREATE cache-0: rejected: AlreadyExists");
+
+  await next(page);
+  await pickActions(page, ["CREATE cache-1"]);
+  await expect(feedback(page)).toContainText("✗ Not quite. Pass 3 (why: owned object cache-0 deleted) returned CREATE cache-0.");
+  await expect(feedback(page)).toContainText("Missing CREATE cache-0: when the pass started, it was desired but not observed.");
+  await tryAgain(page);
+  await pickActions(page, ["CREATE cache-0"]);
+  await expect(feedback(page)).toContainText("✓ Correct: pass 3 (why: owned object cache-0 deleted) returned CREATE cache-0.");
+
+  await next(page);
+  await predictPasses(page, 2);
+  await expect(feedback(page)).toContainText("Not quite: it converges after 4 passes, not 2.");
+  await expect(feedback(page)).toContainText(
+    "Pass 2 (custom resource listed after the controller restarted) found nothing to do: the world was already in sync.",
+  );
+  await tryAgain(page);
+  await predictPasses(page, 4);
+  await expect(feedback(page)).toContainText("✓ Correct: it converges after 4 passes.");
+  await atTheEnd(page, 5);
+});
+
+test("lesson 5, level vs edge: the same missed event, two outcomes", async ({ page }) => {
+  await page.goto("/?lesson=level-vs-edge");
+  await expect(panel(page)).toContainText("Step 1 of 4");
+  await next(page);
+  // Wrong answer: an imperative per-event handler.
+  await choose(page, "It recreates web-1 on the next event it gets.");
+  await expect(feedback(page)).toContainText("The next event is about something else");
+  await expect(feedback(page)).toContainText("The answer: Nothing, ever: web-1 stays missing.");
+  await tryAgain(page);
+  await choose(page, "Nothing, ever: web-1 stays missing.");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await page.locator("details.level-edge > summary").click();
+  await expect(page.locator(".divergence")).toHaveText("They first diverge at step 1: someone deletes web-1.");
+  await expect(page.locator(".final-difference")).toContainText("In the end, edge-triggered: web-1 is missing.");
+
+  // Follow-up: why level-triggered? The resync pass recreates web-1.
+  await next(page);
+  await pickActions(page, ["CREATE web-0"]);
+  await expect(feedback(page)).toContainText("✗ Not quite. Pass 2 (why: periodic resync) returned CREATE web-1.");
+  await expect(feedback(page)).toContainText("CREATE web-0 is not in pass 2: web-0 needed no action when the pass started");
+  await tryAgain(page);
+  await pickActions(page, ["CREATE web-1"]);
+  await expect(feedback(page)).toContainText("✓ Correct: pass 2 (why: periodic resync) returned CREATE web-1.");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("Converged after 2 passes (t = 10.0 s)");
+
+  await next(page);
+  await predictPasses(page, 3);
+  await expect(feedback(page)).toContainText("Not quite: it converges after 2 passes, not 3.");
+  await expect(feedback(page)).toContainText("Pass 1 (custom resource added) found nothing to do");
+  await tryAgain(page);
+  await predictPasses(page, 2);
+  await expect(feedback(page)).toContainText("✓ Correct: it converges after 2 passes.");
+  await atTheEnd(page, 4);
+});
+
+test("lesson 6, triggers: no owned watch and no resync leave a pod missing", async ({ page }) => {
+  await page.goto("/?lesson=triggers");
+  await expect(panel(page)).toContainText("Step 1 of 5");
+  await pickActions(page, ["CREATE cache-0"]);
+  await expect(feedback(page)).toContainText("✗ Not quite. Pass 2 (why: custom resource spec changed) returned CREATE cache-2.");
+  await tryAgain(page);
+  await pickActions(page, ["CREATE cache-2"]);
+  await expect(feedback(page)).toContainText("✓ Correct: pass 2 (why: custom resource spec changed) returned CREATE cache-2.");
+
+  // Wrong answer: no owned-object watch, no resync.
+  await next(page);
+  await choose(page, "The next pass recreates it.");
+  await expect(feedback(page)).toContainText("There is no next pass: passes run only when something queues the key");
+  await tryAgain(page);
+  await choose(page, "It stays missing: nothing queues the Cache again.");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("1 out of sync, but no event or resync will trigger another pass");
+
+  // The safety net: a periodic resync.
+  await next(page);
+  await choose(page, "Within milliseconds, like with a watch.");
+  await expect(feedback(page)).toContainText("Only a watch event comes that fast.");
+  await tryAgain(page);
+  await choose(page, "At the first resync tick, t = 10 s: late, but it comes.");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await page.getByLabel("Resync period").selectOption("10 s");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("Converged after 3 passes (t = 10.0 s)");
+  await expect(passes(page).nth(2)).toContainText("why: periodic resync");
+
+  // Follow-up: how do ownerReferences propagate events?
+  await next(page);
+  await choose(page, "The API server notifies the owner object.");
+  await expect(feedback(page)).toContainText("Objects are data; nothing notifies them.");
+  await tryAgain(page);
+  await choose(page, "The controller watches pods; the delete event still carries the pod's ownerReferences");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await page.getByLabel("Preset", { exact: true }).selectOption({ label: "Cache with 2 replicas" });
+  await expect(panel(page)).toContainText("Step 4 of 5");
+  await runToEnd(page);
+  await expect(passes(page).nth(2)).toContainText("why: owned object cache-0 deleted");
+  await expect(passes(page).nth(2).locator(".pass-action")).toHaveText(["CREATE cache-0 → ok"]);
+
+  await next(page);
+  await choose(page, "An error, so that it is retried.");
+  await expect(feedback(page)).toContainText("An error says something failed");
+  await tryAgain(page);
+  await choose(page, "Success, with a requeue after 30 s.");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await expect(feedback(page)).toContainText("Ok(Action::requeue(Duration::from_secs(30)))");
+  await atTheEnd(page, 5);
+});
+
+test("lesson 7, backoff: 5 ms doubling, capped, and a fixed kube-rs delay", async ({ page }) => {
+  await page.goto("/?lesson=backoff");
+  await expect(panel(page)).toContainText("Step 1 of 4");
+  await choose(page, "20 ms");
+  await expect(feedback(page)).toContainText("That is the wait after the 3rd failure");
+  await tryAgain(page);
+  await choose(page, "40 ms");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await runToEnd(page);
+  await expect(passes(page).nth(3).locator(".pass-action")).toHaveText(["CREATE pod-a → failed; requeued at t = 116 ms"]);
+  await expect(passes(page).nth(4)).toContainText("why: requeue after failure #4");
+
+  await next(page);
+  await predictPasses(page, 5);
+  await expect(feedback(page)).toContainText("Not quite: it converges after 6 passes, not 5.");
+  await expect(feedback(page)).toContainText("1 of them found nothing to do: it ran because the controller's own write raised a watch event");
+  await tryAgain(page);
+  await predictPasses(page, 6);
+  await expect(feedback(page)).toContainText("✓ Correct: it converges after 6 passes.");
+
+  await next(page);
+  await choose(page, "Never: it doubles forever.");
+  await expect(feedback(page)).toContainText("returns its maxDelay, 1000 s in the default");
+  await tryAgain(page);
+  await choose(page, "From the 19th");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  await next(page);
+  await choose(page, "A limit of 10 retries per second for each key.");
+  await expect(feedback(page)).toContainText("The bucket is shared by every key");
+  await tryAgain(page);
+  await choose(page, "An overall limit on retries across all keys");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  // The timeline is recomputed at once, with the cursor where it was (at the end).
+  await page.getByLabel("Backoff policy").selectOption({ label: "kube-rs: fixed 1 s" });
+  await expect(passes(page).nth(0).locator(".pass-action")).toHaveText(["CREATE pod-a → failed; requeued at t = 1.0 s"]);
+  await atTheEnd(page, 4);
+});
+
+test("lesson 8, fighting controllers: never converges until one value is wanted", async ({ page }) => {
+  await page.goto("/?lesson=fighting-controllers");
+  await expect(panel(page)).toContainText("Step 1 of 4");
+  await pickActions(page, ["UPDATE web"]);
+  await expect(feedback(page)).toContainText("✗ Not quite. Reconcile returns nothing.");
+  await expect(feedback(page)).toContainText("UPDATE web is not in the plan: web needs no action");
+  await tryAgain(page);
+  await pickActions(page, []);
+  await expect(feedback(page)).toContainText("✓ Correct: reconcile returns nothing, because the observed state already matches");
+
+  await next(page);
+  await pickActions(page, ["CREATE web"]);
+  await expect(feedback(page)).toContainText("✗ Not quite. Pass 2 (why: owned object web updated) returned UPDATE web.");
+  await expect(feedback(page)).toContainText("CREATE web is not in pass 2: web gets UPDATE in that pass instead.");
+  await tryAgain(page);
+  await pickActions(page, ["UPDATE web"]);
+  await expect(feedback(page)).toContainText("✓ Correct: pass 2 (why: owned object web updated) returned UPDATE web.");
+
+  await next(page);
+  await choose(page, "It converges after pass 2's UPDATE.");
+  await expect(feedback(page)).toContainText("About 30 ms later the autoscaler writes 5 again");
+  await tryAgain(page);
+  await choose(page, "It never converges: the two keep overwriting $.replicas.");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("oscillation: this controller and autoscaler keep overwriting $.replicas of web");
+
+  await next(page);
+  await choose(page, "Make this controller faster, so that it wins.");
+  await expect(feedback(page)).toContainText("A faster loop only fights faster");
+  await tryAgain(page);
+  await choose(page, "Give replicas one owner");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  // The run is simulated again; the cursor was at the end, so the new verdict shows at once.
+  await editor(page, "Desired state").fill('{"web": {"replicas": 5, "image": "web:1.4"}}');
+  await expect(verdict(page)).toContainText("Converged after 2 passes");
+  await atTheEnd(page, 4);
+});
+
+test("lesson 9, status: derived from what is observed, not from the plan", async ({ page }) => {
+  await page.goto("/?lesson=status");
+  await expect(panel(page)).toContainText("Step 1 of 4");
+  await pickActions(page, ["CREATE pod-a"]);
+  await expect(feedback(page)).toContainText("✗ Not quite. Reconcile returns CREATE pod-a, CREATE pod-b, CREATE pod-c.");
+  await expect(feedback(page)).toContainText("Missing CREATE pod-b: desired but not observed.");
+  await tryAgain(page);
+  await pickActions(page, ["CREATE pod-a", "CREATE pod-b", "CREATE pod-c"]);
+  await expect(feedback(page)).toContainText("✓ Correct: 3 to create, 0 to update, 0 to finalize, 0 to delete.");
+
+  await next(page);
+  await choose(page, "3 of 3 pods: pass 1 created them.");
+  await expect(feedback(page)).toContainText("That copies the plan, an intention.");
+  await tryAgain(page);
+  await choose(page, "1 of 3 pods exist");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(page.getByRole("table", { name: "Resource status" }).locator("tbody tr")).toHaveText([
+    /pod-b.*missing/, /pod-c.*missing/, /pod-a\s*✓ in sync/,
+  ]);
+
+  await next(page);
+  await pickActions(page, ["CREATE pod-a", "CREATE pod-b", "CREATE pod-c"]);
+  await expect(feedback(page)).toContainText("✗ Not quite. Pass 2 (why: owned object pod-a added) returned CREATE pod-b, CREATE pod-c.");
+  await expect(feedback(page)).toContainText("CREATE pod-a is not in pass 2: pod-a needed no action when the pass started");
+  await tryAgain(page);
+  await pickActions(page, ["CREATE pod-b", "CREATE pod-c"]);
+  await expect(feedback(page)).toContainText("✓ Correct: pass 2 (why: owned object pod-a added) returned CREATE pod-b, CREATE pod-c.");
+  await expect(feedback(page)).toContainText(
+    "CREATE pod-b failed (a transient API error), so the pass returned the error and the key was requeued for t = 41 ms.",
+  );
+
+  await next(page);
+  await predictPasses(page, 3);
+  await expect(feedback(page)).toContainText("Not quite: it converges after 5 passes, not 3.");
+  await expect(feedback(page)).toContainText("Pass 4 (requeue after failure #2) found nothing to do");
+  await tryAgain(page);
+  await predictPasses(page, 5);
+  await expect(feedback(page)).toContainText("✓ Correct: it converges after 5 passes.");
+  await atTheEnd(page, 4);
+});
+
+test("the lesson menu lists all nine lessons in order", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByLabel("Lesson", { exact: true }).locator("option")).toHaveText([
+    "None (free play)",
+    "1. Desired vs observed: the four actions",
+    "2. Drift and UPDATE",
+    "3. Finalizers: terminating but not gone",
+    "4. Idempotency: crash and restart",
+    "5. Level vs edge: missed events",
+    "6. Triggers: what makes reconcile run",
+    "7. Requeue with exponential backoff",
+    "8. Fighting controllers never converge",
+    "9. Reporting status after acting",
+  ]);
 });

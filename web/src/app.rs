@@ -140,7 +140,13 @@ pub fn App() -> Html {
     };
     let pending = state.lesson.as_ref().and_then(|l| l.pending_exercise());
     let conceal_plan = pending == Some(reconcile_core::lesson::ExerciseKind::Actions);
-    let conceal_sim = pending == Some(reconcile_core::lesson::ExerciseKind::Passes);
+    let conceal_sim = matches!(
+        pending,
+        Some(
+            reconcile_core::lesson::ExerciseKind::Passes
+                | reconcile_core::lesson::ExerciseKind::PassActions
+        )
+    );
     let editor = |document: Document| {
         let (on_edit, on_format) = (on_edit.clone(), on_format.clone());
         html! {

@@ -2,9 +2,10 @@
 //!
 //! Guarantees:
 //! - Lessons are data (`lessons/*.json`, compiled in); adding one needs no code.
-//! - No answer is stored in a lesson file for the "actions" and "passes"
-//!   exercises: the right answer is always computed by this crate from the
-//!   lesson's scenario, so a lesson can never disagree with `reconcile`.
+//! - No answer is stored in a lesson file for the "actions", "passes" and
+//!   "pass-actions" exercises: the right answer is always computed by this
+//!   crate from the lesson's scenario (and its simulation), so a lesson can
+//!   never disagree with `reconcile` or the simulator.
 //! - Feedback on a wrong answer points at the exact rule, using the plan's
 //!   per-action [`Reason`](crate::explain::Reason).
 
@@ -16,13 +17,22 @@ use crate::model::Scenario;
 use crate::parse::InputError;
 use crate::presets;
 use crate::reconcile::ActionKind;
-use crate::sim::{simulate, SimConfig, SimScenario, Timeline, Verdict};
+use crate::sim::{
+    format_millis, simulate, ActionResult, PassRecord, SimConfig, SimScenario, Timeline, Trigger,
+    Verdict,
+};
 
 /// The lessons shipped with the playground, in teaching order.
 pub const LESSON_FILES: &[&str] = &[
     include_str!("../lessons/01-four-actions.json"),
     include_str!("../lessons/02-drift.json"),
     include_str!("../lessons/03-finalizers.json"),
+    include_str!("../lessons/04-idempotency.json"),
+    include_str!("../lessons/05-level-vs-edge.json"),
+    include_str!("../lessons/06-triggers.json"),
+    include_str!("../lessons/07-backoff.json"),
+    include_str!("../lessons/08-fighting-controllers.json"),
+    include_str!("../lessons/09-status.json"),
 ];
 
 /// One lesson: a starting scenario and ordered steps.
@@ -73,11 +83,15 @@ pub struct Exercise {
     /// `actions`: pick and order the actions reconcile returns.
     /// `passes`: after how many passes does the loop converge?
     /// `choice`: one right answer among `choices`.
+    /// `pass-actions`: pick and order the actions pass `pass` of the simulation returns.
     pub kind: ExerciseKind,
     pub prompt: String,
-    /// For `actions`: the candidates offered, as `"KIND name"`.
+    /// For `actions` and `pass-actions`: the candidates offered, as `"KIND name"`.
     #[serde(default)]
     pub options: Vec<String>,
+    /// For `pass-actions`: which pass (1-based).
+    #[serde(default)]
+    pub pass: Option<usize>,
     /// For `choice`.
     #[serde(default)]
     pub choices: Vec<Choice>,
@@ -89,6 +103,8 @@ pub enum ExerciseKind {
     Actions,
     Passes,
     Choice,
+    #[serde(rename = "pass-actions")]
+    PassActions,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -198,7 +214,11 @@ pub fn check_actions(answer: &[String], plan: &Plan) -> Feedback {
         ));
     }
     let correct = details.is_empty();
-    let headline = if correct {
+    let headline = if correct && expected.is_empty() {
+        "Correct: reconcile returns nothing, because the observed state already matches the \
+         desired state."
+            .to_owned()
+    } else if correct {
         format!("Correct: {}.", plan.summary_text)
     } else {
         format!(
@@ -235,27 +255,15 @@ pub fn check_passes(answer: usize, timeline: &Timeline) -> Feedback {
     match &timeline.verdict {
         Verdict::Converged { passes, .. } => {
             let correct = answer == *passes;
-            let quiet = timeline
-                .passes
-                .iter()
-                .filter(|p| p.actions.is_empty())
-                .count();
             let headline = if correct {
                 format!("Correct: it converges after {passes} passes.")
             } else {
                 format!("Not quite: it converges after {passes} passes, not {answer}.")
             };
-            let mut details = Vec::new();
-            if quiet > 0 {
-                details.push(format!(
-                    "{quiet} of them found nothing to do: they ran because the controller's own writes \
-                     raised watch events, and reconcile confirmed the world was in sync."
-                ));
-            }
             Feedback {
                 correct,
                 headline,
-                details,
+                details: quiet_passes(timeline),
             }
         }
         Verdict::NotConverging { reason } => Feedback {
@@ -263,6 +271,159 @@ pub fn check_passes(answer: usize, timeline: &Timeline) -> Feedback {
             headline: format!("It never converges: {reason}."),
             details: Vec::new(),
         },
+    }
+}
+
+/// Why passes that found nothing to do ran at all.
+fn quiet_passes(timeline: &Timeline) -> Vec<String> {
+    let quiet = || timeline.passes.iter().filter(|p| p.actions.is_empty());
+    let echoes = quiet()
+        .filter(|p| matches!(p.trigger, Trigger::OwnedObject { .. }))
+        .count();
+    let mut details = Vec::new();
+    match echoes {
+        0 => {}
+        1 => details.push(
+            "1 of them found nothing to do: it ran because the controller's own write raised a \
+             watch event, and reconcile confirmed the world was in sync."
+                .to_owned(),
+        ),
+        n => details.push(format!(
+            "{n} of them found nothing to do: they ran because the controller's own writes raised \
+             watch events, and reconcile confirmed the world was in sync."
+        )),
+    }
+    for pass in quiet().filter(|p| !matches!(p.trigger, Trigger::OwnedObject { .. })) {
+        details.push(format!(
+            "Pass {} ({}) found nothing to do: the world was already in sync.",
+            pass.index, pass.trigger
+        ));
+    }
+    details
+}
+
+/// Checks an ordered list of predicted actions for pass `pass` (1-based) of the simulation.
+pub fn check_pass_actions(answer: &[String], pass: usize, timeline: &Timeline) -> Feedback {
+    let Some(record) = pass.checked_sub(1).and_then(|i| timeline.passes.get(i)) else {
+        return Feedback {
+            correct: false,
+            headline: format!(
+                "There is no pass {pass}: this run ends after {} ({}).",
+                plural(timeline.passes.len(), "pass", "passes"),
+                timeline.verdict
+            ),
+            details: Vec::new(),
+        };
+    };
+    let expected: Vec<String> = record
+        .actions
+        .iter()
+        .map(|o| spell(o.action.kind, &o.action.name))
+        .collect();
+    let mut details = Vec::new();
+    for (outcome, spelled) in record.actions.iter().zip(&expected) {
+        if !answer.contains(spelled) {
+            details.push(format!(
+                "Missing {spelled}: {}.",
+                kind_reason(outcome.action.kind)
+            ));
+        }
+    }
+    for given in answer {
+        if !expected.contains(given) {
+            details.push(format!(
+                "{given} is not in pass {pass}: {}",
+                why_not_in_pass(given, record)
+            ));
+        }
+    }
+    if details.is_empty() && answer != expected.as_slice() {
+        details.push(format!(
+            "Right actions, wrong order. Pass {pass} returned {}: CREATE and UPDATE first, sorted \
+             by name, then FINALIZE and DELETE, sorted by name.",
+            expected.join(", ")
+        ));
+    }
+    let correct = details.is_empty();
+    let returned = if expected.is_empty() {
+        "nothing".to_owned()
+    } else {
+        expected.join(", ")
+    };
+    let headline = if correct {
+        format!(
+            "Correct: pass {pass} (why: {}) returned {returned}.",
+            record.trigger
+        )
+    } else {
+        format!(
+            "Not quite. Pass {pass} (why: {}) returned {returned}.",
+            record.trigger
+        )
+    };
+    // What became of the actions that did not simply apply.
+    for (outcome, spelled) in record.actions.iter().zip(&expected) {
+        let what = match &outcome.result {
+            ActionResult::Applied => continue,
+            ActionResult::AlreadyTerminating => {
+                format!("{spelled} wrote nothing: it was already terminating.")
+            }
+            ActionResult::Failed { requeued_at } => format!(
+                "{spelled} failed (a transient API error), so the pass returned the error and the \
+                 key was requeued for t = {}.",
+                format_millis(*requeued_at)
+            ),
+            ActionResult::NotAttempted => {
+                format!("{spelled} was not attempted: an earlier action of the pass failed.")
+            }
+            ActionResult::LostInCrash => {
+                format!("{spelled} was never sent: the controller crashed first.")
+            }
+        };
+        details.push(what);
+    }
+    if record.crashed {
+        details.push(format!("The controller crashed during pass {pass}."));
+    }
+    Feedback {
+        correct,
+        headline,
+        details,
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The rule behind an action, as it held when the pass started.
+fn kind_reason(kind: ActionKind) -> &'static str {
+    match kind {
+        ActionKind::Create => "when the pass started, it was desired but not observed",
+        ActionKind::Update => {
+            "when the pass started, its observed spec differed from the desired one"
+        }
+        ActionKind::Finalize => {
+            "when the pass started, it was no longer desired and finalizers were still pending"
+        }
+        ActionKind::Delete => {
+            "when the pass started, it was no longer desired and no finalizers were pending"
+        }
+    }
+}
+
+/// Why an action the learner expected in a pass is not in it.
+fn why_not_in_pass(given: &str, record: &PassRecord) -> String {
+    let name = given.split_once(' ').map_or(given, |(_, name)| name);
+    match record.actions.iter().find(|o| &*o.action.name == name) {
+        Some(actual) => format!(
+            "{name} gets {} in that pass instead.",
+            actual.action.kind.as_str()
+        ),
+        None => format!(
+            "{name} needed no action when the pass started: reconcile reads the current state, \
+             and {name} already matched what was desired (or was not involved)."
+        ),
     }
 }
 
@@ -361,6 +522,35 @@ mod tests {
                             lesson.id
                         );
                     }
+                    ExerciseKind::PassActions => {
+                        // The pass must exist in the lesson's own run, and its
+                        // actions must be pickable from the offered options.
+                        let pass = exercise.pass.expect("pass-actions needs a pass");
+                        let record = pass
+                            .checked_sub(1)
+                            .and_then(|i| timeline.passes.get(i))
+                            .unwrap_or_else(|| panic!("{}: there is no pass {pass}", lesson.id));
+                        let expected: Vec<String> = record
+                            .actions
+                            .iter()
+                            .map(|o| spell(o.action.kind, &o.action.name))
+                            .collect();
+                        for action in &expected {
+                            assert!(
+                                exercise.options.contains(action),
+                                "{}: option {action} missing for pass {pass}",
+                                lesson.id
+                            );
+                        }
+                        assert!(check_pass_actions(&expected, pass, &timeline).correct);
+                    }
+                }
+                if exercise.kind != ExerciseKind::PassActions {
+                    assert!(
+                        exercise.pass.is_none(),
+                        "{}: pass is for pass-actions",
+                        lesson.id
+                    );
                 }
             }
         }
@@ -419,6 +609,7 @@ mod tests {
             kind: ExerciseKind::Choice,
             prompt: "?".into(),
             options: Vec::new(),
+            pass: None,
             choices: vec![
                 Choice {
                     text: "yes".into(),
@@ -440,5 +631,185 @@ mod tests {
             vec!["nope".to_owned(), "The answer: yes because".to_owned()]
         );
         assert!(!check_choice(9, &exercise).correct);
+    }
+
+    #[test]
+    fn pass_actions_are_checked_against_the_simulated_pass() {
+        use crate::sim::CrashPlan;
+        // The seed example, crashing after its first action: pass 2 (after the
+        // restart) does only what pass 1 left undone.
+        let scenario = SimScenario {
+            desired: crate::parse_resources(crate::Document::Desired, r#"{"a":1,"b":2}"#)
+                .expect("desired"),
+            observed: crate::parse_resources(crate::Document::Observed, r#"{"c":3}"#)
+                .expect("observed"),
+            finalizers: None,
+        };
+        let config = SimConfig {
+            crash: Some(CrashPlan {
+                at_pass: 1,
+                after_actions: 1,
+            }),
+            ..SimConfig::default()
+        };
+        let timeline = simulate(&scenario, &config);
+        let answer = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+
+        let right = check_pass_actions(&answer(&["CREATE b", "DELETE c"]), 2, &timeline);
+        assert!(right.correct, "{right:?}");
+        assert_eq!(
+            right.headline,
+            "Correct: pass 2 (why: custom resource listed after the controller restarted) \
+             returned CREATE b, DELETE c."
+        );
+
+        let wrong = check_pass_actions(&answer(&["CREATE a", "CREATE b"]), 2, &timeline);
+        assert!(!wrong.correct);
+        assert_eq!(
+            wrong.details,
+            vec![
+                "Missing DELETE c: when the pass started, it was no longer desired and no \
+                 finalizers were pending."
+                    .to_owned(),
+                "CREATE a is not in pass 2: a needed no action when the pass started: reconcile \
+                 reads the current state, and a already matched what was desired (or was not \
+                 involved)."
+                    .to_owned(),
+            ]
+        );
+        let order = check_pass_actions(&answer(&["DELETE c", "CREATE b"]), 2, &timeline);
+        assert!(order.details[0].starts_with("Right actions, wrong order."));
+
+        // Pass 1 lost two actions in the crash; the feedback says so.
+        let first =
+            check_pass_actions(&answer(&["CREATE a", "CREATE b", "DELETE c"]), 1, &timeline);
+        assert!(first.correct);
+        assert!(first
+            .details
+            .contains(&"CREATE b was never sent: the controller crashed first.".to_owned()));
+
+        let missing = check_pass_actions(&[], 99, &timeline);
+        assert!(!missing.correct);
+        assert!(missing
+            .headline
+            .starts_with("There is no pass 99: this run ends after"));
+    }
+
+    #[test]
+    fn pass_actions_parse_from_the_wire() {
+        let exercise: Exercise = serde_json::from_str(
+            r#"{"kind": "pass-actions", "prompt": "?", "pass": 2, "options": ["CREATE a"]}"#,
+        )
+        .expect("parses");
+        assert_eq!(exercise.kind, ExerciseKind::PassActions);
+        assert_eq!(exercise.pass, Some(2));
+    }
+
+    /// Choice answers are stored text, so each claim they make about a
+    /// lesson's own run is checked against the simulator here.
+    #[test]
+    fn choice_answers_agree_with_the_simulator() {
+        use crate::sim::{compare_level_edge, Millis, NotConvergingReason as Why};
+        let find = |id: &str| {
+            lessons()
+                .into_iter()
+                .find(|l| l.id == id)
+                .unwrap_or_else(|| panic!("lesson {id}"))
+        };
+        let sim_scenario = |lesson: &Lesson| {
+            let scenario = lesson.scenario().expect("valid");
+            SimScenario {
+                desired: scenario.desired,
+                observed: scenario.observed,
+                finalizers: scenario.finalizers,
+            }
+        };
+        let spelled = |record: &PassRecord| -> Vec<String> {
+            record
+                .actions
+                .iter()
+                .map(|o| spell(o.action.kind, &o.action.name))
+                .collect()
+        };
+
+        // Idempotency: the edge handler's blind CREATE cache-0 is refused.
+        let lesson = find("idempotency");
+        let comparison = compare_level_edge(&sim_scenario(&lesson), &lesson.sim_config());
+        assert!(comparison.steps[0]
+            .edge_actions
+            .iter()
+            .any(|(a, r)| &*a.name == "cache-0" && r == "rejected: AlreadyExists"));
+
+        // Level vs edge: the edge handler ends with web-1 missing, the loop in sync.
+        let lesson = find("level-vs-edge");
+        let comparison = compare_level_edge(&sim_scenario(&lesson), &lesson.sim_config());
+        assert_eq!(comparison.first_divergence, Some(1));
+        assert!(comparison
+            .edge_final
+            .iter()
+            .any(|s| s.name == "web-1" && s.state == crate::sim::SyncState::Missing));
+        assert!(matches!(
+            comparison.level.verdict,
+            Verdict::Converged { .. }
+        ));
+
+        // Triggers: no trigger without a watch or resync; with a 10 s resync,
+        // cache-0 (deleted at 28 ms) comes back in a resync pass at t = 10 s.
+        let lesson = find("triggers");
+        let (_, timeline) = lesson_outcomes(&lesson).expect("valid");
+        assert!(matches!(
+            timeline.verdict,
+            Verdict::NotConverging {
+                reason: Why::NoTrigger { out_of_sync: 1 }
+            }
+        ));
+        let mut config = lesson.sim_config();
+        config.resync_period_ms = Some(10_000);
+        let timeline = simulate(&sim_scenario(&lesson), &config);
+        let resync = &timeline.passes[2];
+        assert_eq!(resync.trigger, Trigger::Resync);
+        assert_eq!(resync.started_at / 1_000, 10);
+        assert_eq!(spelled(resync), vec!["CREATE cache-0"]);
+        assert!(timeline
+            .log
+            .iter()
+            .any(|e| e.at == 28 && matches!(&e.what, crate::sim::Happening::ExternalEvent { .. })));
+
+        // Backoff: passes 1-4 fail and wait 5, 10, 20, 40 ms; pass 5 succeeds.
+        let lesson = find("backoff");
+        let (_, timeline) = lesson_outcomes(&lesson).expect("valid");
+        let waits: Vec<Millis> = timeline.passes[..4]
+            .iter()
+            .map(|p| match p.actions[0].result {
+                ActionResult::Failed { requeued_at } => requeued_at - p.finished_at,
+                _ => panic!("pass {} should fail", p.index),
+            })
+            .collect();
+        assert_eq!(waits, vec![5, 10, 20, 40]);
+        assert_eq!(timeline.passes[4].actions[0].result, ActionResult::Applied);
+        assert_eq!(
+            crate::sim::BackoffPolicy::default().item_delay(17),
+            655_360,
+            "the 18th failure"
+        );
+        assert_eq!(
+            crate::sim::BackoffPolicy::default().item_delay(18),
+            1_000_000
+        );
+
+        // Fighting controllers: an oscillation over $.replicas with the autoscaler.
+        let lesson = find("fighting-controllers");
+        let (_, timeline) = lesson_outcomes(&lesson).expect("valid");
+        assert!(matches!(
+            &timeline.verdict,
+            Verdict::NotConverging { reason: Why::Oscillation { field, other_writer: Some(w), .. } }
+                if field == "$.replicas" && w == "autoscaler"
+        ));
+
+        // Status: after pass 1 only pod-a exists.
+        let lesson = find("status");
+        let (_, timeline) = lesson_outcomes(&lesson).expect("valid");
+        let names: Vec<&str> = timeline.passes[0].world_after.observed.names().collect();
+        assert_eq!(names, vec!["pod-a"]);
     }
 }

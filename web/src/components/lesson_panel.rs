@@ -89,29 +89,20 @@ fn ExerciseView(props: &ExerciseProps) -> Html {
     let exercise = &props.exercise;
     let answered = props.feedback.is_some();
     let body = match exercise.kind {
-        ExerciseKind::Actions => html! {
-            <>
-                <div class="pick-options" role="group" aria-label="Actions to choose from">
-                    { for exercise.options.iter().map(|option| {
-                        let chosen = props.picked.contains(option);
-                        let value = option.clone();
-                        html! {
-                            <button type="button" aria-pressed={chosen.to_string()} disabled={answered}
-                                    onclick={on.reform(move |_| LessonAction::Pick(value.clone()))}>{ option }</button>
-                        }
-                    }) }
-                </div>
-                <p class="picked" aria-live="polite">
-                    { "Your answer, in order: " }
-                    <strong>{ if props.picked.is_empty() { "(nothing yet: nothing to do)".to_owned() } else { props.picked.join(", ") } }</strong>
-                </p>
-                <div class="row">
-                    <button type="button" onclick={on.reform(|_| LessonAction::ClearPicks)}>{ "Start over" }</button>
-                    <button type="button" class="primary" disabled={answered}
-                            onclick={on.reform(|_| LessonAction::CheckActions)}>{ "Check" }</button>
-                </div>
-            </>
-        },
+        ExerciseKind::Actions => action_picker(
+            exercise,
+            &props.picked,
+            answered,
+            on,
+            LessonAction::CheckActions,
+        ),
+        ExerciseKind::PassActions => action_picker(
+            exercise,
+            &props.picked,
+            answered,
+            on,
+            LessonAction::CheckPassActions,
+        ),
         ExerciseKind::Passes => {
             let oninput = {
                 let passes = passes.clone();
@@ -169,5 +160,39 @@ fn ExerciseView(props: &ExerciseProps) -> Html {
                 </div>
             }
         </section>
+    }
+}
+
+/// Pick actions in order, then check them: for `actions` (the plan) and
+/// `pass-actions` (one pass of the simulation).
+fn action_picker(
+    exercise: &Exercise,
+    picked: &[String],
+    answered: bool,
+    on: &Callback<LessonAction>,
+    check: LessonAction,
+) -> Html {
+    html! {
+        <>
+            <div class="pick-options" role="group" aria-label="Actions to choose from">
+                { for exercise.options.iter().map(|option| {
+                    let chosen = picked.contains(option);
+                    let value = option.clone();
+                    html! {
+                        <button type="button" aria-pressed={chosen.to_string()} disabled={answered}
+                                onclick={on.reform(move |_| LessonAction::Pick(value.clone()))}>{ option }</button>
+                    }
+                }) }
+            </div>
+            <p class="picked" aria-live="polite">
+                { "Your answer, in order: " }
+                <strong>{ if picked.is_empty() { "(nothing yet: nothing to do)".to_owned() } else { picked.join(", ") } }</strong>
+            </p>
+            <div class="row">
+                <button type="button" onclick={on.reform(|_| LessonAction::ClearPicks)}>{ "Start over" }</button>
+                <button type="button" class="primary" disabled={answered}
+                        onclick={on.reform(move |_| check.clone())}>{ "Check" }</button>
+            </div>
+        </>
     }
 }

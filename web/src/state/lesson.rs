@@ -3,7 +3,8 @@
 use std::rc::Rc;
 
 use reconcile_core::lesson::{
-    check_actions, check_choice, check_passes, lessons, ExerciseKind, Feedback, Lesson,
+    check_actions, check_choice, check_pass_actions, check_passes, lessons, ExerciseKind, Feedback,
+    Lesson,
 };
 use reconcile_core::sim::Timeline;
 use reconcile_core::Plan;
@@ -13,7 +14,7 @@ pub struct LessonState {
     pub lesson: Rc<Lesson>,
     /// 0-based.
     pub step: usize,
-    /// Actions picked so far, in order, for an `actions` exercise.
+    /// Actions picked so far, in order, for an `actions` or `pass-actions` exercise.
     pub picked: Vec<String>,
     /// The answer checked on this step, and what the core said.
     pub feedback: Option<Feedback>,
@@ -22,12 +23,17 @@ pub struct LessonState {
 /// What a learner can do in the lesson panel.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LessonAction {
-    Open { id: String, step: usize },
+    Open {
+        id: String,
+        step: usize,
+    },
     Close,
     GoTo(usize),
     Pick(String),
     ClearPicks,
     CheckActions,
+    /// Checks the picked actions against the exercise's pass of the simulation.
+    CheckPassActions,
     CheckPasses(usize),
     CheckChoice(usize),
 }
@@ -51,6 +57,9 @@ impl LessonState {
     }
 
     /// The exercise on this step, if it is not answered yet: its answer stays hidden.
+    ///
+    /// The page hides what it asks about: the plan for `Actions`, the
+    /// simulation for `Passes` and `PassActions`.
     pub fn pending_exercise(&self) -> Option<ExerciseKind> {
         let exercise = self.lesson.steps.get(self.step)?.exercise.as_ref()?;
         self.feedback.is_none().then_some(exercise.kind)
@@ -73,6 +82,9 @@ impl LessonState {
         };
         let feedback = match (action, plan, timeline) {
             (LessonAction::CheckActions, Some(plan), _) => check_actions(&self.picked, plan),
+            (LessonAction::CheckPassActions, _, Some(timeline)) => {
+                check_pass_actions(&self.picked, exercise.pass.unwrap_or(1), timeline)
+            }
             (LessonAction::CheckPasses(passes), _, Some(timeline)) => {
                 check_passes(*passes, timeline)
             }
