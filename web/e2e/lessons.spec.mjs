@@ -419,3 +419,15 @@ test("the lesson menu lists all nine lessons in order", async ({ page }) => {
     "9. Reporting status after acting",
   ]);
 });
+
+test("lesson progress is saved locally and a lesson resumes where it was left", async ({ page }) => {
+  await page.goto("/?lesson=four-actions&step=3");
+  await expect(panel(page)).toContainText("Step 3 of 4");
+  const menu = page.getByLabel("Lesson", { exact: true });
+  await menu.selectOption({ index: 2 });
+  await expect(panel(page)).toContainText("Step 1 of");
+  await page.goto("/");
+  await expect(menu.locator("option").nth(1)).toHaveText(/\(step 3 of 4\)$/);
+  await menu.selectOption({ index: 1 });
+  await expect(panel(page)).toContainText("Step 3 of 4");
+});

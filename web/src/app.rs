@@ -11,7 +11,9 @@ use crate::components::lesson_panel::{lesson_menu, LessonPanel};
 use crate::components::toolbar::{notice_banner, toolbar, ToolbarCallbacks};
 use crate::components::{preset_menu, ActionList, JsonEditor, Simulation};
 use crate::embed::{EmbedOptions, Pane};
-use crate::hooks::{share_link, use_debounce, use_embed_bridge, use_persistence, use_shortcuts};
+use crate::hooks::{
+    share_link, use_debounce, use_embed_bridge, use_lesson_progress, use_persistence, use_shortcuts,
+};
 use crate::startup::initial_state;
 use crate::state::{Action, LessonAction, Notice, SimAction, DOCUMENTS};
 
@@ -138,6 +140,8 @@ pub fn App() -> Html {
             dispatcher.dispatch(Action::Lesson(action))
         })
     };
+    let progress =
+        use_lesson_progress(state.lesson.as_ref().map(|l| (l.lesson.id.clone(), l.step)));
     let pending = state.lesson.as_ref().and_then(|l| l.pending_exercise());
     let conceal_plan = pending == Some(reconcile_core::lesson::ExerciseKind::Actions);
     let conceal_sim = matches!(
@@ -190,7 +194,7 @@ pub fn App() -> Html {
                         </p>
                     </div>
                     { preset_menu(state.preset_id, &on_choose) }
-                    { lesson_menu(state.lesson.as_ref().map(|l| l.lesson.id.as_str()), &on_lesson) }
+                    { lesson_menu(state.lesson.as_ref().map(|l| l.lesson.id.as_str()), &progress, &on_lesson) }
                     { toolbar(&callbacks, state.scenario.is_some() && state.errors.is_empty()) }
                 </header>
             }

@@ -122,3 +122,12 @@ fn presets_load_and_unknown_ids_change_nothing() {
     let same = reduce(Rc::clone(&state), Action::LoadPreset("no-such-preset"));
     assert!(Rc::ptr_eq(&same, &state));
 }
+
+#[wasm_bindgen_test]
+fn lesson_progress_round_trips_and_ignores_garbage() {
+    use reconcile_web::hooks::{parse_progress, render_progress};
+    let progress = parse_progress("four-actions=2,drift=0,broken,x=y");
+    assert_eq!(progress.len(), 2);
+    assert_eq!(progress.get("four-actions"), Some(&2));
+    assert_eq!(parse_progress(&render_progress(&progress)), progress);
+}

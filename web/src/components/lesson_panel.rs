@@ -4,16 +4,33 @@ use reconcile_core::lesson::{lessons, Exercise, ExerciseKind, Feedback};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::hooks::Progress;
 use crate::state::{LessonAction, LessonState};
 
+/// " ✓" when the last step was reached, " (step k of n)" when started.
+fn progress_mark(reached: Option<&usize>, steps: usize) -> String {
+    match reached {
+        Some(step) if step + 1 >= steps => " ✓".to_owned(),
+        Some(step) => format!(" (step {} of {steps})", step + 1),
+        None => String::new(),
+    }
+}
+
 /// The "Lessons" menu: opens a lesson at its first step.
-pub fn lesson_menu(current: Option<&str>, on_action: &Callback<LessonAction>) -> Html {
-    let onchange = on_action.reform(|e: Event| {
+/// Opening a lesson resumes at the furthest step reached before.
+pub fn lesson_menu(
+    current: Option<&str>,
+    progress: &Progress,
+    on_action: &Callback<LessonAction>,
+) -> Html {
+    let saved = progress.clone();
+    let onchange = on_action.reform(move |e: Event| {
         let id = e.target_unchecked_into::<HtmlSelectElement>().value();
         if id.is_empty() {
             LessonAction::Close
         } else {
-            LessonAction::Open { id, step: 0 }
+            let step = saved.get(&id).copied().unwrap_or(0);
+            LessonAction::Open { id, step }
         }
     });
     html! {
@@ -23,7 +40,7 @@ pub fn lesson_menu(current: Option<&str>, on_action: &Callback<LessonAction>) ->
                 <option value="" selected={current.is_none()}>{ "None (free play)" }</option>
                 { for lessons().into_iter().enumerate().map(|(i, lesson)| html! {
                     <option value={lesson.id.clone()} selected={current == Some(lesson.id.as_str())}>
-                        { format!("{}. {}", i + 1, lesson.title) }
+                        { format!("{}. {}{}", i + 1, lesson.title, progress_mark(progress.get(&lesson.id), lesson.steps.len())) }
                     </option>
                 }) }
             </select>
