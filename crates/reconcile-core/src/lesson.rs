@@ -131,13 +131,17 @@ pub fn parse_lesson(text: &str) -> Result<Lesson, String> {
     serde_json::from_str(text).map_err(|e| e.to_string())
 }
 
-/// Every shipped lesson, in order. A lesson file that does not parse is a bug
-/// caught by this crate's tests, so it is skipped here rather than panicking.
-pub fn lessons() -> Vec<Lesson> {
-    LESSON_FILES
-        .iter()
-        .filter_map(|text| parse_lesson(text).ok())
-        .collect()
+/// Every shipped lesson, in order, parsed once. A lesson file that does not
+/// parse is a bug caught by this crate's tests, so it is skipped here rather
+/// than panicking.
+pub fn lessons() -> &'static [Lesson] {
+    static LESSONS: std::sync::OnceLock<Vec<Lesson>> = std::sync::OnceLock::new();
+    LESSONS.get_or_init(|| {
+        LESSON_FILES
+            .iter()
+            .filter_map(|text| parse_lesson(text).ok())
+            .collect()
+    })
 }
 
 impl Lesson {
@@ -712,8 +716,9 @@ mod tests {
         use crate::sim::{compare_level_edge, Millis, NotConvergingReason as Why};
         let find = |id: &str| {
             lessons()
-                .into_iter()
+                .iter()
                 .find(|l| l.id == id)
+                .cloned()
                 .unwrap_or_else(|| panic!("lesson {id}"))
         };
         let sim_scenario = |lesson: &Lesson| {

@@ -38,7 +38,7 @@ pub fn lesson_menu(
             { "Lesson " }
             <select {onchange} aria-label="Lesson">
                 <option value="" selected={current.is_none()}>{ "None (free play)" }</option>
-                { for lessons().into_iter().enumerate().map(|(i, lesson)| html! {
+                { for lessons().iter().enumerate().map(|(i, lesson)| html! {
                     <option value={lesson.id.clone()} selected={current == Some(lesson.id.as_str())}>
                         { format!("{}. {}{}", i + 1, lesson.title, progress_mark(progress.get(&lesson.id), lesson.steps.len())) }
                     </option>

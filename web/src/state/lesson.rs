@@ -40,7 +40,7 @@ pub enum LessonAction {
 
 impl LessonState {
     pub fn open(id: &str, step: usize) -> Option<Self> {
-        let lesson = lessons().into_iter().find(|l| l.id == id)?;
+        let lesson = lessons().iter().find(|l| l.id == id)?.clone();
         let step = step.min(lesson.steps.len().saturating_sub(1));
         Some(Self {
             lesson: Rc::new(lesson),
