@@ -189,6 +189,34 @@ fn spell(kind: ActionKind, name: &str) -> String {
     format!("{} {name}", kind.as_str())
 }
 
+/// The differences between a predicted and an actual ordered list of actions:
+/// each missing action with its reason, each extra one with why not, and, only
+/// when the sets agree, the order.
+fn compare_ordered(
+    answer: &[String],
+    expected: &[String],
+    reason_of: impl Fn(usize) -> String,
+    why_not: impl Fn(&str) -> String,
+    order: impl FnOnce() -> String,
+) -> Vec<String> {
+    let mut details: Vec<String> = expected
+        .iter()
+        .enumerate()
+        .filter(|(_, spelled)| !answer.contains(spelled))
+        .map(|(i, spelled)| format!("Missing {spelled}: {}.", reason_of(i)))
+        .collect();
+    details.extend(
+        answer
+            .iter()
+            .filter(|given| !expected.contains(given))
+            .map(|given| why_not(given)),
+    );
+    if details.is_empty() && answer != expected {
+        details.push(order());
+    }
+    details
+}
+
 /// Checks an ordered list of predicted actions against the plan.
 pub fn check_actions(answer: &[String], plan: &Plan) -> Feedback {
     let expected: Vec<String> = plan
@@ -196,27 +224,19 @@ pub fn check_actions(answer: &[String], plan: &Plan) -> Feedback {
         .iter()
         .map(|a| spell(a.action.kind, &a.action.name))
         .collect();
-    let mut details = Vec::new();
-    for (explained, spelled) in plan.actions.iter().zip(&expected) {
-        if !answer.contains(spelled) {
-            details.push(format!("Missing {spelled}: {}.", explained.reason));
-        }
-    }
-    for given in answer {
-        if !expected.contains(given) {
-            details.push(format!(
-                "{given} is not in the plan: {}",
-                why_not(given, plan)
-            ));
-        }
-    }
-    if details.is_empty() && answer != expected.as_slice() {
-        details.push(format!(
-            "Right actions, wrong order. The plan is {}: CREATE and UPDATE first, sorted by name \
-             (Unicode code point), then FINALIZE and DELETE, sorted by name.",
-            expected.join(", ")
-        ));
-    }
+    let details = compare_ordered(
+        answer,
+        &expected,
+        |i| plan.actions[i].reason.to_string(),
+        |given| format!("{given} is not in the plan: {}", why_not(given, plan)),
+        || {
+            format!(
+                "Right actions, wrong order. The plan is {}: CREATE and UPDATE first, sorted by name \
+                 (Unicode code point), then FINALIZE and DELETE, sorted by name.",
+                expected.join(", ")
+            )
+        },
+    );
     let correct = details.is_empty();
     let headline = if correct && expected.is_empty() {
         "Correct: reconcile returns nothing, because the observed state already matches the \
@@ -324,30 +344,24 @@ pub fn check_pass_actions(answer: &[String], pass: usize, timeline: &Timeline) -
         .iter()
         .map(|o| spell(o.action.kind, &o.action.name))
         .collect();
-    let mut details = Vec::new();
-    for (outcome, spelled) in record.actions.iter().zip(&expected) {
-        if !answer.contains(spelled) {
-            details.push(format!(
-                "Missing {spelled}: {}.",
-                kind_reason(outcome.action.kind)
-            ));
-        }
-    }
-    for given in answer {
-        if !expected.contains(given) {
-            details.push(format!(
+    let mut details = compare_ordered(
+        answer,
+        &expected,
+        |i| kind_reason(record.actions[i].action.kind).to_string(),
+        |given| {
+            format!(
                 "{given} is not in pass {pass}: {}",
                 why_not_in_pass(given, record)
-            ));
-        }
-    }
-    if details.is_empty() && answer != expected.as_slice() {
-        details.push(format!(
-            "Right actions, wrong order. Pass {pass} returned {}: CREATE and UPDATE first, sorted \
-             by name, then FINALIZE and DELETE, sorted by name.",
-            expected.join(", ")
-        ));
-    }
+            )
+        },
+        || {
+            format!(
+                "Right actions, wrong order. Pass {pass} returned {}: CREATE and UPDATE first, sorted \
+                 by name, then FINALIZE and DELETE, sorted by name.",
+                expected.join(", ")
+            )
+        },
+    );
     let correct = details.is_empty();
     let returned = if expected.is_empty() {
         "nothing".to_owned()
