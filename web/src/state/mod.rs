@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use reconcile_core::presets::{self, Preset};
 use reconcile_core::share::SharedState;
+use reconcile_core::sim::SimConfig;
 use reconcile_core::{check_scenario, format_document, plan, Document, InputError, Plan, Scenario};
 use yew::Reducible;
 
@@ -98,13 +99,19 @@ pub enum Notice {
 
 impl Playground {
     pub fn from_preset(preset: &'static Preset) -> Self {
+        Self::new(Texts::of(preset), (preset.sim)(), Some(preset))
+    }
+
+    /// A checked state; it names `preset` only while the texts are exactly its texts.
+    fn new(texts: Texts, config: SimConfig, preset: Option<&'static Preset>) -> Self {
+        let preset_id = preset.filter(|p| Texts::of(p) == texts).map(|p| p.id);
         Self {
-            texts: Texts::of(preset),
+            texts,
             errors: Vec::new(),
             plan: None,
             scenario: None,
-            sim: SimState::with_config((preset.sim)()),
-            preset_id: Some(preset.id),
+            sim: SimState::with_config(config),
+            preset_id,
             revision: 0,
             checked_revision: 0,
             notice: None,
@@ -116,27 +123,13 @@ impl Playground {
 
     /// A state restored from a link or an autosave.
     pub fn from_shared(shared: &SharedState) -> Self {
-        let preset = shared.preset.as_deref().and_then(presets::find);
-        let mut state = Self {
-            texts: Texts {
-                desired: shared.desired.clone(),
-                observed: shared.observed.clone(),
-                finalizers: shared.finalizers.clone(),
-            },
-            errors: Vec::new(),
-            plan: None,
-            scenario: None,
-            sim: SimState::with_config(shared.sim.clone()),
-            preset_id: None,
-            revision: 0,
-            checked_revision: 0,
-            notice: None,
-            restorable: None,
-            lesson: None,
+        let texts = Texts {
+            desired: shared.desired.clone(),
+            observed: shared.observed.clone(),
+            finalizers: shared.finalizers.clone(),
         };
-        // Only claim the preset while the texts still are its texts.
-        state.preset_id = preset.filter(|p| Texts::of(p) == state.texts).map(|p| p.id);
-        let mut state = state.checked();
+        let preset = shared.preset.as_deref().and_then(presets::find);
+        let mut state = Self::new(texts, shared.sim.clone(), preset);
         state.sim.cursor = shared.pass.min(state.sim.total_passes());
         state.sim.selected = shared.selected.filter(|s| *s <= state.sim.cursor);
         state.lesson = shared
@@ -162,29 +155,21 @@ impl Playground {
     }
 
     /// Opens a lesson at a step, loading its documents and simulation settings.
-    pub fn with_lesson(mut self, id: &str, step: usize) -> Self {
+    pub fn with_lesson(self, id: &str, step: usize) -> Self {
         let Some(lesson) = LessonState::open(id, step) else {
             return self;
         };
         let [desired, observed, finalizers] = lesson.lesson.texts();
-        self.texts = Texts {
+        let texts = Texts {
             desired,
             observed,
             finalizers,
         };
-        // Keep naming the preset while the texts are exactly its texts.
-        self.preset_id = lesson
-            .lesson
-            .preset
-            .as_deref()
-            .and_then(presets::find)
-            .filter(|p| Texts::of(p) == self.texts)
-            .map(|p| p.id);
-        self.sim = SimState::with_config(lesson.lesson.sim_config());
-        self.scenario = None;
-        self.revision += 1;
-        self.lesson = Some(lesson);
-        self.checked()
+        let preset = lesson.lesson.preset.as_deref().and_then(presets::find);
+        let mut next = Self::new(texts, lesson.lesson.sim_config(), preset);
+        (next.notice, next.restorable) = (self.notice, self.restorable);
+        next.lesson = Some(lesson);
+        next
     }
 
     /// The error of one document, if it has one.
