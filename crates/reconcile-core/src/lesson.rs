@@ -18,8 +18,7 @@ use crate::parse::InputError;
 use crate::presets;
 use crate::reconcile::ActionKind;
 use crate::sim::{
-    format_millis, simulate, ActionResult, PassRecord, SimConfig, SimScenario, Timeline, Trigger,
-    Verdict,
+    format_millis, simulate, ActionResult, PassRecord, SimConfig, Timeline, Trigger, Verdict,
 };
 
 /// The lessons shipped with the playground, in teaching order.
@@ -480,12 +479,7 @@ pub fn lesson_outcomes(lesson: &Lesson) -> Result<(Plan, Timeline), Vec<InputErr
         &scenario.observed,
         scenario.finalizers.as_ref(),
     );
-    let sim = SimScenario {
-        desired: scenario.desired,
-        observed: scenario.observed,
-        finalizers: scenario.finalizers,
-    };
-    Ok((plan, simulate(&sim, &lesson.sim_config())))
+    Ok((plan, simulate(&scenario, &lesson.sim_config())))
 }
 
 #[cfg(test)]
@@ -656,7 +650,7 @@ mod tests {
         use crate::sim::CrashPlan;
         // The seed example, crashing after its first action: pass 2 (after the
         // restart) does only what pass 1 left undone.
-        let scenario = SimScenario {
+        let scenario = Scenario {
             desired: crate::parse_resources(crate::Document::Desired, r#"{"a":1,"b":2}"#)
                 .expect("desired"),
             observed: crate::parse_resources(crate::Document::Observed, r#"{"c":3}"#)
@@ -735,14 +729,7 @@ mod tests {
                 .cloned()
                 .unwrap_or_else(|| panic!("lesson {id}"))
         };
-        let sim_scenario = |lesson: &Lesson| {
-            let scenario = lesson.scenario().expect("valid");
-            SimScenario {
-                desired: scenario.desired,
-                observed: scenario.observed,
-                finalizers: scenario.finalizers,
-            }
-        };
+        let sim_scenario = |lesson: &Lesson| lesson.scenario().expect("valid");
         let spelled = |record: &PassRecord| -> Vec<String> {
             record
                 .actions

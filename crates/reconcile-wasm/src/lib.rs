@@ -95,7 +95,7 @@ fn run_simulation(
     scenario: &JsValue,
     options: Option<JsValue>,
 ) -> Result<reconcile_core::sim::Timeline, JsError> {
-    let scenario = types::sim_scenario(parse_scenario(&text(Document::Scenario, scenario)?)?);
+    let scenario = parse_scenario(&text(Document::Scenario, scenario)?)?;
     Ok(reconcile_core::sim::simulate(
         &scenario,
         &sim_config(options)?,

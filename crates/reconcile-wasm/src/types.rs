@@ -5,8 +5,7 @@
 //! TypeScript below must follow core's serde attributes: when a serialized
 //! core type changes, change its declaration here too.
 
-use reconcile_core::sim::{self, LogEntry, PassRecord, SimScenario, Verdict};
-use reconcile_core::Scenario;
+use reconcile_core::sim::{self, LogEntry, PassRecord, Verdict};
 use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -53,13 +52,6 @@ impl<'a> SimVerdict<'a> {
 }
 
 /// The simulation starts from the same three documents `reconcile` takes.
-pub fn sim_scenario(scenario: Scenario) -> SimScenario {
-    SimScenario {
-        desired: scenario.desired,
-        observed: scenario.observed,
-        finalizers: scenario.finalizers,
-    }
-}
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPESCRIPT: &str = r#"

@@ -6,7 +6,7 @@
 
 use reconcile_core::sim::{
     compare_level_edge, simulate, BackoffPolicy, Comparison, CrashPlan, FinalizerRef, Millis,
-    ScriptedEvent, SimConfig, SimScenario, Timeline, WorldEvent,
+    ScriptedEvent, SimConfig, Timeline, WorldEvent,
 };
 use reconcile_core::Scenario;
 
@@ -129,18 +129,13 @@ impl SimState {
             return;
         }
         self.deferred = false;
-        let scenario = SimScenario {
-            desired: scenario.desired.clone(),
-            observed: scenario.observed.clone(),
-            finalizers: scenario.finalizers.clone(),
-        };
-        let timeline = simulate(&scenario, &self.config);
+        let timeline = simulate(scenario, &self.config);
         self.cursor = self.cursor.min(timeline.passes.len());
         self.selected = self.selected.filter(|s| *s <= self.cursor);
         self.timeline = Some(Shared::new(timeline));
         self.comparison = self
             .show_comparison
-            .then(|| Shared::new(compare_level_edge(&scenario, &self.config)));
+            .then(|| Shared::new(compare_level_edge(scenario, &self.config)));
     }
 
     /// Applies an action. Returns true if the timeline must be recomputed.

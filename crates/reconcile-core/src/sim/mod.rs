@@ -72,7 +72,7 @@ pub mod world;
 use serde::{Deserialize, Serialize};
 
 use crate::json::Json;
-use crate::model::{Finalizers, Resources};
+use crate::model::Resources;
 use crate::reconcile::Action;
 pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::simulate;
@@ -80,13 +80,8 @@ pub use status::{resource_statuses, ResourceStatus, SyncState};
 pub use workqueue::{BackoffPolicy, Millis};
 pub use world::{Change, World, NO_NEW_FINALIZERS};
 
-/// The starting point of a simulation: the three documents.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SimScenario {
-    pub desired: Resources,
-    pub observed: Resources,
-    pub finalizers: Option<Finalizers>,
-}
+/// The starting point of a simulation: the three documents, as everywhere else.
+pub use crate::model::Scenario as SimScenario;
 
 /// Everything that shapes a run besides the scenario. Missing fields take
 /// their defaults when deserialized, so old share links keep working.
