@@ -38,7 +38,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
     if props.concealed {
         return html! {
             <section class="pane sim-pane concealed" aria-labelledby="sim-heading">
-                <h2 id="sim-heading">{ "Simulation: apply, then reconcile again" }</h2>
+                { heading() }
                 <p>{ "Hidden until you make your prediction in the lesson panel." }</p>
             </section>
         };
@@ -52,7 +52,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
         };
         return html! {
             <section class="pane sim-pane" aria-labelledby="sim-heading">
-                <h2 id="sim-heading">{ "Simulation: apply, then reconcile again" }</h2>
+                { heading() }
                 if sim.deferred {
                     { sim_controls(sim, &props.on_action) }
                 }
@@ -64,7 +64,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
     html! {
         <section class="pane sim-pane" aria-labelledby="sim-heading">
             <header class="pane-header">
-                <h2 id="sim-heading">{ "Simulation: apply, then reconcile again" }</h2>
+                { heading() }
             </header>
             { sim_controls(sim, &props.on_action) }
             { verdict_banner(sim) }
@@ -87,5 +87,14 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             <FaultPanel sim={sim.clone()} {shown} on_action={props.on_action.clone()} />
             { level_edge_view(sim, &props.on_action) }
         </section>
+    }
+}
+
+/// The section heading, the same in every state of the section.
+fn heading() -> Html {
+    html! {
+        <header class="pane-header">
+            <h2 id="sim-heading">{ "Simulation: apply, then reconcile again" }</h2>
+        </header>
     }
 }

@@ -40,7 +40,7 @@ impl SyncState {
             SyncState::Drifted => "≠",
             SyncState::Missing => "∅",
             SyncState::Extra => "+",
-            SyncState::Terminating => "⌛",
+            SyncState::Terminating => "◐",
         }
     }
 }
