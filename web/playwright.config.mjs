@@ -1,7 +1,9 @@
-// End-to-end tests drive Debian's Chromium (never a downloaded browser) against the release build in ../dist.
+// End-to-end tests drive Debian's Chromium (never a downloaded browser) against the release build in ../dist (or $DIST).
 import { defineConfig } from "@playwright/test";
 
-const port = 4173;
+// DIST and PORT let several builds be tested side by side (one dist per checkout or helper).
+const port = Number(process.env.PORT ?? 4173);
+const dist = process.env.DIST ?? "../dist";
 
 export default defineConfig({
   testDir: "e2e",
@@ -27,7 +29,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `node e2e/serve.mjs ../dist ${port}`,
+    command: `node e2e/serve.mjs ${dist} ${port}`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 20_000,
