@@ -19,6 +19,7 @@ try {
   result = await page.evaluate(async ({ runs, warmUp }) => {
     const api = await import("/pkg/reconcile.js");
     await api.default();
+    await api.loadSimulation();
     const desired = {};
     for (let i = 0; i < 1000; i++) {
       desired[`pod-${String(i).padStart(4, "0")}`] = { image: "app:2", replicas: 0 };
@@ -26,11 +27,11 @@ try {
     const scenario = { desired, observed: {} };
     const options = { failureRate: 0.5, maxPasses: 1000 };
     let last;
-    for (let i = 0; i < warmUp; i++) last = api.simulateVerdict(scenario, options);
+    for (let i = 0; i < warmUp; i++) last = await api.simulateVerdict(scenario, options);
     const samples = [];
     for (let i = 0; i < runs; i++) {
       const start = performance.now();
-      last = api.simulateVerdict(scenario, options);
+      last = await api.simulateVerdict(scenario, options);
       samples.push(performance.now() - start);
     }
     return { samples, passes: last.passes, verdictText: last.verdictText };

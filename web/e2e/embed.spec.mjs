@@ -1,12 +1,15 @@
 import { test, expect, editor, actionItems } from "./fixtures.mjs";
 
+// The playground and the host page are one server reached under two names, so two origins.
+const port = Number(process.env.PORT ?? 4173);
+
 /**
  * A course page on another origin (localhost, while the playground is on
  * 127.0.0.1) that embeds the playground and resizes the iframe on request.
  */
 async function hostPage(page, query) {
-  const src = `http://127.0.0.1:4173/?${query}`;
-  await page.goto(`http://localhost:4173/__e2e/host.html?src=${encodeURIComponent(src)}`);
+  const src = `http://127.0.0.1:${port}/?${query}`;
+  await page.goto(`http://localhost:${port}/__e2e/host.html?src=${encodeURIComponent(src)}`);
   return page.frameLocator("#pg");
 }
 
@@ -17,7 +20,7 @@ test("an embedded playground tells its parent its height, and the parent resizes
   const reported = await page.evaluate(() => window.heights.at(-1));
   expect(reported).toBeGreaterThan(400);
   await expect.poll(() => page.locator("#pg").evaluate((f) => f.getBoundingClientRect().height)).toBe(reported);
-  await expect(frame.getByRole("link", { name: "Open in playground ↗" })).toHaveAttribute("href", /^http:\/\/127\.0\.0\.1:4173\/#v1\//);
+  await expect(frame.getByRole("link", { name: "Open in playground ↗" })).toHaveAttribute("href", new RegExp(`^http://127\\.0\\.0\\.1:${port}/#v1/`));
   // No header chrome: the tagline and toolbar are gone; only a one-line title bar remains.
   await expect(frame.locator(".tagline")).toHaveCount(0);
   await expect(frame.getByRole("button", { name: "Share" })).toHaveCount(0);
@@ -55,13 +58,13 @@ test("commands from the parent are obeyed only from allowed origins", async ({ p
 
   let frame = await hostPage(page, "embed&allow=http://evil.example");
   await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li").first()).toBeVisible();
-  await load("http://127.0.0.1:4173");
+  await load(`http://127.0.0.1:${port}`);
   await page.waitForTimeout(300);
   await expect(frame.getByRole("textbox", { name: "Desired state" })).not.toHaveValue(/from-parent/);
 
-  frame = await hostPage(page, `embed&allow=${encodeURIComponent("http://localhost:4173")}`);
+  frame = await hostPage(page, `embed&allow=${encodeURIComponent(`http://localhost:${port}`)}`);
   await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li").first()).toBeVisible();
-  await load("http://127.0.0.1:4173");
+  await load(`http://127.0.0.1:${port}`);
   await expect(frame.getByRole("textbox", { name: "Desired state" })).toHaveValue('{"from-parent": 1}');
   await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li")).toHaveText([/CREATE\s*from-parent/]);
 });

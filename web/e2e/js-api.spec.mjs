@@ -4,6 +4,8 @@ import { test, expect, typeInto } from "./fixtures.mjs";
 test("the JS API at /pkg/reconcile.js reconciles, plans, simulates and throws the playground's errors", async ({
   page,
 }) => {
+  const fetched = [];
+  page.on("request", (request) => fetched.push(new URL(request.url()).pathname));
   await page.goto("/");
   const bad = '{"b": {"replicas": 1},\n"c": [1,]}';
   const result = await page.evaluate(async (bad) => {
@@ -17,22 +19,40 @@ test("the JS API at /pkg/reconcile.js reconciles, plans, simulates and throws th
         return { isError: error instanceof Error, message: error.message };
       }
     };
-    return {
+    const rejected = (promise) =>
+      promise.then(
+        () => null,
+        (error) => ({ isError: error instanceof Error, message: error.message }),
+      );
+    const planned = {
       seed: api.reconcile({ a: { replicas: 1 }, b: { replicas: 3 } }, { b: { replicas: 1 }, c: { replicas: 1 } }),
       finalize: api.reconcile({}, { svc: { type: "LoadBalancer" } }, { svc: ["cloud/lb-cleanup"] }),
       fromText: api.reconcile('{"a": {"replicas": 1}}', '{"a": {"replicas": 1.0}}', null),
       order: api.reconcile({ "\u{1F680}": 1, "\uE000": 2 }, {}).map((action) => action[1]),
       jsOrder: ["\u{1F680}", "\uE000"].sort(),
       summaryText: api.plan({ a: 1 }, { a: 1, b: 2 }, { b: [] }).summaryText,
-      verdictText: api.simulate(
-        { desired: {}, observed: { ns: {} }, finalizers: { ns: ["kubernetes"] } },
-        { stuckFinalizers: [{ object: "ns", finalizer: "kubernetes" }] },
-      ).verdictText,
       badText: thrown(() => api.reconcile({}, bad)),
       badShape: thrown(() => api.reconcile([], {})),
-      badOption: thrown(() => api.simulate({ desired: {}, observed: {} }, { maxPases: 3 })),
+    };
+    // The simulation module is fetched on the first simulate call, not by init().
+    const simulationFetchedEarly = performance
+      .getEntriesByType("resource")
+      .some((entry) => entry.name.includes("reconcile_sim"));
+    const simulated = await api.simulate(
+      { desired: {}, observed: { ns: {} }, finalizers: { ns: ["kubernetes"] } },
+      { stuckFinalizers: [{ object: "ns", finalizer: "kubernetes" }] },
+    );
+    return {
+      ...planned,
+      simulationFetchedEarly,
+      verdictText: simulated.verdictText,
+      verdictPasses: (await api.simulateVerdict({ desired: { a: 1 }, observed: {} })).passes,
+      badOption: await rejected(api.simulate({ desired: {}, observed: {} }, { maxPases: 3 })),
     };
   }, bad);
+
+  expect(result.simulationFetchedEarly).toBe(false);
+  expect(fetched).toContain("/pkg/reconcile_sim_bg.wasm");
 
   expect(result.seed).toEqual([
     ["CREATE", "a", { replicas: 1 }],
@@ -45,6 +65,8 @@ test("the JS API at /pkg/reconcile.js reconciles, plans, simulates and throws th
   expect(result.order).toEqual(["\uE000", "\u{1F680}"]);
   expect(result.jsOrder).toEqual(["\u{1F680}", "\uE000"]);
   expect(result.summaryText).toBe("0 to create, 0 to update, 0 to finalize, 1 to delete");
+  // One pass creates `a`; the next finds nothing to do.
+  expect(result.verdictPasses).toBe(2);
   expect(result.verdictText).toBe("Not converging: ns is stuck terminating; finalizer kubernetes is never removed");
   expect(result.badText).toEqual({
     isError: true,
@@ -54,6 +76,7 @@ test("the JS API at /pkg/reconcile.js reconciles, plans, simulates and throws th
   expect(result.badShape?.message).toMatch(
     /^Desired state: line 1, column \d+ at \$: expected an object of \{"name": spec\}, found an array$/,
   );
+  expect(result.badOption?.isError).toBe(true);
   expect(result.badOption?.message).toMatch(/^Simulation options at \$: unknown option "maxPases"/);
 
   // The editor shows the same error for the same text.

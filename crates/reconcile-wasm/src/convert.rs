@@ -1,10 +1,11 @@
 //! JS values in, JS values out: the only work the adapters share.
 
 use js_sys::JSON;
-use reconcile_core::sim::SimConfig;
-use reconcile_core::{
-    parse_finalizers, parse_json, parse_resources, Document, Finalizers, Json, Resources,
-};
+use reconcile_core::Document;
+#[cfg(feature = "plan")]
+use reconcile_core::{parse_finalizers, parse_resources, Finalizers, Resources};
+#[cfg(feature = "simulate")]
+use reconcile_core::{parse_json, sim::SimConfig, Json};
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsError, JsValue};
 
@@ -25,6 +26,7 @@ pub fn text(document: Document, value: &JsValue) -> Result<String, JsError> {
     }
 }
 
+#[cfg(feature = "plan")]
 /// The finalizers text: `undefined` and `null` both mean "no finalizers".
 pub fn finalizers_text(value: Option<JsValue>) -> Result<String, JsError> {
     value.map_or(Ok(String::new()), |value| {
@@ -32,6 +34,7 @@ pub fn finalizers_text(value: Option<JsValue>) -> Result<String, JsError> {
     })
 }
 
+#[cfg(feature = "plan")]
 /// Parses the three documents, reporting the first error in the order
 /// desired, observed, finalizers (as `reconcile_core::plan_texts` does).
 pub fn parse_documents(
@@ -57,6 +60,7 @@ pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     JSON::parse(&serde_json::to_string(value)?).map_err(|error| JsError::new(&message(&error)))
 }
 
+#[cfg(feature = "simulate")]
 /// Simulation options: a partial `SimConfig` as a JS object or JSON text.
 /// `undefined` and `null` mean the defaults. Unknown option names are errors,
 /// so a misspelt option never silently does nothing.
@@ -110,6 +114,7 @@ pub fn sim_config(options: Option<JsValue>) -> Result<SimConfig, JsError> {
     })
 }
 
+#[cfg(feature = "simulate")]
 /// The option names, taken from the defaults so they never drift from `SimConfig`.
 fn option_names() -> Vec<String> {
     let defaults = serde_json::to_string(&SimConfig::default()).unwrap_or_default();
@@ -119,6 +124,7 @@ fn option_names() -> Vec<String> {
     }
 }
 
+#[cfg(feature = "simulate")]
 fn options_error(path: &str, message: &str) -> JsError {
     JsError::new(&format!("Simulation options at {path}: {message}"))
 }

@@ -16,19 +16,27 @@
 //! `Desired state: line 1, column 5 at $.a: expected ...`.
 //!
 //! Inputs may be JS values (converted with `JSON.stringify`) or JSON strings.
+//!
+//! The crate is built twice for the site (see `js/reconcile.js`): with the
+//! `plan` feature as `reconcile_core`, and with `simulate` as `reconcile_sim`,
+//! which the public module loads only when a page first simulates.
 
 mod convert;
 mod types;
 
-use reconcile_core::{parse_scenario, plan_texts, Document};
+#[cfg(feature = "simulate")]
+use convert::sim_config;
+#[cfg(feature = "plan")]
+use convert::{finalizers_text, parse_documents};
+use convert::{text, to_js};
+use reconcile_core::Document;
 use wasm_bindgen::prelude::*;
-
-use convert::{finalizers_text, parse_documents, sim_config, text, to_js};
 
 /// The actions that make `observed` match `desired`: CREATE/UPDATE for desired
 /// names, then FINALIZE/DELETE for names only observed, each group sorted by
 /// Unicode code point (not JavaScript's UTF-16 order). Throws an `Error` with
 /// the playground's message when an input is not valid.
+#[cfg(feature = "plan")]
 #[wasm_bindgen(unchecked_return_type = "Action[]")]
 pub fn reconcile(
     #[wasm_bindgen(unchecked_param_type = "Resources | string")] desired: JsValue,
@@ -46,6 +54,7 @@ pub fn reconcile(
 
 /// The explained plan: every action with the rule that chose it and, for
 /// UPDATE, the field-level drift; the counts; and the summary sentence.
+#[cfg(feature = "plan")]
 #[wasm_bindgen(unchecked_return_type = "Plan")]
 pub fn plan(
     #[wasm_bindgen(unchecked_param_type = "Resources | string")] desired: JsValue,
@@ -55,7 +64,7 @@ pub fn plan(
 ) -> Result<JsValue, JsError> {
     let desired = text(Document::Desired, &desired)?;
     let observed = text(Document::Observed, &observed)?;
-    to_js(&plan_texts(
+    to_js(&reconcile_core::plan_texts(
         &desired,
         &observed,
         &finalizers_text(finalizers)?,
@@ -66,6 +75,7 @@ pub fn plan(
 /// scenario `{desired, observed, finalizers?}`. `options` overrides any of the
 /// simulation settings (seed, faults, stuck finalizers, ...); the rest keep
 /// their defaults. The same scenario and options always give the same timeline.
+#[cfg(feature = "simulate")]
 #[wasm_bindgen(unchecked_return_type = "Timeline")]
 pub fn simulate(
     #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
@@ -80,6 +90,7 @@ pub fn simulate(
 /// `{ passes, verdict, verdictText }`, where `passes` is the number of passes.
 /// No per-pass records cross into JavaScript, so a large run costs the
 /// simulation alone: for auto-graders and for timing.
+#[cfg(feature = "simulate")]
 #[wasm_bindgen(js_name = simulateVerdict, unchecked_return_type = "SimVerdict")]
 pub fn simulate_verdict(
     #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
@@ -91,11 +102,12 @@ pub fn simulate_verdict(
 }
 
 /// Parses a scenario and options as the other functions do, then simulates.
+#[cfg(feature = "simulate")]
 fn run_simulation(
     scenario: &JsValue,
     options: Option<JsValue>,
 ) -> Result<reconcile_core::sim::Timeline, JsError> {
-    let scenario = parse_scenario(&text(Document::Scenario, scenario)?)?;
+    let scenario = reconcile_core::parse_scenario(&text(Document::Scenario, scenario)?)?;
     Ok(reconcile_core::sim::simulate(
         &scenario,
         &sim_config(options)?,

@@ -5,48 +5,54 @@
 //! TypeScript below must follow core's serde attributes: when a serialized
 //! core type changes, change its declaration here too.
 
-use reconcile_core::sim::{self, LogEntry, PassRecord, Verdict};
-use serde::Serialize;
+#[cfg(feature = "simulate")]
+pub use simulation::{SimVerdict, Timeline};
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// What `simulate` returns.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Timeline<'a> {
-    pub passes: &'a [PassRecord],
-    pub log: &'a [LogEntry],
-    pub verdict: &'a Verdict,
-    /// "Converged after 2 passes (t = 25 ms)", "Not converging: ...".
-    pub verdict_text: String,
-}
+#[cfg(feature = "simulate")]
+mod simulation {
+    use reconcile_core::sim::{self, LogEntry, PassRecord, Verdict};
+    use serde::Serialize;
 
-impl<'a> Timeline<'a> {
-    pub fn of(timeline: &'a sim::Timeline) -> Self {
-        Self {
-            passes: &timeline.passes,
-            log: &timeline.log,
-            verdict: &timeline.verdict,
-            verdict_text: timeline.verdict.to_string(),
+    /// What `simulate` returns.
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Timeline<'a> {
+        pub passes: &'a [PassRecord],
+        pub log: &'a [LogEntry],
+        pub verdict: &'a Verdict,
+        /// "Converged after 2 passes (t = 25 ms)", "Not converging: ...".
+        pub verdict_text: String,
+    }
+
+    impl<'a> Timeline<'a> {
+        pub fn of(timeline: &'a sim::Timeline) -> Self {
+            Self {
+                passes: &timeline.passes,
+                log: &timeline.log,
+                verdict: &timeline.verdict,
+                verdict_text: timeline.verdict.to_string(),
+            }
         }
     }
-}
 
-/// What `simulateVerdict` returns: the end of a run without its passes.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SimVerdict<'a> {
-    /// How many passes ran.
-    pub passes: usize,
-    pub verdict: &'a Verdict,
-    pub verdict_text: String,
-}
+    /// What `simulateVerdict` returns: the end of a run without its passes.
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct SimVerdict<'a> {
+        /// How many passes ran.
+        pub passes: usize,
+        pub verdict: &'a Verdict,
+        pub verdict_text: String,
+    }
 
-impl<'a> SimVerdict<'a> {
-    pub fn of(timeline: &'a sim::Timeline) -> Self {
-        Self {
-            passes: timeline.passes.len(),
-            verdict: &timeline.verdict,
-            verdict_text: timeline.verdict.to_string(),
+    impl<'a> SimVerdict<'a> {
+        pub fn of(timeline: &'a sim::Timeline) -> Self {
+            Self {
+                passes: timeline.passes.len(),
+                verdict: &timeline.verdict,
+                verdict_text: timeline.verdict.to_string(),
+            }
         }
     }
 }

@@ -1,5 +1,7 @@
 //! `cargo xtask js-api [--into DIR]`: the JS API for course pages, built into
-//! `DIR/pkg/` as `reconcile.js`, `reconcile_bg.wasm` and `reconcile.d.ts`.
+//! `DIR/pkg/`: `reconcile.js` and `reconcile.d.ts` (hand-written, in
+//! `crates/reconcile-wasm/js/`) over two generated modules, `reconcile_core`
+//! (reconcile, plan) and `reconcile_sim` (simulate, loaded on first use).
 //!
 //! Trunk runs it as a `post_build` hook (see Trunk.toml), so `trunk serve` and
 //! `trunk build --release` both ship `dist/pkg/`. Trunk starts hooks without a
@@ -36,11 +38,29 @@ pub fn run(args: &[String]) -> Result<(), String> {
     build(&env, &into.join("pkg"))
 }
 
-/// Release build of `reconcile-wasm`, `wasm-bindgen --target web`, then
-/// `wasm-opt -Oz`, into `target/js-api/pkg/`; then a copy into `pkg`. The
-/// bindgen and wasm-opt steps only rerun when cargo produced a new wasm, so the
-/// hook costs about a second on a `trunk serve` rebuild that didn't touch it.
+/// The two wasm modules behind `reconcile.js`: each is `reconcile-wasm` built
+/// with one cargo feature, named after the module wasm-bindgen writes.
+const MODULES: [(&str, &str); 2] = [("plan", "reconcile_core"), ("simulate", "reconcile_sim")];
+
+/// Release builds of `reconcile-wasm`'s two modules (`wasm-bindgen --target
+/// web`, then `wasm-opt -Oz`) into `target/js-api/pkg/`, beside the
+/// hand-written `reconcile.js` and `reconcile.d.ts` that join them; then a copy
+/// into `pkg`. The bindgen and wasm-opt steps only rerun when cargo produced a
+/// new wasm, so the hook costs a few seconds on a `trunk serve` rebuild that
+/// didn't touch it.
 pub fn build(env: &Env, pkg: &Path) -> Result<(), String> {
+    let target_dir =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| env.root.join("target"), PathBuf::from);
+    let cache = target_dir.join("js-api/pkg");
+    for (feature, module) in MODULES {
+        build_module(env, &target_dir, feature, module)?;
+    }
+    copy_files(&env.root.join("crates/reconcile-wasm/js"), &cache)?;
+    copy_files(&cache, pkg)
+}
+
+/// One module into `target/js-api/pkg/`.
+fn build_module(env: &Env, target_dir: &Path, feature: &str, module: &str) -> Result<(), String> {
     env.step(
         "cargo",
         &[
@@ -50,43 +70,45 @@ pub fn build(env: &Env, pkg: &Path) -> Result<(), String> {
             WASM_TARGET,
             "-p",
             "reconcile-wasm",
+            "--no-default-features",
+            "--features",
+            feature,
         ],
     )
     .run()?;
-    let target_dir =
-        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| env.root.join("target"), PathBuf::from);
+    // Cargo keeps each feature set's artifact and links the requested one
+    // here, with that artifact's own modification time.
     let wasm = target_dir.join(format!("{WASM_TARGET}/release/reconcile_wasm.wasm"));
     let cache = target_dir.join("js-api/pkg");
     // Written once wasm-opt succeeded, so a failed run never counts as done.
-    let stamp = target_dir.join("js-api/done");
+    let stamp = target_dir.join(format!("js-api/{module}.done"));
     let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
     let fresh =
         matches!((modified(&wasm), modified(&stamp)), (Some(built), Some(done)) if done > built);
-    if !fresh {
-        // Built beside the cache and moved in, so that a concurrent run (say,
-        // `trunk serve` and `trunk build` at once) never copies a half-built pkg.
-        let partial = target_dir.join(format!("js-api/pkg.{}", std::process::id()));
-        env.step(
-            "wasm-bindgen",
-            &["--target", "web", "--out-name", "reconcile", "--out-dir"],
-        )
-        .arg(&partial.to_string_lossy())
-        .arg(&wasm.to_string_lossy())
-        .run()?;
-        let optimized = partial
-            .join("reconcile_bg.wasm")
-            .to_string_lossy()
-            .into_owned();
-        env.step("wasm-opt", &["-Oz"])
-            .args(&WASM_FEATURES)
-            .args(&["-o", &optimized, &optimized])
-            .run()?;
-        let _ = std::fs::remove_dir_all(&cache);
-        std::fs::rename(&partial, &cache)
-            .and_then(|()| std::fs::write(&stamp, ""))
-            .map_err(|e| format!("{}: {e}", cache.display()))?;
+    if fresh && cache.join(format!("{module}_bg.wasm")).is_file() {
+        return Ok(());
     }
-    copy_files(&cache, pkg)
+    // Built beside the cache and moved in, so that a concurrent run (say,
+    // `trunk serve` and `trunk build` at once) never copies a half-built module.
+    let partial = target_dir.join(format!("js-api/{module}.{}", std::process::id()));
+    env.step(
+        "wasm-bindgen",
+        &["--target", "web", "--out-name", module, "--out-dir"],
+    )
+    .arg(&partial.to_string_lossy())
+    .arg(&wasm.to_string_lossy())
+    .run()?;
+    let optimized = partial
+        .join(format!("{module}_bg.wasm"))
+        .to_string_lossy()
+        .into_owned();
+    env.step("wasm-opt", &["-Oz"])
+        .args(&WASM_FEATURES)
+        .args(&["-o", &optimized, &optimized])
+        .run()?;
+    copy_files(&partial, &cache)
+        .and_then(|()| std::fs::remove_dir_all(&partial).map_err(|e| e.to_string()))
+        .and_then(|()| std::fs::write(&stamp, "").map_err(|e| format!("{}: {e}", stamp.display())))
 }
 
 fn copy_files(from: &Path, to: &Path) -> Result<(), String> {

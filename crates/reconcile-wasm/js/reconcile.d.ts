@@ -1,0 +1,24 @@
+// Declarations of /pkg/reconcile.js. The types (Resources, Action, Plan,
+// Timeline, ...) and `reconcile`/`plan` come from the generated module.
+import type { Scenario, SimOptions, SimVerdict, Timeline } from "./reconcile_core.js";
+
+export * from "./reconcile_core.js";
+export { default } from "./reconcile_core.js";
+
+/** Fetches and starts the simulation module; `simulate` calls it on first use. */
+export function loadSimulation(): Promise<void>;
+
+/**
+ * Runs the deterministic "apply, then reconcile again" simulation on a
+ * scenario `{desired, observed, finalizers?}`. `options` overrides any of the
+ * simulation settings; the rest keep their defaults. The same scenario and
+ * options always give the same timeline. Rejects with the playground's
+ * message when an input is not valid.
+ */
+export function simulate(scenario: Scenario | string, options?: SimOptions | string | null): Promise<Timeline>;
+
+/** How the same simulation ends, `{ passes, verdict, verdictText }`, without per-pass records. */
+export function simulateVerdict(
+  scenario: Scenario | string,
+  options?: SimOptions | string | null,
+): Promise<SimVerdict>;
