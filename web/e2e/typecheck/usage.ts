@@ -1,0 +1,57 @@
+// A course page's use of the JS API, type-checked against the built
+// dist/pkg/reconcile.d.ts by types.spec.mjs. Each `@ts-expect-error` line must
+// stay an error: if a declaration grew too loose, tsc reports the unused directive.
+import init, {
+  loadSimulation,
+  plan,
+  reconcile,
+  simulate,
+  simulateVerdict,
+  type Action,
+  type Finalizers,
+  type Plan,
+  type Resources,
+  type Scenario,
+  type SimOptions,
+  type SimVerdict,
+  type Timeline,
+} from "reconcile-playground";
+
+export async function grade(): Promise<string> {
+  await init();
+  const desired: Resources = { web: { replicas: 3 } };
+  const finalizers: Finalizers = { web: ["example.com/cleanup"] };
+  const actions: Action[] = reconcile(desired, "{}", finalizers);
+  const [kind, name, spec] = actions[0];
+  const kinds: ("CREATE" | "UPDATE" | "FINALIZE" | "DELETE")[] = [kind];
+  const explained: Plan = plan(desired, {}, null);
+  const created: number = explained.summary.create;
+
+  await loadSimulation();
+  const scenario: Scenario = { desired, observed: {} };
+  const options: SimOptions = {
+    seed: 7,
+    maxPasses: 20,
+    failureRate: 0.25,
+    backoff: { policy: "fixed-delay", delay_ms: 100 },
+    crash: { atPass: 1, afterActions: 0 },
+    script: [{ afterPass: 1, event: { kind: "delete", name: "web" } }],
+    stuckFinalizers: [{ object: "web", finalizer: "example.com/cleanup" }],
+  };
+  const timeline: Timeline = await simulate(scenario, options);
+  const verdict: SimVerdict = await simulateVerdict(JSON.stringify(scenario));
+  const firstPass = timeline.passes[0];
+  const trigger: string = firstPass.trigger.kind;
+  const converged = verdict.verdict.verdict === "converged" ? verdict.verdict.passes : -1;
+
+  // @ts-expect-error reconcile needs the observed state too.
+  reconcile(desired);
+  // @ts-expect-error simulate returns a promise, not a timeline.
+  const notAwaited: Timeline = simulate(scenario);
+  // @ts-expect-error an unknown backoff policy.
+  const badOptions: SimOptions = { backoff: { policy: "linear" } };
+  // @ts-expect-error a spec's JSON cannot hold a function.
+  const badResources: Resources = { web: () => 1 };
+
+  return [kinds, name, spec, created, trigger, converged, notAwaited, badOptions, badResources].join();
+}
