@@ -135,6 +135,26 @@ test("a lesson step opens by URL, embedded", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Finalizers: terminating but not gone" })).toBeVisible();
 });
 
+test("?lesson= wins over an autosaved lesson; the same lesson without a step resumes where it was", async ({ page }) => {
+  await page.goto("/?lesson=finalizers&step=2");
+  await expect(panel(page)).toContainText("Step 2 of 4");
+  // Let the autosave store this lesson, then ask for another by address.
+  const autosaved = (step) =>
+    page.waitForFunction(
+      (step) => Object.values(localStorage).some((text) => text.includes(`"lesson":"finalizers","step":${step}`)),
+      step,
+    );
+  await autosaved(1);
+  await page.goto("/?lesson=drift");
+  await expect(page.getByRole("heading", { name: /drift/i }).first()).toBeVisible();
+  await expect(panel(page)).toContainText("Step 1 of");
+  await page.goto("/?lesson=finalizers&step=3");
+  await expect(panel(page)).toContainText("Step 3 of 4");
+  await autosaved(2);
+  await page.goto("/?lesson=finalizers");
+  await expect(panel(page)).toContainText("Step 3 of 4");
+});
+
 test("lesson 4, idempotency: a crash and a restart do no extra work", async ({ page }) => {
   await page.goto("/");
   await page.getByLabel("Lesson", { exact: true }).selectOption({ label: "4. Idempotency: crash and restart" });

@@ -13,13 +13,16 @@ use crate::state::{Notice, Playground};
 /// What the page starts from; reads the URL and local storage.
 pub fn initial_state(options: &EmbedOptions) -> Playground {
     let state = first_state(options);
-    // `?lesson=` opens a lesson unless a link already carries one.
-    match (&options.lesson, &state.lesson) {
-        (Some(id), None) if browser::location_hash().len() <= 1 => {
-            state.with_lesson(id, options.step.unwrap_or(1).saturating_sub(1))
-        }
-        _ => state,
+    // `?lesson=` opens a lesson unless a link carries a state. It wins over the
+    // autosave too, which only resumes that same lesson when no step is named.
+    let Some(id) = options.lesson.as_deref() else {
+        return state;
+    };
+    let resumes = state.lesson.as_ref().is_some_and(|open| open.lesson.id == id);
+    if browser::location_hash().len() > 1 || (resumes && options.step.is_none()) {
+        return state;
     }
+    state.with_lesson(id, options.step.unwrap_or(1).saturating_sub(1))
 }
 
 fn first_state(options: &EmbedOptions) -> Playground {
