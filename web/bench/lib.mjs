@@ -2,19 +2,44 @@
 // with the flags this offline machine needs (never a downloaded browser).
 import { chromium } from "@playwright/test";
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 
 export const CHROMIUM_ARGS = [
   "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
 
-/** Serves `root` (default ../dist, or $DIST) on `port` and starts Chromium; returns both. */
-export async function serveAndLaunch(port, root = process.env.DIST ?? "../dist") {
+/** A port nothing listens on right now (the system picks it). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the static server on `port`; resolves once it listens, rejects if it exits first. */
+function serve(root, port) {
   const server = spawn("node", ["e2e/serve.mjs", root, String(port)], { stdio: "pipe" });
-  await new Promise((resolve, reject) => {
-    server.stdout.once("data", resolve);
+  return new Promise((resolve, reject) => {
+    server.stdout.once("data", () => resolve(server));
     server.once("exit", (code) => reject(new Error(`static server exited with ${code} (port ${port} busy?)`)));
   });
+}
+
+/** Serves `root` (default ../dist, or $DIST) on `port` (or, when that one is taken, on a free
+ *  one: other work on this machine may be serving too) and starts Chromium; returns both. */
+export async function serveAndLaunch(port, root = process.env.DIST ?? "../dist") {
+  let server;
+  try {
+    server = await serve(root, port);
+  } catch {
+    port = await freePort();
+    server = await serve(root, port);
+  }
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   return {
     browser,

@@ -1,100 +1,122 @@
-//! `reconcile` alone, and scenario text → action-list text, at 1k, 10k and 100k resources.
+//! `reconcile` alone, and scenario text → action-list text, on the generated
+//! scenario files that every implementation of the performance report reads
+//! (`cargo xtask bench`; see `crates/xtask/src/bench_inputs.rs`).
 //!
-//! Inputs are generated deterministically: every desired name is observed
-//! except about 1% (CREATE), about 1% of observed specs have drifted (UPDATE),
-//! and about 1% of observed names are no longer desired (half of them with a
-//! pending finalizer: FINALIZE, the others DELETE). Desired and observed are
-//! parsed from separate texts, so equal specs are compared in full.
+//! - `reconcile/N`: `reconcile` on a scenario parsed for each run (outside the
+//!   timing) and never reconciled before, so the specs it parses on first use
+//!   are part of the time.
+//! - `scenario-text-to-actions/N`: `reconcile_scenario_json`, JSON text in,
+//!   action-list JSON text out.
+//!
+//! Inputs come from `$BENCH_INPUTS` (default `target/bench-inputs`); a missing
+//! file is generated and written there. Sizes come from `$BENCH_SIZES`
+//! (comma-separated; default 1000,10000,100000). Before timing, each size
+//! checks that the text path and the parse-then-reconcile path give the same
+//! action list, and writes it to `actions-N.rust.json` beside the input, for
+//! the comparison with the Python reference.
 //!
 //! Run: `cargo bench -p reconcile-core --profile bench-speed --bench reconcile`.
 
-use std::fmt::Write as _;
 use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use reconcile_core::{parse_scenario, reconcile, reconcile_scenario_json};
 
-const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
+#[path = "../../xtask/src/bench_inputs.rs"]
+mod bench_inputs;
 
-fn spec(i: usize, replicas: usize) -> String {
-    format!(
-        r#"{{"image":"app:1","replicas":{replicas},"labels":{{"app":"res-{i:06}","tier":"web"}},"ports":[80,443]}}"#
+fn inputs_dir() -> PathBuf {
+    std::env::var_os("BENCH_INPUTS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/bench-inputs"),
+        PathBuf::from,
     )
 }
 
-/// `{"desired":{…},"observed":{…},"finalizers":{…}}` with `n` desired resources.
-fn scenario_text(n: usize) -> String {
-    let (mut desired, mut observed, mut finalizers) = (String::new(), String::new(), String::new());
-    let sep = |s: &String| if s.is_empty() { "" } else { "," };
-    for i in 0..n {
-        let _ = write!(
-            desired,
-            "{}\"res-{i:06}\":{}",
-            sep(&desired),
-            spec(i, i % 5)
-        );
-        match i % 100 {
-            // Desired only: CREATE.
-            1 => {}
-            // Drifted: UPDATE.
-            2 => {
-                let _ = write!(observed, "{}\"res-{i:06}\":{}", sep(&observed), spec(i, 9));
-            }
-            _ => {
-                let _ = write!(
-                    observed,
-                    "{}\"res-{i:06}\":{}",
-                    sep(&observed),
-                    spec(i, i % 5)
-                );
-            }
-        }
-        // Observed only, sorted among the others: FINALIZE or DELETE.
-        if i % 100 == 3 {
-            let _ = write!(observed, ",\"res-{i:06}-old\":{}", spec(i, 1));
-            if i % 200 == 3 {
-                let _ = write!(
-                    finalizers,
-                    "{}\"res-{i:06}-old\":[\"example.com/cleanup\"]",
-                    sep(&finalizers)
-                );
-            }
-        }
+/// `$BENCH_SIZES`, else the report's sizes up to 100k (1M takes a while).
+fn sizes() -> Vec<usize> {
+    match std::env::var("BENCH_SIZES") {
+        Ok(list) => list
+            .split(',')
+            .map(|n| n.trim().parse().expect("BENCH_SIZES lists numbers"))
+            .collect(),
+        Err(_) => bench_inputs::SIZES
+            .into_iter()
+            .filter(|&n| n <= 100_000)
+            .collect(),
     }
-    format!(
-        r#"{{"desired":{{{desired}}},"observed":{{{observed}}},"finalizers":{{{finalizers}}}}}"#
+}
+
+/// The scenario text of `n` resources, from its file (written first if missing).
+fn scenario_text(n: usize) -> String {
+    let dir = inputs_dir();
+    let path = dir.join(bench_inputs::file_name(n));
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        return text;
+    }
+    let text = bench_inputs::scenario_text(n);
+    std::fs::create_dir_all(&dir).expect("create the inputs folder");
+    std::fs::write(&path, &text).expect("write the input file");
+    text
+}
+
+/// Both paths to an action list agree; the result goes beside the input.
+fn check_and_write_actions(n: usize, text: &str) {
+    let from_text = reconcile_scenario_json(text).expect("generated scenario is valid");
+    let scenario = parse_scenario(text).expect("generated scenario parses");
+    let actions = reconcile(
+        &scenario.desired,
+        &scenario.observed,
+        scenario.finalizers.as_ref(),
+    );
+    let from_parsed = serde_json::to_string(&actions).expect("actions serialize");
+    assert_eq!(from_text, from_parsed, "the two paths disagree at {n}");
+    std::fs::write(
+        inputs_dir().join(format!("actions-{n}.rust.json")),
+        from_text,
     )
+    .expect("write the action list");
 }
 
 fn benches(c: &mut Criterion) {
+    let texts: Vec<(usize, String)> = sizes().into_iter().map(|n| (n, scenario_text(n))).collect();
+    for (n, text) in &texts {
+        check_and_write_actions(*n, text);
+    }
+
     let mut group = c.benchmark_group("reconcile");
-    for n in SIZES {
-        let scenario = parse_scenario(&scenario_text(n)).expect("generated scenario parses");
-        let actions = reconcile(
-            &scenario.desired,
-            &scenario.observed,
-            scenario.finalizers.as_ref(),
-        );
-        // 1% CREATE + 1% UPDATE + 1% FINALIZE/DELETE.
-        assert_eq!(actions.len(), 3 * n / 100);
-        group.throughput(Throughput::Elements(n as u64));
-        if n >= 100_000 {
-            group.sample_size(20);
+    for (n, text) in &texts {
+        group.throughput(Throughput::Elements(*n as u64));
+        if *n >= 100_000 {
+            group.sample_size(10);
         }
-        group.bench_with_input(BenchmarkId::from_parameter(n), &scenario, |b, s| {
-            b.iter(|| reconcile(&s.desired, &s.observed, s.finalizers.as_ref()));
+        group.bench_with_input(BenchmarkId::from_parameter(n), text, |b, text| {
+            // Each run gets a scenario parsed for it, outside the timing: a parsed
+            // scenario keeps the specs reconcile parsed on first use, so reusing one
+            // would leave that work out of every run but the first.
+            b.iter_custom(|runs| {
+                let mut timed = Duration::ZERO;
+                for _ in 0..runs {
+                    let s = parse_scenario(text).expect("generated scenario parses");
+                    let start = Instant::now();
+                    let actions = reconcile(&s.desired, &s.observed, s.finalizers.as_ref());
+                    timed += start.elapsed();
+                    drop(black_box(actions));
+                }
+                timed
+            });
         });
     }
     group.finish();
 
     let mut group = c.benchmark_group("scenario-text-to-actions");
-    for n in SIZES {
-        let text = scenario_text(n);
-        group.throughput(Throughput::Elements(n as u64));
-        if n >= 100_000 {
+    for (n, text) in &texts {
+        group.throughput(Throughput::Elements(*n as u64));
+        if *n >= 100_000 {
             group.sample_size(10);
         }
-        group.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, text| {
+        group.bench_with_input(BenchmarkId::from_parameter(n), text, |b, text| {
             b.iter(|| reconcile_scenario_json(black_box(text)).expect("valid"));
         });
     }

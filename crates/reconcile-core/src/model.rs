@@ -1,11 +1,13 @@
 //! The inputs of `reconcile`: named specs and per-name finalizer lists.
 
-use std::sync::Arc;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use crate::json::Json;
+use crate::scan::ScannedResources;
 
 /// A set of named specs: the desired or the observed state.
 ///
@@ -13,10 +15,66 @@ use crate::json::Json;
 /// lookups are binary searches and iteration is already in action order.
 /// Names and specs are reference-counted: a clone allocates one vector and
 /// copies no text, which keeps the simulation's per-pass world snapshots cheap.
-#[derive(Debug, Clone, Default, PartialEq)]
+///
+/// A parsed document keeps its text, and each spec is parsed from it on first
+/// use (see the `scan` module): two specs whose texts are the same are equal without
+/// being parsed, so comparing mostly-equal documents reads text, not trees.
+/// A clone holds every spec as a value (see its `Clone`).
+#[derive(Default)]
 pub struct Resources {
-    entries: Vec<(Arc<str>, Json)>,
+    entries: Vec<(Arc<str>, Spec)>,
+    /// The text the [`Spec::Text`] entries point into.
+    texts: Option<Arc<SpecTexts>>,
 }
+
+/// A spec: a value, or the position of its text, parsed on first use.
+#[derive(Debug, Clone)]
+pub(crate) enum Spec {
+    Value(Json),
+    /// An index into [`SpecTexts::specs`].
+    Text(usize),
+}
+
+/// A validated document and the specs in it, each parsed once, on first use.
+#[derive(Debug)]
+struct SpecTexts {
+    text: Box<str>,
+    specs: Vec<LazySpec>,
+}
+
+#[derive(Debug)]
+struct LazySpec {
+    start: usize,
+    end: usize,
+    value: OnceLock<Json>,
+}
+
+impl SpecTexts {
+    fn text(&self, index: usize) -> Option<&str> {
+        let spec = self.specs.get(index)?;
+        self.text.get(spec.start..spec.end)
+    }
+
+    fn value(&self, index: usize) -> Option<&Json> {
+        let spec = self.specs.get(index)?;
+        if let Some(value) = spec.value.get() {
+            return Some(value);
+        }
+        let text = self.text.get(spec.start..spec.end)?;
+        Some(
+            spec.value
+                .get_or_init(|| crate::parse::parse_validated_value(text)),
+        )
+    }
+}
+
+/// Sorts entries by name, stably (one sort for every way resources are built).
+fn sort_by_name(entries: &mut [(Arc<str>, Spec)]) {
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+}
+
+/// What a spec whose text is missing reads as; never happens for texts the scanner accepted.
+static MISSING: Json = Json::Null;
 
 impl Resources {
     pub fn new() -> Self {
@@ -35,15 +93,66 @@ impl Resources {
     }
 
     /// [`Resources::from_unique`] with shared names, which are kept as they are.
-    pub(crate) fn from_unique_shared(mut entries: Vec<(Arc<str>, Json)>) -> Self {
+    pub(crate) fn from_unique_shared(entries: Vec<(Arc<str>, Json)>) -> Self {
+        let mut entries: Vec<(Arc<str>, Spec)> = entries
+            .into_iter()
+            .map(|(name, spec)| (name, Spec::Value(spec)))
+            .collect();
         // Stable sort keeps input order among equal names, so dedup keeps the last.
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        sort_by_name(&mut entries);
         entries.reverse();
         entries.dedup_by(|a, b| a.0 == b.0);
         entries.reverse();
-        Self { entries }
+        Self {
+            entries,
+            texts: None,
+        }
     }
 
+    /// Resources read by the scanner from `text`, whose spec texts are valid
+    /// JSON values. `text` is copied once and shared by every group in
+    /// `groups` (a scenario's desired and observed). `None` if a name repeats
+    /// within a group: an error, which the precise parser reports.
+    pub(crate) fn from_scanned<const N: usize>(
+        text: &str,
+        groups: [ScannedResources<'_>; N],
+    ) -> Option<[Resources; N]> {
+        let mut specs = Vec::with_capacity(groups.iter().map(|g| g.members.len()).sum());
+        let mut unique = true;
+        let groups = groups.map(|group| {
+            let mut entries: Vec<(Arc<str>, Spec)> = group
+                .members
+                .into_iter()
+                .map(|resource| {
+                    let index = specs.len();
+                    specs.push(LazySpec {
+                        start: resource.spec.start,
+                        end: resource.spec.end,
+                        value: OnceLock::new(),
+                    });
+                    (Arc::from(resource.name), Spec::Text(index))
+                })
+                .collect();
+            if !group.sorted {
+                sort_by_name(&mut entries);
+                unique &= entries.windows(2).all(|pair| pair[0].0 != pair[1].0);
+            }
+            entries
+        });
+        if !unique {
+            return None;
+        }
+        let texts = Arc::new(SpecTexts {
+            text: text.into(),
+            specs,
+        });
+        Some(groups.map(|entries| Resources {
+            entries,
+            texts: Some(Arc::clone(&texts)),
+        }))
+    }
+
+    #[inline(always)]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -52,14 +161,53 @@ impl Resources {
         self.entries.is_empty()
     }
 
-    /// Entries in name order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &Json)> {
-        self.entries.iter().map(|(name, spec)| (&**name, spec))
+    /// The value of one of this set's specs, parsing it on first use.
+    pub(crate) fn value<'a>(&'a self, spec: &'a Spec) -> &'a Json {
+        match spec {
+            Spec::Value(value) => value,
+            Spec::Text(index) => self
+                .texts
+                .as_ref()
+                .and_then(|texts| texts.value(*index))
+                .unwrap_or(&MISSING),
+        }
     }
 
-    /// Entries in name order, with the shared name: cloning it copies no text.
-    pub(crate) fn iter_shared(&self) -> impl Iterator<Item = (&Arc<str>, &Json)> {
-        self.entries.iter().map(|(name, spec)| (name, spec))
+    /// The JSON text of a spec that has not been changed since it was parsed.
+    fn text<'a>(&'a self, spec: &Spec) -> Option<&'a str> {
+        match spec {
+            Spec::Value(_) => None,
+            Spec::Text(index) => self.texts.as_ref()?.text(*index),
+        }
+    }
+
+    /// Whether `spec`, one of this set's, equals `other_spec`, one of `other`'s.
+    /// Equal texts are equal values, so specs read from text are compared as
+    /// text first, and parsed only when their texts differ.
+    #[inline(always)]
+    pub(crate) fn spec_equals(&self, spec: &Spec, other: &Resources, other_spec: &Spec) -> bool {
+        match (spec, other_spec) {
+            (Spec::Value(a), Spec::Value(b)) => a == b,
+            (a @ Spec::Text(_), b @ Spec::Text(_))
+                if self.text(a).is_some_and(|text| other.text(b) == Some(text)) =>
+            {
+                true
+            }
+            (a, b) => self.value(a) == other.value(b),
+        }
+    }
+
+    /// Names and specs in name order, as stored.
+    #[inline(always)]
+    pub(crate) fn entries(&self) -> &[(Arc<str>, Spec)] {
+        &self.entries
+    }
+
+    /// Entries in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Json)> {
+        self.entries
+            .iter()
+            .map(|(name, spec)| (&**name, self.value(spec)))
     }
 
     /// The shared name equal to `name`, if present.
@@ -72,7 +220,9 @@ impl Resources {
     }
 
     pub fn get(&self, name: &str) -> Option<&Json> {
-        self.position(name).ok().map(|i| &self.entries[i].1)
+        self.position(name)
+            .ok()
+            .map(|i| self.value(&self.entries[i].1))
     }
 
     /// Compact `{"name":spec,...}` text, names in order.
@@ -81,7 +231,16 @@ impl Resources {
     }
 
     pub fn get_mut(&mut self, name: &str) -> Option<&mut Json> {
-        self.position(name).ok().map(|i| &mut self.entries[i].1)
+        let i = self.position(name).ok()?;
+        if let Spec::Text(_) = self.entries[i].1 {
+            // A changed spec no longer matches its text: keep it as a value.
+            let value = self.value(&self.entries[i].1).clone();
+            self.entries[i].1 = Spec::Value(value);
+        }
+        match &mut self.entries[i].1 {
+            Spec::Value(value) => Some(value),
+            Spec::Text(_) => None,
+        }
     }
 
     pub fn contains(&self, name: &str) -> bool {
@@ -92,20 +251,69 @@ impl Resources {
     /// a `&str` or an `Arc<str>` (which is shared, not copied).
     pub fn insert(&mut self, name: impl AsRef<str> + Into<Arc<str>>, spec: Json) -> Option<Json> {
         match self.position(name.as_ref()) {
-            Ok(i) => Some(std::mem::replace(&mut self.entries[i].1, spec)),
+            Ok(i) => {
+                let previous = self.value(&self.entries[i].1).clone();
+                self.entries[i].1 = Spec::Value(spec);
+                Some(previous)
+            }
             Err(i) => {
-                self.entries.insert(i, (name.into(), spec));
+                self.entries.insert(i, (name.into(), Spec::Value(spec)));
                 None
             }
         }
     }
 
     pub fn remove(&mut self, name: &str) -> Option<Json> {
-        self.position(name).ok().map(|i| self.entries.remove(i).1)
+        let i = self.position(name).ok()?;
+        let removed = self.value(&self.entries[i].1).clone();
+        self.entries.remove(i);
+        Some(removed)
     }
 
     fn position(&self, name: &str) -> Result<usize, usize> {
         self.entries.binary_search_by(|(n, _)| (**n).cmp(name))
+    }
+}
+
+/// A clone shares every name and spec, and holds every spec as a value:
+/// clones are made to be read again and again or changed (the simulation's
+/// worlds and desired state), so each spec is parsed here, once, if it was not
+/// already, rather than looked up in the text on every read.
+impl Clone for Resources {
+    fn clone(&self) -> Self {
+        if self.texts.is_none() {
+            // Every spec is a value already (the simulation's worlds).
+            return Self {
+                entries: self.entries.clone(),
+                texts: None,
+            };
+        }
+        let mut entries = Vec::with_capacity(self.entries.len());
+        for (name, spec) in &self.entries {
+            entries.push((Arc::clone(name), Spec::Value(self.value(spec).clone())));
+        }
+        Self {
+            entries,
+            texts: None,
+        }
+    }
+}
+
+/// Equal when the names are the same and each spec equals its counterpart as a JSON value.
+impl PartialEq for Resources {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self
+                .entries
+                .iter()
+                .zip(&other.entries)
+                .all(|(a, b)| a.0 == b.0 && self.spec_equals(&a.1, other, &b.1))
+    }
+}
+
+impl fmt::Debug for Resources {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
     }
 }
 
@@ -118,8 +326,8 @@ impl FromIterator<(String, Json)> for Resources {
 impl Serialize for Resources {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.entries.len()))?;
-        for (name, spec) in &self.entries {
-            map.serialize_entry(&**name, spec)?;
+        for (name, spec) in self.iter() {
+            map.serialize_entry(name, spec)?;
         }
         map.end()
     }

@@ -26,6 +26,7 @@ use serde::Serialize;
 use crate::json::{Json, Number};
 use crate::model::{Finalizers, Resources, Scenario};
 use crate::path::{JsonPath, Segment};
+use crate::scan;
 
 /// How many levels of objects and arrays may nest, counting the document's
 /// own top-level object. serde_json's recursion limit of 128 rejects the 128th
@@ -117,6 +118,13 @@ impl std::error::Error for InputError {}
 
 /// Parses a desired or observed document: an object mapping names to specs.
 pub fn parse_resources(document: Document, text: &str) -> Result<Resources, InputError> {
+    // The fast read accepts only valid documents; anything else is read (and
+    // its error located) by the precise parser.
+    if let Some([resources]) =
+        scan::resources(text).and_then(|scanned| Resources::from_scanned(text, [scanned]))
+    {
+        return Ok(resources);
+    }
     run(document, text, ResourcesSeed)
 }
 
@@ -132,7 +140,52 @@ pub fn parse_finalizers(text: &str) -> Result<Option<Finalizers>, InputError> {
 /// Parses a whole scenario: `{"desired": {...}, "observed": {...}, "finalizers": {...} | null}`.
 /// `finalizers` may be absent.
 pub fn parse_scenario(text: &str) -> Result<Scenario, InputError> {
+    scan_scenario(text).map_or_else(|| run(Document::Scenario, text, ScenarioSeed), Ok)
+}
+
+/// [`parse_scenario`]'s fast read of a valid scenario (see [`scan`]).
+fn scan_scenario(text: &str) -> Option<Scenario> {
+    let (scanned, finalizers) = scan_scenario_parts(text)?;
+    let [desired, observed] = Resources::from_scanned(text, [scanned.desired, scanned.observed])?;
+    Some(Scenario {
+        desired,
+        observed,
+        finalizers,
+    })
+}
+
+/// A valid scenario's resources as text ranges, and its finalizers, or `None`
+/// when the precise parser must read the text.
+pub(crate) fn scan_scenario_parts(
+    text: &str,
+) -> Option<(scan::ScannedScenario<'_>, Option<Finalizers>)> {
+    let scanned = scan::scenario(text)?;
+    // Usually small: read by the precise parser, on its own text.
+    let finalizers = match &scanned.finalizers {
+        Some(range) => run(Document::Scenario, text.get(range.clone())?, FinalizersSeed).ok()?,
+        None => None,
+    };
+    Some((scanned, finalizers))
+}
+
+/// The precise parser alone, for tests that compare it with the fast read.
+#[cfg(test)]
+pub(crate) fn parse_resources_precise(text: &str) -> Result<Resources, InputError> {
+    run(Document::Desired, text, ResourcesSeed)
+}
+
+/// The precise parser alone, for tests that compare it with the fast read.
+#[cfg(test)]
+pub(crate) fn parse_scenario_precise(text: &str) -> Result<Scenario, InputError> {
     run(Document::Scenario, text, ScenarioSeed)
+}
+
+/// Parses a spec the scanner has already validated (so it cannot fail).
+pub(crate) fn parse_validated_value(text: &str) -> Json {
+    run(Document::Scenario, text, ValueSeed).unwrap_or_else(|error| {
+        debug_assert!(false, "a scanned spec failed to parse: {error}");
+        Json::Null
+    })
 }
 
 /// Parses any JSON value (used by the Format button and tests).
@@ -252,7 +305,13 @@ fn to_input_error(
     };
     let message = match kind {
         ErrorKind::TooDeep => format!("values are nested more than {MAX_DEPTH} levels deep"),
-        ErrorKind::Syntax => friendly_syntax_message(&message),
+        ErrorKind::Syntax => {
+            let message = friendly_syntax_message(&message);
+            match syntax_hint(text_at(text, error.line(), error.column())) {
+                Some(hint) => format!("{hint}; {message}"),
+                None => message,
+            }
+        }
         _ => message,
     };
     let (line, column) = char_position(text, error.line(), error.column());
@@ -282,9 +341,45 @@ fn friendly_syntax_message(message: &str) -> String {
         "expected ident" => "expected `true`, `false` or `null`; check the spelling",
         "trailing characters" => "unexpected text after the end of the JSON value",
         "number out of range" => "number out of range; JSON numbers here must fit a 64-bit float",
+        "invalid number" => "invalid number; a JSON number looks like -1, 0.5 or 2e3",
+        "control character (\\u0000-\\u001F) found while parsing a string" => {
+            "a line break, tab or other control character inside a string; write it as an escape such as \\n or \\t"
+        }
+        // serde_json's names for a surrogate escape without its pair ("leading" even for a trailing one).
+        "unexpected end of hex escape" | "lone leading surrogate in hex escape" => {
+            "a \\u escape of half a surrogate pair; \\uD800-\\uDBFF must be followed by \\uDC00-\\uDFFF"
+        }
         other => return other.to_owned(),
     };
     replaced.to_owned()
+}
+
+/// Names what other formats allow but JSON does not, when the error is at
+/// such a thing: the grammar's own message ("expected a member name") would
+/// not say why the text is wrong.
+fn syntax_hint(at_error: &str) -> Option<&'static str> {
+    if at_error.starts_with("//") || at_error.starts_with("/*") {
+        Some("comments are not allowed in JSON")
+    } else if at_error.starts_with("NaN") || at_error.starts_with("Infinity") {
+        Some("NaN and Infinity are not JSON numbers")
+    } else if at_error.starts_with('\'') {
+        Some("JSON uses double quotes, not single quotes")
+    } else {
+        None
+    }
+}
+
+/// The rest of the line from the character serde_json stopped at (its
+/// 1-based byte column).
+fn text_at(text: &str, line: usize, byte_column: usize) -> &str {
+    let Some(line_text) = line.checked_sub(1).and_then(|i| text.split('\n').nth(i)) else {
+        return "";
+    };
+    let mut start = byte_column.saturating_sub(1).min(line_text.len());
+    while !line_text.is_char_boundary(start) {
+        start -= 1;
+    }
+    &line_text[start..]
 }
 
 /// serde_json counts columns in bytes from 0 at a line start; people count characters from 1.
@@ -1005,6 +1100,82 @@ mod tests {
         assert_eq!(
             pretty,
             "{\n  \"b\": 1,\n  \"a\": [\n    true,\n    null\n  ]\n}"
+        );
+    }
+
+    #[test]
+    fn what_other_formats_allow_is_named() {
+        for (text, position, path, message) in [
+            (
+                "{\n  // the web tier\n  \"web\": {}\n}",
+                (2, 3),
+                "$",
+                "comments are not allowed in JSON; expected a member name in double quotes",
+            ),
+            (
+                r#"{"web": {} /* old */}"#,
+                (1, 12),
+                "$",
+                "comments are not allowed in JSON; expected `,` or `}`",
+            ),
+            (
+                r#"{"web": {"ratio": NaN}}"#,
+                (1, 19),
+                "$.web.ratio",
+                "NaN and Infinity are not JSON numbers; expected a JSON value (object, array, string, number, true, false or null)",
+            ),
+            (
+                r#"{"web": {"limit": -Infinity}}"#,
+                (1, 20),
+                "$.web.limit",
+                "NaN and Infinity are not JSON numbers; invalid number; a JSON number looks like -1, 0.5 or 2e3",
+            ),
+            (
+                "{'web': {}}",
+                (1, 2),
+                "$",
+                "JSON uses double quotes, not single quotes; expected a member name in double quotes",
+            ),
+            (
+                r#"{"🚀": 'x'}"#,
+                (1, 7),
+                "$[\"🚀\"]",
+                "JSON uses double quotes, not single quotes; expected a JSON value (object, array, string, number, true, false or null)",
+            ),
+        ] {
+            let error = err_resources(text);
+            assert_eq!(error.kind, ErrorKind::Syntax, "{text}");
+            assert_eq!((error.line, error.column), position, "{text}");
+            assert_eq!(error.path.to_string(), path, "{text}");
+            assert_eq!(error.message, message, "{text}");
+        }
+        let error = err_resources("{\"a\": \"line\nbreak\"}");
+        assert_eq!(
+            (error.line, error.column, error.path.to_string()),
+            (2, 1, "$.a".to_owned())
+        );
+        assert_eq!(
+            error.message,
+            "a line break, tab or other control character inside a string; write it as an escape such as \\n or \\t"
+        );
+        for lone in [
+            r#"{"a": "\ud800"}"#,
+            r#"{"a": "\udc00"}"#,
+            r#"{"a": "\ud800\u0041"}"#,
+        ] {
+            let error = err_resources(lone);
+            assert_eq!(error.path.to_string(), "$.a", "{lone}");
+            assert_eq!(
+                error.message,
+                "a \\u escape of half a surrogate pair; \\uD800-\\uDBFF must be followed by \\uDC00-\\uDFFF",
+                "{lone}"
+            );
+        }
+        // A slash or a quote inside a string is not a hint.
+        let error = err_resources(r#"{"it's // fine": x}"#);
+        assert!(
+            error.message.starts_with("expected a JSON value"),
+            "{error}"
         );
     }
 

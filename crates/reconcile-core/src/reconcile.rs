@@ -7,7 +7,8 @@ use serde::ser::SerializeTuple;
 use serde::{Serialize, Serializer};
 
 use crate::json::Json;
-use crate::model::{Finalizers, Resources};
+use crate::model::{Finalizers, Resources, Spec};
+use crate::scan::ScannedDocument;
 
 /// The four things a controller can decide to do to one named object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -145,17 +146,43 @@ pub fn reconcile(
     merge_walk(
         desired,
         observed,
-        |kind, name, spec| {
+        |kind, (name, spec)| {
             upserts.push(Action {
                 kind,
                 name: Arc::clone(name),
-                spec: Some(spec.clone()),
+                spec: Some(desired.value(spec).clone()),
             });
         },
-        |name| removals.push(removal(name, finalizers)),
+        |(name, _)| removals.push(removal(Arc::clone(name), finalizers)),
     );
     upserts.append(&mut removals);
     upserts
+}
+
+/// [`reconcile`] straight from a valid scenario's text, for
+/// [`crate::reconcile_scenario_json`]: only the specs that are written
+/// differently or go into an action are parsed. `None` when the text needs
+/// the precise parser (it is invalid, or unusual; see [`crate::scan`]).
+pub(crate) fn reconcile_scenario_text(text: &str) -> Option<Vec<Action>> {
+    let (scanned, finalizers) = crate::parse::scan_scenario_parts(text)?;
+    let desired = ScannedDocument::new(text, scanned.desired)?;
+    let observed = ScannedDocument::new(text, scanned.observed)?;
+    let mut upserts = Vec::new();
+    let mut removals = Vec::new();
+    merge_walk(
+        &desired,
+        &observed,
+        |kind, resource| {
+            upserts.push(Action {
+                kind,
+                name: Arc::from(resource.name),
+                spec: Some(desired.spec(resource)),
+            });
+        },
+        |resource| removals.push(removal(Arc::from(resource.name), finalizers.as_ref())),
+    );
+    upserts.append(&mut removals);
+    Some(upserts)
 }
 
 /// How many actions [`reconcile`] returns, without building them:
@@ -169,55 +196,90 @@ pub fn count_out_of_sync(
     _finalizers: Option<&Finalizers>,
 ) -> usize {
     let (mut upserts, mut removals) = (0, 0);
-    merge_walk(desired, observed, |_, _, _| upserts += 1, |_| removals += 1);
+    merge_walk(desired, observed, |_, _| upserts += 1, |_| removals += 1);
     upserts + removals
 }
 
+/// Two name-sorted, duplicate-free sets of specs, as the merge walk reads them.
+pub(crate) trait SortedSpecs {
+    /// A name and its spec.
+    type Entry;
+    /// In name order.
+    fn entries(&self) -> &[Self::Entry];
+    fn name(entry: &Self::Entry) -> &str;
+    /// Whether two entries' names are one shared allocation, which makes
+    /// them equal without comparing text.
+    fn shares_name(a: &Self::Entry, b: &Self::Entry) -> bool;
+    /// Whether `entry`'s spec (one of this set's) equals `other_entry`'s (one of `other`'s).
+    fn spec_equals(&self, entry: &Self::Entry, other: &Self, other_entry: &Self::Entry) -> bool;
+}
+
+// Always inlined: at opt-level "z" these one-liners would otherwise each cost
+// a call per name in the walk, which the simulation makes a million times.
+impl SortedSpecs for Resources {
+    type Entry = (Arc<str>, Spec);
+    #[inline(always)]
+    fn entries(&self) -> &[Self::Entry] {
+        Resources::entries(self)
+    }
+    #[inline(always)]
+    fn name(entry: &Self::Entry) -> &str {
+        &entry.0
+    }
+    #[inline(always)]
+    fn shares_name(a: &Self::Entry, b: &Self::Entry) -> bool {
+        Arc::ptr_eq(&a.0, &b.0)
+    }
+    #[inline(always)]
+    fn spec_equals(&self, entry: &Self::Entry, other: &Self, other_entry: &Self::Entry) -> bool {
+        Resources::spec_equals(self, &entry.1, other, &other_entry.1)
+    }
+}
+
 /// The contract's one merge walk over two name-sorted sets, visiting every
-/// name once: `upsert(kind, name, desired spec)` for each desired name that
-/// needs CREATE or UPDATE, and `removal(name)` for each name only observed,
-/// each in name order.
-fn merge_walk<'a>(
-    desired: &'a Resources,
-    observed: &'a Resources,
-    mut upsert: impl FnMut(ActionKind, &'a Arc<str>, &'a Json),
-    mut removal: impl FnMut(&'a Arc<str>),
+/// name once: `upsert(kind, entry)` for each desired entry that needs CREATE
+/// or UPDATE, and `removal(entry)` for each observed entry whose name is not
+/// desired, each in name order. Specs are only compared, never copied.
+pub(crate) fn merge_walk<'a, S: SortedSpecs>(
+    desired: &'a S,
+    observed: &'a S,
+    mut upsert: impl FnMut(ActionKind, &'a S::Entry),
+    mut removal: impl FnMut(&'a S::Entry),
 ) {
-    let mut desired_iter = desired.iter_shared().peekable();
-    let mut observed_iter = observed.iter_shared().peekable();
+    let (mut desired_rest, mut observed_rest) = (desired.entries(), observed.entries());
     loop {
-        match (desired_iter.peek(), observed_iter.peek()) {
+        match (desired_rest.split_first(), observed_rest.split_first()) {
             (None, None) => break,
-            (Some(&(name, spec)), None) => {
-                upsert(ActionKind::Create, name, spec);
-                desired_iter.next();
+            (Some((d, rest)), None) => {
+                upsert(ActionKind::Create, d);
+                desired_rest = rest;
             }
-            (None, Some(&(name, _))) => {
-                removal(name);
-                observed_iter.next();
+            (None, Some((o, rest))) => {
+                removal(o);
+                observed_rest = rest;
             }
-            (Some(&(d_name, d_spec)), Some(&(o_name, o_spec))) => {
+            (Some((d, d_rest)), Some((o, o_rest))) => {
                 // A world the controller wrote shares the desired names: no text to compare.
-                let order = if Arc::ptr_eq(d_name, o_name) {
+                let order = if S::shares_name(d, o) {
                     std::cmp::Ordering::Equal
                 } else {
-                    d_name.cmp(o_name)
+                    S::name(d).cmp(S::name(o))
                 };
                 match order {
                     std::cmp::Ordering::Less => {
-                        upsert(ActionKind::Create, d_name, d_spec);
-                        desired_iter.next();
+                        upsert(ActionKind::Create, d);
+                        desired_rest = d_rest;
                     }
                     std::cmp::Ordering::Greater => {
-                        removal(o_name);
-                        observed_iter.next();
+                        removal(o);
+                        observed_rest = o_rest;
                     }
                     std::cmp::Ordering::Equal => {
-                        if d_spec != o_spec {
-                            upsert(ActionKind::Update, d_name, d_spec);
+                        if !desired.spec_equals(d, observed, o) {
+                            upsert(ActionKind::Update, d);
                         }
-                        desired_iter.next();
-                        observed_iter.next();
+                        desired_rest = d_rest;
+                        observed_rest = o_rest;
                     }
                 }
             }
@@ -225,15 +287,16 @@ fn merge_walk<'a>(
     }
 }
 
-fn removal(name: &Arc<str>, finalizers: Option<&Finalizers>) -> Action {
-    let pending = finalizers.is_some_and(|f| !f.pending(name).is_empty());
+/// FINALIZE or DELETE for a name that is only observed.
+pub(crate) fn removal(name: Arc<str>, finalizers: Option<&Finalizers>) -> Action {
+    let pending = finalizers.is_some_and(|f| !f.pending(&name).is_empty());
     Action {
         kind: if pending {
             ActionKind::Finalize
         } else {
             ActionKind::Delete
         },
-        name: Arc::clone(name),
+        name,
         spec: None,
     }
 }

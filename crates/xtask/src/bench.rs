@@ -1,26 +1,60 @@
-//! The speed sections of `cargo xtask bench`: core's criterion benchmarks
-//! (native, `bench-speed` profile) and the simulation budget in wasm, in
-//! headless Chromium (`web/bench/simulate.mjs`).
+//! `cargo xtask bench`: the performance report, docs/PERFORMANCE.md.
+//!
+//! Every comparison is measured side by side in one run, on the same input
+//! files (`bench_inputs`, written to `target/bench-inputs/`):
+//! - native: the Rust core (criterion, `bench-speed` profile) against the
+//!   Python reference (`bench/python/reference.py`), end to end and reconcile
+//!   alone, whose action lists must be byte-identical (and agree on
+//!   `bench/python/corner_cases.py`), or the run fails;
+//! - in headless Chromium: the release JS API against plain JavaScript in the
+//!   same page (`web/bench/reconcile-vs-js.mjs`), outputs compared too;
+//! - the page: edit → render latency, long tasks, time to the first action
+//!   list, transfer size, the simulation budget, long tasks while Play runs.
 
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::bench_inputs::{self, SIZES};
+use crate::size;
 use crate::tools::Env;
 
-/// The simulation budget: 1,000 passes over 1,000 resources, in wasm, in headless Chromium.
-const SIMULATE_RUNS: &str = "15";
+/// The budgets the issue sets; the ratios are measured at this size.
+const BUDGET_SIZE: usize = 100_000;
+const END_TO_END_BUDGET: f64 = 10.0;
+const RECONCILE_BUDGET: f64 = 5.0;
+const WASM_BUDGET: f64 = 1.0;
+const EDIT_RENDER_BUDGET_MS: f64 = 100.0;
+const LONG_TASK_BUDGET_MS: f64 = 200.0;
+const FIRST_ACTION_LIST_BUDGET_MS: f64 = 300.0;
+const SIMULATE_BUDGET_MS: f64 = 100.0;
 
-/// Runs both and returns their Markdown sections for docs/PERFORMANCE.md.
-pub fn sections(env: &Env) -> Result<String, String> {
-    let simulate = env
-        .step("node", &["bench/simulate.mjs", SIMULATE_RUNS])
-        .dir(&env.root.join("web"))
-        .output()?;
-    let play = ["200", "1000"]
-        .iter()
-        .map(|pods| {
-            env.step("node", &["bench/play-long-tasks.mjs", pods])
-                .dir(&env.root.join("web"))
-                .output()
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+/// Python runs per size: fewer for the big inputs, which take seconds each.
+fn python_runs(n: usize) -> usize {
+    match n {
+        0..=1_000 => 21,
+        1_001..=10_000 => 11,
+        10_001..=100_000 => 7,
+        _ => 3,
+    }
+}
+
+/// The sizes the browser takes: a 1M scenario is 280 MB of text, past what a page holds comfortably.
+const BROWSER_SIZES: [&str; 3] = ["1000", "10000", "100000"];
+/// Edit → render sizes, and the big paste whose long tasks are reported.
+const EDIT_SIZES: [&str; 2] = ["1000", "10000"];
+const BIG_PASTE: &str = "100000";
+const SIMULATE_RUNS: &str = "15";
+const FIRST_ACTION_LIST_RUNS: &str = "21";
+
+/// Measures everything on the release build in `dist` and returns the report.
+pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
+    let inputs = env.root.join("target/bench-inputs");
+    write_inputs(&inputs)?;
+    let inputs_arg = inputs.to_string_lossy().into_owned();
+
+    // Native: criterion (Rust), then the Python reference, then the comparisons.
+    let sizes = SIZES.map(|n| n.to_string()).join(",");
     let criterion = env
         .step(
             "cargo",
@@ -33,7 +67,7 @@ pub fn sections(env: &Env) -> Result<String, String> {
                 "bench-speed",
             ],
         )
-        // A short run: enough for stable figures at these sizes, about a minute in all.
+        // A short run: enough for stable figures at these sizes.
         .args(&[
             "--",
             "--warm-up-time",
@@ -43,44 +77,534 @@ pub fn sections(env: &Env) -> Result<String, String> {
             "--output-format",
             "bencher",
         ])
+        .env("BENCH_INPUTS", &inputs_arg)
+        .env("BENCH_SIZES", &sizes)
         .output()?;
-    Ok(format!(
-        "## Simulation budget in the browser\n\n\
-         1,000 desired pods (`{{\"image\": \"app:2\", \"replicas\": 0}}`), nothing observed, \
-         `failureRate: 0.5`, `maxPasses: 1000`: the run uses all 1,000 passes. \
-         Timed in the page with `performance.now()` around the JS API's `simulateVerdict` \
-         (the whole simulation, without sending per-pass worlds to JavaScript), \
-         {SIMULATE_RUNS} runs after 2 warm-up runs, on the release JS API (`dist/pkg`, opt-level z, wasm-opt -Oz). \
-         Budget: 100 ms.\n\n\
-         ```json\n{}\n```\n\n\
-         ## Core benchmarks (native)\n\n\
-         `cargo bench -p reconcile-core --profile bench-speed` (criterion, opt-level 3; \
-         here a short run: 1 s warm-up, 3 s measurement). \
-         `reconcile/N` is `reconcile` alone on N desired resources (about 1% drifted, 1% desired only, \
-         1% observed only); `scenario-text-to-actions/N` is scenario JSON text to action-list JSON text \
-         (parse, reconcile, serialize); `simulate/1000-resources-flaky` is the budget case above.\n\n\
-         | benchmark | time per run | ± |\n|---|---:|---:|\n{}\n\n\
-         ## Main-thread long tasks while Play runs\n\n\
-         N pods pasted into Desired state (one input event), the Flaky API preset's settings \
-         (50% failures, pass limit 100), Play at 8 passes/s until the verdict; long tasks \
-         (over 50 ms) recorded with a `PerformanceObserver`. Budget: no task over 200 ms.\n\n\
-         ```json\n{}\n```\n",
-        simulate.trim(),
-        criterion_table(&criterion),
-        play.iter().map(|line| line.trim()).collect::<Vec<_>>().join("\n")
-    ))
+    let rust = criterion_medians(&criterion);
+    let mut python = BTreeMap::new();
+    for n in SIZES {
+        let file = inputs.join(bench_inputs::file_name(n));
+        let out = inputs.join(format!("actions-{n}.python.json"));
+        let line = env
+            .step("python3", &["bench/python/reference.py", "--runs"])
+            .arg(&python_runs(n).to_string())
+            .args(&["--out", &out.to_string_lossy(), &file.to_string_lossy()])
+            .output()?;
+        compare_outputs(&inputs, n)?;
+        python.insert(n, line.trim().to_owned());
+    }
+    env.step(
+        "cargo",
+        &[
+            "build",
+            "-q",
+            "--profile",
+            "bench-speed",
+            "-p",
+            "reconcile-cli",
+        ],
+    )
+    .run()?;
+    let corner_cases = env
+        .step(
+            "python3",
+            &[
+                "bench/python/corner_cases.py",
+                "target/bench-speed/reconcile",
+                "300",
+            ],
+        )
+        .output()?;
+
+    // In the browser.
+    let web = env.root.join("web");
+    let node = |script: &str, args: &[&str]| {
+        env.step("node", &[script])
+            .args(args)
+            .dir(&web)
+            .env("BENCH_INPUTS", &inputs_arg)
+            .env("DIST", &dist.to_string_lossy())
+            .output()
+    };
+    let versus_js = node("bench/reconcile-vs-js.mjs", &BROWSER_SIZES)?;
+    if versus_js.contains("\"sameOutput\":false") {
+        return Err("wasm and plain JS gave different action lists; see the output above".into());
+    }
+    let edit_compact = node("bench/edit-render.mjs", &EDIT_SIZES)?;
+    let edit_pretty = node(
+        "bench/edit-render.mjs",
+        &[
+            "--format",
+            "pretty",
+            "--edits",
+            "5",
+            EDIT_SIZES[0],
+            EDIT_SIZES[1],
+        ],
+    )?;
+    let big_paste = node("bench/edit-render.mjs", &["--edits", "1", BIG_PASTE])?;
+    let first_action_list = node("bench/first-action-list.mjs", &[FIRST_ACTION_LIST_RUNS])?;
+    let simulate = node("bench/simulate.mjs", &[SIMULATE_RUNS])?;
+    let play = ["200", "1000"]
+        .iter()
+        .map(|pods| node("bench/play-long-tasks.mjs", &[pods]))
+        .collect::<Result<Vec<_>, _>>()?;
+    let sizes_table = size::report(dist)?;
+
+    let measured = Measured {
+        rust: &rust,
+        python: &python,
+        versus_js: &versus_js,
+        edit_compact: &edit_compact,
+        edit_pretty: &edit_pretty,
+        big_paste: &big_paste,
+        first_action_list: &first_action_list,
+        simulate: &simulate,
+        play: &play.join(""),
+    };
+    Ok(measured.markdown(&inputs, &criterion, &corner_cases, &sizes_table))
 }
 
-/// Rows of a Markdown table from criterion's `--output-format bencher` lines:
-/// `test reconcile/1000 ... bench:      68,027 ns/iter (+/- 1,234)`.
-fn criterion_table(output: &str) -> String {
-    output
+/// Writes the scenario files (always anew: they are cheap, and never stale).
+fn write_inputs(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for n in SIZES {
+        let path = dir.join(bench_inputs::file_name(n));
+        println!("xtask: writing {}", path.display());
+        std::fs::write(&path, bench_inputs::scenario_text(n))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The Python and Rust action lists of one size must be the same bytes.
+fn compare_outputs(dir: &Path, n: usize) -> Result<(), String> {
+    let read = |name: String| {
+        std::fs::read(dir.join(&name)).map_err(|e| format!("cannot read {name}: {e}"))
+    };
+    let rust = read(format!("actions-{n}.rust.json"))?;
+    let python = read(format!("actions-{n}.python.json"))?;
+    if rust == python {
+        Ok(())
+    } else {
+        Err(format!(
+            "the Python reference and the Rust core disagree at {n} resources: \
+             compare target/bench-inputs/actions-{n}.python.json and actions-{n}.rust.json"
+        ))
+    }
+}
+
+/// Everything measured, as the text each tool printed.
+struct Measured<'a> {
+    /// Criterion medians in nanoseconds, by benchmark name.
+    rust: &'a BTreeMap<String, f64>,
+    /// The Python reference's JSON line, by size.
+    python: &'a BTreeMap<usize, String>,
+    versus_js: &'a str,
+    edit_compact: &'a str,
+    edit_pretty: &'a str,
+    big_paste: &'a str,
+    first_action_list: &'a str,
+    simulate: &'a str,
+    play: &'a str,
+}
+
+/// A JSON line's line for `resources` = `n`.
+fn line_for(lines: &str, n: &str) -> Option<String> {
+    let needle = format!("\"resources\":{n},");
+    lines
         .lines()
-        .filter_map(|line| {
-            let rest = line.trim().strip_prefix("test ")?;
-            let (name, rest) = rest.split_once(" ... bench:")?;
-            let (time, rest) = rest.trim().split_once(" ns/iter")?;
-            let spread = rest.trim().strip_prefix("(+/- ")?.strip_suffix(')')?;
+        .find(|line| line.contains(&needle))
+        .map(str::to_owned)
+}
+
+/// The number after `key` (a quoted key and what follows it, e.g. `"wasmMs":{"median":`).
+fn number_after(json: &str, key: &str) -> Option<f64> {
+    let rest = json[json.find(key)? + key.len()..].trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | 'e' | 'E' | '+')))
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
+fn verdict(pass: bool) -> &'static str {
+    if pass {
+        "**pass**"
+    } else {
+        "**FAIL**"
+    }
+}
+
+/// `1234.5` ms as `1234.5 ms`, `0.42` as `0.42 ms`.
+fn ms(value: f64) -> String {
+    if value >= 100.0 {
+        format!("{value:.0} ms")
+    } else if value >= 1.0 {
+        format!("{value:.1} ms")
+    } else {
+        format!("{value:.3} ms")
+    }
+}
+
+impl Measured<'_> {
+    fn rust_ms(&self, benchmark: &str) -> Option<f64> {
+        self.rust.get(benchmark).map(|ns| ns / 1e6)
+    }
+
+    fn python_ms(&self, n: usize, key: &str) -> Option<f64> {
+        number_after(self.python.get(&n)?, &format!("\"{key}\":"))
+    }
+
+    /// Rust time, Python time and Python ÷ Rust, for one criterion group and Python key.
+    fn ratio(&self, n: usize, group: &str, python_key: &str) -> Option<(f64, f64, f64)> {
+        let rust = self.rust_ms(&format!("{group}/{n}"))?;
+        let python = self.python_ms(n, python_key)?;
+        Some((rust, python, python / rust))
+    }
+
+    fn markdown(&self, inputs: &Path, criterion: &str, corner_cases: &str, sizes: &str) -> String {
+        let mut doc = String::from(
+            "# Performance\n\n\
+             Generated by `cargo xtask bench`. Machine: the project's 2-core builder (shared with other \
+             builds while this ran, so single figures are noisy; each ratio is measured side by side \
+             in one run, on the same input files), headless Debian Chromium, pages served from localhost. \
+             Browser figures are the release build (opt-level z, LTO, wasm-opt -Oz); native Rust figures \
+             are the `bench-speed` profile (opt-level 3).\n\n",
+        );
+        doc.push_str(&self.budgets());
+        doc.push_str(&inputs_section(inputs));
+        doc.push_str(&self.native_section(corner_cases));
+        doc.push_str(&self.browser_section());
+        doc.push_str(&self.edit_section());
+        let _ = write!(
+            doc,
+            "## Time to the first action list\n\n\
+             Navigation start to the `first-action-list` performance mark, which the page sets right after \
+             its first render (that render already holds the default preset's action list). \
+             {FIRST_ACTION_LIST_RUNS} fresh browser contexts, no cache. Budget: {FIRST_ACTION_LIST_BUDGET_MS:.0} ms.\n\n\
+             ```json\n{}\n```\n\n\
+             ## Transfer size (gzip -9)\n\n{sizes}\n\
+             ## Simulation budget in the browser\n\n\
+             1,000 desired pods (`{{\"image\": \"app:2\", \"replicas\": 0}}`), nothing observed, \
+             `failureRate: 0.5`, `maxPasses: 1000`: the run uses all 1,000 passes. \
+             Timed in the page with `performance.now()` around the JS API's `simulateVerdict` \
+             (the whole simulation, without sending per-pass worlds to JavaScript), \
+             {SIMULATE_RUNS} runs after 2 warm-up runs, on the release JS API. \
+             Budget: {SIMULATE_BUDGET_MS:.0} ms.\n\n\
+             ```json\n{}\n```\n\n\
+             ## Main-thread long tasks while Play runs\n\n\
+             N pods pasted into Desired state (one input event), the Flaky API preset's settings \
+             (50% failures, pass limit 100), Play at 8 passes/s until the verdict; long tasks \
+             (over 50 ms) recorded with a `PerformanceObserver`. Budget: no task over {LONG_TASK_BUDGET_MS:.0} ms.\n\n\
+             ```json\n{}\n```\n\n\
+             ## All criterion benchmarks (native)\n\n\
+             `cargo bench -p reconcile-core --profile bench-speed` (opt-level 3; a short run: 1 s warm-up, \
+             3 s measurement; median ± standard deviation). `reconcile/N` and `scenario-text-to-actions/N` \
+             are the native columns above; `simulate/1000-resources-flaky` is the simulation budget case, natively.\n\n\
+             | benchmark | median | ± |\n|---|---:|---:|\n{}\n",
+            self.first_action_list.trim(),
+            self.simulate.trim(),
+            self.play.trim(),
+            criterion_table(criterion),
+        );
+        doc
+    }
+
+    fn budgets(&self) -> String {
+        let mut rows = String::new();
+        let n = BUDGET_SIZE;
+        if let Some((rust, python, ratio)) =
+            self.ratio(n, "scenario-text-to-actions", "endToEndMedianMs")
+        {
+            let _ = writeln!(
+                rows,
+                "| end to end (text in, text out) at 100k, against Python | ≥ {END_TO_END_BUDGET:.0}× | \
+                 {ratio:.1}× (Rust {}, Python {}) | {} |",
+                ms(rust),
+                ms(python),
+                verdict(ratio >= END_TO_END_BUDGET)
+            );
+        }
+        if let Some((rust, python, ratio)) = self.ratio(n, "reconcile", "reconcileMedianMs") {
+            let _ = writeln!(
+                rows,
+                "| reconcile alone at 100k, against Python | ≥ {RECONCILE_BUDGET:.0}× | \
+                 {ratio:.1}× (Rust {}, Python {}) | {} |",
+                ms(rust),
+                ms(python),
+                verdict(ratio >= RECONCILE_BUDGET)
+            );
+        }
+        let speedups: Vec<(String, f64)> = BROWSER_SIZES
+            .iter()
+            .filter_map(|n| {
+                let line = line_for(self.versus_js, n)?;
+                Some((thousands(n), number_after(&line, "\"speedup\":")?))
+            })
+            .collect();
+        if !speedups.is_empty() {
+            let shown: Vec<String> = speedups
+                .iter()
+                .map(|(n, s)| format!("{s:.2}× at {n}"))
+                .collect();
+            let _ = writeln!(
+                rows,
+                "| wasm end to end in Chromium, against plain JS | ≥ {WASM_BUDGET:.1}× | {} | {} |",
+                shown.join(", "),
+                verdict(speedups.iter().all(|(_, s)| *s >= WASM_BUDGET))
+            );
+        }
+        for (format, lines) in [
+            ("compact", self.edit_compact),
+            ("pretty-printed", self.edit_pretty),
+        ] {
+            let Some(line) = line_for(lines, EDIT_SIZES[1]) else {
+                continue;
+            };
+            let (Some(paste), Some(keystroke), Some(bare)) = (
+                number_after(&line, "\"pasteEditToRenderMs\":{\"median\":"),
+                number_after(&line, "\"keystrokeEditToRenderMs\":{\"median\":"),
+                number_after(&line, "\"bareTextareaPasteMs\":{\"median\":"),
+            ) else {
+                continue;
+            };
+            let _ = writeln!(
+                rows,
+                "| edit → render at 10k, {format} documents | ≤ {EDIT_RENDER_BUDGET_MS:.0} ms | \
+                 paste {}, keystroke {} (a bare textarea takes {} for the same paste) | {} |",
+                ms(paste),
+                ms(keystroke),
+                ms(bare),
+                verdict(paste.max(keystroke) <= EDIT_RENDER_BUDGET_MS)
+            );
+        }
+        let long_tasks: Vec<(String, f64)> = [
+            ("editing 1k and 10k (compact)", self.edit_compact),
+            ("editing 1k and 10k (pretty-printed)", self.edit_pretty),
+            ("pasting 100k", self.big_paste),
+            ("Play at 200 and 1,000 pods", self.play),
+        ]
+        .iter()
+        .filter_map(|(what, lines)| {
+            let worst = lines
+                .lines()
+                .filter_map(|line| number_after(line, "\"maxLongTaskMs\":"))
+                .reduce(f64::max)?;
+            Some(((*what).to_owned(), worst))
+        })
+        .collect();
+        if !long_tasks.is_empty() {
+            let shown: Vec<String> = long_tasks
+                .iter()
+                .map(|(what, worst)| format!("{what}: {}", ms(*worst)))
+                .collect();
+            let _ = writeln!(
+                rows,
+                "| longest main-thread task | ≤ {LONG_TASK_BUDGET_MS:.0} ms | {} | {} |",
+                shown.join("; "),
+                verdict(long_tasks.iter().all(|(_, w)| *w <= LONG_TASK_BUDGET_MS))
+            );
+        }
+        if let Some(median) =
+            number_after(self.first_action_list, "\"firstActionList\":{\"median\":")
+        {
+            let _ = writeln!(
+                rows,
+                "| first action list after navigation | ≤ {FIRST_ACTION_LIST_BUDGET_MS:.0} ms | median {} | {} |",
+                ms(median),
+                verdict(median <= FIRST_ACTION_LIST_BUDGET_MS)
+            );
+        }
+        if let Some(median) = number_after(self.simulate, "\"simulateVerdictMs\":{\"median\":") {
+            let _ = writeln!(
+                rows,
+                "| 1,000 passes over 1,000 resources, wasm | ≤ {SIMULATE_BUDGET_MS:.0} ms | median {} | {} |",
+                ms(median),
+                verdict(median <= SIMULATE_BUDGET_MS)
+            );
+        }
+        format!(
+            "## Budgets\n\n\
+             Ratios are the other implementation's median time divided by ours (above 1: ours is faster).\n\n\
+             | budget | target | measured | verdict |\n|---|---|---|---|\n{rows}\n"
+        )
+    }
+
+    fn native_section(&self, corner_cases: &str) -> String {
+        let mut rows = String::new();
+        for n in SIZES {
+            let (Some(e2e), Some(alone)) = (
+                self.ratio(n, "scenario-text-to-actions", "endToEndMedianMs"),
+                self.ratio(n, "reconcile", "reconcileMedianMs"),
+            ) else {
+                continue;
+            };
+            let _ = writeln!(
+                rows,
+                "| {} | {} | {} | **{:.1}×** | {} | {} | **{:.1}×** |",
+                thousands(&n.to_string()),
+                ms(e2e.0),
+                ms(e2e.1),
+                e2e.2,
+                ms(alone.0),
+                ms(alone.1),
+                alone.2
+            );
+        }
+        let python_lines: Vec<&str> = self.python.values().map(String::as_str).collect();
+        format!(
+            "## Native: the Rust core against a Python reference\n\n\
+             - **End to end**: scenario JSON text in, action-list JSON text out. Rust: \
+             `reconcile_scenario_json` (criterion `scenario-text-to-actions/N`). Python: `json.loads`, \
+             reconcile on the dicts, `json.dumps` (`bench/python/reference.py`).\n\
+             - **Reconcile alone**: on already-parsed input. Rust: `reconcile` on a `Scenario` parsed for \
+             each run outside the timing (criterion `reconcile/N`), so parsing the specs it needs on first \
+             use (those that go into actions, and those written differently on the two sides) counts. \
+             Python: the same function as above on the dicts `json.loads` made.\n\
+             - Times are medians (criterion's; Python: of its runs, with the cyclic garbage collector off \
+             while timing). Ratio = Python ÷ Rust.\n\n\
+             | resources | Rust end to end | Python end to end | ratio | Rust reconcile | Python reconcile | ratio |\n\
+             |---:|---:|---:|---:|---:|---:|---:|\n{rows}\n\
+             Both produce the same action list, byte for byte, at every size (the run fails otherwise), \
+             and on random scenarios full of the contract's corner cases: {}\n\n\
+             How the Rust core gets there: a valid document is read in one validating pass that records \
+             where each spec's text is, without building values (`crates/reconcile-core/src/scan.rs`); \
+             specs are parsed one at a time on first use, and two specs with the same text are equal \
+             without being parsed. The precise parser, which tracks JSON paths for error messages, only \
+             runs when that pass gives up (on any error, or on input it leaves to it), so results and \
+             error messages are unchanged.\n\n\
+             Python reference, one line per size:\n\n```json\n{}\n```\n\n",
+            corner_cases.trim(),
+            python_lines.join("\n")
+        )
+    }
+
+    fn browser_section(&self) -> String {
+        let mut rows = String::new();
+        for n in BROWSER_SIZES {
+            let Some(line) = line_for(self.versus_js, n) else {
+                continue;
+            };
+            let field = |key: &str| number_after(&line, key).map_or_else(|| "?".to_owned(), ms);
+            let _ = writeln!(
+                rows,
+                "| {} | {} | {} | **{}×** | {} |",
+                thousands(n),
+                field("\"wasmMs\":{\"median\":"),
+                field("\"plainJsMs\":{\"median\":"),
+                number_after(&line, "\"speedup\":")
+                    .map_or_else(|| "?".to_owned(), |s| format!("{s:.2}")),
+                if line.contains("\"sameOutput\":true") {
+                    "yes"
+                } else {
+                    "**no**"
+                }
+            );
+        }
+        format!(
+            "## In headless Chromium: wasm against plain JavaScript\n\n\
+             The same page runs both on the same three JSON texts (desired, observed, finalizers, split \
+             from the scenario file), alternating runs: the release JS API's `reconcile` \
+             (`dist/pkg`, opt-level z, wasm-opt -Oz; JSON texts in, JS values out) and \
+             `web/bench/plain-reconcile.js` (`JSON.parse`, the contract's deep equality, code-point sort; \
+             `web/bench/reconcile-vs-js.mjs`). The 1M scenario is not run in the browser: its 280 MB of \
+             text is past what a page holds comfortably.\n\n\
+             | resources | wasm | plain JS | ratio (JS ÷ wasm) | same action list |\n|---:|---:|---:|---:|---|\n{rows}\n\
+             ```json\n{}\n```\n\n",
+            self.versus_js.trim()
+        )
+    }
+
+    fn edit_section(&self) -> String {
+        format!(
+            "## Edit → render\n\n\
+             `web/bench/edit-render.mjs`: the scenario file's desired and observed documents pasted into \
+             their editors, then edits of the desired document, each one input event, alternating so \
+             that the plan gains or loses one UPDATE: *paste* replaces the whole text (the issue's \
+             definition), *keystroke* replaces only the changed number in place. Timed from just before \
+             the event to the first frame after the plan summary changed, so the debounce, parsing, \
+             planning, rendering and the browser's layout of the text all count. \
+             `bareTextareaPasteMs` is the same paste into a bare `<textarea>` of the same size on the same \
+             page: the browser's own cost of taking that much text, which no code of ours can remove. \
+             Long tasks are recorded from the first paste on. Budgets: {EDIT_RENDER_BUDGET_MS:.0} ms at \
+             10k resources; no task over {LONG_TASK_BUDGET_MS:.0} ms.\n\n\
+             The editor checks a change at once when the documents had been still for the debounce \
+             delay (a paste, the first keystroke after a pause), and waits for a pause only while \
+             changes keep coming (`web/src/hooks/use_debounce.rs`). At 10k resources the rest is \
+             mostly the browser's: a CPU profile of these edits (taken once, while this benchmark was \
+             written; compact documents) put about 80% of the main thread's busy time in layout, style \
+             and paint, about 12% in yew's DOM updates (the action list), and about 2% in parsing and \
+             planning.\n\n\
+             Compact documents (one line each):\n\n```json\n{}\n```\n\n\
+             Pretty-printed documents (two-space indent):\n\n```json\n{}\n```\n\n\
+             A 100k-resource paste (compact), for the long-task budget:\n\n```json\n{}\n```\n\n",
+            self.edit_compact.trim(),
+            self.edit_pretty.trim(),
+            self.big_paste.trim()
+        )
+    }
+}
+
+fn inputs_section(inputs: &Path) -> String {
+    let mut rows = String::new();
+    for n in SIZES {
+        let bytes = std::fs::metadata(inputs.join(bench_inputs::file_name(n)))
+            .map(|m| m.len())
+            .unwrap_or(0);
+        let _ = writeln!(
+            rows,
+            "| {} | `{}` | {:.1} MB |",
+            thousands(&n.to_string()),
+            bench_inputs::file_name(n),
+            bytes as f64 / 1e6
+        );
+    }
+    format!(
+        "## Inputs\n\n\
+         One generator, written once in Rust (`crates/xtask/src/bench_inputs.rs`), writes the scenario \
+         files into `target/bench-inputs/`, and every implementation reads those files. A scenario of N \
+         resources is deterministic (fixed seed) and sorted by name, as the API server lists objects: \
+         about 1% of desired names are not observed (CREATE), about 1% of observed specs have drifted \
+         (UPDATE), about 1% of resources have an observed-only neighbour (FINALIZE for half of them, \
+         DELETE for the rest), and about 1% of in-sync observed specs list their members in another order. \
+         Specs look like `{{\"image\":\"registry.example/app-98:1.12\",\"replicas\":7,\"labels\":{{\"app\":\
+         \"app-98\",\"tier\":\"api\"}},\"ports\":[8080,9090]}}`, a quarter of them with an `env` list.\n\n\
+         | resources | file | size |\n|---:|---|---:|\n{rows}\n"
+    )
+}
+
+/// `100000` as `100k`, `1000000` as `1M`.
+fn thousands(n: &str) -> String {
+    match n.parse::<u64>() {
+        Ok(n) if n >= 1_000_000 && n % 1_000_000 == 0 => format!("{}M", n / 1_000_000),
+        Ok(n) if n >= 1_000 && n % 1_000 == 0 => format!("{}k", n / 1_000),
+        _ => n.to_owned(),
+    }
+}
+
+/// Criterion's `--output-format bencher` lines as median nanoseconds by benchmark name:
+/// `test reconcile/1000 ... bench:      68,027 ns/iter (+/- 1,234)`.
+fn criterion_medians(output: &str) -> BTreeMap<String, f64> {
+    bencher_lines(output)
+        .filter_map(|(name, median, _)| Some((name.to_owned(), nanos(median)?)))
+        .collect()
+}
+
+/// `(name, median, spread)` of each bencher line.
+fn bencher_lines(output: &str) -> impl Iterator<Item = (&str, &str, &str)> {
+    output.lines().filter_map(|line| {
+        let rest = line.trim().strip_prefix("test ")?;
+        let (name, rest) = rest.split_once(" ... bench:")?;
+        let (time, rest) = rest.trim().split_once(" ns/iter")?;
+        let spread = rest.trim().strip_prefix("(+/- ")?.strip_suffix(')')?;
+        Some((name, time, spread))
+    })
+}
+
+/// Rows of a Markdown table from criterion's bencher lines.
+fn criterion_table(output: &str) -> String {
+    bencher_lines(output)
+        .filter_map(|(name, time, spread)| {
             Some(format!(
                 "| `{name}` | {} | {} |",
                 human_time(time)?,
@@ -91,9 +615,14 @@ fn criterion_table(output: &str) -> String {
         .join("\n")
 }
 
+/// `68,027` as 68027.0.
+fn nanos(text: &str) -> Option<f64> {
+    text.replace(',', "").parse().ok()
+}
+
 /// `68,027` (nanoseconds) as `68.0 µs`.
-fn human_time(nanos: &str) -> Option<String> {
-    let nanos: f64 = nanos.replace(',', "").parse().ok()?;
+fn human_time(nanos_text: &str) -> Option<String> {
+    let nanos = nanos(nanos_text)?;
     Some(if nanos >= 1e6 {
         format!("{:.1} ms", nanos / 1e6)
     } else if nanos >= 1e3 {
@@ -105,7 +634,7 @@ fn human_time(nanos: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::criterion_table;
+    use super::*;
 
     #[test]
     fn reads_bencher_lines() {
@@ -118,6 +647,37 @@ test other ... ignored";
             criterion_table(output),
             "| `reconcile/1000` | 68.0 µs | 1.2 µs |\n\
              | `simulate/1000-resources-flaky` | 35.7 ms | 1.1 ms |"
+        );
+        assert_eq!(
+            criterion_medians(output).get("reconcile/1000"),
+            Some(&68_027.0)
+        );
+    }
+
+    #[test]
+    fn reads_numbers_from_json_lines() {
+        let lines =
+            "{\"resources\":1000,\"wasmMs\":{\"median\":1.5,\"min\":1.2},\"speedup\":2.6}\n\
+                     {\"resources\":10000,\"wasmMs\":{\"median\":18.5},\"speedup\":3.13}";
+        let line = line_for(lines, "10000").expect("a line for 10000");
+        assert_eq!(number_after(&line, "\"wasmMs\":{\"median\":"), Some(18.5));
+        assert_eq!(number_after(&line, "\"speedup\":"), Some(3.13));
+        assert_eq!(number_after(&line, "\"missing\":"), None);
+        assert_eq!(number_after("{\"a\": 2.5}", "\"a\":"), Some(2.5));
+        assert_eq!(thousands("100000"), "100k");
+        assert_eq!(thousands("1000000"), "1M");
+    }
+
+    #[test]
+    fn generated_scenarios_have_the_promised_mix() {
+        let text = bench_inputs::scenario_text(10_000);
+        assert_eq!(text, bench_inputs::scenario_text(10_000), "deterministic");
+        let count = |needle: &str| text.matches(needle).count();
+        // Observed-only names end in -old; about 1% of 10,000.
+        assert!(
+            (50..=150).contains(&count("-old\":{")),
+            "{}",
+            count("-old\":{")
         );
     }
 }
