@@ -66,6 +66,19 @@ test("an injected drift is healed by the next pass", async ({ page }) => {
   await expect(verdict(page)).toContainText("Converged after");
 });
 
+test("a drift field path over 127 members is refused with a message, not run", async ({ page }) => {
+  await runToEnd(page);
+  await page.getByLabel("Target object").selectOption("b");
+  await page.getByLabel("Drift field path").fill(Array.from({ length: 10_000 }, (_, i) => `f${i}`).join("."));
+  await page.getByLabel("Drift value (JSON)").fill("7");
+  await page.getByRole("button", { name: "Drift it" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Field: a field path names at most 127 members, not 10000");
+  await expect(verdict(page)).toContainText("Converged after");
+  await page.getByLabel("Drift field path").fill("replicas");
+  await page.getByRole("button", { name: "Drift it" }).click();
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
 test("a crash mid-pass: the restart finishes the work without duplicates", async ({ page }) => {
   await choosePreset(page, "Crash mid-pass");
   await page.getByRole("button", { name: "Step" }).click();

@@ -1587,6 +1587,207 @@ fn the_edge_triggered_handler_acts_on_payloads_without_looking() {
 }
 
 // ---------------------------------------------------------------------------
+// Extreme settings, as a JS caller may pass them (found by `cargo xtask fuzz`).
+
+/// Every duration at `u64::MAX` ms: the clock stops at the end of time
+/// instead of overflowing (a panic in debug builds, a wrapped clock in release).
+#[test]
+fn durations_at_the_end_of_time_saturate_the_clock() {
+    let huge = Millis::MAX;
+    let config = SimConfig {
+        failure_rate: 0.5,
+        resync_period_ms: Some(huge),
+        backoff: BackoffPolicy::FixedDelay { delay_ms: huge },
+        action_ms: huge,
+        watch_latency_ms: huge,
+        finalizer_owner_delay_ms: huge,
+        restart_delay_ms: huge,
+        crash: Some(CrashPlan {
+            at_pass: 2,
+            after_actions: 0,
+        }),
+        script: vec![after(1, delete("b")), after(3, delete("gone"))],
+        other_writers: vec![OtherWriter {
+            name: "autoscaler".into(),
+            object: "b".into(),
+            path: vec!["replicas".into()],
+            value: int(5),
+            reaction_ms: huge,
+        }],
+        max_passes: 20,
+        ..SimConfig::default()
+    };
+    let start = scenario(
+        r#"{"a": {"replicas": 1}, "b": {"replicas": 3}}"#,
+        r#"{"b": {"replicas": 1}, "c": {}}"#,
+        r#"{"c": ["cloud/lb-cleanup"]}"#,
+    );
+    for seed in 0..20 {
+        let config = SimConfig {
+            seed,
+            ..config.clone()
+        };
+        let timeline = simulate(&start, &config);
+        assert!(timeline.passes.len() <= 20);
+        for pair in timeline.passes.windows(2) {
+            assert!(pair[0].finished_at <= pair[1].started_at, "seed {seed}");
+        }
+        assert!(timeline.log.windows(2).all(|w| w[0].at <= w[1].at));
+        compare_level_edge(&start, &config);
+    }
+}
+
+/// Backoff delays of `u64::MAX` (a huge base, or a token bucket with no rate):
+/// no overflow when the requeue is scheduled.
+#[test]
+fn backoff_delays_at_the_end_of_time_saturate_the_clock() {
+    for (base_ms, qps) in [(Millis::MAX, 10.0), (5, 0.0)] {
+        let config = SimConfig {
+            failure_rate: 1.0,
+            backoff: BackoffPolicy::ClientGo {
+                base_ms,
+                max_ms: Millis::MAX,
+                qps,
+                burst: 0,
+            },
+            max_passes: 5,
+            ..SimConfig::default()
+        };
+        let timeline = simulate(&scenario(r#"{"a": {}}"#, "{}", "null"), &config);
+        // The requeue would come after the end of time, so it never comes.
+        assert_eq!(timeline.passes.len(), 1, "{timeline:?}");
+        assert_eq!(
+            timeline.passes[0].actions[0].result,
+            ActionResult::Failed {
+                requeued_at: Millis::MAX
+            }
+        );
+        assert_eq!(
+            timeline.verdict,
+            Verdict::NotConverging {
+                reason: NotConvergingReason::NoTrigger { out_of_sync: 1 }
+            }
+        );
+    }
+}
+
+/// A pass far longer than the resync period: the ticks while it runs change
+/// nothing, and the run must not spend one event on each (it used to, and a
+/// 1 ms resync with a 30-year action never finished).
+#[test]
+fn resync_ticks_during_a_long_pass_are_skipped() {
+    let config = SimConfig {
+        action_ms: 1_000_000_000_000,
+        resync_period_ms: Some(1),
+        failure_rate: 1.0,
+        max_passes: 6,
+        ..SimConfig::default()
+    };
+    let start = scenario(r#"{"a": {}, "b": {}}"#, r#"{"c": {}}"#, "null");
+    let timeline = simulate(&start, &config);
+    assert_eq!(timeline.passes.len(), 6, "{:?}", timeline.verdict);
+    // The tick deferred during each pass starts the next one as soon as the worker is free.
+    for pair in timeline.passes.windows(2) {
+        assert_eq!(pair[1].started_at, pair[0].finished_at, "{pair:?}");
+    }
+}
+
+/// A drift to `null` and a stray object whose spec is `null` are events like
+/// any other: their settings read back from their own JSON and share links
+/// (`null` used to read as a missing member: "event \"drift\" needs \"value\"").
+#[test]
+fn null_event_values_read_back() {
+    let config = SimConfig {
+        script: vec![
+            after(
+                1,
+                WorldEvent::Drift {
+                    name: "a".into(),
+                    path: vec!["replicas".into()],
+                    value: Json::Null,
+                },
+            ),
+            after(
+                2,
+                WorldEvent::StrayCreate {
+                    name: "s".into(),
+                    spec: Json::Null,
+                },
+            ),
+        ],
+        ..SimConfig::default()
+    };
+    let text = serde_json::to_string(&config).expect("serializes");
+    assert!(text.contains(r#""value":null"#), "{text}");
+    let read: SimConfig = serde_json::from_str(&text).expect("reads back");
+    assert_eq!(read, config);
+    let state = reconcile_core::share::SharedState {
+        sim: config,
+        ..Default::default()
+    };
+    let link = reconcile_core::share::encode(&state);
+    assert_eq!(reconcile_core::share::decode(&link), Ok(state));
+    // A missing member is still an error that names it.
+    let missing = serde_json::from_str::<SimConfig>(
+        r#"{"script": [{"afterPass": 1, "event": {"kind": "stray-create", "name": "s"}}]}"#,
+    );
+    assert!(missing
+        .expect_err("rejected")
+        .to_string()
+        .contains("event \"stray-create\" needs \"spec\""));
+}
+
+/// Field paths are bounded when read: each member nests the written value one
+/// level deeper, and a 10,000-member path overflowed the stack (1 MB in wasm)
+/// in the recursive compare, serialize and drop. The longest allowed path, with
+/// a value nested as deep as the parser allows, runs on a 1 MB stack.
+#[test]
+fn field_paths_are_bounded_so_values_never_nest_too_deep() {
+    use reconcile_core::sim::MAX_PATH_LEN;
+    let path_of = |len: usize| serde_json::to_string(&vec!["k"; len]).expect("serializes");
+    for len in [MAX_PATH_LEN + 1, 10_000] {
+        let path = path_of(len);
+        for text in [
+            format!(
+                r#"{{"otherWriters": [{{"name": "w", "object": "a", "path": {path}, "value": 1, "reactionMs": 5}}]}}"#
+            ),
+            format!(
+                r#"{{"script": [{{"afterPass": 1, "event": {{"kind": "drift", "name": "a", "path": {path}, "value": 1}}}}]}}"#
+            ),
+        ] {
+            let error = serde_json::from_str::<SimConfig>(&text).expect_err("too long");
+            assert!(
+                error.to_string().contains(&format!(
+                    "a field path names at most {MAX_PATH_LEN} members, not {len}"
+                )),
+                "{error}"
+            );
+        }
+    }
+    // As deep as serde_json reads inside the settings (128 levels in all).
+    let deepest_value = format!("{}1{}", "[".repeat(120), "]".repeat(120));
+    let text = format!(
+        r#"{{"otherWriters": [{{"name": "w", "object": "a", "path": {}, "value": {deepest_value}, "reactionMs": 5}}],
+            "script": [{{"afterPass": 1, "event": {{"kind": "drift", "name": "a", "path": {}, "value": {deepest_value}}}}}],
+            "maxPasses": 12}}"#,
+        path_of(MAX_PATH_LEN),
+        path_of(MAX_PATH_LEN)
+    );
+    let config: SimConfig = serde_json::from_str(&text).expect("the longest path reads");
+    let start = scenario(r#"{"a": {"k": 1}}"#, r#"{"a": {"k": 1}}"#, "null");
+    let run = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            let comparison = compare_level_edge(&start, &config);
+            let text = serde_json::to_string(&comparison.level).expect("serializes");
+            (comparison.level.passes.len(), text.len())
+        })
+        .expect("thread starts");
+    let (passes, bytes) = run.join().expect("no stack overflow");
+    assert!(passes > 1 && bytes > 0);
+}
+
+// ---------------------------------------------------------------------------
 // Property tests.
 
 const CASES: u32 = 256;

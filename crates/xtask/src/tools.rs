@@ -10,6 +10,8 @@ pub const WASM_BINDGEN_VERSION: &str = "0.2.130";
 pub const TRUNK_VERSION: &str = "0.21.14";
 /// npm `binaryen@132`; Trunk.toml's `[tools] wasm_opt` says `version_132`.
 pub const WASM_OPT_VERSION: &str = "version_132";
+/// `cargo xtask fuzz` (crates/reconcile-fuzz); runs with the nightly toolchain.
+pub const CARGO_FUZZ_VERSION: &str = "0.13.2";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 /// Must list the folders of Trunk.toml's `[watch] ignore`.
 const WATCH_IGNORED: [&str; 7] = [
@@ -60,7 +62,7 @@ impl Env {
     }
 
     /// The first line a tool prints for `--version`, or None if it isn't runnable.
-    fn version_of(&self, program: &str) -> Option<String> {
+    pub(crate) fn version_of(&self, program: &str) -> Option<String> {
         let output = Command::new(program)
             .arg("--version")
             .env("PATH", &self.path)
@@ -246,6 +248,25 @@ impl Step {
                 .collect::<Vec<_>>()
                 .join(" ")
         )
+    }
+
+    /// Runs the step with standard output and error both written to `log`
+    /// (for tools too chatty for the terminal); returns whether it succeeded.
+    pub fn run_logged(mut self, log: &Path) -> Result<bool, String> {
+        let shown = self.shown();
+        println!("xtask: $ {shown} > {}", log.display());
+        let file = std::fs::File::create(log)
+            .map_err(|e| format!("cannot create {}: {e}", log.display()))?;
+        let copy = file
+            .try_clone()
+            .map_err(|e| format!("cannot write {}: {e}", log.display()))?;
+        let status = self
+            .command
+            .stdout(copy)
+            .stderr(file)
+            .status()
+            .map_err(|e| format!("could not start `{shown}`: {e}"))?;
+        Ok(status.success())
     }
 
     pub fn run(mut self) -> Result<(), String> {

@@ -2,7 +2,9 @@
 
 use std::fmt::Write as _;
 
-use reconcile_core::sim::{format_millis, BackoffPolicy, FinalizerRef, World, WorldEvent};
+use reconcile_core::sim::{
+    format_millis, BackoffPolicy, FinalizerRef, World, WorldEvent, MAX_PATH_LEN,
+};
 use reconcile_core::{parse_json, Document, Json};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -116,12 +118,20 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
         inject(Box::new(move || {
             match parse_json(Document::Scenario, &value) {
                 Ok(json) if !name.is_empty() => {
-                    value_error.set(None);
-                    let path = field
+                    let path: Vec<String> = field
                         .split('.')
                         .filter(|s| !s.is_empty())
                         .map(str::to_owned)
                         .collect();
+                    // The same bound as settings read from JSON: deeper paths overflow wasm's stack.
+                    if path.len() > MAX_PATH_LEN {
+                        value_error.set(Some(format!(
+                            "Field: a field path names at most {MAX_PATH_LEN} members, not {}",
+                            path.len()
+                        )));
+                        return None;
+                    }
+                    value_error.set(None);
                     Some(WorldEvent::Drift {
                         name: name.clone(),
                         path,

@@ -183,7 +183,7 @@ impl<'a> Engine<'a> {
                 if self.is_idle() {
                     if let Some(index) = self.next_unscheduled_script() {
                         self.scheduled_script[index] = true;
-                        self.schedule(self.now + IDLE_GAP_MS, Scheduled::Script { index });
+                        self.schedule_after(self.now, IDLE_GAP_MS, Scheduled::Script { index });
                         continue;
                     }
                     if let Some(verdict) = self.idle_verdict() {
@@ -211,6 +211,15 @@ impl<'a> Engine<'a> {
         self.events.insert((at, self.seq), what);
     }
 
+    /// Schedules `what` for `delay` after `from`. Durations come from users
+    /// (the JS API takes any u64), so the sum may pass the end of simulated
+    /// time, `Millis::MAX`: what would happen then never happens.
+    fn schedule_after(&mut self, from: Millis, delay: Millis, what: Scheduled) {
+        if let Some(at) = from.checked_add(delay) {
+            self.schedule(at, what);
+        }
+    }
+
     fn note(&mut self, at: Millis, what: Happening) {
         self.log.push(LogEntry {
             at,
@@ -219,14 +228,27 @@ impl<'a> Engine<'a> {
         });
     }
 
+    /// The next resync tick after `from`, skipping the ticks that would come
+    /// while the worker is busy: the key is queued or its next pass deferred
+    /// by then, so those ticks change nothing. Without the skip, a long pass
+    /// with a short period (an hour of actions, a 1 ms resync) costs millions
+    /// of events and the run never ends in practice.
     fn schedule_resync(&mut self, from: Millis) {
         if let Some(period) = self.config.resync_period_ms.filter(|p| *p > 0) {
-            self.schedule(
-                from + period,
-                Scheduled::Resync {
-                    generation: self.generation,
-                },
-            );
+            let ticks = self
+                .worker_free_at
+                .saturating_sub(from)
+                .div_ceil(period)
+                .max(1);
+            if let Some(delay) = period.checked_mul(ticks) {
+                self.schedule_after(
+                    from,
+                    delay,
+                    Scheduled::Resync {
+                        generation: self.generation,
+                    },
+                );
+            }
         }
     }
 
@@ -251,8 +273,9 @@ impl<'a> Engine<'a> {
             name: name.to_owned(),
             change,
         };
-        self.schedule(
-            at + self.config.watch_latency_ms,
+        self.schedule_after(
+            at,
+            self.config.watch_latency_ms,
             Scheduled::Deliver {
                 trigger,
                 generation: self.generation,
@@ -364,7 +387,8 @@ impl<'a> Engine<'a> {
                 crashed = true;
                 ActionResult::LostInCrash
             } else {
-                clock += self.config.action_ms;
+                // A pass still running at the end of simulated time ends there.
+                clock = clock.saturating_add(self.config.action_ms);
                 if self.failures_rng.chance(self.config.failure_rate) {
                     failed_at = Some(outcomes.len());
                     ActionResult::Failed { requeued_at: 0 }
@@ -377,18 +401,20 @@ impl<'a> Engine<'a> {
         // A pass that ends before its crash point (fewer actions, or a failure)
         // crashes as it ends.
         crashed |= crash_after.is_some();
-        let end = clock.max(start + 1);
+        let end = clock.max(start.saturating_add(1));
         // The clock stays at `start`: events during the pass still happen at their own time.
         self.worker_free_at = end;
 
         if let Some(failed) = failed_at {
             let delay = self.limiter.when(&key, end);
-            let requeued_at = end + delay;
+            // Shown as the end of time when it never comes.
+            let requeued_at = end.saturating_add(delay);
             outcomes[failed].result = ActionResult::Failed { requeued_at };
             let failures = self.limiter.num_requeues(&key);
             // A crash right after voids the timer with everything else in memory.
-            self.schedule(
-                requeued_at,
+            self.schedule_after(
+                end,
+                delay,
                 Scheduled::Requeue {
                     failures,
                     generation: self.generation,
@@ -406,7 +432,7 @@ impl<'a> Engine<'a> {
         }
 
         self.schedule_owners(end);
-        self.schedule_script_after(index, end + 1);
+        self.schedule_script_after(index, end.saturating_add(1));
         self.schedule_other_writers(end);
 
         let out_of_sync = self.out_of_sync();
@@ -458,9 +484,9 @@ impl<'a> Engine<'a> {
         self.limiter = RateLimiter::new(self.config.backoff.clone());
         self.queued_trigger = None;
         self.deferred_trigger = None;
-        let restart_at = at + self.config.restart_delay_ms;
-        self.worker_free_at = restart_at;
-        self.schedule(restart_at, Scheduled::Restart);
+        // A restart after the end of simulated time never comes.
+        self.worker_free_at = at.saturating_add(self.config.restart_delay_ms);
+        self.schedule_after(at, self.config.restart_delay_ms, Scheduled::Restart);
     }
 
     fn is_stuck(&self, object: &str, finalizer: &str) -> bool {
@@ -486,8 +512,9 @@ impl<'a> Engine<'a> {
             return;
         }
         self.owners_pending.insert(name.to_owned());
-        self.schedule(
-            from + self.config.finalizer_owner_delay_ms,
+        self.schedule_after(
+            from,
+            self.config.finalizer_owner_delay_ms,
             Scheduled::OwnersAct {
                 object: name.to_owned(),
             },
@@ -621,9 +648,9 @@ impl<'a> Engine<'a> {
                         change: Change::Updated,
                         after_restart: false,
                     };
-                    let at = now + self.config.watch_latency_ms;
-                    self.schedule(
-                        at,
+                    self.schedule_after(
+                        now,
+                        self.config.watch_latency_ms,
                         Scheduled::Deliver {
                             trigger,
                             generation: self.generation,
@@ -641,10 +668,8 @@ impl<'a> Engine<'a> {
         for (index, writer) in self.config.other_writers.iter().enumerate() {
             if !self.scheduled_writers.contains(&index) && writer_disagrees(&self.world, writer) {
                 self.scheduled_writers.insert(index);
-                self.schedule(
-                    from + writer.reaction_ms.max(1),
-                    Scheduled::OtherWriter { index },
-                );
+                let delay = writer.reaction_ms.max(1);
+                self.schedule_after(from, delay, Scheduled::OtherWriter { index });
             }
         }
     }

@@ -61,6 +61,9 @@
 //!   restarted controller lists the custom resource again.
 //! - Only [`OtherWriter`]s can fight the controller: scripted events are
 //!   finitely many, so a state they bring back is never called an oscillation.
+//! - Simulated time ends at `Millis::MAX` ms: anything the settings would
+//!   schedule later (a resync, requeue, restart, watch event...) never
+//!   happens, and a pass still running then ends there.
 
 mod edge;
 mod engine;
@@ -211,12 +214,49 @@ impl std::fmt::Display for WorldEvent {
 struct RawWorldEvent {
     kind: String,
     name: Option<String>,
+    #[serde(default, deserialize_with = "bounded_optional_path")]
     path: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "present")]
     value: Option<Json>,
+    #[serde(default, deserialize_with = "present")]
     spec: Option<Json>,
     finalizer: Option<String>,
     #[serde(default, with = "optional_resources_as_json")]
     desired: Option<Resources>,
+}
+
+/// The most members a field path (of a drift or another writer) may name
+/// when read from JSON, as the JS API, links and autosaves are. Each member
+/// nests the written value one level deeper, and the recursive compare, hash,
+/// serialize and drop of a value nested thousands deep overflow the stack: a
+/// 10,000-member path overflows 1 MB, the stack wasm gets. The same limit as
+/// the parser's nesting.
+pub const MAX_PATH_LEN: usize = crate::parse::MAX_DEPTH;
+
+fn bounded_path<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<String>, D::Error> {
+    let path = Vec::<String>::deserialize(deserializer)?;
+    if path.len() > MAX_PATH_LEN {
+        return Err(serde::de::Error::custom(format!(
+            "a field path names at most {MAX_PATH_LEN} members, not {}",
+            path.len()
+        )));
+    }
+    Ok(path)
+}
+
+fn bounded_optional_path<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Vec<String>>, D::Error> {
+    bounded_path(deserializer).map(Some)
+}
+
+/// A member that is present, even as `null` (a drift to null, a stray object
+/// with a null spec); `Option<Json>` alone would read `null` as missing, so such
+/// settings did not read back from their own JSON (share links, the JS API).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Json>, D::Error> {
+    Json::deserialize(deserializer).map(Some)
 }
 
 impl TryFrom<RawWorldEvent> for WorldEvent {
@@ -273,6 +313,8 @@ mod optional_resources_as_json {
 pub struct OtherWriter {
     pub name: String,
     pub object: String,
+    /// At most [`MAX_PATH_LEN`] members when read from JSON.
+    #[serde(deserialize_with = "bounded_path")]
     pub path: Vec<String>,
     pub value: Json,
     pub reaction_ms: Millis,

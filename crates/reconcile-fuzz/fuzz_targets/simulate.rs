@@ -1,0 +1,152 @@
+//! `sim::simulate` on a small scenario and generated settings (or a preset
+//! with some settings changed), with a pass limit of at most 40 so each input
+//! runs in milliseconds. Checks that the run is deterministic, that the
+//! settings survive their JSON form, that the timeline is well-formed and that
+//! the verdict keeps the guarantees `sim`'s module documentation states.
+
+#![no_main]
+
+use libfuzzer_sys::arbitrary::Unstructured;
+use libfuzzer_sys::fuzz_target;
+use reconcile_core::sim::{
+    compare_level_edge, simulate, NotConvergingReason, SimConfig, Timeline, Verdict,
+};
+use reconcile_core::{count_out_of_sync, reconcile, ActionKind, Scenario};
+use reconcile_fuzz::sim_case;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok((scenario, config)) = sim_case(&mut Unstructured::new(data)) else {
+        return;
+    };
+    check(&scenario, &config);
+});
+
+fn check(scenario: &Scenario, config: &SimConfig) {
+    // The settings as the JS API and share links carry them.
+    let wire = serde_json::to_string(config).expect("settings serialize");
+    let read: SimConfig = serde_json::from_str(&wire).expect("settings read back");
+    assert_eq!(&read, config, "settings changed through JSON: {wire}");
+
+    let timeline = simulate(scenario, config);
+    let again = simulate(scenario, config);
+    assert!(timeline == again, "two runs of the same input differ");
+    assert_eq!(
+        serde_json::to_string(&timeline).expect("timeline serializes"),
+        serde_json::to_string(&again).expect("timeline serializes"),
+        "two runs serialize differently"
+    );
+    check_timeline(scenario, config, &timeline);
+
+    let comparison = compare_level_edge(scenario, config);
+    assert!(
+        comparison.level == timeline,
+        "the level-vs-edge comparison ran a different simulation"
+    );
+    assert_eq!(comparison.steps.len(), 1 + config.script.len());
+    assert!(comparison
+        .first_divergence
+        .is_none_or(|i| comparison.steps[i].diverged));
+}
+
+fn check_timeline(scenario: &Scenario, config: &SimConfig, timeline: &Timeline) {
+    let passes = &timeline.passes;
+    assert!(
+        passes.len() <= config.max_passes,
+        "more passes than the limit"
+    );
+    let mut previous_end = 0;
+    for (i, pass) in passes.iter().enumerate() {
+        assert_eq!(pass.index, i + 1, "passes are numbered 1, 2, ...");
+        assert!(
+            pass.started_at >= previous_end,
+            "pass {} starts at {} before the previous one ended at {previous_end}",
+            pass.index,
+            pass.started_at
+        );
+        // Only at the end of simulated time can a pass take no time.
+        assert!(
+            pass.finished_at > pass.started_at || pass.started_at == u64::MAX,
+            "pass {} takes no time",
+            pass.index
+        );
+        previous_end = pass.finished_at;
+    }
+    assert!(
+        timeline.log.windows(2).all(|w| w[0].at <= w[1].at),
+        "the log is in time order"
+    );
+
+    match &timeline.verdict {
+        Verdict::Converged { passes: count, .. } => {
+            assert_eq!(*count, passes.len(), "converged after every pass ran");
+            let desired = timeline.desired_after(passes.len(), config);
+            let world = &timeline.final_world;
+            assert_eq!(
+                count_out_of_sync(&desired, &world.observed, Some(&world.finalizers)),
+                0,
+                "converged, but the final world is out of sync"
+            );
+        }
+        Verdict::NotConverging {
+            reason: NotConvergingReason::PassLimit { limit },
+        } => {
+            assert_eq!(*limit, config.max_passes);
+            assert_eq!(passes.len(), config.max_passes, "stopped before the limit");
+        }
+        Verdict::NotConverging { .. } => {}
+    }
+
+    // Without faults the module documentation bounds the run:
+    // passes ≤ 1 + n + Σf + |F|. (Its argument needs every event to happen,
+    // so no delay may reach past the end of simulated time.)
+    let within_time = [
+        config.action_ms,
+        config.watch_latency_ms,
+        config.finalizer_owner_delay_ms,
+    ]
+    .iter()
+    .all(|ms| *ms < 1 << 40);
+    let fault_free = within_time
+        && config.failure_rate <= 0.0
+        && config.drop_rate <= 0.0
+        && config.crash.is_none()
+        && config.stuck_finalizers.is_empty()
+        && config.script.is_empty()
+        && config.other_writers.is_empty()
+        && config.watch_owned
+        && config.resync_period_ms.is_none_or(|period| period == 0);
+    if fault_free {
+        let first_plan = reconcile(
+            &scenario.desired,
+            &scenario.observed,
+            scenario.finalizers.as_ref(),
+        );
+        let finalized: Vec<&str> = first_plan
+            .iter()
+            .filter(|a| a.kind == ActionKind::Finalize)
+            .map(|a| &*a.name)
+            .collect();
+        let entries: usize = finalized
+            .iter()
+            .map(|name| {
+                scenario
+                    .finalizers
+                    .as_ref()
+                    .map_or(0, |f| f.pending(name).len())
+            })
+            .sum();
+        let bound = 1 + first_plan.len() + entries + finalized.len();
+        assert!(
+            passes.len() <= bound,
+            "{} passes without faults, over the bound of {bound}",
+            passes.len()
+        );
+        if config.max_passes >= bound {
+            assert!(
+                matches!(timeline.verdict, Verdict::Converged { .. }),
+                "no faults, but {:?}",
+                timeline.verdict
+            );
+        }
+    }
+}
