@@ -1,5 +1,13 @@
+import { readFileSync, readdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, actionItems } from "./fixtures.mjs";
+import { test, expect, actionItems, editor } from "./fixtures.mjs";
+
+/** The lessons the page compiles in, in teaching order: [{ id, steps: [{ exercise }] }]. */
+const lessonsDir = new URL("../../crates/reconcile-core/lessons/", import.meta.url);
+const lessons = readdirSync(lessonsDir)
+  .filter((file) => file.endsWith(".json"))
+  .sort()
+  .map((file) => JSON.parse(readFileSync(new URL(file, lessonsDir), "utf8")));
 
 async function violations(page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -37,4 +45,149 @@ test("axe finds no violations in a lesson with feedback showing", async ({ page 
   await page.getByRole("button", { name: "Check", exact: true }).click();
   await expect(page.locator(".feedback")).toBeVisible();
   expect(await violations(page)).toEqual([]);
+});
+
+test("axe finds no violations on the embed view of a lesson", async ({ page }) => {
+  await page.goto("/?embed&lesson=triggers&step=2");
+  await expect(page.locator(".lesson-panel")).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+});
+
+test("the lesson files are the lessons the page offers", async ({ page }) => {
+  await page.goto("/");
+  const offered = await page.getByRole("combobox", { name: "Lesson" }).locator("option").evaluateAll((options) =>
+    options.map((option) => option.value).filter(Boolean),
+  );
+  expect(offered).toEqual(lessons.map((lesson) => lesson.id));
+});
+
+/** Answers the step's exercise (rightly or not), so its feedback and revealed panes show. */
+async function answer(page, exercise) {
+  const panel = page.locator(".lesson-panel");
+  switch (exercise.kind) {
+    case "passes":
+      await panel.getByRole("spinbutton").fill("2");
+      break;
+    case "choice":
+      await panel.getByRole("radio").first().check();
+      break;
+    default:
+      await panel.getByRole("group", { name: "Actions to choose from" }).getByRole("button").first().click();
+  }
+  await panel.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(panel.locator(".feedback")).toBeVisible();
+}
+
+// Every step of every lesson: as it opens (light), and with the exercise's feedback (dark).
+for (const lesson of lessons) {
+  for (const [index, step] of lesson.steps.entries()) {
+    test(`axe finds no violations on lesson "${lesson.id}", step ${index + 1}`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.goto(`/?lesson=${lesson.id}&step=${index + 1}`);
+      await expect(page.locator(".lesson-progress")).toHaveText(`Step ${index + 1} of ${lesson.steps.length}`);
+      expect(await violations(page)).toEqual([]);
+      if (step.exercise) {
+        await page.emulateMedia({ colorScheme: "dark" });
+        await answer(page, step.exercise);
+        expect(await violations(page), "with the feedback showing").toEqual([]);
+      }
+    });
+  }
+}
+
+// ------------------------------------------------------------ the live region
+
+const announcement = (page) => page.locator("#plan-announcement");
+
+test("plan changes are announced once, in a polite live region, after typing settles", async ({ page }) => {
+  await page.goto("/");
+  await expect(actionItems(page)).toHaveCount(3);
+  await expect(announcement(page)).toHaveAttribute("aria-live", "polite");
+  await expect(announcement(page)).toHaveAttribute("aria-atomic", "true");
+  // The plan on screen at load is not announced.
+  await page.waitForTimeout(1_500);
+  await expect(announcement(page)).toHaveText("");
+
+  await editor(page, "Desired state").fill('{"n": {}}');
+  await expect(announcement(page)).toHaveText("Plan: 1 to create, 0 to update, 0 to finalize, 2 to delete. CREATE n, DELETE b, DELETE c.");
+
+  // Type one key at a time, slower than the page re-plans: the list changes at every key,
+  // the announcement once, when typing stops.
+  await page.evaluate(() => {
+    window.planChanges = 0;
+    window.announcements = [];
+    new MutationObserver(() => (window.planChanges += 1)).observe(document.querySelector(".actions"), { subtree: true, characterData: true, childList: true });
+    const region = document.getElementById("plan-announcement");
+    new MutationObserver(() => window.announcements.push(region.textContent)).observe(region, { subtree: true, characterData: true, childList: true });
+  });
+  await editor(page, "Desired state").evaluate((area) => area.setSelectionRange(3, 3));
+  await editor(page, "Desired state").pressSequentially("ew", { delay: 250 });
+  await expect(editor(page, "Desired state")).toHaveValue('{"new": {}}');
+  await expect(announcement(page)).toHaveText("Plan: 1 to create, 0 to update, 0 to finalize, 2 to delete. CREATE new, DELETE b, DELETE c.");
+  expect(await page.evaluate(() => window.planChanges)).toBeGreaterThanOrEqual(2);
+  await page.waitForTimeout(1_200);
+  expect(await page.evaluate(() => window.announcements)).toEqual([
+    "Plan: 1 to create, 0 to update, 0 to finalize, 2 to delete. CREATE new, DELETE b, DELETE c.",
+  ]);
+
+  // While the input has errors the last valid plan stays, and is not announced again.
+  await editor(page, "Desired state").fill('{"new": ');
+  await page.waitForTimeout(1_500);
+  expect(await page.evaluate(() => window.announcements)).toHaveLength(1);
+  await editor(page, "Desired state").fill("{}");
+  await expect(announcement(page)).toHaveText("Plan: 0 to create, 0 to update, 0 to finalize, 2 to delete. DELETE b, DELETE c.");
+  await editor(page, "Observed state").fill("{}");
+  await expect(announcement(page)).toHaveText("Plan: nothing to do, in sync.");
+});
+
+test("a plan hidden by a lesson's prediction is never announced", async ({ page }) => {
+  await page.goto("/?lesson=four-actions&step=2");
+  await expect(page.locator(".plan-pane.concealed")).toBeVisible();
+  await editor(page, "Desired state").fill('{"secret": {}}');
+  await page.waitForTimeout(1_500);
+  await expect(announcement(page)).toHaveText("");
+});
+
+// ------------------------------------------------------------ reduced motion
+
+/** Every element whose computed style still moves: a transition, an animation or smooth scrolling. */
+const moving = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll("*")].flatMap((element) => {
+      const style = getComputedStyle(element);
+      const seconds = (list) => Math.max(...list.split(",").map((t) => parseFloat(t) || 0));
+      const reasons = [];
+      if (style.animationName !== "none" && seconds(style.animationDuration) > 0) reasons.push(`animation ${style.animationName}`);
+      if (seconds(style.transitionDuration) > 0) reasons.push(`transition ${style.transitionProperty}`);
+      if (style.scrollBehavior === "smooth") reasons.push("smooth scrolling");
+      return reasons.map((reason) => `${element.tagName.toLowerCase()}.${element.className}: ${reason}`);
+    }),
+  );
+
+test("with prefers-reduced-motion nothing animates, and Play still advances", async ({ page }) => {
+  // Without the preference, the newest pass flashes and the timeline scrolls smoothly.
+  await page.goto("/");
+  await page.getByRole("button", { name: "Step" }).click();
+  expect(await moving(page)).toEqual(
+    expect.arrayContaining([expect.stringContaining("animation pass-revealed"), "ol.pass-list: smooth scrolling"]),
+  );
+
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await page.goto("/?preset=fighting-controllers");
+  await page.getByRole("button", { name: "Play" }).click();
+  // While Play runs, the pass counter is not announced on every pass.
+  await expect(page.locator(".sim-progress")).toHaveAttribute("aria-live", "off");
+  await page.getByRole("combobox", { name: "Play speed" }).selectOption("8");
+  // Play runs on by itself to the verdict, pass after pass.
+  await expect(page.locator(".verdict:not(.pending)")).toBeVisible();
+  await expect(page.locator(".sim-progress")).toHaveText(/^Pass (\d+) of \1$/);
+  await expect(page.locator(".sim-progress")).toHaveAttribute("aria-live", "polite");
+  expect(await page.locator(".pass").count()).toBeGreaterThan(2);
+  expect(await moving(page)).toEqual([]);
+  const newest = page.locator(".pass").last();
+  await expect(newest).toHaveCSS("animation-name", "none");
+  await expect(newest).toHaveCSS("animation-duration", "0s");
+  await expect(page.locator(".pass-list")).toHaveCSS("scroll-behavior", "auto");
+  // The timeline still follows the newest pass, in one jump.
+  await expect.poll(() => page.locator(".pass-list").evaluate((list) => list.scrollHeight - list.clientHeight - list.scrollTop)).toBeLessThan(2);
 });

@@ -2,12 +2,18 @@
 import { test as base, expect } from "@playwright/test";
 
 export const test = base.extend({
-  page: async ({ page }, use) => {
+  // A RegExp for the problems a test provokes on purpose, matched against
+  // "console error: …" / "page error: …"; every other problem still fails the test.
+  expectedProblems: [null, { option: true }],
+  page: async ({ page, expectedProblems }, use) => {
     const problems = [];
+    const note = (problem) => {
+      if (!expectedProblems?.test(problem)) problems.push(problem);
+    };
     page.on("console", (msg) => {
-      if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);
+      if (msg.type() === "error") note(`console error: ${msg.text()}`);
     });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    page.on("pageerror", (error) => note(`page error: ${error.message}`));
     await use(page);
     expect(problems, "no console errors or panics").toEqual([]);
   },
@@ -26,6 +32,14 @@ export async function typeInto(page, name, text) {
   await box.press("ControlOrMeta+a");
   await box.press("Delete");
   await box.pressSequentially(text);
+}
+
+/** Pastes text into an editor: one input event, as a paste sends (`fill` is slow for megabytes). */
+export async function paste(page, name, text) {
+  await editor(page, name).evaluate((area, value) => {
+    area.value = value;
+    area.dispatchEvent(new Event("input", { bubbles: true }));
+  }, text);
 }
 
 /** The action list as ["KIND name", ...]. */

@@ -118,7 +118,11 @@ pub fn App() -> Html {
     // just because a new closure was created.
     let on_edit = {
         let dispatcher = state.dispatcher();
+        let panic_on_edit = options.panic_on_edit;
         use_callback((), move |(document, text): (Document, String), ()| {
+            if panic_on_edit {
+                panic!("deliberate panic on edit, requested with ?debug=panic");
+            }
             dispatcher.dispatch(Action::Edit { document, text });
         })
     };
@@ -222,6 +226,7 @@ pub fn App() -> Html {
                     <p>
                         { "Ctrl+Enter (Cmd+Enter) runs one pass; Ctrl+S (Cmd+S) copies a share link. \
                            Tab indents and Shift+Tab outdents inside an editor; press Esc, then Tab, to move on. \
+                           Escape closes the panel that has the focus. \
                            Drop a scenario file anywhere to import it. \
                            Specs compare as JSON values: key order is ignored and 1 equals 1.0." }
                     </p>

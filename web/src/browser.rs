@@ -44,12 +44,14 @@ pub fn page_base() -> String {
 
 /// Replaces the hash without a reload or a history entry.
 pub fn replace_hash(hash: &str) {
+    replace_query_and_hash(&window().location().search().unwrap_or_default(), hash);
+}
+
+/// Replaces the query (with its `?`, or empty) and the hash without a reload
+/// or a history entry.
+pub fn replace_query_and_hash(query: &str, hash: &str) {
     let location = window().location();
-    let url = format!(
-        "{}{}{hash}",
-        location.pathname().unwrap_or_default(),
-        location.search().unwrap_or_default()
-    );
+    let url = format!("{}{query}{hash}", location.pathname().unwrap_or_default());
     if let Ok(history) = window().history() {
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     }

@@ -38,6 +38,9 @@ pub struct EmbedOptions {
     pub step: Option<usize>,
     /// Origins whose postMessage commands are obeyed; empty obeys none.
     pub allowed_origins: Vec<String>,
+    /// `?debug=panic`: the next edit panics on purpose, to show (and test)
+    /// the crash banner in the release build. Harmless: the banner keeps the work.
+    pub panic_on_edit: bool,
 }
 
 impl EmbedOptions {
@@ -56,6 +59,7 @@ impl EmbedOptions {
                 "preset" => options.preset = Some(value.clone()),
                 "lesson" => options.lesson = Some(value.clone()),
                 "step" => options.step = value.parse().ok(),
+                DEBUG_PARAM => options.panic_on_edit = value == "panic",
                 "allow" => {
                     options.allowed_origins = value
                         .split(',')
@@ -94,6 +98,9 @@ impl EmbedOptions {
         }
     }
 }
+
+/// The query parameter of deliberate failures for testing (`debug=panic`).
+pub const DEBUG_PARAM: &str = "debug";
 
 pub const AUTOSAVE_KEY: &str = "reconcile-playground/v1/autosave";
 /// The autosave from before a link replaced it, kept for "Restore your last session".

@@ -9,11 +9,13 @@ pub mod components;
 pub mod embed;
 pub mod highlight;
 pub mod hooks;
+pub mod panic_banner;
 pub mod shared;
 pub mod startup;
 pub mod state;
 
 /// Mounts the playground on `<body>`.
 pub fn run() {
+    panic_banner::install();
     yew::Renderer::<app::App>::new().render();
 }

@@ -18,7 +18,10 @@ pub fn initial_state(options: &EmbedOptions) -> Playground {
     let Some(id) = options.lesson.as_deref() else {
         return state;
     };
-    let resumes = state.lesson.as_ref().is_some_and(|open| open.lesson.id == id);
+    let resumes = state
+        .lesson
+        .as_ref()
+        .is_some_and(|open| open.lesson.id == id);
     if browser::location_hash().len() > 1 || (resumes && options.step.is_none()) {
         return state;
     }

@@ -131,3 +131,13 @@ fn lesson_progress_round_trips_and_ignores_garbage() {
     assert_eq!(progress.get("four-actions"), Some(&2));
     assert_eq!(parse_progress(&render_progress(&progress)), progress);
 }
+
+#[wasm_bindgen_test]
+fn only_debug_panic_arms_the_deliberate_panic() {
+    use reconcile_web::embed::EmbedOptions;
+    let pairs = |value: &str| [("debug".to_owned(), value.to_owned())];
+    assert!(EmbedOptions::from_query(&pairs("panic")).panic_on_edit);
+    assert!(!EmbedOptions::from_query(&pairs("")).panic_on_edit);
+    assert!(!EmbedOptions::from_query(&pairs("1")).panic_on_edit);
+    assert!(!EmbedOptions::from_query(&[]).panic_on_edit);
+}

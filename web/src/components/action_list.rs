@@ -1,5 +1,6 @@
 //! The plan: summary line and the ordered, explained action list.
 
+use gloo::timers::callback::Timeout;
 use reconcile_core::{ActionKind, Drift, ExplainedAction, Json, Plan};
 use yew::prelude::*;
 
@@ -7,6 +8,11 @@ use crate::shared::Shared;
 
 /// Actions listed at most.
 const ITEM_LIMIT: usize = 200;
+/// The plan is announced once it has stayed the same this long: typing
+/// re-plans at every pause, and a screen reader should hear the result once.
+const ANNOUNCE_DELAY_MS: u32 = 1_000;
+/// Actions named in an announcement at most; the summary counts them all.
+const ANNOUNCED_ACTIONS: usize = 5;
 
 #[derive(Properties, PartialEq)]
 pub struct ActionListProps {
@@ -22,9 +28,13 @@ pub struct ActionListProps {
 #[component]
 pub fn ActionList(props: &ActionListProps) -> Html {
     let (plan, stale) = (props.plan.as_deref(), props.stale);
+    // Concealed, the plan is the answer to the lesson's question: never announce it.
+    let announcement = plan.filter(|_| !props.concealed).map(announcement_text);
+    let live_region = use_plan_announcement(announcement);
     if props.concealed {
         return html! {
             <section class="pane plan-pane concealed" aria-labelledby="plan-heading">
+                { live_region }
                 <header class="pane-header"><h2 id="plan-heading">{ "Plan" }</h2></header>
                 <p class="summary">{ "Hidden until you make your prediction in the lesson panel." }</p>
             </section>
@@ -43,6 +53,7 @@ pub fn ActionList(props: &ActionListProps) -> Html {
     html! {
         <section class={classes!("pane", "plan-pane", stale.then_some("stale"))}
                  aria-labelledby="plan-heading">
+            { live_region }
             <header class="pane-header">
                 <h2 id="plan-heading">{ "Plan" }</h2>
                 if stale {
@@ -54,7 +65,7 @@ pub fn ActionList(props: &ActionListProps) -> Html {
                     { "The input has errors. Showing the last valid result until they are fixed." }
                 </p>
             }
-            <p id="plan-summary" class="summary" aria-live="polite">{ summary }</p>
+            <p id="plan-summary" class="summary">{ summary }</p>
             <ol class="actions" aria-label="Actions" aria-describedby="plan-summary"
                 data-stale={stale.to_string()}>
                 { for items }
@@ -66,6 +77,60 @@ pub fn ActionList(props: &ActionListProps) -> Html {
             </ol>
         </section>
     }
+}
+
+/// A polite live region that speaks the plan when it changes, once it has
+/// settled. The plan the page opens with is on screen already, so it is not
+/// announced; nor is the last valid plan again while the input has errors.
+#[hook]
+fn use_plan_announcement(announcement: Option<String>) -> Html {
+    let announced = use_state(String::new);
+    let first = use_mut_ref(|| true);
+    {
+        let announced = announced.clone();
+        use_effect_with(announcement, move |text| {
+            let opening = std::mem::replace(&mut *first.borrow_mut(), false);
+            let timeout = match text {
+                Some(text) if !opening => {
+                    let text = text.clone();
+                    Some(Timeout::new(ANNOUNCE_DELAY_MS, move || announced.set(text)))
+                }
+                _ => None,
+            };
+            move || drop(timeout)
+        });
+    }
+    html! {
+        <p id="plan-announcement" class="visually-hidden" aria-live="polite" aria-atomic="true">
+            { (*announced).clone() }
+        </p>
+    }
+}
+
+/// "Plan: 1 to create, 1 to update, 0 to finalize, 1 to delete. CREATE a, UPDATE b, DELETE c."
+fn announcement_text(plan: &Plan) -> String {
+    if plan.actions.is_empty() {
+        return "Plan: nothing to do, in sync.".to_owned();
+    }
+    let named: Vec<String> = plan
+        .actions
+        .iter()
+        .take(ANNOUNCED_ACTIONS)
+        .map(|explained| {
+            format!(
+                "{} {}",
+                explained.action.kind.as_str(),
+                explained.action.name
+            )
+        })
+        .collect();
+    let more = plan.actions.len().saturating_sub(ANNOUNCED_ACTIONS);
+    let rest = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!("Plan: {}. {}{rest}.", plan.summary_text, named.join(", "))
 }
 
 fn kind_class(kind: ActionKind) -> &'static str {
@@ -85,7 +150,7 @@ fn action_item(explained: &ExplainedAction) -> Html {
         <li {key} class={classes!("action", kind_class(action.kind))}>
             <div class="action-head">
                 <span class="badge" aria-hidden="true">{ action.kind.symbol() }</span>
-                <span class="kind">{ action.kind.as_str() }</span>
+                <span class="kind">{ action.kind.as_str() }</span>{ " " }
                 <code class="name">{ &action.name }</code>
             </div>
             if let Some(spec) = &action.spec {

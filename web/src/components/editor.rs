@@ -83,16 +83,26 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
     let onclick_format = props.on_format.reform(move |_: MouseEvent| document);
 
     let lines: Vec<&str> = props.text.split('\n').collect();
-    // One text node for all line numbers: thousands of elements would make
-    // every keystroke in a large document slow. The error line gets an overlay.
-    let numbers = (1..=lines.len())
-        .map(|n| n.to_string())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let gutter_marker = error_line.map(|line| {
-        let style = format!("top: calc({} * var(--line) + 6px)", line.saturating_sub(1));
-        html! { <span class="error-line" {style}>{ line }</span> }
-    });
+    // One text node for the line numbers on each side of the error line:
+    // thousands of elements would make every keystroke in a large document
+    // slow. The error line's number is a block in the flow, so it lines up
+    // without an inline `style` (the Content-Security-Policy allows none).
+    let number_run = |numbers: std::ops::Range<usize>| {
+        numbers
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let numbers = match error_line.map(|line| line.clamp(1, lines.len())) {
+        Some(line) => html! {
+            <>
+                { number_run(1..line) }
+                <span class="error-line">{ line }</span>
+                { number_run(line + 1..lines.len() + 1) }
+            </>
+        },
+        None => html! { { number_run(1..lines.len() + 1) } },
+    };
     let plain = props.text.len() > HIGHLIGHT_TEXT_BYTES;
     let highlighted = lines.iter().enumerate().map(|(i, line)| {
         let marked = Some(i + 1) == error_line;
@@ -126,7 +136,6 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
             <div class="code">
                 <div class="gutter" aria-hidden="true">
                     <span class="numbers">{ numbers }</span>
-                    { for gutter_marker }
                 </div>
                 <div class="code-area">
                     <pre class="highlight" aria-hidden="true">{ for highlighted }{ " " }</pre>

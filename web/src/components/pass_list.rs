@@ -18,6 +18,21 @@ pub struct PassListProps {
 pub fn PassList(props: &PassListProps) -> Html {
     let timeline = &props.timeline;
     let (cursor, selected) = (props.cursor, props.selected);
+    let list = use_node_ref();
+    {
+        // Keep the newest pass in view as Step, Play and Run reveal passes. The
+        // list scrolls smoothly unless the reader asked for reduced motion
+        // (main.css), in which case it jumps.
+        let list = list.clone();
+        let shown_before = use_mut_ref(|| cursor);
+        use_effect_with(cursor, move |cursor| {
+            let revealed_more =
+                *cursor > std::mem::replace(&mut *shown_before.borrow_mut(), *cursor);
+            if let (true, Some(list)) = (revealed_more, list.cast::<web_sys::Element>()) {
+                list.set_scroll_top(list.scroll_height());
+            }
+        });
+    }
     let revealed = &timeline.passes[..cursor.min(timeline.passes.len())];
     let before_first = timeline.log.iter().filter(|e| e.after_pass == 0).count();
     html! {
@@ -26,7 +41,7 @@ pub fn PassList(props: &PassListProps) -> Html {
             if revealed.is_empty() {
                 <p class="muted">{ "No passes yet. Press Step to run the first one." }</p>
             }
-            <ol class="pass-list" aria-label="Passes">
+            <ol class="pass-list" aria-label="Passes" ref={list}>
                 { for revealed.iter().enumerate().map(|(position, pass)| html! {
                     <PassItem key={pass.index} timeline={timeline.clone()} {position}
                         selected={selected == Some(pass.index)} on_action={props.on_action.clone()} />
@@ -71,8 +86,10 @@ fn PassItem(props: &PassItemProps) -> Html {
         <li key={index} class={classes!("pass", selected.then_some("selected"), pass.crashed.then_some("crashed"))}
             aria-current={selected.then_some("step")} data-pass={index.to_string()}>
             <button type="button" class="pass-head" {onclick} aria-pressed={selected.to_string()}>
-                <span class="pass-no">{ format!("Pass {index}") }</span>
-                <span class="pass-time">{ format!("t = {}", format_millis(pass.started_at)) }</span>
+                // The spaces keep the button's accessible name readable
+                // ("Pass 1 t = 1 ms why: …"); the flex layout spaces them on screen.
+                <span class="pass-no">{ format!("Pass {index}") }</span>{ " " }
+                <span class="pass-time">{ format!("t = {}", format_millis(pass.started_at)) }</span>{ " " }
                 <span class="trigger">{ format!("why: {}", pass.trigger) }</span>
             </button>
             if pass.actions.is_empty() {

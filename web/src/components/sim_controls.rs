@@ -38,7 +38,9 @@ pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
                 </select>
             </label>
             <button type="button" onclick={emit(SimAction::Reset)} disabled={sim.cursor == 0}>{ "Reset" }</button>
-            <span class="sim-progress" aria-live="polite">
+            // Announced after Step or Run, not on every pass while Play runs
+            // (the verdict banner speaks when it ends).
+            <span class="sim-progress" aria-live={if sim.playing { "off" } else { "polite" }}>
                 { format!("Pass {} of {}", sim.cursor, total) }
             </span>
         </div>

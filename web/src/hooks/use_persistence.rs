@@ -1,9 +1,11 @@
+use std::rc::Rc;
+
 use gloo::timers::callback::Timeout;
 use reconcile_core::share::{self, SharedState};
 use yew::prelude::*;
 
-use crate::browser;
 use crate::state::{Action, Notice, Playground};
+use crate::{browser, panic_banner};
 
 /// Over this many bytes of documents, nothing is autosaved (local storage is small).
 pub const AUTOSAVE_LIMIT: usize = 1 << 20;
@@ -20,8 +22,13 @@ pub fn use_persistence(
     dispatch: Callback<Action>,
 ) {
     use_effect_with(shared, move |shared| {
-        let shared = shared.clone();
+        let shared = Rc::new(shared.clone());
+        panic_banner::remember_state(Rc::clone(&shared), &key);
         let timeout = Timeout::new(SAVE_DELAY_MS, move || {
+            // After a panic the banner has saved newer texts than these.
+            if panic_banner::has_panicked() {
+                return;
+            }
             if share::text_size(&shared) > AUTOSAVE_LIMIT {
                 dispatch.emit(Action::SetNotice(Some(Notice::TooLargeToAutosave)));
                 return;
