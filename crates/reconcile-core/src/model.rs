@@ -57,9 +57,6 @@ impl SpecTexts {
 
     fn value(&self, index: usize) -> Option<&Json> {
         let spec = self.specs.get(index)?;
-        if let Some(value) = spec.value.get() {
-            return Some(value);
-        }
         let text = self.text.get(spec.start..spec.end)?;
         Some(
             spec.value
