@@ -34,12 +34,28 @@ export async function typeInto(page, name, text) {
   await box.pressSequentially(text);
 }
 
-/** Pastes text into an editor: one input event, as a paste sends (`fill` is slow for megabytes). */
+/** Pastes text over the whole of an editor's document: one input event, as a paste sends (`fill` is slow for megabytes). */
 export async function paste(page, name, text) {
   await editor(page, name).evaluate((area, value) => {
+    // Over a Select All: a large document's editor holds a window of it, and a
+    // whole-window selection stands for the whole document.
+    area.setSelectionRange(0, area.value.length);
+    area.dispatchEvent(new InputEvent("beforeinput", { inputType: "insertFromPaste", bubbles: true }));
     area.value = value;
     area.dispatchEvent(new Event("input", { bubbles: true }));
   }, text);
+}
+
+/** The whole document an editor holds, as Select All + Copy gives it (the textarea of a
+ *  large document holds only a window of it; Copy over Select All takes the whole). */
+export async function documentText(page, name) {
+  return editor(page, name).evaluate((area) => {
+    area.setSelectionRange(0, area.value.length);
+    const clipboardData = new DataTransfer();
+    const copy = new ClipboardEvent("copy", { clipboardData, bubbles: true, cancelable: true });
+    area.dispatchEvent(copy);
+    return copy.defaultPrevented ? clipboardData.getData("text/plain") : area.value;
+  });
 }
 
 /** The action list as ["KIND name", ...]. */

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod browser;
 pub mod components;
+pub mod editor_window;
 pub mod embed;
 pub mod highlight;
 pub mod hooks;

@@ -141,3 +141,138 @@ fn only_debug_panic_arms_the_deliberate_panic() {
     assert!(!EmbedOptions::from_query(&pairs("1")).panic_on_edit);
     assert!(!EmbedOptions::from_query(&[]).panic_on_edit);
 }
+
+mod editor_window {
+    use reconcile_core::sim::rng::SimRng;
+    use reconcile_web::editor_window::{
+        byte_index_of_utf16, utf16_index_of_byte, utf16_len, window_for, LineIndex, LINES_ABOVE,
+        LINES_BELOW, WHOLE_BYTES, WINDOW_BYTES,
+    };
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Deterministic cases (the simulation's seeded generator) without a property-testing crate in wasm.
+    struct Cases(SimRng);
+    impl Cases {
+        fn below(&mut self, n: usize) -> usize {
+            (self.0.next_u64() % n.max(1) as u64) as usize
+        }
+    }
+
+    /// Lines of random length (some far longer than a window), with multi-byte characters.
+    fn document(cases: &mut Cases) -> String {
+        let lines = 1 + cases.below(3_000);
+        let mut text = String::new();
+        for i in 0..lines {
+            let length = match cases.below(100) {
+                0 => 20_000 + cases.below(60_000),
+                1..=10 => 0,
+                _ => cases.below(120),
+            };
+            for j in 0..length {
+                text.push(match (i + j) % 37 {
+                    0 => 'é',
+                    1 => '🙂',
+                    2 => 'ж',
+                    _ => 'a',
+                });
+            }
+            if i + 1 < lines {
+                text.push('\n');
+            }
+        }
+        text
+    }
+
+    #[wasm_bindgen_test]
+    fn windows_are_bounded_aligned_and_splice_back() {
+        let mut cases = Cases(SimRng::new(7));
+        for _ in 0..120 {
+            let text = document(&mut cases);
+            let index = LineIndex::new(&text);
+            let anchor = cases.below(index.line_count() + 10);
+            let caret = (cases.below(2) == 0).then(|| cases.below(text.len() + 1));
+            let w = window_for(&text, &index, anchor, caret);
+            assert!(w.start <= w.end && w.end <= text.len());
+            assert!(text.is_char_boundary(w.start) && text.is_char_boundary(w.end));
+            assert_eq!(
+                (w.first_line, w.last_line),
+                (index.line_of(w.start), index.line_of(w.end))
+            );
+            assert_eq!(w.total_lines, index.line_count());
+            if text.len() <= WHOLE_BYTES {
+                assert!(w.is_whole(text.len()));
+                continue;
+            }
+            assert!(w.last_line - w.first_line <= LINES_ABOVE + LINES_BELOW);
+            let lines_bytes = index.end_of(w.last_line) - index.start_of(w.first_line);
+            assert!(w.end - w.start <= lines_bytes.min(WINDOW_BYTES + 1_024 + 4));
+            // Mid-line edges only inside lines too long to show whole.
+            if w.start != index.start_of(w.first_line) || w.end != index.end_of(w.last_line) {
+                assert!(lines_bytes > WINDOW_BYTES, "clipped a window that fits");
+            }
+            // A caret outside the anchor's lines is brought into the window.
+            if let Some(caret) = caret {
+                let caret_line = index.line_of(caret);
+                let anchored = anchor.min(index.line_count() - 1);
+                let outside =
+                    caret_line + LINES_ABOVE < anchored || caret_line > anchored + LINES_BELOW;
+                if outside {
+                    assert!(w.contains_line(caret_line));
+                }
+            }
+            // The window's own text spliced back is the document; an edit lands in place.
+            let shown = &text[w.start..w.end];
+            assert_eq!(w.splice(&text, shown), text);
+            let edited = format!("<{shown}>");
+            assert_eq!(
+                w.splice(&text, &edited),
+                format!("{}<{shown}>{}", &text[..w.start], &text[w.end..])
+            );
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn scrolling_covers_the_screen_and_moves_near_edges() {
+        let text = (0..20_000)
+            .map(|i| format!("line {i}"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let index = LineIndex::new(&text);
+        let w = window_for(&text, &index, 10_000, None);
+        assert_eq!(
+            (w.first_line, w.last_line),
+            (10_000 - LINES_ABOVE, 10_000 + LINES_BELOW)
+        );
+        assert!(w.covers(10_000, 10_030));
+        assert!(
+            !w.covers(w.last_line - 10, w.last_line + 20),
+            "the screen near the bottom edge"
+        );
+        assert!(
+            !w.covers(w.first_line + 1, w.first_line + 30),
+            "the screen near the top edge"
+        );
+        let top = window_for(&text, &index, 0, None);
+        assert!(
+            top.covers(0, 30),
+            "the document's own edge needs no spare lines"
+        );
+        assert_eq!(top.lines_above(), 0);
+        assert_eq!(top.lines_below(), 20_000 - 1 - LINES_BELOW);
+    }
+
+    #[wasm_bindgen_test]
+    fn utf16_offsets_round_trip() {
+        let text = "aé🙂ж\nb🙂";
+        for (byte, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            let units = utf16_index_of_byte(text, byte);
+            assert_eq!(byte_index_of_utf16(text, units), byte);
+        }
+        assert_eq!(utf16_len(text), 9);
+        assert_eq!(
+            utf16_index_of_byte(text, 4),
+            2,
+            "inside 🙂 counts as its start"
+        );
+    }
+}

@@ -145,9 +145,10 @@ fn kind_class(kind: ActionKind) -> &'static str {
 fn action_item(explained: &ExplainedAction) -> Html {
     let action = &explained.action;
     let drift = &explained.drift;
-    let key = format!("{}:{}", action.kind, action.name);
+    // Unkeyed on purpose: a plan change usually shifts every item by one, and
+    // yew's keyed diff then moves all of them; patching in place is cheaper.
     html! {
-        <li {key} class={classes!("action", kind_class(action.kind))}>
+        <li class={classes!("action", kind_class(action.kind))}>
             <div class="action-head">
                 <span class="badge" aria-hidden="true">{ action.kind.symbol() }</span>
                 <span class="kind">{ action.kind.as_str() }</span>{ " " }

@@ -1,11 +1,19 @@
 //! A JSON editor: a transparent textarea over a syntax-coloured copy of its text,
-//! with a line-number gutter and the document's error underneath.
+//! with a line-number gutter and the document's error underneath. Large
+//! documents are shown through a window of lines ([`crate::editor_window`]).
 
+use std::rc::Rc;
+
+use gloo::events::EventListener;
 use reconcile_core::{Document, InputError};
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlDocument, HtmlTextAreaElement};
+use web_sys::{ClipboardEvent, Element, HtmlDocument, HtmlElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
+use crate::editor_window::{
+    byte_index_of_utf16, utf16_index_of_byte, utf16_len, window_for, LineIndex, TextWindow,
+    EDGE_BYTES, EDGE_LINES, LINES_ABOVE, LINES_BELOW, WHOLE_BYTES, WINDOW_BYTES,
+};
 use crate::highlight::tokenize_line;
 
 const INDENT: &str = "  ";
@@ -15,6 +23,9 @@ const INDENT: &str = "  ";
 const HIGHLIGHT_LINE_LIMIT: usize = 1_500;
 const HIGHLIGHT_LINE_BYTES: usize = 4_000;
 const HIGHLIGHT_TEXT_BYTES: usize = 200_000;
+/// Pastes larger than this skip the textarea (see `onpaste`); smaller ones
+/// stay native, so the browser's Undo covers them.
+const LARGE_PASTE_BYTES: usize = 16 * 1024;
 
 #[derive(Properties, PartialEq)]
 pub struct EditorProps {
@@ -40,31 +51,329 @@ pub fn dom_id(document: Document) -> &'static str {
     }
 }
 
+/// What the editor last rendered, for its event handlers.
+#[derive(Default)]
+struct Rendered {
+    text: AttrValue,
+    index: Rc<LineIndex>,
+    window: TextWindow,
+}
+
+/// How the window should be placed on the next render.
+#[derive(Default)]
+struct Placement {
+    /// The first line on screen.
+    anchor_line: usize,
+    /// Lines that fit on screen, and one line's height in CSS pixels (measured).
+    screen_lines: usize,
+    line_px: f64,
+    /// Keep the window on this byte range of the next text (after an edit inside it).
+    keep: Option<(usize, usize)>,
+    /// Bring this byte offset (the caret after an edit) on screen.
+    reveal: Option<usize>,
+    /// Scroll so that this line is the first on screen (set when revealing).
+    scroll_to: Option<usize>,
+    /// The selection to put back (document byte offsets) once the window moved.
+    selection: Option<(usize, usize)>,
+    /// Place the window again, even though the text did not change (scrolling).
+    moved: bool,
+    /// Whether the coming input replaces a whole-window selection (Select All).
+    replaces_all: bool,
+}
+
 #[component]
 pub fn JsonEditor(props: &EditorProps) -> Html {
     // After Escape, the next Tab leaves the editor instead of indenting (keyboard users' way out).
     let escape_pressed = use_mut_ref(|| false);
+    let rendered = use_mut_ref(Rendered::default);
+    let placement = use_mut_ref(|| Placement {
+        screen_lines: 24,
+        line_px: 19.5,
+        ..Placement::default()
+    });
+    let rerender = use_force_update();
+    let scroller = use_node_ref();
+    let area_ref = use_node_ref();
+    let spacer_above = use_node_ref();
+    let spacer_below = use_node_ref();
+
+    let index = use_memo(props.text.clone(), |text| LineIndex::new(text));
+    let window = place_window(
+        &props.text,
+        &index,
+        &rendered.borrow(),
+        &mut placement.borrow_mut(),
+    );
+    placement.borrow_mut().reveal = None;
+    *rendered.borrow_mut() = Rendered {
+        text: props.text.clone(),
+        index: Rc::clone(&index),
+        window,
+    };
+    let window_text = &props.text[window.start..window.end];
+
+    // Edits arrive as the window's new text; the document is the window spliced back in.
     let on_edit = {
         let (document, on_edit) = (props.document, props.on_edit.clone());
-        Callback::from(move |text: String| on_edit.emit((document, text)))
+        let (rendered, placement) = (rendered.clone(), placement.clone());
+        Callback::from(move |(edited, caret_utf16): (String, Option<u32>)| {
+            let next = {
+                let rendered = rendered.borrow();
+                let mut placement = placement.borrow_mut();
+                let whole = std::mem::take(&mut placement.replaces_all);
+                let start = if whole { 0 } else { rendered.window.start };
+                let next = if whole {
+                    edited.clone()
+                } else {
+                    rendered.window.splice(&rendered.text, &edited)
+                };
+                let caret =
+                    start + caret_utf16.map_or(edited.len(), |c| byte_index_of_utf16(&edited, c));
+                placement.keep = (!whole).then_some((start, start + edited.len()));
+                placement.reveal = Some(caret);
+                placement.selection = Some((caret, caret));
+                next
+            };
+            on_edit.emit((document, next));
+        })
     };
     let id = dom_id(props.document);
     let label = props.document.label();
     let error_line = props.error.as_ref().map(|e| e.line);
     let error_id = format!("{id}-error");
 
+    // The window's size and place, the selection, and the spacers' heights,
+    // once the DOM holds this render.
+    {
+        let (scroller, area_ref, placement) =
+            (scroller.clone(), area_ref.clone(), placement.clone());
+        let (spacer_above, spacer_below) = (spacer_above.clone(), spacer_below.clone());
+        use_effect(move || {
+            set_height(&spacer_above, window.lines_above());
+            set_height(&spacer_below, window.lines_below());
+            let mut placement = placement.borrow_mut();
+            if let (Some(area), Some((from, to))) = (
+                area_ref.cast::<HtmlTextAreaElement>(),
+                placement.selection.take(),
+            ) {
+                let focused = gloo::utils::document()
+                    .active_element()
+                    .is_some_and(|e| e == **area);
+                if focused && window.start <= from && to <= window.end {
+                    let text = &area.value();
+                    let (from, to) = (from - window.start, to - window.start);
+                    let _ = area.set_selection_range(
+                        utf16_index_of_byte(text, from),
+                        utf16_index_of_byte(text, to),
+                    );
+                }
+            }
+            if let (Some(line), Some(scroller)) =
+                (placement.scroll_to.take(), scroller.cast::<HtmlElement>())
+            {
+                scroller.set_scroll_top((line as f64 * placement.line_px) as i32);
+            }
+            || ()
+        });
+    }
+    // Scrolling moves the window when the screen nears its edge; the caret's
+    // selection is carried over to the new window.
+    {
+        let (scroller, area_ref) = (scroller.clone(), area_ref.clone());
+        let (rendered, placement, rerender) =
+            (rendered.clone(), placement.clone(), rerender.clone());
+        use_effect_with((), move |()| {
+            // Measured here and on scrolling only: reading layout in every render would force it.
+            measure(&scroller, &area_ref, &mut placement.borrow_mut());
+            let listener = scroller.cast::<HtmlElement>().map(|element| {
+                let target = element.clone();
+                let area = area_ref.clone();
+                EventListener::new(&element, "scroll", move |_| {
+                    let window = rendered.borrow().window;
+                    let mut placement = placement.borrow_mut();
+                    measure(&scroller, &area, &mut placement);
+                    let first =
+                        (f64::from(target.scroll_top()) / placement.line_px).max(0.0) as usize;
+                    placement.anchor_line = first;
+                    if !window.covers(first, first + placement.screen_lines) {
+                        placement.moved = true;
+                        placement.selection = area_ref
+                            .cast::<HtmlTextAreaElement>()
+                            .and_then(|area| document_selection(&area, window.start));
+                        drop(placement);
+                        rerender.force_update();
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    // Select All selects the whole window, which stands for the whole document:
+    // typing or pasting over it replaces the document.
+    {
+        let (area_ref, placement) = (area_ref.clone(), placement.clone());
+        use_effect_with((), move |()| {
+            let listener = area_ref.cast::<HtmlTextAreaElement>().map(|area| {
+                let target = area.clone();
+                EventListener::new(&area, "beforeinput", move |_| {
+                    placement.borrow_mut().replaces_all = selects_all(&target);
+                })
+            });
+            move || drop(listener)
+        });
+    }
+
     let oninput = {
         let on_edit = on_edit.clone();
         Callback::from(move |e: InputEvent| {
             let area: HtmlTextAreaElement = e.target_unchecked_into();
-            on_edit.emit(area.value());
+            on_edit.emit((area.value(), area.selection_end().ok().flatten()));
         })
     };
+    // Copying or cutting a Select All takes the whole document, not the window.
+    let on_clipboard = |cut: bool| {
+        let (rendered, on_edit, placement) = (rendered.clone(), on_edit.clone(), placement.clone());
+        Callback::from(move |e: Event| {
+            let area: HtmlTextAreaElement = e.target_unchecked_into();
+            let rendered = rendered.borrow();
+            if rendered.window.is_whole(rendered.text.len()) || !selects_all(&area) {
+                return;
+            }
+            let Some(data) = e
+                .dyn_ref::<ClipboardEvent>()
+                .and_then(ClipboardEvent::clipboard_data)
+            else {
+                return;
+            };
+            if data.set_data("text/plain", &rendered.text).is_ok() {
+                e.prevent_default();
+                if cut && !area.read_only() {
+                    placement.borrow_mut().replaces_all = true;
+                    drop(rendered);
+                    on_edit.emit((String::new(), Some(0)));
+                }
+            }
+        })
+    };
+    // A large paste goes straight into the document: the textarea, which only
+    // shows a window, never has to take (and lay out) megabytes of text.
+    let onpaste = {
+        let (rendered, placement) = (rendered.clone(), placement.clone());
+        let on_document = {
+            let (document, on_edit) = (props.document, props.on_edit.clone());
+            Callback::from(move |text: String| on_edit.emit((document, text)))
+        };
+        Callback::from(move |e: Event| {
+            let area: HtmlTextAreaElement = e.target_unchecked_into();
+            let Some(pasted) = e
+                .dyn_ref::<ClipboardEvent>()
+                .and_then(ClipboardEvent::clipboard_data)
+                .and_then(|data| data.get_data("text/plain").ok())
+                .filter(|text| text.len() > LARGE_PASTE_BYTES)
+            else {
+                return;
+            };
+            if area.read_only() {
+                return;
+            }
+            e.prevent_default();
+            let next = {
+                let rendered = rendered.borrow();
+                let whole = !rendered.window.is_whole(rendered.text.len()) && selects_all(&area);
+                let (from, to) = if whole {
+                    (0, rendered.text.len())
+                } else {
+                    document_selection(&area, rendered.window.start)
+                        .unwrap_or((rendered.text.len(), rendered.text.len()))
+                };
+                let mut next =
+                    String::with_capacity(rendered.text.len() - (to - from) + pasted.len());
+                next.push_str(&rendered.text[..from]);
+                next.push_str(&pasted);
+                next.push_str(&rendered.text[to..]);
+                let caret = from + pasted.len();
+                let mut placement = placement.borrow_mut();
+                placement.reveal = Some(caret);
+                placement.selection = Some((caret, caret));
+                next
+            };
+            on_document.emit(next);
+        })
+    };
+    let oncopy = on_clipboard(false);
+    let oncut = on_clipboard(true);
+    // The caret moving near the window's edge (arrow keys, clicks) moves the window.
+    let on_caret = {
+        let (rendered, placement, rerender) =
+            (rendered.clone(), placement.clone(), rerender.clone());
+        move |area: &HtmlTextAreaElement| {
+            let (window, line_of) = {
+                let rendered = rendered.borrow();
+                (rendered.window, Rc::clone(&rendered.index))
+            };
+            if window.is_whole(rendered.borrow().text.len()) {
+                return;
+            }
+            // Only a caret moves the window: moving it under a selection would cut the selection.
+            let Some((from, to)) =
+                document_selection(area, window.start).filter(|(from, to)| from == to)
+            else {
+                return;
+            };
+            let line = line_of.line_of(to);
+            // By lines, or by bytes where the window cuts a very long line.
+            let cut_above = window.start != line_of.start_of(window.first_line);
+            let cut_below = window.end != line_of.end_of(window.last_line);
+            let near_edge = (window.first_line > 0 && line < window.first_line + EDGE_LINES / 2)
+                || (window.lines_below() > 0 && line + EDGE_LINES / 2 > window.last_line)
+                || (cut_above && to - window.start < EDGE_BYTES)
+                || (cut_below && window.end - to < EDGE_BYTES);
+            if near_edge {
+                let mut placement = placement.borrow_mut();
+                placement.moved = true;
+                placement.reveal = Some(to);
+                placement.selection = Some((from, to));
+                drop(placement);
+                rerender.force_update();
+            }
+        }
+    };
+    let onkeyup = {
+        let on_caret = on_caret.clone();
+        Callback::from(move |e: KeyboardEvent| on_caret(&e.target_unchecked_into()))
+    };
+    let onmouseup = Callback::from(move |e: MouseEvent| on_caret(&e.target_unchecked_into()));
     let onkeydown = {
         let on_edit = on_edit.clone();
+        let (rendered, placement) = (rendered.clone(), placement.clone());
         Callback::from(move |e: KeyboardEvent| {
             let leave = std::mem::take(&mut *escape_pressed.borrow_mut());
+            let to_document_edge = |end: bool| {
+                // The textarea only knows the window: go to the document's edge ourselves.
+                let len = rendered.borrow().text.len();
+                if rendered.borrow().window.is_whole(len) {
+                    return;
+                }
+                e.prevent_default();
+                let area: HtmlTextAreaElement = e.target_unchecked_into();
+                let target = if end { len } else { 0 };
+                let anchor = document_selection(&area, rendered.borrow().window.start)
+                    .map_or(target, |(from, to)| if target >= to { from } else { to });
+                let mut placement = placement.borrow_mut();
+                placement.moved = true;
+                placement.reveal = Some(target);
+                placement.selection = Some(if e.shift_key() {
+                    (anchor.min(target), anchor.max(target))
+                } else {
+                    (target, target)
+                });
+                drop(placement);
+                rerender.force_update();
+            };
+            let command = e.ctrl_key() || e.meta_key();
             match e.key().as_str() {
+                "Home" if command => to_document_edge(false),
+                "End" if command => to_document_edge(true),
                 "Escape" => *escape_pressed.borrow_mut() = true,
                 "Tab" if !leave && !e.ctrl_key() && !e.alt_key() && !e.meta_key() => {
                     e.prevent_default();
@@ -82,30 +391,32 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
     let document = props.document;
     let onclick_format = props.on_format.reform(move |_: MouseEvent| document);
 
-    let lines: Vec<&str> = props.text.split('\n').collect();
+    let lines: Vec<&str> = window_text.split('\n').collect();
+    let first_number = window.first_line + 1;
+    let last_number = first_number + lines.len() - 1;
     // One text node for the line numbers on each side of the error line:
     // thousands of elements would make every keystroke in a large document
     // slow. The error line's number is a block in the flow, so it lines up
     // without an inline `style` (the Content-Security-Policy allows none).
-    let number_run = |numbers: std::ops::Range<usize>| {
+    let number_run = |numbers: std::ops::RangeInclusive<usize>| {
         numbers
             .map(|n| n.to_string())
             .collect::<Vec<_>>()
             .join("\n")
     };
-    let numbers = match error_line.map(|line| line.clamp(1, lines.len())) {
+    let numbers = match error_line.filter(|line| (first_number..=last_number).contains(line)) {
         Some(line) => html! {
             <>
-                { number_run(1..line) }
+                { number_run(first_number..=line - 1) }
                 <span class="error-line">{ line }</span>
-                { number_run(line + 1..lines.len() + 1) }
+                { number_run(line + 1..=last_number) }
             </>
         },
-        None => html! { { number_run(1..lines.len() + 1) } },
+        None => html! { { number_run(first_number..=last_number) } },
     };
-    let plain = props.text.len() > HIGHLIGHT_TEXT_BYTES;
+    let plain = window_text.len() > HIGHLIGHT_TEXT_BYTES;
     let highlighted = lines.iter().enumerate().map(|(i, line)| {
-        let marked = Some(i + 1) == error_line;
+        let marked = Some(first_number + i) == error_line;
         let class = classes!("line", marked.then_some("error-line"));
         if i >= HIGHLIGHT_LINE_LIMIT || line.len() > HIGHLIGHT_LINE_BYTES || plain {
             return if marked {
@@ -133,28 +444,127 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
                             aria-label={format!("Format {label}")}>{ "Format" }</button>
                 }
             </header>
-            <div class="code">
-                <div class="gutter" aria-hidden="true">
-                    <span class="numbers">{ numbers }</span>
+            <div class="code" ref={scroller}>
+                <div class="code-spacer" ref={spacer_above} aria-hidden="true"></div>
+                <div class="code-row">
+                    <div class="gutter" aria-hidden="true">
+                        <span class="numbers">{ numbers }</span>
+                    </div>
+                    <div class="code-area">
+                        <pre class="highlight" aria-hidden="true">{ for highlighted }{ " " }</pre>
+                        <textarea id={format!("{id}-input")} ref={area_ref}
+                            class="code-input"
+                            aria-label={label}
+                            aria-invalid={props.error.is_some().then_some("true")}
+                            aria-describedby={error_id.clone()}
+                            spellcheck="false" autocapitalize="off" autocomplete="off" wrap="off"
+                            value={AttrValue::from(window_text.to_owned())}
+                            readonly={props.readonly}
+                            {oninput} {onkeydown} {onkeyup} {onmouseup} {oncopy} {oncut} {onpaste} />
+                    </div>
                 </div>
-                <div class="code-area">
-                    <pre class="highlight" aria-hidden="true">{ for highlighted }{ " " }</pre>
-                    <textarea id={format!("{id}-input")}
-                        class="code-input"
-                        aria-label={label}
-                        aria-invalid={props.error.is_some().then_some("true")}
-                        aria-describedby={error_id.clone()}
-                        spellcheck="false" autocapitalize="off" autocomplete="off" wrap="off"
-                        value={props.text.clone()}
-                        readonly={props.readonly}
-                        {oninput} {onkeydown} />
-                </div>
+                <div class="code-spacer" ref={spacer_below} aria-hidden="true"></div>
             </div>
             <p id={error_id} class="editor-error" aria-live="polite">
                 { props.error.as_ref().map(error_text).unwrap_or_default() }
             </p>
         </section>
     }
+}
+
+/// The window for this render: kept where an edit happened, or placed around
+/// the screen (or the caret to reveal) when the text or the scroll position moved.
+fn place_window(
+    text: &AttrValue,
+    index: &LineIndex,
+    rendered: &Rendered,
+    placement: &mut Placement,
+) -> TextWindow {
+    let moved = std::mem::take(&mut placement.moved);
+    let keep = placement.keep.take();
+    if text.len() <= WHOLE_BYTES {
+        return TextWindow::whole(index);
+    }
+    if !moved && rendered.text == *text && rendered.window.end <= text.len() {
+        return rendered.window;
+    }
+    if let Some((start, end)) = keep.filter(|(start, end)| {
+        *end <= text.len()
+            && text.is_char_boundary(*start)
+            && text.is_char_boundary(*end)
+            && end - start <= 2 * WINDOW_BYTES
+    }) {
+        let (first_line, last_line) = (index.line_of(start), index.line_of(end));
+        if last_line - first_line <= 2 * (LINES_ABOVE + LINES_BELOW) {
+            return TextWindow {
+                start,
+                end,
+                first_line,
+                last_line,
+                total_lines: index.line_count(),
+            };
+        }
+    }
+    let reveal = placement.reveal;
+    if let Some(line) = reveal.map(|caret| index.line_of(caret.min(text.len()))) {
+        let on_screen = placement.anchor_line..placement.anchor_line + placement.screen_lines;
+        if !on_screen.contains(&line) {
+            placement.anchor_line = line.saturating_sub(placement.screen_lines / 2);
+            placement.scroll_to = Some(placement.anchor_line);
+        }
+    }
+    window_for(text, index, placement.anchor_line, reveal)
+}
+
+/// Sets a spacer to `lines` lines' height, through the CSS object model
+/// (the Content-Security-Policy forbids `style` attributes).
+fn set_height(spacer: &NodeRef, lines: usize) {
+    if let Some(spacer) = spacer.cast::<HtmlElement>() {
+        let height = if lines == 0 {
+            String::new()
+        } else {
+            format!("calc(var(--line) * {lines})")
+        };
+        let _ = spacer.style().set_property("height", &height);
+    }
+}
+
+/// Reads one line's height and how many lines fit on screen.
+fn measure(scroller: &NodeRef, area: &NodeRef, placement: &mut Placement) {
+    let (Some(scroller), Some(area)) = (scroller.cast::<HtmlElement>(), area.cast::<Element>())
+    else {
+        return;
+    };
+    let line_px = gloo::utils::window()
+        .get_computed_style(&area)
+        .ok()
+        .flatten()
+        .and_then(|style| style.get_property_value("line-height").ok())
+        .and_then(|value| value.trim_end_matches("px").parse::<f64>().ok())
+        .filter(|px| *px > 0.0);
+    if let Some(px) = line_px {
+        placement.line_px = px;
+    }
+    placement.screen_lines =
+        ((f64::from(scroller.client_height()) / placement.line_px).ceil() as usize).max(1);
+}
+
+/// The textarea's selection as document byte offsets.
+fn document_selection(area: &HtmlTextAreaElement, window_start: usize) -> Option<(usize, usize)> {
+    let (from, to) = (area.selection_start().ok()??, area.selection_end().ok()??);
+    let value = area.value();
+    Some((
+        window_start + byte_index_of_utf16(&value, from),
+        window_start + byte_index_of_utf16(&value, to),
+    ))
+}
+
+/// Whether the whole of the textarea's text is selected (and there is some).
+fn selects_all(area: &HtmlTextAreaElement) -> bool {
+    let length = area.text_length();
+    length > 0
+        && area.selection_start().ok().flatten() == Some(0)
+        && area.selection_end().ok().flatten() == Some(length)
 }
 
 /// "Line 2, column 25 at $.web: trailing comma; …"
@@ -167,7 +577,7 @@ pub fn error_text(error: &InputError) -> String {
 
 /// Inserts at the caret through the browser's editing command, so Undo still works;
 /// falls back to a direct edit where that command is unavailable.
-fn insert_text(area: &HtmlTextAreaElement, text: &str, on_edit: &Callback<String>) {
+fn insert_text(area: &HtmlTextAreaElement, text: &str, on_edit: &Callback<(String, Option<u32>)>) {
     let via_command = gloo::utils::document()
         .dyn_into::<HtmlDocument>()
         .ok()
@@ -179,12 +589,12 @@ fn insert_text(area: &HtmlTextAreaElement, text: &str, on_edit: &Callback<String
     if !via_command && area.set_range_text(text).is_ok() {
         let caret = area.selection_end().ok().flatten().unwrap_or(0) + utf16_len(text);
         let _ = area.set_selection_range(caret, caret);
-        on_edit.emit(area.value());
+        on_edit.emit((area.value(), Some(caret)));
     }
 }
 
 /// Removes up to one indent from the start of the caret's line.
-fn outdent(area: &HtmlTextAreaElement, on_edit: &Callback<String>) {
+fn outdent(area: &HtmlTextAreaElement, on_edit: &Callback<(String, Option<u32>)>) {
     let value = area.value();
     let caret_utf16 = area.selection_start().ok().flatten().unwrap_or(0);
     let caret = byte_index_of_utf16(&value, caret_utf16);
@@ -202,21 +612,5 @@ fn outdent(area: &HtmlTextAreaElement, on_edit: &Callback<String>) {
     area.set_value(&next);
     let new_caret = caret_utf16.saturating_sub(u32::try_from(removable).unwrap_or(0));
     let _ = area.set_selection_range(new_caret, new_caret);
-    on_edit.emit(next);
-}
-
-fn utf16_len(text: &str) -> u32 {
-    u32::try_from(text.encode_utf16().count()).unwrap_or(u32::MAX)
-}
-
-/// Textarea selections count UTF-16 units; Rust strings index bytes.
-fn byte_index_of_utf16(text: &str, utf16_index: u32) -> usize {
-    let mut units = 0u32;
-    for (byte, ch) in text.char_indices() {
-        if units >= utf16_index {
-            return byte;
-        }
-        units += u32::try_from(ch.len_utf16()).unwrap_or(2);
-    }
-    text.len()
+    on_edit.emit((next, Some(new_caret)));
 }
