@@ -1,6 +1,6 @@
 // If the page panics, the user sees a banner that keeps their work (docs/bad-input.md).
 // `?debug=panic` makes the next edit panic on purpose, in the release build.
-import { test, expect, editor, typeInto, actionSummaries } from "./fixtures.mjs";
+import { test, expect, editor, typeInto, paste, actionSummaries } from "./fixtures.mjs";
 
 const PANIC_MESSAGE = "deliberate panic on edit, requested with ?debug=panic";
 const AUTOSAVE_KEY = "reconcile-playground/v1/autosave";
@@ -66,4 +66,20 @@ test("a panic shows a banner that keeps the work, copies debug info and reloads 
   await typeInto(page, "Observed state", "{}");
   await expect.poll(() => actionSummaries(page)).toEqual(["CREATE kept"]);
   expect(logged).toHaveLength(2);
+});
+
+test("a panic keeps a large document whole, not the window its editor shows", async ({ page }) => {
+  // About 200 KB in 15,000 lines: the editor holds a window of it.
+  const large = `{\n${Array.from({ length: 3_000 }, (_, i) => `  "pod-${i}": {\n    "replicas": ${i % 3},\n    "image": "app:1"\n  }`).join(",\n")}\n}`;
+  await page.goto("/");
+  await paste(page, "Desired state", large);
+  await expect.poll(() => autosave(page).then((saved) => saved.includes("pod-2999"))).toBe(true);
+
+  await page.goto("/?debug=panic");
+  const shown = await editor(page, "Desired state").inputValue();
+  expect(shown.length).toBeLessThan(large.length / 4);
+  await editor(page, "Observed state").click();
+  await page.keyboard.type("x");
+  await expect(page.getByRole("alert")).toBeVisible();
+  expect(JSON.parse(await autosave(page)).desired).toBe(large);
 });

@@ -16,13 +16,13 @@
 /// Documents up to this size are held whole: the textarea behaves natively.
 pub const WHOLE_BYTES: usize = 64 * 1024;
 /// Lines loaded above the anchor line (the first one on screen).
-pub const LINES_ABOVE: usize = 150;
+pub const LINES_ABOVE: usize = 80;
 /// Lines loaded from the anchor line on.
-pub const LINES_BELOW: usize = 250;
+pub const LINES_BELOW: usize = 160;
 /// At most this much text is loaded, for documents with very long lines.
 pub const WINDOW_BYTES: usize = 32 * 1024;
 /// The window moves when the screen or the caret comes this close to its edge.
-pub const EDGE_LINES: usize = 60;
+pub const EDGE_LINES: usize = 40;
 /// Within a very long line, the window moves when the caret comes this close to its edge.
 pub const EDGE_BYTES: usize = 4 * 1024;
 

@@ -144,12 +144,14 @@ fn keep_work() -> Kept {
     }
 }
 
-/// The text in a document's editor, as the browser holds it.
+/// The text in a document's editor, as the browser holds it; none for a large
+/// document, whose editor holds only a window of it (its edits reach the state at once).
 fn editor_text(document: Document) -> Option<String> {
     gloo::utils::document()
         .get_element_by_id(&format!("{}-input", dom_id(document)))?
         .dyn_into::<HtmlTextAreaElement>()
         .ok()
+        .filter(|area| !area.has_attribute("data-partial"))
         .map(|area| area.value())
 }
 

@@ -459,6 +459,7 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
                             aria-describedby={error_id.clone()}
                             spellcheck="false" autocapitalize="off" autocomplete="off" wrap="off"
                             value={AttrValue::from(window_text.to_owned())}
+                            data-partial={(!window.is_whole(props.text.len())).then_some("true")}
                             readonly={props.readonly}
                             {oninput} {onkeydown} {onkeyup} {onmouseup} {oncopy} {oncut} {onpaste} />
                     </div>
