@@ -1,4 +1,4 @@
-import { test, expect, editor, actionItems } from "./fixtures.mjs";
+import { test, expect, editor, actionItems, typeInto } from "./fixtures.mjs";
 
 // The playground and the host page are one server reached under two names, so two origins.
 const port = Number(process.env.PORT ?? 4173);
@@ -24,6 +24,18 @@ test("an embedded playground tells its parent its height, and the parent resizes
   // No header chrome: the tagline and toolbar are gone; only a one-line title bar remains.
   await expect(frame.locator(".tagline")).toHaveCount(0);
   await expect(frame.getByRole("button", { name: "Share" })).toHaveCount(0);
+});
+
+test("an embed's Open in playground link follows edits and opens that state", async ({ page, context }) => {
+  await page.goto("/?embed");
+  const link = page.getByRole("link", { name: "Open in playground ↗" });
+  await expect(link).toHaveAttribute("href", /#v1\//);
+  await typeInto(page, "Desired state", '{"from-embed": {"replicas": 3}}');
+  const before = await link.getAttribute("href");
+  await expect.poll(() => link.getAttribute("href")).not.toBe(before);
+  const opened = await context.newPage();
+  await opened.goto(await link.getAttribute("href"));
+  await expect(editor(opened, "Desired state")).toHaveValue('{"from-embed": {"replicas": 3}}');
 });
 
 test("a readonly embed locks the editors but the simulation stays live", async ({ page }) => {

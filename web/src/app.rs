@@ -37,7 +37,7 @@ pub fn App() -> Html {
         CHECK_DELAY_MS,
         dispatch.reform(|()| Action::Check),
     );
-    use_persistence(
+    let link_hash = use_persistence(
         state.shared(),
         options.autosave_key(),
         !options.embed,
@@ -172,12 +172,12 @@ pub fn App() -> Html {
         &dispatch.reform(|()| Action::SetNotice(None)),
         &dispatch.reform(|()| Action::RestorePrevious),
     );
-    // Compressing the state costs time: only embeds show this link.
+    // Made when typing pauses (compressing costs time); only embeds show it.
     let open_full = options.embed.then(|| {
         format!(
             "{}{}",
             browser::page_base(),
-            reconcile_core::share::encode(&state.shared())
+            link_hash.as_deref().unwrap_or_default()
         )
     });
 

@@ -11,35 +11,49 @@ use crate::{browser, panic_banner};
 pub const AUTOSAVE_LIMIT: usize = 1 << 20;
 const SAVE_DELAY_MS: u32 = 300;
 
-/// Autosaves the state shortly after it stops changing, and keeps the address
-/// bar's hash equal to it (outside embeds), so a reload or a copied address
-/// brings back exactly this state.
+/// Autosaves the state shortly after it stops changing. Outside embeds it
+/// keeps the address bar's hash equal to the state, so a reload or a copied
+/// address brings back exactly this state; in embeds (`write_hash` false) it
+/// returns that hash instead, for the "Open in playground" link. Compressing
+/// waits for the same quiet moment, so typing never pays for it; documents
+/// over the autosave limit get no hash (a link could not carry them).
 #[hook]
 pub fn use_persistence(
     shared: SharedState,
     key: String,
     write_hash: bool,
     dispatch: Callback<Action>,
-) {
-    use_effect_with(shared, move |shared| {
-        let shared = Rc::new(shared.clone());
-        panic_banner::remember_state(Rc::clone(&shared), &key);
-        let timeout = Timeout::new(SAVE_DELAY_MS, move || {
-            // After a panic the banner has saved newer texts than these.
-            if panic_banner::has_panicked() {
-                return;
-            }
-            if share::text_size(&shared) > AUTOSAVE_LIMIT {
-                dispatch.emit(Action::SetNotice(Some(Notice::TooLargeToAutosave)));
-                return;
-            }
-            browser::storage_set(&key, &share::to_autosave(&shared));
-            if write_hash {
-                browser::replace_hash(&share::encode(&shared));
-            }
+) -> Option<Rc<str>> {
+    let link_hash = use_state(|| None::<Rc<str>>);
+    {
+        let link_hash = link_hash.clone();
+        use_effect_with(shared, move |shared| {
+            let shared = Rc::new(shared.clone());
+            panic_banner::remember_state(Rc::clone(&shared), &key);
+            let timeout = Timeout::new(SAVE_DELAY_MS, move || {
+                // After a panic the banner has saved newer texts than these.
+                if panic_banner::has_panicked() {
+                    return;
+                }
+                if share::text_size(&shared) > AUTOSAVE_LIMIT {
+                    dispatch.emit(Action::SetNotice(Some(Notice::TooLargeToAutosave)));
+                    if !write_hash {
+                        link_hash.set(None);
+                    }
+                    return;
+                }
+                browser::storage_set(&key, &share::to_autosave(&shared));
+                let hash = share::encode(&shared);
+                if write_hash {
+                    browser::replace_hash(&hash);
+                } else {
+                    link_hash.set(Some(hash.into()));
+                }
+            });
+            move || drop(timeout)
         });
-        move || drop(timeout)
-    });
+    }
+    (*link_hash).clone()
 }
 
 /// The current state's share link.
