@@ -38,7 +38,7 @@ pub fn App() -> Html {
         dispatch.reform(|()| Action::Check),
     );
     let link_hash = use_persistence(
-        state.shared(),
+        state.persisted(),
         options.autosave_key(),
         !options.embed,
         dispatch.clone(),
@@ -159,7 +159,7 @@ pub fn App() -> Html {
         let (on_edit, on_format) = (on_edit.clone(), on_format.clone());
         html! {
             <JsonEditor key={document.label()} {document}
-                text={AttrValue::from(state.texts.get(document).to_owned())}
+                text={state.texts.value(document).clone()}
                 error={state.error_of(document).cloned()}
                 readonly={options.readonly}
                 {on_edit} {on_format} />

@@ -30,14 +30,14 @@ use crate::browser;
 use crate::components::editor::dom_id;
 use crate::embed::DEBUG_PARAM;
 use crate::hooks::AUTOSAVE_LIMIT;
-use crate::state::DOCUMENTS;
+use crate::state::{Persisted, DOCUMENTS};
 
 /// Set by the first panic; later panics are only logged.
 static PANICKED: AtomicBool = AtomicBool::new(false);
 
 /// The state the page last rendered, and where it is autosaved.
 struct LastState {
-    shared: Rc<SharedState>,
+    state: Rc<Persisted>,
     autosave_key: String,
 }
 
@@ -51,11 +51,11 @@ pub fn install() {
 }
 
 /// Notes the state the page shows, for the hook to save if a panic comes.
-pub fn remember_state(shared: Rc<SharedState>, autosave_key: &str) {
+pub fn remember_state(state: Rc<Persisted>, autosave_key: &str) {
     LAST_STATE.with(|last| {
         if let Ok(mut last) = last.try_borrow_mut() {
             *last = Some(LastState {
-                shared,
+                state,
                 autosave_key: autosave_key.to_owned(),
             });
         }
@@ -115,7 +115,7 @@ fn keep_work() -> Kept {
     let last = LAST_STATE.with(|last| {
         last.try_borrow().ok().and_then(|last| {
             last.as_ref()
-                .map(|l| ((*l.shared).clone(), l.autosave_key.clone()))
+                .map(|l| (l.state.to_shared(), l.autosave_key.clone()))
         })
     });
     let Some((mut shared, autosave_key)) = last else {

@@ -396,7 +396,14 @@ impl Measured<'_> {
         if !long_tasks.is_empty() {
             let shown: Vec<String> = long_tasks
                 .iter()
-                .map(|(what, worst)| format!("{what}: {}", ms(*worst)))
+                .map(|(what, worst)| {
+                    // The browser reports tasks over 50 ms only.
+                    if *worst > 0.0 {
+                        format!("{what}: {}", ms(*worst))
+                    } else {
+                        format!("{what}: none over 50 ms")
+                    }
+                })
                 .collect();
             let _ = writeln!(
                 rows,

@@ -1,10 +1,10 @@
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
-use reconcile_core::share::{self, SharedState};
+use reconcile_core::share;
 use yew::prelude::*;
 
-use crate::state::{Action, Notice, Playground};
+use crate::state::{Action, Notice, Persisted, Playground};
 use crate::{browser, panic_banner};
 
 /// Over this many bytes of documents, nothing is autosaved (local storage is small).
@@ -19,7 +19,7 @@ const SAVE_DELAY_MS: u32 = 300;
 /// over the autosave limit get no hash (a link could not carry them).
 #[hook]
 pub fn use_persistence(
-    shared: SharedState,
+    state: Persisted,
     key: String,
     write_hash: bool,
     dispatch: Callback<Action>,
@@ -27,21 +27,22 @@ pub fn use_persistence(
     let link_hash = use_state(|| None::<Rc<str>>);
     {
         let link_hash = link_hash.clone();
-        use_effect_with(shared, move |shared| {
-            let shared = Rc::new(shared.clone());
-            panic_banner::remember_state(Rc::clone(&shared), &key);
+        use_effect_with(state, move |state| {
+            let state = Rc::new(state.clone());
+            panic_banner::remember_state(Rc::clone(&state), &key);
             let timeout = Timeout::new(SAVE_DELAY_MS, move || {
                 // After a panic the banner has saved newer texts than these.
                 if panic_banner::has_panicked() {
                     return;
                 }
-                if share::text_size(&shared) > AUTOSAVE_LIMIT {
+                if state.text_size() > AUTOSAVE_LIMIT {
                     dispatch.emit(Action::SetNotice(Some(Notice::TooLargeToAutosave)));
                     if !write_hash {
                         link_hash.set(None);
                     }
                     return;
                 }
+                let shared = state.to_shared();
                 browser::storage_set(&key, &share::to_autosave(&shared));
                 let hash = share::encode(&shared);
                 if write_hash {

@@ -9,7 +9,7 @@ use reconcile_core::presets::{self, Preset};
 use reconcile_core::share::SharedState;
 use reconcile_core::sim::SimConfig;
 use reconcile_core::{check_scenario, format_document, plan, Document, InputError, Plan, Scenario};
-use yew::Reducible;
+use yew::{AttrValue, Reducible};
 
 use crate::shared::Shared;
 
@@ -19,24 +19,54 @@ pub use sim::{SimAction, SimState, SPEEDS};
 /// The three editable documents, in display order.
 pub const DOCUMENTS: [Document; 3] = [Document::Desired, Document::Observed, Document::Finalizers];
 
-/// Editor texts, exactly as typed.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Editor texts, exactly as typed. Shared, not copied: a render, the reducer's
+/// copy of the state and the autosave's snapshot all hold the same text.
+#[derive(Debug, Clone, Default)]
 pub struct Texts {
-    pub desired: String,
-    pub observed: String,
-    pub finalizers: String,
+    pub desired: AttrValue,
+    pub observed: AttrValue,
+    pub finalizers: AttrValue,
+}
+
+impl PartialEq for Texts {
+    fn eq(&self, other: &Self) -> bool {
+        same_text(&self.desired, &other.desired)
+            && same_text(&self.observed, &other.observed)
+            && same_text(&self.finalizers, &other.finalizers)
+    }
+}
+
+/// Equal texts; the same shared text is equal without comparing megabytes.
+fn same_text(a: &AttrValue, b: &AttrValue) -> bool {
+    match (a, b) {
+        (AttrValue::Rc(a), AttrValue::Rc(b)) if Rc::ptr_eq(a, b) => true,
+        _ => a == b,
+    }
 }
 
 impl Texts {
     pub fn of(preset: &Preset) -> Self {
         Self {
-            desired: preset.desired.to_owned(),
-            observed: preset.observed.to_owned(),
-            finalizers: preset.finalizers.to_owned(),
+            desired: AttrValue::Static(preset.desired),
+            observed: AttrValue::Static(preset.observed),
+            finalizers: AttrValue::Static(preset.finalizers),
+        }
+    }
+
+    pub fn from_strings([desired, observed, finalizers]: [String; 3]) -> Self {
+        Self {
+            desired: desired.into(),
+            observed: observed.into(),
+            finalizers: finalizers.into(),
         }
     }
 
     pub fn get(&self, document: Document) -> &str {
+        self.value(document)
+    }
+
+    /// A document's text, shared (cheap to clone).
+    pub fn value(&self, document: Document) -> &AttrValue {
         match document {
             Document::Desired => &self.desired,
             Document::Observed => &self.observed,
@@ -45,12 +75,46 @@ impl Texts {
         }
     }
 
-    fn get_mut(&mut self, document: Document) -> &mut String {
-        match document {
+    fn set(&mut self, document: Document, text: String) {
+        let slot = match document {
             Document::Desired => &mut self.desired,
             Document::Observed => &mut self.observed,
             Document::Finalizers | Document::Scenario => &mut self.finalizers,
+        };
+        *slot = text.into();
+    }
+}
+
+/// What a link or an autosave keeps, held cheaply (shared texts) so a render
+/// can compare it; [`Persisted::to_shared`] copies it out when it is saved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Persisted {
+    texts: Texts,
+    sim: SimConfig,
+    pass: usize,
+    selected: Option<usize>,
+    preset: Option<&'static str>,
+    lesson: Option<(String, usize)>,
+}
+
+impl Persisted {
+    pub fn to_shared(&self) -> SharedState {
+        SharedState {
+            desired: self.texts.desired.to_string(),
+            observed: self.texts.observed.to_string(),
+            finalizers: self.texts.finalizers.to_string(),
+            sim: self.sim.clone(),
+            pass: self.pass,
+            selected: self.selected,
+            preset: self.preset.map(str::to_owned),
+            lesson: self.lesson.as_ref().map(|(id, _)| id.clone()),
+            step: self.lesson.as_ref().map(|(_, step)| *step),
         }
+    }
+
+    /// The documents' total size in bytes.
+    pub fn text_size(&self) -> usize {
+        self.texts.desired.len() + self.texts.observed.len() + self.texts.finalizers.len()
     }
 }
 
@@ -123,11 +187,11 @@ impl Playground {
 
     /// A state restored from a link or an autosave.
     pub fn from_shared(shared: &SharedState) -> Self {
-        let texts = Texts {
-            desired: shared.desired.clone(),
-            observed: shared.observed.clone(),
-            finalizers: shared.finalizers.clone(),
-        };
+        let texts = Texts::from_strings([
+            shared.desired.clone(),
+            shared.observed.clone(),
+            shared.finalizers.clone(),
+        ]);
         let preset = shared.preset.as_deref().and_then(presets::find);
         let mut state = Self::new(texts, shared.sim.clone(), preset);
         state.sim.cursor = shared.pass.min(state.sim.total_passes());
@@ -141,16 +205,18 @@ impl Playground {
 
     /// Everything a link or an autosave keeps.
     pub fn shared(&self) -> SharedState {
-        SharedState {
-            desired: self.texts.desired.clone(),
-            observed: self.texts.observed.clone(),
-            finalizers: self.texts.finalizers.clone(),
+        self.persisted().to_shared()
+    }
+
+    /// The same, without copying the texts.
+    pub fn persisted(&self) -> Persisted {
+        Persisted {
+            texts: self.texts.clone(),
             sim: self.sim.config.clone(),
             pass: self.sim.cursor,
             selected: self.sim.selected,
-            preset: self.preset_id.map(str::to_owned),
-            lesson: self.lesson.as_ref().map(|l| l.lesson.id.clone()),
-            step: self.lesson.as_ref().map(|l| l.step),
+            preset: self.preset_id,
+            lesson: self.lesson.as_ref().map(|l| (l.lesson.id.clone(), l.step)),
         }
     }
 
@@ -159,12 +225,7 @@ impl Playground {
         let Some(lesson) = LessonState::open(id, step) else {
             return self;
         };
-        let [desired, observed, finalizers] = lesson.lesson.texts();
-        let texts = Texts {
-            desired,
-            observed,
-            finalizers,
-        };
+        let texts = Texts::from_strings(lesson.lesson.texts());
         let preset = lesson.lesson.preset.as_deref().and_then(presets::find);
         let mut next = Self::new(texts, lesson.lesson.sim_config(), preset);
         (next.notice, next.restorable) = (self.notice, self.restorable);
@@ -249,7 +310,7 @@ impl Reducible for Playground {
                 if next.texts.get(document) == text {
                     return self;
                 }
-                *next.texts.get_mut(document) = text;
+                next.texts.set(document, text);
                 next.revision += 1;
                 next.preset_id = None;
             }
@@ -263,7 +324,7 @@ impl Reducible for Playground {
                 Ok(mut pretty) => {
                     pretty.push('\n');
                     if pretty != next.texts.get(document) {
-                        *next.texts.get_mut(document) = pretty;
+                        next.texts.set(document, pretty);
                         next.revision += 1;
                     }
                     next = next.checked();
@@ -305,12 +366,8 @@ impl Reducible for Playground {
                 next = Playground::from_shared(&previous);
             }
             Action::Import { file_name, text } => match reconcile_core::import_scenario(&text) {
-                Ok([desired, observed, finalizers]) => {
-                    next.texts = Texts {
-                        desired,
-                        observed,
-                        finalizers,
-                    };
+                Ok(documents) => {
+                    next.texts = Texts::from_strings(documents);
                     next.preset_id = None;
                     next.revision += 1;
                     next = next.checked();
