@@ -7,7 +7,7 @@ use std::rc::Rc;
 use gloo::events::EventListener;
 use reconcile_core::{Document, InputError};
 use wasm_bindgen::JsCast;
-use web_sys::{ClipboardEvent, Element, HtmlDocument, HtmlElement, HtmlTextAreaElement};
+use web_sys::{ClipboardEvent, HtmlDocument, HtmlElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::editor_window::{
@@ -168,6 +168,13 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
                     );
                 }
             }
+            if placement.scroll_to.is_some() {
+                let spacers = [
+                    (&spacer_above, window.lines_above()),
+                    (&spacer_below, window.lines_below()),
+                ];
+                measure(&scroller, spacers, &mut placement);
+            }
             if let (Some(line), Some(scroller)) =
                 (placement.scroll_to.take(), scroller.cast::<HtmlElement>())
             {
@@ -180,18 +187,21 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
     // selection is carried over to the new window.
     {
         let (scroller, area_ref) = (scroller.clone(), area_ref.clone());
+        let (spacer_above, spacer_below) = (spacer_above.clone(), spacer_below.clone());
         let (rendered, placement, rerender) =
             (rendered.clone(), placement.clone(), rerender.clone());
         use_effect_with((), move |()| {
-            // Measured here and on scrolling only: reading layout in every render would force it.
-            measure(&scroller, &area_ref, &mut placement.borrow_mut());
+            // Measured on scrolling only: reading layout in every render would force it.
             let listener = scroller.cast::<HtmlElement>().map(|element| {
                 let target = element.clone();
-                let area = area_ref.clone();
                 EventListener::new(&element, "scroll", move |_| {
                     let window = rendered.borrow().window;
                     let mut placement = placement.borrow_mut();
-                    measure(&scroller, &area, &mut placement);
+                    let spacers = [
+                        (&spacer_above, window.lines_above()),
+                        (&spacer_below, window.lines_below()),
+                    ];
+                    measure(&scroller, spacers, &mut placement);
                     let first =
                         (f64::from(target.scroll_top()) / placement.line_px).max(0.0) as usize;
                     placement.anchor_line = first;
@@ -530,19 +540,16 @@ fn set_height(spacer: &NodeRef, lines: usize) {
     }
 }
 
-/// Reads one line's height and how many lines fit on screen.
-fn measure(scroller: &NodeRef, area: &NodeRef, placement: &mut Placement) {
-    let (Some(scroller), Some(area)) = (scroller.cast::<HtmlElement>(), area.cast::<Element>())
-    else {
+/// Reads one line's height (from a spacer, which is a whole number of lines
+/// high: no CSS value to parse) and how many lines fit on screen.
+fn measure(scroller: &NodeRef, spacers: [(&NodeRef, usize); 2], placement: &mut Placement) {
+    let Some(scroller) = scroller.cast::<HtmlElement>() else {
         return;
     };
-    let line_px = gloo::utils::window()
-        .get_computed_style(&area)
-        .ok()
-        .flatten()
-        .and_then(|style| style.get_property_value("line-height").ok())
-        .and_then(|value| value.trim_end_matches("px").parse::<f64>().ok())
-        .filter(|px| *px > 0.0);
+    let line_px = spacers.iter().find_map(|(spacer, lines)| {
+        let height = f64::from(spacer.cast::<HtmlElement>()?.offset_height());
+        (*lines > 0 && height > 0.0).then(|| height / *lines as f64)
+    });
     if let Some(px) = line_px {
         placement.line_px = px;
     }
