@@ -537,14 +537,16 @@ impl Measured<'_> {
              first paste on. Budgets: {EDIT_RENDER_BUDGET_MS:.0} ms at 10k resources; no task over \
              {LONG_TASK_BUDGET_MS:.0} ms.\n\n\
              How the editor stays within them (`web/src/editor_window.rs`): a document over 64 KB is \
-             shown through a window of about 400 lines (at most 32 KB) around the screen and the caret, \
+             shown through a window of 240 lines (at most 32 KB) around the screen and the caret, \
              with spacers for the lines above and below; scrolling or moving the caret near an edge \
              moves the window, and edits are spliced back into the whole document. A paste over 16 KB \
              goes straight into the document without passing through the textarea. A change after a \
              pause is checked in the next task, so a large paste's render and its check are two tasks; \
              a burst of typing is checked 120 ms after its last key (`web/src/hooks/use_debounce.rs`). \
              The action list is patched in place (unkeyed): with keys, yew moved all 200 listed items \
-             whenever one was inserted at the top.\n\n\
+             whenever one was inserted at the top. Off-screen actions skip layout and paint \
+             (`content-visibility: auto`), and the editor texts are shared, not copied, between the \
+             reducer, renders and the autosave.\n\n\
              Compact documents (one line each):\n\n```json\n{}\n```\n\n\
              Pretty-printed documents (two-space indent):\n\n```json\n{}\n```\n\n\
              A 100k-resource paste (compact), for the long-task budget:\n\n```json\n{}\n```\n\n",
