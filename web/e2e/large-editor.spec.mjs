@@ -152,3 +152,21 @@ test("a document of one long line is shown a piece at a time", async ({ page }) 
   await expect.poll(() => area(page).inputValue().then((value) => value.endsWith(text.slice(-40)))).toBe(true);
   expect(await gutterRange(page)).toEqual([1, 1]);
 });
+
+test("an error outside the window has a Go to line button that brings it in", async ({ page }) => {
+  const text = prettyDocument().replace('"pod-02500": {\n    "replicas": 0,', '"pod-02500": {\n    "replicas": 0,,');
+  await openWith(page, text);
+  const message = "Line 10003, column 19 at $[\"pod-02500\"]: expected a member name in double quotes";
+  await expect(page.locator("#desired-error")).toHaveText(message);
+  // The paste left the caret, and so the window, at the end: line 10003 is not in it.
+  await expect.poll(() => gutterRange(page).then(([, last]) => last)).toBe(text.split("\n").length);
+  await expect(pane(page).locator(".gutter .error-line")).toHaveCount(0);
+  await pane(page).getByRole("button", { name: "Go to line 10003" }).click();
+  await expect(pane(page).locator(".gutter .error-line")).toHaveText("10003");
+  await expect(pane(page).locator(".highlight .line.error-line")).toHaveText('    "replicas": 0,,');
+  await expect(area(page)).toBeFocused();
+  // The caret is at line 10003, column 19: just before the second comma.
+  const caret = await area(page).evaluate((a) => [a.value.slice(a.selectionStart - 18, a.selectionStart), a.value[a.selectionStart]]);
+  expect(caret).toEqual(['    "replicas": 0,', ","]);
+  await expect(pane(page).getByRole("button", { name: "Go to line 10003" })).toHaveCount(0);
+});

@@ -355,7 +355,8 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
     let onmouseup = Callback::from(move |e: MouseEvent| on_caret(&e.target_unchecked_into()));
     let onkeydown = {
         let on_edit = on_edit.clone();
-        let (rendered, placement) = (rendered.clone(), placement.clone());
+        let (rendered, placement, rerender) =
+            (rendered.clone(), placement.clone(), rerender.clone());
         Callback::from(move |e: KeyboardEvent| {
             let leave = std::mem::take(&mut *escape_pressed.borrow_mut());
             let to_document_edge = |end: bool| {
@@ -400,6 +401,44 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
     };
     let document = props.document;
     let onclick_format = props.on_format.reform(move |_: MouseEvent| document);
+    // In a large document the error's line may be outside the window: offer a way there.
+    let error_elsewhere = props
+        .error
+        .as_ref()
+        .filter(|error| {
+            !window.is_whole(props.text.len())
+                && !window.contains_line(error.line.saturating_sub(1))
+        })
+        .map(|error| (error.line, error.column));
+    let onclick_goto_error = {
+        let (rendered, placement, area_ref) =
+            (rendered.clone(), placement.clone(), area_ref.clone());
+        let rerender = rerender.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some((line, column)) = error_elsewhere else {
+                return;
+            };
+            let offset = {
+                let rendered = rendered.borrow();
+                let line = line.saturating_sub(1).min(rendered.index.line_count() - 1);
+                let (start, end) = (rendered.index.start_of(line), rendered.index.end_of(line));
+                // The column counts characters from 1.
+                rendered.text[start..end]
+                    .char_indices()
+                    .nth(column.saturating_sub(1))
+                    .map_or(end, |(at, _)| start + at)
+            };
+            if let Some(area) = area_ref.cast::<HtmlElement>() {
+                let _ = area.focus();
+            }
+            let mut placement = placement.borrow_mut();
+            placement.moved = true;
+            placement.reveal = Some(offset);
+            placement.selection = Some((offset, offset));
+            drop(placement);
+            rerender.force_update();
+        })
+    };
 
     let lines: Vec<&str> = window_text.split('\n').collect();
     let first_number = window.first_line + 1;
@@ -479,6 +518,11 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
             <p id={error_id} class="editor-error" aria-live="polite">
                 { props.error.as_ref().map(error_text).unwrap_or_default() }
             </p>
+            if let Some((line, _)) = error_elsewhere {
+                <button type="button" class="goto-error" onclick={onclick_goto_error}>
+                    { format!("Go to line {line}") }
+                </button>
+            }
         </section>
     }
 }
