@@ -2,6 +2,7 @@
 //! with a line-number gutter and the document's error underneath. Large
 //! documents are shown through a window of lines ([`crate::editor_window`]).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::events::EventListener;
@@ -79,6 +80,15 @@ struct Placement {
     moved: bool,
     /// Whether the coming input replaces a whole-window selection (Select All).
     replaces_all: bool,
+}
+
+impl Placement {
+    /// A move of the window is under way: yew renders, and runs effects, in
+    /// later tasks (it yields to the browser every 16 ms), so events can come in
+    /// between, and must not read the caret from the half-moved window.
+    fn settling(&self) -> bool {
+        self.moved || self.selection.is_some() || self.scroll_to.is_some()
+    }
 }
 
 #[component]
@@ -197,6 +207,9 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
                 EventListener::new(&element, "scroll", move |_| {
                     let window = rendered.borrow().window;
                     let mut placement = placement.borrow_mut();
+                    if placement.settling() {
+                        return;
+                    }
                     let spacers = [
                         (&spacer_above, window.lines_above()),
                         (&spacer_below, window.lines_below()),
@@ -321,7 +334,7 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
                 let rendered = rendered.borrow();
                 (rendered.window, Rc::clone(&rendered.index))
             };
-            if window.is_whole(rendered.borrow().text.len()) {
+            if window.is_whole(rendered.borrow().text.len()) || placement.borrow().settling() {
                 return;
             }
             // Only a caret moves the window: moving it under a selection would cut the selection.
@@ -339,12 +352,7 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
                 || (cut_above && to - window.start < EDGE_BYTES)
                 || (cut_below && window.end - to < EDGE_BYTES);
             if near_edge {
-                let mut placement = placement.borrow_mut();
-                placement.moved = true;
-                placement.reveal = Some(to);
-                placement.selection = Some((from, to));
-                drop(placement);
-                rerender.force_update();
+                move_window(&placement, &rerender, to, (from, to));
             }
         }
     };
@@ -370,16 +378,12 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
                 let target = if end { len } else { 0 };
                 let anchor = document_selection(&area, rendered.borrow().window.start)
                     .map_or(target, |(from, to)| if target >= to { from } else { to });
-                let mut placement = placement.borrow_mut();
-                placement.moved = true;
-                placement.reveal = Some(target);
-                placement.selection = Some(if e.shift_key() {
+                let selection = if e.shift_key() {
                     (anchor.min(target), anchor.max(target))
                 } else {
                     (target, target)
-                });
-                drop(placement);
-                rerender.force_update();
+                };
+                move_window(&placement, &rerender, target, selection);
             };
             let command = e.ctrl_key() || e.meta_key();
             match e.key().as_str() {
@@ -431,12 +435,7 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
             if let Some(area) = area_ref.cast::<HtmlElement>() {
                 let _ = area.focus();
             }
-            let mut placement = placement.borrow_mut();
-            placement.moved = true;
-            placement.reveal = Some(offset);
-            placement.selection = Some((offset, offset));
-            drop(placement);
-            rerender.force_update();
+            move_window(&placement, &rerender, offset, (offset, offset));
         })
     };
 
@@ -525,6 +524,22 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
             }
         </section>
     }
+}
+
+/// Places the window around `caret` on the next render, puts `selection`
+/// (document byte offsets) back once it is there, and renders.
+fn move_window(
+    placement: &RefCell<Placement>,
+    rerender: &UseForceUpdateHandle,
+    caret: usize,
+    selection: (usize, usize),
+) {
+    let mut placement = placement.borrow_mut();
+    placement.moved = true;
+    placement.reveal = Some(caret);
+    placement.selection = Some(selection);
+    drop(placement);
+    rerender.force_update();
 }
 
 /// The window for this render: kept where an edit happened, or placed around
