@@ -299,9 +299,15 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
             if area.read_only() {
                 return;
             }
-            e.prevent_default();
             let next = {
                 let rendered = rendered.borrow();
+                // Only while the textarea shows what was rendered (an input may be
+                // waiting for its render); otherwise the browser pastes, and the
+                // input splices as usual.
+                let shown = &rendered.text[rendered.window.start..rendered.window.end];
+                if area.value() != shown {
+                    return;
+                }
                 let whole = !rendered.window.is_whole(rendered.text.len()) && selects_all(&area);
                 let (from, to) = if whole {
                     (0, rendered.text.len())
@@ -320,6 +326,7 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
                 placement.selection = Some((caret, caret));
                 next
             };
+            e.prevent_default();
             on_document.emit(next);
         })
     };
@@ -349,8 +356,8 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
             let cut_below = window.end != line_of.end_of(window.last_line);
             let near_edge = (window.first_line > 0 && line < window.first_line + EDGE_LINES / 2)
                 || (window.lines_below() > 0 && line + EDGE_LINES / 2 > window.last_line)
-                || (cut_above && to - window.start < EDGE_BYTES)
-                || (cut_below && window.end - to < EDGE_BYTES);
+                || (cut_above && to.saturating_sub(window.start) < EDGE_BYTES)
+                || (cut_below && window.end.saturating_sub(to) < EDGE_BYTES);
             if near_edge {
                 move_window(&placement, &rerender, to, (from, to));
             }
