@@ -16,14 +16,14 @@ use crate::editor_window::{
     EDGE_BYTES, EDGE_LINES, LINES_ABOVE, LINES_BELOW, WHOLE_BYTES, WINDOW_BYTES,
 };
 use crate::highlight::tokenize_line;
+use crate::state::same_text;
 
 const INDENT: &str = "  ";
 /// Past these limits text is shown without syntax colours: colour is not
-/// worth a frozen editor. Lines past the first many, lines longer than so many
-/// bytes, and whole documents over so many bytes.
+/// worth a frozen editor. Lines past the first many, and lines longer than so
+/// many bytes (a window is at most 64 KB, so no whole-text limit is needed).
 const HIGHLIGHT_LINE_LIMIT: usize = 1_500;
 const HIGHLIGHT_LINE_BYTES: usize = 4_000;
-const HIGHLIGHT_TEXT_BYTES: usize = 200_000;
 /// Pastes larger than this skip the textarea (see `onpaste`); smaller ones
 /// stay native, so the browser's Undo covers them.
 const LARGE_PASTE_BYTES: usize = 16 * 1024;
@@ -114,7 +114,6 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
         &rendered.borrow(),
         &mut placement.borrow_mut(),
     );
-    placement.borrow_mut().reveal = None;
     *rendered.borrow_mut() = Rendered {
         text: props.text.clone(),
         index: Rc::clone(&index),
@@ -469,11 +468,10 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
         },
         None => html! { { number_run(first_number..=last_number) } },
     };
-    let plain = window_text.len() > HIGHLIGHT_TEXT_BYTES;
     let highlighted = lines.iter().enumerate().map(|(i, line)| {
         let marked = Some(first_number + i) == error_line;
         let class = classes!("line", marked.then_some("error-line"));
-        if i >= HIGHLIGHT_LINE_LIMIT || line.len() > HIGHLIGHT_LINE_BYTES || plain {
+        if i >= HIGHLIGHT_LINE_LIMIT || line.len() > HIGHLIGHT_LINE_BYTES {
             return if marked {
                 html! { <><span {class}>{ *line }</span>{ "\n" }</> }
             } else {
@@ -559,10 +557,11 @@ fn place_window(
 ) -> TextWindow {
     let moved = std::mem::take(&mut placement.moved);
     let keep = placement.keep.take();
+    let reveal = placement.reveal.take();
     if text.len() <= WHOLE_BYTES {
         return TextWindow::whole(index);
     }
-    if !moved && rendered.text == *text && rendered.window.end <= text.len() {
+    if !moved && same_text(&rendered.text, text) && rendered.window.end <= text.len() {
         return rendered.window;
     }
     if let Some((start, end)) = keep.filter(|(start, end)| {
@@ -582,7 +581,6 @@ fn place_window(
             };
         }
     }
-    let reveal = placement.reveal;
     if let Some(line) = reveal.map(|caret| index.line_of(caret.min(text.len()))) {
         let on_screen = placement.anchor_line..placement.anchor_line + placement.screen_lines;
         if !on_screen.contains(&line) {

@@ -37,7 +37,7 @@ impl PartialEq for Texts {
 }
 
 /// Equal texts; the same shared text is equal without comparing megabytes.
-fn same_text(a: &AttrValue, b: &AttrValue) -> bool {
+pub fn same_text(a: &AttrValue, b: &AttrValue) -> bool {
     match (a, b) {
         (AttrValue::Rc(a), AttrValue::Rc(b)) if Rc::ptr_eq(a, b) => true,
         _ => a == b,
