@@ -284,6 +284,7 @@ impl Measured<'_> {
              {FIRST_ACTION_LIST_RUNS} fresh browser contexts, no cache. Budget: {FIRST_ACTION_LIST_BUDGET_MS:.0} ms.\n\n\
              ```json\n{}\n```\n\n\
              ## Transfer size (gzip -9)\n\n{sizes}\n\
+             What the page's wasm is made of, and what each part costs: `docs/SIZE.md`.\n\n\
              ## Simulation budget in the browser\n\n\
              1,000 desired pods (`{{\"image\": \"app:2\", \"replicas\": 0}}`), nothing observed, \
              `failureRate: 0.5`, `maxPasses: 1000`: the run uses all 1,000 passes. \
