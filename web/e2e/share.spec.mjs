@@ -49,6 +49,9 @@ test("opening a link keeps the previous session restorable", async ({ page }) =>
   await expect(editor(page, "Finalizers")).toHaveValue("null\n");
   await page.getByRole("button", { name: "Restore your last session" }).click();
   await expect(editor(page, "Finalizers")).toHaveValue('{"c": ["keep/me"]}');
+  // The button is gone with the notice; the focus moved on to the workspace.
+  await expect(page.getByRole("button", { name: "Restore your last session" })).toHaveCount(0);
+  await expect(page.locator(".layout")).toBeFocused();
 });
 
 test("import a scenario file, and bad files keep the editors as they were", async ({ page }) => {

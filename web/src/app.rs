@@ -166,11 +166,23 @@ pub fn App() -> Html {
         }
     };
     let on_choose = dispatch.reform(Action::LoadPreset);
+    // The notice's buttons vanish with it; the focus goes to what follows the
+    // notice rather than to the page's start (or back to the toolbar).
+    let layout = use_node_ref();
+    let then_focus_layout = |action: Action| {
+        let (dispatch, layout) = (dispatch.clone(), layout.clone());
+        Callback::from(move |()| {
+            dispatch.emit(action.clone());
+            if let Some(layout) = layout.cast::<web_sys::HtmlElement>() {
+                let _ = layout.focus();
+            }
+        })
+    };
     let notice = notice_banner(
         state.notice.as_ref(),
         state.restorable.is_some(),
-        &dispatch.reform(|()| Action::SetNotice(None)),
-        &dispatch.reform(|()| Action::RestorePrevious),
+        &then_focus_layout(Action::SetNotice(None)),
+        &then_focus_layout(Action::RestorePrevious),
     );
     // Made when typing pauses (compressing costs time); only embeds show it.
     let open_full = options.embed.then(|| {
@@ -203,7 +215,7 @@ pub fn App() -> Html {
                 </header>
             }
             { notice }
-            <div class={classes!("layout", state.lesson.is_some().then_some("with-lesson"))}>
+            <div class={classes!("layout", state.lesson.is_some().then_some("with-lesson"))} ref={layout} tabindex="-1">
             if let Some(lesson) = &state.lesson {
                 <LessonPanel lesson={lesson.clone()} on_action={on_lesson.clone()} />
             }
