@@ -7,9 +7,9 @@ const port = Number(process.env.PORT ?? 4173);
  * A course page on another origin (localhost, while the playground is on
  * 127.0.0.1) that embeds the playground and resizes the iframe on request.
  */
-async function hostPage(page, query) {
+async function hostPage(page, query, startHeight = 120) {
   const src = `http://127.0.0.1:${port}/?${query}`;
-  await page.goto(`http://localhost:${port}/__e2e/host.html?src=${encodeURIComponent(src)}`);
+  await page.goto(`http://localhost:${port}/__e2e/host.html?src=${encodeURIComponent(src)}&height=${startHeight}`);
   return page.frameLocator("#pg");
 }
 
@@ -17,13 +17,32 @@ test("an embedded playground tells its parent its height, and the parent resizes
   const frame = await hostPage(page, "embed");
   await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li").first()).toBeVisible();
   await expect.poll(() => page.evaluate(() => window.heights.length)).toBeGreaterThan(0);
-  const reported = await page.evaluate(() => window.heights.at(-1));
-  expect(reported).toBeGreaterThan(400);
-  await expect.poll(() => page.locator("#pg").evaluate((f) => f.getBoundingClientRect().height)).toBe(reported);
+  // The frame ends at the height last reported (a report can follow a resize:
+  // the frame's own scrollbar, gone once it is tall enough, changes the wrapping).
+  await expect.poll(() => page.evaluate(() => document.getElementById("pg").getBoundingClientRect().height === window.heights.at(-1))).toBe(true);
+  expect(await page.evaluate(() => window.heights.at(-1))).toBeGreaterThan(400);
   await expect(frame.getByRole("link", { name: "Open in playground ↗" })).toHaveAttribute("href", new RegExp(`^http://127\\.0\\.0\\.1:${port}/#v1/`));
   // No header chrome: the tagline and toolbar are gone; only a one-line title bar remains.
   await expect(frame.locator(".tagline")).toHaveCount(0);
   await expect(frame.getByRole("button", { name: "Share" })).toHaveCount(0);
+});
+
+test("an embedded playground's frame shrinks to its content, and follows it down when a panel closes", async ({ page }) => {
+  // The frame starts far taller than a plan alone needs.
+  const frame = await hostPage(page, "embed&panes=sim&preset=missed-events", 3000);
+  const faults = frame.locator("details.fault-panel");
+  await expect(faults).toHaveJSProperty("open", true);
+  const contentHeight = () => frame.locator(".app").evaluate((app) => Math.ceil(app.getBoundingClientRect().height));
+  const frameHeight = () => page.locator("#pg").evaluate((f) => f.getBoundingClientRect().height);
+  await expect.poll(frameHeight).toBeLessThan(3000);
+  const open = await contentHeight();
+  await expect.poll(frameHeight).toBe(open);
+  // Closing "Faults and settings" makes the content shorter; the frame follows.
+  await frame.getByText("Faults and settings").click();
+  await expect(faults).toHaveJSProperty("open", false);
+  const closed = await contentHeight();
+  expect(closed).toBeLessThan(open - 100);
+  await expect.poll(frameHeight).toBe(closed);
 });
 
 test("an embed's Open in playground link follows edits and opens that state", async ({ page, context }) => {
@@ -91,8 +110,15 @@ test("the example course page embeds two playgrounds and calls the JS API", asyn
   const second = page.frameLocator("#missed-events-demo");
   await second.getByRole("button", { name: "Run to convergence" }).click();
   await expect(second.locator(".verdict")).toHaveText("✓ Converged after 2 passes (t = 10.0 s)");
-  // Both frames grew from their 420px starting height to what they reported.
+  // Both frames fit their content exactly, from their 420px starting height:
+  // no gap below it, no scrollbar inside.
   for (const id of ["#finalizer-demo", "#missed-events-demo"]) {
-    await expect.poll(() => page.locator(id).evaluate((f) => f.getBoundingClientRect().height)).not.toBe(422);
+    const content = page.frameLocator(id).locator(".app");
+    const fits = async () => {
+      const inner = await content.evaluate((app) => [Math.ceil(app.getBoundingClientRect().height), document.documentElement.scrollHeight, document.documentElement.clientHeight]);
+      const frame = await page.locator(id).evaluate((f) => f.clientHeight);
+      return frame === inner[0] && inner[1] <= inner[2];
+    };
+    await expect.poll(fits).toBe(true);
   }
 });

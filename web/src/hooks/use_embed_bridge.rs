@@ -46,9 +46,13 @@ type Observer = (ResizeObserver, Closure<dyn FnMut(js_sys::Array)>);
 fn observe_height() -> Option<Observer> {
     let last = Rc::new(std::cell::Cell::new(0i32));
     let closure = Closure::<dyn FnMut(js_sys::Array)>::new(move |_entries: js_sys::Array| {
-        let height = gloo::utils::document()
-            .document_element()
-            .map_or(0, |root| root.scroll_height());
+        // The body's height, not the root's: the root's scroll height is never
+        // less than the frame itself, so a frame could grow but never shrink.
+        // Rounded up, so a fractional height does not leave a scrollbar.
+        let height = gloo::utils::document().body().map_or(0, |body| {
+            let exact = body.get_bounding_client_rect().height().ceil() as i32;
+            exact.max(body.scroll_height())
+        });
         if height != last.get() {
             last.set(height);
             let message = js_sys::Object::new();
