@@ -32,6 +32,18 @@ test("axe finds no violations on the embed view", async ({ page }) => {
   expect(await violations(page)).toEqual([]);
 });
 
+for (const scheme of ["light", "dark"]) {
+  test(`axe finds no violations in the share notice with the embed code open (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto("/");
+    await page.getByRole("button", { name: "Share" }).click();
+    await page.getByText("Embed this state in a course page").click();
+    await page.locator(".embed-code").getByLabel("Read-only editors").check();
+    await expect(page.getByLabel("Embed code")).toHaveValue(/readonly/);
+    expect(await violations(page)).toEqual([]);
+  });
+}
+
 test("axe finds no violations with an error and a notice showing", async ({ page }) => {
   await page.goto("/#v0/old");
   await page.getByRole("textbox", { name: "Observed state", exact: true }).fill('{"a": [1,]}');

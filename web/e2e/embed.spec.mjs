@@ -1,4 +1,4 @@
-import { test, expect, editor, actionItems, typeInto } from "./fixtures.mjs";
+import { test, expect, editor, actionItems, actionSummaries, typeInto } from "./fixtures.mjs";
 
 // The playground and the host page are one server reached under two names, so two origins.
 const port = Number(process.env.PORT ?? 4173);
@@ -43,6 +43,49 @@ test("an embedded playground's frame shrinks to its content, and follows it down
   const closed = await contentHeight();
   expect(closed).toBeLessThan(open - 100);
   await expect.poll(frameHeight).toBe(closed);
+});
+
+test("Share offers embed code for the shared state; pasted into a course page, it shows that state as chosen and fits its frame", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/");
+  await typeInto(page, "Desired state", '{"from-snippet": {"replicas": 2}}');
+  await expect.poll(() => actionSummaries(page)).toContain("CREATE from-snippet");
+  await page.getByRole("button", { name: "Share" }).click();
+  const link = await page.getByLabel("Share link").inputValue();
+  const hash = link.slice(link.indexOf("#"));
+  const embedCode = page.locator(".embed-code");
+  await embedCode.getByText("Embed this state in a course page").click();
+  const code = embedCode.getByLabel("Embed code");
+  expect(await code.inputValue()).toContain(`src="http://127.0.0.1:${port}/?embed${hash}"`);
+  expect(await code.inputValue()).toContain(`if (event.origin !== "http://127.0.0.1:${port}") return;`);
+
+  // Editors and plan only, read-only.
+  await embedCode.getByLabel("Simulation", { exact: true }).uncheck();
+  await embedCode.getByLabel("Read-only editors").check();
+  expect(await code.inputValue()).toContain(`src="http://127.0.0.1:${port}/?embed&amp;panes=editors,plan&amp;readonly${hash}"`);
+  // An embed shows at least one pane: with only the plan left, it cannot be unticked.
+  await embedCode.getByLabel("Editors", { exact: true }).uncheck();
+  await expect(embedCode.getByLabel("Plan", { exact: true })).toBeDisabled();
+  await embedCode.getByLabel("Editors", { exact: true }).check();
+  await expect(embedCode.getByLabel("Plan", { exact: true })).toBeEnabled();
+
+  await embedCode.getByRole("button", { name: "Copy embed code" }).click();
+  await expect(embedCode.getByRole("status")).toHaveText("Copied to the clipboard.");
+  const snippet = await code.inputValue();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+
+  // Pasted as it is into a course page on another origin.
+  await page.goto(`http://localhost:${port}/__e2e/paste.html#${encodeURIComponent(snippet)}`);
+  const frame = page.frameLocator("iframe");
+  await expect(editor(frame, "Desired state")).toHaveValue('{"from-snippet": {"replicas": 2}}');
+  await expect(editor(frame, "Desired state")).toHaveJSProperty("readOnly", true);
+  await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li").first()).toContainText("CREATE");
+  await expect(frame.getByRole("button", { name: "Step" })).toHaveCount(0);
+  // The snippet's listener sized the frame to the playground's content (not its 480px start).
+  const fits = async () => (await page.locator("iframe").evaluate((f) => f.clientHeight)) ===
+    (await frame.locator(".app").evaluate((app) => Math.ceil(app.getBoundingClientRect().height)));
+  await expect.poll(fits).toBe(true);
+  expect(await page.locator("iframe").evaluate((f) => f.clientHeight)).not.toBe(480);
 });
 
 test("an embed's Open in playground link follows edits and opens that state", async ({ page, context }) => {

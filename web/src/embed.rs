@@ -99,6 +99,75 @@ impl EmbedOptions {
     }
 }
 
+/// What a course author picks when copying an embed snippet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EmbedChoice {
+    pub editors: bool,
+    pub plan: bool,
+    pub simulation: bool,
+    pub readonly: bool,
+}
+
+impl Default for EmbedChoice {
+    fn default() -> Self {
+        Self {
+            editors: true,
+            plan: true,
+            simulation: true,
+            readonly: false,
+        }
+    }
+}
+
+impl EmbedChoice {
+    /// The embed's query: `?embed`, then `panes=` unless every pane shows, then `readonly`.
+    pub fn query(&self) -> String {
+        let panes: Vec<&str> = [
+            (self.editors, "editors"),
+            (self.plan, "plan"),
+            (self.simulation, "sim"),
+        ]
+        .into_iter()
+        .filter_map(|(shown, name)| shown.then_some(name))
+        .collect();
+        let mut query = String::from("?embed");
+        if panes.len() < 3 && !panes.is_empty() {
+            query.push_str("&panes=");
+            query.push_str(&panes.join(","));
+        }
+        if self.readonly {
+            query.push_str("&readonly");
+        }
+        query
+    }
+}
+
+/// HTML for a course page: an iframe showing the state in `link` (a share
+/// link, `page#v1/…`) as `choice` says, and the listener that resizes it to
+/// the height the playground reports, accepting it only from the link's origin.
+pub fn embed_snippet(link: &str, choice: EmbedChoice) -> String {
+    let (page, hash) = link.split_at(link.find('#').unwrap_or(link.len()));
+    let origin = page
+        .find("://")
+        .and_then(|scheme| page[scheme + 3..].find('/').map(|path| &page[..scheme + 3 + path]))
+        .unwrap_or(page);
+    let src = format!("{page}{}{hash}", choice.query()).replace('&', "&amp;");
+    format!(
+        "<iframe title=\"Reconcile Playground\" style=\"width:100%;height:480px;border:0\" loading=\"lazy\"\n        \
+         src=\"{src}\"></iframe>\n\
+         <script>\n\
+         \x20 // Resizes the frame to the playground's content; once per page is enough.\n\
+         \x20 addEventListener(\"message\", (event) => {{\n\
+         \x20   if (event.origin !== \"{origin}\") return;\n\
+         \x20   if (event.data?.type !== \"{MESSAGE_HEIGHT}\") return;\n\
+         \x20   for (const frame of document.querySelectorAll(\"iframe\")) {{\n\
+         \x20     if (frame.contentWindow === event.source) frame.style.height = event.data.height + \"px\";\n\
+         \x20   }}\n\
+         \x20 }});\n\
+         </script>\n"
+    )
+}
+
 /// The query parameter of deliberate failures for testing (`debug=panic`).
 pub const DEBUG_PARAM: &str = "debug";
 

@@ -142,6 +142,53 @@ fn only_debug_panic_arms_the_deliberate_panic() {
     assert!(!EmbedOptions::from_query(&[]).panic_on_edit);
 }
 
+/// Every choice in "Embed this state", read back by the page it embeds: the
+/// same panes, the same lock, the link's state, and the link's origin checked.
+#[wasm_bindgen_test]
+fn embed_snippets_open_what_was_chosen() {
+    use reconcile_web::embed::{embed_snippet, EmbedChoice, EmbedOptions, Pane};
+    let link = "https://course.example:8443/play/#v1/abc-_123";
+    for bits in 0..16u8 {
+        let choice = EmbedChoice {
+            editors: bits & 1 != 0,
+            plan: bits & 2 != 0,
+            simulation: bits & 4 != 0,
+            readonly: bits & 8 != 0,
+        };
+        let snippet = embed_snippet(link, choice);
+        let src = snippet
+            .split("src=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .expect("the snippet has an iframe src")
+            .replace("&amp;", "&");
+        assert!(!src.contains(['<', '>', '"']), "{src}");
+        let (page, rest) = src.split_once('?').expect("a query");
+        let (query, hash) = rest.split_once('#').expect("the link's state");
+        assert_eq!((page, hash), ("https://course.example:8443/play/", "v1/abc-_123"));
+        let pairs: Vec<(String, String)> = query
+            .split('&')
+            .map(|pair| {
+                let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+                (key.to_owned(), value.to_owned())
+            })
+            .collect();
+        let options = EmbedOptions::from_query(&pairs);
+        assert!(options.embed);
+        assert_eq!(options.readonly, choice.readonly);
+        let none = !(choice.editors || choice.plan || choice.simulation);
+        for (pane, chosen) in [
+            (Pane::Editors, choice.editors),
+            (Pane::Plan, choice.plan),
+            (Pane::Simulation, choice.simulation),
+        ] {
+            // No pane chosen cannot be asked for (the form keeps one); it shows all.
+            assert_eq!(options.shows(pane), chosen || none, "{choice:?} {pane:?}");
+        }
+        assert!(snippet.contains("if (event.origin !== \"https://course.example:8443\") return;"));
+    }
+}
+
 mod editor_window {
     use reconcile_core::sim::rng::SimRng;
     use reconcile_web::editor_window::{

@@ -3,6 +3,7 @@
 pub mod action_list;
 pub mod chart;
 pub mod editor;
+pub mod embed_code;
 pub mod fault_panel;
 pub mod lesson_panel;
 pub mod level_edge;

@@ -3,6 +3,7 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use crate::components::embed_code::EmbedCode;
 use crate::state::Notice;
 
 pub struct ToolbarCallbacks {
@@ -85,6 +86,11 @@ pub fn notice_banner(
             html! { { "Your previous session is still saved in this browser." } },
         ),
     };
+    // Course authors embed what they share: the link's state, as an iframe.
+    let embed_code = match notice {
+        Some(Notice::LinkReady { url, .. }) => html! { <EmbedCode link={AttrValue::from(url.clone())} /> },
+        _ => Html::default(),
+    };
     html! {
         <div {class} role="status">
             <p>{ body }</p>
@@ -94,6 +100,7 @@ pub fn notice_banner(
             if notice.is_some() {
                 <button type="button" onclick={on_dismiss.reform(|_| ())} aria-label="Dismiss message">{ "Dismiss" }</button>
             }
+            { embed_code }
         </div>
     }
 }
