@@ -169,10 +169,10 @@ pub fn App() -> Html {
     // The notice's buttons vanish with it; the focus goes to what follows the
     // notice rather than to the page's start (or back to the toolbar).
     let layout = use_node_ref();
-    let then_focus_layout = |action: Action| {
+    let then_focus_layout = |action: fn() -> Action| {
         let (dispatch, layout) = (dispatch.clone(), layout.clone());
         Callback::from(move |()| {
-            dispatch.emit(action.clone());
+            dispatch.emit(action());
             if let Some(layout) = layout.cast::<web_sys::HtmlElement>() {
                 let _ = layout.focus();
             }
@@ -181,8 +181,8 @@ pub fn App() -> Html {
     let notice = notice_banner(
         state.notice.as_ref(),
         state.restorable.is_some(),
-        &then_focus_layout(Action::SetNotice(None)),
-        &then_focus_layout(Action::RestorePrevious),
+        &then_focus_layout(|| Action::SetNotice(None)),
+        &then_focus_layout(|| Action::RestorePrevious),
     );
     // Made when typing pauses (compressing costs time); only embeds show it.
     let open_full = options.embed.then(|| {
