@@ -123,7 +123,8 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await expect(actionItems(page)).toHaveText([/FINALIZE\s*svc/]);
 
   // Ctrl/Cmd+Enter runs one pass, from anywhere, even inside an editor.
-  for (let i = 0; i < 8; i++) await page.keyboard.press("Tab");
+  // (Seven Tabs reach the editor; an eighth would indent its text.)
+  for (let i = 0; i < 7; i++) await page.keyboard.press("Tab");
   expect(await focused(page)).toBe("textbox Desired state");
   const desiredText = await editor(page, "Desired state").inputValue();
   await page.keyboard.press("ControlOrMeta+Enter");

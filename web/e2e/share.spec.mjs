@@ -54,6 +54,31 @@ test("opening a link keeps the previous session restorable", async ({ page }) =>
   await expect(page.locator(".layout")).toBeFocused();
 });
 
+test("a preset or a lesson chosen over edited documents keeps them one click away", async ({ page }) => {
+  await page.goto("/");
+  // An unedited preset is replaced without a word.
+  await page.getByLabel("Preset").selectOption("stuck-namespace");
+  await expect(notice(page)).toHaveCount(0);
+  await typeInto(page, "Desired state", '{"my-work": {"replicas": 4}}');
+  await expect.poll(() => actionSummaries(page)).toContain("CREATE my-work");
+
+  await page.getByLabel("Preset").selectOption("basics");
+  await expect(notice(page)).toHaveText(/Loaded the preset “Create, update, delete”\. It replaced your edited documents\./);
+  await expect(editor(page, "Desired state")).not.toHaveValue(/my-work/);
+  await page.getByRole("button", { name: "Bring back your edits" }).click();
+  await expect(editor(page, "Desired state")).toHaveValue('{"my-work": {"replicas": 4}}');
+  await expect.poll(() => actionSummaries(page)).toContain("CREATE my-work");
+  await expect(notice(page)).toHaveCount(0);
+
+  // The same for a lesson, which Restore also closes.
+  await page.getByLabel("Lesson").selectOption("finalizers");
+  await expect(page.locator(".lesson-panel")).toBeVisible();
+  await expect(notice(page)).toContainText("It replaced your edited documents.");
+  await page.getByRole("button", { name: "Bring back your edits" }).click();
+  await expect(editor(page, "Desired state")).toHaveValue('{"my-work": {"replicas": 4}}');
+  await expect(page.locator(".lesson-panel")).toHaveCount(0);
+});
+
 test("import a scenario file, and bad files keep the editors as they were", async ({ page }) => {
   await page.goto("/");
   const picker = page.getByLabel("Import a scenario file");

@@ -149,7 +149,11 @@ pub fn embed_snippet(link: &str, choice: EmbedChoice) -> String {
     let (page, hash) = link.split_at(link.find('#').unwrap_or(link.len()));
     let origin = page
         .find("://")
-        .and_then(|scheme| page[scheme + 3..].find('/').map(|path| &page[..scheme + 3 + path]))
+        .and_then(|scheme| {
+            page[scheme + 3..]
+                .find('/')
+                .map(|path| &page[..scheme + 3 + path])
+        })
         .unwrap_or(page);
     let src = format!("{page}{}{hash}", choice.query()).replace('&', "&amp;");
     format!(

@@ -123,6 +123,72 @@ fn presets_load_and_unknown_ids_change_nothing() {
     assert!(Rc::ptr_eq(&same, &state));
 }
 
+/// Presets, lessons, imports and Restore replace the documents; edited ones
+/// are never dropped: they become restorable, and Restore swaps them back.
+#[wasm_bindgen_test]
+fn replacing_edited_documents_keeps_them_restorable() {
+    use reconcile_web::state::{LessonAction, Notice};
+    let typed = "{\"mine\": {}}";
+    let edit = |state| {
+        reduce(
+            state,
+            Action::Edit {
+                document: Document::Desired,
+                text: typed.into(),
+            },
+        )
+    };
+    let replacements = [
+        Action::LoadPreset("stuck-namespace"),
+        Action::Lesson(LessonAction::Open {
+            id: "finalizers".into(),
+            step: 0,
+        }),
+        Action::Import {
+            file_name: "s.json".into(),
+            text: r#"{"desired": {}, "observed": {}}"#.into(),
+        },
+    ];
+    for replacement in replacements {
+        // Unedited documents are replaced without a word.
+        let quiet = reduce(Rc::new(Playground::default()), replacement.clone());
+        assert!(quiet.restorable.is_none(), "{replacement:?}");
+        assert!(!matches!(quiet.notice, Some(Notice::Replaced(_))));
+
+        let edited = edit(Rc::new(Playground::default()));
+        let replaced = reduce(edited, replacement.clone());
+        assert_ne!(
+            replaced.texts.get(Document::Desired),
+            typed,
+            "{replacement:?}"
+        );
+        let kept = replaced.restorable.as_ref().expect("the edits are kept");
+        assert_eq!(kept.desired, typed);
+        assert!(
+            matches!(&replaced.notice, Some(Notice::Replaced(m)) if m.ends_with("It replaced your edited documents.")),
+            "{:?}",
+            replaced.notice
+        );
+
+        // Restore brings the edits back; edits made after the replacement are swapped out, not lost.
+        let edited_again = reduce(
+            replaced,
+            Action::Edit {
+                document: Document::Observed,
+                text: "{\"later\": {}}".into(),
+            },
+        );
+        let restored = reduce(edited_again, Action::RestorePrevious);
+        assert_eq!(restored.texts.get(Document::Desired), typed);
+        assert!(restored.lesson.is_none());
+        let swapped = restored
+            .restorable
+            .as_ref()
+            .expect("the later edits are kept");
+        assert_eq!(swapped.observed, "{\"later\": {}}");
+    }
+}
+
 #[wasm_bindgen_test]
 fn lesson_progress_round_trips_and_ignores_garbage() {
     use reconcile_web::hooks::{parse_progress, render_progress};
@@ -165,7 +231,10 @@ fn embed_snippets_open_what_was_chosen() {
         assert!(!src.contains(['<', '>', '"']), "{src}");
         let (page, rest) = src.split_once('?').expect("a query");
         let (query, hash) = rest.split_once('#').expect("the link's state");
-        assert_eq!((page, hash), ("https://course.example:8443/play/", "v1/abc-_123"));
+        assert_eq!(
+            (page, hash),
+            ("https://course.example:8443/play/", "v1/abc-_123")
+        );
         let pairs: Vec<(String, String)> = query
             .split('&')
             .map(|pair| {

@@ -76,7 +76,9 @@ pub fn notice_banner(
                 </>
             },
         ),
-        Some(Notice::Imported(message)) => ("notice info", html! { { message } }),
+        Some(Notice::Imported(message) | Notice::Replaced(message)) => {
+            ("notice info", html! { { message } })
+        }
         Some(Notice::ImportFailed(message)) => (
             "notice warning",
             html! { { format!("Import failed: {message}") } },
@@ -88,14 +90,18 @@ pub fn notice_banner(
     };
     // Course authors embed what they share: the link's state, as an iframe.
     let embed_code = match notice {
-        Some(Notice::LinkReady { url, .. }) => html! { <EmbedCode link={AttrValue::from(url.clone())} /> },
+        Some(Notice::LinkReady { url, .. }) => {
+            html! { <EmbedCode link={AttrValue::from(url.clone())} /> }
+        }
         _ => Html::default(),
     };
     html! {
         <div {class} role="status">
             <p>{ body }</p>
             if can_restore {
-                <button type="button" onclick={on_restore.reform(|_| ())}>{ "Restore your last session" }</button>
+                <button type="button" onclick={on_restore.reform(|_| ())}>
+                    { if matches!(notice, Some(Notice::Replaced(_))) { "Bring back your edits" } else { "Restore your last session" } }
+                </button>
             }
             if notice.is_some() {
                 <button type="button" onclick={on_dismiss.reform(|_| ())} aria-label="Dismiss message">{ "Dismiss" }</button>

@@ -140,6 +140,10 @@ pub struct Playground {
     pub restorable: Option<Rc<SharedState>>,
     /// The lesson open in the side panel.
     pub lesson: Option<LessonState>,
+    /// The texts are exactly what a preset or a lesson put there: replacing
+    /// them loses nothing. Otherwise they are someone's work, and replacing
+    /// them keeps them restorable.
+    pub pristine: bool,
 }
 
 /// Messages the page shows above the editors.
@@ -156,6 +160,9 @@ pub enum Notice {
         url: String,
         copied: bool,
     },
+    /// A preset, a lesson or an imported file replaced edited documents,
+    /// which stay restorable; the text says what replaced them.
+    Replaced(String),
     /// An imported file was loaded, or why it was not.
     Imported(String),
     ImportFailed(String),
@@ -181,6 +188,7 @@ impl Playground {
             notice: None,
             restorable: None,
             lesson: None,
+            pristine: preset_id.is_some(),
         }
         .checked()
     }
@@ -230,7 +238,21 @@ impl Playground {
         let mut next = Self::new(texts, lesson.lesson.sim_config(), preset);
         (next.notice, next.restorable) = (self.notice, self.restorable);
         next.lesson = Some(lesson);
+        next.pristine = true;
         next
+    }
+
+    /// Before `self` is replaced by `next`: if `self` holds edited documents,
+    /// `next` keeps them restorable and says what replaced them.
+    fn keep_replaced_work(&self, next: &mut Playground, replaced_by: impl FnOnce() -> String) {
+        if self.pristine {
+            return;
+        }
+        next.restorable = Some(Rc::new(self.shared()));
+        next.notice = Some(Notice::Replaced(format!(
+            "{} It replaced your edited documents.",
+            replaced_by()
+        )));
     }
 
     /// The error of one document, if it has one.
@@ -313,6 +335,7 @@ impl Reducible for Playground {
                 next.texts.set(document, text);
                 next.revision += 1;
                 next.preset_id = None;
+                next.pristine = false;
             }
             Action::Check => {
                 if next.revision == next.checked_revision {
@@ -326,6 +349,7 @@ impl Reducible for Playground {
                     if pretty != next.texts.get(document) {
                         next.texts.set(document, pretty);
                         next.revision += 1;
+                        next.pristine = false;
                     }
                     next = next.checked();
                 }
@@ -343,7 +367,11 @@ impl Reducible for Playground {
                 next.revision += 1;
                 next.sim = SimState::with_config((preset.sim)());
                 next.scenario = None;
+                next.pristine = true;
                 next = next.checked();
+                self.keep_replaced_work(&mut next, || {
+                    format!("Loaded the preset “{}”.", preset.title)
+                });
             }
             Action::Sim(action) => {
                 if next.sim.deferred && action.needs_timeline() {
@@ -364,14 +392,20 @@ impl Reducible for Playground {
                     return self;
                 };
                 next = Playground::from_shared(&previous);
+                // Edits made since are swapped out, not dropped.
+                self.keep_replaced_work(&mut next, || {
+                    "Restored your earlier documents.".to_owned()
+                });
             }
             Action::Import { file_name, text } => match reconcile_core::import_scenario(&text) {
                 Ok(documents) => {
                     next.texts = Texts::from_strings(documents);
                     next.preset_id = None;
                     next.revision += 1;
+                    next.pristine = false;
                     next = next.checked();
                     next.notice = Some(Notice::Imported(format!("Loaded {file_name}.")));
+                    self.keep_replaced_work(&mut next, || format!("Loaded {file_name}."));
                 }
                 Err(error) => {
                     next.notice = Some(Notice::ImportFailed(format!("{file_name}: {error}")));
@@ -379,7 +413,15 @@ impl Reducible for Playground {
             },
             Action::SetNotice(notice) => next.notice = notice,
             Action::Lesson(action) => match action {
-                LessonAction::Open { id, step } => next = next.with_lesson(&id, step),
+                LessonAction::Open { id, step } => {
+                    next = next.with_lesson(&id, step);
+                    if let Some(lesson) = next.lesson.as_ref().filter(|l| l.lesson.id == id) {
+                        let title = lesson.lesson.title.clone();
+                        self.keep_replaced_work(&mut next, || {
+                            format!("Opened the lesson “{title}”.")
+                        });
+                    }
+                }
                 LessonAction::Close => next.lesson = None,
                 LessonAction::GoTo(step) => {
                     if let Some(lesson) = &mut next.lesson {
