@@ -94,6 +94,59 @@ test("import a scenario file, and bad files keep the editors as they were", asyn
   await expect(editor(page, "Desired state")).toHaveValue('{\n  "web": {\n    "replicas": 2\n  }\n}\n');
 });
 
+test("a file dragged over the page shows the drop target; dropped anywhere, it is imported", async ({ page }) => {
+  await page.goto("/");
+  const scenario = { desired: { dropped: { replicas: 1 } }, observed: {}, finalizers: null };
+  const files = await page.evaluateHandle((text) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], "dropped.json", { type: "application/json" }));
+    return transfer;
+  }, JSON.stringify(scenario));
+  const dropZone = page.locator(".drop-zone");
+
+  // Dragged over the title, far from the editors: the whole window is the target.
+  await page.dispatchEvent("h1", "dragenter", { dataTransfer: files });
+  await expect(dropZone).toHaveText("Drop a scenario file to import it");
+  // Taken away again: the target goes, nothing is imported.
+  await dropZone.dispatchEvent("dragleave", { dataTransfer: files });
+  await expect(dropZone).toHaveCount(0);
+  await expect(notice(page)).toHaveCount(0);
+
+  await page.dispatchEvent("h1", "dragenter", { dataTransfer: files });
+  await dropZone.dispatchEvent("dragover", { dataTransfer: files });
+  await dropZone.dispatchEvent("drop", { dataTransfer: files });
+  await expect(dropZone).toHaveCount(0);
+  await expect(notice(page)).toContainText("Loaded dropped.json.");
+  await expect(editor(page, "Desired state")).toHaveValue('{\n  "dropped": {\n    "replicas": 1\n  }\n}\n');
+  expect(await actionSummaries(page)).toEqual(["CREATE dropped"]);
+
+  // Text dragged about (not a file) is not a drop target.
+  const text = await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.setData("text/plain", "{}");
+    return transfer;
+  });
+  await page.dispatchEvent("main", "dragenter", { dataTransfer: text });
+  await expect(dropZone).toHaveCount(0);
+});
+
+test("a read-only embed imports nothing dropped on it, and the browser does not open the file instead", async ({ page }) => {
+  await page.goto("/?embed&readonly");
+  const before = await editor(page, "Desired state").inputValue();
+  const prevented = await page.evaluate(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['{"desired": {"x": {}}, "observed": {}}'], "x.json", { type: "application/json" }));
+    const target = document.querySelector("main");
+    const events = ["dragenter", "dragover", "drop"].map((type) => new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    return events.map((event) => (target.dispatchEvent(event), event.defaultPrevented));
+  });
+  expect(prevented).toEqual([true, true, true]);
+  await expect(page.locator(".drop-zone")).toHaveCount(0);
+  await page.waitForTimeout(300);
+  await expect(editor(page, "Desired state")).toHaveValue(before);
+  await expect(page.locator(".notice")).toHaveCount(0);
+});
+
 test("download the scenario and the results", async ({ page }) => {
   await page.goto("/");
   await expect(actionItems(page).first()).toBeVisible();

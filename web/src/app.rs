@@ -98,12 +98,42 @@ pub fn App() -> Html {
             })
         },
     };
-    let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
-    let ondrop = {
-        let on_import = callbacks.on_import.clone();
+    // A file dragged over the page shows where it goes; dropped anywhere, it is
+    // imported (never opened by the browser in place of the page and the work).
+    let dragging = use_state(|| false);
+    let ondragenter = {
+        let (dragging, readonly) = (dragging.clone(), options.readonly);
+        Callback::from(move |e: DragEvent| {
+            if carries_files(&e) {
+                e.prevent_default();
+                dragging.set(!readonly);
+            }
+        })
+    };
+    let ondragover = {
         let readonly = options.readonly;
         Callback::from(move |e: DragEvent| {
+            if carries_files(&e) {
+                e.prevent_default();
+                if let Some(transfer) = e.data_transfer() {
+                    transfer.set_drop_effect(if readonly { "none" } else { "copy" });
+                }
+            }
+        })
+    };
+    let ondragleave = {
+        let dragging = dragging.clone();
+        Callback::from(move |_: DragEvent| dragging.set(false))
+    };
+    let ondrop = {
+        let (on_import, dragging, readonly) = (
+            callbacks.on_import.clone(),
+            dragging.clone(),
+            options.readonly,
+        );
+        Callback::from(move |e: DragEvent| {
             e.prevent_default();
+            dragging.set(false);
             let file = e
                 .data_transfer()
                 .and_then(|d| d.files())
@@ -113,6 +143,14 @@ pub fn App() -> Html {
             }
         })
     };
+    let drop_zone = dragging.then(|| {
+        html! {
+            // Over and drop bubble to the page's own handlers.
+            <div class="drop-zone" {ondragleave}>
+                <p>{ "Drop a scenario file to import it" }</p>
+            </div>
+        }
+    });
 
     // Stable callbacks (made once), so memoized children are not re-rendered
     // just because a new closure was created.
@@ -194,7 +232,9 @@ pub fn App() -> Html {
     });
 
     html! {
-        <div class={classes!("app", options.embed.then_some("embed"), options.readonly.then_some("readonly"))}>
+        <div class={classes!("app", options.embed.then_some("embed"), options.readonly.then_some("readonly"))}
+             {ondragenter} {ondragover} {ondrop}>
+            { drop_zone }
             if options.embed {
                 <header class="embed-bar">
                     <h1 class="embed-title">{ "Reconcile Playground" }</h1>
@@ -219,7 +259,7 @@ pub fn App() -> Html {
             if let Some(lesson) = &state.lesson {
                 <LessonPanel lesson={lesson.clone()} on_action={on_lesson.clone()} />
             }
-            <main class="workspace" {ondragover} {ondrop}>
+            <main class="workspace">
                 if options.shows(Pane::Editors) {
                     <div class="editors">
                         { for DOCUMENTS.iter().map(|d| editor(*d)) }
@@ -246,4 +286,10 @@ pub fn App() -> Html {
             }
         </div>
     }
+}
+
+/// Whether a drag carries files (not text or a link being dragged about).
+fn carries_files(e: &DragEvent) -> bool {
+    e.data_transfer()
+        .is_some_and(|transfer| transfer.types().includes(&"Files".into(), 0))
 }
