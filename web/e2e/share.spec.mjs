@@ -30,6 +30,26 @@ test("Ctrl+S makes the share link too", async ({ page }) => {
   await expect(page.getByLabel("Share link")).toHaveValue(/#v1\//);
 });
 
+test("a shown share link says when the playground has moved on from it", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Share" }).click();
+  const first = await page.getByLabel("Share link").inputValue();
+  const outdated = page.locator(".link-outdated");
+  await expect(outdated).toHaveCount(0);
+  // A pass run is part of the state a link holds.
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(outdated).toContainText("Press Share again for the current one.");
+  await page.getByRole("button", { name: "Share" }).click();
+  await expect(outdated).toHaveCount(0);
+  const second = await page.getByLabel("Share link").inputValue();
+  expect(second).not.toBe(first);
+  await typeInto(page, "Desired state", "{}");
+  await expect(outdated).toBeVisible();
+  // Share again: a link of what the page shows now.
+  await page.getByRole("button", { name: "Share" }).click();
+  await expect(outdated).toHaveCount(0);
+});
+
 test("a reload restores the autosave", async ({ page }) => {
   await page.goto("/");
   await typeInto(page, "Observed state", '{"only": 1}');

@@ -52,7 +52,12 @@ pub fn App() -> Html {
             let url = share_link(&state);
             browser::replace_hash(&url[url.find('#').unwrap_or(url.len())..]);
             let copied = browser::copy_to_clipboard(&url);
-            dispatch.emit(Action::SetNotice(Some(Notice::LinkReady { url, copied })));
+            let of = Box::new(state.persisted());
+            dispatch.emit(Action::SetNotice(Some(Notice::LinkReady {
+                url,
+                copied,
+                of,
+            })));
         })
     };
     use_shortcuts(
@@ -218,6 +223,7 @@ pub fn App() -> Html {
     };
     let notice = notice_banner(
         state.notice.as_ref(),
+        state.shown_link_is_outdated(),
         state.restorable.is_some(),
         &then_focus_layout(|| Action::SetNotice(None)),
         &then_focus_layout(|| Action::RestorePrevious),

@@ -50,6 +50,7 @@ pub fn toolbar(callbacks: &ToolbarCallbacks, can_export: bool) -> Html {
 
 pub fn notice_banner(
     notice: Option<&Notice>,
+    link_outdated: bool,
     can_restore: bool,
     on_dismiss: &Callback<()>,
     on_restore: &Callback<()>,
@@ -67,12 +68,17 @@ pub fn notice_banner(
             "notice warning",
             html! { { "These documents are over 1 MB, so they are not autosaved. Use Download scenario to keep them." } },
         ),
-        Some(Notice::LinkReady { url, copied }) => (
+        Some(Notice::LinkReady { url, copied, .. }) => (
             "notice info",
             html! {
                 <>
                     { if *copied { "Link copied to the clipboard: " } else { "Copy this link: " } }
                     <input type="text" readonly=true value={url.clone()} aria-label="Share link" class="share-url" />
+                    if link_outdated {
+                        <strong class="link-outdated">
+                            { " The playground has changed since: this link (and its embed code) holds the state from when you pressed Share. Press Share again for the current one." }
+                        </strong>
+                    }
                 </>
             },
         ),

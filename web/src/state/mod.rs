@@ -159,6 +159,8 @@ pub enum Notice {
     LinkReady {
         url: String,
         copied: bool,
+        /// What the link holds, to tell when the page has moved on from it.
+        of: Box<Persisted>,
     },
     /// A preset, a lesson or an imported file replaced edited documents,
     /// which stay restorable; the text says what replaced them.
@@ -169,6 +171,11 @@ pub enum Notice {
 }
 
 impl Playground {
+    /// True while a share link is shown that no longer holds what the page shows.
+    pub fn shown_link_is_outdated(&self) -> bool {
+        matches!(&self.notice, Some(Notice::LinkReady { of, .. }) if **of != self.persisted())
+    }
+
     pub fn from_preset(preset: &'static Preset) -> Self {
         Self::new(Texts::of(preset), (preset.sim)(), Some(preset))
     }
