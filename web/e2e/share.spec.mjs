@@ -30,6 +30,16 @@ test("Ctrl+S makes the share link too", async ({ page }) => {
   await expect(page.getByLabel("Share link")).toHaveValue(/#v1\//);
 });
 
+test("leaving the page right after an edit still saves it", async ({ page }) => {
+  await page.goto("/");
+  await expect(actionItems(page).first()).toBeVisible();
+  // Typed, and the tab closed at once: well within the autosave's pause.
+  await editor(page, "Finalizers").fill('{"c": ["quick/exit"]}');
+  await page.goto("about:blank");
+  await page.goto("/");
+  await expect(editor(page, "Finalizers")).toHaveValue('{"c": ["quick/exit"]}');
+});
+
 test("a shown share link says when the playground has moved on from it", async ({ page }) => {
   await page.goto("/");
   await page.getByRole("button", { name: "Share" }).click();
@@ -98,6 +108,48 @@ test("a preset or a lesson chosen over edited documents keeps them one click awa
   await expect(editor(page, "Desired state")).toHaveValue('{"my-work": {"replicas": 4}}');
   await expect(page.locator(".lesson-panel")).toHaveCount(0);
 });
+
+test("replaced edits are still offered after a reload, until restored or forgotten", async ({ page }) => {
+  await page.goto("/");
+  await typeInto(page, "Desired state", '{"my-work": {}}');
+  await page.getByLabel("Preset").selectOption("stuck-namespace");
+  await expect(notice(page)).toContainText("It replaced your edited documents.");
+  // Closed (the preset autosaved meanwhile) and opened again.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("stuck-namespace");
+  await page.reload();
+  await expect(notice(page)).toHaveText(/Your previous session is still saved in this browser\./);
+  await page.getByRole("button", { name: "Restore your last session" }).click();
+  await expect(editor(page, "Desired state")).toHaveValue('{"my-work": {}}');
+  await expect(notice(page)).toHaveCount(0);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("my-work");
+  await page.reload();
+  await expect(editor(page, "Desired state")).toHaveValue('{"my-work": {}}');
+  await expect(notice(page)).toHaveCount(0);
+
+  // Replaced again, then forgotten: it is not offered again.
+  await page.getByLabel("Preset").selectOption("stuck-namespace");
+  await page.getByRole("button", { name: "Dismiss message" }).click();
+  await expect(notice(page)).toHaveText(/Your previous session is still saved/);
+  await page.getByRole("button", { name: "Forget it" }).click();
+  await expect(notice(page)).toHaveCount(0);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/previous"))).toBe(null);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("stuck-namespace");
+  await page.reload();
+  await expect(editor(page, "Desired state")).not.toHaveValue(/my-work/);
+  await expect(notice(page)).toHaveCount(0);
+});
+
+for (const query of ["preset=stuck-namespace", "lesson=finalizers"]) {
+  test(`opening ?${query} keeps the autosaved work restorable`, async ({ page }) => {
+    await page.goto("/");
+    await typeInto(page, "Desired state", '{"my-work": {}}');
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("my-work");
+    await page.goto(`/?${query}`);
+    await expect(editor(page, "Desired state")).not.toHaveValue(/my-work/);
+    await page.getByRole("button", { name: "Restore your last session" }).click();
+    await expect(editor(page, "Desired state")).toHaveValue('{"my-work": {}}');
+  });
+}
 
 test("import a scenario file, and bad files keep the editors as they were", async ({ page }) => {
   await page.goto("/");

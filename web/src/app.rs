@@ -12,7 +12,8 @@ use crate::components::toolbar::{notice_banner, toolbar, ToolbarCallbacks};
 use crate::components::{preset_menu, ActionList, JsonEditor, Simulation};
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
-    share_link, use_debounce, use_embed_bridge, use_lesson_progress, use_persistence, use_shortcuts,
+    share_link, use_debounce, use_embed_bridge, use_lesson_progress, use_persistence,
+    use_previous_session, use_shortcuts,
 };
 use crate::startup::initial_state;
 use crate::state::{Action, LessonAction, Notice, SimAction, DOCUMENTS};
@@ -43,6 +44,7 @@ pub fn App() -> Html {
         !options.embed,
         dispatch.clone(),
     );
+    use_previous_session(state.restorable.clone(), options.previous_key());
     use_embed_bridge(Rc::clone(&options), dispatch.clone());
 
     let on_share = {
@@ -225,7 +227,7 @@ pub fn App() -> Html {
         state.notice.as_ref(),
         state.shown_link_is_outdated(),
         state.restorable.is_some(),
-        &then_focus_layout(|| Action::SetNotice(None)),
+        &then_focus_layout(|| Action::Dismiss),
         &then_focus_layout(|| Action::RestorePrevious),
     );
     // Made when typing pauses (compressing costs time); only embeds show it.

@@ -87,6 +87,12 @@ pub fn storage_set(key: &str, value: &str) -> bool {
         .is_some_and(|storage| storage.set_item(key, value).is_ok())
 }
 
+pub fn storage_remove(key: &str) {
+    if let Ok(Some(storage)) = window().local_storage() {
+        let _ = storage.remove_item(key);
+    }
+}
+
 /// Saves `text` as a file download.
 pub fn download(file_name: &str, text: &str) {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));

@@ -85,6 +85,15 @@ impl EmbedOptions {
         self.allowed_origins.iter().any(|allowed| allowed == origin)
     }
 
+    /// Where the replaced session offered by "Restore" is kept; per embed, like the autosave.
+    pub fn previous_key(&self) -> String {
+        if self.embed {
+            format!("{PREVIOUS_KEY}:{}", self.autosave_key())
+        } else {
+            PREVIOUS_KEY.to_owned()
+        }
+    }
+
     /// Where each embed keeps its own autosave, so embeds never clobber the main page's.
     pub fn autosave_key(&self) -> String {
         if self.embed {

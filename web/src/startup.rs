@@ -4,10 +4,10 @@
 use std::rc::Rc;
 
 use reconcile_core::presets;
-use reconcile_core::share::{self, SharedState};
+use reconcile_core::share;
 
 use crate::browser;
-use crate::embed::{EmbedOptions, PREVIOUS_KEY};
+use crate::embed::EmbedOptions;
 use crate::state::{Notice, Playground};
 
 /// What the page starts from; reads the URL and local storage.
@@ -25,7 +25,13 @@ pub fn initial_state(options: &EmbedOptions) -> Playground {
     if browser::location_hash().len() > 1 || (resumes && options.step.is_none()) {
         return state;
     }
-    state.with_lesson(id, options.step.unwrap_or(1).saturating_sub(1))
+    // Work the lesson replaces stays restorable, as with a link.
+    let replaced = (!state.pristine).then(|| Rc::new(state.shared()));
+    let mut next = state.with_lesson(id, options.step.unwrap_or(1).saturating_sub(1));
+    if replaced.is_some() {
+        next.restorable = replaced;
+    }
+    next
 }
 
 fn first_state(options: &EmbedOptions) -> Playground {
@@ -36,7 +42,7 @@ fn first_state(options: &EmbedOptions) -> Playground {
         Some(preset) => Playground::from_preset(preset),
         None => Playground::default(),
     };
-    if hash.len() > 1 {
+    let mut state = if hash.len() > 1 {
         let mut state = match share::decode(&hash) {
             Ok(shared) => Playground::from_shared(&shared),
             Err(error) => {
@@ -46,36 +52,41 @@ fn first_state(options: &EmbedOptions) -> Playground {
             }
         };
         // The link wins, but the session it replaces is kept for "Restore".
-        if let (Some(Some(previous)), Some(text)) = (&saved, &saved_text) {
+        if let Some(Some(previous)) = &saved {
             if *previous != state.shared() {
-                browser::storage_set(PREVIOUS_KEY, text);
                 state.restorable = Some(Rc::new(previous.clone()));
             }
         }
-        return state;
-    }
-    if options.preset.is_some() {
-        return defaults();
-    }
-    match saved {
-        Some(Some(shared)) => Playground::from_shared(&shared),
-        Some(None) => {
-            let mut state = defaults();
-            state.notice = Some(Notice::AutosaveCorrupt);
-            state.restorable = previous_session();
-            state
+        state
+    } else if options.preset.is_some() {
+        // So does `?preset=`, over an autosave that is not just a preset.
+        let mut state = defaults();
+        if let Some(Some(previous)) = &saved {
+            if previous.preset.is_none() && *previous != state.shared() {
+                state.restorable = Some(Rc::new(previous.clone()));
+            }
         }
-        None => {
-            let mut state = defaults();
-            state.restorable = previous_session();
-            state
+        state
+    } else {
+        match saved {
+            Some(Some(shared)) => Playground::from_shared(&shared),
+            Some(None) => {
+                let mut state = defaults();
+                state.notice = Some(Notice::AutosaveCorrupt);
+                state
+            }
+            None => defaults(),
         }
+    };
+    // Otherwise, a session replaced earlier (kept by `use_previous_session`)
+    // is still offered, unless it is what the page shows.
+    if state.restorable.is_none() {
+        let current = state.shared();
+        state.restorable = browser::storage_get(&options.previous_key())
+            .as_deref()
+            .and_then(share::from_autosave)
+            .filter(|previous| *previous != current)
+            .map(Rc::new);
     }
-}
-
-fn previous_session() -> Option<Rc<SharedState>> {
-    browser::storage_get(PREVIOUS_KEY)
-        .as_deref()
-        .and_then(share::from_autosave)
-        .map(Rc::new)
+    state
 }

@@ -111,6 +111,8 @@ pub fn notice_banner(
             }
             if notice.is_some() {
                 <button type="button" onclick={on_dismiss.reform(|_| ())} aria-label="Dismiss message">{ "Dismiss" }</button>
+            } else {
+                <button type="button" onclick={on_dismiss.reform(|_| ())}>{ "Forget it" }</button>
             }
             { embed_code }
         </div>

@@ -326,6 +326,9 @@ pub enum Action {
         text: String,
     },
     SetNotice(Option<Notice>),
+    /// The banner's Dismiss: hides the message; with none left, forgets the
+    /// session offered for "Restore".
+    Dismiss,
     Lesson(LessonAction),
 }
 
@@ -419,6 +422,11 @@ impl Reducible for Playground {
                 }
             },
             Action::SetNotice(notice) => next.notice = notice,
+            Action::Dismiss => {
+                if next.notice.take().is_none() {
+                    next.restorable = None;
+                }
+            }
             Action::Lesson(action) => match action {
                 LessonAction::Open { id, step } => {
                     next = next.with_lesson(&id, step);
