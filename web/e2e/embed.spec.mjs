@@ -88,6 +88,35 @@ test("Share offers embed code for the shared state; pasted into a course page, i
   expect(await page.locator("iframe").evaluate((f) => f.clientHeight)).not.toBe(480);
 });
 
+test("two exact-state embeds on one course page keep their work apart", async ({ page }) => {
+  // Two states, each shared as a link.
+  await page.goto("/");
+  const linkOf = async (desired) => {
+    await typeInto(page, "Desired state", desired);
+    await page.getByRole("button", { name: "Share" }).click();
+    return page.getByLabel("Share link").inputValue();
+  };
+  const [first, second] = [await linkOf('{"first": {}}'), await linkOf('{"second": {}}')];
+  const frameOf = (link) => `<iframe title="Reconcile Playground" style="width:100%;height:300px" src="${link.replace("#", "?embed#")}"></iframe>`;
+  // A course page on the playground's own site, as dist/example.html is (there,
+  // embeds have storage; a browser may deny it to embeds from another site).
+  await page.goto(`/__e2e/paste.html#${encodeURIComponent(frameOf(first) + frameOf(second))}`);
+  const frames = [page.frameLocator("iframe").first(), page.frameLocator("iframe").last()];
+  await expect(editor(frames[0], "Desired state")).toHaveValue('{"first": {}}');
+  await expect(editor(frames[1], "Desired state")).toHaveValue('{"second": {}}');
+
+  // A learner edits the first; its work is saved for the first alone.
+  await typeInto(frames[0], "Desired state", '{"first": {"edited": true}}');
+  await page.waitForTimeout(600);
+  await page.reload();
+  await expect(editor(frames[1], "Desired state")).toHaveValue('{"second": {}}');
+  await expect(frames[1].locator(".notice")).toHaveCount(0);
+  // The first shows its link again, with the learner's edit one click away.
+  await expect(editor(frames[0], "Desired state")).toHaveValue('{"first": {}}');
+  await frames[0].getByRole("button", { name: "Restore your last session" }).click();
+  await expect(editor(frames[0], "Desired state")).toHaveValue('{"first": {"edited": true}}');
+});
+
 test("an embed's Open in playground link follows edits and opens that state", async ({ page, context }) => {
   await page.goto("/?embed");
   const link = page.getByRole("link", { name: "Open in playground ↗" });

@@ -23,7 +23,9 @@ const CHECK_DELAY_MS: u32 = 120;
 
 #[component]
 pub fn App() -> Html {
-    let options = use_memo((), |()| EmbedOptions::from_query(&browser::query_params()));
+    let options = use_memo((), |()| {
+        EmbedOptions::from_query(&browser::query_params()).with_link(&browser::location_hash())
+    });
     let state = {
         let options = Rc::clone(&options);
         use_reducer(move || initial_state(&options))

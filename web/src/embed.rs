@@ -41,6 +41,9 @@ pub struct EmbedOptions {
     /// `?debug=panic`: the next edit panics on purpose, to show (and test)
     /// the crash banner in the release build. Harmless: the banner keeps the work.
     pub panic_on_edit: bool,
+    /// Names the `#v1/…` state an embed was opened with, so that embeds of
+    /// different states on one course page keep their work apart.
+    pub link_id: Option<String>,
 }
 
 impl EmbedOptions {
@@ -74,6 +77,13 @@ impl EmbedOptions {
         options
     }
 
+    /// The same options, for a page opened with `hash` (the URL's `#…`).
+    pub fn with_link(mut self, hash: &str) -> Self {
+        let state = hash.trim_start_matches('#');
+        self.link_id = (!state.is_empty()).then(|| format!("{:016x}", fnv1a(state.as_bytes())));
+        self
+    }
+
     pub fn shows(&self, pane: Pane) -> bool {
         self.panes
             .as_ref()
@@ -97,11 +107,17 @@ impl EmbedOptions {
     /// Where each embed keeps its own autosave, so embeds never clobber the main page's.
     pub fn autosave_key(&self) -> String {
         if self.embed {
-            format!(
+            let mut key = format!(
                 "{AUTOSAVE_KEY}:embed:{}:{}",
                 self.preset.as_deref().unwrap_or(""),
                 self.lesson.as_deref().unwrap_or("")
-            )
+            );
+            // Appended only for links: keys of embeds without one stay as they were.
+            if let Some(link) = &self.link_id {
+                key.push(':');
+                key.push_str(link);
+            }
+            key
         } else {
             AUTOSAVE_KEY.to_owned()
         }
@@ -179,6 +195,14 @@ pub fn embed_snippet(link: &str, choice: EmbedChoice) -> String {
          \x20 }});\n\
          </script>\n"
     )
+}
+
+/// FNV-1a: a short, stable name for a link's state (it names storage keys,
+/// so it must not change between builds, as std's hasher may).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The query parameter of deliberate failures for testing (`debug=panic`).

@@ -208,6 +208,31 @@ fn only_debug_panic_arms_the_deliberate_panic() {
     assert!(!EmbedOptions::from_query(&[]).panic_on_edit);
 }
 
+/// Embeds of different link states keep separate autosaves; embeds without
+/// a link keep the keys they always had; the main page has one autosave.
+#[wasm_bindgen_test]
+fn embeds_of_different_links_save_apart() {
+    use reconcile_web::embed::{EmbedOptions, AUTOSAVE_KEY};
+    let embed = |hash: &str| {
+        EmbedOptions::from_query(&[("embed".to_owned(), String::new())]).with_link(hash)
+    };
+    assert_ne!(
+        embed("#v1/aaa").autosave_key(),
+        embed("#v1/aab").autosave_key()
+    );
+    assert_eq!(
+        embed("#v1/aaa").autosave_key(),
+        embed("v1/aaa").autosave_key()
+    );
+    assert_eq!(embed("").autosave_key(), format!("{AUTOSAVE_KEY}:embed::"));
+    assert_ne!(
+        embed("#v1/aaa").previous_key(),
+        embed("#v1/aab").previous_key()
+    );
+    let main = EmbedOptions::from_query(&[]).with_link("#v1/aaa");
+    assert_eq!(main.autosave_key(), AUTOSAVE_KEY);
+}
+
 /// Every choice in "Embed this state", read back by the page it embeds: the
 /// same panes, the same lock, the link's state, and the link's origin checked.
 #[wasm_bindgen_test]
