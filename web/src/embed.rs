@@ -9,6 +9,15 @@ pub enum Pane {
 }
 
 impl Pane {
+    /// The name `panes=` takes (aliases aside).
+    fn name(self) -> &'static str {
+        match self {
+            Pane::Editors => "editors",
+            Pane::Plan => "plan",
+            Pane::Simulation => "sim",
+        }
+    }
+
     fn parse(name: &str) -> Option<Self> {
         match name.trim() {
             "editors" => Some(Pane::Editors),
@@ -145,16 +154,21 @@ impl Default for EmbedChoice {
 }
 
 impl EmbedChoice {
-    /// The embed's query: `?embed`, then `panes=` unless every pane shows, then `readonly`.
-    pub fn query(&self) -> String {
-        let panes: Vec<&str> = [
-            (self.editors, "editors"),
-            (self.plan, "plan"),
-            (self.simulation, "sim"),
+    /// The panes ticked, in page order.
+    pub fn panes(&self) -> Vec<Pane> {
+        [
+            (self.editors, Pane::Editors),
+            (self.plan, Pane::Plan),
+            (self.simulation, Pane::Simulation),
         ]
         .into_iter()
-        .filter_map(|(shown, name)| shown.then_some(name))
-        .collect();
+        .filter_map(|(shown, pane)| shown.then_some(pane))
+        .collect()
+    }
+
+    /// The embed's query: `?embed`, then `panes=` unless every pane shows, then `readonly`.
+    pub fn query(&self) -> String {
+        let panes: Vec<&str> = self.panes().into_iter().map(Pane::name).collect();
         let mut query = String::from("?embed");
         if panes.len() < 3 && !panes.is_empty() {
             query.push_str("&panes=");

@@ -42,8 +42,9 @@ fn first_state(options: &EmbedOptions) -> Playground {
         Some(preset) => Playground::from_preset(preset),
         None => Playground::default(),
     };
-    let mut state = if hash.len() > 1 {
-        let mut state = match share::decode(&hash) {
+    // The autosave an address (a link, `?preset=`) replaces, if any.
+    let (mut state, replaced) = if hash.len() > 1 {
+        let state = match share::decode(&hash) {
             Ok(shared) => Playground::from_shared(&shared),
             Err(error) => {
                 let mut state = defaults();
@@ -51,24 +52,12 @@ fn first_state(options: &EmbedOptions) -> Playground {
                 state
             }
         };
-        // The link wins, but the session it replaces is kept for "Restore".
-        if let Some(Some(previous)) = &saved {
-            if *previous != state.shared() {
-                state.restorable = Some(Rc::new(previous.clone()));
-            }
-        }
-        state
+        (state, saved.flatten())
     } else if options.preset.is_some() {
-        // So does `?preset=`, over an autosave that is not just a preset.
-        let mut state = defaults();
-        if let Some(Some(previous)) = &saved {
-            if previous.preset.is_none() && *previous != state.shared() {
-                state.restorable = Some(Rc::new(previous.clone()));
-            }
-        }
-        state
+        // Over an autosave that is not just a preset.
+        (defaults(), saved.flatten().filter(|s| s.preset.is_none()))
     } else {
-        match saved {
+        let state = match saved {
             Some(Some(shared)) => Playground::from_shared(&shared),
             Some(None) => {
                 let mut state = defaults();
@@ -76,17 +65,21 @@ fn first_state(options: &EmbedOptions) -> Playground {
                 state
             }
             None => defaults(),
-        }
+        };
+        (state, None)
     };
-    // Otherwise, a session replaced earlier (kept by `use_previous_session`)
-    // is still offered, unless it is what the page shows.
-    if state.restorable.is_none() {
-        let current = state.shared();
-        state.restorable = browser::storage_get(&options.previous_key())
-            .as_deref()
-            .and_then(share::from_autosave)
-            .filter(|previous| *previous != current)
-            .map(Rc::new);
-    }
+    // The address wins, but the session it replaces is kept for "Restore";
+    // otherwise a session replaced earlier (kept by `use_previous_session`)
+    // is still offered. Neither is offered if it is what the page shows.
+    let current = state.shared();
+    state.restorable = replaced
+        .filter(|previous| *previous != current)
+        .or_else(|| {
+            browser::storage_get(&options.previous_key())
+                .as_deref()
+                .and_then(share::from_autosave)
+                .filter(|previous| *previous != current)
+        })
+        .map(Rc::new);
     state
 }

@@ -57,6 +57,16 @@ fn reduce(state: Rc<Playground>, action: Action) -> Rc<Playground> {
     state.reduce(action)
 }
 
+fn type_text(state: Rc<Playground>, document: Document, text: &str) -> Rc<Playground> {
+    reduce(
+        state,
+        Action::Edit {
+            document,
+            text: text.to_owned(),
+        },
+    )
+}
+
 #[wasm_bindgen_test]
 fn edits_wait_for_check_and_bad_input_keeps_the_last_plan() {
     let state = Rc::new(Playground::default());
@@ -129,15 +139,6 @@ fn presets_load_and_unknown_ids_change_nothing() {
 fn replacing_edited_documents_keeps_them_restorable() {
     use reconcile_web::state::{LessonAction, Notice};
     let typed = "{\"mine\": {}}";
-    let edit = |state| {
-        reduce(
-            state,
-            Action::Edit {
-                document: Document::Desired,
-                text: typed.into(),
-            },
-        )
-    };
     let replacements = [
         Action::LoadPreset("stuck-namespace"),
         Action::Lesson(LessonAction::Open {
@@ -155,7 +156,7 @@ fn replacing_edited_documents_keeps_them_restorable() {
         assert!(quiet.restorable.is_none(), "{replacement:?}");
         assert!(!matches!(quiet.notice, Some(Notice::Replaced(_))));
 
-        let edited = edit(Rc::new(Playground::default()));
+        let edited = type_text(Rc::new(Playground::default()), Document::Desired, typed);
         let replaced = reduce(edited, replacement.clone());
         assert_ne!(
             replaced.texts.get(Document::Desired),
@@ -171,13 +172,7 @@ fn replacing_edited_documents_keeps_them_restorable() {
         );
 
         // Restore brings the edits back; edits made after the replacement are swapped out, not lost.
-        let edited_again = reduce(
-            replaced,
-            Action::Edit {
-                document: Document::Observed,
-                text: "{\"later\": {}}".into(),
-            },
-        );
+        let edited_again = type_text(replaced, Document::Observed, "{\"later\": {}}");
         let restored = reduce(edited_again, Action::RestorePrevious);
         assert_eq!(restored.texts.get(Document::Desired), typed);
         assert!(restored.lesson.is_none());

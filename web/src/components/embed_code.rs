@@ -21,14 +21,9 @@ pub fn EmbedCode(props: &EmbedCodeProps) -> Html {
     let snippet = embed_snippet(&props.link, *choice);
 
     let checkbox = |label: &'static str, get: fn(&mut EmbedChoice) -> &mut bool, is_pane: bool| {
-        let mut current = *choice;
-        let checked = *get(&mut current);
-        let panes_shown = [choice.editors, choice.plan, choice.simulation]
-            .iter()
-            .filter(|shown| **shown)
-            .count();
+        let checked = *get(&mut { *choice });
         // An embed shows at least one pane: the last one cannot be unticked.
-        let disabled = is_pane && checked && panes_shown == 1;
+        let disabled = is_pane && checked && choice.panes().len() == 1;
         let onchange = {
             let (choice, copied) = (choice.clone(), copied.clone());
             Callback::from(move |e: Event| {
