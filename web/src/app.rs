@@ -221,7 +221,10 @@ pub fn App() -> Html {
         Callback::from(move |()| {
             dispatch.emit(action());
             if let Some(layout) = layout.cast::<web_sys::HtmlElement>() {
-                let _ = layout.focus();
+                // Without scrolling: what is left of the banner stays in view.
+                let options = web_sys::FocusOptions::new();
+                options.set_prevent_scroll(true);
+                let _ = layout.focus_with_options(&options);
             }
         })
     };
