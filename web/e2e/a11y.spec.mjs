@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { test, expect, actionItems, editor } from "./fixtures.mjs";
 
 /** The lessons the page compiles in, in teaching order: [{ id, steps: [{ exercise }] }]. */
-const lessonsDir = new URL("../../crates/reconcile-core/lessons/", import.meta.url);
+const lessonsDir = new URL("../../crates/reconcile-content/lessons/", import.meta.url);
 const lessons = readdirSync(lessonsDir)
   .filter((file) => file.endsWith(".json"))
   .sort()

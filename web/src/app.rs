@@ -3,7 +3,8 @@
 
 use std::rc::Rc;
 
-use reconcile_core::{export_results, export_scenario, Document};
+use reconcile_content::export_results;
+use reconcile_core::{export_scenario, Document};
 use yew::prelude::*;
 
 use crate::browser;
@@ -194,12 +195,12 @@ pub fn App() -> Html {
     let progress =
         use_lesson_progress(state.lesson.as_ref().map(|l| (l.lesson.id.clone(), l.step)));
     let pending = state.lesson.as_ref().and_then(|l| l.pending_exercise());
-    let conceal_plan = pending == Some(reconcile_core::lesson::ExerciseKind::Actions);
+    let conceal_plan = pending == Some(reconcile_content::lesson::ExerciseKind::Actions);
     let conceal_sim = matches!(
         pending,
         Some(
-            reconcile_core::lesson::ExerciseKind::Passes
-                | reconcile_core::lesson::ExerciseKind::PassActions
+            reconcile_content::lesson::ExerciseKind::Passes
+                | reconcile_content::lesson::ExerciseKind::PassActions
         )
     );
     let editor = |document: Document| {

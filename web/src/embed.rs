@@ -1,5 +1,7 @@
 //! Query parameters for course pages: `?embed&readonly&panes=editors,plan&preset=…&allow=…`.
 
+use reconcile_core::stable::fnv1a;
+
 /// The parts of the page an embed can show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
@@ -209,14 +211,6 @@ pub fn embed_snippet(link: &str, choice: EmbedChoice) -> String {
          \x20 }});\n\
          </script>\n"
     )
-}
-
-/// FNV-1a: a short, stable name for a link's state (it names storage keys,
-/// so it must not change between builds, as std's hasher may).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// The query parameter of deliberate failures for testing (`debug=panic`).

@@ -21,7 +21,7 @@ use std::panic::PanicHookInfo;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use reconcile_core::share::{self, SharedState};
+use reconcile_content::share::{self, SharedState};
 use reconcile_core::Document;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement, HtmlTextAreaElement, UrlSearchParams};

@@ -3,8 +3,8 @@
 
 use std::rc::Rc;
 
-use reconcile_core::presets;
-use reconcile_core::share;
+use reconcile_content::presets;
+use reconcile_content::share;
 
 use crate::browser;
 use crate::embed::EmbedOptions;
@@ -48,7 +48,7 @@ fn first_state(options: &EmbedOptions) -> Playground {
             Ok(shared) => Playground::from_shared(&shared),
             Err(error) => {
                 let mut state = defaults();
-                state.notice = Some(Notice::LinkProblem(error.to_string()));
+                state.notice = Some(Notice::LinkProblem(error));
                 state
             }
         };

@@ -279,7 +279,7 @@ fn embed_snippets_open_what_was_chosen() {
 }
 
 mod editor_window {
-    use reconcile_core::sim::rng::SimRng;
+    use reconcile_sim::rng::SimRng;
     use reconcile_web::editor_window::{
         byte_index_of_utf16, utf16_index_of_byte, utf16_len, window_for, LineIndex, LINES_ABOVE,
         LINES_BELOW, WHOLE_BYTES, WINDOW_BYTES,

@@ -13,6 +13,8 @@ use std::sync::Arc;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
+use crate::stable::StableHasher;
+
 /// A JSON number, kept in the form it was written in so it prints back the same.
 #[derive(Debug, Clone, Copy)]
 pub enum Number {
@@ -310,33 +312,6 @@ impl Serialize for Json {
 impl fmt::Display for Json {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_compact_string())
-    }
-}
-
-/// FNV-1a with a final avalanche: fixed, specified, and the same everywhere,
-/// unlike `std`'s hasher, whose algorithm may change between Rust releases.
-#[derive(Debug)]
-pub(crate) struct StableHasher(u64);
-
-impl Default for StableHasher {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl StableHasher {
-    pub(crate) fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 ^= u64::from(*byte);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    pub(crate) fn finish(&self) -> u64 {
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
     }
 }
 

@@ -1,21 +1,20 @@
-//! Reconcile Playground's core: the exact reconcile contract, its explanations,
-//! and precise parsing of the three input documents.
+//! The reconcile contract: reading the three input documents (fast when they
+//! are valid, with located errors when they are not), `reconcile` itself, and
+//! its explanation (`plan`: reasons, field-level drift, a summary).
 //!
-//! Invariant: this crate knows nothing about browsers. It has no web
-//! dependencies, reads no clock and uses no global randomness, so every result
-//! is a pure function of its inputs.
+//! Invariant: this crate knows nothing about browsers, the simulation or the
+//! playground's content. It depends on `serde` and `serde_json` only, reads no
+//! clock and uses no global randomness, so every result is a pure function of
+//! its inputs.
 
 pub mod explain;
 pub mod json;
-pub mod lesson;
 pub mod model;
 pub mod parse;
 pub mod path;
-pub mod presets;
 pub mod reconcile;
 mod scan;
-pub mod share;
-pub mod sim;
+pub mod stable;
 
 pub use explain::{diff, plan, Drift, ExplainedAction, Plan, Reason, Summary};
 pub use json::{Json, Number};
@@ -119,24 +118,6 @@ pub fn import_scenario(text: &str) -> Result<[String; 3], InputError> {
 /// The three documents as one scenario file, the format [`import_scenario`] and the CLI read.
 pub fn export_scenario(scenario: &Scenario) -> String {
     let mut text = serde_json::to_string_pretty(scenario).unwrap_or_default();
-    text.push('\n');
-    text
-}
-
-/// The plan and, when there is one, the simulation timeline, as one JSON document for download.
-pub fn export_results(plan: &Plan, timeline: Option<&sim::Timeline>) -> String {
-    #[derive(serde::Serialize)]
-    struct Results<'a> {
-        actions: Vec<Action>,
-        plan: &'a Plan,
-        timeline: Option<&'a sim::Timeline>,
-    }
-    let results = Results {
-        actions: plan.bare_actions(),
-        plan,
-        timeline,
-    };
-    let mut text = serde_json::to_string_pretty(&results).unwrap_or_default();
     text.push('\n');
     text
 }

@@ -208,7 +208,7 @@ impl Resources {
     }
 
     /// The shared name equal to `name`, if present.
-    pub(crate) fn shared_name(&self, name: &str) -> Option<&Arc<str>> {
+    pub fn shared_name(&self, name: &str) -> Option<&Arc<str>> {
         self.position(name).ok().map(|i| &self.entries[i].0)
     }
 

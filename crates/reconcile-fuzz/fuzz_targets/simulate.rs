@@ -8,7 +8,7 @@
 
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-use reconcile_core::sim::{
+use reconcile_sim::{
     compare_level_edge, simulate, NotConvergingReason, SimConfig, Timeline, Verdict,
 };
 use reconcile_core::{count_out_of_sync, reconcile, ActionKind, Scenario};

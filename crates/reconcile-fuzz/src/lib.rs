@@ -11,8 +11,8 @@
 use std::cmp::Ordering;
 
 use arbitrary::{Result, Unstructured};
-use reconcile_core::presets::PRESETS;
-use reconcile_core::sim::{
+use reconcile_content::presets::PRESETS;
+use reconcile_sim::{
     BackoffPolicy, CrashPlan, FinalizerRef, OtherWriter, ScriptedEvent, SimConfig, WorldEvent,
 };
 use reconcile_core::{

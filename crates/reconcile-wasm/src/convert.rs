@@ -5,7 +5,9 @@ use reconcile_core::Document;
 #[cfg(feature = "plan")]
 use reconcile_core::{parse_finalizers, parse_resources, Finalizers, Resources};
 #[cfg(feature = "simulate")]
-use reconcile_core::{parse_json, sim::SimConfig, Json};
+use reconcile_core::{parse_json, Json};
+#[cfg(feature = "simulate")]
+use reconcile_sim::SimConfig;
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsError, JsValue};
 

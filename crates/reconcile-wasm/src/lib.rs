@@ -106,10 +106,7 @@ pub fn simulate_verdict(
 fn run_simulation(
     scenario: &JsValue,
     options: Option<JsValue>,
-) -> Result<reconcile_core::sim::Timeline, JsError> {
+) -> Result<reconcile_sim::Timeline, JsError> {
     let scenario = reconcile_core::parse_scenario(&text(Document::Scenario, scenario)?)?;
-    Ok(reconcile_core::sim::simulate(
-        &scenario,
-        &sim_config(options)?,
-    ))
+    Ok(reconcile_sim::simulate(&scenario, &sim_config(options)?))
 }

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 #[cfg(feature = "simulate")]
 mod simulation {
-    use reconcile_core::sim::{self, LogEntry, PassRecord, Verdict};
+    use reconcile_sim::{LogEntry, PassRecord, Verdict};
     use serde::Serialize;
 
     /// What `simulate` returns.
@@ -26,7 +26,7 @@ mod simulation {
     }
 
     impl<'a> Timeline<'a> {
-        pub fn of(timeline: &'a sim::Timeline) -> Self {
+        pub fn of(timeline: &'a reconcile_sim::Timeline) -> Self {
             Self {
                 passes: &timeline.passes,
                 log: &timeline.log,
@@ -47,7 +47,7 @@ mod simulation {
     }
 
     impl<'a> SimVerdict<'a> {
-        pub fn of(timeline: &'a sim::Timeline) -> Self {
+        pub fn of(timeline: &'a reconcile_sim::Timeline) -> Self {
             Self {
                 passes: timeline.passes.len(),
                 verdict: &timeline.verdict,

@@ -63,6 +63,8 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
                 "-q",
                 "-p",
                 "reconcile-core",
+                "-p",
+                "reconcile-sim",
                 "--profile",
                 "bench-speed",
             ],
@@ -299,7 +301,7 @@ impl Measured<'_> {
              (over 50 ms) recorded with a `PerformanceObserver`. Budget: no task over {LONG_TASK_BUDGET_MS:.0} ms.\n\n\
              ```json\n{}\n```\n\n\
              ## All criterion benchmarks (native)\n\n\
-             `cargo bench -p reconcile-core --profile bench-speed` (opt-level 3; a short run: 1 s warm-up, \
+             `cargo bench -p reconcile-core -p reconcile-sim --profile bench-speed` (opt-level 3; a short run: 1 s warm-up, \
              3 s measurement; median ± standard deviation). `reconcile/N` and `scenario-text-to-actions/N` \
              are the native columns above; `simulate/1000-resources-flaky` is the simulation budget case, natively.\n\n\
              | benchmark | median | ± |\n|---|---:|---:|\n{}\n",

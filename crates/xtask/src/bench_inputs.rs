@@ -16,6 +16,8 @@
 
 use std::fmt::Write as _;
 
+use reconcile_core::stable::SplitMix64;
+
 /// The scenario sizes of the report.
 pub const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 
@@ -24,21 +26,15 @@ pub fn file_name(n: usize) -> String {
     format!("scenario-{n}.json")
 }
 
-/// SplitMix64: tiny, fixed and the same everywhere.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
+/// Draws from [`SplitMix64`]: tiny, fixed and the same everywhere.
+trait Below {
     /// A number in `0..bound`.
+    fn below(&mut self, bound: u64) -> u64;
+}
+
+impl Below for SplitMix64 {
     fn below(&mut self, bound: u64) -> u64 {
-        self.next() % bound
+        self.next_u64() % bound
     }
 }
 
@@ -90,7 +86,7 @@ impl Spec {
 
 /// `{"desired":{…},"observed":{…},"finalizers":{…}}` with `n` desired resources.
 pub fn scenario_text(n: usize) -> String {
-    let mut rng = SplitMix64(0x5EED_0000_0000_0000 ^ n as u64);
+    let mut rng = SplitMix64::new(0x5EED_0000_0000_0000 ^ n as u64);
     let mut desired = String::with_capacity(n * 110);
     let mut observed = String::with_capacity(n * 110);
     let mut finalizers = String::new();

@@ -6,6 +6,7 @@
 
 mod bench;
 mod bench_inputs;
+mod boundaries;
 mod csp;
 mod fuzz;
 mod jsapi;
@@ -22,13 +23,15 @@ usage: cargo xtask <command>
 
   serve [--release]  install missing tools, build, serve at http://127.0.0.1:8080
   build              install missing tools, release build into dist/
-  test               everything CI runs: fmt, clippy (native + wasm32), native tests,
+  test               everything CI runs: fmt, clippy (native + wasm32), the crate
+                     boundaries, native tests,
                      30 s of each fuzz target, wasm-bindgen tests in headless Chromium,
                      Playwright e2e on the release build
   fuzz [--seconds N] [--asan] [TARGET...]
                      run the cargo-fuzz targets (nightly) for N seconds each (default 30),
                      --asan with AddressSanitizer; targets: parse_scenario, reconcile,
                      simulate, share_decode
+  boundaries         check the crate boundaries of ARCHITECTURE.md with `cargo tree`
   size               gzipped size of each file in dist/ and dist/pkg/ (run `build` first)
   csp [DIR]          add a Content-Security-Policy <meta> with the hash of every inline
                      script and style to each DIR/*.html (default: trunk's staging dir
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Some("js-api") => jsapi::run(&args[1..]),
         Some("csp") => csp::run(&args[1..]),
         Some("fuzz") => fuzz::command(&args[1..]),
+        Some("boundaries") => boundaries::check(&Env::new(), &mut Tally::default()),
         Some("size") => size::report(&Env::new().root.join("dist")).map(|table| print!("{table}")),
         _ => {
             eprintln!("{USAGE}");
@@ -94,10 +98,20 @@ fn test() -> Result<(), String> {
         env.step("cargo", &["fmt", "--all", "--check"]),
         env.step("cargo", &["clippy", "--workspace", "--all-targets"])
             .args(&deny),
-        // Core's tests use proptest (native only), so only its library is linted for wasm.
+        // The core crates' tests use proptest (native only), so only their libraries are linted for wasm.
         env.step(
             "cargo",
-            &["clippy", "--target", wasm, "-p", "reconcile-core"],
+            &[
+                "clippy",
+                "--target",
+                wasm,
+                "-p",
+                "reconcile-core",
+                "-p",
+                "reconcile-sim",
+                "-p",
+                "reconcile-content",
+            ],
         )
         .args(&deny),
         env.step(
@@ -130,6 +144,7 @@ fn test() -> Result<(), String> {
 
 fn run_test_steps(env: &Env, tally: &mut Tally) -> Result<(), String> {
     let wasm = "wasm32-unknown-unknown";
+    boundaries::check(env, tally)?;
     env.step(
         "cargo",
         &["test", "--workspace", "--exclude", "reconcile-web"],

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use reconcile_core::sim::Timeline;
+use reconcile_sim::Timeline;
 use yew::prelude::*;
 
 // Whole SVG units: integer coordinates keep float formatting out of the bundle.

@@ -2,10 +2,8 @@
 
 use std::fmt::Write as _;
 
-use reconcile_core::sim::{
-    format_millis, BackoffPolicy, FinalizerRef, World, WorldEvent, MAX_PATH_LEN,
-};
 use reconcile_core::{parse_json, Document, Json};
+use reconcile_sim::{format_millis, BackoffPolicy, FinalizerRef, World, WorldEvent, MAX_PATH_LEN};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 

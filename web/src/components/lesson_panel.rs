@@ -1,6 +1,6 @@
 //! The lesson side panel: the step's text and task, its exercise, and the feedback.
 
-use reconcile_core::lesson::{lessons, Exercise, ExerciseKind, Feedback};
+use reconcile_content::lesson::{lessons, Exercise, ExerciseKind, Feedback};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 

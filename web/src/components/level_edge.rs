@@ -1,6 +1,6 @@
 //! The same event trace through an edge-triggered handler and the level-triggered loop.
 
-use reconcile_core::sim::SyncState;
+use reconcile_sim::SyncState;
 use web_sys::HtmlDetailsElement;
 use yew::prelude::*;
 

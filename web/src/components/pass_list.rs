@@ -1,6 +1,6 @@
 //! The timeline: one entry per revealed pass, with its trigger, actions and results.
 
-use reconcile_core::sim::{format_millis, ActionResult, Happening, LogEntry, Timeline};
+use reconcile_sim::{format_millis, ActionResult, Happening, LogEntry, Timeline};
 use yew::prelude::*;
 
 use crate::shared::Shared;
@@ -188,10 +188,10 @@ pub fn happening_text(what: &Happening) -> String {
     }
 }
 
-fn change_text(change: reconcile_core::sim::Change) -> &'static str {
+fn change_text(change: reconcile_sim::Change) -> &'static str {
     match change {
-        reconcile_core::sim::Change::Added => "added",
-        reconcile_core::sim::Change::Updated => "updated",
-        reconcile_core::sim::Change::Deleted => "deleted",
+        reconcile_sim::Change::Added => "added",
+        reconcile_sim::Change::Updated => "updated",
+        reconcile_sim::Change::Deleted => "deleted",
     }
 }

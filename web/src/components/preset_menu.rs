@@ -1,6 +1,6 @@
 //! Chooses a built-in scenario.
 
-use reconcile_core::presets::PRESETS;
+use reconcile_content::presets::PRESETS;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 

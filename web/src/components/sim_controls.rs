@@ -1,6 +1,6 @@
 //! Step / Run / Play / Reset, the speed, and the verdict banner.
 
-use reconcile_core::sim::Verdict;
+use reconcile_sim::Verdict;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 

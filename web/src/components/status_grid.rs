@@ -1,6 +1,6 @@
 //! Per-resource status at the shown pass: in sync, drifted, missing, extra or terminating.
 
-use reconcile_core::sim::{resource_statuses, SimConfig, SyncState, Timeline};
+use reconcile_sim::{resource_statuses, SimConfig, SyncState, Timeline};
 use yew::prelude::*;
 
 use crate::shared::Shared;

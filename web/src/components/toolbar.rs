@@ -4,6 +4,8 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::components::embed_code::EmbedCode;
+use reconcile_content::share::ShareError;
+
 use crate::state::Notice;
 
 pub struct ToolbarCallbacks {
@@ -48,6 +50,16 @@ pub fn toolbar(callbacks: &ToolbarCallbacks, can_export: bool) -> Html {
     }
 }
 
+/// What the page says about a link it could not open.
+fn link_problem_text(error: &ShareError) -> String {
+    match error {
+        ShareError::UnknownVersion(_) => {
+            format!("{error}; it can't be opened here, so the default scenario is loaded.")
+        }
+        _ => format!("{error}; the default scenario is loaded."),
+    }
+}
+
 pub fn notice_banner(
     notice: Option<&Notice>,
     link_outdated: bool,
@@ -59,7 +71,9 @@ pub fn notice_banner(
         return Html::default();
     }
     let (class, body) = match notice {
-        Some(Notice::LinkProblem(message)) => ("notice warning", html! { { message } }),
+        Some(Notice::LinkProblem(error)) => {
+            ("notice warning", html! { { link_problem_text(error) } })
+        }
         Some(Notice::AutosaveCorrupt) => (
             "notice warning",
             html! { { "Your saved session in this browser could not be read, so it was ignored." } },

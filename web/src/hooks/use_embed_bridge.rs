@@ -1,7 +1,7 @@
 use std::rc::Rc;
 
 use gloo::events::EventListener;
-use reconcile_core::share::SharedState;
+use reconcile_content::share::SharedState;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{MessageEvent, ResizeObserver};

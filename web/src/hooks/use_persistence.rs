@@ -3,7 +3,7 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
-use reconcile_core::share::{self, SharedState};
+use reconcile_content::share::{self, SharedState};
 use yew::prelude::*;
 
 use crate::shared::Shared;

@@ -2,12 +2,12 @@
 
 use std::rc::Rc;
 
-use reconcile_core::lesson::{
+use reconcile_content::lesson::{
     check_actions, check_choice, check_pass_actions, check_passes, lessons, ExerciseKind, Feedback,
     Lesson,
 };
-use reconcile_core::sim::Timeline;
 use reconcile_core::Plan;
+use reconcile_sim::Timeline;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct LessonState {

@@ -5,10 +5,10 @@ mod sim;
 
 use std::rc::Rc;
 
-use reconcile_core::presets::{self, Preset};
-use reconcile_core::share::SharedState;
-use reconcile_core::sim::SimConfig;
+use reconcile_content::presets::{self, Preset};
+use reconcile_content::share::{ShareError, SharedState};
 use reconcile_core::{check_scenario, format_document, plan, Document, InputError, Plan, Scenario};
+use reconcile_sim::SimConfig;
 use yew::{AttrValue, Reducible};
 
 use crate::shared::Shared;
@@ -149,8 +149,8 @@ pub struct Playground {
 /// Messages the page shows above the editors.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Notice {
-    /// A link could not be opened; the text says why.
-    LinkProblem(String),
+    /// A link could not be opened, and why; the default scenario was loaded instead.
+    LinkProblem(ShareError),
     /// The saved session in this browser was unreadable and was ignored.
     AutosaveCorrupt,
     /// The documents are over the autosave limit.

@@ -1,14 +1,14 @@
 //! Simulation state: settings, the computed timeline, and how far it is revealed.
 //!
-//! The whole timeline is computed by `reconcile_core::sim` whenever the
+//! The whole timeline is computed by `reconcile_sim` whenever the
 //! scenario or a setting changes; Step, Play and Run only move the cursor, so
 //! stepping is instant and every run replays identically.
 
-use reconcile_core::sim::{
+use reconcile_core::Scenario;
+use reconcile_sim::{
     compare_level_edge, simulate, BackoffPolicy, Comparison, CrashPlan, FinalizerRef, Millis,
     ScriptedEvent, SimConfig, Timeline, WorldEvent,
 };
-use reconcile_core::Scenario;
 
 use crate::shared::Shared;
 

@@ -74,17 +74,17 @@ pub mod world;
 
 use serde::{Deserialize, Serialize};
 
-use crate::json::Json;
-use crate::model::Resources;
-use crate::reconcile::Action;
 pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::simulate;
+use reconcile_core::json::Json;
+use reconcile_core::model::Resources;
+use reconcile_core::reconcile::Action;
 pub use status::{resource_statuses, ResourceStatus, SyncState};
 pub use workqueue::{BackoffPolicy, Millis};
 pub use world::{Change, World, NO_NEW_FINALIZERS};
 
 /// The starting point of a simulation: the three documents, as everywhere else.
-pub use crate::model::Scenario as SimScenario;
+pub use reconcile_core::model::Scenario as SimScenario;
 
 /// Everything that shapes a run besides the scenario. Missing fields take
 /// their defaults when deserialized, so old share links keep working.
@@ -231,7 +231,7 @@ struct RawWorldEvent {
 /// serialize and drop of a value nested thousands deep overflow the stack: a
 /// 10,000-member path overflows 1 MB, the stack wasm gets. The same limit as
 /// the parser's nesting.
-pub const MAX_PATH_LEN: usize = crate::parse::MAX_DEPTH;
+pub const MAX_PATH_LEN: usize = reconcile_core::parse::MAX_DEPTH;
 
 fn bounded_path<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
@@ -296,8 +296,8 @@ impl TryFrom<RawWorldEvent> for WorldEvent {
 mod optional_resources_as_json {
     use serde::{Deserialize, Deserializer};
 
-    use crate::json::Json;
-    use crate::model::Resources;
+    use reconcile_core::json::Json;
+    use reconcile_core::model::Resources;
 
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
@@ -591,7 +591,7 @@ pub(crate) fn serialize_resources<S: serde::Serializer>(
 mod resources_as_json {
     use serde::{Serialize, Serializer};
 
-    use crate::model::Resources;
+    use reconcile_core::model::Resources;
 
     pub fn serialize<S: Serializer>(value: &Resources, serializer: S) -> Result<S::Ok, S::Error> {
         value.serialize(serializer)

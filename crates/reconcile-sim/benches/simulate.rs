@@ -5,13 +5,13 @@
 //! wasm, in headless Chromium) is 100 ms; `web/bench/simulate.mjs` measures
 //! that one, this one measures native code.
 //!
-//! Run: `cargo bench -p reconcile-core --profile bench-speed --bench simulate`.
+//! Run: `cargo bench -p reconcile-sim --profile bench-speed --bench simulate`.
 
 use std::fmt::Write as _;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use reconcile_core::sim::{simulate, SimConfig, SimScenario};
 use reconcile_core::{parse_resources, Document, Resources};
+use reconcile_sim::{simulate, SimConfig, SimScenario};
 
 fn pods(n: usize) -> Resources {
     let mut text = String::from("{");

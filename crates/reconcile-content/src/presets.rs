@@ -1,7 +1,7 @@
 //! Built-in starting scenarios. Texts are kept as the user will see them in the editors.
 
-use crate::json::Json;
-use crate::sim::{CrashPlan, FinalizerRef, OtherWriter, ScriptedEvent, SimConfig, WorldEvent};
+use reconcile_core::json::Json;
+use reconcile_sim::{CrashPlan, FinalizerRef, OtherWriter, ScriptedEvent, SimConfig, WorldEvent};
 
 /// A named scenario for the presets menu.
 #[derive(Debug, Clone, Copy)]
@@ -94,7 +94,7 @@ pub const PRESETS: &[Preset] = &[
 ];
 
 fn json(text: &str) -> Json {
-    crate::parse::parse_json_value(text).unwrap_or(Json::Null)
+    reconcile_core::parse::parse_json_value(text).unwrap_or(Json::Null)
 }
 
 /// Someone deletes a pod after the loop settles; the owned-object watch brings it back.
@@ -181,14 +181,21 @@ mod tests {
 
     #[test]
     fn every_preset_parses_and_reaches_its_verdict() {
-        use crate::sim::{simulate, NotConvergingReason as Why, SimScenario, Verdict};
+        use reconcile_sim::{simulate, NotConvergingReason as Why, SimScenario, Verdict};
         for preset in PRESETS {
             let scenario = SimScenario {
-                desired: crate::parse_resources(crate::Document::Desired, preset.desired)
-                    .expect("desired"),
-                observed: crate::parse_resources(crate::Document::Observed, preset.observed)
-                    .expect("observed"),
-                finalizers: crate::parse_finalizers(preset.finalizers).expect("finalizers"),
+                desired: reconcile_core::parse_resources(
+                    reconcile_core::Document::Desired,
+                    preset.desired,
+                )
+                .expect("desired"),
+                observed: reconcile_core::parse_resources(
+                    reconcile_core::Document::Observed,
+                    preset.observed,
+                )
+                .expect("observed"),
+                finalizers: reconcile_core::parse_finalizers(preset.finalizers)
+                    .expect("finalizers"),
             };
             let verdict = simulate(&scenario, &(preset.sim)()).verdict;
             let expected_ok = match preset.id {

@@ -10,10 +10,11 @@ use super::{
     ActionOutcome, ActionResult, Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord,
     SimConfig, SimScenario, Timeline, Trigger, Verdict, WorldEvent,
 };
-use crate::explain::diff;
-use crate::json::Json;
-use crate::model::Resources;
-use crate::reconcile::{count_out_of_sync, reconcile, Action, ActionKind};
+use reconcile_core::explain::diff;
+use reconcile_core::json::Json;
+use reconcile_core::model::Resources;
+use reconcile_core::reconcile::{count_out_of_sync, reconcile, Action, ActionKind};
+use reconcile_core::stable::{SplitMix64, StableHasher};
 
 /// The controller's one key: the custom resource it reconciles.
 const KEY: &str = "custom-resource";
@@ -689,7 +690,7 @@ impl<'a> Engine<'a> {
         let path = writer
             .path
             .iter()
-            .fold(crate::path::JsonPath::root(), |p, k| p.key(k))
+            .fold(reconcile_core::path::JsonPath::root(), |p, k| p.key(k))
             .to_string();
         if let Some(change) = self.world.write_spec(&object, spec) {
             self.note(
@@ -849,7 +850,7 @@ impl<'a> Engine<'a> {
 pub(super) fn external_event_dropped(config: &SimConfig, index: usize) -> bool {
     let seed = config
         .seed
-        .wrapping_add((index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        .wrapping_add((index as u64 + 1).wrapping_mul(SplitMix64::GOLDEN_GAMMA));
     SimRng::stream(seed, Stream::ExternalDrops).chance(config.drop_rate)
 }
 
@@ -862,7 +863,7 @@ pub(super) fn writer_disagrees(world: &World, writer: &OtherWriter) -> bool {
 
 pub(super) fn resources_hash(resources: &Resources) -> u64 {
     resources.iter().fold(0u64, |sum, (name, spec)| {
-        let mut hasher = crate::json::StableHasher::default();
+        let mut hasher = StableHasher::default();
         hasher.write(name.as_bytes());
         hasher.write(&spec.stable_hash().to_le_bytes());
         sum.wrapping_add(hasher.finish())

@@ -1,4 +1,4 @@
-//! Tests of the simulated control loop (`reconcile_core::sim`): one unit test
+//! Tests of the simulated control loop (`reconcile_sim`): one unit test
 //! per behaviour, with concrete timeline contents, then property tests.
 //!
 //! Unless a test says otherwise the timing is the default: an action takes
@@ -9,17 +9,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
-use reconcile_core::presets::PRESETS;
-use reconcile_core::sim::workqueue::{AddOutcome, RateLimiter, WorkQueue};
-use reconcile_core::sim::{
+use reconcile_content::presets::PRESETS;
+use reconcile_core::{
+    parse_finalizers, parse_json, parse_resources, reconcile, Action, ActionKind, Document,
+    Finalizers, Json, Number, Resources,
+};
+use reconcile_sim::workqueue::{AddOutcome, RateLimiter, WorkQueue};
+use reconcile_sim::{
     compare_level_edge, resource_statuses, simulate, ActionResult, BackoffPolicy, Change,
     CrashPlan, FinalizerRef, Happening, Millis, NotConvergingReason, OtherWriter, PassRecord,
     ScriptedEvent, SimConfig, SimScenario, SyncState, Timeline, Trigger, Verdict, World,
     WorldEvent, NO_NEW_FINALIZERS,
-};
-use reconcile_core::{
-    parse_finalizers, parse_json, parse_resources, reconcile, Action, ActionKind, Document,
-    Finalizers, Json, Number, Resources,
 };
 
 // ---------------------------------------------------------------------------
@@ -136,12 +136,12 @@ fn final_desired(timeline: &Timeline, config: &SimConfig) -> Resources {
     timeline.desired_after(timeline.passes.len(), config)
 }
 
-fn states(statuses: &[reconcile_core::sim::ResourceStatus]) -> Vec<(String, SyncState)> {
+fn states(statuses: &[reconcile_sim::ResourceStatus]) -> Vec<(String, SyncState)> {
     statuses.iter().map(|s| (s.name.clone(), s.state)).collect()
 }
 
 fn preset_scenario(id: &str) -> (SimScenario, SimConfig) {
-    let preset = reconcile_core::presets::find(id).expect("preset exists");
+    let preset = reconcile_content::presets::find(id).expect("preset exists");
     (
         scenario(preset.desired, preset.observed, preset.finalizers),
         (preset.sim)(),
@@ -1721,12 +1721,12 @@ fn null_event_values_read_back() {
     assert!(text.contains(r#""value":null"#), "{text}");
     let read: SimConfig = serde_json::from_str(&text).expect("reads back");
     assert_eq!(read, config);
-    let state = reconcile_core::share::SharedState {
+    let state = reconcile_content::share::SharedState {
         sim: config,
         ..Default::default()
     };
-    let link = reconcile_core::share::encode(&state);
-    assert_eq!(reconcile_core::share::decode(&link), Ok(state));
+    let link = reconcile_content::share::encode(&state);
+    assert_eq!(reconcile_content::share::decode(&link), Ok(state));
     // A missing member is still an error that names it.
     let missing = serde_json::from_str::<SimConfig>(
         r#"{"script": [{"afterPass": 1, "event": {"kind": "stray-create", "name": "s"}}]}"#,
@@ -1743,7 +1743,7 @@ fn null_event_values_read_back() {
 /// a value nested as deep as the parser allows, runs on a 1 MB stack.
 #[test]
 fn field_paths_are_bounded_so_values_never_nest_too_deep() {
-    use reconcile_core::sim::MAX_PATH_LEN;
+    use reconcile_sim::MAX_PATH_LEN;
     let path_of = |len: usize| serde_json::to_string(&vec!["k"; len]).expect("serializes");
     for len in [MAX_PATH_LEN + 1, 10_000] {
         let path = path_of(len);

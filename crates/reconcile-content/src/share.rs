@@ -13,7 +13,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
-use crate::sim::SimConfig;
+use reconcile_sim::SimConfig;
 
 /// The version this build writes.
 pub const VERSION: &str = "v1";
@@ -69,28 +69,28 @@ pub enum ShareError {
     BadContent(String),
 }
 
+/// What is wrong with the link; the page says what it does instead.
 impl fmt::Display for ShareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ShareError::UnknownVersion(found) => write!(
                 f,
-                "This link was made by a different version of the playground (\"{found}\"); \
-                 it can't be opened here, so the default scenario is loaded."
+                "This link was made by a different version of the playground (\"{found}\")"
             ),
-            ShareError::NotBase64 => f.write_str(
-                "This link is damaged (it is not valid base64url text); the default scenario is loaded.",
-            ),
-            ShareError::Corrupt => f.write_str(
-                "This link is damaged or cut short (its compressed data is incomplete); the default scenario is loaded.",
-            ),
+            ShareError::NotBase64 => {
+                f.write_str("This link is damaged (it is not valid base64url text)")
+            }
+            ShareError::Corrupt => {
+                f.write_str("This link is damaged or cut short (its compressed data is incomplete)")
+            }
             ShareError::TooLarge => write!(
                 f,
-                "This link holds more than {} KB of state, more than the playground opens; the default scenario is loaded.",
+                "This link holds more than {} KB of state, more than the playground opens",
                 MAX_DECODED_BYTES / 1024
             ),
             ShareError::BadContent(detail) => write!(
                 f,
-                "This link's content is not a playground state ({detail}); the default scenario is loaded."
+                "This link's content is not a playground state ({detail})"
             ),
         }
     }

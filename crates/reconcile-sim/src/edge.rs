@@ -13,9 +13,9 @@ use super::engine::{external_event_dropped, simulate};
 use super::status::{resource_statuses, ResourceStatus};
 use super::world::{Change, World};
 use super::{Happening, SimConfig, SimScenario, Timeline, WorldEvent};
-use crate::json::Json;
-use crate::model::Resources;
-use crate::reconcile::{Action, ActionKind};
+use reconcile_core::json::Json;
+use reconcile_core::model::Resources;
+use reconcile_core::reconcile::{Action, ActionKind};
 
 /// One event of the trace and where each model stands after it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -26,9 +26,9 @@ pub struct EdgeStep {
     pub dropped: bool,
     /// What the edge-triggered handler did, with the API server's answer.
     pub edge_actions: Vec<(Action, String)>,
-    #[serde(serialize_with = "crate::sim::serialize_resources")]
+    #[serde(serialize_with = "crate::serialize_resources")]
     pub edge_observed: Resources,
-    #[serde(serialize_with = "crate::sim::serialize_resources")]
+    #[serde(serialize_with = "crate::serialize_resources")]
     pub level_observed: Resources,
     /// Passes the level-triggered loop had run when this step's state was taken.
     pub level_passes: usize,

@@ -7,17 +7,17 @@
 //!   crate from the lesson's scenario (and its simulation), so a lesson can
 //!   never disagree with `reconcile` or the simulator.
 //! - Feedback on a wrong answer points at the exact rule, using the plan's
-//!   per-action [`Reason`](crate::explain::Reason).
+//!   per-action [`Reason`](reconcile_core::explain::Reason).
 
 use serde::{Deserialize, Serialize};
 
-use crate::check_scenario as check_scenario_texts;
-use crate::explain::{plan, Plan};
-use crate::model::Scenario;
-use crate::parse::InputError;
 use crate::presets;
-use crate::reconcile::ActionKind;
-use crate::sim::{
+use reconcile_core::check_scenario as check_scenario_texts;
+use reconcile_core::explain::{plan, Plan};
+use reconcile_core::model::Scenario;
+use reconcile_core::parse::InputError;
+use reconcile_core::reconcile::ActionKind;
+use reconcile_sim::{
     format_millis, simulate, ActionResult, PassRecord, SimConfig, Timeline, Trigger, Verdict,
 };
 
@@ -647,14 +647,20 @@ mod tests {
 
     #[test]
     fn pass_actions_are_checked_against_the_simulated_pass() {
-        use crate::sim::CrashPlan;
+        use reconcile_sim::CrashPlan;
         // The seed example, crashing after its first action: pass 2 (after the
         // restart) does only what pass 1 left undone.
         let scenario = Scenario {
-            desired: crate::parse_resources(crate::Document::Desired, r#"{"a":1,"b":2}"#)
-                .expect("desired"),
-            observed: crate::parse_resources(crate::Document::Observed, r#"{"c":3}"#)
-                .expect("observed"),
+            desired: reconcile_core::parse_resources(
+                reconcile_core::Document::Desired,
+                r#"{"a":1,"b":2}"#,
+            )
+            .expect("desired"),
+            observed: reconcile_core::parse_resources(
+                reconcile_core::Document::Observed,
+                r#"{"c":3}"#,
+            )
+            .expect("observed"),
             finalizers: None,
         };
         let config = SimConfig {
@@ -721,7 +727,7 @@ mod tests {
     /// lesson's own run is checked against the simulator here.
     #[test]
     fn choice_answers_agree_with_the_simulator() {
-        use crate::sim::{compare_level_edge, Millis, NotConvergingReason as Why};
+        use reconcile_sim::{compare_level_edge, Millis, NotConvergingReason as Why};
         let find = |id: &str| {
             lessons()
                 .iter()
@@ -753,7 +759,7 @@ mod tests {
         assert!(comparison
             .edge_final
             .iter()
-            .any(|s| s.name == "web-1" && s.state == crate::sim::SyncState::Missing));
+            .any(|s| s.name == "web-1" && s.state == reconcile_sim::SyncState::Missing));
         assert!(matches!(
             comparison.level.verdict,
             Verdict::Converged { .. }
@@ -776,10 +782,9 @@ mod tests {
         assert_eq!(resync.trigger, Trigger::Resync);
         assert_eq!(resync.started_at / 1_000, 10);
         assert_eq!(spelled(resync), vec!["CREATE cache-0"]);
-        assert!(timeline
-            .log
-            .iter()
-            .any(|e| e.at == 28 && matches!(&e.what, crate::sim::Happening::ExternalEvent { .. })));
+        assert!(timeline.log.iter().any(
+            |e| e.at == 28 && matches!(&e.what, reconcile_sim::Happening::ExternalEvent { .. })
+        ));
 
         // Backoff: passes 1-4 fail and wait 5, 10, 20, 40 ms; pass 5 succeeds.
         let lesson = find("backoff");
@@ -794,12 +799,12 @@ mod tests {
         assert_eq!(waits, vec![5, 10, 20, 40]);
         assert_eq!(timeline.passes[4].actions[0].result, ActionResult::Applied);
         assert_eq!(
-            crate::sim::BackoffPolicy::default().item_delay(17),
+            reconcile_sim::BackoffPolicy::default().item_delay(17),
             655_360,
             "the 18th failure"
         );
         assert_eq!(
-            crate::sim::BackoffPolicy::default().item_delay(18),
+            reconcile_sim::BackoffPolicy::default().item_delay(18),
             1_000_000
         );
 

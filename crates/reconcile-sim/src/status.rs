@@ -3,8 +3,8 @@
 use serde::Serialize;
 
 use super::world::World;
-use crate::explain::diff;
-use crate::model::Resources;
+use reconcile_core::explain::diff;
+use reconcile_core::model::Resources;
 
 /// Where one named resource stands relative to the desired state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

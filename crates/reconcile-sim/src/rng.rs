@@ -1,19 +1,21 @@
-//! The simulation's only source of randomness.
-//!
-//! SplitMix64 is hand-written on purpose: it is ten lines, fully specified, and
-//! so a seed replays bit for bit on every platform and with every future build,
-//! which a general-purpose RNG crate does not promise across its versions.
+//! The simulation's only source of randomness: streams of
+//! [`SplitMix64`], so a seed replays bit for bit on every platform and with
+//! every future build (see [`reconcile_core::stable`]).
+
+use reconcile_core::stable::SplitMix64;
 
 /// A seeded generator. Each concern draws from its own stream, so turning one
 /// fault on does not shift the random draws of another.
 #[derive(Debug, Clone)]
 pub struct SimRng {
-    state: u64,
+    generator: SplitMix64,
 }
 
 impl SimRng {
     pub fn new(seed: u64) -> Self {
-        Self { state: seed }
+        Self {
+            generator: SplitMix64::new(seed),
+        }
     }
 
     /// An independent stream derived from `seed` for one purpose.
@@ -23,11 +25,7 @@ impl SimRng {
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.generator.next_u64()
     }
 
     /// Uniform in `[0, 1)`, from the top 53 bits.

@@ -6,8 +6,9 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::workqueue::Millis;
-use crate::json::{Json, StableHasher};
-use crate::model::{Finalizers, Resources};
+use reconcile_core::json::Json;
+use reconcile_core::model::{Finalizers, Resources};
+use reconcile_core::stable::StableHasher;
 
 /// The objects of the world, as the API server holds them.
 ///

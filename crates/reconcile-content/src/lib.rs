@@ -1,0 +1,33 @@
+//! The playground's content and formats: the built-in presets, the guided
+//! lessons, share links and the autosave, and the results download.
+//!
+//! Invariant: content is data (`presets/` and `lessons/` are JSON files,
+//! compiled in), and this crate is the one reader that validates it, with
+//! located errors: a lesson or preset that misspells a setting fails to load
+//! (and fails `cargo test`), it is never silently read as a default. No web
+//! dependencies, no clock, no global randomness.
+
+pub mod lesson;
+pub mod presets;
+pub mod share;
+
+use reconcile_core::{Action, Plan};
+use reconcile_sim::Timeline;
+
+/// The plan and, when there is one, the simulation timeline, as one JSON document for download.
+pub fn export_results(plan: &Plan, timeline: Option<&Timeline>) -> String {
+    #[derive(serde::Serialize)]
+    struct Results<'a> {
+        actions: Vec<Action>,
+        plan: &'a Plan,
+        timeline: Option<&'a Timeline>,
+    }
+    let results = Results {
+        actions: plan.bare_actions(),
+        plan,
+        timeline,
+    };
+    let mut text = serde_json::to_string_pretty(&results).unwrap_or_default();
+    text.push('\n');
+    text
+}

@@ -1,0 +1,153 @@
+//! `cargo xtask boundaries`: the crate boundaries of ARCHITECTURE.md, checked
+//! from what cargo really resolves (`cargo tree`), not from a sentence.
+//!
+//! Each rule names a crate (with the features a build of it uses), whether its
+//! direct dependencies are limited to a list, and crates that must not appear
+//! anywhere in its normal (non-dev) dependency tree.
+
+use crate::tools::{Env, Tally};
+
+/// Crates that mean "the browser": none may reach a core crate.
+const WEB: [&str; 5] = ["yew", "gloo", "web-sys", "js-sys", "wasm-bindgen"];
+
+struct Rule {
+    /// What the rule protects, as the failure message says it.
+    what: &'static str,
+    package: &'static str,
+    /// `cargo tree` feature flags for the build the rule is about.
+    features: &'static [&'static str],
+    /// When set, the only direct dependencies allowed.
+    direct_only: Option<&'static [&'static str]>,
+    /// Crates that must not appear in the dependency tree at all.
+    forbidden: &'static [&'static str],
+}
+
+const RULES: [Rule; 5] = [
+    Rule {
+        what: "the contract depends on serde and serde_json only",
+        package: "reconcile-core",
+        features: &[],
+        direct_only: Some(&["serde", "serde_json"]),
+        forbidden: &["reconcile-sim", "reconcile-content"],
+    },
+    Rule {
+        what: "the simulation builds on the contract alone",
+        package: "reconcile-sim",
+        features: &[],
+        direct_only: Some(&["reconcile-core", "serde", "serde_json"]),
+        forbidden: &["reconcile-content"],
+    },
+    Rule {
+        what: "the content crate knows nothing about the browser",
+        package: "reconcile-content",
+        features: &[],
+        direct_only: None,
+        forbidden: &[],
+    },
+    Rule {
+        what: "the JS API's plan module does not link the simulation",
+        package: "reconcile-wasm",
+        features: &["--no-default-features", "--features", "plan"],
+        direct_only: None,
+        forbidden: &["reconcile-sim", "reconcile-content"],
+    },
+    Rule {
+        what: "the JS API's simulate module does not link the content",
+        package: "reconcile-wasm",
+        features: &["--no-default-features", "--features", "simulate"],
+        direct_only: None,
+        forbidden: &["reconcile-content"],
+    },
+];
+
+/// Package names in `cargo tree --prefix none --format {p}` output ("name vX (path)").
+fn package_names(tree: &str) -> Vec<&str> {
+    let mut names: Vec<&str> = tree
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+fn tree(env: &Env, rule: &Rule, depth: Option<&str>) -> Result<String, String> {
+    let mut step = env
+        .step("cargo", &["tree", "-q", "-p", rule.package, "-e", "normal"])
+        .args(&["--prefix", "none", "--format", "{p}"])
+        .args(rule.features);
+    if let Some(depth) = depth {
+        step = step.args(&["--depth", depth]);
+    }
+    step.output()
+}
+
+/// The violations of one rule, as sentences.
+fn violations(env: &Env, rule: &Rule) -> Result<Vec<String>, String> {
+    let mut found = Vec::new();
+    if let Some(allowed) = rule.direct_only {
+        let direct = tree(env, rule, Some("1"))?;
+        for name in package_names(&direct) {
+            if name != rule.package && !allowed.contains(&name) {
+                found.push(format!("{} depends directly on {name}", rule.package));
+            }
+        }
+    }
+    let whole = tree(env, rule, None)?;
+    let forbidden = rule.forbidden.iter().chain(
+        // The JS API is the one crate here that is made of wasm-bindgen.
+        (rule.package != "reconcile-wasm")
+            .then_some(WEB.iter())
+            .into_iter()
+            .flatten(),
+    );
+    let names = package_names(&whole);
+    for name in forbidden {
+        if names.contains(name) {
+            found.push(format!(
+                "{} {} links {name}",
+                rule.package,
+                rule.features.join(" ")
+            ));
+        }
+    }
+    Ok(found)
+}
+
+/// Checks every rule; one passed or failed test per rule, for the test tally.
+pub fn check(env: &Env, tally: &mut Tally) -> Result<(), String> {
+    let mut failures = Vec::new();
+    for rule in &RULES {
+        let found = violations(env, rule)?;
+        if found.is_empty() {
+            println!("boundary ok: {}", rule.what);
+            tally.passed += 1;
+        } else {
+            println!("boundary BROKEN: {}: {}", rule.what, found.join("; "));
+            tally.failed += 1;
+            failures.push(rule.what);
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "crate boundaries broken (see ARCHITECTURE.md): {}",
+            failures.join("; ")
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn package_names_reads_cargo_tree_lines() {
+        let tree = "reconcile-core v0.1.0 (/w/crates/reconcile-core)\nserde v1.0.228\nserde_json v1.0.145\nserde v1.0.228\n";
+        assert_eq!(
+            package_names(tree),
+            ["reconcile-core", "serde", "serde_json"]
+        );
+    }
+}
