@@ -11,9 +11,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::data::{self, content_file, ContentError};
 use crate::presets;
 use reconcile_core::check_scenario as check_scenario_texts;
 use reconcile_core::explain::{plan, Plan};
+use reconcile_core::json::Json;
 use reconcile_core::model::Scenario;
 use reconcile_core::parse::InputError;
 use reconcile_core::reconcile::ActionKind;
@@ -21,17 +23,17 @@ use reconcile_sim::{
     format_millis, simulate, ActionResult, PassRecord, SimConfig, Timeline, Trigger, Verdict,
 };
 
-/// The lessons shipped with the playground, in teaching order.
-pub const LESSON_FILES: &[&str] = &[
-    include_str!("../lessons/01-four-actions.json"),
-    include_str!("../lessons/02-drift.json"),
-    include_str!("../lessons/03-finalizers.json"),
-    include_str!("../lessons/04-idempotency.json"),
-    include_str!("../lessons/05-level-vs-edge.json"),
-    include_str!("../lessons/06-triggers.json"),
-    include_str!("../lessons/07-backoff.json"),
-    include_str!("../lessons/08-fighting-controllers.json"),
-    include_str!("../lessons/09-status.json"),
+/// The lessons shipped with the playground, in teaching order: `(file, text)`.
+pub const LESSON_FILES: &[(&str, &str)] = &[
+    content_file!("lessons", "01-four-actions.json"),
+    content_file!("lessons", "02-drift.json"),
+    content_file!("lessons", "03-finalizers.json"),
+    content_file!("lessons", "04-idempotency.json"),
+    content_file!("lessons", "05-level-vs-edge.json"),
+    content_file!("lessons", "06-triggers.json"),
+    content_file!("lessons", "07-backoff.json"),
+    content_file!("lessons", "08-fighting-controllers.json"),
+    content_file!("lessons", "09-status.json"),
 ];
 
 /// One lesson: a starting scenario and ordered steps.
@@ -45,8 +47,13 @@ pub struct Lesson {
     pub preset: Option<String>,
     /// Documents that replace the preset's (as editor text).
     pub documents: Option<Documents>,
-    /// Simulation settings that replace the preset's.
+    /// Simulation settings that replace the preset's, read from `sim_json`
+    /// by the simulation's options parser (see [`parse_lesson`]).
+    #[serde(skip)]
     pub sim: Option<SimConfig>,
+    /// The file's `sim` member as written.
+    #[serde(rename = "sim", default, skip_serializing)]
+    sim_json: Option<Json>,
     pub steps: Vec<Step>,
 }
 
@@ -125,9 +132,11 @@ pub struct Feedback {
     pub details: Vec<String>,
 }
 
-/// Parses one lesson file.
-pub fn parse_lesson(text: &str) -> Result<Lesson, String> {
-    serde_json::from_str(text).map_err(|e| e.to_string())
+/// Parses one lesson file; `file` names it in errors.
+pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, ContentError> {
+    let mut lesson: Lesson = data::read(file, text)?;
+    lesson.sim = data::read_sim(file, lesson.sim_json.take().as_ref())?;
+    Ok(lesson)
 }
 
 /// Every shipped lesson, in order, parsed once. A lesson file that does not
@@ -135,12 +144,7 @@ pub fn parse_lesson(text: &str) -> Result<Lesson, String> {
 /// than panicking.
 pub fn lessons() -> &'static [Lesson] {
     static LESSONS: std::sync::OnceLock<Vec<Lesson>> = std::sync::OnceLock::new();
-    LESSONS.get_or_init(|| {
-        LESSON_FILES
-            .iter()
-            .filter_map(|text| parse_lesson(text).ok())
-            .collect()
-    })
+    LESSONS.get_or_init(|| data::parse_all(LESSON_FILES, parse_lesson))
 }
 
 impl Lesson {
@@ -157,7 +161,7 @@ impl Lesson {
             .preset
             .as_deref()
             .and_then(presets::find)
-            .unwrap_or(presets::DEFAULT_PRESET);
+            .unwrap_or(presets::default_preset());
         [
             preset.desired.to_owned(),
             preset.observed.to_owned(),
@@ -173,7 +177,7 @@ impl Lesson {
         self.preset
             .as_deref()
             .and_then(presets::find)
-            .map_or_else(SimConfig::default, |p| (p.sim)())
+            .map_or_else(SimConfig::default, |p| p.sim.clone())
     }
 
     /// The parsed starting scenario.
@@ -486,6 +490,47 @@ pub fn lesson_outcomes(lesson: &Lesson) -> Result<(Plan, Timeline), Vec<InputErr
 mod tests {
     use super::*;
 
+    /// A shipped lesson file with one piece of its text replaced.
+    fn edited_lesson(name: &str, from: &str, to: &str) -> Result<Lesson, String> {
+        let (file, text) = LESSON_FILES
+            .iter()
+            .find(|(file, _)| file.ends_with(name))
+            .expect("lesson file");
+        assert!(text.contains(from), "{file} has no {from}");
+        parse_lesson(file, &text.replacen(from, to, 1)).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_misspelt_setting_in_a_lesson_names_the_file_and_path() {
+        let error = edited_lesson("07-backoff.json", r#""failureRate""#, r#""failureRat""#)
+            .expect_err("a misspelt option is an error");
+        assert!(
+            error.starts_with(
+                r#"lessons/07-backoff.json at $.sim: unknown option "failureRat"; expected one of seed, maxPasses,"#
+            ),
+            "{error}"
+        );
+        let error = edited_lesson(
+            "04-idempotency.json",
+            r#""afterActions""#,
+            r#""afterAction""#,
+        )
+        .expect_err("a misspelt nested setting is an error");
+        assert!(
+            error.starts_with(
+                "lessons/04-idempotency.json at $.sim.crash: unknown field `afterAction`"
+            ),
+            "{error}"
+        );
+        let error = edited_lesson("04-idempotency.json", r#""steps""#, r#""step""#)
+            .expect_err("a misspelt lesson member is an error");
+        assert!(
+            error.starts_with("lessons/04-idempotency.json: line ")
+                && error.contains(" at $.step: unknown field `step`"),
+            "{error}"
+        );
+    }
+
     #[test]
     fn every_lesson_parses_starts_valid_and_has_answerable_exercises() {
         assert_eq!(
@@ -493,8 +538,8 @@ mod tests {
             LESSON_FILES.len(),
             "a lesson file does not parse"
         );
-        for text in LESSON_FILES {
-            let lesson = parse_lesson(text).expect("parses");
+        for (file, text) in LESSON_FILES {
+            let lesson = parse_lesson(file, text).unwrap_or_else(|e| panic!("{e}"));
             let (plan, timeline) =
                 lesson_outcomes(&lesson).unwrap_or_else(|e| panic!("{}: {e:?}", lesson.id));
             assert!(!lesson.steps.is_empty(), "{} has no steps", lesson.id);
@@ -607,7 +652,7 @@ mod tests {
 
     #[test]
     fn passes_and_choice_feedback() {
-        let lesson = parse_lesson(LESSON_FILES[0]).expect("parses");
+        let lesson = parse_lesson(LESSON_FILES[0].0, LESSON_FILES[0].1).expect("parses");
         let (_, timeline) = lesson_outcomes(&lesson).expect("valid");
         let Verdict::Converged { passes, .. } = timeline.verdict else {
             panic!("converges")

@@ -7,10 +7,12 @@
 //! (and fails `cargo test`), it is never silently read as a default. No web
 //! dependencies, no clock, no global randomness.
 
+mod data;
 pub mod lesson;
 pub mod presets;
 pub mod share;
 
+pub use data::ContentError;
 use reconcile_core::{Action, Plan};
 use reconcile_sim::Timeline;
 

@@ -27,6 +27,8 @@ pub struct SharedState {
     pub desired: String,
     pub observed: String,
     pub finalizers: String,
+    /// Read by the simulation's options parser: a misspelt setting is an error.
+    #[serde(deserialize_with = "reconcile_sim::options::deserialize")]
     pub sim: SimConfig,
     /// Passes revealed.
     pub pass: usize,
@@ -39,12 +41,12 @@ pub struct SharedState {
 
 impl Default for SharedState {
     fn default() -> Self {
-        let preset = crate::presets::DEFAULT_PRESET;
+        let preset = crate::presets::default_preset();
         Self {
             desired: preset.desired.to_owned(),
             observed: preset.observed.to_owned(),
             finalizers: preset.finalizers.to_owned(),
-            sim: (preset.sim)(),
+            sim: preset.sim.clone(),
             pass: 0,
             selected: None,
             preset: Some(preset.id.to_owned()),
@@ -215,6 +217,27 @@ mod tests {
             URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"[1,2]", 6))
         );
         assert!(matches!(decode(&not_state), Err(ShareError::BadContent(_))));
+    }
+
+    #[test]
+    fn a_link_with_a_misspelt_setting_is_refused_by_the_options_parser() {
+        let link = |state: &str| {
+            format!(
+                "#v1/{}",
+                URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(state.as_bytes(), 6))
+            )
+        };
+        let Err(ShareError::BadContent(detail)) = decode(&link(r#"{"sim":{"failureRat":0.5}}"#))
+        else {
+            panic!("a misspelt setting must not open as the default");
+        };
+        assert!(
+            detail.starts_with(r#"Simulation options at $: unknown option "failureRat""#),
+            "{detail}"
+        );
+        let opened = decode(&link(r#"{"sim":{"failureRate":0.5}}"#)).expect("a good link opens");
+        assert!((opened.sim.failure_rate - 0.5).abs() < f64::EPSILON);
+        assert_eq!(opened.sim.max_passes, SharedState::default().sim.max_passes);
     }
 
     #[test]

@@ -70,6 +70,17 @@ fn sort_by_name(entries: &mut [(Arc<str>, Spec)]) {
     entries.sort_by(|a, b| a.0.cmp(&b.0));
 }
 
+/// Sorts `items` in `order`, stably, and keeps only the last of items that
+/// order equal: a later entry replaces an earlier one, as when a document
+/// names something twice. The one sort-and-dedup of every sorted set here.
+pub fn sort_unique_keep_last<T>(items: &mut Vec<T>, order: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    items.sort_by(&order);
+    // Reversed, each run of equals starts with its last item, which dedup keeps.
+    items.reverse();
+    items.dedup_by(|a, b| order(a, b).is_eq());
+    items.reverse();
+}
+
 /// What a spec whose text is missing reads as; never happens for texts the scanner accepted.
 static MISSING: Json = Json::Null;
 
@@ -95,11 +106,7 @@ impl Resources {
             .into_iter()
             .map(|(name, spec)| (name, Spec::Value(spec)))
             .collect();
-        // Stable sort keeps input order among equal names, so dedup keeps the last.
-        sort_by_name(&mut entries);
-        entries.reverse();
-        entries.dedup_by(|a, b| a.0 == b.0);
-        entries.reverse();
+        sort_unique_keep_last(&mut entries, |a, b| a.0.cmp(&b.0));
         Self {
             entries,
             texts: None,
@@ -345,10 +352,7 @@ impl Finalizers {
 
     /// Builds from entries whose names are known to be unique; a repeated name keeps the last.
     pub fn from_unique(mut entries: Vec<(String, Vec<String>)>) -> Self {
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        entries.reverse();
-        entries.dedup_by(|a, b| a.0 == b.0);
-        entries.reverse();
+        sort_unique_keep_last(&mut entries, |a, b| a.0.cmp(&b.0));
         Self { entries }
     }
 

@@ -11,7 +11,7 @@
 use std::cmp::Ordering;
 
 use arbitrary::{Result, Unstructured};
-use reconcile_content::presets::PRESETS;
+use reconcile_content::presets::presets;
 use reconcile_sim::{
     BackoffPolicy, CrashPlan, FinalizerRef, OtherWriter, ScriptedEvent, SimConfig, WorldEvent,
 };
@@ -485,16 +485,16 @@ pub const MAX_PASSES: usize = 40;
 /// small generated scenario with generated settings.
 pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
     if u.ratio(1, 3)? {
-        let preset = u.choose(PRESETS)?;
+        let preset = u.choose(presets())?;
         let scenario = Scenario {
-            desired: parse_resources(Document::Desired, preset.desired)
+            desired: parse_resources(Document::Desired, &preset.desired)
                 .unwrap_or_else(|e| panic!("preset {} does not parse: {e}", preset.id)),
-            observed: parse_resources(Document::Observed, preset.observed)
+            observed: parse_resources(Document::Observed, &preset.observed)
                 .unwrap_or_else(|e| panic!("preset {} does not parse: {e}", preset.id)),
-            finalizers: parse_finalizers(preset.finalizers)
+            finalizers: parse_finalizers(&preset.finalizers)
                 .unwrap_or_else(|e| panic!("preset {} does not parse: {e}", preset.id)),
         };
-        let mut config = (preset.sim)();
+        let mut config = preset.sim.clone();
         config.seed = u.arbitrary()?;
         config.max_passes = config.max_passes.min(MAX_PASSES);
         if u.arbitrary()? {

@@ -67,6 +67,8 @@
 
 mod edge;
 mod engine;
+mod fault_input;
+pub mod options;
 pub mod rng;
 mod status;
 pub mod workqueue;
@@ -76,8 +78,11 @@ use serde::{Deserialize, Serialize};
 
 pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::simulate;
+pub use fault_input::DriftInputError;
+pub use options::{options_from_json, parse_options, OptionsError};
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
+use reconcile_core::path::JsonPath;
 use reconcile_core::reconcile::Action;
 pub use status::{resource_statuses, ResourceStatus, SyncState};
 pub use workqueue::{BackoffPolicy, Millis};
@@ -89,7 +94,7 @@ pub use reconcile_core::model::Scenario as SimScenario;
 /// Everything that shapes a run besides the scenario. Missing fields take
 /// their defaults when deserialized, so old share links keep working.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct SimConfig {
     pub seed: u64,
     /// Stop with "pass limit" after this many passes.
@@ -144,6 +149,7 @@ impl Default for SimConfig {
 
 /// One finalizer entry on one object.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FinalizerRef {
     pub object: String,
     pub finalizer: String,
@@ -152,7 +158,7 @@ pub struct FinalizerRef {
 /// Crash the controller in pass `at_pass` (1-based) after `after_actions` of its actions.
 /// A pass that ends sooner (it has fewer actions, or one fails) crashes as it ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CrashPlan {
     pub at_pass: usize,
     pub after_actions: usize,
@@ -160,7 +166,7 @@ pub struct CrashPlan {
 
 /// An event by another actor, applied right after pass `after_pass` ends (0 = before the first pass).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScriptedEvent {
     pub after_pass: usize,
     pub event: WorldEvent,
@@ -197,7 +203,9 @@ impl std::fmt::Display for WorldEvent {
         match self {
             WorldEvent::Delete { name } => write!(f, "someone deletes {name}"),
             WorldEvent::Drift { name, path, value } => {
-                write!(f, "someone sets {name}.{} to {value}", path.join("."))
+                // The path as core prints it, after the object's name: `web.replicas`.
+                let path = JsonPath::of_keys(path).to_string();
+                write!(f, "someone sets {name}{} to {value}", &path[1..])
             }
             WorldEvent::StrayCreate { name, .. } => write!(f, "someone creates {name}"),
             WorldEvent::AddFinalizer { name, finalizer } => {
@@ -309,7 +317,7 @@ mod optional_resources_as_json {
 
 /// A competing writer, such as an autoscaler that sets `replicas`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OtherWriter {
     pub name: String,
     pub object: String,

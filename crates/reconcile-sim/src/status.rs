@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::world::World;
 use reconcile_core::explain::diff;
-use reconcile_core::model::Resources;
+use reconcile_core::model::{sort_unique_keep_last, Resources};
 
 /// Where one named resource stands relative to the desired state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -58,8 +58,7 @@ pub struct ResourceStatus {
 /// One status per name in desired ∪ observed, sorted by name.
 pub fn resource_statuses(desired: &Resources, world: &World) -> Vec<ResourceStatus> {
     let mut names: Vec<&str> = desired.names().chain(world.observed.names()).collect();
-    names.sort_unstable();
-    names.dedup();
+    sort_unique_keep_last(&mut names, |a, b| a.cmp(b));
     names
         .into_iter()
         .map(|name| {

@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
-use reconcile_content::presets::PRESETS;
+use reconcile_content::presets::presets;
 use reconcile_core::{
     parse_finalizers, parse_json, parse_resources, reconcile, Action, ActionKind, Document,
     Finalizers, Json, Number, Resources,
@@ -143,8 +143,8 @@ fn states(statuses: &[reconcile_sim::ResourceStatus]) -> Vec<(String, SyncState)
 fn preset_scenario(id: &str) -> (SimScenario, SimConfig) {
     let preset = reconcile_content::presets::find(id).expect("preset exists");
     (
-        scenario(preset.desired, preset.observed, preset.finalizers),
-        (preset.sim)(),
+        scenario(&preset.desired, &preset.observed, &preset.finalizers),
+        preset.sim.clone(),
     )
 }
 
@@ -1455,10 +1455,10 @@ fn a_change_after_the_last_pass_is_not_mistaken_for_convergence() {
 #[test]
 fn each_preset_reaches_its_verdict() {
     let mut seen = BTreeSet::new();
-    for preset in PRESETS {
-        let (scenario, config) = preset_scenario(preset.id);
+    for preset in presets() {
+        let (scenario, config) = preset_scenario(&preset.id);
         let timeline = simulate(&scenario, &config);
-        let expected = match preset.id {
+        let expected = match preset.id.as_str() {
             "basics" => Verdict::Converged {
                 passes: 3,
                 time: 37,
@@ -1506,7 +1506,7 @@ fn each_preset_reaches_its_verdict() {
                 preset.id
             );
         }
-        seen.insert(preset.id);
+        seen.insert(preset.id.as_str());
     }
     assert_eq!(seen.len(), 8, "every preset is covered");
 }

@@ -5,9 +5,7 @@ use reconcile_core::Document;
 #[cfg(feature = "plan")]
 use reconcile_core::{parse_finalizers, parse_resources, Finalizers, Resources};
 #[cfg(feature = "simulate")]
-use reconcile_core::{parse_json, Json};
-#[cfg(feature = "simulate")]
-use reconcile_sim::SimConfig;
+use reconcile_sim::{parse_options, SimConfig};
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsError, JsValue};
 
@@ -63,9 +61,9 @@ pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 }
 
 #[cfg(feature = "simulate")]
-/// Simulation options: a partial `SimConfig` as a JS object or JSON text.
-/// `undefined` and `null` mean the defaults. Unknown option names are errors,
-/// so a misspelt option never silently does nothing.
+/// Simulation options: a partial `SimConfig` as a JS object or JSON text,
+/// read by the simulation's own options parser. `undefined` and `null` mean
+/// the defaults.
 pub fn sim_config(options: Option<JsValue>) -> Result<SimConfig, JsError> {
     let Some(options) = options.filter(|options| !options.is_undefined()) else {
         return Ok(SimConfig::default());
@@ -74,61 +72,11 @@ pub fn sim_config(options: Option<JsValue>) -> Result<SimConfig, JsError> {
         Some(text) => text,
         None => JSON::stringify(&options)
             .map(|text| JsValue::from(text).as_string().unwrap_or_default())
-            .map_err(|error| options_error("$", &message(&error)))?,
+            .map_err(|error| {
+                JsError::new(&format!("Simulation options at $: {}", message(&error)))
+            })?,
     };
-    // Core's parser, for precise syntax errors; its paths are the options' paths.
-    let members = match parse_json(Document::Scenario, &text) {
-        Ok(Json::Null) => return Ok(SimConfig::default()),
-        Ok(Json::Object(members)) => members,
-        Ok(_) => return Err(options_error("$", "expected an object of options")),
-        Err(error) => {
-            return Err(options_error(
-                &error.path.to_string(),
-                &format!("{} ({})", error.message, error.location()),
-            ))
-        }
-    };
-    let known = option_names();
-    if let Some((unknown, _)) = members
-        .iter()
-        .find(|(name, _)| !known.iter().any(|known| **known == **name))
-    {
-        return Err(options_error(
-            "$",
-            &format!(
-                "unknown option {unknown:?}; expected one of {}",
-                known.join(", ")
-            ),
-        ));
-    }
-    serde_json::from_str(&text).map_err(|error| {
-        // serde's message says what, not where: the first option that fails alone is where.
-        let culprit = members.iter().find(|(name, value)| {
-            let alone = format!("{{{:?}:{}}}", name, value.to_compact_string());
-            serde_json::from_str::<SimConfig>(&alone).is_err()
-        });
-        let path = culprit.map_or_else(|| "$".to_owned(), |(name, _)| format!("$.{name}"));
-        let message = error.to_string();
-        let message = message
-            .rsplit_once(" at line ")
-            .map_or(&*message, |(what, _)| what);
-        options_error(&path, message)
-    })
-}
-
-#[cfg(feature = "simulate")]
-/// The option names, taken from the defaults so they never drift from `SimConfig`.
-fn option_names() -> Vec<String> {
-    let defaults = serde_json::to_string(&SimConfig::default()).unwrap_or_default();
-    match parse_json(Document::Scenario, &defaults) {
-        Ok(Json::Object(members)) => members.iter().map(|(name, _)| name.to_string()).collect(),
-        _ => Vec::new(),
-    }
-}
-
-#[cfg(feature = "simulate")]
-fn options_error(path: &str, message: &str) -> JsError {
-    JsError::new(&format!("Simulation options at {path}: {message}"))
+    Ok(parse_options(&text)?)
 }
 
 /// The message of a thrown JS value (an `Error`'s `message`, or the value as text).

@@ -2,8 +2,10 @@
 
 use std::fmt::Write as _;
 
-use reconcile_core::{parse_json, Document, Json};
-use reconcile_sim::{format_millis, BackoffPolicy, FinalizerRef, World, WorldEvent, MAX_PATH_LEN};
+use reconcile_core::Json;
+use reconcile_sim::{
+    format_millis, BackoffPolicy, DriftInputError, FinalizerRef, World, WorldEvent,
+};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -114,32 +116,20 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
             value_error.clone(),
         );
         inject(Box::new(move || {
-            match parse_json(Document::Scenario, &value) {
-                Ok(json) if !name.is_empty() => {
-                    let path: Vec<String> = field
-                        .split('.')
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_owned)
-                        .collect();
-                    // The same bound as settings read from JSON: deeper paths overflow wasm's stack.
-                    if path.len() > MAX_PATH_LEN {
-                        value_error.set(Some(format!(
-                            "Field: a field path names at most {MAX_PATH_LEN} members, not {}",
-                            path.len()
-                        )));
-                        return None;
-                    }
-                    value_error.set(None);
-                    Some(WorldEvent::Drift {
-                        name: name.clone(),
-                        path,
-                        value: json,
-                    })
-                }
-                Ok(_) => None,
-                Err(error) => {
-                    value_error.set(Some(format!("Value: {}", error.message)));
+            // The simulation reads and checks the typed drift; this only shows its verdict.
+            match WorldEvent::drift_from_input(&name, &field, &value) {
+                Err(error @ DriftInputError::Value(_)) => {
+                    value_error.set(Some(error.to_string()));
                     None
+                }
+                _ if name.is_empty() => None,
+                Err(error) => {
+                    value_error.set(Some(error.to_string()));
+                    None
+                }
+                Ok(event) => {
+                    value_error.set(None);
+                    Some(event)
                 }
             }
         }))
@@ -264,7 +254,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                         <button type="button" onclick={add_finalizer} disabled={chosen.is_empty()}>{ "Add a finalizer" }</button>
                     </div>
                     <div class="row">
-                        <label>{ "Field " }<input type="text" value={(*field).clone()} oninput={text_setter(&field)} aria-label="Drift field path" size="10" /></label>
+                        <label>{ "Field " }<input type="text" value={(*field).clone()} oninput={text_setter(&field)} aria-label="Drift field path" title="A JSON path: replicas, or $.metadata.labels[\"app.kubernetes.io/name\"] for a name with dots" size="10" /></label>
                         <label>{ "Value " }<input type="text" value={(*value).clone()} oninput={text_setter(&value)} aria-label="Drift value (JSON)" size="6" /></label>
                         <button type="button" onclick={drift} disabled={chosen.is_empty()}>{ "Drift it" }</button>
                     </div>

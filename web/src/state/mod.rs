@@ -45,11 +45,11 @@ pub fn same_text(a: &AttrValue, b: &AttrValue) -> bool {
 }
 
 impl Texts {
-    pub fn of(preset: &Preset) -> Self {
+    pub fn of(preset: &'static Preset) -> Self {
         Self {
-            desired: AttrValue::Static(preset.desired),
-            observed: AttrValue::Static(preset.observed),
-            finalizers: AttrValue::Static(preset.finalizers),
+            desired: AttrValue::Static(&preset.desired),
+            observed: AttrValue::Static(&preset.observed),
+            finalizers: AttrValue::Static(&preset.finalizers),
         }
     }
 
@@ -177,12 +177,14 @@ impl Playground {
     }
 
     pub fn from_preset(preset: &'static Preset) -> Self {
-        Self::new(Texts::of(preset), (preset.sim)(), Some(preset))
+        Self::new(Texts::of(preset), preset.sim.clone(), Some(preset))
     }
 
     /// A checked state; it names `preset` only while the texts are exactly its texts.
     fn new(texts: Texts, config: SimConfig, preset: Option<&'static Preset>) -> Self {
-        let preset_id = preset.filter(|p| Texts::of(p) == texts).map(|p| p.id);
+        let preset_id = preset
+            .filter(|p| Texts::of(p) == texts)
+            .map(|p| p.id.as_str());
         Self {
             texts,
             errors: Vec::new(),
@@ -297,7 +299,7 @@ impl Playground {
 
 impl Default for Playground {
     fn default() -> Self {
-        Self::from_preset(presets::DEFAULT_PRESET)
+        Self::from_preset(presets::default_preset())
     }
 }
 
@@ -373,9 +375,9 @@ impl Reducible for Playground {
                     return self;
                 };
                 next.texts = Texts::of(preset);
-                next.preset_id = Some(preset.id);
+                next.preset_id = Some(preset.id.as_str());
                 next.revision += 1;
-                next.sim = SimState::with_config((preset.sim)());
+                next.sim = SimState::with_config(preset.sim.clone());
                 next.scenario = None;
                 next.pristine = true;
                 next = next.checked();

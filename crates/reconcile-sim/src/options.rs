@@ -1,0 +1,115 @@
+//! The one reader of simulation settings ([`SimConfig`]), whoever gives them:
+//! the JS API's `options`, a lesson's or a preset's `sim`, a share link or an
+//! autosave.
+//!
+//! # Guarantees
+//! - A member name that is not a setting is an error ("unknown option"), at
+//!   every depth, so a misspelt setting never silently runs with its default.
+//! - Missing settings take their defaults; `null` means all defaults.
+//! - Every error names where it is ([`OptionsError::path`], relative to the
+//!   settings object) and what was expected. Syntax errors of JSON text also
+//!   give the line and column.
+
+use std::fmt;
+
+use reconcile_core::json::Json;
+use reconcile_core::path::JsonPath;
+use reconcile_core::{parse_json, Document};
+use serde::Deserialize;
+
+use crate::SimConfig;
+
+/// Why settings could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionsError {
+    /// Where, from the settings object (`$`, `$.maxPasses`).
+    pub path: JsonPath,
+    /// What went wrong and what was expected, without the location.
+    pub message: String,
+}
+
+impl OptionsError {
+    fn at_root(message: impl Into<String>) -> Self {
+        Self {
+            path: JsonPath::root(),
+            message: message.into(),
+        }
+    }
+
+    /// This error's path inside a document whose settings are at `base` (a lesson's `$.sim`).
+    pub fn path_within(&self, base: &JsonPath) -> JsonPath {
+        base.join(&self.path)
+    }
+}
+
+impl fmt::Display for OptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Simulation options at {}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for OptionsError {}
+
+/// Reads settings from JSON text (the JS API's `options`).
+pub fn parse_options(text: &str) -> Result<SimConfig, OptionsError> {
+    // Core's parser, for precise syntax errors; its paths are the settings' paths.
+    let value = parse_json(Document::Scenario, text).map_err(|error| OptionsError {
+        message: format!("{} ({})", error.message, error.location()),
+        path: error.path,
+    })?;
+    options_from_json(&value)
+}
+
+/// Reads settings from a JSON value (a member of a lesson, a preset or a link).
+pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
+    let members = match value {
+        Json::Null => return Ok(SimConfig::default()),
+        Json::Object(members) => members,
+        _ => return Err(OptionsError::at_root("expected an object of options")),
+    };
+    let known = option_names();
+    if let Some((unknown, _)) = members
+        .iter()
+        .find(|(name, _)| !known.iter().any(|known| **known == **name))
+    {
+        return Err(OptionsError::at_root(format!(
+            "unknown option {unknown:?}; expected one of {}",
+            known.join(", ")
+        )));
+    }
+    let text = value.to_compact_string();
+    serde_json::from_str(&text).map_err(|error| {
+        // serde's message says what, not where: the first option that fails alone is where.
+        let culprit = members.iter().find(|(name, value)| {
+            let alone = format!("{{{:?}:{}}}", name, value.to_compact_string());
+            serde_json::from_str::<SimConfig>(&alone).is_err()
+        });
+        let path = culprit.map_or_else(JsonPath::root, |(name, _)| JsonPath::root().key(name));
+        let message = error.to_string();
+        let message = message
+            .rsplit_once(" at line ")
+            .map_or(&*message, |(what, _)| what);
+        OptionsError {
+            path,
+            message: message.to_owned(),
+        }
+    })
+}
+
+/// The setting names, taken from the defaults so they never drift from [`SimConfig`].
+pub fn option_names() -> Vec<String> {
+    let defaults = serde_json::to_string(&SimConfig::default()).unwrap_or_default();
+    match parse_json(Document::Scenario, &defaults) {
+        Ok(Json::Object(members)) => members.iter().map(|(name, _)| name.to_string()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// For `#[serde(deserialize_with)]`: settings inside a larger document
+/// (a share link, an autosave) go through [`options_from_json`] too.
+pub fn deserialize<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<SimConfig, D::Error> {
+    let value = Json::deserialize(deserializer)?;
+    options_from_json(&value).map_err(serde::de::Error::custom)
+}
