@@ -66,6 +66,24 @@ test("an injected drift is healed by the next pass", async ({ page }) => {
   await expect(verdict(page)).toContainText("Converged after");
 });
 
+test("a drift field path is a JSON path: a member name with dots is one member", async ({ page }) => {
+  await runToEnd(page);
+  await page.getByLabel("Target object").selectOption("b");
+  await page.getByLabel("Drift field path").fill('$.metadata.labels["app.kubernetes.io/name"]');
+  await page.getByLabel("Drift value (JSON)").fill('"web"');
+  await page.getByRole("button", { name: "Drift it" }).click();
+  await expect(passes(page).nth(2).locator(".happenings")).toContainText(
+    'someone sets b.metadata.labels["app.kubernetes.io/name"] to "web": field changed');
+  // A path that is not one says where it goes wrong, and nothing more is injected.
+  await page.getByLabel("Drift field path").fill("metadata..labels");
+  await page.getByRole("button", { name: "Drift it" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Field: column 10: expected a member name");
+  await expect(passes(page).nth(2).locator(".happenings li")).toHaveCount(1);
+  // The one drift made b differ: the next pass puts it back.
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(passes(page).nth(3).locator(".pass-action")).toHaveText(["UPDATE b → ok"]);
+});
+
 test("a drift field path over 127 members is refused with a message, not run", async ({ page }) => {
   await runToEnd(page);
   await page.getByLabel("Target object").selectOption("b");
