@@ -5,7 +5,7 @@
 use std::fmt;
 
 use reconcile_core::json::Json;
-use reconcile_core::path::{JsonPath, Segment};
+use reconcile_core::path::JsonPath;
 use reconcile_sim::{options_from_json, SimConfig};
 use serde::de::DeserializeOwned;
 
@@ -39,51 +39,45 @@ pub struct ContentError {
     pub file: String,
     /// 1-based line and column, when the JSON reader knows them.
     pub position: Option<(usize, usize)>,
-    pub path: JsonPath,
+    /// Where in the file, when the reader knows it (the `sim` settings).
+    pub path: Option<JsonPath>,
     pub message: String,
 }
 
 impl fmt::Display for ContentError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.position {
-            Some((line, column)) => write!(
-                f,
-                "{}: line {line}, column {column} at {}: {}",
-                self.file, self.path, self.message
-            ),
-            None => write!(f, "{} at {}: {}", self.file, self.path, self.message),
+        f.write_str(&self.file)?;
+        if let Some((line, column)) = self.position {
+            write!(f, ": line {line}, column {column}")?;
         }
+        if let Some(path) = &self.path {
+            write!(f, " at {path}")?;
+        }
+        write!(f, ": {}", self.message)
     }
 }
 
 impl std::error::Error for ContentError {}
 
-/// Reads a whole file as `T`.
+/// Reads a whole file as `T`. serde_json's errors name the line and column
+/// (and the member, for an unknown or missing one), not a path: tracking the
+/// path of every member would cost the page a second copy of each reader,
+/// for errors that only this crate's tests can meet (the files are compiled in).
 pub(crate) fn read<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, ContentError> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-        let path = json_path(error.path());
-        located(file, path, &error.into_inner())
-    })?;
-    deserializer
-        .end()
-        .map_err(|error| located(file, JsonPath::root(), &error))?;
-    Ok(value)
-}
-
-fn located(file: &str, path: JsonPath, error: &serde_json::Error) -> ContentError {
-    let message = error.to_string();
-    // serde_json ends its messages with the position, which is given apart.
-    let message = message
-        .rsplit_once(" at line ")
-        .map_or(&*message, |(what, _)| what)
-        .to_owned();
-    ContentError {
-        file: file.to_owned(),
-        position: Some((error.line(), error.column())),
-        path,
-        message,
-    }
+    serde_json::from_str(text).map_err(|error| {
+        let message = error.to_string();
+        // serde_json ends its messages with the position, which is given apart.
+        let message = message
+            .rsplit_once(" at line ")
+            .map_or(&*message, |(what, _)| what)
+            .to_owned();
+        ContentError {
+            file: file.to_owned(),
+            position: Some((error.line(), error.column())),
+            path: None,
+            message,
+        }
+    })
 }
 
 /// Reads a file's `sim` member with the simulation's own options parser.
@@ -92,23 +86,9 @@ pub(crate) fn read_sim(file: &str, sim: Option<&Json>) -> Result<Option<SimConfi
         options_from_json(value).map_err(|error| ContentError {
             file: file.to_owned(),
             position: None,
-            path: error.path_within(&JsonPath::root().key("sim")),
+            path: Some(error.path_within(&JsonPath::root().key("sim"))),
             message: error.message,
         })
     })
     .transpose()
-}
-
-/// serde_path_to_error's path as a [`JsonPath`] (enum and unknown steps name no member).
-fn json_path(path: &serde_path_to_error::Path) -> JsonPath {
-    JsonPath::from_segments(
-        path.iter()
-            .filter_map(|segment| match segment {
-                serde_path_to_error::Segment::Seq { index } => Some(Segment::Index(*index)),
-                serde_path_to_error::Segment::Map { key } => Some(Segment::Key(key.clone())),
-                serde_path_to_error::Segment::Enum { .. }
-                | serde_path_to_error::Segment::Unknown => None,
-            })
-            .collect(),
-    )
 }

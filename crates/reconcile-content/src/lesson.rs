@@ -526,7 +526,7 @@ mod tests {
             .expect_err("a misspelt lesson member is an error");
         assert!(
             error.starts_with("lessons/04-idempotency.json: line ")
-                && error.contains(" at $.step: unknown field `step`"),
+                && error.contains(", column 8: unknown field `step`"),
             "{error}"
         );
     }

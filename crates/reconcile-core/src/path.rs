@@ -97,6 +97,19 @@ impl fmt::Display for PathError {
 
 impl std::error::Error for PathError {}
 
+/// The byte length of the JSON string literal `text` starts with (quotes included).
+fn string_literal_len(text: &str) -> Option<usize> {
+    let mut escaped = false;
+    for (at, byte) in text.bytes().enumerate().skip(1) {
+        match byte {
+            b'"' if !escaped => return Some(at + 1),
+            b'\\' => escaped = !escaped,
+            _ => escaped = false,
+        }
+    }
+    None
+}
+
 /// The reader behind [`JsonPath::parse`]: one pass over the characters.
 struct PathReader<'a> {
     text: &'a str,
@@ -162,13 +175,16 @@ impl<'a> PathReader<'a> {
     fn bracket(&mut self) -> Result<(), PathError> {
         let rest = self.rest();
         if rest.starts_with('"') {
-            // A JSON string literal, as `Display` writes it: its end is the first unescaped quote.
-            let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<String>();
-            let key = match stream.next() {
-                Some(Ok(key)) => key,
-                _ => return self.fail("expected a member name in double quotes"),
+            // A JSON string literal, as `Display` writes it: it ends at the first unescaped quote.
+            let literal = string_literal_len(rest).and_then(|len| {
+                serde_json::from_str::<String>(&rest[..len])
+                    .ok()
+                    .map(|key| (len, key))
+            });
+            let Some((len, key)) = literal else {
+                return self.fail("expected a member name in double quotes");
             };
-            self.at += stream.byte_offset();
+            self.at += len;
             self.segments.push(Segment::Key(key));
         } else {
             let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
