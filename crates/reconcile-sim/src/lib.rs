@@ -330,7 +330,11 @@ pub struct OtherWriter {
 /// Why a pass ran. `reconcile` never sees this.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Trigger {
     /// The custom resource was added (initial list, also after a restart) or its spec changed.
     CustomResource { change: Change, after_restart: bool },

@@ -42,6 +42,7 @@ export async function grade(): Promise<string> {
   const verdict: SimVerdict = await simulateVerdict(JSON.stringify(scenario));
   const firstPass = timeline.passes[0];
   const trigger: string = firstPass.trigger.kind;
+  const restarted: boolean = firstPass.trigger.kind === "custom-resource" && firstPass.trigger.afterRestart;
   const converged = verdict.verdict.verdict === "converged" ? verdict.verdict.passes : -1;
 
   // @ts-expect-error reconcile needs the observed state too.
@@ -53,5 +54,5 @@ export async function grade(): Promise<string> {
   // @ts-expect-error a spec's JSON cannot hold a function.
   const badResources: Resources = { web: () => 1 };
 
-  return [kinds, name, spec, created, trigger, converged, notAwaited, badOptions, badResources].join();
+  return [kinds, name, spec, created, trigger, restarted, converged, notAwaited, badOptions, badResources].join();
 }
