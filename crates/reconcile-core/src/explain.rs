@@ -12,6 +12,7 @@ use crate::reconcile::{reconcile, Action, ActionKind};
 
 /// Why `reconcile` chose an action. Each variant maps to one rule of the contract.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(
     tag = "rule",
     rename_all = "kebab-case",
@@ -73,8 +74,10 @@ fn display_name(name: &str) -> Cow<'_, str> {
 /// One field that differs between the observed and the desired spec.
 /// `None` means the field is absent on that side.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Drift {
     #[serde(serialize_with = "crate::parse_display_serializer")]
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub path: JsonPath,
     pub observed: Option<Json>,
     pub desired: Option<Json>,
@@ -98,6 +101,7 @@ impl fmt::Display for Drift {
 
 /// An action with its explanation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ExplainedAction {
     pub action: Action,
     pub reason: Reason,
@@ -107,6 +111,7 @@ pub struct ExplainedAction {
 
 /// Counts per action kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Summary {
     pub create: usize,
     pub update: usize,
@@ -167,6 +172,7 @@ impl fmt::Display for Summary {
 /// The explained plan: what the UI's action list and the CLI's `--plan` show.
 /// Serializes with camelCase fields (`summaryText`), as the JS API returns it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Plan {
     pub actions: Vec<ExplainedAction>,

@@ -84,6 +84,12 @@ impl Serialize for Number {
 /// payload compare equal without looking inside. Writes ([`Json::set_path`])
 /// copy a shared payload first, so sharing is never observable.
 #[derive(Debug, Clone)]
+// Serialized by hand (below) as the JSON value itself.
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(type = "null | boolean | number | string | Json[] | { [key: string]: Json }")
+)]
 pub enum Json {
     Null,
     Bool(bool),

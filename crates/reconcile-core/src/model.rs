@@ -21,6 +21,12 @@ use crate::scan::ScannedResources;
 /// being parsed, so comparing mostly-equal documents reads text, not trees.
 /// A clone holds every spec as a value (see its `Clone`).
 #[derive(Default)]
+// Serialized by hand (below) as a plain `{name: spec}` object.
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(type = "{ [name: string]: Json }")
+)]
 pub struct Resources {
     entries: Vec<(Arc<str>, Spec)>,
     /// The text the [`Spec::Text`] entries point into.
@@ -341,6 +347,12 @@ impl Serialize for Resources {
 ///
 /// Guarantees: names are unique and sorted; each list keeps its written order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+// Serialized by hand (below) as `{name: ["finalizer", ...]}`.
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(type = "{ [name: string]: string[] }")
+)]
 pub struct Finalizers {
     entries: Vec<(String, Vec<String>)>,
 }
@@ -418,8 +430,11 @@ impl Serialize for Finalizers {
 
 /// The three documents together, as the CLI and the JS API take them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Scenario {
     pub desired: Resources,
     pub observed: Resources,
+    /// May be left out: no finalizers.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub finalizers: Option<Finalizers>,
 }

@@ -12,6 +12,7 @@ use crate::scan::ScannedDocument;
 
 /// The four things a controller can decide to do to one named object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum ActionKind {
     /// In desired, not observed.
@@ -70,6 +71,14 @@ impl fmt::Display for ActionKind {
 /// The name and spec share their text with the input [`Resources`]: building
 /// an action copies no text.
 #[derive(Debug, Clone, PartialEq)]
+// Its `Serialize` below is written by hand, so its TypeScript is too.
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(
+        type = r#"[kind: "CREATE" | "UPDATE", name: string, spec: Json] | [kind: "FINALIZE" | "DELETE", name: string, spec: null]"#
+    )
+)]
 pub struct Action {
     pub kind: ActionKind,
     pub name: Arc<str>,

@@ -94,6 +94,7 @@ pub use reconcile_core::model::Scenario as SimScenario;
 /// Everything that shapes a run besides the scenario. Missing fields take
 /// their defaults when deserialized, so old share links keep working.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct SimConfig {
     pub seed: u64,
@@ -149,6 +150,7 @@ impl Default for SimConfig {
 
 /// One finalizer entry on one object.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct FinalizerRef {
     pub object: String,
@@ -158,6 +160,7 @@ pub struct FinalizerRef {
 /// Crash the controller in pass `at_pass` (1-based) after `after_actions` of its actions.
 /// A pass that ends sooner (it has fewer actions, or one fails) crashes as it ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CrashPlan {
     pub at_pass: usize,
@@ -166,6 +169,7 @@ pub struct CrashPlan {
 
 /// An event by another actor, applied right after pass `after_pass` ends (0 = before the first pass).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScriptedEvent {
     pub after_pass: usize,
@@ -176,6 +180,7 @@ pub struct ScriptedEvent {
 ///
 /// Deserializes through a flat struct (see [`BackoffPolicy`] for why).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "kebab-case", try_from = "RawWorldEvent")]
 pub enum WorldEvent {
     /// Someone deletes an object (`kubectl delete`). Pending finalizers make it terminate instead.
@@ -193,6 +198,7 @@ pub enum WorldEvent {
     /// The custom resource's spec changes: a new desired state.
     SetDesired {
         #[serde(serialize_with = "resources_as_json::serialize")]
+        #[cfg_attr(feature = "ts", ts(as = "Resources"))]
         desired: Resources,
     },
 }
@@ -317,6 +323,7 @@ mod optional_resources_as_json {
 
 /// A competing writer, such as an autoscaler that sets `replicas`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OtherWriter {
     pub name: String,
@@ -330,7 +337,12 @@ pub struct OtherWriter {
 
 /// Why a pass ran. `reconcile` never sees this.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Trigger {
     /// The custom resource was added (initial list, also after a restart) or its spec changed.
     CustomResource { change: Change, after_restart: bool },
@@ -370,6 +382,7 @@ impl std::fmt::Display for Trigger {
 
 /// What became of one action of a pass.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "result", rename_all = "kebab-case")]
 pub enum ActionResult {
     Applied,
@@ -387,6 +400,7 @@ pub enum ActionResult {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionOutcome {
     pub action: Action,
     #[serde(flatten)]
@@ -395,6 +409,7 @@ pub struct ActionOutcome {
 
 /// One pass of the loop.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PassRecord {
     /// 1-based.
@@ -413,6 +428,7 @@ pub struct PassRecord {
 
 /// Something that happened between passes, for the timeline's log.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Happening {
     WatchEventDropped {
@@ -449,6 +465,7 @@ pub enum Happening {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LogEntry {
     pub at: Millis,
     /// The number of passes finished when it happened.
@@ -459,6 +476,7 @@ pub struct LogEntry {
 
 /// How the run ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum Verdict {
     Converged { passes: usize, time: Millis },
@@ -466,6 +484,7 @@ pub enum Verdict {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum NotConvergingReason {
     /// An object can never finish terminating: its owner never removes this finalizer.

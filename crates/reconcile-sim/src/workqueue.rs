@@ -99,6 +99,7 @@ impl<K: Ord + Clone> WorkQueue<K> {
 /// Deserializes through [`RawBackoff`], a flat struct: serde's internally
 /// tagged enums buffer their input generically, which costs the page ~20 KB of wasm.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "policy", rename_all = "kebab-case", try_from = "RawBackoff")]
 pub enum BackoffPolicy {
     /// client-go's `DefaultControllerRateLimiter`: the larger of per-item

@@ -17,6 +17,7 @@ use reconcile_core::stable::StableHasher;
 /// A clone shares every name and spec (see [`Resources`]) and holds no index
 /// of its own, so the per-pass snapshots of a simulation copy no text.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct World {
     pub observed: Resources,
     pub finalizers: Finalizers,
@@ -28,6 +29,7 @@ pub struct World {
 
 /// What happened to an object, as a watch event reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Change {
     Added,

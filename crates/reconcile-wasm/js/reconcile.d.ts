@@ -1,9 +1,10 @@
 // Declarations of /pkg/reconcile.js. The types (Resources, Action, Plan,
-// Timeline, ...) and `reconcile`/`plan` come from the generated module.
+// Timeline, ...) and `reconcile`/`plan` come from the generated module; only
+// the functions reconcile.js exports are re-exported as values (not `initSync`).
 import type { Scenario, SimOptions, SimVerdict, Timeline } from "./reconcile_core.js";
 
-export * from "./reconcile_core.js";
-export { default } from "./reconcile_core.js";
+export type * from "./reconcile_core.js";
+export { default, plan, reconcile } from "./reconcile_core.js";
 
 /** Fetches and starts the simulation module; `simulate` calls it on first use. */
 export function loadSimulation(): Promise<void>;

@@ -1,9 +1,14 @@
 //! The shapes the API returns, and their TypeScript declarations.
 //!
 //! Every output is core's own serialization; `Timeline` only picks the parts
-//! of a run a course page needs and adds the verdict's sentence. The
-//! TypeScript below must follow core's serde attributes: when a serialized
-//! core type changes, change its declaration here too.
+//! of a run a course page needs and adds the verdict's sentence.
+//!
+//! The declarations, `types.d.ts`, are generated from the Rust types (these
+//! and the serialized types of reconcile-core and reconcile-sim) by ts-rs,
+//! which reads their serde attributes; wasm-bindgen copies them into the
+//! module's `.d.ts`. The test at the end of this file fails when the file is
+//! stale, and `UPDATE_TS=1 cargo test -p reconcile-wasm --lib` rewrites it.
+//! Do not edit it by hand.
 
 #[cfg(feature = "simulate")]
 pub use simulation::{SimVerdict, Timeline};
@@ -16,6 +21,7 @@ mod simulation {
 
     /// What `simulate` returns.
     #[derive(Serialize)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
     #[serde(rename_all = "camelCase")]
     pub struct Timeline<'a> {
         pub passes: &'a [PassRecord],
@@ -38,6 +44,7 @@ mod simulation {
 
     /// What `simulateVerdict` returns: the end of a run without its passes.
     #[derive(Serialize)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
     #[serde(rename_all = "camelCase")]
     pub struct SimVerdict<'a> {
         /// How many passes ran.
@@ -57,207 +64,178 @@ mod simulation {
     }
 }
 
-/// The simulation starts from the same three documents `reconcile` takes.
-
 #[wasm_bindgen(typescript_custom_section)]
-const TYPESCRIPT: &str = r#"
-/** Any JSON value. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+const TYPESCRIPT: &str = include_str!("types.d.ts");
 
-/** The desired or the observed state: `{name: spec}`. A spec may be any JSON value. */
-export type Resources = { [name: string]: Json };
+/// Writes `types.d.ts` from the Rust types, or checks that it is up to date.
+#[cfg(all(test, feature = "simulate", not(target_arch = "wasm32")))]
+mod generate {
+    use reconcile_core::{
+        parse_json, Action, ActionKind, Document, Drift, ExplainedAction, Finalizers, Json, Plan,
+        Reason, Resources, Scenario, Summary,
+    };
+    use reconcile_sim::{
+        ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerRef, Happening,
+        LogEntry, NotConvergingReason, OtherWriter, PassRecord, ScriptedEvent, SimConfig, Trigger,
+        Verdict, World, WorldEvent,
+    };
+    use ts_rs::{Config, TS};
 
-/** Pending finalizers per object name: `{name: ["finalizer", ...]}`. */
-export type Finalizers = { [name: string]: string[] };
+    use super::{SimVerdict, Timeline};
 
-/** The three documents together, as `simulate` (and the CLI) take them. */
-export interface Scenario {
-  desired: Resources;
-  observed: Resources;
-  finalizers?: Finalizers | null;
+    const HEADER: &str = "\
+// Generated from the Rust types by ts-rs: `UPDATE_TS=1 cargo test -p reconcile-wasm --lib`
+// writes it, and that test fails when it is stale. Do not edit (see src/types.rs).
+";
+
+    /// One declaration: its doc comment, then `export type Name = ...;`.
+    struct Declaration {
+        name: String,
+        text: String,
+        dependencies: Vec<String>,
+    }
+
+    fn declaration<T: TS + 'static + ?Sized>(cfg: &Config) -> Declaration {
+        let docs = T::docs().map_or_else(String::new, |docs| first_paragraph(&docs));
+        Declaration {
+            name: T::ident(cfg),
+            text: code_links(&format!("{docs}export {}", T::decl(cfg))),
+            dependencies: T::dependencies(cfg)
+                .into_iter()
+                .map(|dependency| dependency.ts_name)
+                .collect(),
+        }
+    }
+
+    /// A type's doc comment cut to its first paragraph, the summary: the
+    /// rest says how the Rust type works, which a course page never sees.
+    fn first_paragraph(docs: &str) -> String {
+        let mut lines: Vec<&str> = docs
+            .lines()
+            .take_while(|line| *line != " *" && *line != " */")
+            .collect();
+        lines.push(" */");
+        lines.join("\n") + "\n"
+    }
+
+    /// Rustdoc's links, ``[`Resources`]``, as plain code: `` `Resources` ``.
+    fn code_links(text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(start) = rest.find("[`") {
+            let link = rest[start + 2..]
+                .find('`')
+                .filter(|end| rest[start + 2 + end + 1..].starts_with(']'));
+            let Some(end) = link else {
+                out.push_str(&rest[..start + 2]);
+                rest = &rest[start + 2..];
+                continue;
+            };
+            out.push_str(&rest[..start]);
+            out.push_str(&rest[start + 1..start + 2 + end + 1]);
+            rest = &rest[start + 2 + end + 2..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// Every type the API takes or returns, in reading order.
+    fn declarations(cfg: &Config) -> Vec<Declaration> {
+        vec![
+            // The documents.
+            declaration::<Json>(cfg),
+            declaration::<Resources>(cfg),
+            declaration::<Finalizers>(cfg),
+            declaration::<Scenario>(cfg),
+            // `reconcile` and `plan`.
+            declaration::<ActionKind>(cfg),
+            declaration::<Action>(cfg),
+            declaration::<Reason>(cfg),
+            declaration::<Drift>(cfg),
+            declaration::<ExplainedAction>(cfg),
+            declaration::<Summary>(cfg),
+            declaration::<Plan>(cfg),
+            // The simulation's settings.
+            declaration::<BackoffPolicy>(cfg),
+            declaration::<WorldEvent>(cfg),
+            declaration::<FinalizerRef>(cfg),
+            declaration::<CrashPlan>(cfg),
+            declaration::<ScriptedEvent>(cfg),
+            declaration::<OtherWriter>(cfg),
+            declaration::<SimConfig>(cfg),
+            sim_options(),
+            // What a run returns.
+            declaration::<Change>(cfg),
+            declaration::<Trigger>(cfg),
+            declaration::<ActionResult>(cfg),
+            declaration::<ActionOutcome>(cfg),
+            declaration::<World>(cfg),
+            declaration::<PassRecord>(cfg),
+            declaration::<Happening>(cfg),
+            declaration::<LogEntry>(cfg),
+            declaration::<NotConvergingReason>(cfg),
+            declaration::<Verdict>(cfg),
+            declaration::<Timeline<'static>>(cfg),
+            declaration::<SimVerdict<'static>>(cfg),
+        ]
+    }
+
+    /// `simulate`'s options: any part of a `SimConfig`, with the defaults
+    /// taken from `SimConfig::default()` so the comment cannot drift.
+    fn sim_options() -> Declaration {
+        let defaults = serde_json::to_string(&SimConfig::default()).expect("serializes");
+        // Core's parser keeps the members in the order `SimConfig` declares them.
+        let Ok(Json::Object(defaults)) = parse_json(Document::Scenario, &defaults) else {
+            panic!("SimConfig serializes as an object");
+        };
+        let mut text = String::from(
+            "/**\n * `simulate`'s options: any of the settings of a `SimConfig`; the others keep\n * their defaults. An unknown option name is an error. Times are simulated\n * milliseconds. The defaults:\n",
+        );
+        for (name, value) in defaults.iter() {
+            text.push_str(&format!(" * - `{name}`: `{}`\n", value.to_compact_string()));
+        }
+        text.push_str(" */\nexport type SimOptions = Partial<SimConfig>;");
+        Declaration {
+            name: "SimOptions".to_owned(),
+            text,
+            dependencies: vec!["SimConfig".to_owned()],
+        }
+    }
+
+    fn generated() -> String {
+        // JSON numbers: `JSON.parse` gives a `number` for every integer, u64 included.
+        let cfg = Config::new().with_large_int("number");
+        let declarations = declarations(&cfg);
+        for declaration in &declarations {
+            for dependency in &declaration.dependencies {
+                assert!(
+                    declarations.iter().any(|d| d.name == *dependency),
+                    "{} uses {dependency}, which is not declared: add it to `declarations`",
+                    declaration.name
+                );
+            }
+        }
+        let mut text = String::from(HEADER);
+        for declaration in declarations {
+            text.push('\n');
+            text.push_str(&declaration.text);
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn types_d_ts_is_generated_from_the_rust_types() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/types.d.ts");
+        let generated = generated();
+        if std::env::var_os("UPDATE_TS").is_some() {
+            std::fs::write(path, &generated).expect("writes types.d.ts");
+            return;
+        }
+        let current = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            current == generated,
+            "src/types.d.ts is stale: run `UPDATE_TS=1 cargo test -p reconcile-wasm --lib` and commit it"
+        );
+    }
 }
-
-/**
- * One action of the reconcile contract: `["CREATE","a",{"replicas":1}]`,
- * `["UPDATE","b",{"replicas":3}]`, `["FINALIZE","svc",null]`, `["DELETE","c",null]`.
- * CREATE and UPDATE carry the desired spec.
- */
-export type Action =
-  | [kind: "CREATE" | "UPDATE", name: string, spec: Json]
-  | [kind: "FINALIZE" | "DELETE", name: string, spec: null];
-
-export type ActionKind = Action[0];
-
-/** Why `reconcile` chose an action: one variant per rule of the contract. */
-export type Reason =
-  /** CREATE: desired, but not observed. */
-  | { rule: "not-observed" }
-  /** UPDATE: the observed spec differs from the desired one in `fields` places. */
-  | { rule: "drifted"; fields: number }
-  /** FINALIZE: no longer desired, but these finalizers are pending. */
-  | { rule: "finalizers-pending"; finalizers: string[] }
-  /** DELETE: no longer desired and nothing pending; `hadEntry` tells `[]` from no entry. */
-  | { rule: "no-finalizers-pending"; hadEntry: boolean };
-
-/** One field that differs, from observed to desired. `null` also stands for "absent on that side". */
-export interface Drift {
-  /** Where, e.g. `$.spec.replicas` or `$["my app"][0]`. */
-  path: string;
-  observed: Json;
-  desired: Json;
-}
-
-export interface ExplainedAction {
-  action: Action;
-  reason: Reason;
-  /** Field-level drift; non-empty exactly for UPDATE. */
-  drift: Drift[];
-}
-
-export interface Summary {
-  create: number;
-  update: number;
-  finalize: number;
-  delete: number;
-}
-
-export interface Plan {
-  actions: ExplainedAction[];
-  summary: Summary;
-  /** "1 to create, 1 to update, 0 to finalize, 1 to delete", or "Converged: nothing to do". */
-  summaryText: string;
-}
-
-/** How a failed pass is requeued. Defaults to client-go's `DefaultControllerRateLimiter`. */
-export type BackoffPolicy =
-  | { policy: "client-go"; base_ms: number; max_ms: number; qps: number; burst: number }
-  | { policy: "fixed-delay"; delay_ms: number };
-
-/** Something another actor does to the world. */
-export type WorldEvent =
-  | { kind: "delete"; name: string }
-  | { kind: "drift"; name: string; path: string[]; value: Json }
-  | { kind: "stray-create"; name: string; spec: Json }
-  | { kind: "add-finalizer"; name: string; finalizer: string }
-  | { kind: "set-desired"; desired: Resources };
-
-/**
- * Simulation settings; every one is optional and defaults as shown.
- * An unknown option name is an error. Times are simulated milliseconds.
- */
-export interface SimOptions {
-  /** Seed of the simulation's own random numbers (a safe integer). Default 1. */
-  seed?: number;
-  /** Stop with "pass limit" after this many passes. Default 100. */
-  maxPasses?: number;
-  /** Probability that one action fails transiently. Default 0. */
-  failureRate?: number;
-  /** Probability that one watch event never reaches the controller. Default 0. */
-  dropRate?: number;
-  /** Periodic resync; `null` (the default) turns it off. */
-  resyncPeriodMs?: number | null;
-  /** Whether the controller watches the objects it owns. Default true. */
-  watchOwned?: boolean;
-  backoff?: BackoffPolicy;
-  /** How long one action (one API call) takes. Default 10. */
-  actionMs?: number;
-  /** Delay from a write to its watch event reaching the controller. Default 5. */
-  watchLatencyMs?: number;
-  /** Delay from a pass ending to finalizer owners removing an entry each. Default 50. */
-  finalizerOwnerDelayMs?: number;
-  /** Delay from a crash to the restarted controller listing the world again. Default 500. */
-  restartDelayMs?: number;
-  /** Finalizers whose owner never removes them. */
-  stuckFinalizers?: { object: string; finalizer: string }[];
-  /** Crash in pass `atPass` (1-based) after `afterActions` of its actions. */
-  crash?: { atPass: number; afterActions: number } | null;
-  /** Things other actors do, each right after pass `afterPass` (0 = before the first). */
-  script?: { afterPass: number; event: WorldEvent }[];
-  /** Other controllers that write a field whenever it differs from their value. */
-  otherWriters?: { name: string; object: string; path: string[]; value: Json; reactionMs: number }[];
-}
-
-export type Change = "added" | "updated" | "deleted";
-
-/** Why a pass ran. `reconcile` itself never sees it. */
-export type Trigger =
-  | { kind: "custom-resource"; change: Change; after_restart: boolean }
-  | { kind: "owned-object"; name: string; change: Change }
-  | { kind: "resync" }
-  | { kind: "requeue"; failures: number };
-
-/** What became of one action of a pass. */
-export type ActionResult =
-  | { result: "applied" }
-  | { result: "already-terminating" }
-  | { result: "failed"; requeued_at: number }
-  | { result: "not-attempted" }
-  | { result: "lost-in-crash" };
-
-export type ActionOutcome = { action: Action } & ActionResult;
-
-/** The cluster as the API server holds it. */
-export interface World {
-  observed: Resources;
-  finalizers: Finalizers;
-  /** Objects being deleted, with the time their deletion began. */
-  terminating: { [name: string]: number };
-}
-
-/** One pass of the loop: reconcile, then apply each action. */
-export interface PassRecord {
-  /** 1-based. */
-  index: number;
-  startedAt: number;
-  finishedAt: number;
-  trigger: Trigger;
-  actions: ActionOutcome[];
-  crashed: boolean;
-  worldAfter: World;
-  /** How many actions `reconcile` would return right after the pass. */
-  outOfSync: number;
-  terminating: number;
-}
-
-/** Something that happened between passes. */
-export type Happening =
-  | { kind: "watch-event-dropped"; name: string; change: Change }
-  | { kind: "deferred"; trigger: Trigger }
-  | { kind: "external-event"; event: WorldEvent; effect: string }
-  | { kind: "finalizer-removed"; object: string; finalizer: string }
-  | { kind: "rejected"; object: string; reason: string }
-  | { kind: "other-writer-wrote"; writer: string; object: string; path: string; value: Json }
-  | { kind: "crashed"; pass: number }
-  | { kind: "restarted" };
-
-/** `after_pass`: how many passes had finished when it happened. */
-export type LogEntry = { at: number; after_pass: number } & Happening;
-
-export type NotConvergingReason =
-  | { kind: "stuck-finalizer"; object: string; finalizer: string }
-  | { kind: "oscillation"; object: string; field: string; other_writer: string | null }
-  | { kind: "pass-limit"; limit: number }
-  | { kind: "no-trigger"; out_of_sync: number };
-
-export type Verdict =
-  | { verdict: "converged"; passes: number; time: number }
-  | { verdict: "not-converging"; reason: NotConvergingReason };
-
-/** A whole simulated run. */
-export interface Timeline {
-  passes: PassRecord[];
-  log: LogEntry[];
-  verdict: Verdict;
-  /** "Converged after 2 passes (t = 25 ms)", "Not converging: ...". */
-  verdictText: string;
-}
-
-/** How a run ended, as `simulateVerdict` returns it: a `Timeline` without its passes and log. */
-export interface SimVerdict {
-  /** How many passes ran. */
-  passes: number;
-  verdict: Verdict;
-  /** The verdict as a sentence, as in `Timeline`. */
-  verdictText: string;
-}
-"#;

@@ -327,6 +327,22 @@ fn simulate_converges_on_a_small_scenario() {
 }
 
 #[wasm_bindgen_test]
+fn simulate_marks_the_pass_after_a_restart() {
+    let options = js(r#"{"crash":{"atPass":1,"afterActions":0}}"#);
+    let timeline = simulate(js(SMALL), Some(options))
+        .unwrap_or_else(|error| panic!("threw: {}", message(error)));
+    let passes = js_sys::Array::from(&get(&timeline, &["passes"]));
+    assert_eq!(
+        json(Ok(get(&passes.get(0), &["trigger"]))),
+        r#"{"kind":"custom-resource","change":"added","afterRestart":false}"#
+    );
+    assert_eq!(
+        json(Ok(get(&passes.get(1), &["trigger"]))),
+        r#"{"kind":"custom-resource","change":"added","afterRestart":true}"#
+    );
+}
+
+#[wasm_bindgen_test]
 fn simulate_is_deterministic_and_takes_json_text() {
     let options = r#"{"seed":7,"failureRate":0.3}"#;
     let a = json(simulate(js(SMALL), Some(js(options))));

@@ -22,7 +22,7 @@ struct Rule {
     forbidden: &'static [&'static str],
 }
 
-const RULES: [Rule; 5] = [
+const RULES: [Rule; 6] = [
     Rule {
         what: "the contract depends on serde and serde_json only",
         package: "reconcile-core",
@@ -49,16 +49,27 @@ const RULES: [Rule; 5] = [
         package: "reconcile-wasm",
         features: &["--no-default-features", "--features", "plan"],
         direct_only: None,
-        forbidden: &["reconcile-sim", "reconcile-content"],
+        forbidden: &["reconcile-sim", "reconcile-content", TS_GENERATOR],
     },
     Rule {
         what: "the JS API's simulate module does not link the content",
         package: "reconcile-wasm",
         features: &["--no-default-features", "--features", "simulate"],
         direct_only: None,
-        forbidden: &["reconcile-content"],
+        forbidden: &["reconcile-content", TS_GENERATOR],
+    },
+    Rule {
+        what: "the page does not link the TypeScript generator",
+        package: "reconcile-web",
+        features: &[],
+        direct_only: None,
+        forbidden: &[TS_GENERATOR],
     },
 ];
+
+/// Generates the JS API's declarations in a test (the `ts` features of core
+/// and sim); no module a browser loads may link it.
+const TS_GENERATOR: &str = "ts-rs";
 
 /// Package names in `cargo tree --prefix none --format {p}` output ("name vX (path)").
 fn package_names(tree: &str) -> Vec<&str> {
@@ -95,8 +106,8 @@ fn violations(env: &Env, rule: &Rule) -> Result<Vec<String>, String> {
     }
     let whole = tree(env, rule, None)?;
     let forbidden = rule.forbidden.iter().chain(
-        // The JS API is the one crate here that is made of wasm-bindgen.
-        (rule.package != "reconcile-wasm")
+        // The JS API and the page are the crates here that are made of wasm-bindgen.
+        (!matches!(rule.package, "reconcile-wasm" | "reconcile-web"))
             .then_some(WEB.iter())
             .into_iter()
             .flatten(),

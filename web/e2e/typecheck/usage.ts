@@ -16,6 +16,7 @@ import init, {
   type SimVerdict,
   type Timeline,
 } from "reconcile-playground";
+import * as api from "reconcile-playground";
 
 export async function grade(): Promise<string> {
   await init();
@@ -42,6 +43,7 @@ export async function grade(): Promise<string> {
   const verdict: SimVerdict = await simulateVerdict(JSON.stringify(scenario));
   const firstPass = timeline.passes[0];
   const trigger: string = firstPass.trigger.kind;
+  const restarted: boolean = firstPass.trigger.kind === "custom-resource" && firstPass.trigger.afterRestart;
   const converged = verdict.verdict.verdict === "converged" ? verdict.verdict.passes : -1;
 
   // @ts-expect-error reconcile needs the observed state too.
@@ -52,6 +54,8 @@ export async function grade(): Promise<string> {
   const badOptions: SimOptions = { backoff: { policy: "linear" } };
   // @ts-expect-error a spec's JSON cannot hold a function.
   const badResources: Resources = { web: () => 1 };
+  // @ts-expect-error reconcile.js does not export its wasm module's initSync.
+  api.initSync;
 
-  return [kinds, name, spec, created, trigger, converged, notAwaited, badOptions, badResources].join();
+  return [kinds, name, spec, created, trigger, restarted, converged, notAwaited, badOptions, badResources].join();
 }

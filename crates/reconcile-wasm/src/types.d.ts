@@ -1,0 +1,262 @@
+// Generated from the Rust types by ts-rs: `UPDATE_TS=1 cargo test -p reconcile-wasm --lib`
+// writes it, and that test fails when it is stale. Do not edit (see src/types.rs).
+
+/**
+ * A JSON value. Objects keep their members in the order they were written.
+ */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * A set of named specs: the desired or the observed state.
+ */
+export type Resources = { [name: string]: Json };
+
+/**
+ * Pending finalizers per object name.
+ */
+export type Finalizers = { [name: string]: string[] };
+
+/**
+ * The three documents together, as the CLI and the JS API take them.
+ */
+export type Scenario = { desired: Resources, observed: Resources, 
+/**
+ * May be left out: no finalizers.
+ */
+finalizers?: Finalizers | null, };
+
+/**
+ * The four things a controller can decide to do to one named object.
+ */
+export type ActionKind = "CREATE" | "UPDATE" | "FINALIZE" | "DELETE";
+
+/**
+ * One action of a plan. Serializes as the contract's 3-element array:
+ * `["CREATE","a",{"replicas":1}]`, `["DELETE","c",null]`.
+ */
+export type Action = [kind: "CREATE" | "UPDATE", name: string, spec: Json] | [kind: "FINALIZE" | "DELETE", name: string, spec: null];
+
+/**
+ * Why `reconcile` chose an action. Each variant maps to one rule of the contract.
+ */
+export type Reason = { "rule": "not-observed" } | { "rule": "drifted", fields: number, } | { "rule": "finalizers-pending", finalizers: Array<string>, } | { "rule": "no-finalizers-pending", hadEntry: boolean, };
+
+/**
+ * One field that differs between the observed and the desired spec.
+ * `None` means the field is absent on that side.
+ */
+export type Drift = { path: string, observed: Json | null, desired: Json | null, };
+
+/**
+ * An action with its explanation.
+ */
+export type ExplainedAction = { action: Action, reason: Reason, 
+/**
+ * Field-level drift; non-empty exactly for UPDATE.
+ */
+drift: Array<Drift>, };
+
+/**
+ * Counts per action kind.
+ */
+export type Summary = { create: number, update: number, finalize: number, delete: number, };
+
+/**
+ * The explained plan: what the UI's action list and the CLI's `--plan` show.
+ * Serializes with camelCase fields (`summaryText`), as the JS API returns it.
+ */
+export type Plan = { actions: Array<ExplainedAction>, summary: Summary, 
+/**
+ * The summary sentence, for consumers that don't format it themselves.
+ */
+summaryText: string, };
+
+/**
+ * How a failed key is requeued.
+ */
+export type BackoffPolicy = { "policy": "client-go", base_ms: number, max_ms: number, qps: number, burst: number, } | { "policy": "fixed-delay", delay_ms: number, };
+
+/**
+ * What another actor can do to the world.
+ */
+export type WorldEvent = { "kind": "delete", name: string, } | { "kind": "drift", name: string, path: Array<string>, value: Json, } | { "kind": "stray-create", name: string, spec: Json, } | { "kind": "add-finalizer", name: string, finalizer: string, } | { "kind": "set-desired", desired: Resources, };
+
+/**
+ * One finalizer entry on one object.
+ */
+export type FinalizerRef = { object: string, finalizer: string, };
+
+/**
+ * Crash the controller in pass `at_pass` (1-based) after `after_actions` of its actions.
+ * A pass that ends sooner (it has fewer actions, or one fails) crashes as it ends.
+ */
+export type CrashPlan = { atPass: number, afterActions: number, };
+
+/**
+ * An event by another actor, applied right after pass `after_pass` ends (0 = before the first pass).
+ */
+export type ScriptedEvent = { afterPass: number, event: WorldEvent, };
+
+/**
+ * A competing writer, such as an autoscaler that sets `replicas`.
+ */
+export type OtherWriter = { name: string, object: string, 
+/**
+ * At most `MAX_PATH_LEN` members when read from JSON.
+ */
+path: Array<string>, value: Json, reactionMs: number, };
+
+/**
+ * Everything that shapes a run besides the scenario. Missing fields take
+ * their defaults when deserialized, so old share links keep working.
+ */
+export type SimConfig = { seed: number, 
+/**
+ * Stop with "pass limit" after this many passes.
+ */
+maxPasses: number, 
+/**
+ * Probability that one action fails transiently.
+ */
+failureRate: number, 
+/**
+ * Probability that one watch event never reaches the controller.
+ */
+dropRate: number, 
+/**
+ * Periodic resync; `None` turns it off.
+ */
+resyncPeriodMs: number | null, 
+/**
+ * Whether the controller watches the objects it owns (ownerReferences).
+ */
+watchOwned: boolean, backoff: BackoffPolicy, 
+/**
+ * How long one action (one API call) takes.
+ */
+actionMs: number, 
+/**
+ * Delay from a write to its watch event reaching the controller.
+ */
+watchLatencyMs: number, 
+/**
+ * Delay from a pass ending to finalizer owners removing an entry each.
+ */
+finalizerOwnerDelayMs: number, 
+/**
+ * Delay from a crash to the restarted controller listing the world again.
+ */
+restartDelayMs: number, 
+/**
+ * Finalizers whose owner never removes them.
+ */
+stuckFinalizers: Array<FinalizerRef>, crash: CrashPlan | null, 
+/**
+ * Things other actors do, each right after a given pass.
+ */
+script: Array<ScriptedEvent>, 
+/**
+ * Other controllers that write a field of an object whenever it differs from their value.
+ */
+otherWriters: Array<OtherWriter>, };
+
+/**
+ * `simulate`'s options: any of the settings of a `SimConfig`; the others keep
+ * their defaults. An unknown option name is an error. Times are simulated
+ * milliseconds. The defaults:
+ * - `seed`: `1`
+ * - `maxPasses`: `100`
+ * - `failureRate`: `0.0`
+ * - `dropRate`: `0.0`
+ * - `resyncPeriodMs`: `null`
+ * - `watchOwned`: `true`
+ * - `backoff`: `{"policy":"client-go","base_ms":5,"max_ms":1000000,"qps":10.0,"burst":100}`
+ * - `actionMs`: `10`
+ * - `watchLatencyMs`: `5`
+ * - `finalizerOwnerDelayMs`: `50`
+ * - `restartDelayMs`: `500`
+ * - `stuckFinalizers`: `[]`
+ * - `crash`: `null`
+ * - `script`: `[]`
+ * - `otherWriters`: `[]`
+ */
+export type SimOptions = Partial<SimConfig>;
+
+/**
+ * What happened to an object, as a watch event reports it.
+ */
+export type Change = "added" | "updated" | "deleted";
+
+/**
+ * Why a pass ran. `reconcile` never sees this.
+ */
+export type Trigger = { "kind": "custom-resource", change: Change, afterRestart: boolean, } | { "kind": "owned-object", name: string, change: Change, } | { "kind": "resync" } | { "kind": "requeue", failures: number, };
+
+/**
+ * What became of one action of a pass.
+ */
+export type ActionResult = { "result": "applied" } | { "result": "already-terminating" } | { "result": "failed", requeued_at: number, } | { "result": "not-attempted" } | { "result": "lost-in-crash" };
+
+export type ActionOutcome = { action: Action, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "failed", requeued_at: number, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
+
+/**
+ * The objects of the world, as the API server holds them.
+ */
+export type World = { observed: Resources, finalizers: Finalizers, 
+/**
+ * Objects being deleted, with the simulated time their deletion began.
+ */
+terminating: { [key in string]: number }, };
+
+/**
+ * One pass of the loop.
+ */
+export type PassRecord = { 
+/**
+ * 1-based.
+ */
+index: number, startedAt: number, finishedAt: number, trigger: Trigger, actions: Array<ActionOutcome>, crashed: boolean, 
+/**
+ * The world right after the pass (shared with the previous pass when unchanged).
+ */
+worldAfter: World, 
+/**
+ * How many actions `reconcile` would return right after the pass.
+ */
+outOfSync: number, terminating: number, };
+
+/**
+ * Something that happened between passes, for the timeline's log.
+ */
+export type Happening = { "kind": "watch-event-dropped", name: string, change: Change, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" };
+
+export type LogEntry = { at: number, 
+/**
+ * The number of passes finished when it happened.
+ */
+after_pass: number, } & ({ "kind": "watch-event-dropped", name: string, change: Change, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" });
+
+export type NotConvergingReason = { "kind": "stuck-finalizer", object: string, finalizer: string, } | { "kind": "oscillation", object: string, field: string, other_writer: string | null, } | { "kind": "pass-limit", limit: number, } | { "kind": "no-trigger", out_of_sync: number, };
+
+/**
+ * How the run ended.
+ */
+export type Verdict = { "verdict": "converged", passes: number, time: number, } | { "verdict": "not-converging", reason: NotConvergingReason, };
+
+/**
+ * What `simulate` returns.
+ */
+export type Timeline = { passes: Array<PassRecord>, log: Array<LogEntry>, verdict: Verdict, 
+/**
+ * "Converged after 2 passes (t = 25 ms)", "Not converging: ...".
+ */
+verdictText: string, };
+
+/**
+ * What `simulateVerdict` returns: the end of a run without its passes.
+ */
+export type SimVerdict = { 
+/**
+ * How many passes ran.
+ */
+passes: number, verdict: Verdict, verdictText: string, };
