@@ -6,8 +6,7 @@ use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 use super::dom::{clipboard_data, document_selection, selects_all, WindowEdit};
-use super::state::Action;
-use super::use_editor_window::EditorState;
+use super::state::{Action, EditorState};
 use super::EditorProps;
 
 /// Pastes larger than this skip the textarea (see [`large_paste`]); smaller
@@ -37,7 +36,7 @@ fn select_all_copy(state: &EditorState, on_edit: &WindowEdit, cut: bool) -> Call
     let (state, on_edit) = (state.clone(), on_edit.clone());
     Callback::from(move |e: Event| {
         let area: HtmlTextAreaElement = e.target_unchecked_into();
-        let rendered = state.rendered.borrow();
+        let rendered = state.rendered();
         if rendered.is_whole() || !selects_all(&area) {
             return;
         }
@@ -47,10 +46,7 @@ fn select_all_copy(state: &EditorState, on_edit: &WindowEdit, cut: bool) -> Call
         if data.set_data("text/plain", &rendered.text).is_ok() {
             e.prevent_default();
             if cut && !area.read_only() {
-                state
-                    .placement
-                    .borrow_mut()
-                    .apply(Action::InputReplacesAll(true));
+                state.apply(Action::InputReplacesAll(true));
                 drop(rendered);
                 on_edit.emit((String::new(), Some(0)));
             }
@@ -78,12 +74,11 @@ fn large_paste(
             return;
         }
         let next = {
-            let rendered = state.rendered.borrow();
+            let rendered = state.rendered();
             // Only while the textarea shows what was rendered (an input may be
             // waiting for its render); otherwise the browser pastes, and the
             // input splices as usual.
-            let shown = &rendered.text[rendered.window.start..rendered.window.end];
-            if area.value() != shown {
+            if area.value() != rendered.shown() {
                 return;
             }
             let whole = !rendered.is_whole() && selects_all(&area);
@@ -93,12 +88,9 @@ fn large_paste(
                 document_selection(&area, rendered.window.start)
                     .unwrap_or((rendered.text.len(), rendered.text.len()))
             };
-            let mut next = String::with_capacity(rendered.text.len() - (to - from) + pasted.len());
-            next.push_str(&rendered.text[..from]);
-            next.push_str(&pasted);
-            next.push_str(&rendered.text[to..]);
+            let next = rendered.replaced((from, to), &pasted);
             let caret = from + pasted.len();
-            state.placement.borrow_mut().apply(Action::Pasted { caret });
+            state.apply(Action::Pasted { caret });
             next
         };
         e.prevent_default();

@@ -17,9 +17,10 @@ use yew::prelude::*;
 use clipboard::{clipboard_handlers, ClipboardHandlers};
 use dom::input_handler;
 use render::{highlighted_lines, render_header, render_numbers};
+use state::window_text;
 use use_editor_keys::{use_editor_keys, KeyHandlers};
 use use_editor_listeners::use_editor_listeners;
-use use_editor_window::{use_editor_window, EditorWindow};
+use use_editor_window::{use_editor_window, window_edits, EditorWindow};
 
 use crate::editor_window::TextWindow;
 
@@ -51,8 +52,8 @@ pub fn dom_id(document: Document) -> &'static str {
 pub fn JsonEditor(props: &EditorProps) -> Html {
     let editor = use_editor_window(&props.text);
     let window = editor.window;
-    let window_text = &props.text[window.start..window.end];
-    let on_window_edit = editor.state.window_edits(props.document, &props.on_edit);
+    let window_text = window_text(&props.text, window);
+    let on_window_edit = window_edits(&editor.state, props.document, &props.on_edit);
     use_editor_listeners(&editor);
     let KeyHandlers {
         onkeydown,
@@ -140,7 +141,7 @@ fn go_to_error(editor: &EditorWindow, target: Option<(usize, usize)>) -> Callbac
         let Some((line, column)) = target else {
             return;
         };
-        let offset = state.rendered.borrow().offset_of(line, column);
+        let offset = state.rendered().offset_of(line, column);
         if let Some(area) = area_ref.cast::<HtmlElement>() {
             let _ = area.focus();
         }

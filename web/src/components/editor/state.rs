@@ -4,16 +4,87 @@
 //! Not a yew `use_reducer`: a handler must see what the event before it
 //! changed at once, before the render that change asks for, and most changes
 //! (a `beforeinput`, a scroll inside the window) must not render at all. So the
-//! state lives in `use_mut_ref` cells, and the next render reads it.
+//! state lives in `use_mut_ref` cells ([`EditorState`]), and the next render reads it.
 
+use std::cell::{Ref, RefCell, RefMut};
 use std::rc::Rc;
 
+use yew::functional::UseForceUpdateHandle;
 use yew::AttrValue;
 
 use crate::editor_window::{
     window_for, LineIndex, TextWindow, LINES_ABOVE, LINES_BELOW, WHOLE_BYTES, WINDOW_BYTES,
 };
 use crate::state::same_text;
+
+/// What the editor's handlers share: the last render, and how to place the next.
+///
+/// Every borrow of the two cells, and every slice of the document's text, is
+/// made in this file: each place that can panic costs the bundle a location,
+/// and each file with such places its name.
+#[derive(Clone)]
+pub(super) struct EditorState {
+    rendered: Rc<RefCell<Rendered>>,
+    placement: Rc<RefCell<Placement>>,
+    rerender: UseForceUpdateHandle,
+}
+
+impl EditorState {
+    pub fn new(
+        rendered: Rc<RefCell<Rendered>>,
+        placement: Rc<RefCell<Placement>>,
+        rerender: UseForceUpdateHandle,
+    ) -> Self {
+        Self {
+            rendered,
+            placement,
+            rerender,
+        }
+    }
+
+    pub fn rendered(&self) -> Ref<'_, Rendered> {
+        self.rendered.borrow()
+    }
+
+    pub fn placement(&self) -> Ref<'_, Placement> {
+        self.placement.borrow()
+    }
+
+    pub fn placement_mut(&self) -> RefMut<'_, Placement> {
+        self.placement.borrow_mut()
+    }
+
+    pub fn apply(&self, action: Action) {
+        self.placement_mut().apply(action);
+    }
+
+    pub fn rerender(&self) {
+        self.rerender.force_update();
+    }
+
+    /// Places the window around `caret` on the next render, puts `selection`
+    /// (document byte offsets) back once it is there, and renders.
+    pub fn move_window(&self, caret: usize, selection: (usize, usize)) {
+        self.apply(Action::MoveTo { caret, selection });
+        self.rerender();
+    }
+
+    /// Places this render's window on `text`, and keeps it for the handlers.
+    pub fn place(&self, text: &AttrValue, index: &Rc<LineIndex>) -> TextWindow {
+        let window = place_window(text, index, &self.rendered(), &mut self.placement_mut());
+        *self.rendered.borrow_mut() = Rendered {
+            text: text.clone(),
+            index: Rc::clone(index),
+            window,
+        };
+        window
+    }
+}
+
+/// The part of `text` that `window` shows.
+pub(super) fn window_text(text: &str, window: TextWindow) -> &str {
+    &text[window.start..window.end]
+}
 
 /// What the editor last rendered, for its event handlers.
 #[derive(Default)]
@@ -26,6 +97,20 @@ pub(super) struct Rendered {
 impl Rendered {
     pub fn is_whole(&self) -> bool {
         self.window.is_whole(self.text.len())
+    }
+
+    /// What the textarea was given.
+    pub fn shown(&self) -> &str {
+        window_text(&self.text, self.window)
+    }
+
+    /// The text with bytes `from..to` replaced by `inserted`.
+    pub fn replaced(&self, (from, to): (usize, usize), inserted: &str) -> String {
+        let mut next = String::with_capacity(self.text.len() - (to - from) + inserted.len());
+        next.push_str(&self.text[..from]);
+        next.push_str(inserted);
+        next.push_str(&self.text[to..]);
+        next
     }
 
     /// The byte offset of a line and column (both counted from 1, the column
@@ -146,7 +231,7 @@ impl Placement {
 
 /// The window for this render: kept where an edit happened, or placed around
 /// the screen (or the caret to reveal) when the text or the scroll position moved.
-pub(super) fn place_window(
+fn place_window(
     text: &AttrValue,
     index: &LineIndex,
     rendered: &Rendered,

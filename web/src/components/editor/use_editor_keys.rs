@@ -1,14 +1,12 @@
 //! The keys the editor handles itself (Ctrl+Home/End, Tab, Shift+Tab, Escape),
 //! and the caret moving near the window's edge, by keys or by a click.
 
-use std::rc::Rc;
-
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 use super::dom::{document_selection, indent, outdent, WindowEdit};
-use super::use_editor_window::EditorState;
-use crate::editor_window::{LineIndex, TextWindow, EDGE_BYTES, EDGE_LINES};
+use super::state::{EditorState, Rendered};
+use crate::editor_window::{EDGE_BYTES, EDGE_LINES};
 
 pub(super) struct KeyHandlers {
     pub onkeydown: Callback<KeyboardEvent>,
@@ -61,15 +59,23 @@ pub(super) fn use_editor_keys(state: &EditorState, on_window_edit: &WindowEdit) 
 /// Ctrl+Home and Ctrl+End (with Shift, selecting): the textarea only knows the
 /// window, so the editor goes to the document's edge itself.
 fn to_document_edge(state: &EditorState, e: &KeyboardEvent, end: bool) {
-    let len = state.rendered.borrow().text.len();
-    if state.rendered.borrow().window.is_whole(len) {
+    let (len, window) = {
+        let rendered = state.rendered();
+        (rendered.text.len(), rendered.window)
+    };
+    if window.is_whole(len) {
         return;
     }
     e.prevent_default();
     let area: HtmlTextAreaElement = e.target_unchecked_into();
     let target = if end { len } else { 0 };
-    let anchor = document_selection(&area, state.rendered.borrow().window.start)
-        .map_or(target, |(from, to)| if target >= to { from } else { to });
+    let anchor = document_selection(&area, window.start).map_or(target, |(from, to)| {
+        if target >= to {
+            from
+        } else {
+            to
+        }
+    });
     let selection = if e.shift_key() {
         (anchor.min(target), anchor.max(target))
     } else {
@@ -80,26 +86,24 @@ fn to_document_edge(state: &EditorState, e: &KeyboardEvent, end: bool) {
 
 /// Moves the window when the caret comes near its edge.
 fn follow_caret(state: &EditorState, area: &HtmlTextAreaElement) {
-    let (window, index) = {
-        let rendered = state.rendered.borrow();
-        (rendered.window, Rc::clone(&rendered.index))
+    let caret = {
+        let rendered = state.rendered();
+        if rendered.is_whole() || state.placement().settling() {
+            return;
+        }
+        // Only a caret moves the window: moving it under a selection would cut the selection.
+        document_selection(area, rendered.window.start)
+            .filter(|(from, to)| from == to && near_edge(&rendered, *to))
     };
-    if window.is_whole(state.rendered.borrow().text.len()) || state.placement.borrow().settling() {
-        return;
-    }
-    // Only a caret moves the window: moving it under a selection would cut the selection.
-    let Some((from, to)) = document_selection(area, window.start).filter(|(from, to)| from == to)
-    else {
-        return;
-    };
-    if near_edge(window, &index, to) {
-        state.move_window(to, (from, to));
+    if let Some((_, caret)) = caret {
+        state.move_window(caret, (caret, caret));
     }
 }
 
-/// Whether `caret` is near an edge of `window` where the document goes on:
+/// Whether `caret` is near an edge of the window where the document goes on:
 /// by lines, or by bytes where the window cuts a very long line.
-fn near_edge(window: TextWindow, index: &LineIndex, caret: usize) -> bool {
+fn near_edge(rendered: &Rendered, caret: usize) -> bool {
+    let (window, index) = (rendered.window, &rendered.index);
     let line = index.line_of(caret);
     let cut_above = window.start != index.start_of(window.first_line);
     let cut_below = window.end != index.end_of(window.last_line);

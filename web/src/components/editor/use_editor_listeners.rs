@@ -3,8 +3,7 @@
 //! over a Select All from an input in the window).
 
 use gloo::events::EventListener;
-use wasm_bindgen::JsValue;
-use web_sys::{EventTarget, HtmlElement, HtmlTextAreaElement, Node};
+use web_sys::{HtmlElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use super::dom::{document_selection, measure, selects_all};
@@ -22,63 +21,45 @@ pub(super) fn use_editor_listeners(editor: &EditorWindow) {
 #[hook]
 fn use_scroll_listener(editor: &EditorWindow) {
     let (refs, state) = (editor.refs.clone(), editor.state.clone());
-    // Measured on scrolling only: reading layout in every render would force it.
-    use_element_listener(
-        &editor.refs.scroller,
-        "scroll",
-        move |scroller: &HtmlElement| {
-            let window = state.rendered.borrow().window;
-            let mut placement = state.placement.borrow_mut();
-            if placement.settling() {
-                return;
-            }
-            measure(&refs, window, &mut placement);
-            let first = (f64::from(scroller.scroll_top()) / placement.line_px).max(0.0) as usize;
-            placement.apply(Action::Scrolled { first_line: first });
-            if !window.covers(first, first + placement.screen_lines) {
-                let selection = refs
-                    .area
-                    .cast::<HtmlTextAreaElement>()
-                    .and_then(|area| document_selection(&area, window.start));
-                placement.apply(Action::ScrolledPastEdge { selection });
-                drop(placement);
-                state.rerender.force_update();
-            }
-        },
-    );
+    use_effect_with((), move |()| {
+        // Measured on scrolling only: reading layout in every render would force it.
+        let listener = refs.scroller.cast::<HtmlElement>().map(|element| {
+            let scroller = element.clone();
+            EventListener::new(&element, "scroll", move |_| {
+                let window = state.rendered().window;
+                let mut placement = state.placement_mut();
+                if placement.settling() {
+                    return;
+                }
+                measure(&refs, window, &mut placement);
+                let first =
+                    (f64::from(scroller.scroll_top()) / placement.line_px).max(0.0) as usize;
+                placement.apply(Action::Scrolled { first_line: first });
+                if !window.covers(first, first + placement.screen_lines) {
+                    let selection = refs
+                        .area
+                        .cast::<HtmlTextAreaElement>()
+                        .and_then(|area| document_selection(&area, window.start));
+                    placement.apply(Action::ScrolledPastEdge { selection });
+                    drop(placement);
+                    state.rerender();
+                }
+            })
+        });
+        move || drop(listener)
+    });
 }
 
 /// Select All selects the whole window, which stands for the whole document:
 /// typing or pasting over it replaces the document.
 #[hook]
 fn use_select_all_listener(editor: &EditorWindow) {
-    let placement = editor.state.placement.clone();
-    use_element_listener(
-        &editor.refs.area,
-        "beforeinput",
-        move |area: &HtmlTextAreaElement| {
-            let replaces_all = selects_all(area);
-            placement
-                .borrow_mut()
-                .apply(Action::InputReplacesAll(replaces_all));
-        },
-    );
-}
-
-/// Calls `on_event` with the element behind `node` on each `event` there,
-/// from the first render on.
-#[hook]
-fn use_element_listener<T, F>(node: &NodeRef, event: &'static str, on_event: F)
-where
-    T: AsRef<Node> + AsRef<EventTarget> + From<JsValue> + Clone + 'static,
-    F: Fn(&T) + 'static,
-{
-    let node = node.clone();
+    let (area_ref, state) = (editor.refs.area.clone(), editor.state.clone());
     use_effect_with((), move |()| {
-        let listener = node.cast::<T>().map(|element| {
-            let target = element.clone();
-            EventListener::new(AsRef::<EventTarget>::as_ref(&element), event, move |_| {
-                on_event(&target)
+        let listener = area_ref.cast::<HtmlTextAreaElement>().map(|area| {
+            let target = area.clone();
+            EventListener::new(&area, "beforeinput", move |_| {
+                state.apply(Action::InputReplacesAll(selects_all(&target)));
             })
         });
         move || drop(listener)

@@ -3,64 +3,13 @@
 //! the scroll position that go with it. Edits of the window are spliced back
 //! into the document here.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use reconcile_core::Document;
 use web_sys::{HtmlElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use super::dom::{measure, select_in_window, set_spacer_heights, EditorRefs, WindowEdit};
-use super::state::{place_window, Action, Placement, Rendered};
+use super::state::{Action, EditorState, Placement, Rendered};
 use crate::editor_window::{byte_index_of_utf16, LineIndex, TextWindow};
-
-/// What the editor's handlers share: the last render, and how to place the next.
-#[derive(Clone)]
-pub(super) struct EditorState {
-    pub rendered: Rc<RefCell<Rendered>>,
-    pub placement: Rc<RefCell<Placement>>,
-    pub rerender: UseForceUpdateHandle,
-}
-
-impl EditorState {
-    /// Places the window around `caret` on the next render, puts `selection`
-    /// (document byte offsets) back once it is there, and renders.
-    pub fn move_window(&self, caret: usize, selection: (usize, usize)) {
-        let action = Action::MoveTo { caret, selection };
-        self.placement.borrow_mut().apply(action);
-        self.rerender.force_update();
-    }
-
-    /// Edits arrive as the window's new text; the document is the window
-    /// spliced back in, or the new text alone when it replaced a Select All.
-    pub fn window_edits(
-        &self,
-        document: Document,
-        on_edit: &Callback<(Document, String)>,
-    ) -> WindowEdit {
-        let on_edit = on_edit.clone();
-        let (rendered, placement) = (self.rendered.clone(), self.placement.clone());
-        Callback::from(move |(edited, caret_utf16): (String, Option<u32>)| {
-            let next = {
-                let rendered = rendered.borrow();
-                let mut placement = placement.borrow_mut();
-                let whole = placement.take_replaces_all();
-                let start = if whole { 0 } else { rendered.window.start };
-                let next = if whole {
-                    edited.clone()
-                } else {
-                    rendered.window.splice(&rendered.text, &edited)
-                };
-                let caret =
-                    start + caret_utf16.map_or(edited.len(), |c| byte_index_of_utf16(&edited, c));
-                let keep = (!whole).then_some((start, start + edited.len()));
-                placement.apply(Action::Edited { keep, caret });
-                next
-            };
-            on_edit.emit((document, next));
-        })
-    }
-}
 
 /// This render's window, and what the handlers need to move it.
 pub(super) struct EditorWindow {
@@ -71,11 +20,11 @@ pub(super) struct EditorWindow {
 
 #[hook]
 pub(super) fn use_editor_window(text: &AttrValue) -> EditorWindow {
-    let state = EditorState {
-        rendered: use_mut_ref(Rendered::default),
-        placement: use_mut_ref(Placement::default),
-        rerender: use_force_update(),
-    };
+    let state = EditorState::new(
+        use_mut_ref(Rendered::default),
+        use_mut_ref(Placement::default),
+        use_force_update(),
+    );
     let refs = EditorRefs {
         scroller: use_node_ref(),
         area: use_node_ref(),
@@ -83,18 +32,8 @@ pub(super) fn use_editor_window(text: &AttrValue) -> EditorWindow {
         spacer_below: use_node_ref(),
     };
     let index = use_memo(text.clone(), |text| LineIndex::new(text));
-    let window = place_window(
-        text,
-        &index,
-        &state.rendered.borrow(),
-        &mut state.placement.borrow_mut(),
-    );
-    *state.rendered.borrow_mut() = Rendered {
-        text: text.clone(),
-        index: Rc::clone(&index),
-        window,
-    };
-    use_settle_window(window, &refs, &state.placement);
+    let window = state.place(text, &index);
+    use_settle_window(window, &refs, &state);
     EditorWindow {
         window,
         state,
@@ -105,11 +44,11 @@ pub(super) fn use_editor_window(text: &AttrValue) -> EditorWindow {
 /// The window's size and place, the selection, and the spacers' heights,
 /// once the DOM holds this render.
 #[hook]
-fn use_settle_window(window: TextWindow, refs: &EditorRefs, placement: &Rc<RefCell<Placement>>) {
-    let (refs, placement) = (refs.clone(), placement.clone());
+fn use_settle_window(window: TextWindow, refs: &EditorRefs, state: &EditorState) {
+    let (refs, state) = (refs.clone(), state.clone());
     use_effect(move || {
         set_spacer_heights(&refs, window);
-        let mut placement = placement.borrow_mut();
+        let mut placement = state.placement_mut();
         if let (Some(area), Some(selection)) = (
             refs.area.cast::<HtmlTextAreaElement>(),
             placement.selection.take(),
@@ -127,4 +66,33 @@ fn use_settle_window(window: TextWindow, refs: &EditorRefs, placement: &Rc<RefCe
         }
         || ()
     });
+}
+
+/// Edits arrive as the window's new text; the document is the window
+/// spliced back in, or the new text alone when it replaced a Select All.
+pub(super) fn window_edits(
+    state: &EditorState,
+    document: Document,
+    on_edit: &Callback<(Document, String)>,
+) -> WindowEdit {
+    let (state, on_edit) = (state.clone(), on_edit.clone());
+    Callback::from(move |(edited, caret_utf16): (String, Option<u32>)| {
+        let next = {
+            let rendered = state.rendered();
+            let mut placement = state.placement_mut();
+            let whole = placement.take_replaces_all();
+            let start = if whole { 0 } else { rendered.window.start };
+            let next = if whole {
+                edited.clone()
+            } else {
+                rendered.window.splice(&rendered.text, &edited)
+            };
+            let caret =
+                start + caret_utf16.map_or(edited.len(), |c| byte_index_of_utf16(&edited, c));
+            let keep = (!whole).then_some((start, start + edited.len()));
+            placement.apply(Action::Edited { keep, caret });
+            next
+        };
+        on_edit.emit((document, next));
+    })
 }
