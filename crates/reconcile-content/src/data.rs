@@ -6,6 +6,7 @@ use std::fmt;
 
 use reconcile_core::json::Json;
 use reconcile_core::path::JsonPath;
+use reconcile_core::{parse_json, Document};
 use reconcile_sim::{options_from_json, SimConfig};
 use serde::de::DeserializeOwned;
 
@@ -78,6 +79,71 @@ pub(crate) fn read<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, Con
             message,
         }
     })
+}
+
+/// Reads a whole file as a JSON value, with core's located errors.
+pub(crate) fn read_json(file: &str, text: &str) -> Result<Json, ContentError> {
+    parse_json(Document::Scenario, text).map_err(|error| ContentError {
+        file: file.to_owned(),
+        position: Some((error.line, error.column)),
+        path: Some(error.path),
+        message: error.message,
+    })
+}
+
+/// The members of a file's top-level object, read by name.
+pub(crate) struct Members<'a> {
+    file: &'a str,
+    value: &'a Json,
+}
+
+impl<'a> Members<'a> {
+    /// `value` as an object whose member names are all in `known`.
+    pub(crate) fn new(
+        file: &'a str,
+        value: &'a Json,
+        known: &[&str],
+    ) -> Result<Self, ContentError> {
+        let members = Self { file, value };
+        let Some(object) = value.as_object() else {
+            return Err(members.error(JsonPath::root(), "expected an object".to_owned()));
+        };
+        if let Some((unknown, _)) = object.iter().find(|(name, _)| !known.contains(&&**name)) {
+            return Err(members.error(
+                JsonPath::root().key(unknown),
+                format!(
+                    "unknown member {unknown:?}; expected one of {}",
+                    known.join(", ")
+                ),
+            ));
+        }
+        Ok(members)
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<&'a Json> {
+        self.value.get(name)
+    }
+
+    /// A member that must be a string.
+    pub(crate) fn string(&self, name: &str) -> Result<String, ContentError> {
+        match self.get(name) {
+            Some(Json::String(text)) => Ok(text.to_string()),
+            Some(other) => Err(self.error(
+                JsonPath::root().key(name),
+                format!("expected a string, found {}", other.type_name()),
+            )),
+            None => Err(self.error(JsonPath::root(), format!("missing member {name:?}"))),
+        }
+    }
+
+    fn error(&self, path: JsonPath, message: String) -> ContentError {
+        ContentError {
+            file: self.file.to_owned(),
+            position: None,
+            path: Some(path),
+            message,
+        }
+    }
 }
 
 /// Reads a file's `sim` member with the simulation's own options parser.

@@ -1,35 +1,37 @@
 //! Built-in starting scenarios, as data files (`presets/*.json`, compiled in,
 //! in menu order). Texts are kept as the user will see them in the editors.
 
-use reconcile_core::json::Json;
 use reconcile_sim::SimConfig;
-use serde::Deserialize;
 
 use crate::data::{self, content_file, ContentError};
 
 /// A named scenario for the presets menu.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Preset {
     /// Stable identifier, used in URLs.
     pub id: String,
     pub title: String,
     /// One sentence on what to look at.
     pub summary: String,
-    /// For people reading the file: why the settings are what they are.
-    #[serde(default, rename = "comment")]
-    _comment: Option<String>,
     pub desired: String,
     pub observed: String,
     pub finalizers: String,
-    /// The simulation settings that go with it, read from `sim_json` by the
-    /// simulation's options parser (see [`parse_preset`]).
-    #[serde(skip)]
+    /// The simulation settings that go with it.
     pub sim: SimConfig,
-    /// The file's `sim` member as written.
-    #[serde(rename = "sim", default)]
-    sim_json: Option<Json>,
 }
+
+/// The members a preset file may have; `comment` is for people reading the
+/// file (why the settings are what they are) and is not read.
+const MEMBERS: [&str; 8] = [
+    "id",
+    "title",
+    "summary",
+    "comment",
+    "desired",
+    "observed",
+    "finalizers",
+    "sim",
+];
 
 /// The presets shipped with the playground, in menu order: `(file, text)`.
 pub const PRESET_FILES: &[(&str, &str)] = &[
@@ -43,11 +45,20 @@ pub const PRESET_FILES: &[(&str, &str)] = &[
     content_file!("presets", "08-missed-events.json"),
 ];
 
-/// Parses one preset file; `file` names it in errors.
+/// Parses one preset file; `file` names it in errors. Read through core's
+/// JSON value (not a serde derive, which would add a reader to the page).
 pub fn parse_preset(file: &str, text: &str) -> Result<Preset, ContentError> {
-    let mut preset: Preset = data::read(file, text)?;
-    preset.sim = data::read_sim(file, preset.sim_json.take().as_ref())?.unwrap_or_default();
-    Ok(preset)
+    let value = data::read_json(file, text)?;
+    let members = data::Members::new(file, &value, &MEMBERS)?;
+    Ok(Preset {
+        id: members.string("id")?,
+        title: members.string("title")?,
+        summary: members.string("summary")?,
+        desired: members.string("desired")?,
+        observed: members.string("observed")?,
+        finalizers: members.string("finalizers")?,
+        sim: data::read_sim(file, members.get("sim"))?.unwrap_or_default(),
+    })
 }
 
 /// Every shipped preset, in menu order, parsed once.
@@ -64,12 +75,10 @@ pub fn default_preset() -> &'static Preset {
             id: "basics".to_owned(),
             title: String::new(),
             summary: String::new(),
-            _comment: None,
             desired: "{}\n".to_owned(),
             observed: "{}\n".to_owned(),
             finalizers: "null\n".to_owned(),
             sim: SimConfig::default(),
-            sim_json: None,
         })
     })
 }
@@ -141,6 +150,20 @@ mod tests {
             error.starts_with(
                 r#"presets/06-flaky-api.json at $.sim: unknown option "failureRat"; expected one of seed,"#
             ),
+            "{error}"
+        );
+        let error = parse_preset(file, &text.replacen(r#""title""#, r#""titel""#, 1))
+            .expect_err("a misspelt member is an error")
+            .to_string();
+        assert!(
+            error.starts_with(r#"presets/06-flaky-api.json at $.titel: unknown member "titel"; expected one of id, title,"#),
+            "{error}"
+        );
+        let error = parse_preset(file, &text.replacen(r#""summary": "#, r#""summary": ,"#, 1))
+            .expect_err("bad JSON is an error")
+            .to_string();
+        assert!(
+            error.starts_with("presets/06-flaky-api.json: line 4, column 14 at $.summary: "),
             "{error}"
         );
     }

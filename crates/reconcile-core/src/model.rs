@@ -71,16 +71,27 @@ impl SpecTexts {
     }
 }
 
+/// The order of entries: by name.
+fn by_name(a: &(Arc<str>, Spec), b: &(Arc<str>, Spec)) -> std::cmp::Ordering {
+    a.0.cmp(&b.0)
+}
+
 /// Sorts entries by name, stably (one sort for every way resources are built).
 fn sort_by_name(entries: &mut [(Arc<str>, Spec)]) {
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    entries.sort_by(by_name);
 }
 
 /// Sorts `items` in `order`, stably, and keeps only the last of items that
 /// order equal: a later entry replaces an earlier one, as when a document
 /// names something twice. The one sort-and-dedup of every sorted set here.
-pub fn sort_unique_keep_last<T>(items: &mut Vec<T>, order: impl Fn(&T, &T) -> std::cmp::Ordering) {
-    items.sort_by(&order);
+///
+/// `order` is taken by value (a function or a closure that captures nothing
+/// is `Copy`), so a sort with the same `order` elsewhere is the same code.
+pub fn sort_unique_keep_last<T, F: Fn(&T, &T) -> std::cmp::Ordering + Copy>(
+    items: &mut Vec<T>,
+    order: F,
+) {
+    items.sort_by(order);
     // Reversed, each run of equals starts with its last item, which dedup keeps.
     items.reverse();
     items.dedup_by(|a, b| order(a, b).is_eq());
@@ -112,7 +123,7 @@ impl Resources {
             .into_iter()
             .map(|(name, spec)| (name, Spec::Value(spec)))
             .collect();
-        sort_unique_keep_last(&mut entries, |a, b| a.0.cmp(&b.0));
+        sort_unique_keep_last(&mut entries, by_name);
         Self {
             entries,
             texts: None,

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::world::World;
 use reconcile_core::explain::diff;
-use reconcile_core::model::{sort_unique_keep_last, Resources};
+use reconcile_core::model::Resources;
 
 /// Where one named resource stands relative to the desired state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -55,11 +55,34 @@ pub struct ResourceStatus {
     pub pending_finalizers: Vec<String>,
 }
 
+/// The names of two name-sorted sets, merged: sorted, each once.
+fn union_of_sorted<'a>(
+    a: impl Iterator<Item = &'a str>,
+    b: impl Iterator<Item = &'a str>,
+) -> Vec<&'a str> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    let mut names = Vec::new();
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x < y => a.next(),
+            (Some(x), Some(y)) if x > y => b.next(),
+            (Some(_), Some(_)) => {
+                b.next();
+                a.next()
+            }
+            (Some(_), None) => a.next(),
+            (None, _) => b.next(),
+        };
+        match next {
+            Some(name) => names.push(name),
+            None => return names,
+        }
+    }
+}
+
 /// One status per name in desired ∪ observed, sorted by name.
 pub fn resource_statuses(desired: &Resources, world: &World) -> Vec<ResourceStatus> {
-    let mut names: Vec<&str> = desired.names().chain(world.observed.names()).collect();
-    sort_unique_keep_last(&mut names, |a, b| a.cmp(b));
-    names
+    union_of_sorted(desired.names(), world.observed.names())
         .into_iter()
         .map(|name| {
             let pending = world.pending(name).to_vec();
