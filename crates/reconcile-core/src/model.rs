@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
-use crate::json::Json;
+use crate::json::{self, Json};
 use crate::scan::ScannedResources;
 
 /// A set of named specs: the desired or the observed state.
@@ -38,7 +38,7 @@ pub(crate) enum Spec {
 /// A validated document and the specs in it, each parsed once, on first use.
 #[derive(Debug)]
 struct SpecTexts {
-    text: Box<str>,
+    text: String,
     specs: Vec<LazySpec>,
 }
 
@@ -58,16 +58,56 @@ impl SpecTexts {
     fn value(&self, index: usize) -> Option<&Json> {
         let spec = self.specs.get(index)?;
         let text = self.text.get(spec.start..spec.end)?;
-        Some(
-            spec.value
-                .get_or_init(|| crate::parse::parse_validated_value(text)),
-        )
+        Some(spec.value.get_or_init(|| json::from_valid_text(text)))
     }
 }
 
 /// Sorts entries by name, stably (one sort for every way resources are built).
 fn sort_by_name(entries: &mut [(Arc<str>, Spec)]) {
     entries.sort_by(|a, b| a.0.cmp(&b.0));
+}
+
+/// The entries of one scanned group in name order, their specs added to
+/// `specs`, or `None` if a name repeats. A name that `earlier` (sorted) has too
+/// is shared with it (when the group is sorted too; otherwise perhaps not).
+fn scanned_entries(
+    text: &str,
+    group: ScannedResources,
+    mut earlier: &[(Arc<str>, Spec)],
+    specs: &mut Vec<LazySpec>,
+) -> Option<Vec<(Arc<str>, Spec)>> {
+    let mut entries: Vec<(Arc<str>, Spec)> = group
+        .members
+        .into_iter()
+        .map(|resource| {
+            let index = specs.len();
+            specs.push(LazySpec {
+                start: resource.spec.start,
+                end: resource.spec.end,
+                value: OnceLock::new(),
+            });
+            let name = text.get(resource.name).unwrap_or_default();
+            // Pass the earlier names below this one.
+            while let Some(((below, _), rest)) = earlier.split_first() {
+                if &**below >= name {
+                    break;
+                }
+                earlier = rest;
+            }
+            let name = match earlier.first() {
+                Some((same, _)) if &**same == name => Arc::clone(same),
+                _ => Arc::from(name),
+            };
+            (name, Spec::Text(index))
+        })
+        .collect();
+    if !group.sorted {
+        sort_by_name(&mut entries);
+        if entries.windows(2).any(|pair| pair[0].0 == pair[1].0) {
+            return None;
+        }
+    }
+    Some(entries)
 }
 
 /// What a spec whose text is missing reads as; never happens for texts the scanner accepted.
@@ -107,46 +147,35 @@ impl Resources {
     }
 
     /// Resources read by the scanner from `text`, whose spec texts are valid
-    /// JSON values. `text` is copied once and shared by every group in
-    /// `groups` (a scenario's desired and observed). `None` if a name repeats
-    /// within a group: an error, which the precise parser reports.
-    pub(crate) fn from_scanned<const N: usize>(
-        text: &str,
-        groups: [ScannedResources<'_>; N],
-    ) -> Option<[Resources; N]> {
-        let mut specs = Vec::with_capacity(groups.iter().map(|g| g.members.len()).sum());
-        let mut unique = true;
-        let groups = groups.map(|group| {
-            let mut entries: Vec<(Arc<str>, Spec)> = group
-                .members
-                .into_iter()
-                .map(|resource| {
-                    let index = specs.len();
-                    specs.push(LazySpec {
-                        start: resource.spec.start,
-                        end: resource.spec.end,
-                        value: OnceLock::new(),
-                    });
-                    (Arc::from(resource.name), Spec::Text(index))
-                })
-                .collect();
-            if !group.sorted {
-                sort_by_name(&mut entries);
-                unique &= entries.windows(2).all(|pair| pair[0].0 != pair[1].0);
-            }
-            entries
-        });
-        if !unique {
-            return None;
-        }
-        let texts = Arc::new(SpecTexts {
-            text: text.into(),
-            specs,
-        });
-        Some(groups.map(|entries| Resources {
-            entries,
-            texts: Some(Arc::clone(&texts)),
-        }))
+    /// JSON values: a scenario's desired and observed (a single document
+    /// comes with an empty second group). Both keep `text` (not a copy). A
+    /// name in both is one allocation, shared: the merge walk of
+    /// [`crate::reconcile`] tells the two equal by their pointers.
+    ///
+    /// If a name repeats within a group, `text` is handed back: an error,
+    /// which the precise parser reports.
+    pub(crate) fn from_scanned(
+        text: String,
+        [first, second]: [ScannedResources; 2],
+    ) -> Result<[Resources; 2], String> {
+        let mut specs = Vec::with_capacity(first.members.len() + second.members.len());
+        let Some(first) = scanned_entries(&text, first, &[], &mut specs) else {
+            return Err(text);
+        };
+        let Some(second) = scanned_entries(&text, second, &first, &mut specs) else {
+            return Err(text);
+        };
+        let texts = Some(Arc::new(SpecTexts { text, specs }));
+        Ok([
+            Resources {
+                entries: first,
+                texts: texts.clone(),
+            },
+            Resources {
+                entries: second,
+                texts,
+            },
+        ])
     }
 
     #[inline(always)]

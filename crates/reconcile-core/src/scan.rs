@@ -21,10 +21,6 @@
 
 use std::ops::Range;
 
-use crate::json::Json;
-use crate::parse::parse_validated_value;
-use crate::reconcile::SortedSpecs;
-
 /// Deepest nesting this pass reads (the document's own object is level 1);
 /// deeper input goes to the precise parser, whose limit is [`crate::parse::MAX_DEPTH`].
 const DEPTH_LIMIT: usize = 100;
@@ -33,19 +29,19 @@ const DEPTH_LIMIT: usize = 100;
 /// this pass checks member names for duplicates by comparing every pair.
 const MEMBER_LIMIT: usize = 128;
 
-/// One member of a `{"name": spec}` document.
-#[derive(Debug)]
-pub(crate) struct ScannedResource<'a> {
-    /// The name (names with escapes go to the precise parser).
-    pub name: &'a str,
+/// One member of a `{"name": spec}` document: where its name and spec are.
+#[derive(Debug, Clone)]
+pub(crate) struct ScannedResource {
+    /// Where the name is, without its quotes (names with escapes go to the precise parser).
+    pub name: Range<usize>,
     /// Where the spec's JSON text is; a valid value on its own.
     pub spec: Range<usize>,
 }
 
 /// The members of a `{"name": spec}` document, in document order.
-#[derive(Debug)]
-pub(crate) struct ScannedResources<'a> {
-    pub members: Vec<ScannedResource<'a>>,
+#[derive(Debug, Default)]
+pub(crate) struct ScannedResources {
+    pub members: Vec<ScannedResource>,
     /// Whether the names strictly increase (so they are sorted and unique);
     /// otherwise whoever sorts them must also reject a repeated name.
     pub sorted: bool,
@@ -53,69 +49,16 @@ pub(crate) struct ScannedResources<'a> {
 
 /// A scenario `{"desired": …, "observed": …, "finalizers": …}`.
 #[derive(Debug)]
-pub(crate) struct ScannedScenario<'a> {
-    pub desired: ScannedResources<'a>,
-    pub observed: ScannedResources<'a>,
+pub(crate) struct ScannedScenario {
+    pub desired: ScannedResources,
+    pub observed: ScannedResources,
     /// Where the finalizers value is, when the member is present (it may be `null`).
     /// Its shape is not checked here: parse it with the finalizers parser.
     pub finalizers: Option<Range<usize>>,
 }
 
-/// A scanned `{"name": spec}` document with its text, for [`crate::reconcile::merge_walk`].
-#[derive(Debug)]
-pub(crate) struct ScannedDocument<'a> {
-    text: &'a str,
-    /// Sorted by name, names unique.
-    resources: Vec<ScannedResource<'a>>,
-}
-
-impl<'a> ScannedDocument<'a> {
-    /// Sorts the members by name; `None` if a name repeats (an error for the precise parser).
-    pub(crate) fn new(text: &'a str, scanned: ScannedResources<'a>) -> Option<Self> {
-        let mut resources = scanned.members;
-        if !scanned.sorted {
-            resources.sort_by(|a, b| a.name.cmp(b.name));
-            if resources
-                .windows(2)
-                .any(|pair| pair[0].name == pair[1].name)
-            {
-                return None;
-            }
-        }
-        Some(Self { text, resources })
-    }
-
-    /// The JSON text of one of this document's specs.
-    pub(crate) fn spec_text(&self, resource: &ScannedResource<'_>) -> &str {
-        self.text.get(resource.spec.clone()).unwrap_or("null")
-    }
-
-    /// The value of one of this document's specs.
-    pub(crate) fn spec(&self, resource: &ScannedResource<'_>) -> Json {
-        parse_validated_value(self.spec_text(resource))
-    }
-}
-
-impl<'a> SortedSpecs for ScannedDocument<'a> {
-    type Entry = ScannedResource<'a>;
-    fn entries(&self) -> &[Self::Entry] {
-        &self.resources
-    }
-    fn name(entry: &Self::Entry) -> &str {
-        entry.name
-    }
-    fn shares_name(_: &Self::Entry, _: &Self::Entry) -> bool {
-        false
-    }
-    /// Equal texts are equal values; only specs written differently are parsed.
-    fn spec_equals(&self, entry: &Self::Entry, other: &Self, other_entry: &Self::Entry) -> bool {
-        self.spec_text(entry) == other.spec_text(other_entry)
-            || self.spec(entry) == other.spec(other_entry)
-    }
-}
-
 /// Reads a desired or observed document, or gives up.
-pub(crate) fn resources(text: &str) -> Option<ScannedResources<'_>> {
+pub(crate) fn resources(text: &str) -> Option<ScannedResources> {
     let mut scanner = Scanner::new(text);
     scanner.skip_whitespace();
     let resources = scanner.resources(1)?;
@@ -124,7 +67,7 @@ pub(crate) fn resources(text: &str) -> Option<ScannedResources<'_>> {
 }
 
 /// Reads a scenario document, or gives up.
-pub(crate) fn scenario(text: &str) -> Option<ScannedScenario<'_>> {
+pub(crate) fn scenario(text: &str) -> Option<ScannedScenario> {
     let mut scanner = Scanner::new(text);
     scanner.skip_whitespace();
     scanner.expect(b'{')?;
@@ -455,20 +398,21 @@ impl<'a> Scanner<'a> {
     }
 
     /// A `{"name": spec}` object at `pos`, at nesting `depth`.
-    fn resources(&mut self, depth: usize) -> Option<ScannedResources<'a>> {
+    fn resources(&mut self, depth: usize) -> Option<ScannedResources> {
         self.expect(b'{')?;
-        let mut members: Vec<ScannedResource<'a>> = Vec::new();
+        let mut members: Vec<ScannedResource> = Vec::new();
         let mut sorted = true;
         self.skip_whitespace();
         if self.peek()? == b'}' {
             self.pos += 1;
             return Some(ScannedResources { members, sorted });
         }
+        let bytes = self.bytes;
         loop {
             // Escaped names would need decoding; the precise parser reads them.
-            let name = &self.text[self.plain_string()?];
+            let name = self.plain_string()?;
             if let Some(previous) = members.last() {
-                sorted &= previous.name < name;
+                sorted &= bytes[previous.name.clone()] < bytes[name.clone()];
             }
             self.skip_whitespace();
             self.expect(b':')?;
@@ -491,16 +435,18 @@ impl<'a> Scanner<'a> {
 mod tests {
     use super::*;
 
-    /// Names and spec texts in name order, as the consumers sort them.
+    /// Names and spec texts in name order, as the consumers sort them;
+    /// `None` for a repeated name, as they reject it.
     fn names_and_specs(text: &str) -> Option<Vec<(String, String)>> {
-        let document = ScannedDocument::new(text, resources(text)?)?;
-        Some(
-            document
-                .entries()
-                .iter()
-                .map(|r| (r.name.to_owned(), document.spec_text(r).to_owned()))
-                .collect(),
-        )
+        let slice = |range: &Range<usize>| text[range.clone()].to_owned();
+        let mut members: Vec<(String, String)> = resources(text)?
+            .members
+            .iter()
+            .map(|r| (slice(&r.name), slice(&r.spec)))
+            .collect();
+        members.sort();
+        let unique = members.windows(2).all(|pair| pair[0].0 != pair[1].0);
+        unique.then_some(members)
     }
 
     #[test]
@@ -840,7 +786,7 @@ mod tests {
             fn resources_documents(text in mutated(resources())) {
                 let precise = parse_resources_precise(&text);
                 let accepted = super::super::resources(&text)
-                    .and_then(|scanned| crate::Resources::from_scanned(&text, [scanned]));
+                    .and_then(|scanned| crate::Resources::from_scanned(text.clone(), [scanned, Default::default()]).ok());
                 if accepted.is_some() {
                     prop_assert!(precise.is_ok(), "accepted what the precise parser rejects: {:?}", precise);
                 }
