@@ -74,7 +74,7 @@ fn display_name(name: &str) -> Cow<'_, str> {
 /// `None` means the field is absent on that side.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Drift {
-    #[serde(serialize_with = "crate::parse_display_serializer")]
+    #[serde(serialize_with = "crate::path::serialize_display")]
     pub path: JsonPath,
     pub observed: Option<Json>,
     pub desired: Option<Json>,

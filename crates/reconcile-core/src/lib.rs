@@ -6,6 +6,12 @@
 //! playground's content. It depends on `serde` and `serde_json` only, reads no
 //! clock and uses no global randomness, so every result is a pure function of
 //! its inputs.
+//!
+//! The modules are layered, each using only those below it (a test checks):
+//! `stable`, `path` → `json` → `scan` → `model` → `parse` → `reconcile` →
+//! `explain`. There is one read path: `scan`'s validating pass feeds `model`'s
+//! [`Resources`], and on any error `parse`'s precise parser reads the text
+//! again and locates the problem.
 
 pub mod explain;
 pub mod json;
@@ -25,14 +31,6 @@ pub use parse::{
 };
 pub use path::JsonPath;
 pub use reconcile::{count_out_of_sync, reconcile, Action, ActionKind};
-
-/// Serializes a value through its `Display` text.
-pub(crate) fn parse_display_serializer<T: std::fmt::Display, S: serde::Serializer>(
-    value: &T,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(value)
-}
 
 /// Parses the three editor texts and plans. The first error found is returned,
 /// checked in the order desired, observed, finalizers.
@@ -112,4 +110,35 @@ pub fn export_scenario(scenario: &Scenario) -> String {
     let mut text = serde_json::to_string_pretty(scenario).unwrap_or_default();
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod layering {
+    /// The modules from the bottom up, with their source.
+    const LAYERS: [(&str, &str); 8] = [
+        ("stable", include_str!("stable.rs")),
+        ("path", include_str!("path.rs")),
+        ("json", include_str!("json.rs")),
+        ("scan", include_str!("scan.rs")),
+        ("model", include_str!("model.rs")),
+        ("parse", include_str!("parse.rs")),
+        ("reconcile", include_str!("reconcile.rs")),
+        ("explain", include_str!("explain.rs")),
+    ];
+
+    #[test]
+    fn no_module_uses_a_higher_one() {
+        for (at, (name, source)) in LAYERS.iter().enumerate() {
+            // Tests may use anything, and comments may name anything.
+            let code = source.split("#[cfg(test)]").next().unwrap_or_default();
+            for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                for (higher, _) in &LAYERS[at + 1..] {
+                    assert!(
+                        !line.contains(&format!("crate::{higher}")),
+                        "{name} uses {higher}, which is above it: {line}"
+                    );
+                }
+            }
+        }
+    }
 }

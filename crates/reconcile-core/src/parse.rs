@@ -89,7 +89,7 @@ pub struct InputError {
     /// 1-based column, counted in Unicode characters.
     pub column: usize,
     /// Where in the document, e.g. `$.web.replicas`.
-    #[serde(serialize_with = "crate::parse_display_serializer")]
+    #[serde(serialize_with = "crate::path::serialize_display")]
     pub path: JsonPath,
     /// What went wrong and what was expected, without the location.
     pub message: String,
@@ -986,6 +986,21 @@ mod tests {
                 .expect("valid");
         assert_eq!(scenario.desired.len(), 1);
         assert!(scenario.finalizers.is_none());
+    }
+
+    #[test]
+    fn a_scenario_shares_the_names_desired_and_observed() {
+        let text = r#"{"desired": {"a": 1, "b": 2}, "observed": {"b": 3, "c": 4}}"#;
+        let scenario = parse_scenario(text).expect("valid");
+        let desired = scenario.desired.shared_name("b").expect("desired");
+        let observed = scenario.observed.shared_name("b").expect("observed");
+        assert!(Arc::ptr_eq(desired, observed));
+        // Handed over or lent, and in any order, the text reads the same.
+        let unsorted = r#"{"desired": {"b": 2, "a": 1}, "observed": {"c": 4, "b": 3}}"#;
+        for text in [text, unsorted] {
+            assert_eq!(parse_scenario_owned(text.to_owned()), Ok(scenario.clone()));
+            assert_eq!(parse_scenario(text), Ok(scenario.clone()));
+        }
     }
 
     #[test]
