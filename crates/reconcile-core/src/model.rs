@@ -1,13 +1,15 @@
 //! The inputs of `reconcile`: named specs and per-name finalizer lists.
 
+use std::cmp::Ordering;
 use std::fmt;
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use crate::json::{self, Json};
-use crate::scan::ScannedResources;
+use crate::scan::{self, ScannedResources};
 
 /// A set of named specs: the desired or the observed state.
 ///
@@ -44,21 +46,26 @@ struct SpecTexts {
 
 #[derive(Debug)]
 struct LazySpec {
-    start: usize,
-    end: usize,
-    value: OnceLock<Json>,
+    /// Where the text is, in the scan's 32-bit offsets.
+    text: Range<u32>,
+    /// Boxed: most specs are never parsed, and an unset `OnceLock<Box<Json>>`
+    /// is 16 bytes where an unset `OnceLock<Json>` is 32.
+    value: OnceLock<Box<Json>>,
 }
 
 impl SpecTexts {
     fn text(&self, index: usize) -> Option<&str> {
         let spec = self.specs.get(index)?;
-        self.text.get(spec.start..spec.end)
+        self.text.get(scan::wide(&spec.text))
     }
 
     fn value(&self, index: usize) -> Option<&Json> {
         let spec = self.specs.get(index)?;
-        let text = self.text.get(spec.start..spec.end)?;
-        Some(spec.value.get_or_init(|| json::from_valid_text(text)))
+        let text = self.text.get(scan::wide(&spec.text))?;
+        Some(
+            spec.value
+                .get_or_init(|| Box::new(json::from_valid_text(text))),
+        )
     }
 }
 
@@ -73,32 +80,43 @@ fn sort_by_name(entries: &mut [(Arc<str>, Spec)]) {
 fn scanned_entries(
     text: &str,
     group: ScannedResources,
-    mut earlier: &[(Arc<str>, Spec)],
+    earlier: &[(Arc<str>, Spec)],
     specs: &mut Vec<LazySpec>,
 ) -> Option<Vec<(Arc<str>, Spec)>> {
+    // The earlier names from here on are above the previous name.
+    let mut next = 0;
     let mut entries: Vec<(Arc<str>, Spec)> = group
         .members
         .into_iter()
         .map(|resource| {
+            // A spec the scan found to repeat an earlier one, of the same name,
+            // is that one's: one name, one text, one parse.
+            if let Some(k) = resource.repeats() {
+                if let Some((name, spec)) = earlier.get(k) {
+                    next = k + 1;
+                    return (Arc::clone(name), spec.clone());
+                }
+            }
             let index = specs.len();
+            let name = text.get(resource.name()).unwrap_or_default();
             specs.push(LazySpec {
-                start: resource.spec.start,
-                end: resource.spec.end,
+                text: resource.spec,
                 value: OnceLock::new(),
             });
-            let name = text.get(resource.name).unwrap_or_default();
-            // Pass the earlier names below this one.
-            while let Some(((below, _), rest)) = earlier.split_first() {
-                if &**below >= name {
-                    break;
+            // Pass the earlier names below this one; share an equal one.
+            let mut shared = None;
+            while let Some((other, _)) = earlier.get(next) {
+                match (**other).cmp(name) {
+                    Ordering::Less => next += 1,
+                    Ordering::Equal => {
+                        shared = Some(Arc::clone(other));
+                        next += 1;
+                        break;
+                    }
+                    Ordering::Greater => break,
                 }
-                earlier = rest;
             }
-            let name = match earlier.first() {
-                Some((same, _)) if &**same == name => Arc::clone(same),
-                _ => Arc::from(name),
-            };
-            (name, Spec::Text(index))
+            (shared.unwrap_or_else(|| Arc::from(name)), Spec::Text(index))
         })
         .collect();
     if !group.sorted {
@@ -150,7 +168,9 @@ impl Resources {
     /// JSON values: a scenario's desired and observed (a single document
     /// comes with an empty second group). Both keep `text` (not a copy). A
     /// name in both is one allocation, shared: the merge walk of
-    /// [`crate::reconcile`] tells the two equal by their pointers.
+    /// [`crate::reconcile`] tells the two equal by their pointers. An observed
+    /// spec the scan found to repeat the desired one is the desired one's
+    /// text, parsed at most once for both.
     ///
     /// If a name repeats within a group, `text` is handed back: an error,
     /// which the precise parser reports.
@@ -214,8 +234,14 @@ impl Resources {
     pub(crate) fn spec_equals(&self, spec: &Spec, other: &Resources, other_spec: &Spec) -> bool {
         match (spec, other_spec) {
             (Spec::Value(a), Spec::Value(b)) => a == b,
+            // The same text (a scenario's observed spec that repeats desired's
+            // is desired's) or an equal one.
             (a @ Spec::Text(_), b @ Spec::Text(_))
-                if self.text(a).is_some_and(|text| other.text(b) == Some(text)) =>
+                if self.text(a).is_some_and(|text| {
+                    other
+                        .text(b)
+                        .is_some_and(|other| std::ptr::eq(text, other) || text == other)
+                }) =>
             {
                 true
             }
