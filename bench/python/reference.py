@@ -1,14 +1,20 @@
 """The reconcile contract in Python, with the json module and dicts: the
 reference the performance report compares the Rust core with.
 
-    python3 bench/python/reference.py [--runs N] [--out ACTIONS.json] SCENARIO.json
+    python3 bench/python/reference.py --print SCENARIO.json
+    python3 bench/python/reference.py [--runs N] SCENARIO.json
 
-reads a scenario file, times
+With --print it is the reference as a whole process, what `cargo xtask bench`
+times against the `reconcile` command line (`reconcile SCENARIO.json`): it
+reads the file, computes the action list (json.loads -> reconcile ->
+json.dumps) and prints it with a newline, as the command line does, and
+nothing else; the two outputs must be the same bytes. The cyclic garbage
+collector is off, as in the timings below (see `timed`).
+
+Otherwise it times, inside one process,
 - end to end: scenario text -> json.loads -> reconcile -> json.dumps -> action-list text;
 - reconcile alone, on the dicts json.loads made;
 and prints one JSON line of timings (milliseconds; median and best of N runs).
-With --out it writes the action list it computed, which `cargo xtask bench`
-compares byte for byte with the Rust core's.
 
 The contract (crates/reconcile-core/src/reconcile.rs, /work/shared/DESIGN.md):
 CREATE/UPDATE for desired names, then FINALIZE/DELETE for names only observed,
@@ -29,12 +35,9 @@ which json.loads reads as 0, would print as 0 where Rust prints -0.0.
 """
 
 import argparse
-import gc
 import json
 import math
-import statistics
 import sys
-import time
 
 U64_MAX = 2**64 - 1
 I64_MIN = -(2**63)
@@ -160,6 +163,9 @@ def end_to_end(text):
 def timed(function, runs):
     """Milliseconds of each run, with the cyclic garbage collector off (json.loads
     makes millions of objects and no cycles; the collector would only add pauses)."""
+    import gc
+    import time
+
     samples = []
     result = None
     gc.disable()
@@ -176,17 +182,22 @@ def timed(function, runs):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("scenario")
+    parser.add_argument("--print", action="store_true", dest="print_actions")
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--out")
     args = parser.parse_args()
     with open(args.scenario, encoding="utf-8") as file:
         text = file.read()
-    end_to_end_ms, output = timed(lambda: end_to_end(text), args.runs)
+    if args.print_actions:
+        import gc
+
+        gc.disable()
+        sys.stdout.buffer.write((end_to_end(text) + "\n").encode("utf-8"))
+        return
+    import statistics
+
+    end_to_end_ms, _ = timed(lambda: end_to_end(text), args.runs)
     scenario = Scenario(text)
     reconcile_ms, actions = timed(lambda: reconcile(scenario), args.runs)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as file:
-            file.write(output)
     json.dump(
         {
             "python": sys.version.split()[0],

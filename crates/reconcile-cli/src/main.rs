@@ -5,7 +5,7 @@
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
-use reconcile_core::{parse_scenario, plan, reconcile};
+use reconcile_core::{parse_scenario_owned, plan, reconcile};
 
 const USAGE: &str = "\
 usage: reconcile [--plan] [FILE|-]
@@ -82,9 +82,10 @@ fn read_input(input: Option<&str>) -> Result<String, String> {
 
 fn run(options: &Options) -> Result<String, String> {
     let text = read_input(options.input.as_deref())?;
-    let scenario = parse_scenario(&text).map_err(|e| e.to_string())?;
+    // The scenario keeps the text (for the specs it reads on first use) rather than a copy.
+    let scenario = parse_scenario_owned(text).map_err(|e| e.to_string())?;
     let finalizers = scenario.finalizers.as_ref();
-    Ok(match options.output {
+    let output = match options.output {
         Output::Json => {
             let actions = reconcile(&scenario.desired, &scenario.observed, finalizers);
             let mut json = serde_json::to_string(&actions).map_err(|e| e.to_string())?;
@@ -92,7 +93,12 @@ fn run(options: &Options) -> Result<String, String> {
             json
         }
         Output::Plan => plan(&scenario.desired, &scenario.observed, finalizers).to_text(),
-    })
+    };
+    // The process ends next: freeing every name and spec one by one would only
+    // delay the exit (a tenth of the run at 100k resources); the system takes
+    // the memory back at once.
+    std::mem::forget(scenario);
+    Ok(output)
 }
 
 fn main() -> ExitCode {

@@ -1,19 +1,17 @@
-//! `reconcile` alone, and scenario text → action-list text, on the generated
-//! scenario files that every implementation of the performance report reads
-//! (`cargo xtask bench`; see `crates/xtask/src/bench_inputs.rs`).
+//! `reconcile` alone, on parsed input, on the generated scenario files that
+//! every implementation of the performance report reads (`cargo xtask bench`;
+//! see `crates/xtask/src/bench_inputs.rs`).
 //!
-//! - `reconcile/N`: `reconcile` on a scenario parsed for each run (outside the
-//!   timing) and never reconciled before, so the specs it parses on first use
-//!   are part of the time.
-//! - `scenario-text-to-actions/N`: `reconcile_scenario_json`, JSON text in,
-//!   action-list JSON text out.
+//! - `reconcile/N`: `reconcile` on a scenario parsed (`parse_scenario`) for
+//!   each run, outside the timing, and never reconciled before, so the specs
+//!   it parses on first use are part of the time.
+//!
+//! Scenario text → action-list text is not timed here but as users run it:
+//! `cargo xtask bench` times the `reconcile` command line as a whole process.
 //!
 //! Inputs come from `$BENCH_INPUTS` (default `target/bench-inputs`); a missing
 //! file is generated and written there. Sizes come from `$BENCH_SIZES`
-//! (comma-separated; default 1000,10000,100000). Before timing, each size
-//! checks that the text path and the parse-then-reconcile path give the same
-//! action list, and writes it to `actions-N.rust.json` beside the input, for
-//! the comparison with the Python reference.
+//! (comma-separated; default 1000,10000,100000).
 //!
 //! Run: `cargo bench -p reconcile-core --profile bench-speed --bench reconcile`.
 
@@ -22,7 +20,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use reconcile_core::{parse_scenario, reconcile, reconcile_scenario_json};
+use reconcile_core::{parse_scenario, reconcile};
 
 #[path = "../../xtask/src/bench_inputs.rs"]
 mod bench_inputs;
@@ -61,29 +59,8 @@ fn scenario_text(n: usize) -> String {
     text
 }
 
-/// Both paths to an action list agree; the result goes beside the input.
-fn check_and_write_actions(n: usize, text: &str) {
-    let from_text = reconcile_scenario_json(text).expect("generated scenario is valid");
-    let scenario = parse_scenario(text).expect("generated scenario parses");
-    let actions = reconcile(
-        &scenario.desired,
-        &scenario.observed,
-        scenario.finalizers.as_ref(),
-    );
-    let from_parsed = serde_json::to_string(&actions).expect("actions serialize");
-    assert_eq!(from_text, from_parsed, "the two paths disagree at {n}");
-    std::fs::write(
-        inputs_dir().join(format!("actions-{n}.rust.json")),
-        from_text,
-    )
-    .expect("write the action list");
-}
-
 fn benches(c: &mut Criterion) {
     let texts: Vec<(usize, String)> = sizes().into_iter().map(|n| (n, scenario_text(n))).collect();
-    for (n, text) in &texts {
-        check_and_write_actions(*n, text);
-    }
 
     let mut group = c.benchmark_group("reconcile");
     for (n, text) in &texts {
@@ -106,18 +83,6 @@ fn benches(c: &mut Criterion) {
                 }
                 timed
             });
-        });
-    }
-    group.finish();
-
-    let mut group = c.benchmark_group("scenario-text-to-actions");
-    for (n, text) in &texts {
-        group.throughput(Throughput::Elements(*n as u64));
-        if *n >= 100_000 {
-            group.sample_size(10);
-        }
-        group.bench_with_input(BenchmarkId::from_parameter(n), text, |b, text| {
-            b.iter(|| reconcile_scenario_json(black_box(text)).expect("valid"));
         });
     }
     group.finish();

@@ -76,7 +76,7 @@ fn display_name(name: &str) -> Cow<'_, str> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Drift {
-    #[serde(serialize_with = "crate::parse_display_serializer")]
+    #[serde(serialize_with = "crate::path::serialize_display")]
     #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub path: JsonPath,
     pub observed: Option<Json>,

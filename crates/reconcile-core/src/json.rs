@@ -6,13 +6,17 @@
 //! order (so output reads like the input) but compares objects as unordered
 //! maps and numbers by value.
 
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
+use crate::path::Segment;
 use crate::stable::StableHasher;
 
 /// A JSON number, kept in the form it was written in so it prints back the same.
@@ -321,6 +325,169 @@ impl fmt::Display for Json {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Reading values: the one visitor that builds a `Json` from serde_json's
+// events. The precise parser (`crate::parse`) runs it with a trail it turns
+// into located messages; a spec the scanner validated is read with it on first
+// use (`crate::model`).
+
+/// Where reading a value failed: serde_json's errors carry a line and column
+/// but no JSON path, so the visitors note the path as an error propagates out.
+#[derive(Debug, Default)]
+pub(crate) struct Trail {
+    /// Filled innermost-first as an error propagates out of nested values.
+    segments: RefCell<Vec<Segment>>,
+    /// Set when the error is a repeated member name.
+    duplicate: Cell<bool>,
+}
+
+impl Trail {
+    /// Notes the member or item of a failing child, on its way out.
+    pub(crate) fn note(&self, segment: Segment) {
+        self.segments.borrow_mut().push(segment);
+    }
+
+    /// The path of the failure, outermost first.
+    pub(crate) fn take_path(&self) -> Vec<Segment> {
+        let mut segments = self.segments.take();
+        segments.reverse();
+        segments
+    }
+
+    /// Whether the failure is a repeated member name.
+    pub(crate) fn is_duplicate(&self) -> bool {
+        self.duplicate.get()
+    }
+
+    /// The error for `key`, a name its object already has; `what` names it
+    /// ("member name", "resource name").
+    pub(crate) fn duplicate_key<E: de::Error>(&self, key: &str, what: &str) -> E {
+        self.note(Segment::Key(key.to_owned()));
+        self.duplicate.set(true);
+        E::custom(format!(
+            "duplicate {what} {}; each name may appear only once",
+            quoted(key)
+        ))
+    }
+}
+
+/// A name as a JSON string literal, for messages.
+pub(crate) fn quoted(key: &str) -> String {
+    serde_json::to_string(key).unwrap_or_else(|_| key.to_owned())
+}
+
+/// Tracks member names of one object: a scan while it is small, a hash set once it is large.
+#[derive(Default)]
+struct SeenKeys {
+    index: Option<HashSet<Box<str>>>,
+}
+
+impl SeenKeys {
+    const SCAN_LIMIT: usize = 16;
+
+    /// True if `key` is already among `members` (which this guard has seen so far).
+    fn is_duplicate(&mut self, members: &[(Box<str>, Json)], key: &str) -> bool {
+        if self.index.is_none() && members.len() >= Self::SCAN_LIMIT {
+            self.index = Some(members.iter().map(|(k, _)| k.clone()).collect());
+        }
+        match &mut self.index {
+            Some(set) => !set.insert(key.into()),
+            None => members.iter().any(|(k, _)| &**k == key),
+        }
+    }
+}
+
+/// Reads any JSON value, rejecting repeated member names, and notes in its
+/// [`Trail`] where it fails.
+#[derive(Clone, Copy)]
+pub(crate) struct ValueSeed<'t>(pub(crate) &'t Trail);
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = Json;
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ValueSeed<'_> {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Json, E> {
+        Ok(Json::Bool(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Json, E> {
+        Ok(Json::Number(Number::Unsigned(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Json, E> {
+        Ok(Json::Number(Number::Signed(v)))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Json, E> {
+        Ok(Json::Number(Number::Float(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Json, E> {
+        Ok(Json::string(v))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Json, E> {
+        Ok(Json::String(v.into()))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::new();
+        loop {
+            let index = items.len();
+            match seq.next_element_seed(self) {
+                Ok(Some(item)) => items.push(item),
+                Ok(None) => return Ok(Json::array(items)),
+                Err(error) => {
+                    self.0.note(Segment::Index(index));
+                    return Err(error);
+                }
+            }
+        }
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut members: Vec<(Box<str>, Json)> = Vec::new();
+        let mut seen = SeenKeys::default();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.is_duplicate(&members, &key) {
+                return Err(self.0.duplicate_key(&key, "member name"));
+            }
+            match map.next_value_seed(self) {
+                Ok(value) => members.push((key.into_boxed_str(), value)),
+                Err(error) => {
+                    self.0.note(Segment::Key(key));
+                    return Err(error);
+                }
+            }
+        }
+        Ok(Json::object(members))
+    }
+}
+
+/// Deserializes any JSON value with the playground's semantics (duplicate keys rejected).
+impl<'de> serde::Deserialize<'de> for Json {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        ValueSeed(&Trail::default()).deserialize(deserializer)
+    }
+}
+
+/// Reads a text known to be one valid JSON value (the scanner checked it,
+/// see `crate::scan`), so it cannot fail.
+pub(crate) fn from_valid_text(text: &str) -> Json {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    ValueSeed(&Trail::default())
+        .deserialize(&mut deserializer)
+        .unwrap_or_else(|error| {
+            debug_assert!(false, "a scanned spec failed to parse: {error}");
+            Json::Null
+        })
+}
+
 /// Orders names by Unicode code point. For UTF-8 this is plain byte order,
 /// which is what `str::cmp` does; JavaScript's default sort (UTF-16 units) differs.
 pub fn compare_names(a: &str, b: &str) -> Ordering {
@@ -332,7 +499,7 @@ mod tests {
     use super::*;
 
     fn num(text: &str) -> Json {
-        crate::parse::parse_json_value(text).expect("valid number")
+        serde_json::from_str(text).expect("valid JSON")
     }
 
     #[test]

@@ -6,6 +6,12 @@
 //! playground's content. It depends on `serde` and `serde_json` only, reads no
 //! clock and uses no global randomness, so every result is a pure function of
 //! its inputs.
+//!
+//! The modules are layered, each using only those below it (a test checks):
+//! `stable`, `path` → `json` → `scan` → `model` → `parse` → `reconcile` →
+//! `explain`. There is one read path: `scan`'s validating pass feeds `model`'s
+//! [`Resources`], and on any error `parse`'s precise parser reads the text
+//! again and locates the problem.
 
 pub mod explain;
 pub mod json;
@@ -20,19 +26,11 @@ pub use explain::{diff, plan, Drift, ExplainedAction, Plan, Reason, Summary};
 pub use json::{Json, Number};
 pub use model::{Finalizers, Resources, Scenario};
 pub use parse::{
-    format_document, parse_finalizers, parse_json, parse_resources, parse_scenario, Document,
-    ErrorKind, InputError,
+    format_document, parse_finalizers, parse_json, parse_resources, parse_scenario,
+    parse_scenario_owned, Document, ErrorKind, InputError,
 };
 pub use path::JsonPath;
 pub use reconcile::{count_out_of_sync, reconcile, Action, ActionKind};
-
-/// Serializes a value through its `Display` text.
-pub(crate) fn parse_display_serializer<T: std::fmt::Display, S: serde::Serializer>(
-    value: &T,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(value)
-}
 
 /// Parses the three editor texts and plans. The first error found is returned,
 /// checked in the order desired, observed, finalizers.
@@ -43,23 +41,15 @@ pub fn plan_texts(desired: &str, observed: &str, finalizers: &str) -> Result<Pla
     Ok(plan(&desired, &observed, finalizers.as_ref()))
 }
 
-/// Scenario JSON text in, action-list JSON text out: the CLI's and auto-graders' path.
-///
-/// A valid scenario is reconciled straight from its text (see
-/// `reconcile::reconcile_scenario_text`); anything else goes through
-/// [`parse_scenario`], which locates the error. Both give the same result.
+/// Scenario JSON text in, action-list JSON text out: what the CLI prints
+/// (without its newline). [`parse_scenario`], then [`reconcile`].
 pub fn reconcile_scenario_json(text: &str) -> Result<String, InputError> {
-    let actions = match reconcile::reconcile_scenario_text(text) {
-        Some(actions) => actions,
-        None => {
-            let scenario = parse_scenario(text)?;
-            reconcile(
-                &scenario.desired,
-                &scenario.observed,
-                scenario.finalizers.as_ref(),
-            )
-        }
-    };
+    let scenario = parse_scenario(text)?;
+    let actions = reconcile(
+        &scenario.desired,
+        &scenario.observed,
+        scenario.finalizers.as_ref(),
+    );
     Ok(serde_json::to_string(&actions).unwrap_or_default())
 }
 
@@ -120,4 +110,35 @@ pub fn export_scenario(scenario: &Scenario) -> String {
     let mut text = serde_json::to_string_pretty(scenario).unwrap_or_default();
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod layering {
+    /// The modules from the bottom up, with their source.
+    const LAYERS: [(&str, &str); 8] = [
+        ("stable", include_str!("stable.rs")),
+        ("path", include_str!("path.rs")),
+        ("json", include_str!("json.rs")),
+        ("scan", include_str!("scan.rs")),
+        ("model", include_str!("model.rs")),
+        ("parse", include_str!("parse.rs")),
+        ("reconcile", include_str!("reconcile.rs")),
+        ("explain", include_str!("explain.rs")),
+    ];
+
+    #[test]
+    fn no_module_uses_a_higher_one() {
+        for (at, (name, source)) in LAYERS.iter().enumerate() {
+            // Tests may use anything, and comments may name anything.
+            let code = source.split("#[cfg(test)]").next().unwrap_or_default();
+            for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                for (higher, _) in &LAYERS[at + 1..] {
+                    assert!(
+                        !line.contains(&format!("crate::{higher}")),
+                        "{name} uses {higher}, which is above it: {line}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -1,13 +1,15 @@
 //! The inputs of `reconcile`: named specs and per-name finalizer lists.
 
+use std::cmp::Ordering;
 use std::fmt;
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
-use crate::json::Json;
-use crate::scan::ScannedResources;
+use crate::json::{self, Json};
+use crate::scan::{self, ScannedResources};
 
 /// A set of named specs: the desired or the observed state.
 ///
@@ -44,35 +46,37 @@ pub(crate) enum Spec {
 /// A validated document and the specs in it, each parsed once, on first use.
 #[derive(Debug)]
 struct SpecTexts {
-    text: Box<str>,
+    text: String,
     specs: Vec<LazySpec>,
 }
 
 #[derive(Debug)]
 struct LazySpec {
-    start: usize,
-    end: usize,
-    value: OnceLock<Json>,
+    /// Where the text is, in the scan's 32-bit offsets.
+    text: Range<u32>,
+    /// Boxed: most specs are never parsed, and an unset `OnceLock<Box<Json>>`
+    /// is 16 bytes where an unset `OnceLock<Json>` is 32.
+    value: OnceLock<Box<Json>>,
 }
 
 impl SpecTexts {
     fn text(&self, index: usize) -> Option<&str> {
         let spec = self.specs.get(index)?;
-        self.text.get(spec.start..spec.end)
+        self.text.get(scan::wide(&spec.text))
     }
 
     fn value(&self, index: usize) -> Option<&Json> {
         let spec = self.specs.get(index)?;
-        let text = self.text.get(spec.start..spec.end)?;
+        let text = self.text.get(scan::wide(&spec.text))?;
         Some(
             spec.value
-                .get_or_init(|| crate::parse::parse_validated_value(text)),
+                .get_or_init(|| Box::new(json::from_valid_text(text))),
         )
     }
 }
 
 /// The order of entries: by name.
-fn by_name(a: &(Arc<str>, Spec), b: &(Arc<str>, Spec)) -> std::cmp::Ordering {
+fn by_name(a: &(Arc<str>, Spec), b: &(Arc<str>, Spec)) -> Ordering {
     a.0.cmp(&b.0)
 }
 
@@ -87,15 +91,66 @@ fn sort_by_name(entries: &mut [(Arc<str>, Spec)]) {
 ///
 /// `order` is taken by value (a function or a closure that captures nothing
 /// is `Copy`), so a sort with the same `order` elsewhere is the same code.
-pub fn sort_unique_keep_last<T, F: Fn(&T, &T) -> std::cmp::Ordering + Copy>(
-    items: &mut Vec<T>,
-    order: F,
-) {
+pub fn sort_unique_keep_last<T, F: Fn(&T, &T) -> Ordering + Copy>(items: &mut Vec<T>, order: F) {
     items.sort_by(order);
     // Reversed, each run of equals starts with its last item, which dedup keeps.
     items.reverse();
     items.dedup_by(|a, b| order(a, b).is_eq());
     items.reverse();
+}
+
+/// The entries of one scanned group in name order, their specs added to
+/// `specs`, or `None` if a name repeats. A name that `earlier` (sorted) has too
+/// is shared with it (when the group is sorted too; otherwise perhaps not).
+fn scanned_entries(
+    text: &str,
+    group: ScannedResources,
+    earlier: &[(Arc<str>, Spec)],
+    specs: &mut Vec<LazySpec>,
+) -> Option<Vec<(Arc<str>, Spec)>> {
+    // The earlier names from here on are above the previous name.
+    let mut next = 0;
+    let mut entries: Vec<(Arc<str>, Spec)> = group
+        .members
+        .into_iter()
+        .map(|resource| {
+            // A spec the scan found to repeat an earlier one, of the same name,
+            // is that one's: one name, one text, one parse.
+            if let Some(k) = resource.repeats() {
+                if let Some((name, spec)) = earlier.get(k) {
+                    next = k + 1;
+                    return (Arc::clone(name), spec.clone());
+                }
+            }
+            let index = specs.len();
+            let name = text.get(resource.name()).unwrap_or_default();
+            specs.push(LazySpec {
+                text: resource.spec,
+                value: OnceLock::new(),
+            });
+            // Pass the earlier names below this one; share an equal one.
+            let mut shared = None;
+            while let Some((other, _)) = earlier.get(next) {
+                match (**other).cmp(name) {
+                    Ordering::Less => next += 1,
+                    Ordering::Equal => {
+                        shared = Some(Arc::clone(other));
+                        next += 1;
+                        break;
+                    }
+                    Ordering::Greater => break,
+                }
+            }
+            (shared.unwrap_or_else(|| Arc::from(name)), Spec::Text(index))
+        })
+        .collect();
+    if !group.sorted {
+        sort_by_name(&mut entries);
+        if entries.windows(2).any(|pair| pair[0].0 == pair[1].0) {
+            return None;
+        }
+    }
+    Some(entries)
 }
 
 /// What a spec whose text is missing reads as; never happens for texts the scanner accepted.
@@ -131,46 +186,37 @@ impl Resources {
     }
 
     /// Resources read by the scanner from `text`, whose spec texts are valid
-    /// JSON values. `text` is copied once and shared by every group in
-    /// `groups` (a scenario's desired and observed). `None` if a name repeats
-    /// within a group: an error, which the precise parser reports.
-    pub(crate) fn from_scanned<const N: usize>(
-        text: &str,
-        groups: [ScannedResources<'_>; N],
-    ) -> Option<[Resources; N]> {
-        let mut specs = Vec::with_capacity(groups.iter().map(|g| g.members.len()).sum());
-        let mut unique = true;
-        let groups = groups.map(|group| {
-            let mut entries: Vec<(Arc<str>, Spec)> = group
-                .members
-                .into_iter()
-                .map(|resource| {
-                    let index = specs.len();
-                    specs.push(LazySpec {
-                        start: resource.spec.start,
-                        end: resource.spec.end,
-                        value: OnceLock::new(),
-                    });
-                    (Arc::from(resource.name), Spec::Text(index))
-                })
-                .collect();
-            if !group.sorted {
-                sort_by_name(&mut entries);
-                unique &= entries.windows(2).all(|pair| pair[0].0 != pair[1].0);
-            }
-            entries
-        });
-        if !unique {
-            return None;
-        }
-        let texts = Arc::new(SpecTexts {
-            text: text.into(),
-            specs,
-        });
-        Some(groups.map(|entries| Resources {
-            entries,
-            texts: Some(Arc::clone(&texts)),
-        }))
+    /// JSON values: a scenario's desired and observed (a single document
+    /// comes with an empty second group). Both keep `text` (not a copy). A
+    /// name in both is one allocation, shared: the merge walk of
+    /// [`crate::reconcile`] tells the two equal by their pointers. An observed
+    /// spec the scan found to repeat the desired one is the desired one's
+    /// text, parsed at most once for both.
+    ///
+    /// If a name repeats within a group, `text` is handed back: an error,
+    /// which the precise parser reports.
+    pub(crate) fn from_scanned(
+        text: String,
+        [first, second]: [ScannedResources; 2],
+    ) -> Result<[Resources; 2], String> {
+        let mut specs = Vec::with_capacity(first.members.len() + second.members.len());
+        let Some(first) = scanned_entries(&text, first, &[], &mut specs) else {
+            return Err(text);
+        };
+        let Some(second) = scanned_entries(&text, second, &first, &mut specs) else {
+            return Err(text);
+        };
+        let texts = Some(Arc::new(SpecTexts { text, specs }));
+        Ok([
+            Resources {
+                entries: first,
+                texts: texts.clone(),
+            },
+            Resources {
+                entries: second,
+                texts,
+            },
+        ])
     }
 
     #[inline(always)]
@@ -209,8 +255,14 @@ impl Resources {
     pub(crate) fn spec_equals(&self, spec: &Spec, other: &Resources, other_spec: &Spec) -> bool {
         match (spec, other_spec) {
             (Spec::Value(a), Spec::Value(b)) => a == b,
+            // The same text (a scenario's observed spec that repeats desired's
+            // is desired's) or an equal one.
             (a @ Spec::Text(_), b @ Spec::Text(_))
-                if self.text(a).is_some_and(|text| other.text(b) == Some(text)) =>
+                if self.text(a).is_some_and(|text| {
+                    other
+                        .text(b)
+                        .is_some_and(|other| std::ptr::eq(text, other) || text == other)
+                }) =>
             {
                 true
             }

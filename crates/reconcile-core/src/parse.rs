@@ -15,6 +15,7 @@
 //!   than 64 bits are kept as the nearest `f64`.
 //! - A leading byte order mark is rejected, as `JSON.parse` does.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt;
@@ -23,7 +24,7 @@ use std::sync::Arc;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::Serialize;
 
-use crate::json::{Json, Number};
+use crate::json::{self, Json, Trail, ValueSeed};
 use crate::model::{Finalizers, Resources, Scenario};
 use crate::path::{JsonPath, Segment};
 use crate::scan;
@@ -88,7 +89,7 @@ pub struct InputError {
     /// 1-based column, counted in Unicode characters.
     pub column: usize,
     /// Where in the document, e.g. `$.web.replicas`.
-    #[serde(serialize_with = "crate::parse_display_serializer")]
+    #[serde(serialize_with = "crate::path::serialize_display")]
     pub path: JsonPath,
     /// What went wrong and what was expected, without the location.
     pub message: String,
@@ -120,9 +121,12 @@ impl std::error::Error for InputError {}
 pub fn parse_resources(document: Document, text: &str) -> Result<Resources, InputError> {
     // The fast read accepts only valid documents; anything else is read (and
     // its error located) by the precise parser.
-    if let Some([resources]) =
-        scan::resources(text).and_then(|scanned| Resources::from_scanned(text, [scanned]))
-    {
+    if let Some(Ok([resources, _])) = scan::resources(text).map(|scanned| {
+        Resources::from_scanned(
+            text.to_owned(),
+            [scanned, scan::ScannedResources::default()],
+        )
+    }) {
         return Ok(resources);
     }
     run(document, text, ResourcesSeed)
@@ -140,25 +144,37 @@ pub fn parse_finalizers(text: &str) -> Result<Option<Finalizers>, InputError> {
 /// Parses a whole scenario: `{"desired": {...}, "observed": {...}, "finalizers": {...} | null}`.
 /// `finalizers` may be absent.
 pub fn parse_scenario(text: &str) -> Result<Scenario, InputError> {
-    scan_scenario(text).map_or_else(|| run(Document::Scenario, text, ScenarioSeed), Ok)
+    read_scenario(Cow::Borrowed(text))
 }
 
-/// [`parse_scenario`]'s fast read of a valid scenario (see [`scan`]).
-fn scan_scenario(text: &str) -> Option<Scenario> {
-    let (scanned, finalizers) = scan_scenario_parts(text)?;
-    let [desired, observed] = Resources::from_scanned(text, [scanned.desired, scanned.observed])?;
-    Some(Scenario {
-        desired,
-        observed,
-        finalizers,
-    })
+/// [`parse_scenario`] of a text handed over: the scenario keeps it, for the
+/// specs it parses on first use, instead of a copy (the CLI reads a file so).
+pub fn parse_scenario_owned(text: String) -> Result<Scenario, InputError> {
+    read_scenario(Cow::Owned(text))
+}
+
+/// The fast read of a valid scenario (see [`scan`]); the precise parser for
+/// anything else, which locates the error.
+fn read_scenario(text: Cow<'_, str>) -> Result<Scenario, InputError> {
+    let Some((scanned, finalizers)) = scan_scenario_parts(&text) else {
+        return run(Document::Scenario, &text, ScenarioSeed);
+    };
+    match Resources::from_scanned(text.into_owned(), [scanned.desired, scanned.observed]) {
+        Ok([desired, observed]) => Ok(Scenario {
+            desired,
+            observed,
+            finalizers,
+        }),
+        // A name repeats: the precise parser says where.
+        Err(text) => run(Document::Scenario, &text, ScenarioSeed),
+    }
 }
 
 /// A valid scenario's resources as text ranges, and its finalizers, or `None`
 /// when the precise parser must read the text.
 pub(crate) fn scan_scenario_parts(
     text: &str,
-) -> Option<(scan::ScannedScenario<'_>, Option<Finalizers>)> {
+) -> Option<(scan::ScannedScenario, Option<Finalizers>)> {
     let scanned = scan::scenario(text)?;
     // Usually small: read by the precise parser, on its own text.
     let finalizers = match &scanned.finalizers {
@@ -180,17 +196,9 @@ pub(crate) fn parse_scenario_precise(text: &str) -> Result<Scenario, InputError>
     run(Document::Scenario, text, ScenarioSeed)
 }
 
-/// Parses a spec the scanner has already validated (so it cannot fail).
-pub(crate) fn parse_validated_value(text: &str) -> Json {
-    run(Document::Scenario, text, ValueSeed).unwrap_or_else(|error| {
-        debug_assert!(false, "a scanned spec failed to parse: {error}");
-        Json::Null
-    })
-}
-
 /// Parses any JSON value (used by the Format button and tests).
 pub fn parse_json(document: Document, text: &str) -> Result<Json, InputError> {
-    run(document, text, ValueSeed)
+    run(document, text, AnyValue)
 }
 
 /// Parses any JSON value; errors are attributed to the scenario document.
@@ -209,15 +217,20 @@ pub fn format_document(document: Document, text: &str) -> Result<String, InputEr
 /// Side channel for the parts of an error serde_json can't carry.
 #[derive(Default)]
 struct Ctx {
-    /// Filled innermost-first as an error propagates out of nested values.
-    error_path: RefCell<Vec<Segment>>,
-    /// Set by our own visitors for the errors they raise.
+    /// Where the error is (the value visitor notes it too).
+    trail: Trail,
+    /// Set by our own visitors for the shape errors they raise.
     error_kind: RefCell<Option<ErrorKind>>,
 }
 
 impl Ctx {
     fn note_segment(&self, segment: Segment) {
-        self.error_path.borrow_mut().push(segment);
+        self.trail.note(segment);
+    }
+
+    /// A reader of any JSON value that notes its errors here.
+    fn value(&self) -> ValueSeed<'_> {
+        ValueSeed(&self.trail)
     }
 
     fn fail<E: de::Error>(&self, kind: ErrorKind, message: impl fmt::Display) -> E {
@@ -290,8 +303,7 @@ fn to_input_error(
     ctx: &Ctx,
     error: &serde_json::Error,
 ) -> InputError {
-    let mut segments = ctx.error_path.take();
-    segments.reverse();
+    let segments = ctx.trail.take_path();
     let raw = error.to_string();
     // serde_json appends " at line L column C"; the location is reported separately.
     let message = match raw.rfind(" at line ") {
@@ -300,6 +312,7 @@ fn to_input_error(
     };
     let kind = match ctx.error_kind.take() {
         Some(kind) => kind,
+        None if ctx.trail.is_duplicate() => ErrorKind::DuplicateKey,
         None if message.contains("recursion limit") => ErrorKind::TooDeep,
         None => ErrorKind::Syntax,
     };
@@ -399,27 +412,6 @@ fn char_position(text: &str, line: usize, byte_column: usize) -> (usize, usize) 
 // ---------------------------------------------------------------------------
 // Seeds. Each reports the segment of a failing child so the path is known.
 
-/// Tracks member names of one object: a scan while it is small, a hash set once it is large.
-#[derive(Default)]
-struct SeenKeys {
-    index: Option<HashSet<Box<str>>>,
-}
-
-impl SeenKeys {
-    const SCAN_LIMIT: usize = 16;
-
-    /// True if `key` is already among `members` (which this guard has seen so far).
-    fn is_duplicate(&mut self, members: &[(Box<str>, Json)], key: &str) -> bool {
-        if self.index.is_none() && members.len() >= Self::SCAN_LIMIT {
-            self.index = Some(members.iter().map(|(k, _)| k.clone()).collect());
-        }
-        match &mut self.index {
-            Some(set) => !set.insert(key.into()),
-            None => members.iter().any(|(k, _)| &**k == key),
-        }
-    }
-}
-
 /// Detects a repeated name among the members of a document's top-level object.
 ///
 /// Names that arrive in increasing code point order, as in every document this
@@ -484,33 +476,17 @@ impl Visitor<'_> for SharedName {
     }
 }
 
-fn duplicate_key<E: de::Error>(ctx: &Ctx, key: &str, what: &str) -> E {
-    ctx.note_segment(Segment::Key(key.to_owned()));
-    ctx.fail(
-        ErrorKind::DuplicateKey,
-        format!(
-            "duplicate {what} {}; each name may appear only once",
-            quoted(key)
-        ),
-    )
-}
+/// Any JSON value, as a document.
+struct AnyValue;
 
-fn quoted(key: &str) -> String {
-    serde_json::to_string(key).unwrap_or_else(|_| key.to_owned())
-}
-
-/// Any JSON value.
-#[derive(Clone, Copy)]
-struct ValueSeed;
-
-impl DocumentSeed for ValueSeed {
+impl DocumentSeed for AnyValue {
     type Value = Json;
     fn deserialize_with<'de, D: de::Deserializer<'de>>(
         self,
         ctx: &Ctx,
         deserializer: D,
     ) -> Result<Json, D::Error> {
-        deserializer.deserialize_any(ValueVisitor { ctx })
+        ctx.value().deserialize(deserializer)
     }
 }
 
@@ -523,84 +499,6 @@ impl<'de, S: DocumentSeed> DeserializeSeed<'de> for WithCtx<'_, S> {
     type Value = S::Value;
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
         self.seed.deserialize_with(self.ctx, deserializer)
-    }
-}
-
-struct ValueVisitor<'c> {
-    ctx: &'c Ctx,
-}
-
-impl<'de> Visitor<'de> for ValueVisitor<'_> {
-    type Value = Json;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_unit<E>(self) -> Result<Json, E> {
-        Ok(Json::Null)
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Json, E> {
-        Ok(Json::Bool(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Json, E> {
-        Ok(Json::Number(Number::Unsigned(v)))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Json, E> {
-        Ok(Json::Number(Number::Signed(v)))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Json, E> {
-        Ok(Json::Number(Number::Float(v)))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Json, E> {
-        Ok(Json::string(v))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Json, E> {
-        Ok(Json::String(v.into()))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
-        let mut items = Vec::new();
-        loop {
-            let index = items.len();
-            match seq.next_element_seed(WithCtx {
-                ctx: self.ctx,
-                seed: ValueSeed,
-            }) {
-                Ok(Some(item)) => items.push(item),
-                Ok(None) => return Ok(Json::array(items)),
-                Err(error) => {
-                    self.ctx.note_segment(Segment::Index(index));
-                    return Err(error);
-                }
-            }
-        }
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
-        let mut members: Vec<(Box<str>, Json)> = Vec::new();
-        let mut seen = SeenKeys::default();
-        while let Some(key) = map.next_key::<String>()? {
-            if seen.is_duplicate(&members, &key) {
-                return Err(duplicate_key(self.ctx, &key, "member name"));
-            }
-            match map.next_value_seed(WithCtx {
-                ctx: self.ctx,
-                seed: ValueSeed,
-            }) {
-                Ok(value) => members.push((key.into_boxed_str(), value)),
-                Err(error) => {
-                    self.ctx.note_segment(Segment::Key(key));
-                    return Err(error);
-                }
-            }
-        }
-        Ok(Json::object(members))
-    }
-}
-
-/// Deserializes any JSON value with the playground's semantics (duplicate keys rejected).
-impl<'de> serde::Deserialize<'de> for Json {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let ctx = Ctx::default();
-        deserializer.deserialize_any(ValueVisitor { ctx: &ctx })
     }
 }
 
@@ -690,12 +588,9 @@ impl<'de> Visitor<'de> for ResourcesVisitor<'_> {
         let mut seen = SeenNames::default();
         while let Some(name) = map.next_key_seed(SharedName)? {
             if seen.is_duplicate(entries.iter().map(|(n, _)| &**n), &name) {
-                return Err(duplicate_key(self.ctx, &name, "resource name"));
+                return Err(self.ctx.trail.duplicate_key(&name, "resource name"));
             }
-            match map.next_value_seed(WithCtx {
-                ctx: self.ctx,
-                seed: ValueSeed,
-            }) {
+            match map.next_value_seed(self.ctx.value()) {
                 Ok(spec) => {
                     seen.accept(&name);
                     entries.push((name, spec));
@@ -750,7 +645,7 @@ impl<'de> Visitor<'de> for FinalizersVisitor<'_> {
         let mut seen = SeenNames::default();
         while let Some(name) = map.next_key::<String>()? {
             if seen.is_duplicate(entries.iter().map(|(n, _)| n.as_str()), &name) {
-                return Err(duplicate_key(self.ctx, &name, "resource name"));
+                return Err(self.ctx.trail.duplicate_key(&name, "resource name"));
             }
             match map.next_value_seed(WithCtx {
                 ctx: self.ctx,
@@ -909,13 +804,13 @@ impl<'de> Visitor<'de> for ScenarioVisitor<'_> {
                         ErrorKind::Shape,
                         format!(
                             "unknown member {}; expected \"desired\", \"observed\" or \"finalizers\"",
-                            quoted(&key)
+                            json::quoted(&key)
                         ),
                     ));
                 }
             };
             if already {
-                return Err(duplicate_key(self.ctx, &key, "member name"));
+                return Err(self.ctx.trail.duplicate_key(&key, "member name"));
             }
             match key.as_str() {
                 "desired" => desired = Some(self.field(&mut map, &key, ResourcesSeed)?),
@@ -1091,6 +986,21 @@ mod tests {
                 .expect("valid");
         assert_eq!(scenario.desired.len(), 1);
         assert!(scenario.finalizers.is_none());
+    }
+
+    #[test]
+    fn a_scenario_shares_the_names_desired_and_observed() {
+        let text = r#"{"desired": {"a": 1, "b": 2}, "observed": {"b": 3, "c": 4}}"#;
+        let scenario = parse_scenario(text).expect("valid");
+        let desired = scenario.desired.shared_name("b").expect("desired");
+        let observed = scenario.observed.shared_name("b").expect("observed");
+        assert!(Arc::ptr_eq(desired, observed));
+        // Handed over or lent, and in any order, the text reads the same.
+        let unsorted = r#"{"desired": {"b": 2, "a": 1}, "observed": {"c": 4, "b": 3}}"#;
+        for text in [text, unsorted] {
+            assert_eq!(parse_scenario_owned(text.to_owned()), Ok(scenario.clone()));
+            assert_eq!(parse_scenario(text), Ok(scenario.clone()));
+        }
     }
 
     #[test]

@@ -229,6 +229,14 @@ impl fmt::Display for JsonPath {
     }
 }
 
+/// Serializes a value through its `Display` text (a path as `$.web.replicas`).
+pub(crate) fn serialize_display<T: fmt::Display, S: serde::Serializer>(
+    value: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,6 @@ use serde::{Serialize, Serializer};
 
 use crate::json::Json;
 use crate::model::{Finalizers, Resources, Spec};
-use crate::scan::ScannedDocument;
 
 /// The four things a controller can decide to do to one named object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -168,32 +167,6 @@ pub fn reconcile(
     upserts
 }
 
-/// [`reconcile`] straight from a valid scenario's text, for
-/// [`crate::reconcile_scenario_json`]: only the specs that are written
-/// differently or go into an action are parsed. `None` when the text needs
-/// the precise parser (it is invalid, or unusual; see [`crate::scan`]).
-pub(crate) fn reconcile_scenario_text(text: &str) -> Option<Vec<Action>> {
-    let (scanned, finalizers) = crate::parse::scan_scenario_parts(text)?;
-    let desired = ScannedDocument::new(text, scanned.desired)?;
-    let observed = ScannedDocument::new(text, scanned.observed)?;
-    let mut upserts = Vec::new();
-    let mut removals = Vec::new();
-    merge_walk(
-        &desired,
-        &observed,
-        |kind, resource| {
-            upserts.push(Action {
-                kind,
-                name: Arc::from(resource.name),
-                spec: Some(desired.spec(resource)),
-            });
-        },
-        |resource| removals.push(removal(Arc::from(resource.name), finalizers.as_ref())),
-    );
-    upserts.append(&mut removals);
-    Some(upserts)
-}
-
 /// How many actions [`reconcile`] returns, without building them:
 /// `count_out_of_sync(d, o, f) == reconcile(d, o, f).len()`, with no allocation.
 ///
@@ -209,51 +182,22 @@ pub fn count_out_of_sync(
     upserts + removals
 }
 
-/// Two name-sorted, duplicate-free sets of specs, as the merge walk reads them.
-pub(crate) trait SortedSpecs {
-    /// A name and its spec.
-    type Entry;
-    /// In name order.
-    fn entries(&self) -> &[Self::Entry];
-    fn name(entry: &Self::Entry) -> &str;
-    /// Whether two entries' names are one shared allocation, which makes
-    /// them equal without comparing text.
-    fn shares_name(a: &Self::Entry, b: &Self::Entry) -> bool;
-    /// Whether `entry`'s spec (one of this set's) equals `other_entry`'s (one of `other`'s).
-    fn spec_equals(&self, entry: &Self::Entry, other: &Self, other_entry: &Self::Entry) -> bool;
-}
-
-// Always inlined: at opt-level "z" these one-liners would otherwise each cost
-// a call per name in the walk, which the simulation makes a million times.
-impl SortedSpecs for Resources {
-    type Entry = (Arc<str>, Spec);
-    #[inline(always)]
-    fn entries(&self) -> &[Self::Entry] {
-        Resources::entries(self)
-    }
-    #[inline(always)]
-    fn name(entry: &Self::Entry) -> &str {
-        &entry.0
-    }
-    #[inline(always)]
-    fn shares_name(a: &Self::Entry, b: &Self::Entry) -> bool {
-        Arc::ptr_eq(&a.0, &b.0)
-    }
-    #[inline(always)]
-    fn spec_equals(&self, entry: &Self::Entry, other: &Self, other_entry: &Self::Entry) -> bool {
-        Resources::spec_equals(self, &entry.1, other, &other_entry.1)
-    }
-}
+/// A name and its spec, as [`Resources`] stores them.
+type Entry = (Arc<str>, Spec);
 
 /// The contract's one merge walk over two name-sorted sets, visiting every
 /// name once: `upsert(kind, entry)` for each desired entry that needs CREATE
 /// or UPDATE, and `removal(entry)` for each observed entry whose name is not
 /// desired, each in name order. Specs are only compared, never copied.
-pub(crate) fn merge_walk<'a, S: SortedSpecs>(
-    desired: &'a S,
-    observed: &'a S,
-    mut upsert: impl FnMut(ActionKind, &'a S::Entry),
-    mut removal: impl FnMut(&'a S::Entry),
+///
+/// The simulation walks about a million times per run, so what it calls per
+/// name is always inlined, even at opt-level "z" (`Resources::entries` and
+/// `Resources::spec_equals` are `#[inline(always)]`).
+pub(crate) fn merge_walk<'a>(
+    desired: &'a Resources,
+    observed: &'a Resources,
+    mut upsert: impl FnMut(ActionKind, &'a Entry),
+    mut removal: impl FnMut(&'a Entry),
 ) {
     let (mut desired_rest, mut observed_rest) = (desired.entries(), observed.entries());
     loop {
@@ -269,10 +213,10 @@ pub(crate) fn merge_walk<'a, S: SortedSpecs>(
             }
             (Some((d, d_rest)), Some((o, o_rest))) => {
                 // A world the controller wrote shares the desired names: no text to compare.
-                let order = if S::shares_name(d, o) {
+                let order = if Arc::ptr_eq(&d.0, &o.0) {
                     std::cmp::Ordering::Equal
                 } else {
-                    S::name(d).cmp(S::name(o))
+                    d.0.cmp(&o.0)
                 };
                 match order {
                     std::cmp::Ordering::Less => {
@@ -284,7 +228,7 @@ pub(crate) fn merge_walk<'a, S: SortedSpecs>(
                         observed_rest = o_rest;
                     }
                     std::cmp::Ordering::Equal => {
-                        if !desired.spec_equals(d, observed, o) {
+                        if !desired.spec_equals(&d.1, observed, &o.1) {
                             upsert(ActionKind::Update, d);
                         }
                         desired_rest = d_rest;

@@ -18,12 +18,14 @@
 //! the caller then runs the precise parser, which reports the error with its
 //! location or reads the unusual input. So this pass changes how fast a valid
 //! input is read, never a result.
+//!
+//! In a scenario whose observed state follows its desired state, an observed
+//! spec written exactly as the desired spec of the same name is not read
+//! again: the same bytes are the same valid value (see
+//! `Scanner::repeats_known_spec`). Most of an in-sync observed state is such
+//! repeats, so it costs a comparison of bytes, not a second read.
 
 use std::ops::Range;
-
-use crate::json::Json;
-use crate::parse::parse_validated_value;
-use crate::reconcile::SortedSpecs;
 
 /// Deepest nesting this pass reads (the document's own object is level 1);
 /// deeper input goes to the precise parser, whose limit is [`crate::parse::MAX_DEPTH`].
@@ -33,19 +35,45 @@ const DEPTH_LIMIT: usize = 100;
 /// this pass checks member names for duplicates by comparing every pair.
 const MEMBER_LIMIT: usize = 128;
 
-/// One member of a `{"name": spec}` document.
-#[derive(Debug)]
-pub(crate) struct ScannedResource<'a> {
-    /// The name (names with escapes go to the precise parser).
-    pub name: &'a str,
+/// One member of a `{"name": spec}` document: where its name and spec are.
+/// Offsets are 32 bits (a larger text goes to the precise parser), which
+/// halves what a scan of many resources holds.
+#[derive(Debug, Clone)]
+pub(crate) struct ScannedResource {
+    pub name: Range<u32>,
     /// Where the spec's JSON text is; a valid value on its own.
-    pub spec: Range<usize>,
+    pub spec: Range<u32>,
+    /// Which of the known resources (see [`Scanner::resources`]) has this
+    /// name and this spec, byte for byte; [`NOT_KNOWN`] if none.
+    pub repeats: u32,
+}
+
+/// [`ScannedResource::repeats`] of a resource that repeats no known one.
+const NOT_KNOWN: u32 = u32::MAX;
+
+impl ScannedResource {
+    /// Where the name is, without its quotes (names with escapes go to the precise parser).
+    pub(crate) fn name(&self) -> Range<usize> {
+        wide(&self.name)
+    }
+
+    /// The position among the known resources of the one this one repeats:
+    /// for a scenario's observed resources, the desired resource of the same
+    /// name whose spec is written the same.
+    pub(crate) fn repeats(&self) -> Option<usize> {
+        (self.repeats != NOT_KNOWN).then_some(self.repeats as usize)
+    }
+}
+
+/// A range of the scan's 32-bit offsets as one to index the text with.
+pub(crate) fn wide(range: &Range<u32>) -> Range<usize> {
+    range.start as usize..range.end as usize
 }
 
 /// The members of a `{"name": spec}` document, in document order.
-#[derive(Debug)]
-pub(crate) struct ScannedResources<'a> {
-    pub members: Vec<ScannedResource<'a>>,
+#[derive(Debug, Default)]
+pub(crate) struct ScannedResources {
+    pub members: Vec<ScannedResource>,
     /// Whether the names strictly increase (so they are sorted and unique);
     /// otherwise whoever sorts them must also reject a repeated name.
     pub sorted: bool,
@@ -53,78 +81,25 @@ pub(crate) struct ScannedResources<'a> {
 
 /// A scenario `{"desired": …, "observed": …, "finalizers": …}`.
 #[derive(Debug)]
-pub(crate) struct ScannedScenario<'a> {
-    pub desired: ScannedResources<'a>,
-    pub observed: ScannedResources<'a>,
+pub(crate) struct ScannedScenario {
+    pub desired: ScannedResources,
+    pub observed: ScannedResources,
     /// Where the finalizers value is, when the member is present (it may be `null`).
     /// Its shape is not checked here: parse it with the finalizers parser.
     pub finalizers: Option<Range<usize>>,
 }
 
-/// A scanned `{"name": spec}` document with its text, for [`crate::reconcile::merge_walk`].
-#[derive(Debug)]
-pub(crate) struct ScannedDocument<'a> {
-    text: &'a str,
-    /// Sorted by name, names unique.
-    resources: Vec<ScannedResource<'a>>,
-}
-
-impl<'a> ScannedDocument<'a> {
-    /// Sorts the members by name; `None` if a name repeats (an error for the precise parser).
-    pub(crate) fn new(text: &'a str, scanned: ScannedResources<'a>) -> Option<Self> {
-        let mut resources = scanned.members;
-        if !scanned.sorted {
-            resources.sort_by(|a, b| a.name.cmp(b.name));
-            if resources
-                .windows(2)
-                .any(|pair| pair[0].name == pair[1].name)
-            {
-                return None;
-            }
-        }
-        Some(Self { text, resources })
-    }
-
-    /// The JSON text of one of this document's specs.
-    pub(crate) fn spec_text(&self, resource: &ScannedResource<'_>) -> &str {
-        self.text.get(resource.spec.clone()).unwrap_or("null")
-    }
-
-    /// The value of one of this document's specs.
-    pub(crate) fn spec(&self, resource: &ScannedResource<'_>) -> Json {
-        parse_validated_value(self.spec_text(resource))
-    }
-}
-
-impl<'a> SortedSpecs for ScannedDocument<'a> {
-    type Entry = ScannedResource<'a>;
-    fn entries(&self) -> &[Self::Entry] {
-        &self.resources
-    }
-    fn name(entry: &Self::Entry) -> &str {
-        entry.name
-    }
-    fn shares_name(_: &Self::Entry, _: &Self::Entry) -> bool {
-        false
-    }
-    /// Equal texts are equal values; only specs written differently are parsed.
-    fn spec_equals(&self, entry: &Self::Entry, other: &Self, other_entry: &Self::Entry) -> bool {
-        self.spec_text(entry) == other.spec_text(other_entry)
-            || self.spec(entry) == other.spec(other_entry)
-    }
-}
-
 /// Reads a desired or observed document, or gives up.
-pub(crate) fn resources(text: &str) -> Option<ScannedResources<'_>> {
+pub(crate) fn resources(text: &str) -> Option<ScannedResources> {
     let mut scanner = Scanner::new(text);
     scanner.skip_whitespace();
-    let resources = scanner.resources(1)?;
+    let resources = scanner.resources(1, &[])?;
     scanner.end()?;
     Some(resources)
 }
 
 /// Reads a scenario document, or gives up.
-pub(crate) fn scenario(text: &str) -> Option<ScannedScenario<'_>> {
+pub(crate) fn scenario(text: &str) -> Option<ScannedScenario> {
     let mut scanner = Scanner::new(text);
     scanner.skip_whitespace();
     scanner.expect(b'{')?;
@@ -138,8 +113,19 @@ pub(crate) fn scenario(text: &str) -> Option<ScannedScenario<'_>> {
             scanner.skip_whitespace();
             // A repeated or unknown member is an error for the precise parser to report.
             match &text.as_bytes()[key] {
-                b"desired" if desired.is_none() => desired = Some(scanner.resources(2)?),
-                b"observed" if observed.is_none() => observed = Some(scanner.resources(2)?),
+                b"desired" if desired.is_none() => desired = Some(scanner.resources(2, &[])?),
+                b"observed" if observed.is_none() => {
+                    // Observed specs mostly repeat desired ones (that is what
+                    // in sync means), which need not be read again.
+                    let known = match &desired {
+                        Some(ScannedResources {
+                            members,
+                            sorted: true,
+                        }) => &members[..],
+                        _ => &[],
+                    };
+                    observed = Some(scanner.resources(2, known)?);
+                }
                 b"finalizers" if finalizers.is_none() => {
                     // The finalizers parser reads this value again and checks
                     // its names itself; here it only has to be found.
@@ -183,6 +169,18 @@ fn string_stops_in(word: u64) -> u64 {
     let backslash = zero_bytes(word ^ (ONES * u64::from(b'\\')));
     let control = word.wrapping_sub(ONES * 0x20) & !word;
     (quote | backslash | control) & HIGH_BITS
+}
+
+/// A member name's bit for [`Scanner::object`]'s first duplicate check:
+/// equal names have the same bit.
+#[inline(always)]
+fn name_bit(bytes: &[u8], name: &Range<usize>) -> u64 {
+    // An empty name reads its quotes, which are the same for every empty name.
+    let first = bytes.get(name.start).copied().unwrap_or(0);
+    let last = bytes.get(name.end.wrapping_sub(1)).copied().unwrap_or(0);
+    let key = name.len() as u64 ^ u64::from(first) << 32 ^ u64::from(last) << 40;
+    // The top six bits of a Fibonacci hash: a bit from 0 to 63.
+    1 << (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
 struct Scanner<'a> {
@@ -425,9 +423,15 @@ impl<'a> Scanner<'a> {
             return Some(());
         }
         let first = self.names.len();
+        // One bit per name, from its length and its first and last bytes: while
+        // no two names share a bit, they are all different, and no pair is compared.
+        let (mut seen, mut shared) = (0_u64, false);
         loop {
             // Escaped names would need decoding before they can be compared.
             let name = self.plain_string()?;
+            let bit = name_bit(self.bytes, &name);
+            shared |= seen & bit != 0;
+            seen |= bit;
             self.names.push(name);
             self.skip_whitespace();
             self.expect(b':')?;
@@ -438,7 +442,7 @@ impl<'a> Scanner<'a> {
             }
         }
         let unique = !self.check_names
-            || (self.names.len() - first <= MEMBER_LIMIT && self.names_unique(first));
+            || (self.names.len() - first <= MEMBER_LIMIT && (!shared || self.names_unique(first)));
         self.names.truncate(first);
         unique.then_some(())
     }
@@ -454,30 +458,45 @@ impl<'a> Scanner<'a> {
         })
     }
 
-    /// A `{"name": spec}` object at `pos`, at nesting `depth`.
-    fn resources(&mut self, depth: usize) -> Option<ScannedResources<'a>> {
+    /// A `{"name": spec}` object at `pos`, at nesting `depth`. `known` are
+    /// resources read before from the same text at the same depth, sorted by
+    /// name: a spec written exactly as the known spec of its name is not read
+    /// again (see [`Scanner::repeats_known_spec`]).
+    fn resources(&mut self, depth: usize, known: &[ScannedResource]) -> Option<ScannedResources> {
         self.expect(b'{')?;
-        let mut members: Vec<ScannedResource<'a>> = Vec::new();
+        let mut members: Vec<ScannedResource> = Vec::new();
         let mut sorted = true;
         self.skip_whitespace();
         if self.peek()? == b'}' {
             self.pos += 1;
             return Some(ScannedResources { members, sorted });
         }
+        let bytes = self.bytes;
+        let narrow = |range: Range<usize>| {
+            Some(u32::try_from(range.start).ok()?..u32::try_from(range.end).ok()?)
+        };
+        let mut previous: Option<Range<usize>> = None;
+        // The known resources from here on have names above the previous one's.
+        let mut next_known = 0;
         loop {
             // Escaped names would need decoding; the precise parser reads them.
-            let name = &self.text[self.plain_string()?];
-            if let Some(previous) = members.last() {
-                sorted &= previous.name < name;
+            let name = self.plain_string()?;
+            if let Some(previous) = previous {
+                sorted &= bytes[previous] < bytes[name.clone()];
             }
+            previous = Some(name.clone());
             self.skip_whitespace();
             self.expect(b':')?;
             self.skip_whitespace();
             let start = self.pos;
-            self.value(depth)?;
+            let repeats = self.repeats_known_spec(&name, known, &mut next_known);
+            if repeats.is_none() {
+                self.value(depth)?;
+            }
             members.push(ScannedResource {
-                name,
-                spec: start..self.pos,
+                name: narrow(name)?,
+                spec: narrow(start..self.pos)?,
+                repeats: repeats.unwrap_or(NOT_KNOWN),
             });
             if !self.next_member(b'}')? {
                 break;
@@ -485,22 +504,67 @@ impl<'a> Scanner<'a> {
         }
         Some(ScannedResources { members, sorted })
     }
+
+    /// Which resource of `known` (from `next` on) the text at `pos` repeats:
+    /// one named `name` whose spec is written the same, and the member ends
+    /// right after it; then `pos` moves past it. A repeat of a valid value is
+    /// that valid value: the same bytes pass the same checks (duplicate names,
+    /// nesting, number ranges), and the `,` or `}` after it ends it where the
+    /// original ended. `known` is in name order, and so are the names asked
+    /// for, usually (when they are not, some repeats are read again: slower,
+    /// never wrong).
+    #[inline(always)]
+    fn repeats_known_spec(
+        &mut self,
+        name: &Range<usize>,
+        known: &[ScannedResource],
+        next: &mut usize,
+    ) -> Option<u32> {
+        let bytes = self.bytes;
+        let name = &bytes[name.clone()];
+        while let Some(candidate) = known.get(*next) {
+            match bytes[candidate.name()].cmp(name) {
+                std::cmp::Ordering::Less => *next += 1,
+                std::cmp::Ordering::Greater => return None,
+                std::cmp::Ordering::Equal => {
+                    let position = u32::try_from(*next).ok()?;
+                    *next += 1;
+                    let spec = &bytes[wide(&candidate.spec)];
+                    let end = self.pos + spec.len();
+                    let mut after = end;
+                    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(after) {
+                        after += 1;
+                    }
+                    let repeats = bytes.get(self.pos..end) == Some(spec)
+                        && matches!(bytes.get(after), Some(b',' | b'}'));
+                    if !repeats {
+                        return None;
+                    }
+                    self.pos = end;
+                    return Some(position);
+                }
+            }
+        }
+        None
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Names and spec texts in name order, as the consumers sort them.
+    /// Names and spec texts in name order, as the consumers sort them;
+    /// `None` for a repeated name, as they reject it.
     fn names_and_specs(text: &str) -> Option<Vec<(String, String)>> {
-        let document = ScannedDocument::new(text, resources(text)?)?;
-        Some(
-            document
-                .entries()
-                .iter()
-                .map(|r| (r.name.to_owned(), document.spec_text(r).to_owned()))
-                .collect(),
-        )
+        let slice = |range: &Range<usize>| text[range.clone()].to_owned();
+        let mut members: Vec<(String, String)> = resources(text)?
+            .members
+            .iter()
+            .map(|r| (slice(&r.name()), slice(&wide(&r.spec))))
+            .collect();
+        members.sort();
+        let unique = members.windows(2).all(|pair| pair[0].0 != pair[1].0);
+        unique.then_some(members)
     }
 
     #[test]
@@ -643,11 +707,41 @@ mod tests {
     }
 
     #[test]
+    fn observed_specs_that_repeat_desired_ones_are_not_read_again() {
+        let text = r#"{"desired":{"a":1,"b":[1,2],"c":{"k":"v"}},
+                       "observed":{"a":12,"b":[1,2] ,"c":{"k":"v"},"d":1}}"#;
+        let scanned = scenario(text).expect("valid");
+        let repeats: Vec<Option<usize>> = scanned
+            .observed
+            .members
+            .iter()
+            .map(ScannedResource::repeats)
+            .collect();
+        // `12` starts like `1` but goes on: it is read, not taken for a repeat.
+        assert_eq!(repeats, [None, Some(1), Some(2), None]);
+        assert_eq!(&text[wide(&scanned.observed.members[0].spec)], "12");
+        // A repeat must end its member: here the text goes on, an error.
+        assert!(scenario(r#"{"desired":{"a":{"k":1}},"observed":{"a":{"k":1}x}}"#).is_none());
+        // Observed before desired, or desired out of order: read, not compared.
+        for text in [
+            r#"{"observed":{"a":1},"desired":{"a":1}}"#,
+            r#"{"desired":{"b":2,"a":1},"observed":{"a":1,"b":2}}"#,
+        ] {
+            let scanned = scenario(text).expect("valid");
+            assert!(scanned
+                .observed
+                .members
+                .iter()
+                .all(|m| m.repeats().is_none()));
+        }
+    }
+
+    #[test]
     fn reads_scenarios() {
         let text = r#"{"observed":{"b":2},"desired":{"a":1},"finalizers":{"b":["f"]}}"#;
         let scanned = scenario(text).expect("valid");
         assert_eq!(scanned.desired.members.len(), 1);
-        assert_eq!(&text[scanned.observed.members[0].spec.clone()], "2");
+        assert_eq!(&text[wide(&scanned.observed.members[0].spec)], "2");
         assert_eq!(
             scanned.finalizers.map(|range| &text[range]),
             Some(r#"{"b":["f"]}"#)
@@ -768,6 +862,25 @@ mod tests {
                 })
         }
 
+        /// A document whose names are plain and in order, as the scan compares them.
+        fn sorted_resources() -> impl Strategy<Value = String> {
+            (
+                prop::collection::btree_map(
+                    prop::sample::select(&["a", "b", "c", "é", "🚀"][..]),
+                    value(),
+                    0..5,
+                ),
+                prop::sample::select(SEPARATORS),
+            )
+                .prop_map(|(members, sep)| {
+                    let members = members
+                        .into_iter()
+                        .map(|(k, v)| format!("\"{k}\": {v}"))
+                        .collect();
+                    format!(" {{{}}}\n", join(members, sep))
+                })
+        }
+
         fn finalizers() -> impl Strategy<Value = String> {
             prop_oneof![
                 Just("null".to_owned()),
@@ -840,7 +953,7 @@ mod tests {
             fn resources_documents(text in mutated(resources())) {
                 let precise = parse_resources_precise(&text);
                 let accepted = super::super::resources(&text)
-                    .and_then(|scanned| crate::Resources::from_scanned(&text, [scanned]));
+                    .and_then(|scanned| crate::Resources::from_scanned(text.clone(), [scanned, Default::default()]).ok());
                 if accepted.is_some() {
                     prop_assert!(precise.is_ok(), "accepted what the precise parser rejects: {:?}", precise);
                 }
@@ -869,12 +982,40 @@ mod tests {
                     }
                     _ => prop_assert_eq!(&fast, &precise),
                 }
-                // The text path to an action list agrees with parse-then-reconcile.
+                // The action list from the one read path agrees with the precise parser's.
                 let expected = precise.map(|s| {
                     serde_json::to_string(&reconcile(&s.desired, &s.observed, s.finalizers.as_ref()))
                         .unwrap_or_default()
                 });
                 prop_assert_eq!(reconcile_scenario_json(&text), expected);
+            }
+
+            /// Observed mostly as desired, as when in sync: the specs the scan
+            /// takes as repeats of desired ones, and the edits that are not.
+            #[test]
+            fn scenarios_whose_observed_repeats_desired(
+                (desired, observed) in sorted_resources().prop_flat_map(|desired| {
+                    let copy = desired.clone();
+                    mutated(Just(desired)).prop_map(move |observed| (copy.clone(), observed))
+                })
+            ) {
+                let text = format!(r#"{{"desired":{desired},"observed":{observed}}}"#);
+                let precise = parse_scenario_precise(&text);
+                let fast = parse_scenario(&text);
+                match (&fast, &precise) {
+                    (Ok(fast), Ok(precise)) => {
+                        prop_assert_eq!(fast, precise);
+                        prop_assert_eq!(
+                            crate::export_scenario(fast),
+                            crate::export_scenario(precise)
+                        );
+                        prop_assert_eq!(
+                            reconcile(&fast.desired, &fast.observed, None),
+                            reconcile(&precise.desired, &precise.observed, None)
+                        );
+                    }
+                    _ => prop_assert_eq!(&fast, &precise),
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 //! Parsing arbitrary text. The whole input is read as a scenario file (the
-//! CLI's, the import's and the Format button's paths); then it is split on NUL
+//! CLI's, the import's and the Format button's paths: the one read path, the
+//! fast scan handing over to the precise parser on any error); then it is split on NUL
 //! into the three editor documents, desired, observed and finalizers, and
 //! checked and planned as the page does.
 //!
@@ -12,8 +13,8 @@
 use libfuzzer_sys::fuzz_target;
 use reconcile_core::{
     check_scenario, check_texts, format_document, import_scenario, parse_finalizers, parse_json,
-    parse_resources, parse_scenario, plan, plan_texts, reconcile, reconcile_scenario_json,
-    Document,
+    parse_resources, parse_scenario, parse_scenario_owned, plan, plan_texts, reconcile,
+    reconcile_scenario_json, Document,
 };
 use reconcile_fuzz::{assert_located, split_documents};
 
@@ -25,6 +26,12 @@ fuzz_target!(|data: &[u8]| {
 
 fn check_scenario_file(text: &str) {
     let scenario = parse_scenario(text);
+    // The CLI hands its text over rather than lending it: the same result.
+    assert_eq!(
+        parse_scenario_owned(text.to_owned()),
+        scenario,
+        "a handed-over text reads differently"
+    );
     match &scenario {
         Ok(scenario) => {
             let expected = reconcile(

@@ -2,10 +2,12 @@
 //!
 //! Every comparison is measured side by side in one run, on the same input
 //! files (`bench_inputs`, written to `target/bench-inputs/`):
-//! - native: the Rust core (criterion, `bench-speed` profile) against the
-//!   Python reference (`bench/python/reference.py`), end to end and reconcile
-//!   alone, whose action lists must be byte-identical (and agree on
-//!   `bench/python/corner_cases.py`), or the run fails;
+//! - native: the `reconcile` command line (`bench-speed` profile) as a whole
+//!   process on each scenario file, against the Python reference
+//!   (`bench/python/reference.py --print`) as a whole process, whose action
+//!   lists must be byte-identical (and agree on `bench/python/corner_cases.py`),
+//!   or the run fails; and reconcile alone on parsed input (criterion) against
+//!   the reference's reconcile on its dicts;
 //! - in headless Chromium: the release JS API against plain JavaScript in the
 //!   same page (`web/bench/reconcile-vs-js.mjs`), outputs compared too;
 //! - the page: edit → render latency, long tasks, time to the first action
@@ -14,6 +16,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
 
 use crate::bench_inputs::{self, SIZES};
 use crate::size;
@@ -29,7 +33,8 @@ const LONG_TASK_BUDGET_MS: f64 = 200.0;
 const FIRST_ACTION_LIST_BUDGET_MS: f64 = 300.0;
 const SIMULATE_BUDGET_MS: f64 = 100.0;
 
-/// Python runs per size: fewer for the big inputs, which take seconds each.
+/// Python runs per size, and whole-process runs of each side: fewer for the
+/// big inputs, which take seconds each in Python.
 fn python_runs(n: usize) -> usize {
     match n {
         0..=1_000 => 21,
@@ -53,7 +58,8 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
     write_inputs(&inputs)?;
     let inputs_arg = inputs.to_string_lossy().into_owned();
 
-    // Native: criterion (Rust), then the Python reference, then the comparisons.
+    // Native: reconcile alone (criterion), the Python reference's timings, then
+    // the command line and the reference as whole processes, side by side.
     let sizes = SIZES.map(|n| n.to_string()).join(",");
     let criterion = env
         .step(
@@ -83,18 +89,6 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
         .env("BENCH_SIZES", &sizes)
         .output()?;
     let rust = criterion_medians(&criterion);
-    let mut python = BTreeMap::new();
-    for n in SIZES {
-        let file = inputs.join(bench_inputs::file_name(n));
-        let out = inputs.join(format!("actions-{n}.python.json"));
-        let line = env
-            .step("python3", &["bench/python/reference.py", "--runs"])
-            .arg(&python_runs(n).to_string())
-            .args(&["--out", &out.to_string_lossy(), &file.to_string_lossy()])
-            .output()?;
-        compare_outputs(&inputs, n)?;
-        python.insert(n, line.trim().to_owned());
-    }
     env.step(
         "cargo",
         &[
@@ -107,15 +101,21 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
         ],
     )
     .run()?;
+    let mut python = BTreeMap::new();
+    let mut processes = BTreeMap::new();
+    for n in SIZES {
+        let file = inputs.join(bench_inputs::file_name(n));
+        let line = env
+            .step("python3", &["bench/python/reference.py", "--runs"])
+            .arg(&python_runs(n).to_string())
+            .arg(&file.to_string_lossy())
+            .output()?;
+        python.insert(n, line.trim().to_owned());
+        processes.insert(n, whole_processes(env, &inputs, n)?);
+        compare_outputs(&inputs, n)?;
+    }
     let corner_cases = env
-        .step(
-            "python3",
-            &[
-                "bench/python/corner_cases.py",
-                "target/bench-speed/reconcile",
-                "300",
-            ],
-        )
+        .step("python3", &["bench/python/corner_cases.py", CLI, "300"])
         .output()?;
 
     // In the browser.
@@ -156,6 +156,7 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
     let measured = Measured {
         rust: &rust,
         python: &python,
+        processes: &processes,
         versus_js: &versus_js,
         edit_compact: &edit_compact,
         edit_pretty: &edit_pretty,
@@ -177,6 +178,81 @@ fn write_inputs(dir: &Path) -> Result<(), String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// The command line the whole-process figures time (built by the report first).
+const CLI: &str = "target/bench-speed/reconcile";
+
+/// Wall times of whole processes on one scenario file, in milliseconds.
+struct WholeProcesses {
+    /// `reconcile scenario-N.json`.
+    cli: Vec<f64>,
+    /// `python3 bench/python/reference.py --print scenario-N.json`.
+    python: Vec<f64>,
+}
+
+/// Runs the command line and the Python reference on the scenario file of `n`
+/// resources as whole processes, alternating (after one untimed run of each),
+/// and writes each one's output beside the input for [`compare_outputs`].
+fn whole_processes(env: &Env, inputs: &Path, n: usize) -> Result<WholeProcesses, String> {
+    let file = inputs.join(bench_inputs::file_name(n));
+    let file = file.to_string_lossy();
+    let cli = [CLI, &file];
+    let python = ["python3", "bench/python/reference.py", "--print", &file];
+    let runs = python_runs(n);
+    println!(
+        "xtask: {runs} whole-process runs each of `{}` and `{}`",
+        cli.join(" "),
+        python.join(" ")
+    );
+    let mut times = WholeProcesses {
+        cli: Vec::new(),
+        python: Vec::new(),
+    };
+    for run in 0..=runs {
+        let (cli_ms, cli_out) = timed_process(env, &cli)?;
+        let (python_ms, python_out) = timed_process(env, &python)?;
+        if run == 0 {
+            // The untimed first runs, whose outputs are compared.
+            for (name, out) in [("rust", &cli_out), ("python", &python_out)] {
+                let path = inputs.join(format!("actions-{n}.{name}.json"));
+                std::fs::write(&path, out)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+        } else {
+            times.cli.push(cli_ms);
+            times.python.push(python_ms);
+        }
+    }
+    Ok(times)
+}
+
+/// Runs `command` (program first) in the repository root with its standard
+/// output captured: the wall time from start to exit, in milliseconds, and the output.
+fn timed_process(env: &Env, command: &[&str]) -> Result<(f64, Vec<u8>), String> {
+    let shown = command.join(" ");
+    let (program, args) = command.split_first().ok_or("no command")?;
+    let start = Instant::now();
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(&env.root)
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("could not start `{shown}`: {e}"))?;
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    if output.status.success() {
+        Ok((ms, output.stdout))
+    } else {
+        Err(format!("`{shown}` failed ({})", output.status))
+    }
+}
+
+/// The median of some times (the upper one of an even count).
+fn median(times: &[f64]) -> Option<f64> {
+    let mut sorted = times.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted.get(sorted.len() / 2).copied()
 }
 
 /// The Python and Rust action lists of one size must be the same bytes.
@@ -202,6 +278,8 @@ struct Measured<'a> {
     rust: &'a BTreeMap<String, f64>,
     /// The Python reference's JSON line, by size.
     python: &'a BTreeMap<usize, String>,
+    /// The command line and the reference as whole processes, by size.
+    processes: &'a BTreeMap<usize, WholeProcesses>,
     versus_js: &'a str,
     edit_compact: &'a str,
     edit_pretty: &'a str,
@@ -264,6 +342,13 @@ impl Measured<'_> {
         Some((rust, python, python / rust))
     }
 
+    /// The command line's and the reference's median whole-process times, and Python ÷ CLI.
+    fn process_ratio(&self, n: usize) -> Option<(f64, f64, f64)> {
+        let times = self.processes.get(&n)?;
+        let (cli, python) = (median(&times.cli)?, median(&times.python)?);
+        Some((cli, python, python / cli))
+    }
+
     fn markdown(&self, inputs: &Path, criterion: &str, corner_cases: &str, sizes: &str) -> String {
         let mut doc = String::from(
             "# Performance\n\n\
@@ -302,8 +387,8 @@ impl Measured<'_> {
              ```json\n{}\n```\n\n\
              ## All criterion benchmarks (native)\n\n\
              `cargo bench -p reconcile-core -p reconcile-sim --profile bench-speed` (opt-level 3; a short run: 1 s warm-up, \
-             3 s measurement; median ± standard deviation). `reconcile/N` and `scenario-text-to-actions/N` \
-             are the native columns above; `simulate/1000-resources-flaky` is the simulation budget case, natively.\n\n\
+             3 s measurement; median ± standard deviation). `reconcile/N` is the \"Rust reconcile\" column above \
+             (reconcile alone, on parsed input); `simulate/1000-resources-flaky` is the simulation budget case, natively.\n\n\
              | benchmark | median | ± |\n|---|---:|---:|\n{}\n",
             self.first_action_list.trim(),
             self.simulate.trim(),
@@ -316,14 +401,13 @@ impl Measured<'_> {
     fn budgets(&self) -> String {
         let mut rows = String::new();
         let n = BUDGET_SIZE;
-        if let Some((rust, python, ratio)) =
-            self.ratio(n, "scenario-text-to-actions", "endToEndMedianMs")
-        {
+        if let Some((cli, python, ratio)) = self.process_ratio(n) {
             let _ = writeln!(
                 rows,
-                "| end to end (text in, text out) at 100k, against Python | ≥ {END_TO_END_BUDGET:.0}× | \
-                 {ratio:.1}× (Rust {}, Python {}) | {} |",
-                ms(rust),
+                "| scenario file → action list at 100k: the `reconcile` command line as a whole process, \
+                 against the Python reference as a whole process | ≥ {END_TO_END_BUDGET:.0}× | \
+                 {ratio:.1}× (CLI {}, Python {}) | {} |",
+                ms(cli),
                 ms(python),
                 verdict(ratio >= END_TO_END_BUDGET)
             );
@@ -331,7 +415,7 @@ impl Measured<'_> {
         if let Some((rust, python, ratio)) = self.ratio(n, "reconcile", "reconcileMedianMs") {
             let _ = writeln!(
                 rows,
-                "| reconcile alone at 100k, against Python | ≥ {RECONCILE_BUDGET:.0}× | \
+                "| `reconcile` alone on parsed input at 100k, against Python's on its dicts | ≥ {RECONCILE_BUDGET:.0}× | \
                  {ratio:.1}× (Rust {}, Python {}) | {} |",
                 ms(rust),
                 ms(python),
@@ -352,7 +436,7 @@ impl Measured<'_> {
                 .collect();
             let _ = writeln!(
                 rows,
-                "| wasm end to end in Chromium, against plain JS | ≥ {WASM_BUDGET:.1}× | {} | {} |",
+                "| the JS API's `reconcile` (three JSON texts in, JS values out) in Chromium, against plain JS | ≥ {WASM_BUDGET:.1}× | {} | {} |",
                 shown.join(", "),
                 verdict(speedups.iter().all(|(_, s)| *s >= WASM_BUDGET))
             );
@@ -373,7 +457,7 @@ impl Measured<'_> {
             };
             let _ = writeln!(
                 rows,
-                "| edit → render at 10k, {format} documents | ≤ {EDIT_RENDER_BUDGET_MS:.0} ms | \
+                "| edit → render at 10k in the page, {format} documents | ≤ {EDIT_RENDER_BUDGET_MS:.0} ms | \
                  paste {}, keystroke {} (a bare textarea takes {} for the same paste) | {} |",
                 ms(paste),
                 ms(keystroke),
@@ -443,8 +527,8 @@ impl Measured<'_> {
     fn native_section(&self, corner_cases: &str) -> String {
         let mut rows = String::new();
         for n in SIZES {
-            let (Some(e2e), Some(alone)) = (
-                self.ratio(n, "scenario-text-to-actions", "endToEndMedianMs"),
+            let (Some(whole), Some(alone)) = (
+                self.process_ratio(n),
                 self.ratio(n, "reconcile", "reconcileMedianMs"),
             ) else {
                 continue;
@@ -453,37 +537,50 @@ impl Measured<'_> {
                 rows,
                 "| {} | {} | {} | **{:.1}×** | {} | {} | **{:.1}×** |",
                 thousands(&n.to_string()),
-                ms(e2e.0),
-                ms(e2e.1),
-                e2e.2,
+                ms(whole.0),
+                ms(whole.1),
+                whole.2,
                 ms(alone.0),
                 ms(alone.1),
                 alone.2
             );
         }
+        let runs: Vec<String> = self
+            .processes
+            .iter()
+            .map(|(n, times)| format!("{} at {}", times.cli.len(), thousands(&n.to_string())))
+            .collect();
         let python_lines: Vec<&str> = self.python.values().map(String::as_str).collect();
         format!(
             "## Native: the Rust core against a Python reference\n\n\
-             - **End to end**: scenario JSON text in, action-list JSON text out. Rust: \
-             `reconcile_scenario_json` (criterion `scenario-text-to-actions/N`). Python: `json.loads`, \
-             reconcile on the dicts, `json.dumps` (`bench/python/reference.py`).\n\
-             - **Reconcile alone**: on already-parsed input. Rust: `reconcile` on a `Scenario` parsed for \
-             each run outside the timing (criterion `reconcile/N`), so parsing the specs it needs on first \
-             use (those that go into actions, and those written differently on the two sides) counts. \
-             Python: the same function as above on the dicts `json.loads` made.\n\
-             - Times are medians (criterion's; Python: of its runs, with the cyclic garbage collector off \
-             while timing). Ratio = Python ÷ Rust.\n\n\
-             | resources | Rust end to end | Python end to end | ratio | Rust reconcile | Python reconcile | ratio |\n\
+             - **Scenario file → action list, whole processes**: what a script or an auto-grader runs. \
+             Rust: the `reconcile` command line (`{CLI}` scenario-N.json, the `bench-speed` profile): \
+             reading the file, `parse_scenario_owned` (the scan, handing over to the precise parser on any \
+             error), `reconcile`, serde_json, writing standard output, and the process's start and exit. \
+             Python: `python3 bench/python/reference.py --print` scenario-N.json: start, `json.loads`, \
+             reconcile on the dicts, `json.dumps`, print. Wall time from spawn to exit, standard output \
+             captured, the two alternating after an untimed run of each; medians of {} runs each.\n\
+             - **Reconcile alone**: on already-parsed input. Rust: `reconcile` on a `Scenario` parsed \
+             (`parse_scenario`) for each run outside the timing (criterion `reconcile/N`), so parsing the \
+             specs it needs on first use (those that go into actions, and those written differently on the \
+             two sides) counts. Python: its reconcile on the dicts `json.loads` made, in one process \
+             (`reference.py --runs`; median of its runs).\n\
+             - Python runs with the cyclic garbage collector off. Ratio = Python ÷ Rust.\n\n\
+             | resources | CLI, whole process | Python, whole process | ratio | Rust reconcile | Python reconcile | ratio |\n\
              |---:|---:|---:|---:|---:|---:|---:|\n{rows}\n\
              Both produce the same action list, byte for byte, at every size (the run fails otherwise), \
              and on random scenarios full of the contract's corner cases: {}\n\n\
              How the Rust core gets there: a valid document is read in one validating pass that records \
              where each spec's text is, without building values (`crates/reconcile-core/src/scan.rs`); \
-             specs are parsed one at a time on first use, and two specs with the same text are equal \
-             without being parsed. The precise parser, which tracks JSON paths for error messages, only \
-             runs when that pass gives up (on any error, or on input it leaves to it), so results and \
-             error messages are unchanged.\n\n\
-             Python reference, one line per size:\n\n```json\n{}\n```\n\n",
+             the resources keep the text (the command line hands its buffer over, so nothing is copied), \
+             a name desired and observed is one shared allocation, specs are parsed one at a time on first \
+             use, and two specs with the same text are equal without being parsed. The precise parser, \
+             which tracks JSON paths for error messages, only runs when that pass gives up (on any error, \
+             or on input it leaves to it), so results and error messages are unchanged. This is the one \
+             read path: the command line, the page, the JS API and the lessons all read documents through it.\n\n\
+             Python reference in one process (`reference.py --runs`; `endToEndMedianMs` is text → action-list \
+             text without the start, the file read and the print), one line per size:\n\n```json\n{}\n```\n\n",
+            runs.join(", "),
             corner_cases.trim(),
             python_lines.join("\n")
         )
@@ -512,10 +609,14 @@ impl Measured<'_> {
             );
         }
         format!(
-            "## In headless Chromium: wasm against plain JavaScript\n\n\
+            "## In headless Chromium: the JS API against plain JavaScript\n\n\
              The same page runs both on the same three JSON texts (desired, observed, finalizers, split \
-             from the scenario file), alternating runs: the release JS API's `reconcile` \
-             (`dist/pkg`, opt-level z, wasm-opt -Oz; JSON texts in, JS values out) and \
+             from the scenario file), alternating runs: the JS API's `reconcile`, as a course page calls \
+             it (`import init, {{ reconcile }} from \"/pkg/reconcile.js\"`, `await init()`, then \
+             `reconcile(desired, observed, finalizers)` on the texts; the release build in `dist/pkg`, \
+             opt-level z, wasm-opt -Oz): core's `parse_resources` for desired and observed and \
+             `parse_finalizers` (the read path the page and the command line use), `reconcile`, then \
+             serde_json's text through `JSON.parse` into JS values. Against it, \
              `web/bench/plain-reconcile.js` (`JSON.parse`, the contract's deep equality, code-point sort; \
              `web/bench/reconcile-vs-js.mjs`). The 1M scenario is not run in the browser: its 280 MB of \
              text is past what a page holds comfortably.\n\n\
@@ -534,7 +635,9 @@ impl Measured<'_> {
              new text (what Ctrl+A, Ctrl+V sends), *keystroke* replaces only the changed number in place \
              (one input event, as typing sends). Timed from just before the event to the first frame \
              after the plan summary changed, so the debounce, parsing, planning, rendering and the \
-             browser's layout all count. `bareTextareaPasteMs` is the same text put into a bare \
+             browser's layout all count: the page's own flow, from the editor's input event through the \
+             reducer's `check_scenario` (core's read path, as everywhere) and `plan` to the rendered \
+             action list, on the release build in `dist/`. `bareTextareaPasteMs` is the same text put into a bare \
              `<textarea>` of the same size on the same page: what the browser alone takes to lay out \
              that much text, which is why the editor does not hold it. Long tasks are recorded from the \
              first paste on. Budgets: {EDIT_RENDER_BUDGET_MS:.0} ms at 10k resources; no task over \
