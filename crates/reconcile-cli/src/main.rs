@@ -95,8 +95,7 @@ fn run(options: &Options) -> Result<String, String> {
         Output::Plan => plan(&scenario.desired, &scenario.observed, finalizers).to_text(),
     };
     // The process ends next: freeing every name and spec one by one would only
-    // delay the exit (a tenth of the run at 100k resources); the system takes
-    // the memory back at once.
+    // delay the exit; the system takes the memory back at once.
     std::mem::forget(scenario);
     Ok(output)
 }

@@ -42,7 +42,7 @@ pub fn plan_texts(desired: &str, observed: &str, finalizers: &str) -> Result<Pla
 }
 
 /// Scenario JSON text in, action-list JSON text out: what the CLI prints
-/// (without its newline). [`parse_scenario`], then [`reconcile`].
+/// (without its newline). [`parse_scenario`], then [`reconcile()`].
 pub fn reconcile_scenario_json(text: &str) -> Result<String, InputError> {
     let scenario = parse_scenario(text)?;
     let actions = reconcile(

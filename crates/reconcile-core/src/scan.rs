@@ -848,37 +848,31 @@ mod tests {
             })
         }
 
+        /// ` {name: spec, ...}` and a newline; the names are JSON string literals.
+        fn document<'a>(members: impl IntoIterator<Item = (&'a str, String)>, sep: &str) -> String {
+            let members = members
+                .into_iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect();
+            format!(" {{{}}}\n", join(members, sep))
+        }
+
         fn resources() -> impl Strategy<Value = String> {
             (
                 prop::collection::vec((prop::sample::select(NAMES), value()), 0..5),
                 prop::sample::select(SEPARATORS),
             )
-                .prop_map(|(members, sep)| {
-                    let members = members
-                        .into_iter()
-                        .map(|(k, v)| format!("{k}: {v}"))
-                        .collect();
-                    format!(" {{{}}}\n", join(members, sep))
-                })
+                .prop_map(|(members, sep)| document(members, sep))
         }
 
         /// A document whose names are plain and in order, as the scan compares them.
         fn sorted_resources() -> impl Strategy<Value = String> {
+            const PLAIN: &[&str] = &[r#""a""#, r#""b""#, r#""c""#, r#""é""#, r#""🚀""#];
             (
-                prop::collection::btree_map(
-                    prop::sample::select(&["a", "b", "c", "é", "🚀"][..]),
-                    value(),
-                    0..5,
-                ),
+                prop::collection::btree_map(prop::sample::select(PLAIN), value(), 0..5),
                 prop::sample::select(SEPARATORS),
             )
-                .prop_map(|(members, sep)| {
-                    let members = members
-                        .into_iter()
-                        .map(|(k, v)| format!("\"{k}\": {v}"))
-                        .collect();
-                    format!(" {{{}}}\n", join(members, sep))
-                })
+                .prop_map(|(members, sep)| document(members, sep))
         }
 
         fn finalizers() -> impl Strategy<Value = String> {
@@ -946,6 +940,30 @@ mod tests {
                 })
         }
 
+        /// The scan and the precise parser read `text` as the same scenario
+        /// (the same export too) or fail with the same error.
+        fn agrees_on_scenario(text: &str) -> Result<(), TestCaseError> {
+            let precise = parse_scenario_precise(text);
+            let fast = parse_scenario(text);
+            match (&fast, &precise) {
+                (Ok(fast), Ok(precise)) => {
+                    prop_assert_eq!(fast, precise);
+                    prop_assert_eq!(
+                        crate::export_scenario(fast),
+                        crate::export_scenario(precise)
+                    );
+                }
+                _ => prop_assert_eq!(&fast, &precise),
+            }
+            // The action list from the one read path agrees with the precise parser's.
+            let expected = precise.map(|s| {
+                serde_json::to_string(&reconcile(&s.desired, &s.observed, s.finalizers.as_ref()))
+                    .unwrap_or_default()
+            });
+            prop_assert_eq!(reconcile_scenario_json(text), expected);
+            Ok(())
+        }
+
         proptest! {
             #![proptest_config(ProptestConfig { cases: 2_000, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -970,24 +988,7 @@ mod tests {
 
             #[test]
             fn scenario_documents(text in mutated(scenario())) {
-                let precise = parse_scenario_precise(&text);
-                let fast = parse_scenario(&text);
-                match (&fast, &precise) {
-                    (Ok(fast), Ok(precise)) => {
-                        prop_assert_eq!(fast, precise);
-                        prop_assert_eq!(
-                            crate::export_scenario(fast),
-                            crate::export_scenario(precise)
-                        );
-                    }
-                    _ => prop_assert_eq!(&fast, &precise),
-                }
-                // The action list from the one read path agrees with the precise parser's.
-                let expected = precise.map(|s| {
-                    serde_json::to_string(&reconcile(&s.desired, &s.observed, s.finalizers.as_ref()))
-                        .unwrap_or_default()
-                });
-                prop_assert_eq!(reconcile_scenario_json(&text), expected);
+                agrees_on_scenario(&text)?;
             }
 
             /// Observed mostly as desired, as when in sync: the specs the scan
@@ -999,23 +1000,7 @@ mod tests {
                     mutated(Just(desired)).prop_map(move |observed| (copy.clone(), observed))
                 })
             ) {
-                let text = format!(r#"{{"desired":{desired},"observed":{observed}}}"#);
-                let precise = parse_scenario_precise(&text);
-                let fast = parse_scenario(&text);
-                match (&fast, &precise) {
-                    (Ok(fast), Ok(precise)) => {
-                        prop_assert_eq!(fast, precise);
-                        prop_assert_eq!(
-                            crate::export_scenario(fast),
-                            crate::export_scenario(precise)
-                        );
-                        prop_assert_eq!(
-                            reconcile(&fast.desired, &fast.observed, None),
-                            reconcile(&precise.desired, &precise.observed, None)
-                        );
-                    }
-                    _ => prop_assert_eq!(&fast, &precise),
-                }
+                agrees_on_scenario(&format!(r#"{{"desired":{desired},"observed":{observed}}}"#))?;
             }
         }
     }

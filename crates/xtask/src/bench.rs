@@ -101,6 +101,13 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
         ],
     )
     .run()?;
+    // The interpreter `python3` starts, started directly: a version manager's
+    // shim in front of it (pyenv's is a shell script) would add its own start.
+    let python3 = env
+        .step("python3", &["-c", "import sys; print(sys.executable)"])
+        .output()?
+        .trim()
+        .to_owned();
     let mut python = BTreeMap::new();
     let mut processes = BTreeMap::new();
     for n in SIZES {
@@ -111,7 +118,7 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
             .arg(&file.to_string_lossy())
             .output()?;
         python.insert(n, line.trim().to_owned());
-        processes.insert(n, whole_processes(env, &inputs, n)?);
+        processes.insert(n, whole_processes(env, &inputs, n, &python3)?);
         compare_outputs(&inputs, n)?;
     }
     let corner_cases = env
@@ -194,11 +201,16 @@ struct WholeProcesses {
 /// Runs the command line and the Python reference on the scenario file of `n`
 /// resources as whole processes, alternating (after one untimed run of each),
 /// and writes each one's output beside the input for [`compare_outputs`].
-fn whole_processes(env: &Env, inputs: &Path, n: usize) -> Result<WholeProcesses, String> {
+fn whole_processes(
+    env: &Env,
+    inputs: &Path,
+    n: usize,
+    python3: &str,
+) -> Result<WholeProcesses, String> {
     let file = inputs.join(bench_inputs::file_name(n));
     let file = file.to_string_lossy();
     let cli = [CLI, &file];
-    let python = ["python3", "bench/python/reference.py", "--print", &file];
+    let python = [python3, "bench/python/reference.py", "--print", &file];
     let runs = python_runs(n);
     println!(
         "xtask: {runs} whole-process runs each of `{}` and `{}`",
@@ -558,7 +570,9 @@ impl Measured<'_> {
              reading the file, `parse_scenario_owned` (the scan, handing over to the precise parser on any \
              error), `reconcile`, serde_json, writing standard output, and the process's start and exit. \
              Python: `python3 bench/python/reference.py --print` scenario-N.json: start, `json.loads`, \
-             reconcile on the dicts, `json.dumps`, print. Wall time from spawn to exit, standard output \
+             reconcile on the dicts, `json.dumps`, print; the interpreter `python3` names is started \
+             directly (its `sys.executable`), so a version manager's shim in front of it does not count. \
+             Wall time from spawn to exit, standard output \
              captured, the two alternating after an untimed run of each; medians of {} runs each.\n\
              - **Reconcile alone**: on already-parsed input. Rust: `reconcile` on a `Scenario` parsed \
              (`parse_scenario`) for each run outside the timing (criterion `reconcile/N`), so parsing the \
