@@ -133,7 +133,7 @@ for (const [preset, expected] of verdicts) {
 test("the flaky API requeues with exponential backoff", async ({ page }) => {
   await choosePreset(page, "Flaky API");
   await runToEnd(page);
-  await expect(page.locator(".pass-action.failed").first()).toContainText(/failed; requeued at t = \d+ ms/);
+  await expect(page.locator(".pass-action.failed").first()).toContainText(/failed \(503\); requeued at t = \d+ ms/);
   await expect(page.locator(".pass").filter({ hasText: "why: requeue after failure #1" })).toHaveCount(1);
   await expect(page.locator(".backoff-curve figcaption")).toContainText("Delays: 5 ms, 10 ms, 20 ms, 40 ms");
 });

@@ -389,11 +389,16 @@ pub fn check_pass_actions(answer: &[String], pass: usize, timeline: &Timeline) -
             ActionResult::AlreadyTerminating => {
                 format!("{spelled} wrote nothing: it was already terminating.")
             }
-            ActionResult::Failed { requeued_at } => format!(
-                "{spelled} failed (a transient API error), so the pass returned the error and the \
+            ActionResult::Failed {
+                requeued_at,
+                code,
+                error,
+            } => format!(
+                "{spelled} failed ({code}: {error}), so the pass returned the error and the \
                  key was requeued for t = {}.",
                 format_millis(*requeued_at)
             ),
+            ActionResult::AlreadyGone => format!("{spelled} found it gone already (404): done."),
             ActionResult::NotAttempted => {
                 format!("{spelled} was not attempted: an earlier action of the pass failed.")
             }
@@ -837,7 +842,7 @@ mod tests {
         let waits: Vec<Millis> = timeline.passes[..4]
             .iter()
             .map(|p| match p.actions[0].result {
-                ActionResult::Failed { requeued_at } => requeued_at - p.finished_at,
+                ActionResult::Failed { requeued_at, .. } => requeued_at - p.finished_at,
                 _ => panic!("pass {} should fail", p.index),
             })
             .collect();

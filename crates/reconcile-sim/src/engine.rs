@@ -3,6 +3,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+use super::apiserver::{
+    ApiError, DeleteOptions, DeleteOutcome, DeleteStrategy, Update, UpdateOutcome,
+};
 use super::rng::{SimRng, Stream};
 use super::workqueue::{AddOutcome, Millis, RateLimiter, WorkQueue};
 use super::world::{Change, World};
@@ -54,9 +57,11 @@ enum Scheduled {
         failures: u32,
         generation: u64,
     },
-    /// The owners of one terminating object's finalizers: one of them removes its entry.
-    OwnersAct {
+    /// The owner of one finalizer of a terminating object, its cleanup done,
+    /// removes its entry.
+    OwnerActs {
         object: String,
+        finalizer: String,
     },
     Script {
         index: usize,
@@ -103,8 +108,8 @@ struct Engine<'a> {
     start_states: BTreeMap<u64, (u32, usize, usize)>,
     oscillation: Option<NotConvergingReason>,
     pass_in_progress: bool,
-    /// Objects whose owners' turn is scheduled.
-    owners_pending: BTreeSet<String>,
+    /// Finalizer owners whose turn is scheduled, by (object, finalizer): one each.
+    owners_pending: BTreeSet<(String, String)>,
 }
 
 impl<'a> Engine<'a> {
@@ -314,7 +319,7 @@ impl<'a> Engine<'a> {
                     self.enqueue(Trigger::Requeue { failures });
                 }
             }
-            Scheduled::OwnersAct { object } => self.owners_act(&object),
+            Scheduled::OwnerActs { object, finalizer } => self.owner_acts(object, finalizer),
             Scheduled::Script { index } => self.apply_script(index),
             Scheduled::OtherWriter { index } => self.other_writer_acts(index),
             Scheduled::PassDone => {
@@ -390,12 +395,19 @@ impl<'a> Engine<'a> {
             } else {
                 // A pass still running at the end of simulated time ends there.
                 clock = clock.saturating_add(self.config.action_ms);
-                if self.failures_rng.chance(self.config.failure_rate) {
-                    failed_at = Some(outcomes.len());
-                    ActionResult::Failed { requeued_at: 0 }
+                let result = if self.failures_rng.chance(self.config.failure_rate) {
+                    Err(ApiError::Unavailable)
                 } else {
                     self.apply(&action, clock)
-                }
+                };
+                result.unwrap_or_else(|error| {
+                    failed_at = Some(outcomes.len());
+                    ActionResult::Failed {
+                        requeued_at: 0,
+                        code: error.code(),
+                        error: error.to_string(),
+                    }
+                })
             };
             outcomes.push(ActionOutcome { action, result });
         }
@@ -410,7 +422,12 @@ impl<'a> Engine<'a> {
             let delay = self.limiter.when(&key, end);
             // Shown as the end of time when it never comes.
             let requeued_at = end.saturating_add(delay);
-            outcomes[failed].result = ActionResult::Failed { requeued_at };
+            if let ActionResult::Failed {
+                requeued_at: at, ..
+            } = &mut outcomes[failed].result
+            {
+                *at = requeued_at;
+            }
             let failures = self.limiter.num_requeues(&key);
             // A crash right after voids the timer with everything else in memory.
             self.schedule_after(
@@ -432,7 +449,6 @@ impl<'a> Engine<'a> {
             self.schedule(end, Scheduled::PassDone);
         }
 
-        self.schedule_owners(end);
         self.schedule_script_after(index, end.saturating_add(1));
         self.schedule_other_writers(end);
 
@@ -454,26 +470,63 @@ impl<'a> Engine<'a> {
         });
     }
 
-    /// Applies one action to the world; its write raises a watch event.
-    fn apply(&mut self, action: &Action, at: Millis) -> ActionResult {
+    /// Sends one action as its API request; a write raises a watch event.
+    /// CREATE is a POST, UPDATE a PUT of the version the pass read, FINALIZE
+    /// and DELETE are both a DELETE request: the server decides from the
+    /// finalizers whether the object goes or starts terminating.
+    fn apply(&mut self, action: &Action, at: Millis) -> Result<ActionResult, ApiError> {
+        let name = &action.name;
+        let spec = || action.spec.clone().unwrap_or(Json::Null);
         let change = match action.kind {
-            ActionKind::Create | ActionKind::Update => {
-                let spec = action.spec.clone().unwrap_or(Json::Null);
-                self.world.write_spec_shared(&action.name, spec)
+            ActionKind::Create => {
+                self.world.create(name, spec(), Vec::new())?;
+                Some(Change::Added)
             }
-            ActionKind::Finalize => {
-                if !self.world.mark_terminating(&action.name, at) {
-                    return ActionResult::AlreadyTerminating;
+            ActionKind::Update => {
+                // The pass read the world as it is now (there is no cache
+                // yet), so the version it sends is the stored one.
+                let update = Update {
+                    spec: Some(spec()),
+                    resource_version: self.world.meta(name).map(|m| m.resource_version),
+                    ..Update::default()
+                };
+                update_change(self.world.update(name, update)?)
+            }
+            ActionKind::Finalize | ActionKind::Delete => {
+                match self.delete(name, at) {
+                    Ok(change) => change,
+                    // Already gone: what the controller wanted.
+                    Err(ApiError::NotFound { .. }) => return Ok(ActionResult::AlreadyGone),
+                    Err(error) => return Err(error),
                 }
+            }
+        };
+        let Some(change) = change else {
+            return Ok(ActionResult::AlreadyTerminating);
+        };
+        self.controller_writes += 1;
+        self.watch_event(at, name, change);
+        Ok(ActionResult::Applied)
+    }
+
+    /// A DELETE request with the default propagation; when it starts a
+    /// termination, every finalizer's owner hears of it. The change it
+    /// makes, if any.
+    fn delete(&mut self, name: &str, at: Millis) -> Result<Option<Change>, ApiError> {
+        let outcome = self.world.delete(
+            name,
+            &DeleteOptions::default(),
+            &DeleteStrategy::default(),
+            at,
+        )?;
+        Ok(match outcome {
+            DeleteOutcome::Deleted => Some(Change::Deleted),
+            DeleteOutcome::Terminating { written: true } => {
+                self.schedule_owners_of(name, at);
                 Some(Change::Updated)
             }
-            ActionKind::Delete => self.world.remove(&action.name),
-        };
-        if let Some(change) = change {
-            self.controller_writes += 1;
-            self.watch_event(at, &action.name, change);
-        }
-        ActionResult::Applied
+            DeleteOutcome::Terminating { written: false } => None,
+        })
     }
 
     fn crash(&mut self, pass: usize, at: Millis) {
@@ -497,68 +550,67 @@ impl<'a> Engine<'a> {
             .any(|s| s.object == object && s.finalizer == finalizer)
     }
 
-    /// After a pass: the owners' next turn on every terminating object,
-    /// `finalizer_owner_delay_ms` after `from`.
-    fn schedule_owners(&mut self, from: Millis) {
-        let names: Vec<String> = self.world.terminating.keys().cloned().collect();
-        for name in names {
-            self.schedule_owners_of(&name, from);
-        }
-    }
-
-    /// The owners' next turn on `name`, unless one is pending already (at
-    /// most one turn per object per pass) or no owner will act.
+    /// The owners of `name`'s finalizers learn that it is terminating and
+    /// start their cleanup, each on its own, whatever this controller does:
+    /// they are other controllers. Each removes its entry
+    /// `finalizer_owner_delay_ms` later; stuck ones never do.
     fn schedule_owners_of(&mut self, name: &str, from: Millis) {
-        if self.owners_pending.contains(name) || self.removable_finalizer(name).is_none() {
-            return;
-        }
-        self.owners_pending.insert(name.to_owned());
-        self.schedule_after(
-            from,
-            self.config.finalizer_owner_delay_ms,
-            Scheduled::OwnersAct {
-                object: name.to_owned(),
-            },
-        );
-    }
-
-    /// The first entry of `name` whose owner is not stuck.
-    fn removable_finalizer(&self, name: &str) -> Option<String> {
-        if !self.world.is_terminating(name) {
-            return None;
-        }
-        self.world
+        let owners: Vec<String> = self
+            .world
             .pending(name)
             .iter()
-            .find(|f| !self.is_stuck(name, f))
+            .filter(|f| !self.is_stuck(name, f))
             .cloned()
+            .collect();
+        for finalizer in owners {
+            // An owner's queue holds one entry per object.
+            if self
+                .owners_pending
+                .insert((name.to_owned(), finalizer.clone()))
+            {
+                let object = name.to_owned();
+                let turn = Scheduled::OwnerActs { object, finalizer };
+                self.schedule_after(from, self.config.finalizer_owner_delay_ms, turn);
+            }
+        }
     }
 
-    /// The owners' turn on one terminating object: one entry comes off.
-    fn owners_act(&mut self, name: &str) {
-        self.owners_pending.remove(name);
-        let Some(finalizer) = self.removable_finalizer(name) else {
+    /// One owner's turn: it removes its finalizer with an update. The
+    /// update that removes the last one deletes the object (the API
+    /// server's `ShouldDeleteDuringUpdate`), and the watch says so.
+    fn owner_acts(&mut self, object: String, finalizer: String) {
+        self.owners_pending
+            .remove(&(object.clone(), finalizer.clone()));
+        if !self.world.is_terminating(&object) || !self.world.pending(&object).contains(&finalizer)
+        {
+            return;
+        }
+        let rest: Vec<String> = self
+            .world
+            .pending(&object)
+            .iter()
+            .filter(|f| **f != finalizer)
+            .cloned()
+            .collect();
+        let update = Update {
+            finalizers: Some(rest),
+            resource_version: self.world.meta(&object).map(|m| m.resource_version),
+            ..Update::default()
+        };
+        let Ok(outcome) = self.world.update(&object, update) else {
+            // The owner read the object just now, so nothing can refuse it.
             return;
         };
-        self.world.remove_finalizer(name, &finalizer);
         self.note(
             self.now,
             Happening::FinalizerRemoved {
-                object: name.to_owned(),
+                object: object.clone(),
                 finalizer,
             },
         );
-        // The API server deletes a terminating object once nothing is
-        // pending. For an object this controller no longer wants, its DELETE
-        // in the next pass stands for that; one it still wants (someone else
-        // deleted it) goes now, and the watch reports it.
-        let change = if self.world.pending(name).is_empty() && self.desired.contains(name) {
-            self.world.remove(name);
-            Change::Deleted
-        } else {
-            Change::Updated
-        };
-        self.watch_event(self.now, name, change);
+        if let Some(change) = update_change(outcome) {
+            self.watch_event(self.now, &object, change);
+        }
     }
 
     fn schedule_script_after(&mut self, pass: usize, at: Millis) {
@@ -582,22 +634,19 @@ impl<'a> Engine<'a> {
         // Decided per scripted event, so the edge-triggered model sees the same drops.
         let dropped = external_event_dropped(self.config, index);
         let effect = match &event {
-            WorldEvent::Delete { name } => {
-                if !self.world.observed.contains(name) {
-                    "not found; nothing deleted".to_owned()
-                } else if !self.world.pending(name).is_empty() {
-                    // Already terminating: its owners are at work already.
-                    if self.world.mark_terminating(name, now) {
-                        self.deliver_unless_dropped(now, name, Change::Updated, dropped);
-                        self.schedule_owners_of(name, now);
+            WorldEvent::Delete { name } => match self.delete(name, now) {
+                Err(_) => "not found; nothing deleted".to_owned(),
+                Ok(change) => {
+                    if let Some(change) = change {
+                        self.deliver_unless_dropped(now, name, change, dropped);
                     }
-                    "has finalizers, so it is terminating".to_owned()
-                } else {
-                    self.world.remove(name);
-                    self.deliver_unless_dropped(now, name, Change::Deleted, dropped);
-                    "deleted".to_owned()
+                    if change == Some(Change::Deleted) {
+                        "deleted".to_owned()
+                    } else {
+                        "has finalizers, so it is terminating".to_owned()
+                    }
                 }
-            }
+            },
             WorldEvent::Drift { name, path, value } => match self.world.observed.get(name) {
                 Some(spec) => {
                     let mut spec = spec.clone();
@@ -621,20 +670,29 @@ impl<'a> Engine<'a> {
                 }
             }
             WorldEvent::AddFinalizer { name, finalizer } => {
-                match self.world.add_finalizer(name, finalizer) {
-                    Ok(true) => {
+                let mut list = self.world.pending(name).to_vec();
+                if !list.contains(finalizer) {
+                    list.push(finalizer.clone());
+                }
+                let update = Update {
+                    finalizers: Some(list),
+                    ..Update::default()
+                };
+                match self.world.update(name, update) {
+                    Ok(UpdateOutcome::Updated) => {
                         self.deliver_unless_dropped(now, name, Change::Updated, dropped);
                         "finalizer added".to_owned()
                     }
-                    Ok(false) => "not found or already present; nothing changed".to_owned(),
-                    Err(reason) => {
-                        self.note(
-                            now,
-                            Happening::Rejected {
-                                object: name.clone(),
-                                reason: reason.to_owned(),
-                            },
-                        );
+                    Ok(_) | Err(ApiError::NotFound { .. }) => {
+                        "not found or already present; nothing changed".to_owned()
+                    }
+                    Err(error) => {
+                        let reason = error.to_string();
+                        let what = Happening::Rejected {
+                            object: name.clone(),
+                            reason: reason.clone(),
+                        };
+                        self.note(now, what);
                         format!("rejected: {reason}")
                     }
                 }
@@ -852,6 +910,15 @@ pub(super) fn external_event_dropped(config: &SimConfig, index: usize) -> bool {
         .seed
         .wrapping_add((index as u64 + 1).wrapping_mul(SplitMix64::GOLDEN_GAMMA));
     SimRng::stream(seed, Stream::ExternalDrops).chance(config.drop_rate)
+}
+
+/// The watch event an update raises, if it wrote anything.
+fn update_change(outcome: UpdateOutcome) -> Option<Change> {
+    match outcome {
+        UpdateOutcome::Updated => Some(Change::Updated),
+        UpdateOutcome::Deleted => Some(Change::Deleted),
+        UpdateOutcome::Unchanged => None,
+    }
 }
 
 pub(super) fn writer_disagrees(world: &World, writer: &OtherWriter) -> bool {

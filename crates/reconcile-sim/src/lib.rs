@@ -15,29 +15,29 @@
 //!   and processing sets).
 //!
 //! # Finalizers
-//! FINALIZE sets the deletion mark. After each pass (or when someone else's
-//! delete starts the termination) the owners of each terminating object get
-//! one turn, `finalizer_owner_delay_ms` later, and remove one entry that is not
-//! stuck; a turn already pending is not doubled, so between two passes at
-//! most one entry per object comes off. Once the list is empty the next pass
-//! DELETEs an object the controller no longer wants; one it still wants
-//! (deleted by someone else) is removed by the API server right away.
+//! FINALIZE and DELETE are both a delete request; the API server
+//! ([`apiserver`]) decides from the finalizers whether the object goes at once
+//! or starts terminating (deletionTimestamp). The owner of each finalizer is
+//! another controller: when an object starts terminating, each owner that is
+//! not stuck removes its own entry `finalizer_owner_delay_ms` later, whatever
+//! this controller does (even while it is down). The update that removes the
+//! last entry deletes the object, as the API server's
+//! `ShouldDeleteDuringUpdate` does, so no DELETE follows a FINALIZE.
 //!
 //! # Convergence bound
 //! Without faults (no failures, drops, crash, stuck finalizers, other writers
 //! or script; owned objects watched) a run converges within
 //!
-//! `passes ≤ 1 + n + Σf + |F|` (plus one per resync tick that fires first)
+//! `passes ≤ 1 + n + Σf` (plus one per resync tick that fires first)
 //!
-//! where `n` is the number of actions of the first plan, `F` the objects it
-//! FINALIZEs and `Σf` their finalizer entries. Why:
+//! where `n` is the number of actions of the first plan and `Σf` the
+//! finalizer entries of the objects it FINALIZEs. Why:
 //! - pass 1 (the informer's initial list) applies all `n` actions; every
 //!   write raises one watch event;
-//! - owners remove the `Σf` entries one turn at a time, each removal raising an
-//!   event (whose pass schedules the next turn); once a list is empty one
-//!   DELETE follows, one more event each. Later FINALIZEs find the object
-//!   terminating and write nothing, and nobody else writes: `n + Σf + |F|`
-//!   events in all;
+//! - owners remove the `Σf` entries, each removal raising an event (the last
+//!   one of an object is its delete). Later FINALIZEs find the object
+//!   terminating and write nothing, and nobody else writes: `n + Σf` events
+//!   in all;
 //! - every later pass needs the key queued, which only a delivered event (or
 //!   a resync tick) does; the queue folds events (an add while queued or
 //!   processing adds at most one pass) but never splits one, so there is at
@@ -59,12 +59,18 @@
 //!   not attempted and the key is requeued with backoff.
 //! - While the controller is down after a crash, events reach nobody; the
 //!   restarted controller lists the custom resource again.
+//! - Every finalizer owner takes the same `finalizer_owner_delay_ms`, and the
+//!   custom resource itself is not in the store. There is no garbage
+//!   collector yet, so nobody would remove its `orphan` or
+//!   `foregroundDeletion` finalizers; the controller's own deletes use the
+//!   default propagation (background), which adds neither.
 //! - Only [`OtherWriter`]s can fight the controller: scripted events are
 //!   finitely many, so a state they bring back is never called an oscillation.
 //! - Simulated time ends at `Millis::MAX` ms: anything the settings would
 //!   schedule later (a resync, requeue, restart, watch event...) never
 //!   happens, and a pass still running then ends there.
 
+pub mod apiserver;
 mod edge;
 mod engine;
 mod fault_input;
@@ -386,12 +392,19 @@ impl std::fmt::Display for Trigger {
 #[serde(tag = "result", rename_all = "kebab-case")]
 pub enum ActionResult {
     Applied,
-    /// FINALIZE on an object already terminating: nothing to write.
+    /// FINALIZE on an object already terminating: the delete request
+    /// succeeds and writes nothing.
     AlreadyTerminating,
-    /// The API call failed; the key is requeued for `requeued_at` (unless the
-    /// controller crashes in the same pass, which loses the requeue).
+    /// DELETE or FINALIZE of an object that is gone already (404): what the
+    /// controller wanted, so a success.
+    AlreadyGone,
+    /// The API request failed with `code` and the server's message `error`;
+    /// the key is requeued for `requeued_at` (unless the controller crashes
+    /// in the same pass, which loses the requeue).
     Failed {
         requeued_at: Millis,
+        code: u16,
+        error: String,
     },
     /// Not tried: an earlier action of the pass failed.
     NotAttempted,

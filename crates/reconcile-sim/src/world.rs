@@ -1,4 +1,6 @@
-//! The simulated cluster: objects, their finalizers and deletion marks.
+//! The simulated cluster as the API server stores it: objects, their
+//! finalizers, deletion marks and metadata. The requests that change it, with
+//! the API server's rules, are in [`crate::apiserver`].
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -21,10 +23,30 @@ use reconcile_core::stable::StableHasher;
 pub struct World {
     pub observed: Resources,
     pub finalizers: Finalizers,
-    /// Objects being deleted, with the simulated time their deletion began.
+    /// Objects being deleted, with the simulated time their deletion began
+    /// (metadata.deletionTimestamp).
     pub terminating: BTreeMap<String, Millis>,
+    /// What the server assigns: uid, resourceVersion, generation. Not part of
+    /// the state's equality or fingerprint (versions only ever grow, so no
+    /// state would ever repeat).
+    #[serde(skip)]
+    pub(crate) meta: BTreeMap<Arc<str>, ObjectMeta>,
+    /// The store's last resourceVersion: every write takes the next one.
+    #[serde(skip)]
+    pub(crate) last_resource_version: u64,
     #[serde(skip)]
     fingerprint: u64,
+}
+
+/// The metadata the API server assigns to an object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ObjectMeta {
+    /// Unique over the store's lifetime: a re-created name gets a new uid.
+    pub uid: u64,
+    /// The store-wide version of the object's last write.
+    pub resource_version: u64,
+    /// Bumped by every spec change and by the start of deletion.
+    pub generation: u64,
 }
 
 /// What happened to an object, as a watch event reports it.
@@ -47,8 +69,19 @@ impl World {
             // Entries for objects that do not exist mean nothing to the API server.
             finalizers: Finalizers::new(),
             terminating: BTreeMap::new(),
+            meta: BTreeMap::new(),
+            last_resource_version: 0,
             fingerprint: 0,
         };
+        // The starting objects were created one by one, in name order.
+        let names: Vec<Arc<str>> = world
+            .observed
+            .names()
+            .filter_map(|name| world.observed.shared_name(name).cloned())
+            .collect();
+        for name in names {
+            world.created(name);
+        }
         if let Some(finalizers) = finalizers {
             for (name, list) in finalizers.iter() {
                 if world.observed.contains(name) {
@@ -62,6 +95,28 @@ impl World {
             .filter_map(|name| world.object_hash(name))
             .fold(0, u64::wrapping_add);
         world
+    }
+
+    /// The metadata of an existing object.
+    pub fn meta(&self, name: &str) -> Option<ObjectMeta> {
+        self.meta.get(name).copied()
+    }
+
+    /// The next resourceVersion, which the write being made takes.
+    pub(crate) fn next_resource_version(&mut self) -> u64 {
+        self.last_resource_version += 1;
+        self.last_resource_version
+    }
+
+    /// Metadata for a new object: generation 1, and the uid is its first resourceVersion.
+    pub(crate) fn created(&mut self, name: Arc<str>) {
+        let version = self.next_resource_version();
+        let meta = ObjectMeta {
+            uid: version,
+            resource_version: version,
+            generation: 1,
+        };
+        self.meta.insert(name, meta);
     }
 
     pub fn fingerprint(&self) -> u64 {
@@ -97,7 +152,21 @@ impl World {
         self.rehashing(name, |world| {
             world.observed.insert(Arc::clone(name), spec);
         });
+        match change {
+            Change::Added => self.created(Arc::clone(name)),
+            _ => self.written(name, true),
+        }
         Some(change)
+    }
+
+    /// Metadata after a write to an existing object: a new resourceVersion,
+    /// and a new generation when the spec (or the deletion mark) changed.
+    pub(crate) fn written(&mut self, name: &str, bump_generation: bool) {
+        let version = self.next_resource_version();
+        if let Some(meta) = self.meta.get_mut(name) {
+            meta.resource_version = version;
+            meta.generation += u64::from(bump_generation);
+        }
     }
 
     /// Removes an object and everything about it.
@@ -109,7 +178,10 @@ impl World {
             world.observed.remove(name);
             world.finalizers.remove(name);
             world.terminating.remove(name);
+            world.meta.remove(name);
         });
+        // A delete is a write too: its watch event carries a new resourceVersion.
+        self.next_resource_version();
         Some(Change::Deleted)
     }
 
@@ -119,6 +191,7 @@ impl World {
             return false;
         }
         self.rehashing(name, |world| world.terminating.insert(name.to_owned(), now));
+        self.written(name, true);
         true
     }
 
@@ -135,7 +208,7 @@ impl World {
             return Ok(false);
         }
         list.push(finalizer.to_owned());
-        self.rehashing(name, |world| world.finalizers.set(name, list));
+        self.set_finalizers(name, list);
         Ok(true)
     }
 
@@ -146,8 +219,19 @@ impl World {
             return false;
         };
         list.remove(index);
-        self.rehashing(name, |world| world.finalizers.set(name, list));
+        self.set_finalizers(name, list);
         true
+    }
+
+    /// Replaces an existing object's finalizer list (a metadata write: no new generation).
+    pub(crate) fn set_finalizers(&mut self, name: &str, list: Vec<String>) {
+        self.put_finalizers(name, list);
+        self.written(name, false);
+    }
+
+    /// Replaces the finalizer list as part of a larger write, which versions it.
+    pub(crate) fn put_finalizers(&mut self, name: &str, list: Vec<String>) {
+        self.rehashing(name, |world| world.finalizers.set(name, list));
     }
 
     fn object_hash(&self, name: &str) -> Option<u64> {

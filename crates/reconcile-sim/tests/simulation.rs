@@ -65,6 +65,15 @@ const CR_ADDED: Trigger = Trigger::CustomResource {
 };
 
 /// A pass's actions as `(KIND, name, result)`.
+/// A transient failure (503) requeued for `requeued_at`.
+fn unavailable(requeued_at: Millis) -> ActionResult {
+    ActionResult::Failed {
+        requeued_at,
+        code: 503,
+        error: "the server is currently unable to handle the request".into(),
+    }
+}
+
 fn actions(pass: &PassRecord) -> Vec<(ActionKind, String, ActionResult)> {
     pass.actions
         .iter()
@@ -106,7 +115,7 @@ fn requeue_delays(timeline: &Timeline) -> Vec<Millis> {
         .iter()
         .flat_map(|p| {
             p.actions.iter().filter_map(move |o| match o.result {
-                ActionResult::Failed { requeued_at } => Some(requeued_at - p.finished_at),
+                ActionResult::Failed { requeued_at, .. } => Some(requeued_at - p.finished_at),
                 _ => None,
             })
         })
@@ -241,14 +250,13 @@ fn an_in_sync_start_converges_in_one_pass_with_nothing_to_do() {
 /// A pass as its trigger, its actions' kinds and results, and the pending finalizers of `svc` after it.
 type PassSummary = (Trigger, Vec<(ActionKind, ActionResult)>, Vec<String>);
 
-/// FINALIZE marks the object terminating; the owners take one turn, 50 ms
-/// after a pass ends, and remove one entry; the removal's watch event runs the
-/// next pass, whose end schedules the next turn. So removals come at 61 (pass
-/// 1 ended at 11; the turn due after pass 2 is not doubled), 126 (pass 3 ended
-/// at 76) and 191 (pass 4 ended at 141), each pass in between sees the list one
-/// shorter, and the pass after the last removal DELETEs.
+/// FINALIZE is a delete request: the API server marks the object terminating
+/// and each finalizer's owner removes its entry on its own. The update that
+/// removes the last one deletes the object there and then (apiserver
+/// `store.go` `ShouldDeleteDuringUpdate`, ported as
+/// `test_non_graceful_store_handle_finalizers`): no DELETE is ever sent.
 #[test]
-fn finalize_marks_terminating_owners_remove_one_entry_per_pass_then_delete() {
+fn the_update_that_removes_the_last_finalizer_deletes_the_object() {
     let scenario = scenario(
         "{}",
         r#"{"svc":{"type":"LoadBalancer"}}"#,
@@ -258,18 +266,14 @@ fn finalize_marks_terminating_owners_remove_one_entry_per_pass_then_delete() {
 
     let first = &timeline.passes[0];
     assert_eq!(
-        actions(first),
-        vec![(ActionKind::Finalize, "svc".into(), ActionResult::Applied)]
-    );
-    assert_eq!(
         first.world_after.terminating.get("svc"),
         Some(&11),
-        "deletionTimestamp = the time of the FINALIZE write"
+        "deletionTimestamp = the time of the delete request"
     );
     assert_eq!(
         first.world_after.pending("svc").len(),
         3,
-        "FINALIZE removes nothing"
+        "the request removes nothing"
     );
     assert_eq!((first.out_of_sync, first.terminating), (1, 1));
 
@@ -287,122 +291,86 @@ fn finalize_marks_terminating_owners_remove_one_entry_per_pass_then_delete() {
             )
         })
         .collect();
-    let fin = |names: &[&str]| names.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
-    let already = vec![(ActionKind::Finalize, ActionResult::AlreadyTerminating)];
+    let all = ["cloud/a", "cloud/b", "cloud/c"].map(String::from).to_vec();
     assert_eq!(
         summary,
         vec![
             (
                 CR_ADDED,
                 vec![(ActionKind::Finalize, ActionResult::Applied)],
-                fin(&["cloud/a", "cloud/b", "cloud/c"])
+                all.clone()
             ),
             (
                 owned("svc", Change::Updated),
-                already.clone(),
-                fin(&["cloud/a", "cloud/b", "cloud/c"])
+                vec![(ActionKind::Finalize, ActionResult::AlreadyTerminating)],
+                all
             ),
-            (
-                owned("svc", Change::Updated),
-                already.clone(),
-                fin(&["cloud/b", "cloud/c"])
-            ),
-            (owned("svc", Change::Updated), already, fin(&["cloud/c"])),
-            (
-                owned("svc", Change::Updated),
-                vec![(ActionKind::Delete, ActionResult::Applied)],
-                fin(&[])
-            ),
-            (owned("svc", Change::Deleted), vec![], fin(&[])),
+            (owned("svc", Change::Updated), vec![], vec![]),
         ]
     );
+    // The three owners act on their own, 50 ms after the object started terminating.
     assert_eq!(
         removals(&timeline),
         vec![
             (61, "svc".into(), "cloud/a".into()),
-            (126, "svc".into(), "cloud/b".into()),
-            (191, "svc".into(), "cloud/c".into()),
+            (61, "svc".into(), "cloud/b".into()),
+            (61, "svc".into(), "cloud/c".into()),
         ]
     );
-    // Between two removals a pass starts: one entry per pass.
-    for pair in removals(&timeline).windows(2) {
-        assert!(
-            timeline
-                .passes
-                .iter()
-                .any(|p| pair[0].0 < p.started_at && p.started_at <= pair[1].0),
-            "no pass between removals at {} and {}",
-            pair[0].0,
-            pair[1].0
-        );
-    }
     let last = timeline.passes.last().expect("passes");
     assert!(!last.world_after.observed.contains("svc"));
     assert!(last.world_after.terminating.is_empty());
     assert!(!last.world_after.finalizers.has_entry("svc"));
+    assert!(timeline
+        .passes
+        .iter()
+        .flat_map(|p| &p.actions)
+        .all(|o| o.action.kind != ActionKind::Delete));
     assert_eq!(
         timeline.verdict,
         Verdict::Converged {
-            passes: 6,
-            time: 212
+            passes: 3,
+            time: 67
         }
     );
 }
 
-/// Regression: the owners' turn used to be scheduled after every pass (and
-/// again by a scripted delete), so several turns could be pending at once and
-/// remove two entries with no pass in between. Here pass 1 FINALIZEs at once
-/// (instant actions, owners act right as a pass ends) and someone deletes the
-/// object too: still only one entry comes off before the next pass.
+/// Finalizer owners are other controllers: they go on while this one is
+/// down or deaf. Pass 1 sends the delete request and the controller crashes
+/// right after; the owners finish, the object goes, and the restarted
+/// controller lists a world with nothing left to do.
 #[test]
-fn owners_take_one_turn_per_pass_even_when_several_are_due() {
+fn finalizer_owners_act_while_the_controller_is_down() {
     let scenario = scenario("{}", r#"{"c":0}"#, r#"{"c":["f/2","f/3"]}"#);
     let config = SimConfig {
-        watch_owned: false,
-        action_ms: 0,
-        watch_latency_ms: 0,
-        finalizer_owner_delay_ms: 0,
-        script: vec![after(1, delete("c"))],
+        crash: Some(CrashPlan {
+            at_pass: 1,
+            after_actions: 1,
+        }),
         ..SimConfig::default()
     };
     let timeline = simulate(&scenario, &config);
-    assert_eq!(timeline.passes.len(), 1, "nothing triggers a second pass");
-    assert_eq!(
-        removals(&timeline),
-        vec![(2, "c".to_owned(), "f/2".to_owned())],
-        "one turn, one entry"
-    );
-    assert_eq!(timeline.final_world.pending("c"), ["f/3".to_owned()]);
-    assert_eq!(
-        timeline.verdict,
-        Verdict::NotConverging {
-            reason: NotConvergingReason::NoTrigger { out_of_sync: 1 }
-        }
-    );
-
-    // Two passes end 5 ms apart (instant actions); each used to schedule a
-    // turn, so two entries came off at 52 and 57 before any pass ran.
-    let config = SimConfig {
-        action_ms: 0,
-        script: Vec::new(),
-        ..SimConfig::default()
-    };
-    let timeline = simulate(&scenario, &config);
-    assert_eq!(
-        timeline
-            .passes
-            .iter()
-            .map(|p| p.started_at)
-            .collect::<Vec<_>>(),
-        vec![1, 6, 57, 113, 118]
-    );
     assert_eq!(
         removals(&timeline),
         vec![
-            (52, "c".to_owned(), "f/2".to_owned()),
-            (108, "c".to_owned(), "f/3".to_owned())
+            (61, "c".to_owned(), "f/2".to_owned()),
+            (61, "c".to_owned(), "f/3".to_owned())
         ]
     );
+    assert!(timeline.passes[0].crashed);
+    let restarted_at = timeline.passes[1].started_at;
+    assert!(61 < restarted_at, "the owners did not wait for the restart");
+    assert!(timeline.passes[1].actions.is_empty());
+    assert!(converged(&timeline.verdict));
+
+    // Without a watch on owned objects no pass follows, and the object still goes.
+    let deaf = SimConfig {
+        watch_owned: false,
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario, &deaf);
+    assert_eq!(timeline.passes.len(), 1);
+    assert!(!timeline.final_world.observed.contains("c"));
     assert!(converged(&timeline.verdict));
 }
 
@@ -516,6 +484,10 @@ fn adding_a_finalizer_while_terminating_is_rejected_with_the_api_server_message(
         ..SimConfig::default()
     };
     let timeline = simulate(&scenario, &config);
+    // apimachinery's ValidateNoNewFinalizers, as the API server words it.
+    const REJECTED_AUDIT: &str = "object \"svc\" is invalid: metadata.finalizers: Forbidden: \
+        no new finalizers can be added if the object is being deleted, \
+        found new finalizers [\"example.com/audit\"]";
     assert_eq!(
         NO_NEW_FINALIZERS,
         "no new finalizers can be added if the object is being deleted"
@@ -527,7 +499,7 @@ fn adding_a_finalizer_while_terminating_is_rejected_with_the_api_server_message(
             1,
             Happening::Rejected {
                 object: "svc".into(),
-                reason: "no new finalizers can be added if the object is being deleted".into(),
+                reason: REJECTED_AUDIT.into(),
             }
         )]
     );
@@ -539,10 +511,7 @@ fn adding_a_finalizer_while_terminating_is_rejected_with_the_api_server_message(
             _ => None,
         })
         .collect();
-    assert_eq!(
-        effects,
-        vec!["rejected: no new finalizers can be added if the object is being deleted"]
-    );
+    assert_eq!(effects, vec![format!("rejected: {REJECTED_AUDIT}")]);
     assert!(timeline.passes.iter().all(|p| !p
         .world_after
         .pending("svc")
@@ -744,11 +713,7 @@ fn transient_failures_requeue_with_client_go_exponential_backoff() {
     assert_eq!(
         actions(first),
         vec![
-            (
-                ActionKind::Create,
-                "a".into(),
-                ActionResult::Failed { requeued_at: 16 }
-            ),
+            (ActionKind::Create, "a".into(), unavailable(16)),
             (ActionKind::Create, "b".into(), ActionResult::NotAttempted),
         ]
     );
@@ -762,7 +727,7 @@ fn transient_failures_requeue_with_client_go_exponential_backoff() {
     );
     // Each requeued pass starts exactly when its backoff expires.
     for pair in timeline.passes.windows(2) {
-        let ActionResult::Failed { requeued_at } = pair[0].actions[0].result else {
+        let ActionResult::Failed { requeued_at, .. } = pair[0].actions[0].result else {
             panic!("every pass fails");
         };
         assert_eq!(pair[1].started_at, requeued_at);
@@ -784,8 +749,8 @@ fn transient_failures_requeue_with_client_go_exponential_backoff() {
 }
 
 /// Half of all calls fail. The backoff grows with each consecutive failed
-/// pass and starts again at 5 ms after a pass that succeeds. (The finalizer
-/// keeps the loop busy after its creates succeed, so a reset shows.)
+/// pass and starts again at 5 ms after a pass that succeeds. (The finalizers'
+/// removals keep the loop busy after its creates succeed, so a reset shows.)
 #[test]
 fn flaky_backoff_follows_5_10_20_ms_and_resets_after_success() {
     let scenario = scenario(
@@ -815,7 +780,7 @@ fn flaky_backoff_follows_5_10_20_ms_and_resets_after_success() {
     }
     let delays = requeue_delays(&timeline);
     assert_eq!(delays, expected);
-    assert_eq!(delays, vec![5, 10, 20, 5, 10, 5, 5, 10]);
+    assert_eq!(delays, vec![5, 10, 20, 5, 10]);
     assert!(converged(&timeline.verdict));
     assert_eq!(timeline.final_world.observed, scenario.desired);
 }
@@ -1019,11 +984,7 @@ fn a_failure_before_the_crash_point_ends_the_pass_which_then_crashes() {
     assert_eq!(
         actions(first),
         vec![
-            (
-                ActionKind::Create,
-                "a".into(),
-                ActionResult::Failed { requeued_at: 16 }
-            ),
+            (ActionKind::Create, "a".into(), unavailable(16)),
             (ActionKind::Create, "b".into(), ActionResult::NotAttempted),
             (ActionKind::Create, "c".into(), ActionResult::NotAttempted),
         ]
@@ -1463,9 +1424,11 @@ fn each_preset_reaches_its_verdict() {
                 passes: 3,
                 time: 37,
             },
+            // FINALIZE, then FINALIZE again (already terminating); the
+            // owner's removal of the last finalizer deletes svc.
             "load-balancer-finalizer" => Verdict::Converged {
-                passes: 4,
-                time: 82,
+                passes: 3,
+                time: 67,
             },
             "cache-2-replicas" => Verdict::Converged {
                 passes: 4,
@@ -1658,9 +1621,7 @@ fn backoff_delays_at_the_end_of_time_saturate_the_clock() {
         assert_eq!(timeline.passes.len(), 1, "{timeline:?}");
         assert_eq!(
             timeline.passes[0].actions[0].result,
-            ActionResult::Failed {
-                requeued_at: Millis::MAX
-            }
+            unavailable(Millis::MAX)
         );
         assert_eq!(
             timeline.verdict,
@@ -1974,15 +1935,15 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
 /// The convergence bound of a fault-free run (see "Convergence bound" in the
 /// `sim` module docs):
 ///
-/// `passes ≤ 1 + n + Σf + |F| + resyncs`
+/// `passes ≤ 1 + n + Σf + resyncs`
 ///
 /// - `n`: the actions of the first plan. Pass 1 (the initial list) applies all
 ///   of them, each write raising one watch event.
-/// - `F`: the objects that plan FINALIZEs, `Σf` their finalizer entries. The
-///   owners remove one entry per object after a pass, each removal raising an
-///   event that triggers the next pass; once a list is empty, one DELETE (one
-///   more event) follows. Later FINALIZEs find the object already terminating
-///   and write nothing; nothing else writes.
+/// - `Σf`: the finalizer entries of the objects that plan FINALIZEs. Each
+///   owner removes its entry on its own, each removal raising one event; the
+///   update that removes the last entry deletes the object (its event is the
+///   delete). Later FINALIZEs find the object already terminating and write
+///   nothing; nothing else writes.
 /// - Every pass after the first takes the key from the queue, which only a
 ///   delivered event (or a resync tick) puts there. The queue folds events
 ///   together (an add while queued, or while processing, is one more pass at
@@ -1999,7 +1960,8 @@ fn convergence_bound(scenario: &SimScenario) -> usize {
         .filter(|a| a.kind == ActionKind::Finalize)
         .collect();
     let entries: usize = finalized.iter().map(|a| world.pending(&a.name).len()).sum();
-    1 + plan.len() + entries + finalized.len()
+    // The removal of an object's last entry is its delete: no DELETE follows.
+    1 + plan.len() + entries
 }
 
 /// Fault-free timing: anything from instant actions to slow watches.
@@ -2194,15 +2156,14 @@ proptest! {
         for stuck in &config.stuck_finalizers {
             prop_assert!(!removals(&timeline).iter().any(|(_, o, f)| *o == stuck.object && *f == stuck.finalizer));
         }
-        // At most one removal per object between consecutive pass starts.
-        let starts: Vec<Millis> = timeline.passes.iter().map(|p| p.started_at).collect();
-        let mut per_gap: BTreeMap<(usize, String), usize> = BTreeMap::new();
-        for (at, object, _) in removals(&timeline) {
-            // A pass starting at the very time of a removal runs after it.
-            let gap = starts.partition_point(|s| *s < at);
-            *per_gap.entry((gap, object)).or_insert(0) += 1;
+        // Each owner's queue holds one entry per object: one removal of an
+        // entry at a time, and never before the owner's delay has passed.
+        let mut per_instant: BTreeMap<(Millis, String, String), usize> = BTreeMap::new();
+        for (at, object, finalizer) in removals(&timeline) {
+            prop_assert!(at >= config.finalizer_owner_delay_ms);
+            *per_instant.entry((at, object, finalizer)).or_insert(0) += 1;
         }
-        prop_assert!(per_gap.values().all(|n| *n == 1), "{:?}", per_gap);
+        prop_assert!(per_instant.values().all(|n| *n == 1), "{:?}", per_instant);
         for pass in &timeline.passes {
             for name in pass.world_after.terminating.keys() {
                 prop_assert!(pass.world_after.observed.contains(name));

@@ -195,16 +195,17 @@ export type Trigger = { "kind": "custom-resource", change: Change, afterRestart:
 /**
  * What became of one action of a pass.
  */
-export type ActionResult = { "result": "applied" } | { "result": "already-terminating" } | { "result": "failed", requeued_at: number, } | { "result": "not-attempted" } | { "result": "lost-in-crash" };
+export type ActionResult = { "result": "applied" } | { "result": "already-terminating" } | { "result": "already-gone" } | { "result": "failed", requeued_at: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" };
 
-export type ActionOutcome = { action: Action, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "failed", requeued_at: number, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
+export type ActionOutcome = { action: Action, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "already-gone" } | { "result": "failed", requeued_at: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
 
 /**
  * The objects of the world, as the API server holds them.
  */
 export type World = { observed: Resources, finalizers: Finalizers, 
 /**
- * Objects being deleted, with the simulated time their deletion began.
+ * Objects being deleted, with the simulated time their deletion began
+ * (metadata.deletionTimestamp).
  */
 terminating: { [key in string]: number }, };
 

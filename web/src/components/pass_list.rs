@@ -136,7 +136,7 @@ fn shorten(text: &str, limit: usize) -> String {
 fn result_class(result: &ActionResult) -> &'static str {
     match result {
         ActionResult::Applied => "ok",
-        ActionResult::AlreadyTerminating => "noop",
+        ActionResult::AlreadyTerminating | ActionResult::AlreadyGone => "noop",
         ActionResult::Failed { .. } => "failed",
         ActionResult::NotAttempted | ActionResult::LostInCrash => "skipped",
     }
@@ -146,9 +146,13 @@ fn result_text(result: &ActionResult) -> String {
     match result {
         ActionResult::Applied => "ok".to_owned(),
         ActionResult::AlreadyTerminating => "already terminating (no-op)".to_owned(),
-        ActionResult::Failed { requeued_at } => {
-            format!("failed; requeued at t = {}", format_millis(*requeued_at))
-        }
+        ActionResult::AlreadyGone => "already gone (404; done)".to_owned(),
+        ActionResult::Failed {
+            requeued_at, code, ..
+        } => format!(
+            "failed ({code}); requeued at t = {}",
+            format_millis(*requeued_at)
+        ),
         ActionResult::NotAttempted => "not attempted (an earlier action failed)".to_owned(),
         ActionResult::LostInCrash => "lost: the controller crashed".to_owned(),
     }

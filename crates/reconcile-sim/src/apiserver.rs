@@ -1,0 +1,403 @@
+//! The API server's write requests on its store ([`World`]), with its rules.
+//!
+//! Follows `k8s.io/apiserver` `pkg/registry/generic/registry/store.go`
+//! (`Create`, `Update` with `ShouldDeleteDuringUpdate`, `Delete` with
+//! `deletionFinalizersForGarbageCollection` and `markAsDeleting`) and
+//! `k8s.io/apimachinery` `pkg/api/validation/objectmeta.go`
+//! (`ValidateNoNewFinalizers`, `ValidateFinalizers`). Their unit tests are
+//! ported below, named after them.
+//!
+//! # Guarantees
+//! - Every write takes the store's next resourceVersion; a request that
+//!   changes nothing writes nothing and keeps it (`TestNoOpUpdates`).
+//! - A spec change, and the start of a deletion, bump the generation.
+//! - Delete: an object without finalizers is gone at once. One with
+//!   finalizers gets a deletionTimestamp (an earlier one is kept) and goes in
+//!   the very update that removes its last finalizer, not later.
+//! - While an object is being deleted no *new* finalizer names may be added:
+//!   the rule is a set difference, so sending one it already has is allowed.
+//! - A stale resourceVersion gets 409 Conflict; creating an existing name,
+//!   AlreadyExists; updating or deleting a missing one, NotFound.
+//! - The propagation policy of a delete adds or removes the garbage
+//!   collector's finalizers `orphan` and `foregroundDeletion` on the deleted
+//!   object, as the store does, before deciding whether it goes at once.
+//!
+//! # Caveats
+//! - No grace periods: every object deletes like a kind without graceful
+//!   deletion (deletionGracePeriodSeconds 0), as custom resources and most
+//!   built-in kinds do. Pods' graceful deletion is not modelled.
+//! - No admission, dry run, generateName, status subresource or managed fields.
+//! - Finalizer names are not checked to be qualified names.
+
+use std::fmt;
+use std::sync::Arc;
+
+use reconcile_core::json::Json;
+
+use crate::workqueue::Millis;
+use crate::world::World;
+
+/// `metav1.FinalizerOrphanDependents`: the garbage collector orphans the dependents first.
+pub const FINALIZER_ORPHAN_DEPENDENTS: &str = "orphan";
+/// `metav1.FinalizerDeleteDependents`: the garbage collector deletes the dependents first.
+pub const FINALIZER_DELETE_DEPENDENTS: &str = "foregroundDeletion";
+/// apiserver's `OptimisticLockErrorMsg`.
+pub const OPTIMISTIC_LOCK_ERROR: &str =
+    "the object has been modified; please apply your changes to the latest version and try again";
+
+/// A refused request, as the API server answers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApiError {
+    /// 404.
+    NotFound { name: String },
+    /// 409, on create.
+    AlreadyExists { name: String },
+    /// 409: the request's resourceVersion is not the stored one.
+    Conflict { name: String },
+    /// 422: new finalizers on an object that is being deleted (a Forbidden field error).
+    NewFinalizersWhileDeleting { name: String, added: Vec<String> },
+    /// 422: `orphan` and `foregroundDeletion` together.
+    ConflictingGcFinalizers { name: String },
+    /// 503: a transient failure (the simulation's failure rate); retrying may succeed.
+    Unavailable,
+}
+
+impl ApiError {
+    /// The HTTP status code of the response.
+    pub fn code(&self) -> u16 {
+        match self {
+            ApiError::NotFound { .. } => 404,
+            ApiError::AlreadyExists { .. } | ApiError::Conflict { .. } => 409,
+            ApiError::NewFinalizersWhileDeleting { .. }
+            | ApiError::ConflictingGcFinalizers { .. } => 422,
+            ApiError::Unavailable => 503,
+        }
+    }
+}
+
+/// The messages of `k8s.io/apimachinery/pkg/api/errors`, for a resource the
+/// playground calls "object".
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApiError::NotFound { name } => write!(f, "object {name:?} not found"),
+            ApiError::AlreadyExists { name } => write!(f, "object {name:?} already exists"),
+            ApiError::Conflict { name } => write!(
+                f,
+                "Operation cannot be fulfilled on object {name:?}: {OPTIMISTIC_LOCK_ERROR}"
+            ),
+            ApiError::NewFinalizersWhileDeleting { name, added } => write!(
+                f,
+                "object {name:?} is invalid: metadata.finalizers: Forbidden: {}, found new finalizers {added:?}",
+                crate::world::NO_NEW_FINALIZERS
+            ),
+            ApiError::ConflictingGcFinalizers { name } => write!(
+                f,
+                "object {name:?} is invalid: metadata.finalizers: Invalid value: finalizer {FINALIZER_ORPHAN_DEPENDENTS} and {FINALIZER_DELETE_DEPENDENTS} cannot be both set"
+            ),
+            // apimachinery's message for a 503 (`NewGenericServerResponse`).
+            ApiError::Unavailable => {
+                f.write_str("the server is currently unable to handle the request")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+/// `metav1.DeletionPropagation`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PropagationPolicy {
+    Orphan,
+    Background,
+    Foreground,
+}
+
+/// `metav1.DeleteOptions`, the parts that shape a deletion here.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeleteOptions {
+    pub propagation_policy: Option<PropagationPolicy>,
+    /// The deprecated `orphanDependents`; it wins over `propagation_policy`.
+    pub orphan_dependents: Option<bool>,
+    /// `preconditions.resourceVersion`.
+    pub resource_version: Option<u64>,
+}
+
+/// A kind's `DefaultGarbageCollectionPolicy` (`rest.GarbageCollectionPolicy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GcPolicy {
+    /// Background deletion of dependents: custom resources and today's built-in kinds.
+    #[default]
+    DeleteDependents,
+    /// Orphan the dependents unless told otherwise (e.g. `extensions/v1beta1` kinds).
+    OrphanDependents,
+    /// The kind does not take part in garbage collection.
+    Unsupported,
+}
+
+/// How the store deletes: `Store.EnableGarbageCollection` and the kind's default policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeleteStrategy {
+    pub garbage_collection: bool,
+    pub default_policy: GcPolicy,
+}
+
+impl Default for DeleteStrategy {
+    /// What a cluster runs: the garbage collector on, background by default.
+    fn default() -> Self {
+        Self {
+            garbage_collection: true,
+            default_policy: GcPolicy::DeleteDependents,
+        }
+    }
+}
+
+/// What a delete did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeleteOutcome {
+    /// Gone from the store.
+    Deleted,
+    /// Finalizers are pending: the object stays, terminating. `written` is
+    /// false when it was terminating already and nothing changed.
+    Terminating { written: bool },
+}
+
+/// What an update did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UpdateOutcome {
+    Updated,
+    /// Nothing changed, so nothing was written.
+    Unchanged,
+    /// The update removed the last finalizer of an object being deleted, so
+    /// the store deleted it (`ShouldDeleteDuringUpdate`).
+    Deleted,
+}
+
+/// An update (PUT) of one object: the fields it sets, the rest kept.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Update {
+    pub spec: Option<Json>,
+    pub finalizers: Option<Vec<String>>,
+    /// The version the writer read. `None` stands for a patch, which the
+    /// server applies to whatever it stores (a PUT must carry a version).
+    pub resource_version: Option<u64>,
+}
+
+impl World {
+    /// POST: a new object, or AlreadyExists.
+    pub fn create(
+        &mut self,
+        name: &Arc<str>,
+        spec: Json,
+        finalizers: Vec<String>,
+    ) -> Result<(), ApiError> {
+        if self.observed.contains(name) {
+            return Err(ApiError::AlreadyExists {
+                name: name.to_string(),
+            });
+        }
+        validate_finalizers(name, &finalizers)?;
+        self.write_spec_shared(name, spec);
+        if !finalizers.is_empty() {
+            // Part of the same create: no write of its own.
+            self.put_finalizers(name, finalizers);
+        }
+        Ok(())
+    }
+
+    /// PUT: store `update` over the object, under the API server's rules.
+    pub fn update(&mut self, name: &str, update: Update) -> Result<UpdateOutcome, ApiError> {
+        let meta = self.meta(name).ok_or_else(|| not_found(name))?;
+        if update
+            .resource_version
+            .is_some_and(|v| v != meta.resource_version)
+        {
+            return Err(ApiError::Conflict {
+                name: name.to_owned(),
+            });
+        }
+        let old = self.pending(name);
+        let finalizers = update.finalizers.unwrap_or_else(|| old.to_vec());
+        validate_finalizers(name, &finalizers)?;
+        let deleting = self.is_terminating(name);
+        if deleting {
+            validate_no_new_finalizers(name, &finalizers, old)?;
+        }
+        if finalizers.is_empty() && deleting {
+            self.remove(name);
+            return Ok(UpdateOutcome::Deleted);
+        }
+        let finalizers_changed = finalizers.as_slice() != old;
+        let spec = update
+            .spec
+            .filter(|spec| self.observed.get(name) != Some(spec));
+        if spec.is_none() && !finalizers_changed {
+            return Ok(UpdateOutcome::Unchanged);
+        }
+        if finalizers_changed {
+            self.put_finalizers(name, finalizers);
+        }
+        match spec {
+            // Writes the metadata too, with a new generation.
+            Some(spec) => {
+                self.write_spec(name, spec);
+            }
+            None => self.written(name, false),
+        }
+        Ok(UpdateOutcome::Updated)
+    }
+
+    /// DELETE: gone at once, or terminating while finalizers are pending.
+    pub fn delete(
+        &mut self,
+        name: &str,
+        options: &DeleteOptions,
+        strategy: &DeleteStrategy,
+        now: Millis,
+    ) -> Result<DeleteOutcome, ApiError> {
+        let meta = self.meta(name).ok_or_else(|| not_found(name))?;
+        if options
+            .resource_version
+            .is_some_and(|v| v != meta.resource_version)
+        {
+            return Err(ApiError::Conflict {
+                name: name.to_owned(),
+            });
+        }
+        let old = self.pending(name).to_vec();
+        let (changed, finalizers) = deletion_finalizers_for_gc(&old, options, strategy);
+        if finalizers.is_empty() {
+            self.remove(name);
+            return Ok(DeleteOutcome::Deleted);
+        }
+        let started = !self.is_terminating(name);
+        if changed {
+            self.put_finalizers(name, finalizers);
+        }
+        if started {
+            // Writes the metadata, with a new generation (`markAsDeleting`).
+            self.mark_terminating(name, now);
+        } else if changed {
+            self.written(name, false);
+        }
+        Ok(DeleteOutcome::Terminating {
+            written: started || changed,
+        })
+    }
+}
+
+fn not_found(name: &str) -> ApiError {
+    ApiError::NotFound {
+        name: name.to_owned(),
+    }
+}
+
+/// `ValidateFinalizers`: `orphan` and `foregroundDeletion` exclude each other.
+fn validate_finalizers(name: &str, finalizers: &[String]) -> Result<(), ApiError> {
+    let has = |f: &str| finalizers.iter().any(|x| x == f);
+    if has(FINALIZER_ORPHAN_DEPENDENTS) && has(FINALIZER_DELETE_DEPENDENTS) {
+        return Err(ApiError::ConflictingGcFinalizers {
+            name: name.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// `ValidateNoNewFinalizers`: the set difference new − old must be empty.
+fn validate_no_new_finalizers(name: &str, new: &[String], old: &[String]) -> Result<(), ApiError> {
+    let mut added: Vec<String> = new.iter().filter(|f| !old.contains(f)).cloned().collect();
+    if added.is_empty() {
+        return Ok(());
+    }
+    // `sets.String.List()` is sorted and unique.
+    added.sort();
+    added.dedup();
+    Err(ApiError::NewFinalizersWhileDeleting {
+        name: name.to_owned(),
+        added,
+    })
+}
+
+/// `shouldOrphanDependents`.
+fn should_orphan(
+    finalizers: &[String],
+    options: &DeleteOptions,
+    strategy: &DeleteStrategy,
+) -> bool {
+    if strategy.default_policy == GcPolicy::Unsupported {
+        return false;
+    }
+    if let Some(orphan) = options.orphan_dependents {
+        return orphan;
+    }
+    if let Some(policy) = options.propagation_policy {
+        return policy == PropagationPolicy::Orphan;
+    }
+    for f in finalizers {
+        match f.as_str() {
+            FINALIZER_ORPHAN_DEPENDENTS => return true,
+            FINALIZER_DELETE_DEPENDENTS => return false,
+            _ => {}
+        }
+    }
+    strategy.default_policy == GcPolicy::OrphanDependents
+}
+
+/// `shouldDeleteDependentsInForeground`.
+fn should_delete_in_foreground(
+    finalizers: &[String],
+    options: &DeleteOptions,
+    strategy: &DeleteStrategy,
+) -> bool {
+    if strategy.default_policy == GcPolicy::Unsupported || options.orphan_dependents.is_some() {
+        return false;
+    }
+    if let Some(policy) = options.propagation_policy {
+        return policy == PropagationPolicy::Foreground;
+    }
+    for f in finalizers {
+        match f.as_str() {
+            FINALIZER_DELETE_DEPENDENTS => return true,
+            FINALIZER_ORPHAN_DEPENDENTS => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `deletionFinalizersForGarbageCollection`: whether the list changes, and
+/// the list the garbage collector needs (its two finalizers taken out, then
+/// put back as the options say).
+pub fn deletion_finalizers_for_gc(
+    finalizers: &[String],
+    options: &DeleteOptions,
+    strategy: &DeleteStrategy,
+) -> (bool, Vec<String>) {
+    if !strategy.garbage_collection {
+        return (false, finalizers.to_vec());
+    }
+    let orphan = should_orphan(finalizers, options, strategy);
+    let foreground = should_delete_in_foreground(finalizers, options, strategy);
+    let is_gc = |f: &String| f == FINALIZER_ORPHAN_DEPENDENTS || f == FINALIZER_DELETE_DEPENDENTS;
+    let mut new: Vec<String> = finalizers.iter().filter(|f| !is_gc(f)).cloned().collect();
+    if orphan {
+        new.push(FINALIZER_ORPHAN_DEPENDENTS.to_owned());
+    }
+    if foreground {
+        new.push(FINALIZER_DELETE_DEPENDENTS.to_owned());
+    }
+    // Compared as sets, as upstream does.
+    let as_set = |list: &[String]| {
+        list.iter()
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    if as_set(finalizers) == as_set(&new) {
+        return (false, finalizers.to_vec());
+    }
+    (true, new)
+}
+
+#[cfg(test)]
+#[path = "apiserver_tests.rs"]
+mod tests;
