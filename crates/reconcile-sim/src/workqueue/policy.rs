@@ -1,98 +1,11 @@
-//! client-go's work queue and rate limiters, on a simulated clock.
-//!
-//! Modelled on `k8s.io/client-go/util/workqueue`: `queue.go` (the dirty and
-//! processing sets), `default_rate_limiters.go` (per-item exponential backoff,
-//! the token bucket, and `DefaultControllerRateLimiter`, their maximum).
-//!
-//! Guarantees:
-//! - A key is never handed out twice at once: an `add` while it is processing
-//!   is deferred until `done`, then queued once.
-//! - Duplicate adds of a queued key collapse into one.
+//! The playground's backoff settings ([`BackoffPolicy`], its JSON wire form)
+//! and the rate limiter the engine builds from them.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// Simulated milliseconds since the simulation started.
-pub type Millis = u64;
-
-/// What `add` did with a key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum AddOutcome {
-    Queued,
-    /// Already waiting in the queue; nothing changes.
-    AlreadyQueued,
-    /// Being processed; it will be queued again when processing is done.
-    Deferred,
-}
-
-/// A FIFO of keys with client-go's dirty/processing semantics.
-#[derive(Debug, Clone)]
-pub struct WorkQueue<K: Ord + Clone> {
-    queue: VecDeque<K>,
-    dirty: BTreeSet<K>,
-    processing: BTreeSet<K>,
-}
-
-impl<K: Ord + Clone> Default for WorkQueue<K> {
-    fn default() -> Self {
-        Self {
-            queue: VecDeque::new(),
-            dirty: BTreeSet::new(),
-            processing: BTreeSet::new(),
-        }
-    }
-}
-
-impl<K: Ord + Clone> WorkQueue<K> {
-    pub fn add(&mut self, key: K) -> AddOutcome {
-        if self.dirty.contains(&key) {
-            return if self.processing.contains(&key) {
-                AddOutcome::Deferred
-            } else {
-                AddOutcome::AlreadyQueued
-            };
-        }
-        self.dirty.insert(key.clone());
-        if self.processing.contains(&key) {
-            return AddOutcome::Deferred;
-        }
-        self.queue.push_back(key);
-        AddOutcome::Queued
-    }
-
-    /// Takes the next key and marks it processing.
-    pub fn get(&mut self) -> Option<K> {
-        let key = self.queue.pop_front()?;
-        self.dirty.remove(&key);
-        self.processing.insert(key.clone());
-        Some(key)
-    }
-
-    /// Ends processing of `key`; returns true if a deferred add queued it again.
-    /// A key that is not processing is left alone: it is queued already if dirty.
-    pub fn done(&mut self, key: &K) -> bool {
-        if self.processing.remove(key) && self.dirty.contains(key) {
-            self.queue.push_back(key.clone());
-            true
-        } else {
-            false
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.queue.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.queue.is_empty()
-    }
-
-    pub fn is_processing(&self, key: &K) -> bool {
-        self.processing.contains(key)
-    }
-}
+use super::Millis;
 
 /// How a failed key is requeued.
 ///
@@ -263,24 +176,6 @@ impl TokenBucket {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dirty_and_processing_sets_defer_and_dedupe() {
-        let mut queue = WorkQueue::default();
-        assert_eq!(queue.add("cr"), AddOutcome::Queued);
-        assert_eq!(queue.add("cr"), AddOutcome::AlreadyQueued);
-        assert_eq!(queue.len(), 1);
-        assert_eq!(queue.get(), Some("cr"));
-        assert!(queue.is_processing(&"cr"));
-        assert_eq!(queue.add("cr"), AddOutcome::Deferred);
-        assert_eq!(queue.add("cr"), AddOutcome::Deferred);
-        assert_eq!(queue.get(), None, "never handed out twice at once");
-        assert!(queue.done(&"cr"), "deferred add is queued on done");
-        assert_eq!(queue.len(), 1);
-        assert_eq!(queue.get(), Some("cr"));
-        assert!(!queue.done(&"cr"));
-        assert!(queue.is_empty());
-    }
 
     #[test]
     fn client_go_backoff_doubles_from_5ms_to_1000s() {
