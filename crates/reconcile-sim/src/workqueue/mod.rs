@@ -1,10 +1,21 @@
 //! client-go's work queue and rate limiters, on a simulated clock.
 
+use std::time::Duration;
+
 mod policy;
 mod queue;
+pub mod rate;
 
 pub use policy::{BackoffPolicy, RateLimiter};
 pub use queue::{AddOutcome, Queue, WorkQueue};
 
 /// Simulated milliseconds since the simulation started.
 pub type Millis = u64;
+
+/// An instant on the fake clock: the time since the simulation started.
+/// Upstream uses `time.Time`; only differences between instants matter.
+pub type Time = Duration;
+
+/// `rate.InfDuration` (`math.MaxInt64` nanoseconds, about 292 years): the
+/// delay of a reservation that can never be granted, i.e. "never".
+pub const INF_DURATION: Duration = Duration::from_nanos(i64::MAX as u64);
