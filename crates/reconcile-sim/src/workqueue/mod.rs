@@ -4,10 +4,17 @@ use std::time::Duration;
 
 mod policy;
 mod queue;
-pub mod rate;
+mod rate;
+mod rate_limiter;
 
 pub use policy::{BackoffPolicy, RateLimiter};
 pub use queue::{AddOutcome, Queue, WorkQueue};
+pub use rate::{Limit, Limiter, Reservation};
+pub use rate_limiter::{
+    default_controller_rate_limiter, default_item_based_rate_limiter, BucketRateLimiter,
+    ItemExponentialFailureRateLimiter, ItemFastSlowRateLimiter, MaxOfRateLimiter, TypedRateLimiter,
+    WithMaxWaitRateLimiter,
+};
 
 /// Simulated milliseconds since the simulation started.
 pub type Millis = u64;
