@@ -2,11 +2,13 @@
 
 use std::time::Duration;
 
+mod delaying;
 mod policy;
 mod queue;
 mod rate;
 mod rate_limiter;
 
+pub use delaying::{AddAfterOutcome, DelayingQueue};
 pub use policy::{BackoffPolicy, RateLimiter};
 pub use queue::{AddOutcome, Queue, WorkQueue};
 pub use rate::{Limit, Limiter, Reservation};
