@@ -4,7 +4,6 @@
 //! up) and [`DelayingQueue::move_ready`] (what the loop does when it wakes).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
 use super::queue::{AddOutcome, Queue};
@@ -46,19 +45,7 @@ impl<K: Ord + Clone> Default for DelayingQueue<K> {
     }
 }
 
-impl<K: Ord + Clone> Deref for DelayingQueue<K> {
-    type Target = Queue<K>;
-
-    fn deref(&self) -> &Queue<K> {
-        &self.queue
-    }
-}
-
-impl<K: Ord + Clone> DerefMut for DelayingQueue<K> {
-    fn deref_mut(&mut self) -> &mut Queue<K> {
-        &mut self.queue
-    }
-}
+super::embed!(DelayingQueue, Queue, queue);
 
 impl<K: Ord + Clone> DelayingQueue<K> {
     /// `AddAfter`: adds `key` once `delay` has passed since `now`. A zero delay
