@@ -32,7 +32,7 @@ mod rate_limiting_queue;
 mod result;
 
 pub use delaying::{AddAfterOutcome, DelayingQueue};
-pub use policy::{BackoffPolicy, RateLimiter};
+pub use policy::{to_millis, BackoffPolicy, RateLimiter};
 pub use queue::{AddOutcome, Queue, WorkQueue};
 pub use rate::{Limit, Limiter, Reservation};
 pub use rate_limiter::{

@@ -1,11 +1,17 @@
 //! The playground's backoff settings ([`BackoffPolicy`], its JSON wire form)
 //! and the rate limiter the engine builds from them.
 
-use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::Millis;
+use super::rate::Limit;
+use super::rate_limiter::{
+    BucketRateLimiter, ItemExponentialFailureRateLimiter, ItemFastSlowRateLimiter,
+    MaxOfRateLimiter, TypedRateLimiter,
+};
+use super::{Millis, INF_DURATION};
 
 /// How a failed key is requeued.
 ///
@@ -76,100 +82,90 @@ impl Default for BackoffPolicy {
 
 impl BackoffPolicy {
     /// The per-item delay after `failures` earlier failures, ignoring the bucket:
-    /// what the backoff curve shows.
+    /// what the backoff curve shows. Rounded up to whole milliseconds.
     pub fn item_delay(&self, failures: u32) -> Millis {
         match *self {
             BackoffPolicy::ClientGo {
                 base_ms, max_ms, ..
             } => {
-                let factor = 1u64.checked_shl(failures).unwrap_or(u64::MAX);
-                base_ms.saturating_mul(factor).min(max_ms)
+                let (base, max) = (
+                    Duration::from_millis(base_ms),
+                    Duration::from_millis(max_ms),
+                );
+                to_millis(ItemExponentialFailureRateLimiter::<()>::backoff(
+                    base, max, failures,
+                ))
             }
             BackoffPolicy::FixedDelay { delay_ms } => delay_ms,
         }
     }
+
+    /// The faithful rate limiter: `ClientGo` is client-go's
+    /// `MaxOfRateLimiter(ItemExponentialFailureRateLimiter, BucketRateLimiter)`
+    /// (`DefaultControllerRateLimiter` with these numbers); `FixedDelay` is an
+    /// `ItemFastSlowRateLimiter` whose fast and slow delays are the same
+    /// (it still counts failures).
+    pub fn rate_limiter<K>(&self) -> Box<dyn TypedRateLimiter<K>>
+    where
+        K: Ord + Clone + fmt::Debug + 'static,
+    {
+        match *self {
+            BackoffPolicy::ClientGo {
+                base_ms,
+                max_ms,
+                qps,
+                burst,
+            } => Box::new(MaxOfRateLimiter::new(vec![
+                Box::new(ItemExponentialFailureRateLimiter::new(
+                    Duration::from_millis(base_ms),
+                    Duration::from_millis(max_ms),
+                )),
+                Box::new(BucketRateLimiter::new(Limit(qps), burst)),
+            ])),
+            BackoffPolicy::FixedDelay { delay_ms } => {
+                let delay = Duration::from_millis(delay_ms);
+                Box::new(ItemFastSlowRateLimiter::new(delay, delay, 0))
+            }
+        }
+    }
 }
 
-/// The rate limiter state behind `AddRateLimited`, `Forget` and `NumRequeues`.
-#[derive(Debug, Clone)]
-pub struct RateLimiter<K: Ord + Clone> {
-    policy: BackoffPolicy,
-    failures: BTreeMap<K, u32>,
-    bucket: TokenBucket,
+/// A delay in whole milliseconds, rounded up; `INF_DURATION` and beyond
+/// (a bucket that never admits) is `Millis::MAX`, which the engine reads as never.
+pub fn to_millis(delay: Duration) -> Millis {
+    if delay >= INF_DURATION {
+        return Millis::MAX;
+    }
+    let millis = delay.as_nanos().div_ceil(1_000_000);
+    Millis::try_from(millis).unwrap_or(Millis::MAX)
 }
 
-impl<K: Ord + Clone> RateLimiter<K> {
+/// The engine's rate limiter in milliseconds: [`BackoffPolicy::rate_limiter`]
+/// behind the interface the engine has used so far.
+#[derive(Debug)]
+pub struct RateLimiter<K> {
+    limiter: Box<dyn TypedRateLimiter<K>>,
+}
+
+impl<K: Ord + Clone + fmt::Debug + 'static> RateLimiter<K> {
     pub fn new(policy: BackoffPolicy) -> Self {
-        let bucket = match policy {
-            BackoffPolicy::ClientGo { qps, burst, .. } => TokenBucket::new(qps, burst),
-            // No bucket: an unlimited one never delays.
-            BackoffPolicy::FixedDelay { .. } => TokenBucket::new(f64::INFINITY, u32::MAX),
-        };
         Self {
-            policy,
-            failures: BTreeMap::new(),
-            bucket,
+            limiter: policy.rate_limiter(),
         }
     }
 
-    /// The delay before `key` may be retried, counting this failure.
+    /// `When`: the delay before `key` may be retried, counting this failure.
     pub fn when(&mut self, key: &K, now: Millis) -> Millis {
-        let failures = self.failures.entry(key.clone()).or_insert(0);
-        let item = self.policy.item_delay(*failures);
-        *failures = failures.saturating_add(1);
-        let overall = self.bucket.reserve(now);
-        item.max(overall)
+        to_millis(self.limiter.when(key, Duration::from_millis(now)))
     }
 
-    /// Forgets the failures of `key` (after a success).
+    /// `Forget`: clears the failures of `key` (after a success).
     pub fn forget(&mut self, key: &K) {
-        self.failures.remove(key);
+        self.limiter.forget(key);
     }
 
     pub fn num_requeues(&self, key: &K) -> u32 {
-        self.failures.get(key).copied().unwrap_or(0)
-    }
-}
-
-/// `golang.org/x/time/rate`'s limiter as client-go uses it: every reservation
-/// takes a token; if none is left, it waits until one would be.
-#[derive(Debug, Clone)]
-struct TokenBucket {
-    per_ms: f64,
-    burst: f64,
-    tokens: f64,
-    last: Millis,
-}
-
-impl TokenBucket {
-    fn new(qps: f64, burst: u32) -> Self {
-        let burst = f64::from(burst);
-        Self {
-            per_ms: qps / 1000.0,
-            burst,
-            tokens: burst,
-            last: 0,
-        }
-    }
-
-    #[allow(
-        clippy::cast_precision_loss,
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss
-    )]
-    fn reserve(&mut self, now: Millis) -> Millis {
-        if self.per_ms.is_infinite() {
-            return 0;
-        }
-        let elapsed = now.saturating_sub(self.last) as f64;
-        self.tokens = (self.tokens + elapsed * self.per_ms).min(self.burst);
-        self.last = self.last.max(now);
-        self.tokens -= 1.0;
-        if self.tokens >= 0.0 {
-            0
-        } else {
-            (-self.tokens / self.per_ms).ceil() as Millis
-        }
+        self.limiter.num_requeues(key)
     }
 }
 
@@ -216,5 +212,25 @@ mod tests {
         let mut limiter = RateLimiter::new(BackoffPolicy::FixedDelay { delay_ms: 5_000 });
         assert_eq!(limiter.when(&"k", 0), 5_000);
         assert_eq!(limiter.when(&"k", 0), 5_000);
+        assert_eq!(limiter.num_requeues(&"k"), 2, "failures still counted");
+    }
+
+    #[test]
+    fn delays_round_up_to_milliseconds_and_never_is_the_end_of_time() {
+        let mut limiter = RateLimiter::new(BackoffPolicy::ClientGo {
+            base_ms: 0,
+            max_ms: 0,
+            qps: 3.0,
+            burst: 1,
+        });
+        assert_eq!(limiter.when(&1, 0), 0);
+        assert_eq!(limiter.when(&2, 0), 334, "333.333333 ms");
+        let mut never = RateLimiter::new(BackoffPolicy::ClientGo {
+            base_ms: 5,
+            max_ms: 1_000,
+            qps: 10.0,
+            burst: 0,
+        });
+        assert_eq!(never.when(&1, 0), Millis::MAX);
     }
 }
