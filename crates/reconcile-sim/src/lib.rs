@@ -130,6 +130,10 @@ pub struct SimConfig {
     pub script: Vec<ScriptedEvent>,
     /// Other controllers that write a field of an object whenever it differs from their value.
     pub other_writers: Vec<OtherWriter>,
+    /// After a pass whose FINALIZEd objects are still terminating, return
+    /// `RequeueAfter` this long (the polling style), instead of waiting for
+    /// the watch event of their deletion. `None`: never.
+    pub requeue_while_terminating_ms: Option<Millis>,
 }
 
 impl Default for SimConfig {
@@ -150,6 +154,7 @@ impl Default for SimConfig {
             crash: None,
             script: Vec::new(),
             other_writers: Vec::new(),
+            requeue_while_terminating_ms: None,
         }
     }
 }
@@ -358,6 +363,8 @@ pub enum Trigger {
     Resync,
     /// A requeue with backoff after a failed pass.
     Requeue { failures: u32 },
+    /// The `RequeueAfter` a successful pass returned.
+    RequeueAfter { delay_ms: Millis },
 }
 
 impl std::fmt::Display for Trigger {
@@ -382,6 +389,13 @@ impl std::fmt::Display for Trigger {
             }
             Trigger::Resync => f.write_str("periodic resync"),
             Trigger::Requeue { failures } => write!(f, "requeue after failure #{failures}"),
+            Trigger::RequeueAfter { delay_ms } => {
+                write!(
+                    f,
+                    "RequeueAfter {} (objects still terminating)",
+                    format_millis(*delay_ms)
+                )
+            }
         }
     }
 }
@@ -442,7 +456,11 @@ pub struct PassRecord {
 /// Something that happened between passes, for the timeline's log.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Happening {
     WatchEventDropped {
         name: String,
@@ -459,6 +477,8 @@ pub enum Happening {
     FinalizerRemoved {
         object: String,
         finalizer: String,
+        /// It was the last one: the API server deleted the object in that update.
+        object_deleted: bool,
     },
     /// The API server refused a write.
     Rejected {
@@ -475,6 +495,12 @@ pub enum Happening {
         pass: usize,
     },
     Restarted,
+    /// A requeue for `requested_at` found the key waiting already: the
+    /// delaying queue keeps one entry per key, at the earlier time.
+    RequeueMerged {
+        requested_at: Millis,
+        ready_at: Millis,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

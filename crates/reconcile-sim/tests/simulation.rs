@@ -100,9 +100,9 @@ fn removals(timeline: &Timeline) -> Vec<(Millis, String, String)> {
         .log
         .iter()
         .filter_map(|e| match &e.what {
-            Happening::FinalizerRemoved { object, finalizer } => {
-                Some((e.at, object.clone(), finalizer.clone()))
-            }
+            Happening::FinalizerRemoved {
+                object, finalizer, ..
+            } => Some((e.at, object.clone(), finalizer.clone())),
             _ => None,
         })
         .collect()
@@ -316,6 +316,19 @@ fn the_update_that_removes_the_last_finalizer_deletes_the_object() {
             (61, "svc".into(), "cloud/b".into()),
             (61, "svc".into(), "cloud/c".into()),
         ]
+    );
+    let deleted_by: Vec<bool> = timeline
+        .log
+        .iter()
+        .filter_map(|e| match e.what {
+            Happening::FinalizerRemoved { object_deleted, .. } => Some(object_deleted),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        deleted_by,
+        vec![false, false, true],
+        "the last removal deletes svc"
     );
     let last = timeline.passes.last().expect("passes");
     assert!(!last.world_after.observed.contains("svc"));
@@ -1877,7 +1890,13 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
             prop::option::of(50u64..2_000),
             any::<bool>(),
         ),
-        (0u64..20, 0u64..20, 0u64..100, backoff()),
+        (
+            0u64..20,
+            0u64..20,
+            0u64..100,
+            backoff(),
+            prop::option::of(1u64..300),
+        ),
         (
             prop::collection::vec(
                 (
@@ -1894,9 +1913,16 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
         .prop_map(
             |(
                 (seed, failure_rate, drop_rate, resync_period_ms, watch_owned),
-                (action_ms, watch_latency_ms, finalizer_owner_delay_ms, backoff),
+                (
+                    action_ms,
+                    watch_latency_ms,
+                    finalizer_owner_delay_ms,
+                    backoff,
+                    requeue_while_terminating_ms,
+                ),
                 (stuck, crash, script, writers),
             )| SimConfig {
+                requeue_while_terminating_ms,
                 seed,
                 max_passes: 60,
                 failure_rate,
@@ -2329,4 +2355,97 @@ fn under_drops_the_edge_triggered_handler_diverges_for_some_seed() {
         diverged.len() < 32,
         "with 30 % drops some seed must not diverge"
     );
+}
+
+/// client-go's delaying queue keeps one waiting entry per key, the earliest
+/// (`delaying_queue.go` `insert`, ported as `test_deduping`): an always-failing
+/// key whose resync passes fail too has one requeue pending, never one per
+/// failure, and a merged later time never runs a pass.
+#[test]
+fn failed_passes_of_one_key_keep_one_waiting_requeue_the_earliest() {
+    let scenario = scenario(r#"{"a":1}"#, "{}", "null");
+    let config = SimConfig {
+        failure_rate: 1.0,
+        resync_period_ms: Some(300),
+        max_passes: 30,
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario, &config);
+    let starts: Vec<Millis> = timeline.passes.iter().map(|p| p.started_at).collect();
+    assert_eq!(&starts[..9], &[1, 16, 36, 66, 116, 206, 301, 376, 601]);
+    let merges: Vec<(Millis, Millis, Millis)> = timeline
+        .log
+        .iter()
+        .filter_map(|e| match e.what {
+            Happening::RequeueMerged {
+                requested_at,
+                ready_at,
+            } => Some((e.at, requested_at, ready_at)),
+            _ => None,
+        })
+        .collect();
+    // The resync pass at 301 fails while the requeue for 376 waits: its own
+    // requeue (5 ms · 2^6 later, 631) merges into the earlier one.
+    assert_eq!(merges[0], (311, 631, 376));
+    for (_, requested_at, ready_at) in &merges {
+        assert!(ready_at <= requested_at);
+        assert!(
+            !timeline
+                .passes
+                .iter()
+                .any(|p| p.started_at == *requested_at),
+            "a merged time never runs a pass"
+        );
+    }
+    // Every requeue pass starts when the one waiting entry became ready.
+    for pass in &timeline.passes {
+        if let Trigger::Requeue { .. } = pass.trigger {
+            let requested = timeline.passes.iter().any(|earlier| {
+                earlier.index < pass.index
+                    && earlier.actions.iter().any(|o| {
+                        matches!(o.result, ActionResult::Failed { requeued_at, .. } if requeued_at == pass.started_at)
+                    })
+            });
+            assert!(requested, "pass {} at {}", pass.index, pass.started_at);
+        }
+    }
+}
+
+/// The polling style: a pass whose FINALIZEd objects are still terminating
+/// returns RequeueAfter (controller-runtime: Forget, then AddAfter), so the
+/// loop finishes even without a watch on the objects it owns.
+#[test]
+fn requeue_after_while_terminating_polls_until_the_object_is_gone() {
+    let scenario = scenario("{}", r#"{"svc":1}"#, r#"{"svc":["cloud/lb"]}"#);
+    let config = SimConfig {
+        watch_owned: false,
+        requeue_while_terminating_ms: Some(20),
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario, &config);
+    let triggers = triggers(&timeline);
+    assert_eq!(triggers[0], CR_ADDED);
+    assert!(triggers[1..]
+        .iter()
+        .all(|t| *t == Trigger::RequeueAfter { delay_ms: 20 }));
+    // Each pass takes 10 ms and asks to be run 20 ms after it ends. The
+    // owner removes the finalizer at 61, just before the pass due then,
+    // which finds svc gone.
+    let starts: Vec<Millis> = timeline.passes.iter().map(|p| p.started_at).collect();
+    assert_eq!(starts, vec![1, 31, 61]);
+    assert!(timeline.passes[2].actions.is_empty());
+    assert!(converged(&timeline.verdict));
+    assert_eq!(
+        Trigger::RequeueAfter { delay_ms: 20 }.to_string(),
+        "RequeueAfter 20 ms (objects still terminating)"
+    );
+
+    // Without the option and without the watch, nothing brings another pass:
+    // the loop is done when the owner is, but it never looks again.
+    let plain = SimConfig {
+        watch_owned: false,
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario, &plain);
+    assert_eq!(timeline.passes.len(), 1);
 }

@@ -158,7 +158,13 @@ script: Array<ScriptedEvent>,
 /**
  * Other controllers that write a field of an object whenever it differs from their value.
  */
-otherWriters: Array<OtherWriter>, };
+otherWriters: Array<OtherWriter>, 
+/**
+ * After a pass whose FINALIZEd objects are still terminating, return
+ * `RequeueAfter` this long (the polling style), instead of waiting for
+ * the watch event of their deletion. `None`: never.
+ */
+requeueWhileTerminatingMs: number | null, };
 
 /**
  * `simulate`'s options: any of the settings of a `SimConfig`; the others keep
@@ -179,6 +185,7 @@ otherWriters: Array<OtherWriter>, };
  * - `crash`: `null`
  * - `script`: `[]`
  * - `otherWriters`: `[]`
+ * - `requeueWhileTerminatingMs`: `null`
  */
 export type SimOptions = Partial<SimConfig>;
 
@@ -190,7 +197,7 @@ export type Change = "added" | "updated" | "deleted";
 /**
  * Why a pass ran. `reconcile` never sees this.
  */
-export type Trigger = { "kind": "custom-resource", change: Change, afterRestart: boolean, } | { "kind": "owned-object", name: string, change: Change, } | { "kind": "resync" } | { "kind": "requeue", failures: number, };
+export type Trigger = { "kind": "custom-resource", change: Change, afterRestart: boolean, } | { "kind": "owned-object", name: string, change: Change, } | { "kind": "resync" } | { "kind": "requeue", failures: number, } | { "kind": "requeue-after", delayMs: number, };
 
 /**
  * What became of one action of a pass.
@@ -229,13 +236,21 @@ outOfSync: number, terminating: number, };
 /**
  * Something that happened between passes, for the timeline's log.
  */
-export type Happening = { "kind": "watch-event-dropped", name: string, change: Change, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" };
+export type Happening = { "kind": "watch-event-dropped", name: string, change: Change, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
+/**
+ * It was the last one: the API server deleted the object in that update.
+ */
+objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, };
 
 export type LogEntry = { at: number, 
 /**
  * The number of passes finished when it happened.
  */
-after_pass: number, } & ({ "kind": "watch-event-dropped", name: string, change: Change, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" });
+after_pass: number, } & ({ "kind": "watch-event-dropped", name: string, change: Change, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
+/**
+ * It was the last one: the API server deleted the object in that update.
+ */
+objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, });
 
 export type NotConvergingReason = { "kind": "stuck-finalizer", object: string, finalizer: string, } | { "kind": "oscillation", object: string, field: string, other_writer: string | null, } | { "kind": "pass-limit", limit: number, } | { "kind": "no-trigger", out_of_sync: number, };
 

@@ -171,9 +171,19 @@ pub fn happening_text(what: &Happening) -> String {
             format!("{trigger} while the key was processing: deferred until the pass ends")
         }
         Happening::ExternalEvent { event, effect } => format!("{}: {effect}", event),
-        Happening::FinalizerRemoved { object, finalizer } => {
-            format!("the owner of {finalizer} removed it from {object}")
-        }
+        Happening::FinalizerRemoved {
+            object,
+            finalizer,
+            object_deleted: false,
+        } => format!("the owner of {finalizer} removed it from {object}"),
+        Happening::FinalizerRemoved {
+            object,
+            finalizer,
+            object_deleted: true,
+        } => format!(
+            "the owner of {finalizer} removed it from {object}, the last finalizer: \
+             the API server deleted {object} in that update"
+        ),
         Happening::Rejected { object, reason } => {
             format!("API server rejected a write to {object}: {reason}")
         }
@@ -189,6 +199,15 @@ pub fn happening_text(what: &Happening) -> String {
         Happening::Restarted => {
             "the controller restarted with an empty queue and re-listed the world".to_owned()
         }
+        Happening::RequeueMerged {
+            requested_at,
+            ready_at,
+        } => format!(
+            "a requeue for t = {} merged into the one already waiting for t = {}: \
+             the queue keeps one waiting entry per key, the earlier",
+            format_millis(*requested_at),
+            format_millis(*ready_at)
+        ),
     }
 }
 

@@ -1,5 +1,7 @@
 //! The discrete-event loop behind [`simulate`].
 
+mod requeue;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
@@ -7,7 +9,7 @@ use super::apiserver::{
     ApiError, DeleteOptions, DeleteOutcome, DeleteStrategy, Update, UpdateOutcome,
 };
 use super::rng::{SimRng, Stream};
-use super::workqueue::{AddOutcome, Millis, RateLimiter, WorkQueue};
+use super::workqueue::{AddOutcome, Millis, RateLimitingQueue};
 use super::world::{Change, World};
 use super::{
     ActionOutcome, ActionResult, Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord,
@@ -18,6 +20,7 @@ use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
 use reconcile_core::reconcile::{count_out_of_sync, reconcile, Action, ActionKind};
 use reconcile_core::stable::{SplitMix64, StableHasher};
+use requeue::PassResult;
 
 /// The controller's one key: the custom resource it reconciles.
 const KEY: &str = "custom-resource";
@@ -53,9 +56,12 @@ enum Scheduled {
     Resync {
         generation: u64,
     },
-    Requeue {
-        failures: u32,
+    /// The delaying queue's waiting loop wakes: entries due by now move into
+    /// the queue. `periodic` when the entry it was set for is a RequeueAfter
+    /// of a successful pass, which repeats like a resync.
+    QueueWake {
         generation: u64,
+        periodic: bool,
     },
     /// The owner of one finalizer of a terminating object, its cleanup done,
     /// removes its entry.
@@ -70,8 +76,11 @@ enum Scheduled {
         index: usize,
     },
     Restart,
-    /// The worker finishes the pass it is processing (`Done` in client-go).
-    PassDone,
+    /// The worker finishes the pass it is processing: `reconcileHandler`
+    /// maps its result to the queue, then `Done`.
+    PassDone {
+        result: PassResult,
+    },
 }
 
 struct Engine<'a> {
@@ -83,8 +92,11 @@ struct Engine<'a> {
     now: Millis,
     seq: u64,
     events: BTreeMap<(Millis, u64), Scheduled>,
-    queue: WorkQueue<&'static str>,
-    limiter: RateLimiter<&'static str>,
+    /// client-go's rate-limiting queue: the dirty and processing sets, one
+    /// waiting entry per key, and the backoff policy's rate limiter.
+    queue: RateLimitingQueue<&'static str>,
+    /// The earliest queue wake-up scheduled, so that one is not doubled.
+    wake_at: Option<Millis>,
     /// Why the queued key is queued.
     queued_trigger: Option<Trigger>,
     /// Why a key that arrived during processing will be queued again.
@@ -124,8 +136,8 @@ impl<'a> Engine<'a> {
             now: 0,
             seq: 0,
             events: BTreeMap::new(),
-            queue: WorkQueue::default(),
-            limiter: RateLimiter::new(config.backoff.clone()),
+            queue: RateLimitingQueue::new(config.backoff.rate_limiter()),
+            wake_at: None,
             queued_trigger: None,
             deferred_trigger: None,
             worker_free_at: 0,
@@ -202,7 +214,7 @@ impl<'a> Engine<'a> {
                 return self.idle_verdict().unwrap_or_else(|| self.no_trigger());
             };
             self.now = self.now.max(at);
-            let pass_ended = matches!(scheduled, Scheduled::PassDone);
+            let pass_ended = matches!(scheduled, Scheduled::PassDone { .. });
             self.handle(scheduled);
             if pass_ended {
                 if let Some(verdict) = self.verdict_after_pass() {
@@ -311,19 +323,20 @@ impl<'a> Engine<'a> {
                     self.schedule_resync(self.now);
                 }
             }
-            Scheduled::Requeue {
-                failures,
-                generation,
-            } => {
+            Scheduled::QueueWake { generation, .. } => {
                 if generation == self.generation {
-                    self.enqueue(Trigger::Requeue { failures });
+                    self.queue_wakes();
                 }
             }
             Scheduled::OwnerActs { object, finalizer } => self.owner_acts(object, finalizer),
             Scheduled::Script { index } => self.apply_script(index),
             Scheduled::OtherWriter { index } => self.other_writer_acts(index),
-            Scheduled::PassDone => {
+            Scheduled::PassDone { result } => {
                 self.pass_in_progress = false;
+                let requeued_at = self.handle_result(KEY, result);
+                if let Some(pass) = self.passes.last_mut() {
+                    result.show_requeue(&mut pass.actions, requeued_at);
+                }
                 if self.queue.done(&KEY) {
                     self.queued_trigger = self.deferred_trigger.take();
                 }
@@ -344,7 +357,14 @@ impl<'a> Engine<'a> {
     }
 
     fn enqueue(&mut self, trigger: Trigger) {
-        match self.queue.add(KEY) {
+        let added = self.queue.add(KEY);
+        self.record_add(added, trigger);
+    }
+
+    /// Remembers why the key was queued (the first reason), or why it will be
+    /// queued again after the pass that is processing it.
+    fn record_add(&mut self, added: AddOutcome, trigger: Trigger) {
+        match added {
             AddOutcome::Queued => self.queued_trigger = Some(trigger),
             AddOutcome::AlreadyQueued => {}
             AddOutcome::Deferred => {
@@ -418,35 +438,18 @@ impl<'a> Engine<'a> {
         // The clock stays at `start`: events during the pass still happen at their own time.
         self.worker_free_at = end;
 
-        if let Some(failed) = failed_at {
-            let delay = self.limiter.when(&key, end);
-            // Shown as the end of time when it never comes.
-            let requeued_at = end.saturating_add(delay);
-            if let ActionResult::Failed {
-                requeued_at: at, ..
-            } = &mut outcomes[failed].result
-            {
-                *at = requeued_at;
-            }
-            let failures = self.limiter.num_requeues(&key);
-            // A crash right after voids the timer with everything else in memory.
-            self.schedule_after(
-                end,
-                delay,
-                Scheduled::Requeue {
-                    failures,
-                    generation: self.generation,
-                },
-            );
-        } else {
-            self.limiter.forget(&key);
-        }
+        // The responses decide the result, which the queue takes as the pass ends.
+        let result = PassResult::of(&outcomes, failed_at, end);
         if crashed {
+            // The process is gone before it could requeue: shown as the
+            // requeue it would have made, which the crash then voids.
+            let requeued_at = self.handle_result(key, result);
+            result.show_requeue(&mut outcomes, requeued_at);
             self.crash(index, end);
         } else {
             // The key stays processing until then: events meanwhile are deferred.
             self.pass_in_progress = true;
-            self.schedule(end, Scheduled::PassDone);
+            self.schedule(end, Scheduled::PassDone { result });
         }
 
         self.schedule_script_after(index, end.saturating_add(1));
@@ -534,8 +537,8 @@ impl<'a> Engine<'a> {
         // Everything in memory is gone: the queue, backoff state, timers, in-flight events.
         self.generation += 1;
         self.down = true;
-        self.queue = WorkQueue::default();
-        self.limiter = RateLimiter::new(self.config.backoff.clone());
+        self.queue = RateLimitingQueue::new(self.config.backoff.rate_limiter());
+        self.wake_at = None;
         self.queued_trigger = None;
         self.deferred_trigger = None;
         // A restart after the end of simulated time never comes.
@@ -601,13 +604,12 @@ impl<'a> Engine<'a> {
             // The owner read the object just now, so nothing can refuse it.
             return;
         };
-        self.note(
-            self.now,
-            Happening::FinalizerRemoved {
-                object: object.clone(),
-                finalizer,
-            },
-        );
+        let what = Happening::FinalizerRemoved {
+            object: object.clone(),
+            finalizer,
+            object_deleted: outcome == UpdateOutcome::Deleted,
+        };
+        self.note(self.now, what);
         if let Some(change) = update_change(outcome) {
             self.watch_event(self.now, &object, change);
         }
@@ -809,10 +811,12 @@ impl<'a> Engine<'a> {
     /// Nothing will happen unless a resync comes: the queue is empty and no other event is pending.
     fn is_idle(&self) -> bool {
         self.queue.is_empty()
-            && self
-                .events
-                .values()
-                .all(|e| matches!(e, Scheduled::Resync { .. }))
+            && self.events.values().all(|e| {
+                matches!(
+                    e,
+                    Scheduled::Resync { .. } | Scheduled::QueueWake { periodic: true, .. }
+                )
+            })
     }
 
     fn verdict_after_pass(&self) -> Option<Verdict> {
@@ -858,7 +862,11 @@ impl<'a> Engine<'a> {
             return Some(Verdict::NotConverging { reason });
         }
         let resync_on = self.config.resync_period_ms.is_some_and(|p| p > 0);
-        (!resync_on).then(|| self.no_trigger())
+        let periodic = self
+            .events
+            .values()
+            .any(|e| matches!(e, Scheduled::QueueWake { periodic: true, .. }));
+        (!resync_on && !periodic).then(|| self.no_trigger())
     }
 
     /// How many actions `reconcile` would return now, counted without building them.

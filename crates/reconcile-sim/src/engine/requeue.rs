@@ -1,0 +1,160 @@
+//! From the responses of a pass to the work queue: the reconcile result, the
+//! mapping of controller-runtime's `reconcileHandler`, and the delaying
+//! queue's wake-ups.
+//!
+//! | responses in the pass | result | queue |
+//! |---|---|---|
+//! | all ok, or 404 for a DELETE or FINALIZE (already gone) | success | Forget |
+//! | success, objects still terminating, `requeueWhileTerminatingMs` set | RequeueAfter | Forget, AddAfter |
+//! | a 409 Conflict, AlreadyExists, a transient 5xx | error | AddRateLimited |
+//! | a crash mid-pass | none | the key is lost with the process |
+//!
+//! A RequeueAfter returned with an error is ignored, as upstream does.
+
+use std::time::Duration;
+
+use super::{Engine, Scheduled, KEY};
+use crate::workqueue::{
+    reconcile_handler, to_millis, AddAfterOutcome, HandlerAction, Millis, ReconcileError,
+    ReconcileResult,
+};
+use crate::{ActionOutcome, ActionResult, Happening, Trigger};
+use reconcile_core::reconcile::ActionKind;
+
+/// What the controller knows when a pass returns, from the responses it got.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PassResult {
+    /// The action whose request failed (the pass returned the error there).
+    failed_at: Option<usize>,
+    /// A delete request answered with an object that is still there, terminating.
+    finalizing: bool,
+    end: Millis,
+}
+
+impl PassResult {
+    pub(super) fn of(outcomes: &[ActionOutcome], failed_at: Option<usize>, end: Millis) -> Self {
+        let finalizing = outcomes.iter().any(|o| {
+            o.action.kind == ActionKind::Finalize
+                && matches!(
+                    o.result,
+                    ActionResult::Applied | ActionResult::AlreadyTerminating
+                )
+        });
+        Self {
+            failed_at,
+            finalizing,
+            end,
+        }
+    }
+
+    /// Writes the time the failed action's requeue makes the key ready.
+    pub(super) fn show_requeue(&self, outcomes: &mut [ActionOutcome], at: Option<Millis>) {
+        let failed = self.failed_at.and_then(|i| outcomes.get_mut(i));
+        if let (Some(outcome), Some(at)) = (failed, at) {
+            if let ActionResult::Failed { requeued_at, .. } = &mut outcome.result {
+                *requeued_at = at;
+            }
+        }
+    }
+}
+
+/// The queue's clock: the same instant, in its nanoseconds.
+pub(super) fn instant(ms: Millis) -> Duration {
+    Duration::from_millis(ms)
+}
+
+impl Engine<'_> {
+    /// Maps the pass's outcome to the queue, as `reconcileHandler` does at the
+    /// pass's end. Returns when a rate-limited requeue makes the key ready again.
+    pub(super) fn handle_result(&mut self, key: &'static str, pass: PassResult) -> Option<Millis> {
+        let end = pass.end;
+        let failed = pass.failed_at.is_some();
+        let requeue_after = self
+            .config
+            .requeue_while_terminating_ms
+            .filter(|_| pass.finalizing)
+            .map_or(Duration::ZERO, instant);
+        let result = ReconcileResult {
+            requeue_after,
+            ..ReconcileResult::default()
+        };
+        let error = failed.then_some(ReconcileError::Transient);
+        let action = reconcile_handler(&result, error, 0);
+        let added = self.queue.apply(key, &action, instant(end))?;
+        let periodic = matches!(action, HandlerAction::ForgetAndRequeueAfter { .. });
+        let ready_at = match added {
+            AddAfterOutcome::AddedNow { added } => {
+                let trigger = self.requeue_trigger(periodic, requeue_after);
+                self.record_add(added, trigger);
+                return Some(end);
+            }
+            AddAfterOutcome::Waiting { ready_at } => ready_at,
+            AddAfterOutcome::Deduplicated {
+                requested,
+                ready_at,
+            } => {
+                let what = Happening::RequeueMerged {
+                    requested_at: to_millis(requested),
+                    ready_at: to_millis(ready_at),
+                };
+                self.note(end, what);
+                ready_at
+            }
+        };
+        let ready_at = to_millis(ready_at);
+        self.schedule_wake(ready_at, periodic);
+        Some(ready_at)
+    }
+
+    /// Why a requeue runs a pass.
+    fn requeue_trigger(&self, periodic: bool, after: Duration) -> Trigger {
+        if periodic {
+            Trigger::RequeueAfter {
+                delay_ms: to_millis(after),
+            }
+        } else {
+            Trigger::Requeue {
+                failures: self.queue.num_requeues(&KEY),
+            }
+        }
+    }
+
+    /// Wakes the waiting loop at `at`, unless a wake-up is due by then
+    /// already. The end of simulated time never comes.
+    fn schedule_wake(&mut self, at: Millis, periodic: bool) {
+        if at == Millis::MAX || self.wake_at.is_some_and(|w| w <= at) {
+            return;
+        }
+        self.wake_at = Some(at);
+        let generation = self.generation;
+        self.schedule(
+            at,
+            Scheduled::QueueWake {
+                generation,
+                periodic,
+            },
+        );
+    }
+
+    /// The waiting loop: every entry due by now moves into the queue; then it
+    /// sleeps until the next one.
+    pub(super) fn queue_wakes(&mut self) {
+        self.wake_at = None;
+        for (_, added) in self.queue.move_ready(instant(self.now)) {
+            // A key that failed has requeues counted; a RequeueAfter forgot them.
+            let failures = self.queue.num_requeues(&KEY);
+            let trigger = if failures == 0 {
+                Trigger::RequeueAfter {
+                    delay_ms: self.config.requeue_while_terminating_ms.unwrap_or(0),
+                }
+            } else {
+                Trigger::Requeue { failures }
+            };
+            self.record_add(added, trigger);
+        }
+        if let Some(next) = self.queue.next_ready_at() {
+            let periodic = self.queue.num_requeues(&KEY) == 0;
+            self.schedule_wake(to_millis(next), periodic);
+        }
+    }
+}
