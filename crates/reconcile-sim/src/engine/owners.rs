@@ -1,0 +1,78 @@
+//! Finalizer owners: other controllers, each removing its own entry from a
+//! terminating object on its own schedule, whatever this controller does.
+
+use super::{update_change, Engine, Scheduled};
+use crate::apiserver::{Update, UpdateOutcome};
+use crate::workqueue::Millis;
+use crate::Happening;
+
+impl Engine<'_> {
+    pub(super) fn is_stuck(&self, object: &str, finalizer: &str) -> bool {
+        self.config
+            .stuck_finalizers
+            .iter()
+            .any(|s| s.object == object && s.finalizer == finalizer)
+    }
+
+    /// The owners of `name`'s finalizers learn that it is terminating and
+    /// start their cleanup, each on its own, whatever this controller does:
+    /// they are other controllers. Each removes its entry
+    /// `finalizer_owner_delay_ms` later; stuck ones never do.
+    pub(super) fn schedule_owners_of(&mut self, name: &str, from: Millis) {
+        let owners: Vec<String> = self
+            .world
+            .pending(name)
+            .iter()
+            .filter(|f| !self.is_stuck(name, f))
+            .cloned()
+            .collect();
+        for finalizer in owners {
+            // An owner's queue holds one entry per object.
+            if self
+                .owners_pending
+                .insert((name.to_owned(), finalizer.clone()))
+            {
+                let object = name.to_owned();
+                let turn = Scheduled::OwnerActs { object, finalizer };
+                self.schedule_after(from, self.config.finalizer_owner_delay_ms, turn);
+            }
+        }
+    }
+
+    /// One owner's turn: it removes its finalizer with an update. The
+    /// update that removes the last one deletes the object (the API
+    /// server's `ShouldDeleteDuringUpdate`), and the watch says so.
+    pub(super) fn owner_acts(&mut self, object: String, finalizer: String) {
+        self.owners_pending
+            .remove(&(object.clone(), finalizer.clone()));
+        if !self.world.is_terminating(&object) || !self.world.pending(&object).contains(&finalizer)
+        {
+            return;
+        }
+        let rest: Vec<String> = self
+            .world
+            .pending(&object)
+            .iter()
+            .filter(|f| **f != finalizer)
+            .cloned()
+            .collect();
+        let update = Update {
+            finalizers: Some(rest),
+            resource_version: self.world.meta(&object).map(|m| m.resource_version),
+            ..Update::default()
+        };
+        let Ok(outcome) = self.world.update(&object, update) else {
+            // The owner read the object just now, so nothing can refuse it.
+            return;
+        };
+        let what = Happening::FinalizerRemoved {
+            object: object.clone(),
+            finalizer,
+            object_deleted: outcome == UpdateOutcome::Deleted,
+        };
+        self.note(self.now, what);
+        if let Some(change) = update_change(outcome) {
+            self.watch_event(self.now, &object, change);
+        }
+    }
+}

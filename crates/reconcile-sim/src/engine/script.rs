@@ -1,0 +1,164 @@
+//! What other actors do: the scripted events (a person deleting, editing,
+//! creating, adding a finalizer, changing the custom resource's spec) and the
+//! other writers that fight over a field.
+
+use super::{external_event_dropped, resources_hash, writer_disagrees, Engine, Scheduled};
+use crate::apiserver::{ApiError, Update, UpdateOutcome};
+use crate::workqueue::Millis;
+use crate::world::Change;
+use crate::{Happening, Trigger, WorldEvent};
+
+impl Engine<'_> {
+    pub(super) fn schedule_script_after(&mut self, pass: usize, at: Millis) {
+        for index in 0..self.config.script.len() {
+            if self.config.script[index].after_pass == pass && !self.scheduled_script[index] {
+                self.scheduled_script[index] = true;
+                self.schedule(at, Scheduled::Script { index });
+            }
+        }
+    }
+
+    pub(super) fn next_unscheduled_script(&self) -> Option<usize> {
+        (0..self.config.script.len())
+            .filter(|i| !self.scheduled_script[*i])
+            .min_by_key(|i| (self.config.script[*i].after_pass, *i))
+    }
+
+    pub(super) fn apply_script(&mut self, index: usize) {
+        let event = self.config.script[index].event.clone();
+        let now = self.now;
+        // Decided per scripted event, so the edge-triggered model sees the same drops.
+        let dropped = external_event_dropped(self.config, index);
+        let effect = match &event {
+            WorldEvent::Delete { name } => match self.delete(name, now) {
+                Err(_) => "not found; nothing deleted".to_owned(),
+                Ok(change) => {
+                    if let Some(change) = change {
+                        self.deliver_unless_dropped(now, name, change, dropped);
+                    }
+                    if change == Some(Change::Deleted) {
+                        "deleted".to_owned()
+                    } else {
+                        "has finalizers, so it is terminating".to_owned()
+                    }
+                }
+            },
+            WorldEvent::Drift { name, path, value } => match self.world.observed.get(name) {
+                Some(spec) => {
+                    let mut spec = spec.clone();
+                    spec.set_path(path, value.clone());
+                    if let Some(change) = self.world.write_spec(name, spec) {
+                        self.deliver_unless_dropped(now, name, change, dropped);
+                    }
+                    self.last_other_writer
+                        .insert(name.clone(), "an external actor".to_owned());
+                    "field changed".to_owned()
+                }
+                None => "not found; nothing changed".to_owned(),
+            },
+            WorldEvent::StrayCreate { name, spec } => {
+                if self.world.observed.contains(name) {
+                    "already exists; nothing created".to_owned()
+                } else {
+                    self.world.write_spec(name, spec.clone());
+                    self.deliver_unless_dropped(now, name, Change::Added, dropped);
+                    "created".to_owned()
+                }
+            }
+            WorldEvent::AddFinalizer { name, finalizer } => {
+                let mut list = self.world.pending(name).to_vec();
+                if !list.contains(finalizer) {
+                    list.push(finalizer.clone());
+                }
+                let update = Update {
+                    finalizers: Some(list),
+                    ..Update::default()
+                };
+                match self.world.update(name, update) {
+                    Ok(UpdateOutcome::Updated) => {
+                        self.deliver_unless_dropped(now, name, Change::Updated, dropped);
+                        "finalizer added".to_owned()
+                    }
+                    Ok(_) | Err(ApiError::NotFound { .. }) => {
+                        "not found or already present; nothing changed".to_owned()
+                    }
+                    Err(error) => {
+                        let reason = error.to_string();
+                        let what = Happening::Rejected {
+                            object: name.clone(),
+                            reason: reason.clone(),
+                        };
+                        self.note(now, what);
+                        format!("rejected: {reason}")
+                    }
+                }
+            }
+            WorldEvent::SetDesired { desired } => {
+                self.desired = desired.clone();
+                self.desired_hash = resources_hash(desired);
+                if dropped {
+                    "spec changed; its watch event was dropped".to_owned()
+                } else {
+                    let trigger = Trigger::CustomResource {
+                        change: Change::Updated,
+                        after_restart: false,
+                    };
+                    self.schedule_after(
+                        now,
+                        self.config.watch_latency_ms,
+                        Scheduled::Deliver {
+                            trigger,
+                            generation: self.generation,
+                        },
+                    );
+                    "spec changed".to_owned()
+                }
+            }
+        };
+        self.note(now, Happening::ExternalEvent { event, effect });
+        self.schedule_other_writers(now);
+    }
+
+    pub(super) fn schedule_other_writers(&mut self, from: Millis) {
+        for (index, writer) in self.config.other_writers.iter().enumerate() {
+            if !self.scheduled_writers.contains(&index) && writer_disagrees(&self.world, writer) {
+                self.scheduled_writers.insert(index);
+                let delay = writer.reaction_ms.max(1);
+                self.schedule_after(from, delay, Scheduled::OtherWriter { index });
+            }
+        }
+    }
+
+    pub(super) fn other_writer_acts(&mut self, index: usize) {
+        self.scheduled_writers.remove(&index);
+        let writer = &self.config.other_writers[index];
+        if !writer_disagrees(&self.world, writer) {
+            return;
+        }
+        let Some(spec) = self.world.observed.get(&writer.object) else {
+            return;
+        };
+        let mut spec = spec.clone();
+        spec.set_path(&writer.path, writer.value.clone());
+        let (name, object) = (writer.name.clone(), writer.object.clone());
+        let path = writer
+            .path
+            .iter()
+            .fold(reconcile_core::path::JsonPath::root(), |p, k| p.key(k))
+            .to_string();
+        if let Some(change) = self.world.write_spec(&object, spec) {
+            self.note(
+                self.now,
+                Happening::OtherWriterWrote {
+                    writer: name.clone(),
+                    object: object.clone(),
+                    path,
+                    value: writer.value.clone(),
+                },
+            );
+            self.last_other_writer.insert(object.clone(), name);
+            self.other_writes += 1;
+            self.watch_event(self.now, &object, change);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! How a run ends: convergence, a stuck finalizer, an oscillation (naming the
+//! field the writers fight over), no trigger, the pass limit.
+
+use super::{Engine, Scheduled, OSCILLATION_REPEATS};
+use crate::{NotConvergingReason, Verdict};
+use reconcile_core::explain::diff;
+use reconcile_core::reconcile::{count_out_of_sync, reconcile, Action, ActionKind};
+
+impl Engine<'_> {
+    /// Notes a start-of-pass state; the same state with work to do coming back
+    /// after this controller's writes took effect, and another writer wrote
+    /// meanwhile, means that writer undoes them. Scripted events alone never
+    /// count: there are finitely many, so they cannot keep the loop busy.
+    pub(super) fn watch_for_oscillation(&mut self, actions: &[Action]) {
+        let state = self.world.fingerprint() ^ self.desired_hash.rotate_left(17);
+        let (writes, others) = (self.controller_writes, self.other_writes);
+        let entry = self
+            .start_states
+            .entry(state)
+            .or_insert((0, writes, others));
+        if entry.0 > 0 && writes > entry.1 && others > entry.2 {
+            entry.0 += 1;
+        } else if entry.0 == 0 {
+            entry.0 = 1;
+        }
+        entry.1 = writes;
+        entry.2 = others;
+        if entry.0 < OSCILLATION_REPEATS || self.oscillation.is_some() {
+            return;
+        }
+        let contested = actions
+            .iter()
+            .find(|a| a.kind == ActionKind::Update)
+            .or(actions.first());
+        if let Some(action) = contested {
+            let field = match (self.world.observed.get(&action.name), &action.spec) {
+                (Some(observed), Some(desired)) => diff(observed, desired)
+                    .first()
+                    .map_or_else(|| "$".to_owned(), |d| d.path.to_string()),
+                _ => "the whole object".to_owned(),
+            };
+            self.oscillation = Some(NotConvergingReason::Oscillation {
+                object: action.name.to_string(),
+                field,
+                other_writer: self.last_other_writer.get(&*action.name).cloned(),
+            });
+        }
+    }
+
+    /// Nothing will happen unless a resync comes: the queue is empty and no other event is pending.
+    pub(super) fn is_idle(&self) -> bool {
+        self.queue.is_empty()
+            && self.events.values().all(|e| {
+                matches!(
+                    e,
+                    Scheduled::Resync { .. } | Scheduled::QueueWake { periodic: true, .. }
+                )
+            })
+    }
+
+    pub(super) fn verdict_after_pass(&self) -> Option<Verdict> {
+        if let Some(reason) = &self.oscillation {
+            return Some(Verdict::NotConverging {
+                reason: reason.clone(),
+            });
+        }
+        let pass = self.passes.last()?;
+        if !self.is_idle() || self.next_unscheduled_script().is_some() {
+            return None;
+        }
+        // Something may have changed the world since the pass read it (a
+        // scripted event whose watch event was dropped, right as it ended).
+        if pass.actions.is_empty() && self.out_of_sync() == 0 {
+            return Some(Verdict::Converged {
+                passes: pass.index,
+                time: pass.finished_at,
+            });
+        }
+        self.stuck_finalizer()
+            .map(|reason| Verdict::NotConverging { reason })
+    }
+
+    /// What `reconcile` would do now.
+    pub(super) fn remaining(&self) -> Vec<Action> {
+        reconcile(
+            &self.desired,
+            &self.world.observed,
+            Some(&self.world.finalizers),
+        )
+    }
+
+    pub(super) fn idle_verdict(&self) -> Option<Verdict> {
+        if self.out_of_sync() == 0 {
+            let time = self.passes.last().map_or(0, |p| p.finished_at);
+            return Some(Verdict::Converged {
+                passes: self.passes.len(),
+                time,
+            });
+        }
+        if let Some(reason) = self.stuck_finalizer() {
+            return Some(Verdict::NotConverging { reason });
+        }
+        let resync_on = self.config.resync_period_ms.is_some_and(|p| p > 0);
+        let periodic = self
+            .events
+            .values()
+            .any(|e| matches!(e, Scheduled::QueueWake { periodic: true, .. }));
+        (!resync_on && !periodic).then(|| self.no_trigger())
+    }
+
+    /// How many actions `reconcile` would return now, counted without building them.
+    pub(super) fn out_of_sync(&self) -> usize {
+        count_out_of_sync(
+            &self.desired,
+            &self.world.observed,
+            Some(&self.world.finalizers),
+        )
+    }
+
+    pub(super) fn no_trigger(&self) -> Verdict {
+        let out_of_sync = self.out_of_sync();
+        Verdict::NotConverging {
+            reason: NotConvergingReason::NoTrigger { out_of_sync },
+        }
+    }
+
+    /// All remaining work is waiting on finalizers that are never removed.
+    pub(super) fn stuck_finalizer(&self) -> Option<NotConvergingReason> {
+        let mut first = None;
+        for action in &self.remaining() {
+            let stuck_only = action.kind == ActionKind::Finalize
+                && self.world.is_terminating(&action.name)
+                && self
+                    .world
+                    .pending(&action.name)
+                    .iter()
+                    .all(|f| self.is_stuck(&action.name, f));
+            if !stuck_only {
+                return None;
+            }
+            if first.is_none() {
+                first = self
+                    .world
+                    .pending(&action.name)
+                    .first()
+                    .map(|f| (action.name.to_string(), f.clone()));
+            }
+        }
+        first.map(|(object, finalizer)| NotConvergingReason::StuckFinalizer { object, finalizer })
+    }
+}
