@@ -8,11 +8,12 @@
 
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-use reconcile_sim::{
-    compare_level_edge, simulate, NotConvergingReason, SimConfig, Timeline, Verdict,
-};
 use reconcile_core::{count_out_of_sync, reconcile, ActionKind, Scenario};
 use reconcile_fuzz::sim_case;
+use reconcile_sim::{
+    compare_level_edge, simulate, Happening, NotConvergingReason, SimConfig, Timeline, Trigger,
+    Verdict,
+};
 
 fuzz_target!(|data: &[u8]| {
     let Ok((scenario, config)) = sim_case(&mut Unstructured::new(data)) else {
@@ -42,7 +43,18 @@ fn check(scenario: &Scenario, config: &SimConfig) {
         comparison.level == timeline,
         "the level-vs-edge comparison ran a different simulation"
     );
-    assert_eq!(comparison.steps.len(), 1 + config.script.len());
+    // The initial list, then every scripted event that happened and every restart.
+    let traced = timeline
+        .log
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.what,
+                Happening::ExternalEvent { .. } | Happening::Restarted
+            )
+        })
+        .count();
+    assert_eq!(comparison.steps.len(), 1 + traced);
     assert!(comparison
         .first_divergence
         .is_none_or(|i| comparison.steps[i].diverged));
@@ -97,8 +109,10 @@ fn check_timeline(scenario: &Scenario, config: &SimConfig, timeline: &Timeline) 
     }
 
     // Without faults the module documentation bounds the run:
-    // passes ≤ 1 + n + Σf + |F|. (Its argument needs every event to happen,
-    // so no delay may reach past the end of simulated time.)
+    // passes ≤ 1 + n + Σf + the passes requeues bring (a pass that reads a
+    // stale cache writes nothing; its 409s only add requeues). (Its argument
+    // needs every event to happen, so no delay may reach past the end of
+    // simulated time.)
     let within_time = [
         config.action_ms,
         config.watch_latency_ms,
@@ -135,7 +149,11 @@ fn check_timeline(scenario: &Scenario, config: &SimConfig, timeline: &Timeline) 
                     .map_or(0, |f| f.pending(name).len())
             })
             .sum();
-        let bound = 1 + first_plan.len() + entries + finalized.len();
+        let requeues = passes
+            .iter()
+            .filter(|p| matches!(p.trigger, Trigger::Requeue { .. }))
+            .count();
+        let bound = 1 + first_plan.len() + entries + requeues;
         assert!(
             passes.len() <= bound,
             "{} passes without faults, over the bound of {bound}",

@@ -12,12 +12,12 @@ use std::cmp::Ordering;
 
 use arbitrary::{Result, Unstructured};
 use reconcile_content::presets::presets;
-use reconcile_sim::{
-    BackoffPolicy, CrashPlan, FinalizerRef, OtherWriter, ScriptedEvent, SimConfig, WorldEvent,
-};
 use reconcile_core::{
     parse_finalizers, parse_resources, Document, Finalizers, InputError, Json, Number, Resources,
     Scenario,
+};
+use reconcile_sim::{
+    BackoffPolicy, CrashPlan, FinalizerRef, OtherWriter, ScriptedEvent, SimConfig, WorldEvent,
 };
 
 /// Separates the three documents of a `parse_scenario` input. A raw NUL is
@@ -561,6 +561,11 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
                 reaction_ms: millis(u)?,
             })
         })?,
+        requeue_while_terminating_ms: if u.ratio(1, 4)? {
+            Some(millis(u)?)
+        } else {
+            None
+        },
     };
     Ok((scenario, config))
 }

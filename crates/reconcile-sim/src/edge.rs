@@ -2,17 +2,24 @@
 //!
 //! The handler acts only on event payloads: "custom resource added" creates
 //! every desired name without looking, "object deleted" recreates that one
-//! name, and so on. It has no resync and never re-reads the world, so a
-//! dropped event is lost for good. The trace is the initial list plus every
-//! scripted event, and a scripted event's watch notification is dropped for
-//! both models alike.
+//! name, a spec change creates, updates and deletes what the old and new
+//! specs differ in, and so on. It has no resync and never re-reads the world.
+//!
+//! A broken watch does not lose its events for this handler either: the
+//! informer's re-list delivers them late (deletes synthesized), so they are
+//! handled, only later. What a handler really never hears is what happens
+//! while the controller is down: the restarted process lists what exists,
+//! and the custom resource arrives as added with its current spec. Nothing
+//! announces what changed or was deleted meanwhile. The trace is the initial
+//! list, every scripted event (missed when it happened while the level
+//! loop's controller was down) and every restart.
 
 use serde::Serialize;
 
-use super::engine::{external_event_dropped, simulate};
+use super::engine::simulate;
 use super::status::{resource_statuses, ResourceStatus};
 use super::world::{Change, World};
-use super::{Happening, SimConfig, SimScenario, Timeline, WorldEvent};
+use super::{Happening, LogEntry, SimConfig, SimScenario, Timeline, WorldEvent};
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
 use reconcile_core::reconcile::{Action, ActionKind};
@@ -21,9 +28,10 @@ use reconcile_core::reconcile::{Action, ActionKind};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EdgeStep {
-    /// "custom resource added", or the scripted event.
+    /// "custom resource added", a scripted event, or a restart.
     pub event: String,
-    pub dropped: bool,
+    /// It happened while the controller was down: the event reached nobody.
+    pub missed: bool,
     /// What the edge-triggered handler did, with the API server's answer.
     pub edge_actions: Vec<(Action, String)>,
     #[serde(serialize_with = "crate::serialize_resources")]
@@ -49,43 +57,57 @@ pub struct Comparison {
 /// Runs both models on the scenario and its scripted events.
 pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Comparison {
     let level = simulate(scenario, config);
-    let mut order: Vec<usize> = (0..config.script.len()).collect();
-    order.sort_by_key(|i| (config.script[*i].after_pass, *i));
-
-    // When each scripted event happened in the level run: passes finished by then.
-    let applied_after: Vec<usize> = level
-        .log
-        .iter()
-        .filter(|e| matches!(e.what, Happening::ExternalEvent { .. }))
-        .map(|e| e.after_pass)
-        .collect();
-    // The state just before the next scripted event, or the final state.
-    let level_at_step = |step: usize| -> (usize, &World) {
-        match applied_after.get(step) {
-            Some(&passes) => (passes, level.world_after(passes)),
-            None => (level.passes.len(), &level.final_world),
-        }
-    };
-
     let mut edge = EdgeHandler {
         world: World::new(scenario.observed.clone(), scenario.finalizers.clone()),
         desired: scenario.desired.clone(),
         config,
     };
-    let mut steps = Vec::new();
-    let actions = edge.on_custom_resource_added();
-    steps.push(edge.step(
-        "custom resource added".to_owned(),
-        false,
-        actions,
-        level_at_step(0),
-    ));
-    for (position, index) in order.iter().enumerate() {
-        let event = config.script[*index].event.clone();
-        let dropped = external_event_dropped(config, *index);
-        let actions = edge.on_external(&event, dropped);
-        let description = event.to_string();
-        steps.push(edge.step(description, dropped, actions, level_at_step(position + 1)));
+    // The level loop's state before the first event of the trace.
+    let first = level
+        .log
+        .iter()
+        .find(|e| {
+            matches!(
+                e.what,
+                Happening::ExternalEvent { .. } | Happening::Restarted
+            )
+        })
+        .map_or(level.passes.len(), |e| e.after_pass);
+    let actions = edge.on_custom_resource_added(&scenario.desired);
+    let initial = "custom resource added".to_owned();
+    let mut steps = vec![edge.step(initial, false, actions, (first, level.world_after(first)))];
+    let trace: Vec<&LogEntry> = level
+        .log
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.what,
+                Happening::ExternalEvent { .. } | Happening::Restarted | Happening::Crashed { .. }
+            )
+        })
+        .collect();
+    let mut down = false;
+    for (i, entry) in trace.iter().enumerate() {
+        // The level loop's state just after this entry, before the next one.
+        let passes = trace
+            .get(i + 1)
+            .map_or(level.passes.len(), |next| next.after_pass);
+        let level_at = (passes, level.world_after(passes));
+        match &entry.what {
+            Happening::Crashed { .. } => down = true,
+            Happening::Restarted => {
+                down = false;
+                let spec = level.desired_after(entry.after_pass, config);
+                let actions = edge.on_custom_resource_added(&spec);
+                let event = "the controller restarted and listed what exists".to_owned();
+                steps.push(edge.step(event, false, actions, level_at));
+            }
+            Happening::ExternalEvent { event, .. } => {
+                let actions = edge.on_external(event, down);
+                steps.push(edge.step(event.to_string(), down, actions, level_at));
+            }
+            _ => {}
+        }
     }
     let first_divergence = steps.iter().position(|s| s.diverged);
     let final_desired = level.desired_after(level.passes.len(), config);
@@ -110,7 +132,7 @@ impl EdgeHandler<'_> {
     fn step(
         &self,
         event: String,
-        dropped: bool,
+        missed: bool,
         edge_actions: Vec<(Action, String)>,
         (level_passes, level_world): (usize, &World),
     ) -> EdgeStep {
@@ -118,7 +140,7 @@ impl EdgeHandler<'_> {
         let diverged = level_observed != self.world.observed;
         EdgeStep {
             event,
-            dropped,
+            missed,
             edge_actions,
             edge_observed: self.world.observed.clone(),
             level_observed,
@@ -128,7 +150,8 @@ impl EdgeHandler<'_> {
     }
 
     /// The payload is the desired state: create each name, without checking what exists.
-    fn on_custom_resource_added(&mut self) -> Vec<(Action, String)> {
+    fn on_custom_resource_added(&mut self, desired: &Resources) -> Vec<(Action, String)> {
+        self.desired = desired.clone();
         let desired: Vec<_> = self
             .desired
             .iter()
@@ -140,11 +163,13 @@ impl EdgeHandler<'_> {
             .collect()
     }
 
-    fn on_external(&mut self, event: &WorldEvent, dropped: bool) -> Vec<(Action, String)> {
+    fn on_external(&mut self, event: &WorldEvent, missed: bool) -> Vec<(Action, String)> {
         // The world changes whether or not the controller hears about it.
         let previous_desired = self.desired.clone();
         let changed = self.apply_to_world(event);
-        if dropped || !changed {
+        if missed || !changed {
+            // A missed spec change is not in the handler's memory either.
+            self.desired = previous_desired;
             return Vec::new();
         }
         match event {

@@ -1,11 +1,18 @@
 //! A deterministic simulation of a controller applying its plan and reconciling again.
 //!
 //! # Expected flow
-//! At t = 0 the controller's informer lists the custom resource, which queues
-//! its key. Each time the single worker takes the key it runs one **pass**:
-//! `reconcile` on the current world, then the actions one by one. Every write
-//! produces a watch event on an owned object, which (unless dropped) queues the
-//! key again, so the loop runs until a pass finds nothing to do.
+//! At t = 0 the controller's informer lists the custom resource and the
+//! objects it owns into its cache, and queues the custom resource's key. Each
+//! time the single worker takes the key it runs one **pass**: `reconcile` on
+//! the informer's cache (never on the API server's store), then each action
+//! as its own API request, `action_ms` apart. Every write produces a watch
+//! event, which reaches the cache `watch_latency_ms` later and queues the key
+//! again, so the loop runs until a pass finds nothing to do. The parts:
+//! [`apiserver`] (the store and its rules), `engine::informer` (cache, watch
+//! breaks and re-lists, resync), [`workqueue`] (client-go's queue and rate
+//! limiters), `engine::requeue` (responses → result → queue, as
+//! controller-runtime's `reconcileHandler`), `engine::owners` (finalizer
+//! owners), `engine::script` (other actors).
 //!
 //! # Guarantees
 //! - Deterministic: the same scenario and [`SimConfig`] (including `seed`) give
@@ -28,7 +35,8 @@
 //! Without faults (no failures, drops, crash, stuck finalizers, other writers
 //! or script; owned objects watched) a run converges within
 //!
-//! `passes ≤ 1 + n + Σf` (plus one per resync tick that fires first)
+//! `passes ≤ 1 + n + Σf` (plus one per resync tick that fires first, and one
+//! per pass a requeue brings)
 //!
 //! where `n` is the number of actions of the first plan and `Σf` the
 //! finalizer entries of the objects it FINALIZEs. Why:
@@ -38,27 +46,31 @@
 //!   one of an object is its delete). Later FINALIZEs find the object
 //!   terminating and write nothing, and nobody else writes: `n + Σf` events
 //!   in all;
-//! - every later pass needs the key queued, which only a delivered event (or
-//!   a resync tick) does; the queue folds events (an add while queued or
-//!   processing adds at most one pass) but never splits one, so there is at
-//!   most one pass per event after the first.
+//! - a pass that reads a stale cache repeats actions whose events have not
+//!   arrived: those write nothing (404 on a delete, an object already
+//!   terminating) or fail (409), and a failure adds only its requeue;
+//! - every later pass needs the key queued, which only a delivered event, a
+//!   resync tick or a requeue does; the queue folds events (an add while
+//!   queued or processing adds at most one pass) but never splits one.
 //!
-//! The bound is reached when no events fold, e.g. 1 ms actions with slow watch
-//! events and nothing to finalize. With the default timing the events of a
-//! pass mostly arrive while it runs and fold into one more pass, so runs are
-//! much shorter (the seed example: 3 actions, 3 passes).
+//! With no watch latency no read is stale and no requeue happens. With the
+//! default timing the events of a pass mostly arrive while it runs and fold
+//! into one more pass, so runs are much shorter (the seed example: 3
+//! actions, 3 passes, the second repeating a DELETE its cache had not seen).
 //!
 //! # Caveats
-//! - Each pass reads the world directly, as if the informer cache were always
-//!   current: a dropped watch event loses the *trigger*, never the data.
-//! - A pass is atomic towards other actors: its writes land in the world when
-//!   it starts (each at its own time for watch events), and things others do
-//!   while it runs land after them. `world_after` is the world the pass left.
+//! - A pass reads the cache, which lags the store by the watch latency: it
+//!   may repeat an action whose event has not arrived yet (404 on a delete,
+//!   taken as done; 409 AlreadyExists on a create, an error that requeues).
+//! - `dropRate` is the chance that the watch breaks at an event; the informer
+//!   then lists again after the reflector's backoff (800 ms, jitter 1.0) and
+//!   synthesizes the deletes it missed. Real watches rarely break this often.
+//! - `world_after` is the store when the pass ended; the cache is not recorded.
 //! - There is one controller key (the custom resource); backoff is per key.
 //! - A failing action ends the pass (the idiomatic `return err`); the rest are
 //!   not attempted and the key is requeued with backoff.
 //! - While the controller is down after a crash, events reach nobody; the
-//!   restarted controller lists the custom resource again.
+//!   restarted controller starts a fresh informer, which lists what exists.
 //! - Every finalizer owner takes the same `finalizer_owner_delay_ms`, and the
 //!   custom resource itself is not in the store. There is no garbage
 //!   collector yet, so nobody would remove its `orphan` or
@@ -108,7 +120,8 @@ pub struct SimConfig {
     pub max_passes: usize,
     /// Probability that one action fails transiently.
     pub failure_rate: f64,
-    /// Probability that one watch event never reaches the controller.
+    /// Probability that the watch breaks at one event (it and the events in
+    /// flight are lost until the informer lists again).
     pub drop_rate: f64,
     /// Periodic resync; `None` turns it off.
     pub resync_period_ms: Option<Millis>,
@@ -363,6 +376,9 @@ pub enum Trigger {
     Resync,
     /// A requeue with backoff after a failed pass.
     Requeue { failures: u32 },
+    /// The informer listed again after its watch broke (every listed object
+    /// reaches the handlers again).
+    Relisted,
     /// The `RequeueAfter` a successful pass returned.
     RequeueAfter { delay_ms: Millis },
 }
@@ -388,6 +404,7 @@ impl std::fmt::Display for Trigger {
                 write!(f, "owned object {name} {change}")
             }
             Trigger::Resync => f.write_str("periodic resync"),
+            Trigger::Relisted => f.write_str("the informer re-listed after its watch broke"),
             Trigger::Requeue { failures } => write!(f, "requeue after failure #{failures}"),
             Trigger::RequeueAfter { delay_ms } => {
                 write!(
@@ -462,9 +479,17 @@ pub struct PassRecord {
     rename_all_fields = "camelCase"
 )]
 pub enum Happening {
-    WatchEventDropped {
+    /// The watch broke at the event of this write: it and every event in
+    /// flight are lost, until the informer lists again.
+    WatchBroken {
         name: String,
         change: Change,
+    },
+    /// The informer listed again: its cache is the server's state, and the
+    /// objects it held that the list lacks were synthesized as deleted
+    /// (`DeletedFinalStateUnknown`).
+    Relisted {
+        deleted: Vec<String>,
     },
     /// A watch event arrived while the key was processing; it is queued again when the pass ends.
     Deferred {

@@ -47,10 +47,14 @@ impl SimRng {
 pub enum Stream {
     /// Transient failures of controller actions.
     ActionFailures = 1,
-    /// Watch events dropped on the way to the controller.
+    /// Watch events at which the watch breaks (`dropRate`).
     WatchDrops = 2,
     /// Watch events of other actors' scripted changes (shared with the edge model).
     ExternalDrops = 3,
+    /// The jitter of an informer's resync period, drawn when it starts.
+    ResyncJitter = 4,
+    /// The jitter of the reflector's backoff before it re-lists.
+    RelistJitter = 5,
 }
 
 #[cfg(test)]

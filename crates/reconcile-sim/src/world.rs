@@ -38,6 +38,15 @@ pub struct World {
     fingerprint: u64,
 }
 
+/// One object as a watch event carries it, and as an informer caches it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectState {
+    pub spec: Json,
+    pub finalizers: Vec<String>,
+    pub deletion_timestamp: Option<Millis>,
+    pub meta: ObjectMeta,
+}
+
 /// The metadata the API server assigns to an object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ObjectMeta {
@@ -100,6 +109,49 @@ impl World {
     /// The metadata of an existing object.
     pub fn meta(&self, name: &str) -> Option<ObjectMeta> {
         self.meta.get(name).copied()
+    }
+
+    /// The whole object, as a watch event would carry it now.
+    pub fn object(&self, name: &str) -> Option<ObjectState> {
+        Some(ObjectState {
+            spec: self.observed.get(name)?.clone(),
+            finalizers: self.pending(name).to_vec(),
+            deletion_timestamp: self.terminating.get(name).copied(),
+            meta: self.meta(name)?,
+        })
+    }
+
+    /// Stores `state` as it is, with its versions: an informer's cache
+    /// taking a watch event, never a write of its own.
+    pub(crate) fn put_object(&mut self, name: &str, state: ObjectState) {
+        let shared: Arc<str> = self
+            .observed
+            .shared_name(name)
+            .cloned()
+            .unwrap_or_else(|| Arc::from(name));
+        self.rehashing(name, |world| {
+            world.observed.insert(Arc::clone(&shared), state.spec);
+            if state.finalizers.is_empty() {
+                world.finalizers.remove(name);
+            } else {
+                world.finalizers.set(name, state.finalizers);
+            }
+            match state.deletion_timestamp {
+                Some(at) => world.terminating.insert(name.to_owned(), at),
+                None => world.terminating.remove(name),
+            };
+        });
+        self.meta.insert(shared, state.meta);
+    }
+
+    /// Removes an object as an informer's cache takes its delete.
+    pub(crate) fn forget_object(&mut self, name: &str) {
+        self.rehashing(name, |world| {
+            world.observed.remove(name);
+            world.finalizers.remove(name);
+            world.terminating.remove(name);
+            world.meta.remove(name);
+        });
     }
 
     /// The next resourceVersion, which the write being made takes.
@@ -174,12 +226,7 @@ impl World {
         if !self.observed.contains(name) {
             return None;
         }
-        self.rehashing(name, |world| {
-            world.observed.remove(name);
-            world.finalizers.remove(name);
-            world.terminating.remove(name);
-            world.meta.remove(name);
-        });
+        self.forget_object(name);
         // A delete is a write too: its watch event carries a new resourceVersion.
         self.next_resource_version();
         Some(Change::Deleted)

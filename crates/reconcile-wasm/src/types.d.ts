@@ -120,7 +120,8 @@ maxPasses: number,
  */
 failureRate: number, 
 /**
- * Probability that one watch event never reaches the controller.
+ * Probability that the watch breaks at one event (it and the events in
+ * flight are lost until the informer lists again).
  */
 dropRate: number, 
 /**
@@ -197,7 +198,7 @@ export type Change = "added" | "updated" | "deleted";
 /**
  * Why a pass ran. `reconcile` never sees this.
  */
-export type Trigger = { "kind": "custom-resource", change: Change, afterRestart: boolean, } | { "kind": "owned-object", name: string, change: Change, } | { "kind": "resync" } | { "kind": "requeue", failures: number, } | { "kind": "requeue-after", delayMs: number, };
+export type Trigger = { "kind": "custom-resource", change: Change, afterRestart: boolean, } | { "kind": "owned-object", name: string, change: Change, } | { "kind": "resync" } | { "kind": "requeue", failures: number, } | { "kind": "relisted" } | { "kind": "requeue-after", delayMs: number, };
 
 /**
  * What became of one action of a pass.
@@ -236,7 +237,7 @@ outOfSync: number, terminating: number, };
 /**
  * Something that happened between passes, for the timeline's log.
  */
-export type Happening = { "kind": "watch-event-dropped", name: string, change: Change, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
+export type Happening = { "kind": "watch-broken", name: string, change: Change, } | { "kind": "relisted", deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
 /**
  * It was the last one: the API server deleted the object in that update.
  */
@@ -246,7 +247,7 @@ export type LogEntry = { at: number,
 /**
  * The number of passes finished when it happened.
  */
-after_pass: number, } & ({ "kind": "watch-event-dropped", name: string, change: Change, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
+after_pass: number, } & ({ "kind": "watch-broken", name: string, change: Change, } | { "kind": "relisted", deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
 /**
  * It was the last one: the API server deleted the object in that update.
  */

@@ -272,7 +272,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                         <input type="range" min="0" max="90" step="10" value={percent(config.failure_rate).to_string()}
                                onchange={on_failure} aria-label="Transient failure rate" />
                     </label>
-                    <label class="slider">{ format!("Watch events dropped: {}%", percent(config.drop_rate)) }
+                    <label class="slider">{ format!("Watch breaks: {}% of events", percent(config.drop_rate)) }
                         <input type="range" min="0" max="100" step="10" value={percent(config.drop_rate).to_string()}
                                onchange={on_drop} aria-label="Watch event drop rate" />
                     </label>

@@ -42,8 +42,8 @@ pub fn level_edge_view(sim: &SimState, on_action: &Callback<SimAction>) -> Html 
                         <tbody>
                             { for comparison.steps.iter().enumerate().map(|(i, step)| {
                                 let first = comparison.first_divergence == Some(i);
-                                let did = if step.dropped {
-                                    "nothing: the event was dropped".to_owned()
+                                let did = if step.missed {
+                                    "nothing: the controller was down".to_owned()
                                 } else if step.edge_actions.is_empty() {
                                     "nothing".to_owned()
                                 } else {
@@ -52,7 +52,7 @@ pub fn level_edge_view(sim: &SimState, on_action: &Callback<SimAction>) -> Html 
                                 html! {
                                     <tr class={classes!(step.diverged.then_some("diverged"), first.then_some("first-divergence"))}>
                                         <th scope="row">{ i }{ if first { " ⚠ diverges here" } else if step.diverged { " ≠" } else { "" } }</th>
-                                        <td>{ &step.event }{ if step.dropped { " (event dropped)" } else { "" } }</td>
+                                        <td>{ &step.event }{ if step.missed { " (missed: the controller was down)" } else { "" } }</td>
                                         <td>{ did }</td>
                                         <td><code>{ step.edge_observed.to_json_string() }</code></td>
                                         <td><code>{ step.level_observed.to_json_string() }</code></td>

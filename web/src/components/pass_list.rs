@@ -161,12 +161,19 @@ fn result_text(result: &ActionResult) -> String {
 /// One sentence per thing that happened between passes.
 pub fn happening_text(what: &Happening) -> String {
     match what {
-        Happening::WatchEventDropped { name, change } => {
-            format!(
-                "watch event for {name} ({}) was dropped",
-                change_text(*change)
-            )
+        Happening::WatchBroken { name, change } => format!(
+            "the watch broke at the event for {name} ({}): it and the events in flight \
+             are lost until the informer lists again",
+            change_text(*change)
+        ),
+        Happening::Relisted { deleted } if deleted.is_empty() => {
+            "the informer listed again: its cache now matches the API server".to_owned()
         }
+        Happening::Relisted { deleted } => format!(
+            "the informer listed again: its cache now matches the API server, and the \
+             deletes it missed are synthesized for the handlers: {}",
+            deleted.join(", ")
+        ),
         Happening::Deferred { trigger } => {
             format!("{trigger} while the key was processing: deferred until the pass ends")
         }

@@ -1,26 +1,25 @@
 //! The discrete-event loop behind [`simulate`].
 
+mod informer;
 mod owners;
+mod pass;
 mod requeue;
 mod script;
 mod verdict;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::rc::Rc;
 
-use super::apiserver::{
-    ApiError, DeleteOptions, DeleteOutcome, DeleteStrategy, Update, UpdateOutcome,
-};
+use super::apiserver::UpdateOutcome;
 use super::rng::{SimRng, Stream};
 use super::workqueue::{AddOutcome, Millis, RateLimitingQueue};
 use super::world::{Change, World};
 use super::{
-    ActionOutcome, ActionResult, Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord,
-    SimConfig, SimScenario, Timeline, Trigger, Verdict,
+    Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord, SimConfig, SimScenario,
+    Timeline, Trigger, Verdict,
 };
-use reconcile_core::json::Json;
+use informer::{Delivery, Informer};
+use pass::RunningPass;
 use reconcile_core::model::Resources;
-use reconcile_core::reconcile::{reconcile, Action, ActionKind};
 use reconcile_core::stable::{SplitMix64, StableHasher};
 use requeue::PassResult;
 
@@ -50,10 +49,18 @@ pub fn simulate(scenario: &SimScenario, config: &SimConfig) -> Timeline {
 /// Things scheduled on the simulated clock.
 #[derive(Debug, Clone)]
 enum Scheduled {
-    /// An event reaches the controller's informer and queues the key.
+    /// The informer lists the custom resource at start: it queues the key.
+    Listed,
+    /// A watch event reaches the controller's informer.
     Deliver {
-        trigger: Trigger,
+        delivery: Delivery,
         generation: u64,
+        epoch: u64,
+    },
+    /// The reflector lists again after its watch broke.
+    Relist {
+        generation: u64,
+        epoch: u64,
     },
     Resync {
         generation: u64,
@@ -78,6 +85,10 @@ enum Scheduled {
         index: usize,
     },
     Restart,
+    /// The response to the running pass's request number `sent` arrives.
+    Request {
+        sent: usize,
+    },
     /// The worker finishes the pass it is processing: `reconcileHandler`
     /// maps its result to the queue, then `Done`.
     PassDone {
@@ -89,7 +100,10 @@ struct Engine<'a> {
     config: &'a SimConfig,
     desired: Resources,
     desired_hash: u64,
+    /// The API server's store: the truth.
     world: World,
+    /// What the controller reads: its informer's cache.
+    informer: Informer,
     initial: World,
     now: Millis,
     seq: u64,
@@ -99,6 +113,8 @@ struct Engine<'a> {
     queue: RateLimitingQueue<&'static str>,
     /// The earliest queue wake-up scheduled, so that one is not doubled.
     wake_at: Option<Millis>,
+    /// Why the key's waiting entry was added.
+    waiting_trigger: Option<Trigger>,
     /// Why the queued key is queued.
     queued_trigger: Option<Trigger>,
     /// Why a key that arrived during processing will be queued again.
@@ -110,6 +126,9 @@ struct Engine<'a> {
     down: bool,
     failures_rng: SimRng,
     drops_rng: SimRng,
+    relist_rng: SimRng,
+    /// Draws each new informer's resync jitter.
+    resync_rng: SimRng,
     passes: Vec<PassRecord>,
     log: Vec<LogEntry>,
     scheduled_script: Vec<bool>,
@@ -122,6 +141,8 @@ struct Engine<'a> {
     start_states: BTreeMap<u64, (u32, usize, usize)>,
     oscillation: Option<NotConvergingReason>,
     pass_in_progress: bool,
+    /// The pass whose requests are going out.
+    running: Option<RunningPass>,
     /// Finalizer owners whose turn is scheduled, by (object, finalizer): one each.
     owners_pending: BTreeSet<(String, String)>,
 }
@@ -129,8 +150,13 @@ struct Engine<'a> {
 impl<'a> Engine<'a> {
     fn new(scenario: &SimScenario, config: &'a SimConfig) -> Self {
         let world = World::new(scenario.observed.clone(), scenario.finalizers.clone());
+        let mut resync_rng = SimRng::stream(config.seed, Stream::ResyncJitter);
+        let informer = Informer::list(&world, &scenario.desired, 0, &mut resync_rng);
         let mut engine = Self {
             config,
+            informer,
+            resync_rng,
+            relist_rng: SimRng::stream(config.seed, Stream::RelistJitter),
             desired: scenario.desired.clone(),
             desired_hash: resources_hash(&scenario.desired),
             initial: world.clone(),
@@ -140,6 +166,7 @@ impl<'a> Engine<'a> {
             events: BTreeMap::new(),
             queue: RateLimitingQueue::new(config.backoff.rate_limiter()),
             wake_at: None,
+            waiting_trigger: None,
             queued_trigger: None,
             deferred_trigger: None,
             worker_free_at: 0,
@@ -157,21 +184,12 @@ impl<'a> Engine<'a> {
             start_states: BTreeMap::new(),
             oscillation: None,
             pass_in_progress: false,
+            running: None,
             owners_pending: BTreeSet::new(),
         };
         engine.schedule_script_after(0, 0);
         // The informer's initial list delivers the custom resource.
-        let trigger = Trigger::CustomResource {
-            change: Change::Added,
-            after_restart: false,
-        };
-        engine.schedule(
-            1,
-            Scheduled::Deliver {
-                trigger,
-                generation: 0,
-            },
-        );
+        engine.schedule(1, Scheduled::Listed);
         engine.schedule_resync(1);
         engine.schedule_other_writers(0);
         engine
@@ -255,6 +273,7 @@ impl<'a> Engine<'a> {
     /// of events and the run never ends in practice.
     fn schedule_resync(&mut self, from: Millis) {
         if let Some(period) = self.config.resync_period_ms.filter(|p| *p > 0) {
+            let period = self.informer.resync_period(period);
             let ticks = self
                 .worker_free_at
                 .saturating_sub(from)
@@ -272,53 +291,18 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// A watch event about an owned object, unless it is dropped on the way.
-    fn watch_event(&mut self, at: Millis, name: &str, change: Change) {
-        let dropped = self.drops_rng.chance(self.config.drop_rate);
-        self.deliver_unless_dropped(at, name, change, dropped);
-    }
-
-    fn deliver_unless_dropped(&mut self, at: Millis, name: &str, change: Change, dropped: bool) {
-        if dropped {
-            self.note(
-                at,
-                Happening::WatchEventDropped {
-                    name: name.to_owned(),
-                    change,
-                },
-            );
-            return;
-        }
-        let trigger = Trigger::OwnedObject {
-            name: name.to_owned(),
-            change,
-        };
-        self.schedule_after(
-            at,
-            self.config.watch_latency_ms,
-            Scheduled::Deliver {
-                trigger,
-                generation: self.generation,
-            },
-        );
-    }
-
     fn handle(&mut self, scheduled: Scheduled) {
         match scheduled {
+            Scheduled::Listed => self.enqueue(Trigger::CustomResource {
+                change: Change::Added,
+                after_restart: false,
+            }),
             Scheduled::Deliver {
-                trigger,
+                delivery,
                 generation,
-            } => {
-                // Nobody hears events while the controller is down; the
-                // restarted one lists everything instead.
-                if generation != self.generation || self.down {
-                    return;
-                }
-                if matches!(trigger, Trigger::OwnedObject { .. }) && !self.config.watch_owned {
-                    return;
-                }
-                self.enqueue(trigger);
-            }
+                epoch,
+            } => self.deliver(delivery, generation, epoch),
+            Scheduled::Relist { generation, epoch } => self.relist(generation, epoch),
             Scheduled::Resync { generation } => {
                 if generation == self.generation {
                     self.enqueue(Trigger::Resync);
@@ -333,6 +317,7 @@ impl<'a> Engine<'a> {
             Scheduled::OwnerActs { object, finalizer } => self.owner_acts(object, finalizer),
             Scheduled::Script { index } => self.apply_script(index),
             Scheduled::OtherWriter { index } => self.other_writer_acts(index),
+            Scheduled::Request { sent } => self.answer_request(sent),
             Scheduled::PassDone { result } => {
                 self.pass_in_progress = false;
                 let requeued_at = self.handle_result(KEY, result);
@@ -349,6 +334,9 @@ impl<'a> Engine<'a> {
                 self.note(self.now, Happening::Restarted);
                 self.worker_free_at = self.now;
                 // A fresh informer lists everything again: the custom resource arrives as added.
+                let epoch = self.informer.epoch + 1;
+                self.informer =
+                    Informer::list(&self.world, &self.desired, epoch, &mut self.resync_rng);
                 self.enqueue(Trigger::CustomResource {
                     change: Change::Added,
                     after_restart: true,
@@ -383,157 +371,6 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn run_pass(&mut self) {
-        let Some(key) = self.queue.get() else { return };
-        let index = self.passes.len() + 1;
-        let trigger = self.queued_trigger.take().unwrap_or(Trigger::Resync);
-        let start = self.now;
-        let actions = reconcile(
-            &self.desired,
-            &self.world.observed,
-            Some(&self.world.finalizers),
-        );
-        if !actions.is_empty() {
-            self.watch_for_oscillation(&actions);
-        }
-        let crash_after = self
-            .config
-            .crash
-            .filter(|c| c.at_pass == index)
-            .map(|c| c.after_actions);
-        let mut outcomes = Vec::with_capacity(actions.len());
-        let mut clock = start;
-        let mut failed_at = None;
-        let mut crashed = false;
-        for (i, action) in actions.into_iter().enumerate() {
-            let result = if crashed {
-                ActionResult::LostInCrash
-            } else if failed_at.is_some() {
-                // The pass already returned its error; the crash point is never reached.
-                ActionResult::NotAttempted
-            } else if crash_after == Some(i) {
-                crashed = true;
-                ActionResult::LostInCrash
-            } else {
-                // A pass still running at the end of simulated time ends there.
-                clock = clock.saturating_add(self.config.action_ms);
-                let result = if self.failures_rng.chance(self.config.failure_rate) {
-                    Err(ApiError::Unavailable)
-                } else {
-                    self.apply(&action, clock)
-                };
-                result.unwrap_or_else(|error| {
-                    failed_at = Some(outcomes.len());
-                    ActionResult::Failed {
-                        requeued_at: 0,
-                        code: error.code(),
-                        error: error.to_string(),
-                    }
-                })
-            };
-            outcomes.push(ActionOutcome { action, result });
-        }
-        // A pass that ends before its crash point (fewer actions, or a failure)
-        // crashes as it ends.
-        crashed |= crash_after.is_some();
-        let end = clock.max(start.saturating_add(1));
-        // The clock stays at `start`: events during the pass still happen at their own time.
-        self.worker_free_at = end;
-
-        // The responses decide the result, which the queue takes as the pass ends.
-        let result = PassResult::of(&outcomes, failed_at, end);
-        if crashed {
-            // The process is gone before it could requeue: shown as the
-            // requeue it would have made, which the crash then voids.
-            let requeued_at = self.handle_result(key, result);
-            result.show_requeue(&mut outcomes, requeued_at);
-            self.crash(index, end);
-        } else {
-            // The key stays processing until then: events meanwhile are deferred.
-            self.pass_in_progress = true;
-            self.schedule(end, Scheduled::PassDone { result });
-        }
-
-        self.schedule_script_after(index, end.saturating_add(1));
-        self.schedule_other_writers(end);
-
-        let out_of_sync = self.out_of_sync();
-        let world_after = match self.passes.last() {
-            Some(last) if *last.world_after == self.world => Rc::clone(&last.world_after),
-            _ => Rc::new(self.world.clone()),
-        };
-        self.passes.push(PassRecord {
-            index,
-            started_at: start,
-            finished_at: end,
-            trigger,
-            actions: outcomes,
-            crashed,
-            terminating: world_after.terminating.len(),
-            world_after,
-            out_of_sync,
-        });
-    }
-
-    /// Sends one action as its API request; a write raises a watch event.
-    /// CREATE is a POST, UPDATE a PUT of the version the pass read, FINALIZE
-    /// and DELETE are both a DELETE request: the server decides from the
-    /// finalizers whether the object goes or starts terminating.
-    fn apply(&mut self, action: &Action, at: Millis) -> Result<ActionResult, ApiError> {
-        let name = &action.name;
-        let spec = || action.spec.clone().unwrap_or(Json::Null);
-        let change = match action.kind {
-            ActionKind::Create => {
-                self.world.create(name, spec(), Vec::new())?;
-                Some(Change::Added)
-            }
-            ActionKind::Update => {
-                // The pass read the world as it is now (there is no cache
-                // yet), so the version it sends is the stored one.
-                let update = Update {
-                    spec: Some(spec()),
-                    resource_version: self.world.meta(name).map(|m| m.resource_version),
-                    ..Update::default()
-                };
-                update_change(self.world.update(name, update)?)
-            }
-            ActionKind::Finalize | ActionKind::Delete => {
-                match self.delete(name, at) {
-                    Ok(change) => change,
-                    // Already gone: what the controller wanted.
-                    Err(ApiError::NotFound { .. }) => return Ok(ActionResult::AlreadyGone),
-                    Err(error) => return Err(error),
-                }
-            }
-        };
-        let Some(change) = change else {
-            return Ok(ActionResult::AlreadyTerminating);
-        };
-        self.controller_writes += 1;
-        self.watch_event(at, name, change);
-        Ok(ActionResult::Applied)
-    }
-
-    /// A DELETE request with the default propagation; when it starts a
-    /// termination, every finalizer's owner hears of it. The change it
-    /// makes, if any.
-    fn delete(&mut self, name: &str, at: Millis) -> Result<Option<Change>, ApiError> {
-        let outcome = self.world.delete(
-            name,
-            &DeleteOptions::default(),
-            &DeleteStrategy::default(),
-            at,
-        )?;
-        Ok(match outcome {
-            DeleteOutcome::Deleted => Some(Change::Deleted),
-            DeleteOutcome::Terminating { written: true } => {
-                self.schedule_owners_of(name, at);
-                Some(Change::Updated)
-            }
-            DeleteOutcome::Terminating { written: false } => None,
-        })
-    }
-
     fn crash(&mut self, pass: usize, at: Millis) {
         self.note(at, Happening::Crashed { pass });
         // Everything in memory is gone: the queue, backoff state, timers, in-flight events.
@@ -541,6 +378,7 @@ impl<'a> Engine<'a> {
         self.down = true;
         self.queue = RateLimitingQueue::new(self.config.backoff.rate_limiter());
         self.wake_at = None;
+        self.waiting_trigger = None;
         self.queued_trigger = None;
         self.deferred_trigger = None;
         // A restart after the end of simulated time never comes.

@@ -82,17 +82,24 @@ impl Engine<'_> {
         let action = reconcile_handler(&result, error, 0);
         let added = self.queue.apply(key, &action, instant(end))?;
         let periodic = matches!(action, HandlerAction::ForgetAndRequeueAfter { .. });
+        let trigger = self.requeue_trigger(periodic, requeue_after);
         let ready_at = match added {
             AddAfterOutcome::AddedNow { added } => {
-                let trigger = self.requeue_trigger(periodic, requeue_after);
                 self.record_add(added, trigger);
                 return Some(end);
             }
-            AddAfterOutcome::Waiting { ready_at } => ready_at,
+            AddAfterOutcome::Waiting { ready_at } => {
+                self.waiting_trigger = Some(trigger);
+                ready_at
+            }
             AddAfterOutcome::Deduplicated {
                 requested,
                 ready_at,
             } => {
+                if requested == ready_at {
+                    // The new time is the earlier one: the entry now waits for it.
+                    self.waiting_trigger = Some(trigger);
+                }
                 let what = Happening::RequeueMerged {
                     requested_at: to_millis(requested),
                     ready_at: to_millis(ready_at),
@@ -141,19 +148,16 @@ impl Engine<'_> {
     pub(super) fn queue_wakes(&mut self) {
         self.wake_at = None;
         for (_, added) in self.queue.move_ready(instant(self.now)) {
-            // A key that failed has requeues counted; a RequeueAfter forgot them.
-            let failures = self.queue.num_requeues(&KEY);
-            let trigger = if failures == 0 {
-                Trigger::RequeueAfter {
-                    delay_ms: self.config.requeue_while_terminating_ms.unwrap_or(0),
-                }
-            } else {
-                Trigger::Requeue { failures }
-            };
+            // The entry keeps the reason it was added for, even when a later
+            // success forgot the failures: client-go does not cancel it.
+            let trigger = self
+                .waiting_trigger
+                .take()
+                .unwrap_or(Trigger::Requeue { failures: 0 });
             self.record_add(added, trigger);
         }
         if let Some(next) = self.queue.next_ready_at() {
-            let periodic = self.queue.num_requeues(&KEY) == 0;
+            let periodic = matches!(self.waiting_trigger, Some(Trigger::RequeueAfter { .. }));
             self.schedule_wake(to_millis(next), periodic);
         }
     }

@@ -6,7 +6,7 @@ use super::{external_event_dropped, resources_hash, writer_disagrees, Engine, Sc
 use crate::apiserver::{ApiError, Update, UpdateOutcome};
 use crate::workqueue::Millis;
 use crate::world::Change;
-use crate::{Happening, Trigger, WorldEvent};
+use crate::{Happening, WorldEvent};
 
 impl Engine<'_> {
     pub(super) fn schedule_script_after(&mut self, pass: usize, at: Millis) {
@@ -34,7 +34,7 @@ impl Engine<'_> {
                 Err(_) => "not found; nothing deleted".to_owned(),
                 Ok(change) => {
                     if let Some(change) = change {
-                        self.deliver_unless_dropped(now, name, change, dropped);
+                        self.deliver_unless_broken(now, name, change, dropped);
                     }
                     if change == Some(Change::Deleted) {
                         "deleted".to_owned()
@@ -48,7 +48,7 @@ impl Engine<'_> {
                     let mut spec = spec.clone();
                     spec.set_path(path, value.clone());
                     if let Some(change) = self.world.write_spec(name, spec) {
-                        self.deliver_unless_dropped(now, name, change, dropped);
+                        self.deliver_unless_broken(now, name, change, dropped);
                     }
                     self.last_other_writer
                         .insert(name.clone(), "an external actor".to_owned());
@@ -61,7 +61,7 @@ impl Engine<'_> {
                     "already exists; nothing created".to_owned()
                 } else {
                     self.world.write_spec(name, spec.clone());
-                    self.deliver_unless_dropped(now, name, Change::Added, dropped);
+                    self.deliver_unless_broken(now, name, Change::Added, dropped);
                     "created".to_owned()
                 }
             }
@@ -76,7 +76,7 @@ impl Engine<'_> {
                 };
                 match self.world.update(name, update) {
                     Ok(UpdateOutcome::Updated) => {
-                        self.deliver_unless_dropped(now, name, Change::Updated, dropped);
+                        self.deliver_unless_broken(now, name, Change::Updated, dropped);
                         "finalizer added".to_owned()
                     }
                     Ok(_) | Err(ApiError::NotFound { .. }) => {
@@ -96,21 +96,10 @@ impl Engine<'_> {
             WorldEvent::SetDesired { desired } => {
                 self.desired = desired.clone();
                 self.desired_hash = resources_hash(desired);
+                self.desired_event(now, dropped);
                 if dropped {
-                    "spec changed; its watch event was dropped".to_owned()
+                    "spec changed; the watch broke at its event".to_owned()
                 } else {
-                    let trigger = Trigger::CustomResource {
-                        change: Change::Updated,
-                        after_restart: false,
-                    };
-                    self.schedule_after(
-                        now,
-                        self.config.watch_latency_ms,
-                        Scheduled::Deliver {
-                            trigger,
-                            generation: self.generation,
-                        },
-                    );
                     "spec changed".to_owned()
                 }
             }

@@ -1,0 +1,231 @@
+//! The controller's informer: a local cache of the objects and of the custom
+//! resource, fed by a watch, as client-go's reflector, DeltaFIFO and shared
+//! informer keep it. Every read the controller makes comes from this cache.
+//!
+//! - Watch events arrive `watch_latency_ms` after the write; the cache takes
+//!   each one, then the event handler queues the key (for an owned object only
+//!   with `watch_owned`: without it the informer still caches, as
+//!   controller-runtime's cached client does, but no handler listens).
+//! - A watch can break (`dropRate` per event, and a scripted event's drop):
+//!   the events in flight are lost, and the reflector lists again after its
+//!   backoff (`reflector.go`: 800 ms, jitter 1.0). The list replaces the
+//!   cache: what the cache holds and the list lacks is synthesized as deleted
+//!   (`delta_fifo.go` `Replace`, `DeletedFinalStateUnknown`), so a broken
+//!   watch delays events, it does not lose them.
+//! - A resync replays the cache to the handlers; it never reads the server
+//!   (controller-runtime `pkg/cache`: "SyncPeriod does not sync between the
+//!   local cache and the server"). Its period is jittered by a factor in
+//!   [0.9, 1.1) drawn when the informer starts (`calculateResyncPeriod`).
+//! - A restarted controller starts a fresh informer: it lists what exists,
+//!   so what was deleted while it was down is never announced.
+
+use std::sync::Arc;
+
+use super::{Engine, Scheduled};
+use crate::rng::{SimRng, Stream};
+use crate::workqueue::Millis;
+use crate::world::{Change, ObjectState, World};
+use crate::{Happening, Trigger};
+use reconcile_core::model::Resources;
+
+/// client-go reflector's `defaultBackoffInit`: the wait before listing again.
+const RELIST_BACKOFF_MS: Millis = 800;
+
+/// One informer (of the custom resource and the objects it owns).
+#[derive(Debug, Clone)]
+pub(super) struct Informer {
+    /// The objects as the watch last showed them.
+    pub(super) cache: World,
+    /// The custom resource's spec as the watch last showed it.
+    pub(super) desired: Resources,
+    /// Bumped when the watch breaks or the process restarts: events of an
+    /// older watch never arrive.
+    pub(super) epoch: u64,
+    /// Between a break and the list, no events come.
+    broken: bool,
+    /// The resync period's jitter factor, drawn when the informer starts.
+    resync_factor: f64,
+}
+
+/// What a watch event carries.
+#[derive(Debug, Clone)]
+pub(super) enum Delivery {
+    Object {
+        name: Arc<str>,
+        change: Change,
+        /// The object after the write; `None` for a delete.
+        state: Option<ObjectState>,
+    },
+    CustomResource {
+        desired: Resources,
+    },
+}
+
+impl Informer {
+    /// Lists the server (the store and the custom resource) into a new cache.
+    pub(super) fn list(
+        world: &World,
+        desired: &Resources,
+        epoch: u64,
+        jitter: &mut SimRng,
+    ) -> Self {
+        Self {
+            cache: world.clone(),
+            desired: desired.clone(),
+            epoch,
+            broken: false,
+            resync_factor: 0.9 + jitter.next_f64() / 5.0,
+        }
+    }
+
+    /// The jittered resync period.
+    #[allow(
+        clippy::cast_precision_loss,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss
+    )]
+    pub(super) fn resync_period(&self, period: Millis) -> Millis {
+        ((period as f64) * self.resync_factor).max(1.0) as Millis
+    }
+}
+
+impl Engine<'_> {
+    /// The watch event of a write to `name` the store just made; at this
+    /// event the watch may break.
+    pub(super) fn watch_event(&mut self, at: Millis, name: &str, change: Change) {
+        let breaks = self.drops_rng.chance(self.config.drop_rate);
+        self.deliver_unless_broken(at, name, change, breaks);
+    }
+
+    /// Sends the event on its way, unless the watch is down or breaks here.
+    pub(super) fn deliver_unless_broken(
+        &mut self,
+        at: Millis,
+        name: &str,
+        change: Change,
+        breaks: bool,
+    ) {
+        let delivery = Delivery::Object {
+            name: Arc::from(name),
+            change,
+            state: self.world.object(name),
+        };
+        self.send(at, delivery, breaks, || Happening::WatchBroken {
+            name: name.to_owned(),
+            change,
+        });
+    }
+
+    /// The watch event of a change of the custom resource's spec.
+    pub(super) fn desired_event(&mut self, at: Millis, breaks: bool) {
+        let delivery = Delivery::CustomResource {
+            desired: self.desired.clone(),
+        };
+        self.send(at, delivery, breaks, || Happening::WatchBroken {
+            name: "the custom resource".to_owned(),
+            change: Change::Updated,
+        });
+    }
+
+    fn send(
+        &mut self,
+        at: Millis,
+        delivery: Delivery,
+        breaks: bool,
+        why: impl FnOnce() -> Happening,
+    ) {
+        if self.informer.broken {
+            // The list after the break will show it.
+            return;
+        }
+        if breaks {
+            self.note(at, why());
+            self.break_watch(at);
+            return;
+        }
+        let (generation, epoch) = (self.generation, self.informer.epoch);
+        self.schedule_after(
+            at,
+            self.config.watch_latency_ms,
+            Scheduled::Deliver {
+                delivery,
+                generation,
+                epoch,
+            },
+        );
+    }
+
+    /// The watch ends with an error: events in flight are lost, and the
+    /// reflector lists again after its backoff.
+    fn break_watch(&mut self, at: Millis) {
+        self.informer.broken = true;
+        self.informer.epoch += 1;
+        let jitter = self.relist_rng.next_f64();
+        #[allow(
+            clippy::cast_precision_loss,
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss
+        )]
+        let delay = RELIST_BACKOFF_MS + (RELIST_BACKOFF_MS as f64 * jitter) as Millis;
+        let (generation, epoch) = (self.generation, self.informer.epoch);
+        self.schedule_after(at, delay, Scheduled::Relist { generation, epoch });
+    }
+
+    /// A watch event reaches the informer: the cache takes it, then the
+    /// handler queues the key.
+    pub(super) fn deliver(&mut self, delivery: Delivery, generation: u64, epoch: u64) {
+        // Nobody hears events while the controller is down, nor those of a
+        // watch that broke; the next list shows what they said.
+        if generation != self.generation || self.down || epoch != self.informer.epoch {
+            return;
+        }
+        match delivery {
+            Delivery::Object {
+                name,
+                change,
+                state,
+            } => {
+                match state {
+                    Some(state) => self.informer.cache.put_object(&name, state),
+                    None => self.informer.cache.forget_object(&name),
+                }
+                if self.config.watch_owned {
+                    let name = name.to_string();
+                    self.enqueue(Trigger::OwnedObject { name, change });
+                }
+            }
+            Delivery::CustomResource { desired } => {
+                self.informer.desired = desired;
+                self.enqueue(Trigger::CustomResource {
+                    change: Change::Updated,
+                    after_restart: false,
+                });
+            }
+        }
+    }
+
+    /// The reflector lists again: the cache becomes the server's state, and
+    /// what it held that the list lacks is synthesized as deleted.
+    pub(super) fn relist(&mut self, generation: u64, epoch: u64) {
+        if generation != self.generation || self.down || epoch != self.informer.epoch {
+            return;
+        }
+        let deleted: Vec<String> = self
+            .informer
+            .cache
+            .observed
+            .names()
+            .filter(|name| !self.world.observed.contains(name))
+            .map(str::to_owned)
+            .collect();
+        let epoch = self.informer.epoch;
+        let mut jitter = SimRng::stream(self.config.seed ^ epoch, Stream::ResyncJitter);
+        let factor = self.informer.resync_factor;
+        self.informer = Informer::list(&self.world, &self.desired, epoch, &mut jitter);
+        self.informer.resync_factor = factor;
+        self.note(self.now, Happening::Relisted { deleted });
+        // Every listed object reaches the handlers again (Replaced): the
+        // custom resource's handler queues its key.
+        self.enqueue(Trigger::Relisted);
+    }
+}

@@ -1,0 +1,248 @@
+//! One pass of the loop: reconcile on the informer's cache, then each action
+//! as its own API request, one at a time, interleaved on the clock with
+//! everything else that happens meanwhile.
+
+use std::rc::Rc;
+
+use super::requeue::PassResult;
+use super::{update_change, Engine, Scheduled};
+use crate::apiserver::{ApiError, DeleteOptions, DeleteOutcome, DeleteStrategy, Update};
+use crate::workqueue::Millis;
+use crate::world::Change;
+use crate::{ActionOutcome, ActionResult, PassRecord, Trigger};
+use reconcile_core::json::Json;
+use reconcile_core::reconcile::{reconcile, Action, ActionKind};
+
+/// The pass the worker is processing.
+#[derive(Debug)]
+pub(super) struct RunningPass {
+    key: &'static str,
+    /// The plan reconcile returned, sent in order.
+    plan: Vec<Action>,
+    /// Crash before sending this action (the crash plan of this pass).
+    crash_before: Option<usize>,
+    failed_at: Option<usize>,
+}
+
+impl Engine<'_> {
+    /// The worker takes the key: reconcile reads the cache (never the
+    /// server), and the first request goes out.
+    pub(super) fn run_pass(&mut self) {
+        let Some(key) = self.queue.get() else { return };
+        let index = self.passes.len() + 1;
+        let trigger = self.queued_trigger.take().unwrap_or(Trigger::Resync);
+        let start = self.now;
+        let cache = &self.informer.cache;
+        let plan = reconcile(
+            &self.informer.desired,
+            &cache.observed,
+            Some(&cache.finalizers),
+        );
+        if !plan.is_empty() {
+            self.watch_for_oscillation(&plan);
+        }
+        let crash_before = self
+            .config
+            .crash
+            .filter(|c| c.at_pass == index)
+            .map(|c| c.after_actions);
+        // A bound on when the worker is free, for the resync's tick skipping.
+        let planned = Millis::try_from(plan.len()).unwrap_or(Millis::MAX);
+        self.worker_free_at = start.saturating_add(self.config.action_ms.saturating_mul(planned));
+        let actions = plan
+            .iter()
+            .map(|action| ActionOutcome {
+                action: action.clone(),
+                result: ActionResult::NotAttempted,
+            })
+            .collect();
+        self.passes.push(PassRecord {
+            index,
+            started_at: start,
+            finished_at: start,
+            trigger,
+            actions,
+            crashed: false,
+            world_after: self.snapshot(),
+            out_of_sync: 0,
+            terminating: 0,
+        });
+        self.pass_in_progress = true;
+        self.running = Some(RunningPass {
+            key,
+            plan,
+            crash_before,
+            failed_at: None,
+        });
+        self.next_request(start, 0);
+    }
+
+    /// After `sent` requests (the last answered at `at`): the next one goes
+    /// out, or the pass ends.
+    fn next_request(&mut self, at: Millis, sent: usize) {
+        let Some(running) = &self.running else { return };
+        if running.crash_before == Some(sent) {
+            self.mark_rest(sent, &ActionResult::LostInCrash);
+            self.finish_pass(at);
+        } else if sent == running.plan.len() {
+            self.finish_pass(at);
+        } else {
+            // A pass still running at the end of simulated time ends there.
+            let due = at.saturating_add(self.config.action_ms);
+            self.schedule(due, Scheduled::Request { sent });
+        }
+    }
+
+    /// The response to request number `sent` arrives now.
+    pub(super) fn answer_request(&mut self, sent: usize) {
+        let Some(action) = self
+            .running
+            .as_ref()
+            .and_then(|r| r.plan.get(sent))
+            .cloned()
+        else {
+            return;
+        };
+        let response = if self.failures_rng.chance(self.config.failure_rate) {
+            Err(ApiError::Unavailable)
+        } else {
+            self.apply(&action, self.now)
+        };
+        let result = response.unwrap_or_else(|error| ActionResult::Failed {
+            requeued_at: 0,
+            code: error.code(),
+            error: error.to_string(),
+        });
+        let failed = matches!(result, ActionResult::Failed { .. });
+        if let Some(pass) = self.passes.last_mut() {
+            pass.actions[sent].result = result;
+        }
+        if failed {
+            // The idiomatic `return err`: the rest are not sent.
+            if let Some(running) = &mut self.running {
+                running.failed_at = Some(sent);
+            }
+            self.finish_pass(self.now);
+        } else {
+            self.next_request(self.now, sent + 1);
+        }
+    }
+
+    fn mark_rest(&mut self, from: usize, result: &ActionResult) {
+        if let Some(pass) = self.passes.last_mut() {
+            for outcome in &mut pass.actions[from..] {
+                outcome.result = result.clone();
+            }
+        }
+    }
+
+    /// The pass returns: a crash planned for it happens now (a pass that
+    /// ends before its crash point crashes as it ends); otherwise the key
+    /// stays processing until `PassDone`, which maps the result to the queue.
+    fn finish_pass(&mut self, at: Millis) {
+        let Some(running) = self.running.take() else {
+            return;
+        };
+        let Some(start) = self.passes.last().map(|p| p.started_at) else {
+            return;
+        };
+        let end = at.max(start.saturating_add(1));
+        self.worker_free_at = end;
+        let crashed = running.crash_before.is_some();
+        let index = self.passes.len();
+        let result = self.passes.last().map_or_else(
+            || PassResult::of(&[], None, end),
+            |pass| PassResult::of(&pass.actions, running.failed_at, end),
+        );
+        if crashed {
+            // The process is gone before it could requeue: shown as the
+            // requeue it would have made, which the crash then voids.
+            let requeued_at = self.handle_result(running.key, result);
+            if let Some(pass) = self.passes.last_mut() {
+                result.show_requeue(&mut pass.actions, requeued_at);
+            }
+            self.pass_in_progress = false;
+            self.crash(index, end);
+        } else {
+            self.schedule(end, Scheduled::PassDone { result });
+        }
+        self.schedule_script_after(index, end.saturating_add(1));
+        self.schedule_other_writers(end);
+        let out_of_sync = self.out_of_sync();
+        let world_after = self.snapshot();
+        if let Some(pass) = self.passes.last_mut() {
+            pass.finished_at = end;
+            pass.crashed = crashed;
+            pass.out_of_sync = out_of_sync;
+            pass.terminating = world_after.terminating.len();
+            pass.world_after = world_after;
+        }
+    }
+
+    /// The store now, shared with the last pass's record when unchanged.
+    fn snapshot(&self) -> Rc<crate::world::World> {
+        match self.passes.last() {
+            Some(last) if *last.world_after == self.world => Rc::clone(&last.world_after),
+            _ => Rc::new(self.world.clone()),
+        }
+    }
+
+    /// Sends one action as its API request; a write raises a watch event.
+    /// CREATE is a POST, UPDATE a PUT of the version the pass read, FINALIZE
+    /// and DELETE are both a DELETE request: the server decides from the
+    /// finalizers whether the object goes or starts terminating.
+    fn apply(&mut self, action: &Action, at: Millis) -> Result<ActionResult, ApiError> {
+        let name = &action.name;
+        let spec = || action.spec.clone().unwrap_or(Json::Null);
+        let change = match action.kind {
+            ActionKind::Create => {
+                self.world.create(name, spec(), Vec::new())?;
+                Some(Change::Added)
+            }
+            ActionKind::Update => {
+                // A PUT of the object the controller read: its cached
+                // version, which a write since makes a 409 Conflict.
+                let update = Update {
+                    spec: Some(spec()),
+                    resource_version: self.informer.cache.meta(name).map(|m| m.resource_version),
+                    ..Update::default()
+                };
+                update_change(self.world.update(name, update)?)
+            }
+            ActionKind::Finalize | ActionKind::Delete => {
+                match self.delete(name, at) {
+                    Ok(change) => change,
+                    // Already gone: what the controller wanted.
+                    Err(ApiError::NotFound { .. }) => return Ok(ActionResult::AlreadyGone),
+                    Err(error) => return Err(error),
+                }
+            }
+        };
+        let Some(change) = change else {
+            return Ok(ActionResult::AlreadyTerminating);
+        };
+        self.controller_writes += 1;
+        self.watch_event(at, name, change);
+        Ok(ActionResult::Applied)
+    }
+
+    /// A DELETE request with the default propagation; when it starts a
+    /// termination, every finalizer's owner hears of it. The change it
+    /// makes, if any.
+    pub(super) fn delete(&mut self, name: &str, at: Millis) -> Result<Option<Change>, ApiError> {
+        let outcome = self.world.delete(
+            name,
+            &DeleteOptions::default(),
+            &DeleteStrategy::default(),
+            at,
+        )?;
+        Ok(match outcome {
+            DeleteOutcome::Deleted => Some(Change::Deleted),
+            DeleteOutcome::Terminating { written: true } => {
+                self.schedule_owners_of(name, at);
+                Some(Change::Updated)
+            }
+            DeleteOutcome::Terminating { written: false } => None,
+        })
+    }
+}
