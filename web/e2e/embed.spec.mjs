@@ -181,7 +181,7 @@ test("the example course page embeds two playgrounds and calls the JS API", asyn
   await expect(first.getByRole("list", { name: "Actions" }).locator(":scope > li")).toHaveText([/FINALIZE\s*svc/]);
   const second = page.frameLocator("#missed-events-demo");
   await second.getByRole("button", { name: "Run to convergence" }).click();
-  await expect(second.locator(".verdict")).toHaveText("✓ Converged after 2 passes (t = 10.0 s)");
+  await expect(second.locator(".verdict")).toHaveText("✓ Converged after 3 passes (t = 518 ms)");
   // Both frames fit their content exactly, from their 420px starting height:
   // no gap below it, no scrollbar inside.
   for (const id of ["#finalizer-demo", "#missed-events-demo"]) {

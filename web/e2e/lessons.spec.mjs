@@ -61,7 +61,8 @@ test("lesson 1, the four actions: every exercise answered wrong, then right", as
   await expect(page.locator(".sim-pane")).toContainText("Hidden until you make your prediction");
   await predictPasses(page, 1);
   await expect(feedback(page)).toContainText("Not quite: it converges after 3 passes, not 1.");
-  await expect(feedback(page)).toContainText("2 of them found nothing to do");
+  await expect(feedback(page)).toContainText("1 of them found nothing to do");
+  await expect(feedback(page)).toContainText("Pass 2 sent DELETE c again: its informer's cache had not yet received the watch event of the delete");
   await tryAgain(page);
   await predictPasses(page, 3);
   await expect(feedback(page)).toContainText("✓ Correct: it converges after 3 passes.");
@@ -216,39 +217,42 @@ test("lesson 4, idempotency: a crash and a restart do no extra work", async ({ p
   await atTheEnd(page, 5);
 });
 
-test("lesson 5, level vs edge: the same missed event, two outcomes", async ({ page }) => {
+test("lesson 5, level vs edge: a change missed while the controller was down", async ({ page }) => {
   await page.goto("/?lesson=level-vs-edge");
   await expect(panel(page)).toContainText("Step 1 of 4");
   await next(page);
-  // Wrong answer: an imperative per-event handler.
-  await choose(page, "It recreates web-1 on the next event it gets.");
-  await expect(feedback(page)).toContainText("The next event is about something else");
-  await expect(feedback(page)).toContainText("The answer: Nothing, ever: web-1 stays missing.");
+  // Wrong answer: the restart's list does not say what was removed.
+  await choose(page, "It deletes web-1 when it restarts.");
+  await expect(feedback(page)).toContainText("The restart's list carries only the Cache's current spec");
+  await expect(feedback(page)).toContainText("The answer: Nothing, ever: web-1 stays, an extra pod.");
   await tryAgain(page);
-  await choose(page, "Nothing, ever: web-1 stays missing.");
+  await choose(page, "Nothing, ever: web-1 stays, an extra pod.");
   await expect(feedback(page)).toContainText("✓ Correct.");
   await page.locator("details.level-edge > summary").click();
-  await expect(page.locator(".divergence")).toHaveText("They first diverge at step 1: someone deletes web-1.");
-  await expect(page.locator(".final-difference")).toContainText("In the end, edge-triggered: web-1 is missing.");
+  await expect(page.locator(".divergence")).toHaveText("They first diverge at step 2: the controller restarted and listed what exists.");
+  await expect(page.locator(".final-difference")).toContainText("In the end, edge-triggered: web-1 is extra.");
 
-  // Follow-up: why level-triggered? The resync pass recreates web-1.
+  // Follow-up: why level-triggered? The first pass after the restart deletes web-1.
   await next(page);
-  await pickActions(page, ["CREATE web-0"]);
-  await expect(feedback(page)).toContainText("✗ Not quite. Pass 2 (why: periodic resync) returned CREATE web-1.");
-  await expect(feedback(page)).toContainText("CREATE web-0 is not in pass 2: web-0 needed no action when the pass started");
-  await tryAgain(page);
   await pickActions(page, ["CREATE web-1"]);
-  await expect(feedback(page)).toContainText("✓ Correct: pass 2 (why: periodic resync) returned CREATE web-1.");
+  await expect(feedback(page)).toContainText(
+    "✗ Not quite. Pass 2 (why: custom resource listed after the controller restarted) returned DELETE web-1.",
+  );
+  await tryAgain(page);
+  await pickActions(page, ["DELETE web-1"]);
+  await expect(feedback(page)).toContainText(
+    "✓ Correct: pass 2 (why: custom resource listed after the controller restarted) returned DELETE web-1.",
+  );
   await runToEnd(page);
-  await expect(verdict(page)).toContainText("Converged after 2 passes (t = 10.0 s)");
+  await expect(verdict(page)).toContainText("Converged after 3 passes (t = 518 ms)");
 
   await next(page);
-  await predictPasses(page, 3);
-  await expect(feedback(page)).toContainText("Not quite: it converges after 2 passes, not 3.");
+  await predictPasses(page, 2);
+  await expect(feedback(page)).toContainText("Not quite: it converges after 3 passes, not 2.");
   await expect(feedback(page)).toContainText("Pass 1 (custom resource added) found nothing to do");
   await tryAgain(page);
-  await predictPasses(page, 2);
-  await expect(feedback(page)).toContainText("✓ Correct: it converges after 2 passes.");
+  await predictPasses(page, 3);
+  await expect(feedback(page)).toContainText("✓ Correct: it converges after 3 passes.");
   await atTheEnd(page, 4);
 });
 
@@ -276,11 +280,12 @@ test("lesson 6, triggers: no owned watch and no resync leave a pod missing", asy
   await choose(page, "Within milliseconds, like with a watch.");
   await expect(feedback(page)).toContainText("Only a watch event comes that fast.");
   await tryAgain(page);
-  await choose(page, "At the first resync tick, t = 10 s: late, but it comes.");
+  await choose(page, "At the first resync tick, about t = 10 s: late, but it comes.");
   await expect(feedback(page)).toContainText("✓ Correct.");
   await page.getByLabel("Resync period").selectOption("10 s");
   await runToEnd(page);
-  await expect(verdict(page)).toContainText("Converged after 3 passes (t = 10.0 s)");
+  // 10 s times the informer's jitter factor, drawn in [0.9, 1.1).
+  await expect(verdict(page)).toContainText("Converged after 3 passes (t = 9.3 s)");
   await expect(passes(page).nth(2)).toContainText("why: periodic resync");
 
   // Follow-up: how do ownerReferences propagate events?
@@ -418,11 +423,11 @@ test("lesson 9, status: derived from what is observed, not from the plan", async
 
   await next(page);
   await predictPasses(page, 3);
-  await expect(feedback(page)).toContainText("Not quite: it converges after 5 passes, not 3.");
-  await expect(feedback(page)).toContainText("Pass 4 (requeue after failure #2) found nothing to do");
+  await expect(feedback(page)).toContainText("Not quite: it converges after 6 passes, not 3.");
+  await expect(feedback(page)).toContainText("Pass 6 (requeue after failure #1) found nothing to do");
   await tryAgain(page);
-  await predictPasses(page, 5);
-  await expect(feedback(page)).toContainText("✓ Correct: it converges after 5 passes.");
+  await predictPasses(page, 6);
+  await expect(feedback(page)).toContainText("✓ Correct: it converges after 6 passes.");
   await atTheEnd(page, 4);
 });
 

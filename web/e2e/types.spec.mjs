@@ -69,11 +69,11 @@ test("reconcile.d.ts declares exactly what the built module returns", async ({ p
       ],
       // Every action fails: requeues, actions not attempted, the pass limit.
       [{ desired: { a: 1, b: 2 }, observed: {} }, { failureRate: 1, maxPasses: 4 }],
-      // Lost watch events and no resync: no trigger.
+      // No watch on owned objects and no resync: no trigger.
       [
         { desired: { a: 1 }, observed: {} },
         {
-          dropRate: 1,
+          watchOwned: false,
           script: [
             { afterPass: 1, event: { kind: "delete", name: "a" } },
             { afterPass: 1, event: { kind: "drift", name: "a", path: ["x"], value: null } },
@@ -81,10 +81,15 @@ test("reconcile.d.ts declares exactly what the built module returns", async ({ p
           ],
         },
       ],
-      // The same loss, healed by the periodic resync.
+      // Every event breaks the watch: re-lists synthesize what was missed; a periodic resync too.
       [
         { desired: { a: 1 }, observed: {} },
         { dropRate: 1, resyncPeriodMs: 1000, script: [{ afterPass: 1, event: { kind: "delete", name: "a" } }] },
+      ],
+      // The seed example: a stale cache repeats DELETE c (404); RequeueAfter while terminating.
+      [
+        { desired: { a: 1, b: 3 }, observed: { b: 1, c: 1, svc: 1 }, finalizers: { svc: ["cloud/lb"] } },
+        { requeueWhileTerminatingMs: 20 },
       ],
       // A new desired state while the loop runs.
       [
@@ -129,9 +134,10 @@ test("reconcile.d.ts declares exactly what the built module returns", async ({ p
     "not-observed",
   ]);
   expect(kinds(plan.actions.flatMap((action) => action.drift.map((drift) => [drift.observed, drift.desired].indexOf(null))))).toEqual([-1, 0, 1]);
-  expect(kinds(passes.map((pass) => pass.trigger.kind))).toEqual(["custom-resource", "owned-object", "requeue", "resync"]);
+  expect(kinds(passes.map((pass) => pass.trigger.kind))).toEqual(["custom-resource", "owned-object", "relisted", "requeue", "requeue-after", "resync"]);
   expect(passes.some((pass) => pass.trigger.afterRestart === true)).toBe(true);
   expect(kinds(passes.flatMap((pass) => pass.actions.map((action) => action.result)))).toEqual([
+    "already-gone",
     "already-terminating",
     "applied",
     "failed",
@@ -145,8 +151,10 @@ test("reconcile.d.ts declares exactly what the built module returns", async ({ p
     "finalizer-removed",
     "other-writer-wrote",
     "rejected",
+    "relisted",
+    "requeue-merged",
     "restarted",
-    "watch-event-dropped",
+    "watch-broken",
   ]);
   expect(kinds(timelines.map((timeline) => timeline.verdict.reason?.kind ?? timeline.verdict.verdict))).toEqual([
     "converged",
