@@ -105,6 +105,7 @@ use embed;
 
 mod delaying;
 mod policy;
+mod priority;
 mod queue;
 mod rate;
 mod rate_limiter;
@@ -113,6 +114,7 @@ mod result;
 
 pub use delaying::{AddAfterOutcome, DelayingQueue};
 pub use policy::{to_millis, BackoffPolicy, RateLimiter};
+pub use priority::{PriorityAdd, PriorityAddOutcome, PriorityQueue};
 pub use queue::{AddOutcome, Queue, WorkQueue};
 pub use rate::{Limit, Limiter, Reservation};
 pub use rate_limiter::{
