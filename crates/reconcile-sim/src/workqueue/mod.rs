@@ -104,6 +104,8 @@ macro_rules! embed {
 use embed;
 
 mod delaying;
+mod kube_runner;
+mod kube_scheduler;
 mod policy;
 mod priority;
 mod queue;
@@ -113,7 +115,9 @@ mod rate_limiting_queue;
 mod result;
 
 pub use delaying::{AddAfterOutcome, DelayingQueue};
-pub use policy::{to_millis, BackoffPolicy, RateLimiter};
+pub use kube_runner::{Action, KubeConfig, KubeRunner, ReconcileReason, RunResult};
+pub use kube_scheduler::{KubeScheduler, ScheduleOutcome, MAX_SCHEDULE};
+pub use policy::{to_millis, BackoffPolicy, QueueModel, RateLimiter};
 pub use priority::{PriorityAdd, PriorityAddOutcome, PriorityQueue};
 pub use queue::{AddOutcome, Queue, WorkQueue};
 pub use rate::{Limit, Limiter, Reservation};
