@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::kube_runner::Action;
 use super::rate::Limit;
 use super::rate_limiter::{
     BucketRateLimiter, ItemExponentialFailureRateLimiter, ItemFastSlowRateLimiter,
@@ -130,6 +131,47 @@ impl BackoffPolicy {
     }
 }
 
+impl BackoffPolicy {
+    /// The `error_policy` of a kube-rs controller with this policy: `FixedDelay`
+    /// is `Action::requeue(delay)`, the same after every failure. `ClientGo`
+    /// has none (kube-rs has no rate limiter).
+    pub fn kube_error_policy(&self) -> Option<Action> {
+        match *self {
+            BackoffPolicy::FixedDelay { delay_ms } => {
+                Some(Action::requeue(Duration::from_millis(delay_ms)))
+            }
+            BackoffPolicy::ClientGo { .. } => None,
+        }
+    }
+}
+
+/// Which queue model a controller runs on. Wire form: `"client-go"`,
+/// `"controller-runtime-priority"` or `"kube-rs"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "kebab-case")]
+pub enum QueueModel {
+    /// client-go's rate-limiting queue ([`super::RateLimitingQueue`]); what a
+    /// controller-runtime controller gets with `UsePriorityQueue: false`.
+    #[default]
+    ClientGo,
+    /// controller-runtime's default priority queue ([`super::PriorityQueue`]).
+    ControllerRuntimePriority,
+    /// kube-rs's scheduler and runner ([`super::KubeRunner`]).
+    KubeRs,
+}
+
+impl QueueModel {
+    /// The upstream release whose behaviour the model follows.
+    pub const fn follows(self) -> &'static str {
+        match self {
+            QueueModel::ClientGo => "k8s.io/client-go util/workqueue at 32ce75a7d",
+            QueueModel::ControllerRuntimePriority => "sigs.k8s.io/controller-runtime v0.24.1",
+            QueueModel::KubeRs => "kube-runtime 4.2.0 (kube-rs)",
+        }
+    }
+}
+
 /// A delay in whole milliseconds, rounded up; `INF_DURATION` and beyond
 /// (a bucket that never admits) is `Millis::MAX`, which the engine reads as never.
 pub fn to_millis(delay: Duration) -> Millis {
@@ -213,6 +255,15 @@ mod tests {
         assert_eq!(limiter.when(&"k", 0), 5_000);
         assert_eq!(limiter.when(&"k", 0), 5_000);
         assert_eq!(limiter.num_requeues(&"k"), 2, "failures still counted");
+    }
+
+    #[test]
+    fn queue_model_wire_form() {
+        let wire = serde_json::to_string(&QueueModel::ControllerRuntimePriority).ok();
+        assert_eq!(wire.as_deref(), Some("\"controller-runtime-priority\""));
+        let parsed: Result<QueueModel, _> = serde_json::from_str("\"kube-rs\"");
+        assert_eq!(parsed.ok(), Some(QueueModel::KubeRs));
+        assert_eq!(QueueModel::default(), QueueModel::ClientGo);
     }
 
     #[test]
