@@ -121,6 +121,10 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await page.keyboard.press("ArrowDown");
   await expect(preset).toHaveValue("load-balancer-finalizer");
   await expect(actionItems(page)).toHaveText([/FINALIZE\s*svc/]);
+  // The next preset runs four passes, enough for the steps below.
+  await page.keyboard.press("ArrowDown");
+  await expect(preset).toHaveValue("cache-2-replicas");
+  await expect(actionItems(page)).toHaveText([/CREATE\s*cache-1/]);
 
   // Ctrl/Cmd+Enter runs one pass, from anywhere, even inside an editor.
   // (Seven Tabs reach the editor; an eighth would indent its text.)

@@ -17,7 +17,8 @@ use reconcile_core::{
     Scenario,
 };
 use reconcile_sim::{
-    BackoffPolicy, CrashPlan, FinalizerRef, OtherWriter, ScriptedEvent, SimConfig, WorldEvent,
+    BackoffPolicy, CrashPlan, FinalizerRef, OtherWriter, QueueModel, ScriptedEvent, SimConfig,
+    WorldEvent,
 };
 
 /// Separates the three documents of a `parse_scenario` input. A raw NUL is
@@ -565,6 +566,11 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
             Some(millis(u)?)
         } else {
             None
+        },
+        queue: if u.arbitrary()? {
+            QueueModel::ClientGo
+        } else {
+            QueueModel::ControllerRuntimePriority
         },
     };
     Ok((scenario, config))

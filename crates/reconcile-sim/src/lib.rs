@@ -103,7 +103,7 @@ use reconcile_core::model::Resources;
 use reconcile_core::path::JsonPath;
 use reconcile_core::reconcile::Action;
 pub use status::{resource_statuses, ResourceStatus, SyncState};
-pub use workqueue::{BackoffPolicy, Millis};
+pub use workqueue::{BackoffPolicy, Millis, QueueModel};
 pub use world::{Change, World, NO_NEW_FINALIZERS};
 
 /// The starting point of a simulation: the three documents, as everywhere else.
@@ -147,6 +147,9 @@ pub struct SimConfig {
     /// `RequeueAfter` this long (the polling style), instead of waiting for
     /// the watch event of their deletion. `None`: never.
     pub requeue_while_terminating_ms: Option<Millis>,
+    /// The controller's work queue: client-go's (the default) or
+    /// controller-runtime's priority queue, each with `backoff`'s rate limiter.
+    pub queue: QueueModel,
 }
 
 impl Default for SimConfig {
@@ -168,6 +171,7 @@ impl Default for SimConfig {
             script: Vec::new(),
             other_writers: Vec::new(),
             requeue_while_terminating_ms: None,
+            queue: QueueModel::ClientGo,
         }
     }
 }

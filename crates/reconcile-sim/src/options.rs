@@ -17,7 +17,7 @@ use reconcile_core::path::JsonPath;
 use reconcile_core::{parse_json, Document};
 use serde::Deserialize;
 
-use crate::SimConfig;
+use crate::{QueueModel, SimConfig};
 
 /// Why settings could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,7 +78,7 @@ pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
         )));
     }
     let text = value.to_compact_string();
-    serde_json::from_str(&text).map_err(|error| {
+    let config: SimConfig = serde_json::from_str(&text).map_err(|error| {
         // serde's message says what, not where: the first option that fails alone is where.
         let culprit = members.iter().find(|(name, value)| {
             let alone = format!("{{{:?}:{}}}", name, value.to_compact_string());
@@ -93,7 +93,18 @@ pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
             path,
             message: message.to_owned(),
         }
-    })
+    })?;
+    if config.queue == QueueModel::KubeRs {
+        // Modelled (workqueue::KubeRunner, with kube-rs's tests) but not driven by the engine.
+        return Err(OptionsError {
+            path: JsonPath::root().key("queue"),
+            message: "the kube-rs scheduler is not part of the simulation yet; expected \"client-go\" \
+                      or \"controller-runtime-priority\" (kube-rs's fixed error_policy requeue is the \
+                      backoff policy \"fixed-delay\")"
+                .to_owned(),
+        });
+    }
+    Ok(config)
 }
 
 /// The setting names, taken from the defaults so they never drift from [`SimConfig`].

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use reconcile_core::Json;
 use reconcile_sim::{
-    format_millis, BackoffPolicy, DriftInputError, FinalizerRef, World, WorldEvent,
+    format_millis, BackoffPolicy, DriftInputError, FinalizerRef, QueueModel, World, WorldEvent,
 };
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -177,6 +177,14 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
             .map(|(_, _, p)| p);
         SimAction::SetBackoff(policy.unwrap_or_default())
     });
+    let on_queue = props.on_action.reform(|e: Event| {
+        let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+        SimAction::SetQueue(if value == "controller-runtime-priority" {
+            QueueModel::ControllerRuntimePriority
+        } else {
+            QueueModel::ClientGo
+        })
+    });
     let on_seed = props
         .on_action
         .reform(|e: Event| SimAction::SetSeed(input_value(&e).parse().unwrap_or(1)));
@@ -307,6 +315,17 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                     </select>
                     <p class="muted small">{ backoff_description(&config.backoff) }</p>
                     { backoff_curve(&config.backoff) }
+                    <label>{ "Work queue " }
+                        <select onchange={on_queue} aria-label="Work queue">
+                            <option value="client-go" selected={config.queue == QueueModel::ClientGo}>
+                                { "client-go (a delayed requeue stays apart)" }
+                            </option>
+                            <option value="controller-runtime-priority" selected={config.queue == QueueModel::ControllerRuntimePriority}>
+                                { "controller-runtime priority queue (one item per key)" }
+                            </option>
+                        </select>
+                    </label>
+                    <p class="muted small">{ config.queue.follows() }</p>
                 </fieldset>
                 <fieldset>
                     <legend>{ "Finalizer owners" }</legend>

@@ -7,7 +7,7 @@
 use reconcile_core::Scenario;
 use reconcile_sim::{
     compare_level_edge, simulate, BackoffPolicy, Comparison, CrashPlan, FinalizerRef, Millis,
-    ScriptedEvent, SimConfig, Timeline, WorldEvent,
+    QueueModel, ScriptedEvent, SimConfig, Timeline, WorldEvent,
 };
 
 use crate::shared::Shared;
@@ -69,6 +69,7 @@ pub enum SimAction {
     SetDropRate(f64),
     SetResync(Option<Millis>),
     SetBackoff(BackoffPolicy),
+    SetQueue(QueueModel),
     SetSeed(u64),
     ToggleStuck(FinalizerRef),
     /// Crash the controller in the next pass after this many actions.
@@ -182,6 +183,7 @@ impl SimState {
             }
             SimAction::SetResync(period) => return self.set(|c| c.resync_period_ms = period),
             SimAction::SetBackoff(policy) => return self.set(|c| c.backoff = policy),
+            SimAction::SetQueue(model) => return self.set(|c| c.queue = model),
             SimAction::SetSeed(seed) => return self.set(|c| c.seed = seed),
             SimAction::ToggleStuck(entry) => {
                 return self.set(|c| {

@@ -3,6 +3,7 @@
 mod informer;
 mod owners;
 mod pass;
+mod queue;
 mod requeue;
 mod script;
 mod verdict;
@@ -11,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::apiserver::UpdateOutcome;
 use super::rng::{SimRng, Stream};
-use super::workqueue::{AddOutcome, Millis, RateLimitingQueue};
+use super::workqueue::{AddOutcome, Millis};
 use super::world::{Change, World};
 use super::{
     Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord, SimConfig, SimScenario,
@@ -19,6 +20,7 @@ use super::{
 };
 use informer::{Delivery, Informer};
 use pass::RunningPass;
+use queue::ControllerQueue;
 use reconcile_core::model::Resources;
 use reconcile_core::stable::{SplitMix64, StableHasher};
 use requeue::PassResult;
@@ -108,9 +110,8 @@ struct Engine<'a> {
     now: Millis,
     seq: u64,
     events: BTreeMap<(Millis, u64), Scheduled>,
-    /// client-go's rate-limiting queue: the dirty and processing sets, one
-    /// waiting entry per key, and the backoff policy's rate limiter.
-    queue: RateLimitingQueue<&'static str>,
+    /// The work queue the setting `queue` names, with the backoff policy's rate limiter.
+    queue: ControllerQueue,
     /// The earliest queue wake-up scheduled, so that one is not doubled.
     wake_at: Option<Millis>,
     /// Why the key's waiting entry was added.
@@ -164,7 +165,7 @@ impl<'a> Engine<'a> {
             now: 0,
             seq: 0,
             events: BTreeMap::new(),
-            queue: RateLimitingQueue::new(config.backoff.rate_limiter()),
+            queue: ControllerQueue::new(config.queue, &config.backoff),
             wake_at: None,
             waiting_trigger: None,
             queued_trigger: None,
@@ -324,7 +325,7 @@ impl<'a> Engine<'a> {
                 if let Some(pass) = self.passes.last_mut() {
                     result.show_requeue(&mut pass.actions, requeued_at);
                 }
-                if self.queue.done(&KEY) {
+                if self.queue.done(KEY) {
                     self.queued_trigger = self.deferred_trigger.take();
                 }
                 self.deferred_trigger = None;
@@ -347,7 +348,7 @@ impl<'a> Engine<'a> {
     }
 
     fn enqueue(&mut self, trigger: Trigger) {
-        let added = self.queue.add(KEY);
+        let added = self.queue.add(KEY, requeue::instant(self.now));
         self.record_add(added, trigger);
     }
 
@@ -376,7 +377,7 @@ impl<'a> Engine<'a> {
         // Everything in memory is gone: the queue, backoff state, timers, in-flight events.
         self.generation += 1;
         self.down = true;
-        self.queue = RateLimitingQueue::new(self.config.backoff.rate_limiter());
+        self.queue = ControllerQueue::new(self.config.queue, &self.config.backoff);
         self.wake_at = None;
         self.waiting_trigger = None;
         self.queued_trigger = None;

@@ -99,12 +99,13 @@ impl Engine<'_> {
                 if requested == ready_at {
                     // The new time is the earlier one: the entry now waits for it.
                     self.waiting_trigger = Some(trigger);
+                } else {
+                    let what = Happening::RequeueMerged {
+                        requested_at: to_millis(requested),
+                        ready_at: to_millis(ready_at),
+                    };
+                    self.note(end, what);
                 }
-                let what = Happening::RequeueMerged {
-                    requested_at: to_millis(requested),
-                    ready_at: to_millis(ready_at),
-                };
-                self.note(end, what);
                 ready_at
             }
         };
@@ -121,7 +122,7 @@ impl Engine<'_> {
             }
         } else {
             Trigger::Requeue {
-                failures: self.queue.num_requeues(&KEY),
+                failures: self.queue.num_requeues(KEY),
             }
         }
     }
@@ -147,7 +148,7 @@ impl Engine<'_> {
     /// sleeps until the next one.
     pub(super) fn queue_wakes(&mut self) {
         self.wake_at = None;
-        for (_, added) in self.queue.move_ready(instant(self.now)) {
+        for added in self.queue.move_ready(instant(self.now)) {
             // The entry keeps the reason it was added for, even when a later
             // success forgot the failures: client-go does not cancel it.
             let trigger = self

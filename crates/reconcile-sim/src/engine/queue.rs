@@ -1,0 +1,148 @@
+//! The controller's work queue, as the setting `queue` names it: client-go's
+//! rate-limiting queue (the playground's default, and what a
+//! controller-runtime controller gets with `UsePriorityQueue: false`) or
+//! controller-runtime v0.24.1's default priority queue. Both take the
+//! backoff policy's rate limiter; both are the faithful models in
+//! [`crate::workqueue`], seen through one interface.
+//!
+//! Where they differ, visibly in a timeline: client-go keeps a delayed entry
+//! apart from the queue, so a requeue still fires after a watch event
+//! already ran the key; the priority queue keeps one item per key, so that
+//! event makes the waiting item ready and the requeue is gone.
+
+use crate::workqueue::{
+    AddAfterOutcome, AddOutcome, BackoffPolicy, HandlerAction, PriorityAdd, PriorityAddOutcome,
+    PriorityQueue, QueueModel, RateLimitingQueue, Time,
+};
+
+/// The engine's one controller key.
+type Key = &'static str;
+
+#[derive(Debug)]
+pub(super) enum ControllerQueue {
+    ClientGo(RateLimitingQueue<Key>),
+    Priority(PriorityQueue<Key>),
+}
+
+impl ControllerQueue {
+    /// A fresh queue (at start, and for a restarted process). kube-rs's
+    /// scheduler is modelled in `workqueue` but not driven by the engine; the
+    /// options reader refuses it, so it never gets here, and would run as client-go.
+    pub(super) fn new(model: QueueModel, backoff: &BackoffPolicy) -> Self {
+        match model {
+            QueueModel::ControllerRuntimePriority => {
+                Self::Priority(PriorityQueue::new(backoff.rate_limiter()))
+            }
+            QueueModel::ClientGo | QueueModel::KubeRs => {
+                Self::ClientGo(RateLimitingQueue::new(backoff.rate_limiter()))
+            }
+        }
+    }
+
+    /// A watch event or a resync: `Add`.
+    pub(super) fn add(&mut self, key: Key, now: Time) -> AddOutcome {
+        match self {
+            Self::ClientGo(queue) => queue.add(key),
+            Self::Priority(queue) => {
+                let was_ready = queue
+                    .item(&key)
+                    .is_some_and(|(_, ready_at)| ready_at.is_none());
+                let added = queue.add(key, now);
+                match added.outcome {
+                    PriorityAddOutcome::Deferred => AddOutcome::Deferred,
+                    _ if was_ready => AddOutcome::AlreadyQueued,
+                    _ => AddOutcome::Queued,
+                }
+            }
+        }
+    }
+
+    pub(super) fn get(&mut self) -> Option<Key> {
+        match self {
+            Self::ClientGo(queue) => queue.get(),
+            Self::Priority(queue) => queue.get(),
+        }
+    }
+
+    /// `Done`; true when the key is ready again (an add came while it was processed).
+    pub(super) fn done(&mut self, key: Key) -> bool {
+        match self {
+            Self::ClientGo(queue) => queue.done(&key),
+            Self::Priority(queue) => queue.done(&key),
+        }
+    }
+
+    /// Whether a key is ready to be handed out.
+    pub(super) fn is_empty(&self) -> bool {
+        match self {
+            Self::ClientGo(queue) => queue.is_empty(),
+            Self::Priority(queue) => queue.is_empty(),
+        }
+    }
+
+    /// What `reconcileHandler` does after a pass.
+    pub(super) fn apply(
+        &mut self,
+        key: Key,
+        action: &HandlerAction,
+        now: Time,
+    ) -> Option<AddAfterOutcome> {
+        match self {
+            Self::ClientGo(queue) => queue.apply(key, action, now),
+            Self::Priority(queue) => queue.apply(key, action, now).map(priority_outcome),
+        }
+    }
+
+    /// The waiting loop at `now`: every due entry becomes ready.
+    pub(super) fn move_ready(&mut self, now: Time) -> Vec<AddOutcome> {
+        match self {
+            Self::ClientGo(queue) => queue.move_ready(now).into_iter().map(|(_, a)| a).collect(),
+            Self::Priority(queue) => queue
+                .move_ready(now)
+                .into_iter()
+                .map(|key| {
+                    if queue.is_processing(&key) {
+                        AddOutcome::Deferred
+                    } else {
+                        AddOutcome::Queued
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    pub(super) fn next_ready_at(&self) -> Option<Time> {
+        match self {
+            Self::ClientGo(queue) => queue.next_ready_at(),
+            Self::Priority(queue) => queue.next_ready_at(),
+        }
+    }
+
+    pub(super) fn num_requeues(&self, key: Key) -> u32 {
+        match self {
+            Self::ClientGo(queue) => queue.num_requeues(&key),
+            Self::Priority(queue) => queue.num_requeues(&key),
+        }
+    }
+}
+
+/// A priority-queue add in the delaying queue's terms. A merge keeps the
+/// earlier time; the requested one is not kept, so it shows as the same.
+fn priority_outcome(added: PriorityAdd) -> AddAfterOutcome {
+    match (added.outcome, added.ready_at) {
+        (PriorityAddOutcome::Merged, Some(ready_at)) => AddAfterOutcome::Deduplicated {
+            requested: ready_at,
+            ready_at,
+        },
+        (_, Some(ready_at)) => AddAfterOutcome::Waiting { ready_at },
+        (PriorityAddOutcome::Deferred, None) => AddAfterOutcome::AddedNow {
+            added: AddOutcome::Deferred,
+        },
+        (PriorityAddOutcome::Merged, None) => AddAfterOutcome::AddedNow {
+            added: AddOutcome::AlreadyQueued,
+        },
+        (_, None) => AddAfterOutcome::AddedNow {
+            added: AddOutcome::Queued,
+        },
+    }
+}
