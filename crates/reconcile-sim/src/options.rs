@@ -113,3 +113,44 @@ pub fn deserialize<'de, D: serde::Deserializer<'de>>(
     let value = Json::deserialize(deserializer)?;
     options_from_json(&value).map_err(serde::de::Error::custom)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BackoffPolicy;
+
+    #[test]
+    fn backoff_names_are_camel_case_and_the_old_snake_case_ones_still_read() {
+        let client_go = BackoffPolicy::ClientGo {
+            base_ms: 7,
+            max_ms: 900,
+            qps: 2.5,
+            burst: 3,
+        };
+        let fixed = BackoffPolicy::FixedDelay { delay_ms: 250 };
+        for (old, new, policy) in [
+            (
+                r#"{"backoff":{"policy":"client-go","base_ms":7,"max_ms":900,"qps":2.5,"burst":3}}"#,
+                r#"{"backoff":{"policy":"client-go","baseMs":7,"maxMs":900,"qps":2.5,"burst":3}}"#,
+                client_go,
+            ),
+            (
+                r#"{"backoff":{"policy":"fixed-delay","delay_ms":250}}"#,
+                r#"{"backoff":{"policy":"fixed-delay","delayMs":250}}"#,
+                fixed,
+            ),
+        ] {
+            let config = parse_options(new).expect("the camelCase names read");
+            assert_eq!(config.backoff, policy);
+            assert_eq!(parse_options(old), Ok(config.clone()), "{old}");
+            let written = serde_json::to_string(&config.backoff).expect("serializes");
+            assert!(new.contains(&written), "{written} is written camelCase");
+        }
+        assert_eq!(
+            parse_options(r#"{"backoff":{"policy":"fixed-delay"}}"#)
+                .expect_err("delayMs is needed")
+                .to_string(),
+            r#"Simulation options at $.backoff: backoff policy "fixed-delay" needs "delayMs""#
+        );
+    }
+}

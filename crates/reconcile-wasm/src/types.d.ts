@@ -74,7 +74,7 @@ summaryText: string, };
 /**
  * How a failed key is requeued.
  */
-export type BackoffPolicy = { "policy": "client-go", base_ms: number, max_ms: number, qps: number, burst: number, } | { "policy": "fixed-delay", delay_ms: number, };
+export type BackoffPolicy = { "policy": "client-go", baseMs: number, maxMs: number, qps: number, burst: number, } | { "policy": "fixed-delay", delayMs: number, };
 
 /**
  * What another actor can do to the world.
@@ -93,7 +93,7 @@ export type FinalizerRef = { object: string, finalizer: string, };
 export type CrashPlan = { atPass: number, afterActions: number, };
 
 /**
- * An event by another actor, applied right after pass `after_pass` ends (0 = before the first pass).
+ * An event by another actor, applied right after pass `afterPass` ends (0 = before the first pass).
  */
 export type ScriptedEvent = { afterPass: number, event: WorldEvent, };
 
@@ -170,7 +170,7 @@ otherWriters: Array<OtherWriter>, };
  * - `dropRate`: `0.0`
  * - `resyncPeriodMs`: `null`
  * - `watchOwned`: `true`
- * - `backoff`: `{"policy":"client-go","base_ms":5,"max_ms":1000000,"qps":10.0,"burst":100}`
+ * - `backoff`: `{"policy":"client-go","baseMs":5,"maxMs":1000000,"qps":10.0,"burst":100}`
  * - `actionMs`: `10`
  * - `watchLatencyMs`: `5`
  * - `finalizerOwnerDelayMs`: `50`
@@ -195,9 +195,9 @@ export type Trigger = { "kind": "custom-resource", change: Change, afterRestart:
 /**
  * What became of one action of a pass.
  */
-export type ActionResult = { "result": "applied" } | { "result": "already-terminating" } | { "result": "failed", requeued_at: number, } | { "result": "not-attempted" } | { "result": "lost-in-crash" };
+export type ActionResult = { "result": "applied" } | { "result": "already-terminating" } | { "result": "failed", requeuedAt: number, } | { "result": "not-attempted" } | { "result": "lost-in-crash" };
 
-export type ActionOutcome = { action: Action, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "failed", requeued_at: number, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
+export type ActionOutcome = { action: Action, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "failed", requeuedAt: number, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
 
 /**
  * The objects of the world, as the API server holds them.
@@ -234,9 +234,9 @@ export type LogEntry = { at: number,
 /**
  * The number of passes finished when it happened.
  */
-after_pass: number, } & ({ "kind": "watch-event-dropped", name: string, change: Change, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" });
+afterPass: number, } & ({ "kind": "watch-event-dropped", name: string, change: Change, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" });
 
-export type NotConvergingReason = { "kind": "stuck-finalizer", object: string, finalizer: string, } | { "kind": "oscillation", object: string, field: string, other_writer: string | null, } | { "kind": "pass-limit", limit: number, } | { "kind": "no-trigger", out_of_sync: number, };
+export type NotConvergingReason = { "kind": "stuck-finalizer", object: string, finalizer: string, } | { "kind": "oscillation", object: string, field: string, otherWriter: string | null, } | { "kind": "pass-limit", limit: number, } | { "kind": "no-trigger", outOfSync: number, };
 
 /**
  * How the run ended.
