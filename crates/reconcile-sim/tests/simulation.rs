@@ -1003,7 +1003,7 @@ fn events_while_the_controller_is_down_reach_nobody() {
 /// (the rest are not attempted) and crashes as it ends, losing the requeue.
 #[test]
 fn a_failure_before_the_crash_point_ends_the_pass_which_then_crashes() {
-    let scenario = scenario(r#"{"a":1,"b":1,"c":1}"#, "{}", "null");
+    let scenario = scenario(r#"{"a":1,"b":1,"c":1,"d":1}"#, "{}", "null");
     let config = SimConfig {
         failure_rate: 1.0,
         max_passes: 2,
@@ -1558,6 +1558,31 @@ fn the_edge_triggered_handler_never_recovers_a_dropped_delete() {
         )]
     );
     assert_eq!(comparison.edge_final, comparison.level_final);
+}
+
+#[test]
+fn level_vs_edge_takes_scripted_events_by_pass_then_in_script_order() {
+    let scenario = scenario(r#"{"a":1,"b":1,"c":1,"d":1}"#, "{}", "null");
+    let event = |after_pass, name: &str| ScriptedEvent {
+        after_pass,
+        event: WorldEvent::Delete { name: name.into() },
+    };
+    let config = SimConfig {
+        script: vec![event(2, "a"), event(1, "b"), event(0, "c"), event(1, "d")],
+        ..SimConfig::default()
+    };
+    let comparison = compare_level_edge(&scenario, &config);
+    let events: Vec<&str> = comparison.steps.iter().map(|s| s.event.as_str()).collect();
+    assert_eq!(
+        events,
+        [
+            "custom resource added",
+            "someone deletes c",
+            "someone deletes b",
+            "someone deletes d",
+            "someone deletes a",
+        ]
+    );
 }
 
 #[test]
