@@ -181,9 +181,14 @@ impl<'a> Reader<'a> {
         match object.get(name) {
             Some(Json::String(text)) => return text.to_string(),
             Some(other) => self.wrong_type(object, name, "a string", other),
-            None => self.fail(object.path.clone(), format!("missing member {name:?}")),
+            None => self.missing(object, name),
         }
         String::new()
+    }
+
+    /// Notes that member `name`, which must be there, is not.
+    pub(crate) fn missing(&self, object: &Object<'_>, name: &str) {
+        self.fail(object.path.clone(), format!("missing member {name:?}"));
     }
 
     /// A string member that may be left out.

@@ -165,6 +165,9 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, ContentError> {
     let value = data::read_json(file, text)?;
     let reader = Reader::new(file);
     let lesson = reader.object(&value, JsonPath::root(), &LESSON_MEMBERS);
+    if lesson.get("steps").is_none() {
+        reader.missing(&lesson, "steps");
+    }
     let documents = lesson.optional("documents").map(|value| {
         let documents = reader.object(
             value,
@@ -672,6 +675,13 @@ mod tests {
             error,
             "lessons/01-four-actions.json at $.steps[0]: expected an object"
         );
+        let error = edited_lesson("01-four-actions.json", r#""steps""#, r#""step""#)
+            .expect_err("a lesson without steps is an error");
+        assert!(error.contains("unknown field `step`"), "{error}");
+        let error = parse_lesson("x.json", r#"{"id": "x", "title": "X", "summary": "."}"#)
+            .expect_err("steps are not optional")
+            .to_string();
+        assert_eq!(error, r#"x.json at $: missing member "steps""#);
     }
 
     #[test]
