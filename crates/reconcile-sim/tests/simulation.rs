@@ -1003,7 +1003,7 @@ fn events_while_the_controller_is_down_reach_nobody() {
 /// (the rest are not attempted) and crashes as it ends, losing the requeue.
 #[test]
 fn a_failure_before_the_crash_point_ends_the_pass_which_then_crashes() {
-    let scenario = scenario(r#"{"a":1,"b":1,"c":1,"d":1}"#, "{}", "null");
+    let scenario = scenario(r#"{"a":1,"b":1,"c":1}"#, "{}", "null");
     let config = SimConfig {
         failure_rate: 1.0,
         max_passes: 2,
