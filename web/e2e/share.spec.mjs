@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { deflateRawSync } from "node:zlib";
 import { test, expect, editor, actionItems, typeInto, actionSummaries } from "./fixtures.mjs";
 
 const passes = (page) => page.getByRole("list", { name: "Passes", exact: true }).locator(":scope > li");
@@ -66,6 +67,30 @@ test("a reload restores the autosave", async ({ page }) => {
   await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("only");
   await page.goto("/");
   await expect(editor(page, "Observed state")).toHaveValue('{"only": 1}');
+});
+
+const AUTOSAVE_KEY = "reconcile-playground/v1/autosave";
+const autosaved = (page) => page.evaluate((key) => localStorage.getItem(key) ?? "", AUTOSAVE_KEY);
+const backoffDescription = (page) => page.getByText(/^Per item: |^Every failure requeues /);
+/** A state as earlier builds wrote it, with the backoff's snake_case names. */
+const oldState = (backoff) => JSON.stringify({ desired: '{"a": 1}\n', observed: "{}\n", finalizers: "null\n", sim: { backoff } });
+
+test("a link of an earlier build, with snake_case backoff names, opens with its settings", async ({ page }) => {
+  const old = oldState({ policy: "client-go", base_ms: 7, max_ms: 900, qps: 10, burst: 100 });
+  await page.goto(`/#v1/${deflateRawSync(Buffer.from(old)).toString("base64url")}`);
+  await expect(backoffDescription(page)).toContainText("Per item: 7 ms · 2ⁿ after n failures, at most 900 ms; overall: a token bucket of 10 qps, burst 100.");
+  // Saved again with the camelCase names only.
+  await expect.poll(() => autosaved(page)).toContain('"backoff":{"policy":"client-go","baseMs":7,"maxMs":900,"qps":10.0,"burst":100}');
+  expect(await autosaved(page)).not.toContain("_ms");
+});
+
+test("an autosave of an earlier build, with snake_case backoff names, opens with its settings", async ({ page }) => {
+  const old = oldState({ policy: "fixed-delay", delay_ms: 5000 });
+  await page.addInitScript(([key, value]) => localStorage.setItem(key, value), [AUTOSAVE_KEY, old]);
+  await page.goto("/");
+  await expect(page.getByLabel("Backoff policy")).toHaveValue("fixed-5s");
+  await expect(backoffDescription(page)).toContainText("Every failure requeues after 5.0 s");
+  await expect(editor(page, "Desired state")).toHaveValue('{"a": 1}\n');
 });
 
 test("opening a link keeps the previous session restorable", async ({ page }) => {

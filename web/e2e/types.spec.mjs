@@ -95,7 +95,7 @@ test("reconcile.d.ts declares exactly what the built module returns", async ({ p
       [
         { desired: { a: 1 }, observed: {} },
         {
-          backoff: { policy: "fixed-delay", delay_ms: 100 },
+          backoff: { policy: "fixed-delay", delayMs: 100 },
           script: [{ afterPass: 1, event: { kind: "set-desired", desired: { a: 2, b: 1 } } }],
         },
       ],

@@ -191,6 +191,12 @@ fn lesson_progress_round_trips_and_ignores_garbage() {
     assert_eq!(progress.len(), 2);
     assert_eq!(progress.get("four-actions"), Some(&2));
     assert_eq!(parse_progress(&render_progress(&progress)), progress);
+    let repeated = parse_progress("drift=3,four-actions=1,drift=2");
+    assert_eq!(
+        render_progress(&repeated),
+        "drift=2,four-actions=1",
+        "the last one counts"
+    );
 }
 
 #[wasm_bindgen_test]

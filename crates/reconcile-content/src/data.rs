@@ -2,9 +2,10 @@
 //! the line and column, the JSON path and what was expected, like the
 //! editors' errors do.
 
+use std::cell::RefCell;
 use std::fmt;
 
-use reconcile_core::json::Json;
+use reconcile_core::json::{Json, Number};
 use reconcile_core::path::JsonPath;
 use reconcile_core::{parse_json, Document};
 use reconcile_sim::{options_from_json, SimConfig};
@@ -91,63 +92,189 @@ pub(crate) fn read_json(file: &str, text: &str) -> Result<Json, ContentError> {
     })
 }
 
-/// The members of a file's top-level object, read by name.
-pub(crate) struct Members<'a> {
+/// Reads the objects of a content file's JSON value by member name. Each
+/// read returns a default after an error, and the first error is the one
+/// [`Reader::finish`] reports: no early return at every member keeps this
+/// code small in the page.
+pub(crate) struct Reader<'a> {
     file: &'a str,
-    value: &'a Json,
+    error: RefCell<Option<ContentError>>,
 }
 
-impl<'a> Members<'a> {
-    /// `value` as an object whose member names are all in `known`.
-    pub(crate) fn new(
-        file: &'a str,
-        value: &'a Json,
-        known: &[&str],
-    ) -> Result<Self, ContentError> {
-        let members = Self { file, value };
-        let Some(object) = value.as_object() else {
-            return Err(members.error(JsonPath::root(), "expected an object".to_owned()));
-        };
-        if let Some((unknown, _)) = object.iter().find(|(name, _)| !known.contains(&&**name)) {
-            return Err(members.error(
-                JsonPath::root().key(unknown),
-                format!(
-                    "unknown member {unknown:?}; expected one of {}",
-                    known.join(", ")
-                ),
-            ));
-        }
-        Ok(members)
-    }
+/// An object of a content file, and where it is.
+pub(crate) struct Object<'v> {
+    value: &'v Json,
+    path: JsonPath,
+}
 
-    pub(crate) fn get(&self, name: &str) -> Option<&'a Json> {
+impl<'v> Object<'v> {
+    pub(crate) fn get(&self, name: &str) -> Option<&'v Json> {
         self.value.get(name)
     }
 
-    /// A member that must be a string.
-    pub(crate) fn string(&self, name: &str) -> Result<String, ContentError> {
-        match self.get(name) {
-            Some(Json::String(text)) => Ok(text.to_string()),
-            Some(other) => Err(self.error(
-                JsonPath::root().key(name),
-                format!("expected a string, found {}", other.type_name()),
-            )),
-            None => Err(self.error(JsonPath::root(), format!("missing member {name:?}"))),
+    /// A member that may be left out, or written `null`.
+    pub(crate) fn optional(&self, name: &str) -> Option<&'v Json> {
+        self.get(name).filter(|value| **value != Json::Null)
+    }
+
+    /// Where member `name` is.
+    pub(crate) fn path_of(&self, name: &str) -> JsonPath {
+        self.path.key(name)
+    }
+}
+
+impl<'a> Reader<'a> {
+    pub(crate) fn new(file: &'a str) -> Self {
+        Self {
+            file,
+            error: RefCell::new(None),
         }
     }
 
-    fn error(&self, path: JsonPath, message: String) -> ContentError {
-        ContentError {
+    /// `value` if nothing read was wrong, else the first error.
+    pub(crate) fn finish<T>(self, value: T) -> Result<T, ContentError> {
+        match self.error.into_inner() {
+            Some(error) => Err(error),
+            None => Ok(value),
+        }
+    }
+
+    /// Notes an error at `path` in this file, unless one came first.
+    #[cold]
+    pub(crate) fn fail(&self, path: JsonPath, message: String) {
+        self.keep(ContentError {
             file: self.file.to_owned(),
             position: None,
             path: Some(path),
             message,
+        });
+    }
+
+    #[cold]
+    fn keep(&self, error: ContentError) {
+        self.error.borrow_mut().get_or_insert(error);
+    }
+
+    /// `value`, found at `path`, as an object whose member names are all in `known`.
+    pub(crate) fn object<'v>(&self, value: &'v Json, path: JsonPath, known: &[&str]) -> Object<'v> {
+        match value.as_object() {
+            None => self.fail(path.clone(), "expected an object".to_owned()),
+            Some(members) => {
+                if let Some((unknown, _)) =
+                    members.iter().find(|(name, _)| !known.contains(&&**name))
+                {
+                    self.fail(
+                        path.key(unknown),
+                        format!(
+                            "unknown member {unknown:?}; expected one of {}",
+                            known.join(", ")
+                        ),
+                    );
+                }
+            }
         }
+        Object { value, path }
+    }
+
+    /// A member that must be a string.
+    pub(crate) fn string(&self, object: &Object<'_>, name: &str) -> String {
+        match object.get(name) {
+            Some(Json::String(text)) => return text.to_string(),
+            Some(other) => self.wrong_type(object, name, "a string", other),
+            None => self.missing(object, name),
+        }
+        String::new()
+    }
+
+    /// Notes that member `name`, which must be there, is not.
+    pub(crate) fn missing(&self, object: &Object<'_>, name: &str) {
+        self.fail(object.path.clone(), format!("missing member {name:?}"));
+    }
+
+    /// A string member that may be left out.
+    pub(crate) fn optional_string(&self, object: &Object<'_>, name: &str) -> Option<String> {
+        object.optional(name).map(|_| self.string(object, name))
+    }
+
+    /// A boolean member that may be left out (false).
+    pub(crate) fn flag(&self, object: &Object<'_>, name: &str) -> bool {
+        match object.optional(name) {
+            Some(Json::Bool(flag)) => *flag,
+            Some(other) => {
+                self.wrong_type(object, name, "true or false", other);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// A count (a non-negative integer) that may be left out.
+    pub(crate) fn optional_count(&self, object: &Object<'_>, name: &str) -> Option<usize> {
+        let value = object.optional(name)?;
+        match value {
+            Json::Number(Number::Unsigned(count)) => usize::try_from(*count).ok(),
+            _ => None,
+        }
+        .or_else(|| {
+            self.wrong_type(object, name, "a non-negative integer", value);
+            None
+        })
+    }
+
+    /// The items of an array member that may be left out (none), each with its path.
+    pub(crate) fn items<'v>(
+        &self,
+        object: &Object<'v>,
+        name: &str,
+    ) -> impl Iterator<Item = (JsonPath, &'v Json)> {
+        let path = object.path_of(name);
+        let items = match object.optional(name) {
+            Some(Json::Array(items)) => &items[..],
+            Some(other) => {
+                self.wrong_type(object, name, "an array", other);
+                &[]
+            }
+            None => &[],
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(move |(index, item)| (path.index(index), item))
+    }
+
+    /// An array of strings that may be left out (none).
+    pub(crate) fn strings(&self, object: &Object<'_>, name: &str) -> Vec<String> {
+        self.items(object, name)
+            .filter_map(|(path, item)| match item {
+                Json::String(text) => Some(text.to_string()),
+                other => {
+                    self.fail(path, expected("a string", other));
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// A `sim` member, read by the simulation's own options parser.
+    pub(crate) fn sim(&self, object: &Object<'_>) -> Option<SimConfig> {
+        read_sim(self.file, object.get("sim"))
+            .map_err(|error| self.keep(error))
+            .ok()
+            .flatten()
+    }
+
+    fn wrong_type(&self, object: &Object<'_>, name: &str, what: &str, found: &Json) {
+        self.fail(object.path_of(name), expected(what, found));
     }
 }
 
+/// "expected a string, found a number".
+fn expected(what: &str, found: &Json) -> String {
+    format!("expected {what}, found {}", found.type_name())
+}
+
 /// Reads a file's `sim` member with the simulation's own options parser.
-pub(crate) fn read_sim(file: &str, sim: Option<&Json>) -> Result<Option<SimConfig>, ContentError> {
+fn read_sim(file: &str, sim: Option<&Json>) -> Result<Option<SimConfig>, ContentError> {
     sim.map(|value| {
         options_from_json(value).map_err(|error| ContentError {
             file: file.to_owned(),

@@ -9,15 +9,17 @@
 //! - Feedback on a wrong answer points at the exact rule, using the plan's
 //!   per-action [`Reason`](reconcile_core::explain::Reason).
 
-use serde::{Deserialize, Serialize};
+use serde::de::{self, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::data::{self, content_file, ContentError};
+use crate::data::{self, content_file, ContentError, Reader};
 use crate::presets;
 use reconcile_core::check_scenario as check_scenario_texts;
 use reconcile_core::explain::{plan, Plan};
 use reconcile_core::json::Json;
 use reconcile_core::model::Scenario;
 use reconcile_core::parse::InputError;
+use reconcile_core::path::JsonPath;
 use reconcile_core::reconcile::ActionKind;
 use reconcile_sim::{
     format_millis, simulate, ActionResult, PassRecord, SimConfig, Timeline, Trigger, Verdict,
@@ -37,8 +39,8 @@ pub const LESSON_FILES: &[(&str, &str)] = &[
 ];
 
 /// One lesson: a starting scenario and ordered steps.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Lesson {
     pub id: String,
     pub title: String,
@@ -47,32 +49,23 @@ pub struct Lesson {
     pub preset: Option<String>,
     /// Documents that replace the preset's (as editor text).
     pub documents: Option<Documents>,
-    /// Simulation settings that replace the preset's, read from `sim_json`
-    /// by the simulation's options parser (see [`parse_lesson`]).
+    /// Simulation settings that replace the preset's, read by the
+    /// simulation's options parser (see [`parse_lesson`]).
     #[serde(skip)]
     pub sim: Option<SimConfig>,
-    /// The file's `sim` member as written.
-    #[serde(rename = "sim", default, skip_serializing)]
-    sim_json: Option<Json>,
     pub steps: Vec<Step>,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Documents {
     pub desired: String,
     pub observed: String,
-    #[serde(default = "null_text")]
+    /// `"null\n"` when the file leaves it out.
     pub finalizers: String,
 }
 
-fn null_text() -> String {
-    "null\n".to_owned()
-}
-
 /// Text to read, something to do, and optionally an exercise.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Step {
     pub text: String,
     /// What to do in the playground, e.g. "Press Step once."
@@ -81,10 +74,7 @@ pub struct Step {
 }
 
 /// A prediction made before the answer is revealed.
-///
-/// A flat struct rather than a tagged enum: cheap to deserialize in wasm.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Exercise {
     /// `actions`: pick and order the actions reconcile returns.
     /// `passes`: after how many passes does the loop converge?
@@ -93,17 +83,14 @@ pub struct Exercise {
     pub kind: ExerciseKind,
     pub prompt: String,
     /// For `actions` and `pass-actions`: the candidates offered, as `"KIND name"`.
-    #[serde(default)]
     pub options: Vec<String>,
     /// For `pass-actions`: which pass (1-based).
-    #[serde(default)]
     pub pass: Option<usize>,
     /// For `choice`.
-    #[serde(default)]
     pub choices: Vec<Choice>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ExerciseKind {
     Actions,
@@ -113,11 +100,9 @@ pub enum ExerciseKind {
     PassActions,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Choice {
     pub text: String,
-    #[serde(default)]
     pub correct: bool,
     /// Why this choice is right or wrong; shown after checking.
     pub why: String,
@@ -132,11 +117,137 @@ pub struct Feedback {
     pub details: Vec<String>,
 }
 
+/// The member names of a lesson file's top level, checked while serde_json
+/// reads the text, so that an unknown one is an error with its line and
+/// column. Their values are read from core's JSON value of the file by
+/// [`Reader`], with the JSON path of any error, as presets are: a serde
+/// reader of every lesson type would cost the page ~5 KB gzipped.
+struct LessonMembers;
+
+impl<'de> Deserialize<'de> for LessonMembers {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(LessonMembers)
+    }
+}
+
+impl<'de> Visitor<'de> for LessonMembers {
+    type Value = LessonMembers;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a lesson object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self, A::Error> {
+        while let Some(name) = map.next_key::<String>()? {
+            if !LESSON_MEMBERS.contains(&name.as_str()) {
+                return Err(de::Error::unknown_field(&name, &LESSON_MEMBERS));
+            }
+            map.next_value::<IgnoredAny>()?;
+        }
+        Ok(self)
+    }
+}
+
+/// The members a lesson file may have.
+const LESSON_MEMBERS: [&str; 7] = [
+    "id",
+    "title",
+    "summary",
+    "preset",
+    "documents",
+    "sim",
+    "steps",
+];
+
 /// Parses one lesson file; `file` names it in errors.
 pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, ContentError> {
-    let mut lesson: Lesson = data::read(file, text)?;
-    lesson.sim = data::read_sim(file, lesson.sim_json.take().as_ref())?;
-    Ok(lesson)
+    data::read::<LessonMembers>(file, text)?;
+    let value = data::read_json(file, text)?;
+    let reader = Reader::new(file);
+    let lesson = reader.object(&value, JsonPath::root(), &LESSON_MEMBERS);
+    if lesson.get("steps").is_none() {
+        reader.missing(&lesson, "steps");
+    }
+    let documents = lesson.optional("documents").map(|value| {
+        let documents = reader.object(
+            value,
+            lesson.path_of("documents"),
+            &["desired", "observed", "finalizers"],
+        );
+        Documents {
+            desired: reader.string(&documents, "desired"),
+            observed: reader.string(&documents, "observed"),
+            finalizers: reader
+                .optional_string(&documents, "finalizers")
+                .unwrap_or_else(|| "null\n".to_owned()),
+        }
+    });
+    let lesson = Lesson {
+        id: reader.string(&lesson, "id"),
+        title: reader.string(&lesson, "title"),
+        summary: reader.string(&lesson, "summary"),
+        preset: reader.optional_string(&lesson, "preset"),
+        documents,
+        sim: reader.sim(&lesson),
+        steps: reader
+            .items(&lesson, "steps")
+            .map(|(path, step)| read_step(&reader, step, path))
+            .collect(),
+    };
+    reader.finish(lesson)
+}
+
+fn read_step(reader: &Reader<'_>, value: &Json, path: JsonPath) -> Step {
+    let step = reader.object(value, path, &["text", "task", "exercise"]);
+    Step {
+        text: reader.string(&step, "text"),
+        task: reader.optional_string(&step, "task"),
+        exercise: step
+            .optional("exercise")
+            .map(|value| read_exercise(reader, value, step.path_of("exercise"))),
+    }
+}
+
+fn read_exercise(reader: &Reader<'_>, value: &Json, path: JsonPath) -> Exercise {
+    const KINDS: [(&str, ExerciseKind); 4] = [
+        ("actions", ExerciseKind::Actions),
+        ("passes", ExerciseKind::Passes),
+        ("choice", ExerciseKind::Choice),
+        ("pass-actions", ExerciseKind::PassActions),
+    ];
+    let exercise = reader.object(
+        value,
+        path,
+        &["kind", "prompt", "options", "pass", "choices"],
+    );
+    let kind = reader.string(&exercise, "kind");
+    let kind = match KINDS.iter().find(|(name, _)| *name == kind) {
+        Some((_, kind)) => *kind,
+        None => {
+            reader.fail(
+                exercise.path_of("kind"),
+                format!("unknown exercise kind {kind:?}; expected actions, passes, choice or pass-actions"),
+            );
+            ExerciseKind::Choice
+        }
+    };
+    Exercise {
+        kind,
+        prompt: reader.string(&exercise, "prompt"),
+        options: reader.strings(&exercise, "options"),
+        pass: reader.optional_count(&exercise, "pass"),
+        choices: reader
+            .items(&exercise, "choices")
+            .map(|(path, choice)| {
+                let choice = reader.object(choice, path, &["text", "correct", "why"]);
+                Choice {
+                    text: reader.string(&choice, "text"),
+                    correct: reader.flag(&choice, "correct"),
+                    why: reader.string(&choice, "why"),
+                }
+            })
+            .collect(),
+    }
 }
 
 /// Every shipped lesson, in order, parsed once. A lesson file that does not
@@ -573,6 +684,48 @@ mod tests {
     }
 
     #[test]
+    fn a_mistake_below_a_lessons_top_level_names_its_json_path() {
+        let error = edited_lesson("04-idempotency.json", r#""prompt""#, r#""promt""#)
+            .expect_err("a misspelt exercise member is an error");
+        assert!(
+            error.starts_with("lessons/04-idempotency.json at $.steps[")
+                && error.ends_with(
+                    r#"].exercise.promt: unknown member "promt"; expected one of kind, prompt, options, pass, choices"#
+                ),
+            "{error}"
+        );
+        let error = edited_lesson("01-four-actions.json", r#""kind": "#, r#""kind": 1, "x": "#)
+            .expect_err("a wrong type is an error");
+        assert!(
+            error.contains(r#".exercise.x: unknown member "x""#),
+            "the first mistake is the one reported: {error}"
+        );
+        let error = edited_lesson(
+            "01-four-actions.json",
+            r#""text": "#,
+            r#""text": 7, "task": "#,
+        )
+        .expect_err("a repeated member is an error");
+        assert!(
+            error.starts_with("lessons/01-four-actions.json: line "),
+            "{error}"
+        );
+        let error = edited_lesson("01-four-actions.json", r#""steps": ["#, r#""steps": [7, "#)
+            .expect_err("a step that is not an object is an error");
+        assert_eq!(
+            error,
+            "lessons/01-four-actions.json at $.steps[0]: expected an object"
+        );
+        let error = edited_lesson("01-four-actions.json", r#""steps""#, r#""step""#)
+            .expect_err("a lesson without steps is an error");
+        assert!(error.contains("unknown field `step`"), "{error}");
+        let error = parse_lesson("x.json", r#"{"id": "x", "title": "X", "summary": "."}"#)
+            .expect_err("steps are not optional")
+            .to_string();
+        assert_eq!(error, r#"x.json at $: missing member "steps""#);
+    }
+
+    #[test]
     fn every_lesson_parses_starts_valid_and_has_answerable_exercises() {
         assert_eq!(
             lessons().len(),
@@ -801,10 +954,16 @@ mod tests {
 
     #[test]
     fn pass_actions_parse_from_the_wire() {
-        let exercise: Exercise = serde_json::from_str(
-            r#"{"kind": "pass-actions", "prompt": "?", "pass": 2, "options": ["CREATE a"]}"#,
-        )
-        .expect("parses");
+        let reader = Reader::new("test");
+        let exercise = read_exercise(
+            &reader,
+            &reconcile_core::parse::parse_json_value(
+                r#"{"kind": "pass-actions", "prompt": "?", "pass": 2, "options": ["CREATE a"]}"#,
+            )
+            .expect("JSON"),
+            JsonPath::root(),
+        );
+        let exercise = reader.finish(exercise).expect("parses");
         assert_eq!(exercise.kind, ExerciseKind::PassActions);
         assert_eq!(exercise.pass, Some(2));
     }

@@ -33,3 +33,30 @@ pub fn export_results(plan: &Plan, timeline: Option<&Timeline>) -> String {
     text.push('\n');
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_results_download_names_fields_as_the_js_api_does() {
+        let scenario = reconcile_core::parse_scenario(
+            r#"{"desired":{"a":1},"observed":{"b":1},"finalizers":null}"#,
+        )
+        .expect("scenario");
+        let options = r#"{"failureRate":1,"maxPasses":3,"script":[{"afterPass":1,"event":{"kind":"delete","name":"b"}}],"backoff":{"policy":"fixed-delay","delay_ms":20}}"#;
+        let config = reconcile_sim::parse_options(options).expect("options");
+        let timeline = reconcile_sim::simulate(&scenario, &config);
+        let plan = reconcile_core::plan(&scenario.desired, &scenario.observed, None);
+        let results = export_results(&plan, Some(&timeline));
+        for name in ["requeuedAt", "afterPass", "outOfSync"] {
+            assert!(
+                results.contains(&format!("\"{name}\"")),
+                "{name}: {results}"
+            );
+        }
+        for name in ["requeued_at", "after_pass", "out_of_sync"] {
+            assert!(!results.contains(name), "{name}: {results}");
+        }
+    }
+}

@@ -3,7 +3,9 @@
 
 use reconcile_sim::SimConfig;
 
-use crate::data::{self, content_file, ContentError};
+use reconcile_core::path::JsonPath;
+
+use crate::data::{self, content_file, ContentError, Reader};
 
 /// A named scenario for the presets menu.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,16 +51,18 @@ pub const PRESET_FILES: &[(&str, &str)] = &[
 /// JSON value (not a serde derive, which would add a reader to the page).
 pub fn parse_preset(file: &str, text: &str) -> Result<Preset, ContentError> {
     let value = data::read_json(file, text)?;
-    let members = data::Members::new(file, &value, &MEMBERS)?;
-    Ok(Preset {
-        id: members.string("id")?,
-        title: members.string("title")?,
-        summary: members.string("summary")?,
-        desired: members.string("desired")?,
-        observed: members.string("observed")?,
-        finalizers: members.string("finalizers")?,
-        sim: data::read_sim(file, members.get("sim"))?.unwrap_or_default(),
-    })
+    let reader = Reader::new(file);
+    let preset = reader.object(&value, JsonPath::root(), &MEMBERS);
+    let preset = Preset {
+        id: reader.string(&preset, "id"),
+        title: reader.string(&preset, "title"),
+        summary: reader.string(&preset, "summary"),
+        desired: reader.string(&preset, "desired"),
+        observed: reader.string(&preset, "observed"),
+        finalizers: reader.string(&preset, "finalizers"),
+        sim: reader.sim(&preset).unwrap_or_default(),
+    };
+    reader.finish(preset)
 }
 
 /// Every shipped preset, in menu order, parsed once.

@@ -241,6 +241,36 @@ mod tests {
     }
 
     #[test]
+    fn links_and_autosaves_of_earlier_builds_keep_their_snake_case_backoff() {
+        let old = r#"{"desired":"{}","sim":{"seed":3,"backoff":{"policy":"client-go","base_ms":7,"max_ms":900,"qps":2.5,"burst":3}}}"#;
+        let link = format!(
+            "#v1/{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(old.as_bytes(), 6))
+        );
+        let opened = decode(&link).expect("an old link opens");
+        let expected = reconcile_sim::BackoffPolicy::ClientGo {
+            base_ms: 7,
+            max_ms: 900,
+            qps: 2.5,
+            burst: 3,
+        };
+        assert_eq!(opened.sim.backoff, expected);
+        assert_eq!(opened.sim.seed, 3);
+        assert_eq!(from_autosave(old), Some(opened.clone()), "an old autosave");
+        // Written back with the camelCase names only, which read the same.
+        let autosave = to_autosave(&opened);
+        assert!(autosave.contains(r#""baseMs":7,"maxMs":900"#), "{autosave}");
+        assert!(!autosave.contains("_ms"), "{autosave}");
+        assert_eq!(from_autosave(&autosave), Some(opened.clone()));
+        assert_eq!(decode(&encode(&opened)), Ok(opened));
+        let fixed = r#"{"sim":{"backoff":{"policy":"fixed-delay","delay_ms":250}}}"#;
+        assert_eq!(
+            from_autosave(fixed).map(|state| state.sim.backoff),
+            Some(reconcile_sim::BackoffPolicy::FixedDelay { delay_ms: 250 })
+        );
+    }
+
+    #[test]
     fn decompression_bombs_stop_at_the_limit() {
         let bomb = vec![b' '; MAX_DECODED_BYTES * 4];
         let hash = format!(

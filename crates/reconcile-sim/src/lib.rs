@@ -195,7 +195,7 @@ pub struct CrashPlan {
     pub after_actions: usize,
 }
 
-/// An event by another actor, applied right after pass `after_pass` ends (0 = before the first pass).
+/// An event by another actor, applied right after pass `afterPass` ends (0 = before the first pass).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -424,7 +424,11 @@ impl std::fmt::Display for Trigger {
 /// What became of one action of a pass.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(tag = "result", rename_all = "kebab-case")]
+#[serde(
+    tag = "result",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum ActionResult {
     Applied,
     /// FINALIZE on an object already terminating: the delete request
@@ -434,7 +438,7 @@ pub enum ActionResult {
     /// controller wanted, so a success.
     AlreadyGone,
     /// The API request failed with `code` and the server's message `error`;
-    /// the key is requeued for `requeued_at` (unless the controller crashes
+    /// the key is requeued for `requeuedAt` (unless the controller crashes
     /// in the same pass, which loses the requeue).
     Failed {
         requeued_at: Millis,
@@ -534,6 +538,7 @@ pub enum Happening {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct LogEntry {
     pub at: Millis,
     /// The number of passes finished when it happened.
@@ -553,7 +558,11 @@ pub enum Verdict {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum NotConvergingReason {
     /// An object can never finish terminating: its owner never removes this finalizer.
     StuckFinalizer {
@@ -701,7 +710,7 @@ mod wire_tests {
     fn config_round_trips_through_json_with_every_event_kind() {
         let text = r#"{
             "seed": 7,
-            "backoff": {"policy": "fixed-delay", "delay_ms": 250},
+            "backoff": {"policy": "fixed-delay", "delayMs": 250},
             "script": [
                 {"afterPass": 1, "event": {"kind": "delete", "name": "a"}},
                 {"afterPass": 2, "event": {"kind": "drift", "name": "a", "path": ["replicas"], "value": 7}},
@@ -723,7 +732,7 @@ mod wire_tests {
                 .expect("round trip");
         assert_eq!(again, config);
         let client_go: SimConfig = serde_json::from_str(
-            r#"{"backoff": {"policy": "client-go", "base_ms": 5, "max_ms": 1000000, "qps": 10, "burst": 100}}"#,
+            r#"{"backoff": {"policy": "client-go", "baseMs": 5, "maxMs": 1000000, "qps": 10, "burst": 100}}"#,
         )
         .expect("client-go");
         assert_eq!(client_go.backoff, BackoffPolicy::default());

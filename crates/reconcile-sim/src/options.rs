@@ -67,14 +67,13 @@ pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
         Json::Object(members) => members,
         _ => return Err(OptionsError::at_root("expected an object of options")),
     };
-    let known = option_names();
     if let Some((unknown, _)) = members
         .iter()
-        .find(|(name, _)| !known.iter().any(|known| **known == **name))
+        .find(|(name, _)| !OPTION_NAMES.contains(&&**name))
     {
         return Err(OptionsError::at_root(format!(
             "unknown option {unknown:?}; expected one of {}",
-            known.join(", ")
+            OPTION_NAMES.join(", ")
         )));
     }
     let text = value.to_compact_string();
@@ -107,14 +106,29 @@ pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
     Ok(config)
 }
 
-/// The setting names, taken from the defaults so they never drift from [`SimConfig`].
-pub fn option_names() -> Vec<String> {
-    let defaults = serde_json::to_string(&SimConfig::default()).unwrap_or_default();
-    match parse_json(Document::Scenario, &defaults) {
-        Ok(Json::Object(members)) => members.iter().map(|(name, _)| name.to_string()).collect(),
-        _ => Vec::new(),
-    }
-}
+/// The setting names, in [`SimConfig`]'s order (a test checks them against
+/// its serialization, so they never drift). A list rather than the names of
+/// the serialized defaults: serializing settings in a second place costs the
+/// page its own copy of the serializer.
+pub const OPTION_NAMES: [&str; 17] = [
+    "seed",
+    "maxPasses",
+    "failureRate",
+    "dropRate",
+    "resyncPeriodMs",
+    "watchOwned",
+    "backoff",
+    "actionMs",
+    "watchLatencyMs",
+    "finalizerOwnerDelayMs",
+    "restartDelayMs",
+    "stuckFinalizers",
+    "crash",
+    "script",
+    "otherWriters",
+    "requeueWhileTerminatingMs",
+    "queue",
+];
 
 /// For `#[serde(deserialize_with)]`: settings inside a larger document
 /// (a share link, an autosave) go through [`options_from_json`] too.
@@ -123,4 +137,55 @@ pub fn deserialize<'de, D: serde::Deserializer<'de>>(
 ) -> Result<SimConfig, D::Error> {
     let value = Json::deserialize(deserializer)?;
     options_from_json(&value).map_err(serde::de::Error::custom)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BackoffPolicy;
+
+    #[test]
+    fn the_option_names_are_the_settings_names() {
+        let defaults = serde_json::to_string(&SimConfig::default()).expect("serializes");
+        let Ok(Json::Object(members)) = parse_json(Document::Scenario, &defaults) else {
+            panic!("the defaults serialize as an object");
+        };
+        let names: Vec<&str> = members.iter().map(|(name, _)| &**name).collect();
+        assert_eq!(names, OPTION_NAMES);
+    }
+
+    #[test]
+    fn backoff_names_are_camel_case_and_the_old_snake_case_ones_still_read() {
+        let client_go = BackoffPolicy::ClientGo {
+            base_ms: 7,
+            max_ms: 900,
+            qps: 2.5,
+            burst: 3,
+        };
+        let fixed = BackoffPolicy::FixedDelay { delay_ms: 250 };
+        for (old, new, policy) in [
+            (
+                r#"{"backoff":{"policy":"client-go","base_ms":7,"max_ms":900,"qps":2.5,"burst":3}}"#,
+                r#"{"backoff":{"policy":"client-go","baseMs":7,"maxMs":900,"qps":2.5,"burst":3}}"#,
+                client_go,
+            ),
+            (
+                r#"{"backoff":{"policy":"fixed-delay","delay_ms":250}}"#,
+                r#"{"backoff":{"policy":"fixed-delay","delayMs":250}}"#,
+                fixed,
+            ),
+        ] {
+            let config = parse_options(new).expect("the camelCase names read");
+            assert_eq!(config.backoff, policy);
+            assert_eq!(parse_options(old), Ok(config.clone()), "{old}");
+            let written = serde_json::to_string(&config.backoff).expect("serializes");
+            assert!(new.contains(&written), "{written} is written camelCase");
+        }
+        assert_eq!(
+            parse_options(r#"{"backoff":{"policy":"fixed-delay"}}"#)
+                .expect_err("delayMs is needed")
+                .to_string(),
+            r#"Simulation options at $.backoff: backoff policy "fixed-delay" needs "delayMs""#
+        );
+    }
 }

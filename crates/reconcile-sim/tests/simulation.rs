@@ -1601,6 +1601,31 @@ fn a_delete_while_down_is_recreated_by_the_blind_create_on_restart() {
 }
 
 #[test]
+fn level_vs_edge_takes_scripted_events_by_pass_then_in_script_order() {
+    let scenario = scenario(r#"{"a":1,"b":1,"c":1,"d":1}"#, "{}", "null");
+    let event = |after_pass, name: &str| ScriptedEvent {
+        after_pass,
+        event: WorldEvent::Delete { name: name.into() },
+    };
+    let config = SimConfig {
+        script: vec![event(2, "a"), event(1, "b"), event(0, "c"), event(1, "d")],
+        ..SimConfig::default()
+    };
+    let comparison = compare_level_edge(&scenario, &config);
+    let events: Vec<&str> = comparison.steps.iter().map(|s| s.event.as_str()).collect();
+    assert_eq!(
+        events,
+        [
+            "custom resource added",
+            "someone deletes c",
+            "someone deletes b",
+            "someone deletes d",
+            "someone deletes a",
+        ]
+    );
+}
+
+#[test]
 fn the_edge_triggered_handler_acts_on_payloads_without_looking() {
     // The initial "added" event makes it create every desired name, even those that exist.
     let scenario = scenario(r#"{"a":1,"b":1}"#, r#"{"a":2}"#, "null");

@@ -74,7 +74,13 @@ summaryText: string, };
 /**
  * How a failed key is requeued.
  */
-export type BackoffPolicy = { "policy": "client-go", base_ms: number, max_ms: number, qps: number, burst: number, } | { "policy": "fixed-delay", delay_ms: number, };
+export type BackoffPolicy = { "policy": "client-go", baseMs: number, maxMs: number, qps: number, burst: number, } | { "policy": "fixed-delay", delayMs: number, };
+
+/**
+ * Which queue model a controller runs on. Wire form: `"client-go"`,
+ * `"controller-runtime-priority"` or `"kube-rs"`.
+ */
+export type QueueModel = "client-go" | "controller-runtime-priority";
 
 /**
  * What another actor can do to the world.
@@ -93,7 +99,7 @@ export type FinalizerRef = { object: string, finalizer: string, };
 export type CrashPlan = { atPass: number, afterActions: number, };
 
 /**
- * An event by another actor, applied right after pass `after_pass` ends (0 = before the first pass).
+ * An event by another actor, applied right after pass `afterPass` ends (0 = before the first pass).
  */
 export type ScriptedEvent = { afterPass: number, event: WorldEvent, };
 
@@ -165,7 +171,12 @@ otherWriters: Array<OtherWriter>,
  * `RequeueAfter` this long (the polling style), instead of waiting for
  * the watch event of their deletion. `None`: never.
  */
-requeueWhileTerminatingMs: number | null, };
+requeueWhileTerminatingMs: number | null, 
+/**
+ * The controller's work queue: client-go's (the default) or
+ * controller-runtime's priority queue, each with `backoff`'s rate limiter.
+ */
+queue: QueueModel, };
 
 /**
  * `simulate`'s options: any of the settings of a `SimConfig`; the others keep
@@ -177,7 +188,7 @@ requeueWhileTerminatingMs: number | null, };
  * - `dropRate`: `0.0`
  * - `resyncPeriodMs`: `null`
  * - `watchOwned`: `true`
- * - `backoff`: `{"policy":"client-go","base_ms":5,"max_ms":1000000,"qps":10.0,"burst":100}`
+ * - `backoff`: `{"policy":"client-go","baseMs":5,"maxMs":1000000,"qps":10.0,"burst":100}`
  * - `actionMs`: `10`
  * - `watchLatencyMs`: `5`
  * - `finalizerOwnerDelayMs`: `50`
@@ -187,6 +198,7 @@ requeueWhileTerminatingMs: number | null, };
  * - `script`: `[]`
  * - `otherWriters`: `[]`
  * - `requeueWhileTerminatingMs`: `null`
+ * - `queue`: `"client-go"`
  */
 export type SimOptions = Partial<SimConfig>;
 
@@ -203,9 +215,9 @@ export type Trigger = { "kind": "custom-resource", change: Change, afterRestart:
 /**
  * What became of one action of a pass.
  */
-export type ActionResult = { "result": "applied" } | { "result": "already-terminating" } | { "result": "already-gone" } | { "result": "failed", requeued_at: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" };
+export type ActionResult = { "result": "applied" } | { "result": "already-terminating" } | { "result": "already-gone" } | { "result": "failed", requeuedAt: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" };
 
-export type ActionOutcome = { action: Action, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "already-gone" } | { "result": "failed", requeued_at: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
+export type ActionOutcome = { action: Action, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "already-gone" } | { "result": "failed", requeuedAt: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
 
 /**
  * The objects of the world, as the API server holds them.
@@ -247,13 +259,13 @@ export type LogEntry = { at: number,
 /**
  * The number of passes finished when it happened.
  */
-after_pass: number, } & ({ "kind": "watch-broken", name: string, change: Change, } | { "kind": "relisted", deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
+afterPass: number, } & ({ "kind": "watch-broken", name: string, change: Change, } | { "kind": "relisted", deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
 /**
  * It was the last one: the API server deleted the object in that update.
  */
 objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, });
 
-export type NotConvergingReason = { "kind": "stuck-finalizer", object: string, finalizer: string, } | { "kind": "oscillation", object: string, field: string, other_writer: string | null, } | { "kind": "pass-limit", limit: number, } | { "kind": "no-trigger", out_of_sync: number, };
+export type NotConvergingReason = { "kind": "stuck-finalizer", object: string, finalizer: string, } | { "kind": "oscillation", object: string, field: string, otherWriter: string | null, } | { "kind": "pass-limit", limit: number, } | { "kind": "no-trigger", outOfSync: number, };
 
 /**
  * How the run ended.

@@ -76,8 +76,8 @@ mod generate {
     };
     use reconcile_sim::{
         ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerRef, Happening,
-        LogEntry, NotConvergingReason, OtherWriter, PassRecord, ScriptedEvent, SimConfig, Trigger,
-        Verdict, World, WorldEvent,
+        LogEntry, NotConvergingReason, OtherWriter, PassRecord, QueueModel, ScriptedEvent,
+        SimConfig, Trigger, Verdict, World, WorldEvent,
     };
     use ts_rs::{Config, TS};
 
@@ -157,6 +157,7 @@ mod generate {
             declaration::<Plan>(cfg),
             // The simulation's settings.
             declaration::<BackoffPolicy>(cfg),
+            declaration::<QueueModel>(cfg),
             declaration::<WorldEvent>(cfg),
             declaration::<FinalizerRef>(cfg),
             declaration::<CrashPlan>(cfg),

@@ -488,3 +488,65 @@ fn simulate_verdict_reports_a_stuck_finalizer_and_errors() {
     let error = thrown(simulate_verdict(js(r#"{"desired":{}}"#), None));
     assert!(error.starts_with("Scenario: "), "{error}");
 }
+
+// --- field names ---
+
+#[wasm_bindgen_test]
+fn results_and_backoff_options_are_camel_case_and_old_backoff_names_still_read() {
+    let failing = |backoff: &str| {
+        json(simulate(
+            js(SMALL),
+            Some(js(&format!(
+                r#"{{"failureRate":1,"maxPasses":2,"backoff":{backoff}}}"#
+            ))),
+        ))
+    };
+    let fixed = failing(r#"{"policy":"fixed-delay","delayMs":100}"#);
+    assert_eq!(
+        failing(r#"{"policy":"fixed-delay","delay_ms":100}"#),
+        fixed,
+        "the old snake_case name reads the same"
+    );
+    assert!(
+        fixed.contains(r#""result":"failed","requeuedAt":"#),
+        "{fixed}"
+    );
+    let client_go =
+        failing(r#"{"policy":"client-go","baseMs":7,"maxMs":900,"qps":10,"burst":100}"#);
+    assert_eq!(
+        failing(r#"{"policy":"client-go","base_ms":7,"max_ms":900,"qps":10,"burst":100}"#),
+        client_go
+    );
+    assert_ne!(client_go, fixed);
+
+    let lost = json(simulate(
+        js(r#"{"desired":{"a":1},"observed":{}}"#),
+        Some(js(
+            r#"{"dropRate":1,"script":[{"afterPass":1,"event":{"kind":"delete","name":"a"}}]}"#,
+        )),
+    ));
+    assert!(
+        lost.contains(r#""afterPass":1,"kind":"external-event""#),
+        "{lost}"
+    );
+    assert!(
+        lost.contains(r#""reason":{"kind":"no-trigger","outOfSync":1}"#),
+        "{lost}"
+    );
+    let fighting = json(simulate_verdict(
+        js(r#"{"desired":{"web":{"replicas":3}},"observed":{"web":{"replicas":3}}}"#),
+        Some(js(
+            r#"{"otherWriters":[{"name":"hpa","object":"web","path":["replicas"],"value":5,"reactionMs":20}]}"#,
+        )),
+    ));
+    assert!(fighting.contains(r#""otherWriter":"hpa""#), "{fighting}");
+    for text in [fixed, client_go, lost, fighting] {
+        assert!(
+            !text.contains("_at\"")
+                && !text.contains("_pass\"")
+                && !text.contains("_writer\"")
+                && !text.contains("_sync\""),
+            "{text}"
+        );
+    }
+}

@@ -34,7 +34,7 @@ export async function grade(): Promise<string> {
     seed: 7,
     maxPasses: 20,
     failureRate: 0.25,
-    backoff: { policy: "fixed-delay", delay_ms: 100 },
+    backoff: { policy: "fixed-delay", delayMs: 100 },
     crash: { atPass: 1, afterActions: 0 },
     script: [{ afterPass: 1, event: { kind: "delete", name: "web" } }],
     stuckFinalizers: [{ object: "web", finalizer: "example.com/cleanup" }],

@@ -31,10 +31,14 @@ pub struct StatusGridProps {
 pub fn StatusGrid(props: &StatusGridProps) -> Html {
     let pass = props.pass;
     let desired = props.timeline.desired_after(pass, &props.config);
-    let mut statuses = resource_statuses(&desired, props.timeline.world_after(pass));
-    // Problems first (stable, so names stay sorted within each group), and at
-    // most ROW_LIMIT rows: a thousand in-sync rows would only hide what matters.
-    statuses.sort_by_key(|status| status.state == SyncState::InSync);
+    // Problems first (each group keeps the name order), and at most ROW_LIMIT
+    // rows: a thousand in-sync rows would only hide what matters. (A partition,
+    // not a sort: a sort costs the page ~1 KB gzipped.)
+    let (mut statuses, in_sync): (Vec<_>, Vec<_>) =
+        resource_statuses(&desired, props.timeline.world_after(pass))
+            .into_iter()
+            .partition(|status| status.state != SyncState::InSync);
+    statuses.extend(in_sync);
     let hidden = statuses.len().saturating_sub(ROW_LIMIT);
     statuses.truncate(ROW_LIMIT);
     let caption = if pass == 0 {
