@@ -85,6 +85,7 @@
 pub mod apiserver;
 mod edge;
 mod engine;
+pub mod events;
 mod fault_input;
 pub mod options;
 pub mod rng;
@@ -654,6 +655,8 @@ pub struct Timeline {
     /// The world when the run ended. Later than the last pass's `world_after`
     /// when other actors changed it afterwards (say, a delete nobody heard of).
     pub final_world: World,
+    /// Every step the controller took part in, for stepping by event.
+    pub events: events::EventLog,
 }
 
 impl Timeline {

@@ -2581,3 +2581,106 @@ fn the_queue_setting_reads_and_refuses_kube_rs_with_a_reason() {
         error.message
     );
 }
+
+/// The event log: every step the controller takes part in, in time order.
+#[test]
+fn the_event_log_shows_each_request_watch_event_and_queue_add() {
+    use reconcile_sim::events::{SimEvent, MAX_EVENTS};
+    let scenario = scenario(
+        r#"{"a":{"replicas":1},"b":{"replicas":3}}"#,
+        r#"{"b":{"replicas":1},"c":{"replicas":1}}"#,
+        "null",
+    );
+    let timeline = simulate(&scenario, &SimConfig::default());
+    let events = &timeline.events.entries;
+    assert!(!timeline.events.truncated);
+    assert!(events.windows(2).all(|w| w[0].at <= w[1].at));
+    let first: Vec<(Millis, SimEvent)> =
+        events[..6].iter().map(|e| (e.at, e.what.clone())).collect();
+    assert_eq!(
+        first,
+        vec![
+            (
+                1,
+                SimEvent::Enqueued {
+                    outcome: AddOutcome::Queued,
+                    trigger: CR_ADDED
+                }
+            ),
+            (
+                1,
+                SimEvent::ReconcileStarted {
+                    pass: 1,
+                    trigger: CR_ADDED,
+                    actions: 3
+                }
+            ),
+            (
+                11,
+                SimEvent::Request {
+                    pass: 1,
+                    action: ActionKind::Create,
+                    name: "a".into(),
+                    code: 201
+                }
+            ),
+            (
+                16,
+                SimEvent::WatchDelivered {
+                    name: "a".into(),
+                    change: Change::Added
+                }
+            ),
+            (
+                16,
+                SimEvent::Enqueued {
+                    outcome: AddOutcome::Deferred,
+                    trigger: owned("a", Change::Added)
+                }
+            ),
+            (
+                21,
+                SimEvent::Request {
+                    pass: 1,
+                    action: ActionKind::Update,
+                    name: "b".into(),
+                    code: 200
+                }
+            ),
+        ]
+    );
+    // Pass 2's stale DELETE c is a 404 in the log.
+    assert!(events.iter().any(|e| e.what
+        == SimEvent::Request {
+            pass: 2,
+            action: ActionKind::Delete,
+            name: "c".into(),
+            code: 404
+        }));
+    let started = events
+        .iter()
+        .filter(|e| matches!(e.what, SimEvent::ReconcileStarted { .. }))
+        .count();
+    let ended = events
+        .iter()
+        .filter(|e| matches!(e.what, SimEvent::ReconcileEnded { .. }))
+        .count();
+    assert_eq!(
+        (started, ended),
+        (timeline.passes.len(), timeline.passes.len())
+    );
+
+    // A long run keeps the first events and says it stopped there.
+    // (4,000 creates: a request, a watch event and a queue add each.)
+    let many: String = (0..4_000)
+        .map(|i| format!("\"p{i}\":1"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let long = simulate(&scenario_of(&format!("{{{many}}}")), &SimConfig::default());
+    assert!(long.events.truncated);
+    assert_eq!(long.events.entries.len(), MAX_EVENTS);
+}
+
+fn scenario_of(desired: &str) -> SimScenario {
+    scenario(desired, "{}", "null")
+}

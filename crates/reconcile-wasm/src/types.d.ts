@@ -83,6 +83,30 @@ export type BackoffPolicy = { "policy": "client-go", baseMs: number, maxMs: numb
 export type QueueModel = "client-go" | "controller-runtime-priority";
 
 /**
+ * The events of a run, capped.
+ */
+export type EventLog = { entries: Array<EventEntry>, 
+/**
+ * More happened than `MAX_EVENTS`.
+ */
+truncated: boolean, };
+
+/**
+ * One step, and when.
+ */
+export type EventEntry = { at: number, } & ({ "kind": "reconcile-started", pass: number, trigger: Trigger, actions: number, } | { "kind": "request", pass: number, action: ActionKind, name: string, code: number, } | { "kind": "reconcile-ended", pass: number, error: boolean, crashed: boolean, } | { "kind": "watch-delivered", name: string, change: Change, } | { "kind": "enqueued", outcome: AddOutcome, trigger: Trigger, } | { "kind": "requeue-delayed", readyAt: number, });
+
+/**
+ * What happened.
+ */
+export type SimEvent = { "kind": "reconcile-started", pass: number, trigger: Trigger, actions: number, } | { "kind": "request", pass: number, action: ActionKind, name: string, code: number, } | { "kind": "reconcile-ended", pass: number, error: boolean, crashed: boolean, } | { "kind": "watch-delivered", name: string, change: Change, } | { "kind": "enqueued", outcome: AddOutcome, trigger: Trigger, } | { "kind": "requeue-delayed", readyAt: number, };
+
+/**
+ * What `add` did with a key (the engine's timeline shows it).
+ */
+export type AddOutcome = "queued" | "already-queued" | "deferred";
+
+/**
  * What another actor can do to the world.
  */
 export type WorldEvent = { "kind": "delete", name: string, } | { "kind": "drift", name: string, path: Array<string>, value: Json, } | { "kind": "stray-create", name: string, spec: Json, } | { "kind": "add-finalizer", name: string, finalizer: string, } | { "kind": "set-desired", desired: Resources, };
@@ -275,7 +299,12 @@ export type Verdict = { "verdict": "converged", passes: number, time: number, } 
 /**
  * What `simulate` returns.
  */
-export type Timeline = { passes: Array<PassRecord>, log: Array<LogEntry>, verdict: Verdict, 
+export type Timeline = { passes: Array<PassRecord>, log: Array<LogEntry>, 
+/**
+ * Every step the controller took part in (requests, watch events,
+ * queue adds, reconcile start and end), the first 10,000.
+ */
+events: EventLog, verdict: Verdict, 
 /**
  * "Converged after 2 passes (t = 25 ms)", "Not converging: ...".
  */

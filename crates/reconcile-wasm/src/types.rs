@@ -16,6 +16,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 #[cfg(feature = "simulate")]
 mod simulation {
+    use reconcile_sim::events::EventLog;
     use reconcile_sim::{LogEntry, PassRecord, Verdict};
     use serde::Serialize;
 
@@ -26,6 +27,9 @@ mod simulation {
     pub struct Timeline<'a> {
         pub passes: &'a [PassRecord],
         pub log: &'a [LogEntry],
+        /// Every step the controller took part in (requests, watch events,
+        /// queue adds, reconcile start and end), the first 10,000.
+        pub events: &'a EventLog,
         pub verdict: &'a Verdict,
         /// "Converged after 2 passes (t = 25 ms)", "Not converging: ...".
         pub verdict_text: String,
@@ -36,6 +40,7 @@ mod simulation {
             Self {
                 passes: &timeline.passes,
                 log: &timeline.log,
+                events: &timeline.events,
                 verdict: &timeline.verdict,
                 verdict_text: timeline.verdict.to_string(),
             }
@@ -74,6 +79,8 @@ mod generate {
         parse_json, Action, ActionKind, Document, Drift, ExplainedAction, Finalizers, Json, Plan,
         Reason, Resources, Scenario, Summary,
     };
+    use reconcile_sim::events::{EventEntry, EventLog, SimEvent};
+    use reconcile_sim::workqueue::AddOutcome;
     use reconcile_sim::{
         ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerRef, Happening,
         LogEntry, NotConvergingReason, OtherWriter, PassRecord, QueueModel, ScriptedEvent,
@@ -158,6 +165,10 @@ mod generate {
             // The simulation's settings.
             declaration::<BackoffPolicy>(cfg),
             declaration::<QueueModel>(cfg),
+            declaration::<EventLog>(cfg),
+            declaration::<EventEntry>(cfg),
+            declaration::<SimEvent>(cfg),
+            declaration::<AddOutcome>(cfg),
             declaration::<WorldEvent>(cfg),
             declaration::<FinalizerRef>(cfg),
             declaration::<CrashPlan>(cfg),

@@ -22,6 +22,7 @@
 use std::sync::Arc;
 
 use super::{Engine, Scheduled};
+use crate::events::SimEvent;
 use crate::rng::{SimRng, Stream};
 use crate::workqueue::Millis;
 use crate::world::{Change, ObjectState, World};
@@ -189,6 +190,11 @@ impl Engine<'_> {
                     Some(state) => self.informer.cache.put_object(&name, state),
                     None => self.informer.cache.forget_object(&name),
                 }
+                let delivered = SimEvent::WatchDelivered {
+                    name: name.to_string(),
+                    change,
+                };
+                self.event_log.push(self.now, delivered);
                 if self.config.watch_owned {
                     let name = name.to_string();
                     self.enqueue(Trigger::OwnedObject { name, change });

@@ -11,6 +11,7 @@ mod verdict;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::apiserver::UpdateOutcome;
+use super::events::{EventLog, SimEvent};
 use super::rng::{SimRng, Stream};
 use super::workqueue::{AddOutcome, Millis};
 use super::world::{Change, World};
@@ -45,6 +46,7 @@ pub fn simulate(scenario: &SimScenario, config: &SimConfig) -> Timeline {
         initial: engine.initial,
         desired_initial: scenario.desired.clone(),
         final_world: engine.world,
+        events: engine.event_log,
     }
 }
 
@@ -132,6 +134,7 @@ struct Engine<'a> {
     resync_rng: SimRng,
     passes: Vec<PassRecord>,
     log: Vec<LogEntry>,
+    event_log: EventLog,
     scheduled_script: Vec<bool>,
     scheduled_writers: BTreeSet<usize>,
     last_other_writer: BTreeMap<String, String>,
@@ -177,6 +180,7 @@ impl<'a> Engine<'a> {
             drops_rng: SimRng::stream(config.seed, Stream::WatchDrops),
             passes: Vec::new(),
             log: Vec::new(),
+            event_log: EventLog::default(),
             scheduled_script: vec![false; config.script.len()],
             scheduled_writers: BTreeSet::new(),
             last_other_writer: BTreeMap::new(),
@@ -355,6 +359,11 @@ impl<'a> Engine<'a> {
     /// Remembers why the key was queued (the first reason), or why it will be
     /// queued again after the pass that is processing it.
     fn record_add(&mut self, added: AddOutcome, trigger: Trigger) {
+        let event = SimEvent::Enqueued {
+            outcome: added,
+            trigger: trigger.clone(),
+        };
+        self.event_log.push(self.now, event);
         match added {
             AddOutcome::Queued => self.queued_trigger = Some(trigger),
             AddOutcome::AlreadyQueued => {}

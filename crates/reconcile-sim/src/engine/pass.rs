@@ -7,6 +7,7 @@ use std::rc::Rc;
 use super::requeue::PassResult;
 use super::{update_change, Engine, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, DeleteOutcome, DeleteStrategy, Update};
+use crate::events::{success_code, SimEvent};
 use crate::workqueue::Millis;
 use crate::world::Change;
 use crate::{ActionOutcome, ActionResult, PassRecord, Trigger};
@@ -56,6 +57,12 @@ impl Engine<'_> {
                 result: ActionResult::NotAttempted,
             })
             .collect();
+        let started = SimEvent::ReconcileStarted {
+            pass: index,
+            trigger: trigger.clone(),
+            actions: plan.len(),
+        };
+        self.event_log.push(start, started);
         self.passes.push(PassRecord {
             index,
             started_at: start,
@@ -114,6 +121,18 @@ impl Engine<'_> {
             error: error.to_string(),
         });
         let failed = matches!(result, ActionResult::Failed { .. });
+        let code = match &result {
+            ActionResult::Failed { code, .. } => *code,
+            ActionResult::AlreadyGone => 404,
+            _ => success_code(action.kind),
+        };
+        let request = SimEvent::Request {
+            pass: self.passes.len(),
+            action: action.kind,
+            name: action.name.to_string(),
+            code,
+        };
+        self.event_log.push(self.now, request);
         if let Some(pass) = self.passes.last_mut() {
             pass.actions[sent].result = result;
         }
@@ -150,6 +169,12 @@ impl Engine<'_> {
         self.worker_free_at = end;
         let crashed = running.crash_before.is_some();
         let index = self.passes.len();
+        let ended = SimEvent::ReconcileEnded {
+            pass: index,
+            error: running.failed_at.is_some(),
+            crashed,
+        };
+        self.event_log.push(end, ended);
         let result = self.passes.last().map_or_else(
             || PassResult::of(&[], None, end),
             |pass| PassResult::of(&pass.actions, running.failed_at, end),

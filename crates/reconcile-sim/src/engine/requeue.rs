@@ -14,6 +14,7 @@
 use std::time::Duration;
 
 use super::{Engine, Scheduled, KEY};
+use crate::events::SimEvent;
 use crate::workqueue::{
     reconcile_handler, to_millis, AddAfterOutcome, HandlerAction, Millis, ReconcileError,
     ReconcileResult,
@@ -110,6 +111,8 @@ impl Engine<'_> {
             }
         };
         let ready_at = to_millis(ready_at);
+        self.event_log
+            .push(end, SimEvent::RequeueDelayed { ready_at });
         self.schedule_wake(ready_at, periodic);
         Some(ready_at)
     }

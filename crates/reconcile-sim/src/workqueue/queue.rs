@@ -8,6 +8,7 @@ use serde::Serialize;
 
 /// What `add` did with a key (the engine's timeline shows it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum AddOutcome {
     Queued,

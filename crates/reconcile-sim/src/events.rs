@@ -1,0 +1,95 @@
+//! The event log: every step of the control plane the controller takes part
+//! in, in order, for a view that steps by event rather than by pass (and for
+//! a picture of the loop). The log of other actors' doings stays in
+//! [`crate::LogEntry`].
+//!
+//! # Caveats
+//! - At most [`MAX_EVENTS`] are kept, the first ones; [`EventLog::truncated`]
+//!   says when more happened. A run of 1,000 passes over 1,000 resources has
+//!   about a million, which no view shows and no budget allows.
+
+use serde::Serialize;
+
+use crate::workqueue::{AddOutcome, Millis};
+use crate::world::Change;
+use crate::Trigger;
+use reconcile_core::reconcile::ActionKind;
+
+/// The most events a run keeps.
+pub const MAX_EVENTS: usize = 10_000;
+
+/// One step, and when.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct EventEntry {
+    pub at: Millis,
+    #[serde(flatten)]
+    pub what: SimEvent,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
+pub enum SimEvent {
+    /// The worker took the key: reconcile ran on the cache and planned `actions`.
+    ReconcileStarted {
+        pass: usize,
+        trigger: Trigger,
+        actions: usize,
+    },
+    /// One of the pass's API requests and the status code of its response.
+    Request {
+        pass: usize,
+        action: ActionKind,
+        name: String,
+        code: u16,
+    },
+    /// The pass returned: `error` when a request failed, `crashed` when the
+    /// process died in it.
+    ReconcileEnded {
+        pass: usize,
+        error: bool,
+        crashed: bool,
+    },
+    /// A watch event reached the informer, whose cache took it.
+    WatchDelivered { name: String, change: Change },
+    /// The key was added to the queue.
+    Enqueued {
+        outcome: AddOutcome,
+        trigger: Trigger,
+    },
+    /// A requeue waits in the delaying queue until `readyAt`.
+    RequeueDelayed { ready_at: Millis },
+}
+
+/// The events of a run, capped.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct EventLog {
+    pub entries: Vec<EventEntry>,
+    /// More happened than [`MAX_EVENTS`].
+    pub truncated: bool,
+}
+
+impl EventLog {
+    pub(crate) fn push(&mut self, at: Millis, what: SimEvent) {
+        if self.entries.len() < MAX_EVENTS {
+            self.entries.push(EventEntry { at, what });
+        } else {
+            self.truncated = true;
+        }
+    }
+}
+
+/// The status code of a successful request.
+pub(crate) fn success_code(kind: ActionKind) -> u16 {
+    match kind {
+        ActionKind::Create => 201,
+        ActionKind::Update | ActionKind::Finalize | ActionKind::Delete => 200,
+    }
+}
