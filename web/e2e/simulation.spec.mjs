@@ -162,3 +162,21 @@ test("editing the scenario re-runs the simulation from the new documents", async
   await runToEnd(page);
   await expect(passes(page).nth(0).locator(".pass-action")).toHaveText(["CREATE a → ok", "CREATE b → ok"]);
 });
+
+test("a selected pass lists every step until the next pass, from the event log", async ({ page }) => {
+  await runToEnd(page);
+  await passes(page).nth(0).locator(".pass-head").click();
+  const steps = passes(page).nth(0).locator("details.pass-events");
+  await steps.locator("summary").click();
+  await expect(steps.locator("li")).toContainText([
+    "the worker takes the key: pass 1 (custom resource added) plans 3 action(s) from its cache",
+    "CREATE a → 201",
+    "watch event a added: the cache takes it",
+    "key added (owned object a added): deferred: the key is being processed",
+  ]);
+  // Pass 2 read a cache without c's delete: its request is a 404.
+  await passes(page).nth(1).locator(".pass-head").click();
+  const second = passes(page).nth(1).locator("details.pass-events");
+  await second.locator("summary").click();
+  await expect(second.locator("li")).toContainText(["DELETE c → 404"]);
+});

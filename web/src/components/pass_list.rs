@@ -1,5 +1,7 @@
 //! The timeline: one entry per revealed pass, with its trigger, actions and results.
 
+use reconcile_sim::events::SimEvent;
+use reconcile_sim::workqueue::AddOutcome;
 use reconcile_sim::{format_millis, ActionResult, Happening, LogEntry, Timeline};
 use yew::prelude::*;
 
@@ -115,6 +117,9 @@ fn PassItem(props: &PassItemProps) -> Html {
                     }) }
                 </ul>
             }
+            if selected {
+                { pass_events(&props.timeline, props.position) }
+            }
         </li>
     }
 }
@@ -155,6 +160,71 @@ fn result_text(result: &ActionResult) -> String {
         ),
         ActionResult::NotAttempted => "not attempted (an earlier action failed)".to_owned(),
         ActionResult::LostInCrash => "lost: the controller crashed".to_owned(),
+    }
+}
+
+/// Every step from this pass's start to the next pass's, from the event log:
+/// the view that steps by event (shown for the selected pass).
+fn pass_events(timeline: &Timeline, position: usize) -> Html {
+    let index = timeline.passes[position].index;
+    let entries = &timeline.events.entries;
+    let started = |pass: usize| {
+        entries
+            .iter()
+            .position(|e| matches!(e.what, SimEvent::ReconcileStarted { pass: p, .. } if p == pass))
+    };
+    let from = started(index).unwrap_or(entries.len());
+    let next = started(index + 1);
+    let events = &entries[from..next.unwrap_or(entries.len()).max(from)];
+    html! {
+        <details class="pass-events">
+            <summary>{ format!("Every step until the next pass ({} events)", events.len()) }</summary>
+            <ol aria-label={format!("Events from pass {index}")}>
+                { for events.iter().map(|entry| html! {
+                    <li>{ format!("t = {}: {}", format_millis(entry.at), event_text(&entry.what)) }</li>
+                }) }
+            </ol>
+            if timeline.events.truncated && next.is_none() {
+                <p class="muted small">{ "The event log keeps the first 10,000 events of a run." }</p>
+            }
+        </details>
+    }
+}
+
+/// One line per step of the control plane.
+pub fn event_text(event: &SimEvent) -> String {
+    match event {
+        SimEvent::ReconcileStarted {
+            pass,
+            trigger,
+            actions,
+        } => format!("the worker takes the key: pass {pass} ({trigger}) plans {actions} action(s) from its cache"),
+        SimEvent::Request {
+            action, name, code, ..
+        } => format!("{} {name} → {code}", action.as_str()),
+        SimEvent::ReconcileEnded {
+            pass,
+            error,
+            crashed,
+        } => match (crashed, error) {
+            (true, _) => format!("pass {pass} ends: the controller crashed"),
+            (false, true) => format!("pass {pass} returns an error"),
+            (false, false) => format!("pass {pass} returns"),
+        },
+        SimEvent::WatchDelivered { name, change } => {
+            format!("watch event {name} {}: the cache takes it", change_text(*change))
+        }
+        SimEvent::Enqueued { outcome, trigger } => {
+            let what = match outcome {
+                AddOutcome::Queued => "queued",
+                AddOutcome::AlreadyQueued => "already queued: one key, one entry",
+                AddOutcome::Deferred => "deferred: the key is being processed",
+            };
+            format!("key added ({trigger}): {what}")
+        }
+        SimEvent::RequeueDelayed { ready_at } => {
+            format!("the requeue waits until t = {}", format_millis(*ready_at))
+        }
     }
 }
 
