@@ -34,6 +34,7 @@ use std::sync::Arc;
 
 use reconcile_core::json::Json;
 
+use crate::ownership::OwnerRefs;
 use crate::workqueue::Millis;
 use crate::world::World;
 
@@ -105,12 +106,25 @@ impl fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-/// `metav1.DeletionPropagation`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// `metav1.DeletionPropagation`; the default of custom resources is background.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
 pub enum PropagationPolicy {
     Orphan,
+    #[default]
     Background,
     Foreground,
+}
+
+impl fmt::Display for PropagationPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PropagationPolicy::Orphan => "orphan",
+            PropagationPolicy::Background => "background",
+            PropagationPolicy::Foreground => "foreground",
+        })
+    }
 }
 
 /// `metav1.DeleteOptions`, the parts that shape a deletion here.
@@ -178,6 +192,8 @@ pub enum UpdateOutcome {
 pub struct Update {
     pub spec: Option<Json>,
     pub finalizers: Option<Vec<String>>,
+    /// The garbage collector's patches of ownerReferences.
+    pub owner_references: Option<OwnerRefs>,
     /// The version the writer read. `None` stands for a patch, which the
     /// server applies to whatever it stores (a PUT must carry a version).
     pub resource_version: Option<u64>,
@@ -191,6 +207,17 @@ impl World {
         spec: Json,
         finalizers: Vec<String>,
     ) -> Result<(), ApiError> {
+        self.create_owned(name, spec, finalizers, OwnerRefs::default())
+    }
+
+    /// POST of an object with ownerReferences.
+    pub fn create_owned(
+        &mut self,
+        name: &Arc<str>,
+        spec: Json,
+        finalizers: Vec<String>,
+        owners: OwnerRefs,
+    ) -> Result<(), ApiError> {
         if self.observed.contains(name) {
             return Err(ApiError::AlreadyExists {
                 name: name.to_string(),
@@ -198,9 +225,12 @@ impl World {
         }
         validate_finalizers(name, &finalizers)?;
         self.write_spec_shared(name, spec);
+        // Part of the same create: no writes of their own.
         if !finalizers.is_empty() {
-            // Part of the same create: no write of its own.
             self.put_finalizers(name, finalizers);
+        }
+        if !owners.is_empty() {
+            self.put_owner_references(name, owners);
         }
         Ok(())
     }
@@ -231,11 +261,17 @@ impl World {
         let spec = update
             .spec
             .filter(|spec| self.observed.get(name) != Some(spec));
-        if spec.is_none() && !finalizers_changed {
+        let owners = update
+            .owner_references
+            .filter(|owners| *owners != meta.owner_references);
+        if spec.is_none() && !finalizers_changed && owners.is_none() {
             return Ok(UpdateOutcome::Unchanged);
         }
         if finalizers_changed {
             self.put_finalizers(name, finalizers);
+        }
+        if let Some(owners) = owners {
+            self.put_owner_references(name, owners);
         }
         match spec {
             // Writes the metadata too, with a new generation.

@@ -87,6 +87,7 @@ mod edge;
 mod engine;
 mod fault_input;
 pub mod options;
+pub mod ownership;
 pub mod rng;
 mod status;
 pub mod workqueue;
@@ -94,6 +95,7 @@ pub mod world;
 
 use serde::{Deserialize, Serialize};
 
+pub use apiserver::PropagationPolicy;
 pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::simulate;
 pub use fault_input::DriftInputError;
@@ -225,6 +227,9 @@ pub enum WorldEvent {
         #[cfg_attr(feature = "ts", ts(as = "Resources"))]
         desired: Resources,
     },
+    /// Someone deletes the custom resource (`kubectl delete --cascade=...`);
+    /// the garbage collector then acts on what it owns, as `propagation` says.
+    DeleteCustomResource { propagation: PropagationPolicy },
 }
 
 /// How an event reads in the timeline and the level-vs-edge table.
@@ -242,6 +247,9 @@ impl std::fmt::Display for WorldEvent {
                 write!(f, "someone adds finalizer {finalizer} to {name}")
             }
             WorldEvent::SetDesired { .. } => f.write_str("the custom resource's spec changes"),
+            WorldEvent::DeleteCustomResource { propagation } => {
+                write!(f, "someone deletes the custom resource ({propagation})")
+            }
         }
     }
 }
@@ -261,6 +269,7 @@ struct RawWorldEvent {
     finalizer: Option<String>,
     #[serde(default, with = "optional_resources_as_json")]
     desired: Option<Resources>,
+    propagation: Option<PropagationPolicy>,
 }
 
 /// The most members a field path (of a drift or another writer) may name
@@ -322,9 +331,13 @@ impl TryFrom<RawWorldEvent> for WorldEvent {
             "set-desired" => WorldEvent::SetDesired {
                 desired: raw.desired.clone().ok_or_else(|| missing("desired"))?,
             },
+            // Without a policy, the default of custom resources: background.
+            "delete-custom-resource" => WorldEvent::DeleteCustomResource {
+                propagation: raw.propagation.unwrap_or_default(),
+            },
             other => {
                 return Err(format!(
-                    "unknown event kind \"{other}\"; expected delete, drift, stray-create, add-finalizer or set-desired"
+                    "unknown event kind \"{other}\"; expected delete, drift, stray-create, add-finalizer, set-desired or delete-custom-resource"
                 ))
             }
         })
@@ -381,6 +394,9 @@ pub enum Trigger {
     Relisted,
     /// The `RequeueAfter` a successful pass returned.
     RequeueAfter { delay_ms: Millis },
+    /// The custom resource got its deletionTimestamp (a foreground or orphan
+    /// deletion waits for the garbage collector).
+    CustomResourceDeleting,
 }
 
 impl std::fmt::Display for Trigger {
@@ -394,7 +410,12 @@ impl std::fmt::Display for Trigger {
                 change: Change::Added,
                 ..
             } => f.write_str("custom resource added"),
+            Trigger::CustomResource {
+                change: Change::Deleted,
+                ..
+            } => f.write_str("custom resource deleted"),
             Trigger::CustomResource { .. } => f.write_str("custom resource spec changed"),
+            Trigger::CustomResourceDeleting => f.write_str("custom resource is being deleted"),
             Trigger::OwnedObject { name, change } => {
                 let change = match change {
                     Change::Added => "added",
@@ -526,6 +547,82 @@ pub enum Happening {
         requested_at: Millis,
         ready_at: Millis,
     },
+    /// kube-controller-manager's garbage collector wrote to the store.
+    GarbageCollector {
+        action: GcAction,
+    },
+}
+
+/// What the garbage collector did (see `engine::gc`). `object` is `None`
+/// for the custom resource.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
+pub enum GcAction {
+    /// Deleted a dependent whose owners are gone or waiting for it; with
+    /// finalizers of its own it only starts terminating.
+    Deleted {
+        object: Option<String>,
+        propagation: PropagationPolicy,
+        object_deleted: bool,
+    },
+    /// Removed ownerReferences to owners that are gone or orphaning it.
+    OwnerReferencesRemoved { object: Option<String> },
+    /// Removed its own finalizer (`orphan`, `foregroundDeletion`) once done.
+    FinalizerRemoved {
+        object: Option<String>,
+        finalizer: String,
+        object_deleted: bool,
+    },
+}
+
+impl std::fmt::Display for GcAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = |object: &Option<String>| {
+            object
+                .clone()
+                .unwrap_or_else(|| "the custom resource".to_owned())
+        };
+        match self {
+            GcAction::Deleted {
+                object,
+                propagation,
+                object_deleted,
+            } => {
+                let effect = if *object_deleted {
+                    "gone"
+                } else {
+                    "terminating"
+                };
+                write!(
+                    f,
+                    "the garbage collector deletes {} ({propagation}): {effect}",
+                    name(object)
+                )
+            }
+            GcAction::OwnerReferencesRemoved { object } => write!(
+                f,
+                "the garbage collector removes {}'s ownerReference (orphaned)",
+                name(object)
+            ),
+            GcAction::FinalizerRemoved {
+                object,
+                finalizer,
+                object_deleted,
+            } => {
+                let gone = if *object_deleted { "; it is gone" } else { "" };
+                write!(
+                    f,
+                    "the garbage collector removes finalizer {finalizer} from {}{gone}",
+                    name(object)
+                )
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

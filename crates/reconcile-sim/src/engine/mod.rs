@@ -1,5 +1,6 @@
 //! The discrete-event loop behind [`simulate`].
 
+mod gc;
 mod informer;
 mod owners;
 mod pass;
@@ -9,7 +10,8 @@ mod verdict;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::apiserver::UpdateOutcome;
+use super::apiserver::{ApiError, DeleteOptions, DeleteOutcome, DeleteStrategy, UpdateOutcome};
+use super::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
 use super::rng::{SimRng, Stream};
 use super::workqueue::{AddOutcome, Millis, RateLimitingQueue};
 use super::world::{Change, World};
@@ -24,7 +26,7 @@ use reconcile_core::stable::{SplitMix64, StableHasher};
 use requeue::PassResult;
 
 /// The controller's one key: the custom resource it reconciles.
-const KEY: &str = "custom-resource";
+const KEY: &str = CUSTOM_RESOURCE;
 /// How long the world stays idle before the next scripted event, when nothing else is pending.
 const IDLE_GAP_MS: Millis = 100;
 /// A state that comes back this many times, undone each time, is an oscillation.
@@ -94,6 +96,11 @@ enum Scheduled {
     PassDone {
         result: PassResult,
     },
+    /// A garbage collector worker takes an item from one of its queues.
+    GcWork {
+        queue: gc::Queue,
+        key: ObjectKey,
+    },
 }
 
 struct Engine<'a> {
@@ -145,11 +152,16 @@ struct Engine<'a> {
     running: Option<RunningPass>,
     /// Finalizer owners whose turn is scheduled, by (object, finalizer): one each.
     owners_pending: BTreeSet<(String, String)>,
+    /// kube-controller-manager's garbage collector.
+    gc: gc::GarbageCollector,
+    /// The controller reference to the custom resource every object it creates carries.
+    owner_refs: OwnerRefs,
 }
 
 impl<'a> Engine<'a> {
     fn new(scenario: &SimScenario, config: &'a SimConfig) -> Self {
-        let world = World::new(scenario.observed.clone(), scenario.finalizers.clone());
+        let world =
+            World::with_custom_resource(scenario.observed.clone(), scenario.finalizers.clone());
         let mut resync_rng = SimRng::stream(config.seed, Stream::ResyncJitter);
         let informer = Informer::list(&world, &scenario.desired, 0, &mut resync_rng);
         let mut engine = Self {
@@ -186,7 +198,11 @@ impl<'a> Engine<'a> {
             pass_in_progress: false,
             running: None,
             owners_pending: BTreeSet::new(),
+            gc: gc::GarbageCollector::default(),
+            owner_refs: OwnerRefs::default(),
         };
+        engine.owner_refs = engine.world.controller_owner_refs();
+        engine.gc_list();
         engine.schedule_script_after(0, 0);
         // The informer's initial list delivers the custom resource.
         engine.schedule(1, Scheduled::Listed);
@@ -318,6 +334,7 @@ impl<'a> Engine<'a> {
             Scheduled::Script { index } => self.apply_script(index),
             Scheduled::OtherWriter { index } => self.other_writer_acts(index),
             Scheduled::Request { sent } => self.answer_request(sent),
+            Scheduled::GcWork { queue, key } => self.gc_work(queue, key),
             Scheduled::PassDone { result } => {
                 self.pass_in_progress = false;
                 let requeued_at = self.handle_result(KEY, result);
@@ -337,10 +354,13 @@ impl<'a> Engine<'a> {
                 let epoch = self.informer.epoch + 1;
                 self.informer =
                     Informer::list(&self.world, &self.desired, epoch, &mut self.resync_rng);
-                self.enqueue(Trigger::CustomResource {
-                    change: Change::Added,
-                    after_restart: true,
-                });
+                // The list holds the custom resource unless it was deleted meanwhile.
+                if self.world.get(&ObjectKey::CustomResource).is_some() {
+                    self.enqueue(Trigger::CustomResource {
+                        change: Change::Added,
+                        after_restart: true,
+                    });
+                }
                 self.schedule_resync(self.now);
             }
         }
@@ -367,6 +387,57 @@ impl<'a> Engine<'a> {
                     );
                     self.deferred_trigger = Some(trigger);
                 }
+            }
+        }
+    }
+
+    /// The garbage collector's informers list the store at start: the
+    /// custom resource first, as it was created first.
+    fn gc_list(&mut self) {
+        let objects = self.world.observed.names().filter_map(|name| {
+            let shared = self.world.observed.shared_name(name).cloned()?;
+            Some(ObjectKey::Object(shared))
+        });
+        let keys: Vec<ObjectKey> = std::iter::once(ObjectKey::CustomResource)
+            .chain(objects)
+            .collect();
+        for key in keys {
+            let state = self.world.get(&key);
+            self.gc_observe(0, &key, state.as_ref());
+        }
+    }
+
+    /// A DELETE request on `key`; when it starts a termination, every
+    /// finalizer's owner hears of it. The change it makes, if any.
+    pub(super) fn delete_key(
+        &mut self,
+        key: &ObjectKey,
+        options: &DeleteOptions,
+        at: Millis,
+    ) -> Result<Option<Change>, ApiError> {
+        let strategy = DeleteStrategy::default();
+        let outcome = self.world.in_key_space(key, |world, name| {
+            world.delete(name, options, &strategy, at)
+        })?;
+        Ok(match outcome {
+            DeleteOutcome::Deleted => Some(Change::Deleted),
+            DeleteOutcome::Terminating { written: true } => {
+                if let ObjectKey::Object(name) = key {
+                    self.schedule_owners_of(name, at);
+                }
+                Some(Change::Updated)
+            }
+            DeleteOutcome::Terminating { written: false } => None,
+        })
+    }
+
+    /// The watch events of a write to `key` (the controller's and the collector's).
+    pub(super) fn key_event(&mut self, at: Millis, key: &ObjectKey, change: Change) {
+        match key {
+            ObjectKey::Object(name) => self.watch_event(at, name, change),
+            ObjectKey::CustomResource => {
+                let breaks = self.drops_rng.chance(self.config.drop_rate);
+                self.custom_resource_event(at, change, breaks);
             }
         }
     }
