@@ -12,7 +12,15 @@
 //! breaks and re-lists, resync), [`workqueue`] (client-go's queue and rate
 //! limiters), `engine::requeue` (responses → result → queue, as
 //! controller-runtime's `reconcileHandler`), `engine::owners` (finalizer
-//! owners), `engine::script` (other actors).
+//! owners), `engine::script` (other actors), `engine::gc` (the garbage
+//! collector), [`ownership`] (ownerReferences, the custom resource's key
+//! space).
+//!
+//! The custom resource is in the store too, in a key space of its own, and
+//! every object the controller manages refers to it (ownerReferences with
+//! `controller` and `blockOwnerDeletion`). When another actor deletes it,
+//! the garbage collector deletes or orphans what it owned, as the
+//! propagation policy says.
 //!
 //! # Guarantees
 //! - Deterministic: the same scenario and [`SimConfig`] (including `seed`) give
@@ -71,11 +79,20 @@
 //!   not attempted and the key is requeued with backoff.
 //! - While the controller is down after a crash, events reach nobody; the
 //!   restarted controller starts a fresh informer, which lists what exists.
-//! - Every finalizer owner takes the same `finalizer_owner_delay_ms`, and the
-//!   custom resource itself is not in the store. There is no garbage
-//!   collector yet, so nobody would remove its `orphan` or
-//!   `foregroundDeletion` finalizers; the controller's own deletes use the
-//!   default propagation (background), which adds neither.
+//! - Every finalizer owner takes the same `finalizer_owner_delay_ms`. The
+//!   garbage collector (`engine::gc`) owns `orphan` and `foregroundDeletion`;
+//!   it acts only on what a deleted owner owned (the custom resource, by a
+//!   scripted `delete-custom-resource`), `watch_latency_ms + action_ms` after
+//!   each write it must look at, its watch never breaking and its requests
+//!   never failing. The controller's own deletes use the default propagation
+//!   (background), which adds neither finalizer.
+//! - Once its custom resource is being deleted or gone, the reconciler
+//!   returns at once (controller-runtime: the Get is NotFound, or the object
+//!   has a deletionTimestamp and no finalizer of this controller), so passes
+//!   do nothing. The state to reach is then the collector's: the custom
+//!   resource gone and no object referring to it (background and foreground
+//!   delete the dependents, orphan keeps them without the reference); the
+//!   verdict and `out_of_sync` count what is left of that.
 //! - Only [`OtherWriter`]s can fight the controller: scripted events are
 //!   finitely many, so a state they bring back is never called an oscillation.
 //! - Simulated time ends at `Millis::MAX` ms: anything the settings would
@@ -86,8 +103,10 @@ pub mod apiserver;
 mod edge;
 mod engine;
 mod fault_input;
+mod gc_record;
 pub mod options;
 pub mod ownership;
+mod propagation;
 pub mod rng;
 mod status;
 pub mod workqueue;
@@ -99,6 +118,7 @@ pub use apiserver::PropagationPolicy;
 pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::simulate;
 pub use fault_input::DriftInputError;
+pub use gc_record::GcAction;
 pub use options::{options_from_json, parse_options, OptionsError};
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
@@ -551,78 +571,6 @@ pub enum Happening {
     GarbageCollector {
         action: GcAction,
     },
-}
-
-/// What the garbage collector did (see `engine::gc`). `object` is `None`
-/// for the custom resource.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(
-    tag = "kind",
-    rename_all = "kebab-case",
-    rename_all_fields = "camelCase"
-)]
-pub enum GcAction {
-    /// Deleted a dependent whose owners are gone or waiting for it; with
-    /// finalizers of its own it only starts terminating.
-    Deleted {
-        object: Option<String>,
-        propagation: PropagationPolicy,
-        object_deleted: bool,
-    },
-    /// Removed ownerReferences to owners that are gone or orphaning it.
-    OwnerReferencesRemoved { object: Option<String> },
-    /// Removed its own finalizer (`orphan`, `foregroundDeletion`) once done.
-    FinalizerRemoved {
-        object: Option<String>,
-        finalizer: String,
-        object_deleted: bool,
-    },
-}
-
-impl std::fmt::Display for GcAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let name = |object: &Option<String>| {
-            object
-                .clone()
-                .unwrap_or_else(|| "the custom resource".to_owned())
-        };
-        match self {
-            GcAction::Deleted {
-                object,
-                propagation,
-                object_deleted,
-            } => {
-                let effect = if *object_deleted {
-                    "gone"
-                } else {
-                    "terminating"
-                };
-                write!(
-                    f,
-                    "the garbage collector deletes {} ({propagation}): {effect}",
-                    name(object)
-                )
-            }
-            GcAction::OwnerReferencesRemoved { object } => write!(
-                f,
-                "the garbage collector removes {}'s ownerReference (orphaned)",
-                name(object)
-            ),
-            GcAction::FinalizerRemoved {
-                object,
-                finalizer,
-                object_deleted,
-            } => {
-                let gone = if *object_deleted { "; it is gone" } else { "" };
-                write!(
-                    f,
-                    "the garbage collector removes finalizer {finalizer} from {}{gone}",
-                    name(object)
-                )
-            }
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -37,8 +37,8 @@ pub struct World {
     pub(crate) last_resource_version: u64,
     #[serde(skip)]
     fingerprint: u64,
-    /// The custom resource's key space (see [`crate::ownership`]); `None`
-    /// in a store built without one.
+    /// The custom resource's key space (see [`crate::ownership`]), absent
+    /// from a store built without one: its metadata, under its name.
     #[serde(rename = "customResource", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub(crate) custom_resource: Option<Box<World>>,

@@ -77,9 +77,14 @@ summaryText: string, };
 export type BackoffPolicy = { "policy": "client-go", base_ms: number, max_ms: number, qps: number, burst: number, } | { "policy": "fixed-delay", delay_ms: number, };
 
 /**
+ * `metav1.DeletionPropagation`; the default of custom resources is background.
+ */
+export type PropagationPolicy = "orphan" | "background" | "foreground";
+
+/**
  * What another actor can do to the world.
  */
-export type WorldEvent = { "kind": "delete", name: string, } | { "kind": "drift", name: string, path: Array<string>, value: Json, } | { "kind": "stray-create", name: string, spec: Json, } | { "kind": "add-finalizer", name: string, finalizer: string, } | { "kind": "set-desired", desired: Resources, };
+export type WorldEvent = { "kind": "delete", name: string, } | { "kind": "drift", name: string, path: Array<string>, value: Json, } | { "kind": "stray-create", name: string, spec: Json, } | { "kind": "add-finalizer", name: string, finalizer: string, } | { "kind": "set-desired", desired: Resources, } | { "kind": "delete-custom-resource", propagation: PropagationPolicy, };
 
 /**
  * One finalizer entry on one object.
@@ -198,7 +203,7 @@ export type Change = "added" | "updated" | "deleted";
 /**
  * Why a pass ran. `reconcile` never sees this.
  */
-export type Trigger = { "kind": "custom-resource", change: Change, afterRestart: boolean, } | { "kind": "owned-object", name: string, change: Change, } | { "kind": "resync" } | { "kind": "requeue", failures: number, } | { "kind": "relisted" } | { "kind": "requeue-after", delayMs: number, };
+export type Trigger = { "kind": "custom-resource", change: Change, afterRestart: boolean, } | { "kind": "owned-object", name: string, change: Change, } | { "kind": "resync" } | { "kind": "requeue", failures: number, } | { "kind": "relisted" } | { "kind": "requeue-after", delayMs: number, } | { "kind": "custom-resource-deleting" };
 
 /**
  * What became of one action of a pass.
@@ -215,7 +220,12 @@ export type World = { observed: Resources, finalizers: Finalizers,
  * Objects being deleted, with the simulated time their deletion began
  * (metadata.deletionTimestamp).
  */
-terminating: { [key in string]: number }, };
+terminating: { [key in string]: number }, 
+/**
+ * The custom resource's key space (see `crate::ownership`), absent
+ * from a store built without one: its metadata, under its name.
+ */
+customResource?: World, };
 
 /**
  * One pass of the loop.
@@ -235,13 +245,19 @@ worldAfter: World,
 outOfSync: number, terminating: number, };
 
 /**
+ * What the garbage collector did (see `engine::gc`). `object` is `None`
+ * for the custom resource.
+ */
+export type GcAction = { "kind": "deleted", object: string | null, propagation: PropagationPolicy, objectDeleted: boolean, } | { "kind": "owner-references-removed", object: string | null, } | { "kind": "finalizer-removed", object: string | null, finalizer: string, objectDeleted: boolean, };
+
+/**
  * Something that happened between passes, for the timeline's log.
  */
 export type Happening = { "kind": "watch-broken", name: string, change: Change, } | { "kind": "relisted", deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
 /**
  * It was the last one: the API server deleted the object in that update.
  */
-objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, };
+objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, } | { "kind": "garbage-collector", action: GcAction, };
 
 export type LogEntry = { at: number, 
 /**
@@ -251,7 +267,7 @@ after_pass: number, } & ({ "kind": "watch-broken", name: string, change: Change,
 /**
  * It was the last one: the API server deleted the object in that update.
  */
-objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, });
+objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, } | { "kind": "garbage-collector", action: GcAction, });
 
 export type NotConvergingReason = { "kind": "stuck-finalizer", object: string, finalizer: string, } | { "kind": "oscillation", object: string, field: string, other_writer: string | null, } | { "kind": "pass-limit", limit: number, } | { "kind": "no-trigger", out_of_sync: number, };
 

@@ -75,9 +75,9 @@ mod generate {
         Reason, Resources, Scenario, Summary,
     };
     use reconcile_sim::{
-        ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerRef, Happening,
-        LogEntry, NotConvergingReason, OtherWriter, PassRecord, ScriptedEvent, SimConfig, Trigger,
-        Verdict, World, WorldEvent,
+        ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerRef, GcAction,
+        Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord, PropagationPolicy,
+        ScriptedEvent, SimConfig, Trigger, Verdict, World, WorldEvent,
     };
     use ts_rs::{Config, TS};
 
@@ -157,6 +157,7 @@ mod generate {
             declaration::<Plan>(cfg),
             // The simulation's settings.
             declaration::<BackoffPolicy>(cfg),
+            declaration::<PropagationPolicy>(cfg),
             declaration::<WorldEvent>(cfg),
             declaration::<FinalizerRef>(cfg),
             declaration::<CrashPlan>(cfg),
@@ -171,6 +172,7 @@ mod generate {
             declaration::<ActionOutcome>(cfg),
             declaration::<World>(cfg),
             declaration::<PassRecord>(cfg),
+            declaration::<GcAction>(cfg),
             declaration::<Happening>(cfg),
             declaration::<LogEntry>(cfg),
             declaration::<NotConvergingReason>(cfg),

@@ -1,16 +1,18 @@
 //! The discrete-event loop behind [`simulate`].
 
 mod gc;
+mod gc_graph;
 mod informer;
 mod owners;
 mod pass;
+mod requests;
 mod requeue;
 mod script;
 mod verdict;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::apiserver::{ApiError, DeleteOptions, DeleteOutcome, DeleteStrategy, UpdateOutcome};
+use super::apiserver::UpdateOutcome;
 use super::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
 use super::rng::{SimRng, Stream};
 use super::workqueue::{AddOutcome, Millis, RateLimitingQueue};
@@ -387,57 +389,6 @@ impl<'a> Engine<'a> {
                     );
                     self.deferred_trigger = Some(trigger);
                 }
-            }
-        }
-    }
-
-    /// The garbage collector's informers list the store at start: the
-    /// custom resource first, as it was created first.
-    fn gc_list(&mut self) {
-        let objects = self.world.observed.names().filter_map(|name| {
-            let shared = self.world.observed.shared_name(name).cloned()?;
-            Some(ObjectKey::Object(shared))
-        });
-        let keys: Vec<ObjectKey> = std::iter::once(ObjectKey::CustomResource)
-            .chain(objects)
-            .collect();
-        for key in keys {
-            let state = self.world.get(&key);
-            self.gc_observe(0, &key, state.as_ref());
-        }
-    }
-
-    /// A DELETE request on `key`; when it starts a termination, every
-    /// finalizer's owner hears of it. The change it makes, if any.
-    pub(super) fn delete_key(
-        &mut self,
-        key: &ObjectKey,
-        options: &DeleteOptions,
-        at: Millis,
-    ) -> Result<Option<Change>, ApiError> {
-        let strategy = DeleteStrategy::default();
-        let outcome = self.world.in_key_space(key, |world, name| {
-            world.delete(name, options, &strategy, at)
-        })?;
-        Ok(match outcome {
-            DeleteOutcome::Deleted => Some(Change::Deleted),
-            DeleteOutcome::Terminating { written: true } => {
-                if let ObjectKey::Object(name) = key {
-                    self.schedule_owners_of(name, at);
-                }
-                Some(Change::Updated)
-            }
-            DeleteOutcome::Terminating { written: false } => None,
-        })
-    }
-
-    /// The watch events of a write to `key` (the controller's and the collector's).
-    pub(super) fn key_event(&mut self, at: Millis, key: &ObjectKey, change: Change) {
-        match key {
-            ObjectKey::Object(name) => self.watch_event(at, name, change),
-            ObjectKey::CustomResource => {
-                let breaks = self.drops_rng.chance(self.config.drop_rate);
-                self.custom_resource_event(at, change, breaks);
             }
         }
     }
