@@ -34,6 +34,10 @@ use std::sync::Arc;
 
 use reconcile_core::json::Json;
 
+use crate::ownership::OwnerRefs;
+pub use crate::propagation::{
+    deletion_finalizers_for_gc, DeleteOptions, DeleteStrategy, GcPolicy, PropagationPolicy,
+};
 use crate::workqueue::Millis;
 use crate::world::World;
 
@@ -105,53 +109,6 @@ impl fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-/// `metav1.DeletionPropagation`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PropagationPolicy {
-    Orphan,
-    Background,
-    Foreground,
-}
-
-/// `metav1.DeleteOptions`, the parts that shape a deletion here.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DeleteOptions {
-    pub propagation_policy: Option<PropagationPolicy>,
-    /// The deprecated `orphanDependents`; it wins over `propagation_policy`.
-    pub orphan_dependents: Option<bool>,
-    /// `preconditions.resourceVersion`.
-    pub resource_version: Option<u64>,
-}
-
-/// A kind's `DefaultGarbageCollectionPolicy` (`rest.GarbageCollectionPolicy`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum GcPolicy {
-    /// Background deletion of dependents: custom resources and today's built-in kinds.
-    #[default]
-    DeleteDependents,
-    /// Orphan the dependents unless told otherwise (e.g. `extensions/v1beta1` kinds).
-    OrphanDependents,
-    /// The kind does not take part in garbage collection.
-    Unsupported,
-}
-
-/// How the store deletes: `Store.EnableGarbageCollection` and the kind's default policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DeleteStrategy {
-    pub garbage_collection: bool,
-    pub default_policy: GcPolicy,
-}
-
-impl Default for DeleteStrategy {
-    /// What a cluster runs: the garbage collector on, background by default.
-    fn default() -> Self {
-        Self {
-            garbage_collection: true,
-            default_policy: GcPolicy::DeleteDependents,
-        }
-    }
-}
-
 /// What a delete did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeleteOutcome {
@@ -178,6 +135,8 @@ pub enum UpdateOutcome {
 pub struct Update {
     pub spec: Option<Json>,
     pub finalizers: Option<Vec<String>>,
+    /// The garbage collector's patches of ownerReferences.
+    pub owner_references: Option<OwnerRefs>,
     /// The version the writer read. `None` stands for a patch, which the
     /// server applies to whatever it stores (a PUT must carry a version).
     pub resource_version: Option<u64>,
@@ -191,6 +150,17 @@ impl World {
         spec: Json,
         finalizers: Vec<String>,
     ) -> Result<(), ApiError> {
+        self.create_owned(name, spec, finalizers, OwnerRefs::default())
+    }
+
+    /// POST of an object with ownerReferences.
+    pub fn create_owned(
+        &mut self,
+        name: &Arc<str>,
+        spec: Json,
+        finalizers: Vec<String>,
+        owners: OwnerRefs,
+    ) -> Result<(), ApiError> {
         if self.observed.contains(name) {
             return Err(ApiError::AlreadyExists {
                 name: name.to_string(),
@@ -198,9 +168,12 @@ impl World {
         }
         validate_finalizers(name, &finalizers)?;
         self.write_spec_shared(name, spec);
+        // Part of the same create: no writes of their own.
         if !finalizers.is_empty() {
-            // Part of the same create: no write of its own.
             self.put_finalizers(name, finalizers);
+        }
+        if !owners.is_empty() {
+            self.put_owner_references(name, owners);
         }
         Ok(())
     }
@@ -231,11 +204,17 @@ impl World {
         let spec = update
             .spec
             .filter(|spec| self.observed.get(name) != Some(spec));
-        if spec.is_none() && !finalizers_changed {
+        let owners = update
+            .owner_references
+            .filter(|owners| *owners != meta.owner_references);
+        if spec.is_none() && !finalizers_changed && owners.is_none() {
             return Ok(UpdateOutcome::Unchanged);
         }
         if finalizers_changed {
             self.put_finalizers(name, finalizers);
+        }
+        if let Some(owners) = owners {
+            self.put_owner_references(name, owners);
         }
         match spec {
             // Writes the metadata too, with a new generation.
@@ -316,86 +295,6 @@ fn validate_no_new_finalizers(name: &str, new: &[String], old: &[String]) -> Res
         name: name.to_owned(),
         added,
     })
-}
-
-/// `shouldOrphanDependents`.
-fn should_orphan(
-    finalizers: &[String],
-    options: &DeleteOptions,
-    strategy: &DeleteStrategy,
-) -> bool {
-    if strategy.default_policy == GcPolicy::Unsupported {
-        return false;
-    }
-    if let Some(orphan) = options.orphan_dependents {
-        return orphan;
-    }
-    if let Some(policy) = options.propagation_policy {
-        return policy == PropagationPolicy::Orphan;
-    }
-    for f in finalizers {
-        match f.as_str() {
-            FINALIZER_ORPHAN_DEPENDENTS => return true,
-            FINALIZER_DELETE_DEPENDENTS => return false,
-            _ => {}
-        }
-    }
-    strategy.default_policy == GcPolicy::OrphanDependents
-}
-
-/// `shouldDeleteDependentsInForeground`.
-fn should_delete_in_foreground(
-    finalizers: &[String],
-    options: &DeleteOptions,
-    strategy: &DeleteStrategy,
-) -> bool {
-    if strategy.default_policy == GcPolicy::Unsupported || options.orphan_dependents.is_some() {
-        return false;
-    }
-    if let Some(policy) = options.propagation_policy {
-        return policy == PropagationPolicy::Foreground;
-    }
-    for f in finalizers {
-        match f.as_str() {
-            FINALIZER_DELETE_DEPENDENTS => return true,
-            FINALIZER_ORPHAN_DEPENDENTS => return false,
-            _ => {}
-        }
-    }
-    false
-}
-
-/// `deletionFinalizersForGarbageCollection`: whether the list changes, and
-/// the list the garbage collector needs (its two finalizers taken out, then
-/// put back as the options say).
-pub fn deletion_finalizers_for_gc(
-    finalizers: &[String],
-    options: &DeleteOptions,
-    strategy: &DeleteStrategy,
-) -> (bool, Vec<String>) {
-    if !strategy.garbage_collection {
-        return (false, finalizers.to_vec());
-    }
-    let orphan = should_orphan(finalizers, options, strategy);
-    let foreground = should_delete_in_foreground(finalizers, options, strategy);
-    let is_gc = |f: &String| f == FINALIZER_ORPHAN_DEPENDENTS || f == FINALIZER_DELETE_DEPENDENTS;
-    let mut new: Vec<String> = finalizers.iter().filter(|f| !is_gc(f)).cloned().collect();
-    if orphan {
-        new.push(FINALIZER_ORPHAN_DEPENDENTS.to_owned());
-    }
-    if foreground {
-        new.push(FINALIZER_DELETE_DEPENDENTS.to_owned());
-    }
-    // Compared as sets, as upstream does.
-    let as_set = |list: &[String]| {
-        list.iter()
-            .cloned()
-            .collect::<std::collections::BTreeSet<_>>()
-    };
-    if as_set(finalizers) == as_set(&new) {
-        return (false, finalizers.to_vec());
-    }
-    (true, new)
 }
 
 #[cfg(test)]

@@ -258,6 +258,7 @@ fn assert_store_handles_finalizers() {
             finalizers: Some(strings(&["foo.com/x"])),
             spec: Some(node("machine")),
             resource_version: Some(meta.resource_version),
+            ..Update::default()
         };
         store.update("foo", keep).expect("updated");
         let meta = store
@@ -269,6 +270,7 @@ fn assert_store_handles_finalizers() {
             finalizers: Some(Vec::new()),
             spec: Some(node("anothermachine")),
             resource_version: Some(meta.resource_version),
+            ..Update::default()
         };
         assert_eq!(store.update("foo", last), Ok(UpdateOutcome::Deleted));
         assert!(store.meta("foo").is_none(), "removed with its finalizer");

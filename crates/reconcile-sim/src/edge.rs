@@ -16,7 +16,9 @@
 
 use serde::Serialize;
 
+use super::apiserver::PropagationPolicy;
 use super::engine::simulate;
+use super::ownership::OwnerRefs;
 use super::status::{resource_statuses, ResourceStatus};
 use super::world::{Change, World};
 use super::{Happening, LogEntry, SimConfig, SimScenario, Timeline, WorldEvent};
@@ -58,9 +60,10 @@ pub struct Comparison {
 pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Comparison {
     let level = simulate(scenario, config);
     let mut edge = EdgeHandler {
-        world: World::new(scenario.observed.clone(), scenario.finalizers.clone()),
+        world: World::with_custom_resource(scenario.observed.clone(), scenario.finalizers.clone()),
         desired: scenario.desired.clone(),
         config,
+        gone: false,
     };
     // The level loop's state before the first event of the trace.
     let first = level
@@ -126,6 +129,8 @@ struct EdgeHandler<'a> {
     world: World,
     desired: Resources,
     config: &'a SimConfig,
+    /// The custom resource was deleted: no handler runs for it any more.
+    gone: bool,
 }
 
 impl EdgeHandler<'_> {
@@ -151,6 +156,9 @@ impl EdgeHandler<'_> {
 
     /// The payload is the desired state: create each name, without checking what exists.
     fn on_custom_resource_added(&mut self, desired: &Resources) -> Vec<(Action, String)> {
+        if self.gone {
+            return Vec::new();
+        }
         self.desired = desired.clone();
         let desired: Vec<_> = self
             .desired
@@ -167,6 +175,9 @@ impl EdgeHandler<'_> {
         // The world changes whether or not the controller hears about it.
         let previous_desired = self.desired.clone();
         let changed = self.apply_to_world(event);
+        if self.gone {
+            return Vec::new();
+        }
         if missed || !changed {
             // A missed spec change is not in the handler's memory either.
             self.desired = previous_desired;
@@ -253,16 +264,47 @@ impl EdgeHandler<'_> {
                 self.desired = desired.clone();
                 true
             }
+            WorldEvent::DeleteCustomResource { propagation } => {
+                self.collect_garbage(*propagation);
+                true
+            }
+        }
+    }
+
+    /// The garbage collector's end state after the custom resource's
+    /// deletion, which happens whatever the handler does: its dependents
+    /// deleted (their owners clear what they can), or orphaned.
+    fn collect_garbage(&mut self, propagation: PropagationPolicy) {
+        if std::mem::replace(&mut self.gone, true) {
+            return;
+        }
+        let Some(uid) = self.world.controller_owner_refs().controller_uid() else {
+            return;
+        };
+        let owned: Vec<String> = self
+            .world
+            .names_owned_by(uid)
+            .map(|name| name.to_string())
+            .collect();
+        for name in owned {
+            if propagation == PropagationPolicy::Orphan {
+                self.world.put_owner_references(&name, OwnerRefs::default());
+            } else {
+                self.delete(&name);
+            }
         }
     }
 
     fn create(&mut self, name: String, spec: Json) -> (Action, String) {
         let action = Action::create(name.clone(), spec.clone());
-        if self.world.observed.contains(&name) {
-            return (action, "rejected: AlreadyExists".to_owned());
+        let owners = self.world.controller_owner_refs();
+        match self
+            .world
+            .create_owned(&name.into(), spec, Vec::new(), owners)
+        {
+            Ok(()) => (action, "applied".to_owned()),
+            Err(_) => (action, "rejected: AlreadyExists".to_owned()),
         }
-        self.world.write_spec(&name, spec);
-        (action, "applied".to_owned())
     }
 
     /// Every owner that is not stuck removes its entry from `name`.

@@ -12,7 +12,15 @@
 //! breaks and re-lists, resync), [`workqueue`] (client-go's queue and rate
 //! limiters), `engine::requeue` (responses → result → queue, as
 //! controller-runtime's `reconcileHandler`), `engine::owners` (finalizer
-//! owners), `engine::script` (other actors).
+//! owners), `engine::script` (other actors), `engine::gc` (the garbage
+//! collector), [`ownership`] (ownerReferences, the custom resource's key
+//! space).
+//!
+//! The custom resource is in the store too, in a key space of its own, and
+//! every object the controller manages refers to it (ownerReferences with
+//! `controller` and `blockOwnerDeletion`). When another actor deletes it,
+//! the garbage collector deletes or orphans what it owned, as the
+//! propagation policy says.
 //!
 //! # Guarantees
 //! - Deterministic: the same scenario and [`SimConfig`] (including `seed`) give
@@ -71,11 +79,20 @@
 //!   not attempted and the key is requeued with backoff.
 //! - While the controller is down after a crash, events reach nobody; the
 //!   restarted controller starts a fresh informer, which lists what exists.
-//! - Every finalizer owner takes the same `finalizer_owner_delay_ms`, and the
-//!   custom resource itself is not in the store. There is no garbage
-//!   collector yet, so nobody would remove its `orphan` or
-//!   `foregroundDeletion` finalizers; the controller's own deletes use the
-//!   default propagation (background), which adds neither.
+//! - Every finalizer owner takes the same `finalizer_owner_delay_ms`. The
+//!   garbage collector (`engine::gc`) owns `orphan` and `foregroundDeletion`;
+//!   it acts only on what a deleted owner owned (the custom resource, by a
+//!   scripted `delete-custom-resource`), `watch_latency_ms + action_ms` after
+//!   each write it must look at, its watch never breaking and its requests
+//!   never failing. The controller's own deletes use the default propagation
+//!   (background), which adds neither finalizer.
+//! - Once its custom resource is being deleted or gone, the reconciler
+//!   returns at once (controller-runtime: the Get is NotFound, or the object
+//!   has a deletionTimestamp and no finalizer of this controller), so passes
+//!   do nothing. The state to reach is then the collector's: the custom
+//!   resource gone and no object referring to it (background and foreground
+//!   delete the dependents, orphan keeps them without the reference); the
+//!   verdict and `out_of_sync` count what is left of that.
 //! - Only [`OtherWriter`]s can fight the controller: scripted events are
 //!   finitely many, so a state they bring back is never called an oscillation.
 //! - Simulated time ends at `Millis::MAX` ms: anything the settings would
@@ -87,7 +104,10 @@ mod edge;
 mod engine;
 pub mod events;
 mod fault_input;
+mod gc_record;
 pub mod options;
+pub mod ownership;
+mod propagation;
 pub mod rng;
 mod status;
 pub mod workqueue;
@@ -95,9 +115,11 @@ pub mod world;
 
 use serde::{Deserialize, Serialize};
 
+pub use apiserver::PropagationPolicy;
 pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::simulate;
 pub use fault_input::DriftInputError;
+pub use gc_record::GcAction;
 pub use options::{options_from_json, parse_options, OptionsError};
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
@@ -230,6 +252,9 @@ pub enum WorldEvent {
         #[cfg_attr(feature = "ts", ts(as = "Resources"))]
         desired: Resources,
     },
+    /// Someone deletes the custom resource (`kubectl delete --cascade=...`);
+    /// the garbage collector then acts on what it owns, as `propagation` says.
+    DeleteCustomResource { propagation: PropagationPolicy },
 }
 
 /// How an event reads in the timeline and the level-vs-edge table.
@@ -247,6 +272,9 @@ impl std::fmt::Display for WorldEvent {
                 write!(f, "someone adds finalizer {finalizer} to {name}")
             }
             WorldEvent::SetDesired { .. } => f.write_str("the custom resource's spec changes"),
+            WorldEvent::DeleteCustomResource { propagation } => {
+                write!(f, "someone deletes the custom resource ({propagation})")
+            }
         }
     }
 }
@@ -266,6 +294,7 @@ struct RawWorldEvent {
     finalizer: Option<String>,
     #[serde(default, with = "optional_resources_as_json")]
     desired: Option<Resources>,
+    propagation: Option<PropagationPolicy>,
 }
 
 /// The most members a field path (of a drift or another writer) may name
@@ -327,9 +356,13 @@ impl TryFrom<RawWorldEvent> for WorldEvent {
             "set-desired" => WorldEvent::SetDesired {
                 desired: raw.desired.clone().ok_or_else(|| missing("desired"))?,
             },
+            // Without a policy, the default of custom resources: background.
+            "delete-custom-resource" => WorldEvent::DeleteCustomResource {
+                propagation: raw.propagation.unwrap_or_default(),
+            },
             other => {
                 return Err(format!(
-                    "unknown event kind \"{other}\"; expected delete, drift, stray-create, add-finalizer or set-desired"
+                    "unknown event kind \"{other}\"; expected delete, drift, stray-create, add-finalizer, set-desired or delete-custom-resource"
                 ))
             }
         })
@@ -386,6 +419,9 @@ pub enum Trigger {
     Relisted,
     /// The `RequeueAfter` a successful pass returned.
     RequeueAfter { delay_ms: Millis },
+    /// The custom resource got its deletionTimestamp (a foreground or orphan
+    /// deletion waits for the garbage collector).
+    CustomResourceDeleting,
 }
 
 impl std::fmt::Display for Trigger {
@@ -399,7 +435,12 @@ impl std::fmt::Display for Trigger {
                 change: Change::Added,
                 ..
             } => f.write_str("custom resource added"),
+            Trigger::CustomResource {
+                change: Change::Deleted,
+                ..
+            } => f.write_str("custom resource deleted"),
             Trigger::CustomResource { .. } => f.write_str("custom resource spec changed"),
+            Trigger::CustomResourceDeleting => f.write_str("custom resource is being deleted"),
             Trigger::OwnedObject { name, change } => {
                 let change = match change {
                     Change::Added => "added",
@@ -534,6 +575,10 @@ pub enum Happening {
     RequeueMerged {
         requested_at: Millis,
         ready_at: Millis,
+    },
+    /// kube-controller-manager's garbage collector wrote to the store.
+    GarbageCollector {
+        action: GcAction,
     },
 }
 

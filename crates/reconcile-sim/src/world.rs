@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::ownership::OwnerRefs;
 use super::workqueue::Millis;
 use reconcile_core::json::Json;
 use reconcile_core::model::{Finalizers, Resources};
@@ -36,6 +37,11 @@ pub struct World {
     pub(crate) last_resource_version: u64,
     #[serde(skip)]
     fingerprint: u64,
+    /// The custom resource's key space (see [`crate::ownership`]), absent
+    /// from a store built without one: its metadata, under its name.
+    #[serde(rename = "customResource", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub(crate) custom_resource: Option<Box<World>>,
 }
 
 /// One object as a watch event carries it, and as an informer caches it.
@@ -47,8 +53,8 @@ pub struct ObjectState {
     pub meta: ObjectMeta,
 }
 
-/// The metadata the API server assigns to an object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The metadata the API server assigns to an object, and its ownerReferences.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObjectMeta {
     /// Unique over the store's lifetime: a re-created name gets a new uid.
     pub uid: u64,
@@ -56,6 +62,7 @@ pub struct ObjectMeta {
     pub resource_version: u64,
     /// Bumped by every spec change and by the start of deletion.
     pub generation: u64,
+    pub owner_references: OwnerRefs,
 }
 
 /// What happened to an object, as a watch event reports it.
@@ -73,14 +80,28 @@ pub const NO_NEW_FINALIZERS: &str = "no new finalizers can be added if the objec
 
 impl World {
     pub fn new(observed: Resources, finalizers: Option<Finalizers>) -> Self {
+        Self::build(observed, finalizers, None, &OwnerRefs::default())
+    }
+
+    /// A store holding `observed`, created after `custom_resource` (when
+    /// given), each object with the references `owners`.
+    pub(crate) fn build(
+        observed: Resources,
+        finalizers: Option<Finalizers>,
+        custom_resource: Option<Box<World>>,
+        owners: &OwnerRefs,
+    ) -> Self {
         let mut world = Self {
             observed,
             // Entries for objects that do not exist mean nothing to the API server.
             finalizers: Finalizers::new(),
             terminating: BTreeMap::new(),
             meta: BTreeMap::new(),
-            last_resource_version: 0,
+            last_resource_version: custom_resource
+                .as_ref()
+                .map_or(0, |cr| cr.last_resource_version),
             fingerprint: 0,
+            custom_resource,
         };
         // The starting objects were created one by one, in name order.
         let names: Vec<Arc<str>> = world
@@ -89,7 +110,10 @@ impl World {
             .filter_map(|name| world.observed.shared_name(name).cloned())
             .collect();
         for name in names {
-            world.created(name);
+            world.created(Arc::clone(&name));
+            if let Some(meta) = world.meta.get_mut(&name) {
+                meta.owner_references = owners.clone();
+            }
         }
         if let Some(finalizers) = finalizers {
             for (name, list) in finalizers.iter() {
@@ -108,7 +132,7 @@ impl World {
 
     /// The metadata of an existing object.
     pub fn meta(&self, name: &str) -> Option<ObjectMeta> {
-        self.meta.get(name).copied()
+        self.meta.get(name).cloned()
     }
 
     /// The whole object, as a watch event would carry it now.
@@ -140,8 +164,8 @@ impl World {
                 Some(at) => world.terminating.insert(name.to_owned(), at),
                 None => world.terminating.remove(name),
             };
+            world.meta.insert(shared, state.meta);
         });
-        self.meta.insert(shared, state.meta);
     }
 
     /// Removes an object as an informer's cache takes its delete.
@@ -167,12 +191,18 @@ impl World {
             uid: version,
             resource_version: version,
             generation: 1,
+            owner_references: OwnerRefs::default(),
         };
         self.meta.insert(name, meta);
     }
 
+    /// The state's hash, the custom resource's included.
     pub fn fingerprint(&self) -> u64 {
-        self.fingerprint
+        let custom_resource = self
+            .custom_resource
+            .as_ref()
+            .map_or(0, |cr| cr.fingerprint());
+        self.fingerprint ^ custom_resource.rotate_left(29)
     }
 
     pub fn pending(&self, name: &str) -> &[String] {
@@ -276,6 +306,15 @@ impl World {
         self.written(name, false);
     }
 
+    /// Sets an object's ownerReferences as part of a larger write, which versions it.
+    pub(crate) fn put_owner_references(&mut self, name: &str, owners: OwnerRefs) {
+        self.rehashing(name, |world| {
+            if let Some(meta) = world.meta.get_mut(name) {
+                meta.owner_references = owners;
+            }
+        });
+    }
+
     /// Replaces the finalizer list as part of a larger write, which versions it.
     pub(crate) fn put_finalizers(&mut self, name: &str, list: Vec<String>) {
         self.rehashing(name, |world| world.finalizers.set(name, list));
@@ -295,6 +334,12 @@ impl World {
         } else {
             b"L"
         });
+        // Who owns it is part of the state: orphaning changes only that.
+        let owners = self.meta.get(name).map(|m| m.owner_references.as_slice());
+        for owner in owners.unwrap_or_default() {
+            hasher.write(&owner.uid.to_le_bytes());
+            hasher.write(&[u8::from(owner.block_owner_deletion)]);
+        }
         Some(hasher.finish())
     }
 
@@ -314,9 +359,21 @@ impl World {
 /// equal fingerprints: unequal ones settle a comparison without looking at any object.
 impl PartialEq for World {
     fn eq(&self, other: &Self) -> bool {
-        self.fingerprint == other.fingerprint
+        self.fingerprint() == other.fingerprint()
             && self.observed == other.observed
             && self.finalizers == other.finalizers
             && self.terminating == other.terminating
+            && self.custom_resource == other.custom_resource
+            && self.owners_equal(other)
+    }
+}
+
+impl World {
+    /// The same ownerReferences on every object (the names are equal already).
+    fn owners_equal(&self, other: &Self) -> bool {
+        self.meta
+            .values()
+            .map(|m| &m.owner_references)
+            .eq(other.meta.values().map(|m| &m.owner_references))
     }
 }

@@ -14,12 +14,13 @@ use reconcile_core::{
     parse_finalizers, parse_json, parse_resources, reconcile, Action, ActionKind, Document,
     Finalizers, Json, Number, Resources,
 };
+use reconcile_sim::ownership::{ObjectKey, OwnerRefs};
 use reconcile_sim::workqueue::{AddOutcome, RateLimiter, WorkQueue};
 use reconcile_sim::{
     compare_level_edge, resource_statuses, simulate, ActionResult, BackoffPolicy, Change,
     CrashPlan, FinalizerRef, Happening, Millis, NotConvergingReason, OtherWriter, PassRecord,
-    QueueModel, ScriptedEvent, SimConfig, SimScenario, SyncState, Timeline, Trigger, Verdict,
-    World, WorldEvent, NO_NEW_FINALIZERS,
+    PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SimScenario, SyncState, Timeline,
+    Trigger, Verdict, World, WorldEvent, NO_NEW_FINALIZERS,
 };
 
 // ---------------------------------------------------------------------------
@@ -2683,4 +2684,291 @@ fn the_event_log_shows_each_request_watch_event_and_queue_add() {
 
 fn scenario_of(desired: &str) -> SimScenario {
     scenario(desired, "{}", "null")
+}
+
+// ---------------------------------------------------------------------------
+// The garbage collector: another actor deletes the custom resource.
+
+fn delete_custom_resource(propagation: PropagationPolicy) -> WorldEvent {
+    WorldEvent::DeleteCustomResource { propagation }
+}
+
+/// What the garbage collector did, in order, as the timeline says it.
+fn gc_log(timeline: &Timeline) -> Vec<String> {
+    timeline
+        .log
+        .iter()
+        .filter_map(|e| match &e.what {
+            Happening::GarbageCollector { action } => Some(action.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// When a log entry reading like `text` happened first.
+fn first_at(timeline: &Timeline, text: &str) -> Option<Millis> {
+    let reads = |what: &Happening| match what {
+        Happening::ExternalEvent { event, .. } => event.to_string(),
+        Happening::GarbageCollector { action } => action.to_string(),
+        Happening::FinalizerRemoved {
+            object, finalizer, ..
+        } => format!("finalizer {finalizer} from {object}"),
+        _ => String::new(),
+    };
+    timeline
+        .log
+        .iter()
+        .find(|e| reads(&e.what).contains(text))
+        .map(|e| e.at)
+}
+
+/// The objects whose controller owner is gone (or is another object now).
+fn dangling(world: &World) -> Vec<String> {
+    let owner_uid = world.get(&ObjectKey::CustomResource).map(|cr| cr.meta.uid);
+    world
+        .observed
+        .names()
+        .filter(|name| {
+            let uid = world
+                .meta(name)
+                .and_then(|m| m.owner_references.controller_uid());
+            uid.is_some() && uid != owner_uid
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+fn gc_run(propagation: PropagationPolicy, finalizers: &str) -> Timeline {
+    let config = SimConfig {
+        script: vec![after(1, delete_custom_resource(propagation))],
+        ..SimConfig::default()
+    };
+    simulate(
+        &scenario(r#"{"a":1,"b":2}"#, r#"{"a":1,"b":2}"#, finalizers),
+        &config,
+    )
+}
+
+#[test]
+fn every_managed_object_is_controlled_by_the_custom_resource_and_strays_by_nobody() {
+    let config = SimConfig {
+        script: vec![after(
+            1,
+            WorldEvent::StrayCreate {
+                name: "s".into(),
+                spec: json("0"),
+            },
+        )],
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario(r#"{"a":1,"b":2}"#, r#"{"a":1}"#, "{}"), &config);
+    let world = &timeline.final_world;
+    let cr = world.get(&ObjectKey::CustomResource).expect("stored");
+    let expected = OwnerRefs::controlled_by_custom_resource(cr.meta.uid);
+    for name in ["a", "b"] {
+        let meta = world.meta(name).expect("exists");
+        assert_eq!(meta.owner_references, expected, "{name}");
+        let reference = &meta.owner_references.as_slice()[0];
+        assert!(reference.controller && reference.block_owner_deletion);
+    }
+    assert!(
+        !world.observed.contains("s"),
+        "the controller deleted the stray"
+    );
+}
+
+#[test]
+fn background_deletion_deletes_the_owner_at_once_then_the_collector_its_dependents() {
+    let timeline = gc_run(PropagationPolicy::Background, "{}");
+    assert!(converged(&timeline.verdict), "{}", timeline.verdict);
+    let world = &timeline.final_world;
+    assert!(world.get(&ObjectKey::CustomResource).is_none());
+    assert!(world.observed.is_empty(), "nothing owned is left");
+    assert_eq!(
+        gc_log(&timeline),
+        [
+            "the garbage collector deletes a (background): gone",
+            "the garbage collector deletes b (background): gone"
+        ]
+    );
+    // The reconciler finds its custom resource gone and does nothing.
+    let after_delete = &timeline.passes[1..];
+    assert!(!after_delete.is_empty());
+    assert!(after_delete.iter().all(|p| p.actions.is_empty()));
+    assert_eq!(
+        timeline.passes[1].trigger.to_string(),
+        "custom resource deleted"
+    );
+    // Deleted right after pass 1 (t = 3); the collector acts a watch
+    // latency (5 ms) and one request (10 ms) later.
+    let at = |text: &str| first_at(&timeline, text);
+    assert_eq!(at("deletes the custom resource"), Some(3));
+    assert_eq!(at("deletes a"), Some(18));
+}
+
+#[test]
+fn foreground_deletion_waits_for_every_blocking_dependent_and_its_finalizers() {
+    let timeline = gc_run(PropagationPolicy::Foreground, r#"{"a":["example.com/x"]}"#);
+    assert!(converged(&timeline.verdict), "{}", timeline.verdict);
+    assert!(timeline
+        .final_world
+        .get(&ObjectKey::CustomResource)
+        .is_none());
+    assert!(timeline.final_world.observed.is_empty());
+    assert_eq!(
+        gc_log(&timeline),
+        [
+            "the garbage collector deletes a (background): terminating",
+            "the garbage collector deletes b (background): gone",
+            "the garbage collector removes finalizer foregroundDeletion from the custom resource; it is gone"
+        ]
+    );
+    let removed = |text: &str| first_at(&timeline, text);
+    // a's own finalizer goes first, then the owner.
+    let a_gone = removed("finalizer example.com/x").expect("a's owner acted");
+    let cr_gone = removed("foregroundDeletion").expect("the collector finished");
+    assert!(a_gone < cr_gone, "{a_gone} < {cr_gone}");
+    assert!(timeline
+        .passes
+        .iter()
+        .any(|p| p.trigger == Trigger::CustomResourceDeleting));
+}
+
+#[test]
+fn orphan_deletion_keeps_the_dependents_without_their_owner_reference() {
+    let timeline = gc_run(PropagationPolicy::Orphan, "{}");
+    assert!(converged(&timeline.verdict), "{}", timeline.verdict);
+    let world = &timeline.final_world;
+    assert!(world.get(&ObjectKey::CustomResource).is_none());
+    assert_eq!(
+        world.observed,
+        res(r#"{"a":1,"b":2}"#),
+        "the dependents stay"
+    );
+    for name in ["a", "b"] {
+        assert!(world.meta(name).expect(name).owner_references.is_empty());
+    }
+    assert_eq!(
+        gc_log(&timeline),
+        [
+            "the garbage collector removes a's ownerReference (orphaned)",
+            "the garbage collector removes b's ownerReference (orphaned)",
+            "the garbage collector removes finalizer orphan from the custom resource; it is gone"
+        ]
+    );
+}
+
+#[test]
+fn a_stuck_dependent_holds_a_foreground_deletion_forever() {
+    let config = SimConfig {
+        script: vec![after(
+            1,
+            delete_custom_resource(PropagationPolicy::Foreground),
+        )],
+        stuck_finalizers: vec![FinalizerRef {
+            object: "a".into(),
+            finalizer: "example.com/x".into(),
+        }],
+        ..SimConfig::default()
+    };
+    let timeline = simulate(
+        &scenario(r#"{"a":1}"#, r#"{"a":1}"#, r#"{"a":["example.com/x"]}"#),
+        &config,
+    );
+    assert_eq!(
+        timeline.verdict,
+        Verdict::NotConverging {
+            reason: NotConvergingReason::StuckFinalizer {
+                object: "a".into(),
+                finalizer: "example.com/x".into()
+            }
+        }
+    );
+    let cr = timeline
+        .final_world
+        .get(&ObjectKey::CustomResource)
+        .expect("still waiting");
+    assert_eq!(cr.finalizers, ["foregroundDeletion"]);
+}
+
+#[test]
+fn a_stray_object_survives_the_custom_resource_deletion() {
+    let config = SimConfig {
+        script: vec![after(
+            1,
+            delete_custom_resource(PropagationPolicy::Background),
+        )],
+        ..SimConfig::default()
+    };
+    // The controller would delete the stray, but its custom resource goes first.
+    let timeline = simulate(&scenario(r#"{}"#, r#"{}"#, "{}"), &config);
+    assert!(converged(&timeline.verdict));
+    let with_stray = SimConfig {
+        script: vec![
+            after(1, delete_custom_resource(PropagationPolicy::Background)),
+            after(
+                1,
+                WorldEvent::StrayCreate {
+                    name: "s".into(),
+                    spec: json("0"),
+                },
+            ),
+        ],
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario(r#"{"a":1}"#, r#"{"a":1}"#, "{}"), &with_stray);
+    assert!(converged(&timeline.verdict), "{}", timeline.verdict);
+    assert_eq!(timeline.final_world.observed, res(r#"{"s":0}"#));
+}
+
+#[test]
+fn once_the_collector_has_acted_no_dependent_outlives_its_controller_owner() {
+    for preset in presets() {
+        let (scenario, base) = preset_scenario(&preset.id);
+        for propagation in [PropagationPolicy::Background, PropagationPolicy::Foreground] {
+            for pass in [0, 1, 2] {
+                let mut config = base.clone();
+                config
+                    .script
+                    .push(after(pass, delete_custom_resource(propagation)));
+                let timeline = simulate(&scenario, &config);
+                let world = &timeline.final_world;
+                let what = format!("{} {propagation} after pass {pass}", preset.id);
+                // Only a dependent held by its own finalizers may still refer to it.
+                for name in dangling(world) {
+                    assert!(world.is_terminating(&name), "{what}: {name} dangles");
+                }
+                if converged(&timeline.verdict) {
+                    assert!(dangling(world).is_empty(), "{what}");
+                    assert!(world.get(&ObjectKey::CustomResource).is_none(), "{what}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn delete_custom_resource_reads_with_a_default_propagation() {
+    let config: SimConfig = serde_json::from_str(
+        r#"{"script": [
+            {"afterPass": 1, "event": {"kind": "delete-custom-resource"}},
+            {"afterPass": 2, "event": {"kind": "delete-custom-resource", "propagation": "orphan"}}
+        ]}"#,
+    )
+    .expect("valid");
+    assert_eq!(
+        config.script[0].event,
+        delete_custom_resource(PropagationPolicy::Background)
+    );
+    assert_eq!(
+        config.script[1].event.to_string(),
+        "someone deletes the custom resource (orphan)"
+    );
+    let again: SimConfig =
+        serde_json::from_str(&serde_json::to_string(&config).expect("serializes")).expect("reads");
+    assert_eq!(again, config);
+    let unknown = serde_json::from_str::<SimConfig>(
+        r#"{"script": [{"afterPass": 1, "event": {"kind": "delete-custom-resource", "propagation": "sideways"}}]}"#,
+    );
+    assert!(unknown.is_err());
 }

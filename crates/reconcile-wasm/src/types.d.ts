@@ -107,9 +107,14 @@ export type SimEvent = { "kind": "reconcile-started", pass: number, trigger: Tri
 export type AddOutcome = "queued" | "already-queued" | "deferred";
 
 /**
+ * `metav1.DeletionPropagation`; the default of custom resources is background.
+ */
+export type PropagationPolicy = "orphan" | "background" | "foreground";
+
+/**
  * What another actor can do to the world.
  */
-export type WorldEvent = { "kind": "delete", name: string, } | { "kind": "drift", name: string, path: Array<string>, value: Json, } | { "kind": "stray-create", name: string, spec: Json, } | { "kind": "add-finalizer", name: string, finalizer: string, } | { "kind": "set-desired", desired: Resources, };
+export type WorldEvent = { "kind": "delete", name: string, } | { "kind": "drift", name: string, path: Array<string>, value: Json, } | { "kind": "stray-create", name: string, spec: Json, } | { "kind": "add-finalizer", name: string, finalizer: string, } | { "kind": "set-desired", desired: Resources, } | { "kind": "delete-custom-resource", propagation: PropagationPolicy, };
 
 /**
  * One finalizer entry on one object.
@@ -234,7 +239,7 @@ export type Change = "added" | "updated" | "deleted";
 /**
  * Why a pass ran. `reconcile` never sees this.
  */
-export type Trigger = { "kind": "custom-resource", change: Change, afterRestart: boolean, } | { "kind": "owned-object", name: string, change: Change, } | { "kind": "resync" } | { "kind": "requeue", failures: number, } | { "kind": "relisted" } | { "kind": "requeue-after", delayMs: number, };
+export type Trigger = { "kind": "custom-resource", change: Change, afterRestart: boolean, } | { "kind": "owned-object", name: string, change: Change, } | { "kind": "resync" } | { "kind": "requeue", failures: number, } | { "kind": "relisted" } | { "kind": "requeue-after", delayMs: number, } | { "kind": "custom-resource-deleting" };
 
 /**
  * What became of one action of a pass.
@@ -251,7 +256,12 @@ export type World = { observed: Resources, finalizers: Finalizers,
  * Objects being deleted, with the simulated time their deletion began
  * (metadata.deletionTimestamp).
  */
-terminating: { [key in string]: number }, };
+terminating: { [key in string]: number }, 
+/**
+ * The custom resource's key space (see `crate::ownership`), absent
+ * from a store built without one: its metadata, under its name.
+ */
+customResource?: World, };
 
 /**
  * One pass of the loop.
@@ -271,13 +281,19 @@ worldAfter: World,
 outOfSync: number, terminating: number, };
 
 /**
+ * What the garbage collector did (see `engine::gc`). `object` is `None`
+ * for the custom resource.
+ */
+export type GcAction = { "kind": "deleted", object: string | null, propagation: PropagationPolicy, objectDeleted: boolean, } | { "kind": "owner-references-removed", object: string | null, } | { "kind": "finalizer-removed", object: string | null, finalizer: string, objectDeleted: boolean, };
+
+/**
  * Something that happened between passes, for the timeline's log.
  */
 export type Happening = { "kind": "watch-broken", name: string, change: Change, } | { "kind": "relisted", deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
 /**
  * It was the last one: the API server deleted the object in that update.
  */
-objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, };
+objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, } | { "kind": "garbage-collector", action: GcAction, };
 
 export type LogEntry = { at: number, 
 /**
@@ -287,7 +303,7 @@ afterPass: number, } & ({ "kind": "watch-broken", name: string, change: Change, 
 /**
  * It was the last one: the API server deleted the object in that update.
  */
-objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, });
+objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, } | { "kind": "garbage-collector", action: GcAction, });
 
 export type NotConvergingReason = { "kind": "stuck-finalizer", object: string, finalizer: string, } | { "kind": "oscillation", object: string, field: string, otherWriter: string | null, } | { "kind": "pass-limit", limit: number, } | { "kind": "no-trigger", outOfSync: number, };
 

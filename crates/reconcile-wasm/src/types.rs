@@ -82,9 +82,9 @@ mod generate {
     use reconcile_sim::events::{EventEntry, EventLog, SimEvent};
     use reconcile_sim::workqueue::AddOutcome;
     use reconcile_sim::{
-        ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerRef, Happening,
-        LogEntry, NotConvergingReason, OtherWriter, PassRecord, QueueModel, ScriptedEvent,
-        SimConfig, Trigger, Verdict, World, WorldEvent,
+        ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerRef, GcAction,
+        Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord, PropagationPolicy,
+        QueueModel, ScriptedEvent, SimConfig, Trigger, Verdict, World, WorldEvent,
     };
     use ts_rs::{Config, TS};
 
@@ -169,6 +169,7 @@ mod generate {
             declaration::<EventEntry>(cfg),
             declaration::<SimEvent>(cfg),
             declaration::<AddOutcome>(cfg),
+            declaration::<PropagationPolicy>(cfg),
             declaration::<WorldEvent>(cfg),
             declaration::<FinalizerRef>(cfg),
             declaration::<CrashPlan>(cfg),
@@ -183,6 +184,7 @@ mod generate {
             declaration::<ActionOutcome>(cfg),
             declaration::<World>(cfg),
             declaration::<PassRecord>(cfg),
+            declaration::<GcAction>(cfg),
             declaration::<Happening>(cfg),
             declaration::<LogEntry>(cfg),
             declaration::<NotConvergingReason>(cfg),

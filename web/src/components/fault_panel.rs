@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 
 use reconcile_core::Json;
 use reconcile_sim::{
-    format_millis, BackoffPolicy, DriftInputError, FinalizerRef, QueueModel, World, WorldEvent,
+    format_millis, BackoffPolicy, DriftInputError, FinalizerRef, PropagationPolicy, QueueModel,
+    World, WorldEvent,
 };
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -153,6 +154,17 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
             })
         }))
     };
+    // `kubectl delete --cascade=...` of the custom resource; the garbage collector does the rest.
+    let delete_custom_resource = |propagation: PropagationPolicy| {
+        inject(Box::new(move || {
+            Some(WorldEvent::DeleteCustomResource { propagation })
+        }))
+    };
+    let cascades = [
+        PropagationPolicy::Background,
+        PropagationPolicy::Foreground,
+        PropagationPolicy::Orphan,
+    ];
 
     let on_failure = props
         .on_action
@@ -272,6 +284,15 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                     <div class="row">
                         <label>{ "Name " }<input type="text" value={(*stray).clone()} oninput={text_setter(&stray)} aria-label="Stray object name" size="10" /></label>
                         <button type="button" onclick={stray_create}>{ "Create a stray object" }</button>
+                    </div>
+                    <div class="row">
+                        { "Delete the custom resource: " }
+                        { for cascades.into_iter().map(|propagation| html! {
+                            <button type="button" onclick={delete_custom_resource(propagation)}
+                                    title="Its dependents go to the garbage collector, as this propagation policy says">
+                                { propagation.to_string() }
+                            </button>
+                        }) }
                     </div>
                 </fieldset>
                 <fieldset>

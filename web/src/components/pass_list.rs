@@ -285,6 +285,7 @@ pub fn happening_text(what: &Happening) -> String {
             format_millis(*requested_at),
             format_millis(*ready_at)
         ),
+        Happening::GarbageCollector { action } => action.to_string(),
     }
 }
 

@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use super::{Engine, Scheduled};
 use crate::events::SimEvent;
+use crate::ownership::ObjectKey;
 use crate::rng::{SimRng, Stream};
 use crate::workqueue::Millis;
 use crate::world::{Change, ObjectState, World};
@@ -57,8 +58,11 @@ pub(super) enum Delivery {
         /// The object after the write; `None` for a delete.
         state: Option<ObjectState>,
     },
+    /// The custom resource: its spec (the desired state) and its metadata;
+    /// `None` once it is deleted.
     CustomResource {
         desired: Resources,
+        state: Option<ObjectState>,
     },
 }
 
@@ -106,25 +110,34 @@ impl Engine<'_> {
         change: Change,
         breaks: bool,
     ) {
-        let delivery = Delivery::Object {
-            name: Arc::from(name),
+        let name: Arc<str> = Arc::from(name);
+        let state = self.world.object(&name);
+        let key = ObjectKey::Object(Arc::clone(&name));
+        // The garbage collector's own watch sees every write.
+        self.gc_observe(at, &key, state.as_ref());
+        let broken = || Happening::WatchBroken {
+            name: name.to_string(),
             change,
-            state: self.world.object(name),
         };
-        self.send(at, delivery, breaks, || Happening::WatchBroken {
-            name: name.to_owned(),
+        let delivery = Delivery::Object {
+            name: Arc::clone(&name),
             change,
-        });
+            state,
+        };
+        self.send(at, delivery, breaks, broken);
     }
 
-    /// The watch event of a change of the custom resource's spec.
-    pub(super) fn desired_event(&mut self, at: Millis, breaks: bool) {
+    /// The watch event of a write to the custom resource (its spec, or its deletion).
+    pub(super) fn custom_resource_event(&mut self, at: Millis, change: Change, breaks: bool) {
+        let state = self.world.get(&ObjectKey::CustomResource);
+        self.gc_observe(at, &ObjectKey::CustomResource, state.as_ref());
         let delivery = Delivery::CustomResource {
             desired: self.desired.clone(),
+            state,
         };
         self.send(at, delivery, breaks, || Happening::WatchBroken {
             name: "the custom resource".to_owned(),
-            change: Change::Updated,
+            change,
         });
     }
 
@@ -200,12 +213,25 @@ impl Engine<'_> {
                     self.enqueue(Trigger::OwnedObject { name, change });
                 }
             }
-            Delivery::CustomResource { desired } => {
+            Delivery::CustomResource { desired, state } => {
+                let trigger = match &state {
+                    None => Trigger::CustomResource {
+                        change: Change::Deleted,
+                        after_restart: false,
+                    },
+                    Some(cr) if cr.deletion_timestamp.is_some() => Trigger::CustomResourceDeleting,
+                    Some(_) => Trigger::CustomResource {
+                        change: Change::Updated,
+                        after_restart: false,
+                    },
+                };
                 self.informer.desired = desired;
-                self.enqueue(Trigger::CustomResource {
-                    change: Change::Updated,
-                    after_restart: false,
+                let cache = &mut self.informer.cache;
+                cache.in_key_space(&ObjectKey::CustomResource, |space, name| match state {
+                    Some(state) => space.put_object(name, state),
+                    None => space.forget_object(name),
                 });
+                self.enqueue(trigger);
             }
         }
     }

@@ -1,9 +1,12 @@
 //! The discrete-event loop behind [`simulate`].
 
+mod gc;
+mod gc_graph;
 mod informer;
 mod owners;
 mod pass;
 mod queue;
+mod requests;
 mod requeue;
 mod script;
 mod verdict;
@@ -12,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::apiserver::UpdateOutcome;
 use super::events::{EventLog, SimEvent};
+use super::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
 use super::rng::{SimRng, Stream};
 use super::workqueue::{AddOutcome, Millis};
 use super::world::{Change, World};
@@ -27,7 +31,7 @@ use reconcile_core::stable::{SplitMix64, StableHasher};
 use requeue::PassResult;
 
 /// The controller's one key: the custom resource it reconciles.
-const KEY: &str = "custom-resource";
+const KEY: &str = CUSTOM_RESOURCE;
 /// How long the world stays idle before the next scripted event, when nothing else is pending.
 const IDLE_GAP_MS: Millis = 100;
 /// A state that comes back this many times, undone each time, is an oscillation.
@@ -98,6 +102,11 @@ enum Scheduled {
     PassDone {
         result: PassResult,
     },
+    /// A garbage collector worker takes an item from one of its queues.
+    GcWork {
+        queue: gc::Queue,
+        key: ObjectKey,
+    },
 }
 
 struct Engine<'a> {
@@ -149,11 +158,16 @@ struct Engine<'a> {
     running: Option<RunningPass>,
     /// Finalizer owners whose turn is scheduled, by (object, finalizer): one each.
     owners_pending: BTreeSet<(String, String)>,
+    /// kube-controller-manager's garbage collector.
+    gc: gc::GarbageCollector,
+    /// The controller reference to the custom resource every object it creates carries.
+    owner_refs: OwnerRefs,
 }
 
 impl<'a> Engine<'a> {
     fn new(scenario: &SimScenario, config: &'a SimConfig) -> Self {
-        let world = World::new(scenario.observed.clone(), scenario.finalizers.clone());
+        let world =
+            World::with_custom_resource(scenario.observed.clone(), scenario.finalizers.clone());
         let mut resync_rng = SimRng::stream(config.seed, Stream::ResyncJitter);
         let informer = Informer::list(&world, &scenario.desired, 0, &mut resync_rng);
         let mut engine = Self {
@@ -191,7 +205,11 @@ impl<'a> Engine<'a> {
             pass_in_progress: false,
             running: None,
             owners_pending: BTreeSet::new(),
+            gc: gc::GarbageCollector::default(),
+            owner_refs: OwnerRefs::default(),
         };
+        engine.owner_refs = engine.world.controller_owner_refs();
+        engine.gc_list();
         engine.schedule_script_after(0, 0);
         // The informer's initial list delivers the custom resource.
         engine.schedule(1, Scheduled::Listed);
@@ -323,6 +341,7 @@ impl<'a> Engine<'a> {
             Scheduled::Script { index } => self.apply_script(index),
             Scheduled::OtherWriter { index } => self.other_writer_acts(index),
             Scheduled::Request { sent } => self.answer_request(sent),
+            Scheduled::GcWork { queue, key } => self.gc_work(queue, key),
             Scheduled::PassDone { result } => {
                 self.pass_in_progress = false;
                 let requeued_at = self.handle_result(KEY, result);
@@ -342,10 +361,13 @@ impl<'a> Engine<'a> {
                 let epoch = self.informer.epoch + 1;
                 self.informer =
                     Informer::list(&self.world, &self.desired, epoch, &mut self.resync_rng);
-                self.enqueue(Trigger::CustomResource {
-                    change: Change::Added,
-                    after_restart: true,
-                });
+                // The list holds the custom resource unless it was deleted meanwhile.
+                if self.world.get(&ObjectKey::CustomResource).is_some() {
+                    self.enqueue(Trigger::CustomResource {
+                        change: Change::Added,
+                        after_restart: true,
+                    });
+                }
                 self.schedule_resync(self.now);
             }
         }

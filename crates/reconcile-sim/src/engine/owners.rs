@@ -2,7 +2,9 @@
 //! terminating object on its own schedule, whatever this controller does.
 
 use super::{update_change, Engine, Scheduled};
-use crate::apiserver::{Update, UpdateOutcome};
+use crate::apiserver::{
+    Update, UpdateOutcome, FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS,
+};
 use crate::workqueue::Millis;
 use crate::Happening;
 
@@ -19,11 +21,13 @@ impl Engine<'_> {
     /// they are other controllers. Each removes its entry
     /// `finalizer_owner_delay_ms` later; stuck ones never do.
     pub(super) fn schedule_owners_of(&mut self, name: &str, from: Millis) {
+        // `orphan` and `foregroundDeletion` belong to the garbage collector.
+        let gc = |f: &str| f == FINALIZER_ORPHAN_DEPENDENTS || f == FINALIZER_DELETE_DEPENDENTS;
         let owners: Vec<String> = self
             .world
             .pending(name)
             .iter()
-            .filter(|f| !self.is_stuck(name, f))
+            .filter(|f| !self.is_stuck(name, f) && !gc(f))
             .cloned()
             .collect();
         for finalizer in owners {

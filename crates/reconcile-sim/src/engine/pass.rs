@@ -3,11 +3,13 @@
 //! everything else that happens meanwhile.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::requeue::PassResult;
 use super::{update_change, Engine, Scheduled};
-use crate::apiserver::{ApiError, DeleteOptions, DeleteOutcome, DeleteStrategy, Update};
+use crate::apiserver::{ApiError, DeleteOptions, Update};
 use crate::events::{success_code, SimEvent};
+use crate::ownership::ObjectKey;
 use crate::workqueue::Millis;
 use crate::world::Change;
 use crate::{ActionOutcome, ActionResult, PassRecord, Trigger};
@@ -34,11 +36,18 @@ impl Engine<'_> {
         let trigger = self.queued_trigger.take().unwrap_or(Trigger::Resync);
         let start = self.now;
         let cache = &self.informer.cache;
-        let plan = reconcile(
-            &self.informer.desired,
-            &cache.observed,
-            Some(&cache.finalizers),
-        );
+        // A custom resource gone (NotFound) or being deleted: the reconciler
+        // returns at once, as controller-runtime's do; the garbage collector
+        // takes care of what it owned.
+        let plan = if cache.custom_resource_live() {
+            reconcile(
+                &self.informer.desired,
+                &cache.observed,
+                Some(&cache.finalizers),
+            )
+        } else {
+            Vec::new()
+        };
         if !plan.is_empty() {
             self.watch_for_oscillation(&plan);
         }
@@ -221,7 +230,8 @@ impl Engine<'_> {
         let spec = || action.spec.clone().unwrap_or(Json::Null);
         let change = match action.kind {
             ActionKind::Create => {
-                self.world.create(name, spec(), Vec::new())?;
+                let owners = self.owner_refs.clone();
+                self.world.create_owned(name, spec(), Vec::new(), owners)?;
                 Some(Change::Added)
             }
             ActionKind::Update => {
@@ -251,23 +261,9 @@ impl Engine<'_> {
         Ok(ActionResult::Applied)
     }
 
-    /// A DELETE request with the default propagation; when it starts a
-    /// termination, every finalizer's owner hears of it. The change it
-    /// makes, if any.
+    /// A DELETE request of an object with the default propagation.
     pub(super) fn delete(&mut self, name: &str, at: Millis) -> Result<Option<Change>, ApiError> {
-        let outcome = self.world.delete(
-            name,
-            &DeleteOptions::default(),
-            &DeleteStrategy::default(),
-            at,
-        )?;
-        Ok(match outcome {
-            DeleteOutcome::Deleted => Some(Change::Deleted),
-            DeleteOutcome::Terminating { written: true } => {
-                self.schedule_owners_of(name, at);
-                Some(Change::Updated)
-            }
-            DeleteOutcome::Terminating { written: false } => None,
-        })
+        let key = ObjectKey::Object(Arc::from(name));
+        self.delete_key(&key, &DeleteOptions::default(), at)
     }
 }

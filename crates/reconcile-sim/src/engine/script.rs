@@ -3,7 +3,8 @@
 //! other writers that fight over a field.
 
 use super::{external_event_dropped, resources_hash, writer_disagrees, Engine, Scheduled};
-use crate::apiserver::{ApiError, Update, UpdateOutcome};
+use crate::apiserver::{ApiError, DeleteOptions, PropagationPolicy, Update, UpdateOutcome};
+use crate::ownership::ObjectKey;
 use crate::workqueue::Millis;
 use crate::world::Change;
 use crate::{Happening, WorldEvent};
@@ -94,18 +95,67 @@ impl Engine<'_> {
                 }
             }
             WorldEvent::SetDesired { desired } => {
-                self.desired = desired.clone();
-                self.desired_hash = resources_hash(desired);
-                self.desired_event(now, dropped);
-                if dropped {
-                    "spec changed; the watch broke at its event".to_owned()
+                // A spec write: a new resourceVersion and generation.
+                let key = ObjectKey::CustomResource;
+                let written = self.world.in_key_space(&key, |space, name| {
+                    space
+                        .observed
+                        .contains(name)
+                        .then(|| space.written(name, true))
+                });
+                if written.is_none() {
+                    "not found; nothing changed".to_owned()
                 } else {
-                    "spec changed".to_owned()
+                    self.desired = desired.clone();
+                    self.desired_hash = resources_hash(desired);
+                    self.custom_resource_event(now, Change::Updated, dropped);
+                    if dropped {
+                        "spec changed; the watch broke at its event".to_owned()
+                    } else {
+                        "spec changed".to_owned()
+                    }
                 }
+            }
+            WorldEvent::DeleteCustomResource { propagation } => {
+                self.delete_custom_resource(*propagation, now, dropped)
             }
         };
         self.note(now, Happening::ExternalEvent { event, effect });
         self.schedule_other_writers(now);
+    }
+
+    /// Another actor deletes the custom resource with `propagation`; the
+    /// store adds the garbage collector's finalizer for foreground and orphan.
+    fn delete_custom_resource(
+        &mut self,
+        propagation: PropagationPolicy,
+        now: Millis,
+        dropped: bool,
+    ) -> String {
+        let options = DeleteOptions {
+            propagation_policy: Some(propagation),
+            ..DeleteOptions::default()
+        };
+        match self.delete_key(&ObjectKey::CustomResource, &options, now) {
+            Err(_) => "not found; nothing deleted".to_owned(),
+            Ok(None) => "already being deleted; nothing changed".to_owned(),
+            Ok(Some(change)) => {
+                self.custom_resource_event(now, change, dropped);
+                match propagation {
+                    PropagationPolicy::Background => {
+                        "deleted; the garbage collector deletes its dependents".to_owned()
+                    }
+                    PropagationPolicy::Foreground => {
+                        "terminating until the garbage collector has deleted its dependents"
+                            .to_owned()
+                    }
+                    PropagationPolicy::Orphan => {
+                        "terminating until the garbage collector has orphaned its dependents"
+                            .to_owned()
+                    }
+                }
+            }
+        }
     }
 
     pub(super) fn schedule_other_writers(&mut self, from: Millis) {

@@ -1,7 +1,10 @@
 //! How a run ends: convergence, a stuck finalizer, an oscillation (naming the
 //! field the writers fight over), no trigger, the pass limit.
 
+use std::sync::Arc;
+
 use super::{Engine, Scheduled, OSCILLATION_REPEATS};
+use crate::ownership::ObjectKey;
 use crate::{NotConvergingReason, Verdict};
 use reconcile_core::explain::diff;
 use reconcile_core::reconcile::{count_out_of_sync, reconcile, Action, ActionKind};
@@ -108,13 +111,29 @@ impl Engine<'_> {
         (!resync_on && !periodic).then(|| self.no_trigger())
     }
 
-    /// How many actions `reconcile` would return now, counted without building them.
+    /// How many actions `reconcile` would return now, counted without
+    /// building them. Once the custom resource is being deleted or gone, the
+    /// state to reach is the garbage collector's: nothing refers to it any
+    /// more (background and foreground delete its dependents, orphan keeps
+    /// them without the reference) and it is gone; what is left counts.
     pub(super) fn out_of_sync(&self) -> usize {
-        count_out_of_sync(
-            &self.desired,
-            &self.world.observed,
-            Some(&self.world.finalizers),
-        )
+        if self.world.custom_resource_live() {
+            return count_out_of_sync(
+                &self.desired,
+                &self.world.observed,
+                Some(&self.world.finalizers),
+            );
+        }
+        let custom_resource = self.world.get(&ObjectKey::CustomResource);
+        self.dependents_left().len() + usize::from(custom_resource.is_some())
+    }
+
+    /// The objects that still refer to the custom resource.
+    pub(super) fn dependents_left(&self) -> Vec<Arc<str>> {
+        let Some(uid) = self.owner_refs.controller_uid() else {
+            return Vec::new();
+        };
+        self.world.names_owned_by(uid).cloned().collect()
     }
 
     pub(super) fn no_trigger(&self) -> Verdict {
@@ -124,26 +143,36 @@ impl Engine<'_> {
         }
     }
 
-    /// All remaining work is waiting on finalizers that are never removed.
+    /// All remaining work is waiting on finalizers that are never removed:
+    /// FINALIZEs, or once the custom resource is being deleted, the
+    /// dependents the garbage collector waits for.
     pub(super) fn stuck_finalizer(&self) -> Option<NotConvergingReason> {
+        let waiting: Vec<Arc<str>> = if self.world.custom_resource_live() {
+            let remaining = self.remaining();
+            if remaining.iter().any(|a| a.kind != ActionKind::Finalize) {
+                return None;
+            }
+            remaining.into_iter().map(|a| a.name).collect()
+        } else {
+            self.dependents_left()
+        };
         let mut first = None;
-        for action in &self.remaining() {
-            let stuck_only = action.kind == ActionKind::Finalize
-                && self.world.is_terminating(&action.name)
+        for name in &waiting {
+            let stuck_only = self.world.is_terminating(name)
                 && self
                     .world
-                    .pending(&action.name)
+                    .pending(name)
                     .iter()
-                    .all(|f| self.is_stuck(&action.name, f));
+                    .all(|f| self.is_stuck(name, f));
             if !stuck_only {
                 return None;
             }
             if first.is_none() {
                 first = self
                     .world
-                    .pending(&action.name)
+                    .pending(name)
                     .first()
-                    .map(|f| (action.name.to_string(), f.clone()));
+                    .map(|f| (name.to_string(), f.clone()));
             }
         }
         first.map(|(object, finalizer)| NotConvergingReason::StuckFinalizer { object, finalizer })

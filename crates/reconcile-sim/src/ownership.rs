@@ -1,0 +1,249 @@
+//! ownerReferences, and the custom resource's own key space in the store.
+//!
+//! # Guarantees
+//! - Every object the controller manages (in the starting document or
+//!   created by it) holds one ownerReference to the custom resource
+//!   (`controller: true`, `blockOwnerDeletion: true`), as controller-runtime's
+//!   `SetControllerReference` writes it. Objects other actors create hold none.
+//! - The references are one shared value ([`OwnerRefs`]): all managed
+//!   objects point at the same list, so copying an object's metadata (every
+//!   snapshot and cache does) costs a reference count, not a list.
+//! - The custom resource lives in a key space of its own ([`ObjectKey`]): an
+//!   object may share its name. It takes its uid, resourceVersion and
+//!   generation from the same store-wide counter as the objects, so it is
+//!   created, updated and deleted by the very verbs of [`crate::apiserver`].
+//!
+//! # Caveats
+//! - The custom resource's spec is the desired document, which the engine
+//!   keeps; the store holds its metadata (spec `null`). A spec change still
+//!   writes it (new resourceVersion and generation).
+//! - No apiVersion, kind or namespace: a reference names a key space and a
+//!   name, and the uid tells a re-created owner from the old one.
+
+use std::sync::Arc;
+
+use reconcile_core::json::Json;
+use reconcile_core::model::{Finalizers, Resources};
+
+use crate::world::{ObjectState, World};
+
+/// The custom resource's name, in its own key space (and the controller's one key).
+pub const CUSTOM_RESOURCE: &str = "custom-resource";
+
+/// Which object of the store: the custom resource, or a managed object by name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ObjectKey {
+    CustomResource,
+    Object(Arc<str>),
+}
+
+impl std::fmt::Display for ObjectKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ObjectKey::CustomResource => f.write_str("the custom resource"),
+            ObjectKey::Object(name) => f.write_str(name),
+        }
+    }
+}
+
+/// `metav1.OwnerReference`, the parts the garbage collector reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnerReference {
+    /// The owner's kind and name.
+    pub owner: ObjectKey,
+    pub uid: u64,
+    pub controller: bool,
+    pub block_owner_deletion: bool,
+}
+
+/// An object's ownerReferences, shared (see the module's guarantees).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OwnerRefs(Option<Arc<[OwnerReference]>>);
+
+impl OwnerRefs {
+    pub fn new(refs: Vec<OwnerReference>) -> Self {
+        Self((!refs.is_empty()).then(|| refs.into()))
+    }
+
+    /// The controller reference to the custom resource with uid `uid`.
+    pub fn controlled_by_custom_resource(uid: u64) -> Self {
+        Self::new(vec![OwnerReference {
+            owner: ObjectKey::CustomResource,
+            uid,
+            controller: true,
+            block_owner_deletion: true,
+        }])
+    }
+
+    pub fn as_slice(&self) -> &[OwnerReference] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The uid of the controller reference, if there is one.
+    pub fn controller_uid(&self) -> Option<u64> {
+        self.as_slice().iter().find(|r| r.controller).map(|r| r.uid)
+    }
+
+    pub fn refers_to(&self, uid: u64) -> bool {
+        self.as_slice().iter().any(|r| r.uid == uid)
+    }
+
+    /// Without the references to `uids`: what the garbage collector's patch
+    /// (`GenerateDeleteOwnerRefStrategicMergeBytes`) leaves.
+    pub fn without(&self, uids: &[u64]) -> Self {
+        self.rebuilt(|r| (!uids.contains(&r.uid)).then(|| r.clone()))
+    }
+
+    /// Every reference non-blocking: `unblockOwnerReferencesStrategicMergePatch`
+    /// (a reference without the field stays without it; here that is `false`).
+    pub fn unblocked(&self) -> Self {
+        self.rebuilt(|r| {
+            Some(OwnerReference {
+                block_owner_deletion: false,
+                ..r.clone()
+            })
+        })
+    }
+
+    fn rebuilt(&self, each: impl Fn(&OwnerReference) -> Option<OwnerReference>) -> Self {
+        Self::new(self.as_slice().iter().filter_map(each).collect())
+    }
+}
+
+impl World {
+    /// The store a controller starts from: its custom resource, created
+    /// first, then the objects it manages, each with a controller reference
+    /// to it (one list, shared).
+    pub fn with_custom_resource(observed: Resources, finalizers: Option<Finalizers>) -> Self {
+        let mut custom_resource = World::new(Resources::new(), None);
+        custom_resource.write_spec(CUSTOM_RESOURCE, Json::Null);
+        let uid = custom_resource
+            .meta(CUSTOM_RESOURCE)
+            .map_or(0, |meta| meta.uid);
+        World::build(
+            observed,
+            finalizers,
+            Some(Box::new(custom_resource)),
+            &OwnerRefs::controlled_by_custom_resource(uid),
+        )
+    }
+
+    /// The references the controller puts on what it creates: to its custom
+    /// resource, the list its starting objects share (none without one).
+    pub fn controller_owner_refs(&self) -> OwnerRefs {
+        self.custom_resource
+            .as_ref()
+            .and_then(|cr| cr.meta(CUSTOM_RESOURCE))
+            .map(|meta| OwnerRefs::controlled_by_custom_resource(meta.uid))
+            .unwrap_or_default()
+    }
+
+    /// The objects that refer to the owner with uid `uid`.
+    pub fn names_owned_by(&self, uid: u64) -> impl Iterator<Item = &Arc<str>> {
+        self.meta
+            .iter()
+            .filter(move |(_, meta)| meta.owner_references.refers_to(uid))
+            .map(|(name, _)| name)
+    }
+
+    /// The object under `key`, as a watch event would carry it now.
+    pub fn get(&self, key: &ObjectKey) -> Option<ObjectState> {
+        match key {
+            ObjectKey::CustomResource => self.custom_resource.as_ref()?.object(CUSTOM_RESOURCE),
+            ObjectKey::Object(name) => self.object(name),
+        }
+    }
+
+    /// The custom resource exists and is not being deleted.
+    pub fn custom_resource_live(&self) -> bool {
+        self.get(&ObjectKey::CustomResource)
+            .is_some_and(|cr| cr.deletion_timestamp.is_none())
+    }
+
+    /// Runs `request` on the key space of `key`, with the name it has
+    /// there. The custom resource's space shares the store's resourceVersion
+    /// counter, so versions and uids stay unique store-wide.
+    pub fn in_key_space<T>(
+        &mut self,
+        key: &ObjectKey,
+        request: impl FnOnce(&mut World, &str) -> T,
+    ) -> T {
+        match key {
+            ObjectKey::Object(name) => request(self, name),
+            ObjectKey::CustomResource => {
+                let last = self.last_resource_version;
+                let space = self
+                    .custom_resource
+                    .get_or_insert_with(|| Box::new(World::new(Resources::new(), None)));
+                space.last_resource_version = last;
+                let result = request(space, CUSTOM_RESOURCE);
+                self.last_resource_version = space.last_resource_version;
+                result
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reference(uid: u64, block: bool) -> OwnerReference {
+        OwnerReference {
+            owner: ObjectKey::Object(Arc::from(format!("owner{uid}"))),
+            uid,
+            controller: false,
+            block_owner_deletion: block,
+        }
+    }
+
+    /// kubernetes `pkg/controller/garbagecollector/garbagecollector_test.go`
+    /// `TestDeleteOwnerRefPatch`: removing the references to 2 and 3 keeps 1.
+    #[test]
+    fn test_delete_owner_ref_patch() {
+        let refs = OwnerRefs::new(vec![
+            reference(1, false),
+            reference(2, false),
+            reference(3, false),
+        ]);
+        assert_eq!(
+            refs.without(&[2, 3]),
+            OwnerRefs::new(vec![reference(1, false)])
+        );
+        assert!(refs.without(&[1, 2, 3]).is_empty());
+    }
+
+    /// kubernetes `garbagecollector_test.go` `TestUnblockOwnerReference`:
+    /// every reference ends non-blocking, the others unchanged.
+    #[test]
+    fn test_unblock_owner_reference() {
+        let refs = OwnerRefs::new(vec![reference(1, true), reference(2, false)]);
+        assert_eq!(
+            refs.unblocked(),
+            OwnerRefs::new(vec![reference(1, false), reference(2, false)])
+        );
+    }
+
+    #[test]
+    fn the_custom_resource_comes_first_and_owns_the_starting_objects() {
+        let observed: Resources = [("a", Json::Null), ("custom-resource", Json::Null)]
+            .into_iter()
+            .map(|(n, s)| (n.to_owned(), s))
+            .collect();
+        let world = World::with_custom_resource(observed, None);
+        let cr = world.get(&ObjectKey::CustomResource).expect("stored");
+        assert_eq!(cr.meta.uid, 1, "created first");
+        let a = world.meta("a").expect("a");
+        let same_name = world.meta(CUSTOM_RESOURCE).expect("an object of that name");
+        assert_eq!((a.uid, same_name.uid), (2, 3), "one counter, name order");
+        assert_eq!(
+            a.owner_references,
+            OwnerRefs::controlled_by_custom_resource(1)
+        );
+        assert!(world.custom_resource_live());
+    }
+}
