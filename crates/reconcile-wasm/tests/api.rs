@@ -519,10 +519,11 @@ fn results_and_backoff_options_are_camel_case_and_old_backoff_names_still_read()
     );
     assert_ne!(client_go, fixed);
 
+    // No watch on owned objects and no resync: the delete is never acted on.
     let lost = json(simulate(
         js(r#"{"desired":{"a":1},"observed":{}}"#),
         Some(js(
-            r#"{"dropRate":1,"script":[{"afterPass":1,"event":{"kind":"delete","name":"a"}}]}"#,
+            r#"{"watchOwned":false,"script":[{"afterPass":1,"event":{"kind":"delete","name":"a"}}]}"#,
         )),
     ));
     assert!(
