@@ -339,14 +339,14 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                     <label>{ "Work queue " }
                         <select onchange={on_queue} aria-label="Work queue">
                             <option value="client-go" selected={config.queue == QueueModel::ClientGo}>
-                                { "client-go (a delayed requeue stays apart)" }
+                                { "client-go" }
                             </option>
                             <option value="controller-runtime-priority" selected={config.queue == QueueModel::ControllerRuntimePriority}>
-                                { "controller-runtime priority queue (one item per key)" }
+                                { "controller-runtime priority queue" }
                             </option>
                         </select>
                     </label>
-                    <p class="muted small">{ config.queue.follows() }</p>
+                    <p class="muted small">{ queue_description(config.queue) }</p>
                 </fieldset>
                 <fieldset>
                     <legend>{ "Finalizer owners" }</legend>
@@ -367,6 +367,16 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
             </div>
         </details>
     }
+}
+
+fn queue_description(model: QueueModel) -> String {
+    let how = match model {
+        QueueModel::ControllerRuntimePriority => {
+            "One item per key: an add makes a waiting requeue ready at once."
+        }
+        _ => "A delayed requeue waits apart from the queue: it still fires after a watch event ran the key.",
+    };
+    format!("{how} Follows {}.", model.follows())
 }
 
 fn backoff_description(policy: &BackoffPolicy) -> String {

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use super::{Engine, Scheduled};
 use crate::events::SimEvent;
 use crate::ownership::ObjectKey;
-use crate::rng::{SimRng, Stream};
+use crate::rng::SimRng;
 use crate::workqueue::Millis;
 use crate::world::{Change, ObjectState, World};
 use crate::{Happening, Trigger};
@@ -81,6 +81,14 @@ impl Informer {
             broken: false,
             resync_factor: 0.9 + jitter.next_f64() / 5.0,
         }
+    }
+
+    /// The reflector's list after a broken watch (`Replace`): the cache
+    /// becomes what was listed; the same informer, so the same resync jitter.
+    fn replace(&mut self, world: &World, desired: &Resources) {
+        self.cache = world.clone();
+        self.desired = desired.clone();
+        self.broken = false;
     }
 
     /// The jittered resync period.
@@ -250,11 +258,7 @@ impl Engine<'_> {
             .filter(|name| !self.world.observed.contains(name))
             .map(str::to_owned)
             .collect();
-        let epoch = self.informer.epoch;
-        let mut jitter = SimRng::stream(self.config.seed ^ epoch, Stream::ResyncJitter);
-        let factor = self.informer.resync_factor;
-        self.informer = Informer::list(&self.world, &self.desired, epoch, &mut jitter);
-        self.informer.resync_factor = factor;
+        self.informer.replace(&self.world, &self.desired);
         self.note(self.now, Happening::Relisted { deleted });
         // Every listed object reaches the handlers again (Replaced): the
         // custom resource's handler queues its key.
