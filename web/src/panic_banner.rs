@@ -159,7 +159,7 @@ fn text_of(shared: &mut SharedState, document: Document) -> &mut String {
     match document {
         Document::Desired => &mut shared.desired,
         Document::Observed => &mut shared.observed,
-        Document::Finalizers | Document::Scenario => &mut shared.finalizers,
+        Document::Finalizers | Document::Scenario | Document::Actions => &mut shared.finalizers,
     }
 }
 

@@ -9,10 +9,11 @@
 //!
 //! The modules are layered, each using only those below it (a test checks):
 //! `stable`, `path` → `json` → `scan` → `model` → `parse` → `reconcile` →
-//! `explain`. There is one read path: `scan`'s validating pass feeds `model`'s
+//! `actions` → `explain`. There is one read path: `scan`'s validating pass feeds `model`'s
 //! [`Resources`], and on any error `parse`'s precise parser reads the text
 //! again and locates the problem.
 
+pub mod actions;
 pub mod explain;
 pub mod json;
 pub mod model;
@@ -22,6 +23,7 @@ pub mod reconcile;
 mod scan;
 pub mod stable;
 
+pub use actions::parse_actions;
 pub use explain::{diff, plan, Drift, ExplainedAction, Plan, Reason, Summary};
 pub use json::{Json, Number};
 pub use model::{Finalizers, Resources, Scenario};
@@ -115,7 +117,7 @@ pub fn export_scenario(scenario: &Scenario) -> String {
 #[cfg(test)]
 mod layering {
     /// The modules from the bottom up, with their source.
-    const LAYERS: [(&str, &str); 8] = [
+    const LAYERS: [(&str, &str); 9] = [
         ("stable", include_str!("stable.rs")),
         ("path", include_str!("path.rs")),
         ("json", include_str!("json.rs")),
@@ -123,6 +125,7 @@ mod layering {
         ("model", include_str!("model.rs")),
         ("parse", include_str!("parse.rs")),
         ("reconcile", include_str!("reconcile.rs")),
+        ("actions", include_str!("actions.rs")),
         ("explain", include_str!("explain.rs")),
     ];
 

@@ -43,6 +43,8 @@ pub enum Document {
     Finalizers,
     /// A whole scenario `{"desired":…, "observed":…, "finalizers":…}` in one text.
     Scenario,
+    /// An action list a reconcile written elsewhere returned (see [`crate::actions`]).
+    Actions,
 }
 
 impl Document {
@@ -53,6 +55,7 @@ impl Document {
             Document::Observed => "Observed state",
             Document::Finalizers => "Finalizers",
             Document::Scenario => "Scenario",
+            Document::Actions => "Returned actions",
         }
     }
 }
@@ -216,7 +219,7 @@ pub fn format_document(document: Document, text: &str) -> Result<String, InputEr
 
 /// Side channel for the parts of an error serde_json can't carry.
 #[derive(Default)]
-struct Ctx {
+pub(crate) struct Ctx {
     /// Where the error is (the value visitor notes it too).
     trail: Trail,
     /// Set by our own visitors for the shape errors they raise.
@@ -224,22 +227,22 @@ struct Ctx {
 }
 
 impl Ctx {
-    fn note_segment(&self, segment: Segment) {
+    pub(crate) fn note_segment(&self, segment: Segment) {
         self.trail.note(segment);
     }
 
     /// A reader of any JSON value that notes its errors here.
-    fn value(&self) -> ValueSeed<'_> {
+    pub(crate) fn value(&self) -> ValueSeed<'_> {
         ValueSeed(&self.trail)
     }
 
-    fn fail<E: de::Error>(&self, kind: ErrorKind, message: impl fmt::Display) -> E {
+    pub(crate) fn fail<E: de::Error>(&self, kind: ErrorKind, message: impl fmt::Display) -> E {
         *self.error_kind.borrow_mut() = Some(kind);
         E::custom(message)
     }
 }
 
-trait DocumentSeed {
+pub(crate) trait DocumentSeed {
     type Value;
     fn deserialize_with<'de, D: de::Deserializer<'de>>(
         self,
@@ -248,7 +251,11 @@ trait DocumentSeed {
     ) -> Result<Self::Value, D::Error>;
 }
 
-fn run<S: DocumentSeed>(document: Document, text: &str, seed: S) -> Result<S::Value, InputError> {
+pub(crate) fn run<S: DocumentSeed>(
+    document: Document,
+    text: &str,
+    seed: S,
+) -> Result<S::Value, InputError> {
     if text.starts_with('\u{FEFF}') {
         return Err(InputError {
             document,
@@ -294,6 +301,7 @@ fn expected_top_level(document: Document) -> &'static str {
         Document::Scenario => {
             r#"an object {"desired": {...}, "observed": {...}, "finalizers": {...}}"#
         }
+        Document::Actions => ACTIONS_EXPECTED,
     }
 }
 
@@ -490,9 +498,9 @@ impl DocumentSeed for AnyValue {
     }
 }
 
-struct WithCtx<'c, S> {
-    ctx: &'c Ctx,
-    seed: S,
+pub(crate) struct WithCtx<'c, S> {
+    pub(crate) ctx: &'c Ctx,
+    pub(crate) seed: S,
 }
 
 impl<'de, S: DocumentSeed> DeserializeSeed<'de> for WithCtx<'_, S> {
@@ -503,7 +511,7 @@ impl<'de, S: DocumentSeed> DeserializeSeed<'de> for WithCtx<'_, S> {
 }
 
 /// Reports "expected X, found Y" for a value of the wrong JSON type.
-fn wrong_type<E: de::Error>(ctx: &Ctx, expected: &str, found: &str) -> E {
+pub(crate) fn wrong_type<E: de::Error>(ctx: &Ctx, expected: &str, found: &str) -> E {
     ctx.fail(
         ErrorKind::Shape,
         format!("expected {expected}, found {found}"),
@@ -553,6 +561,10 @@ macro_rules! reject_other_types {
         }
     };
 }
+pub(crate) use reject_other_types;
+
+/// What [`crate::actions`] reads; here for the empty-document message.
+pub(crate) const ACTIONS_EXPECTED: &str = "an array of actions [kind, name, spec]";
 
 const RESOURCES_EXPECTED: &str = r#"an object of {"name": spec}"#;
 

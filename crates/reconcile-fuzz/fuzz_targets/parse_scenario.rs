@@ -2,7 +2,8 @@
 //! CLI's, the import's and the Format button's paths: the one read path, the
 //! fast scan handing over to the precise parser on any error); then it is split on NUL
 //! into the three editor documents, desired, observed and finalizers, and
-//! checked and planned as the page does.
+//! checked and planned as the page does. It is also read as an action list,
+//! the answer a reconcile written elsewhere gives the simulation.
 //!
 //! Every error must name its document and a line and column inside that
 //! document's text; whatever parses must format and import to text that
@@ -12,8 +13,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use reconcile_core::{
-    check_scenario, check_texts, format_document, import_scenario, parse_finalizers, parse_json,
-    parse_resources, parse_scenario, parse_scenario_owned, plan, plan_texts, reconcile,
+    check_scenario, check_texts, format_document, import_scenario, parse_actions, parse_finalizers,
+    parse_json, parse_resources, parse_scenario, parse_scenario_owned, plan, plan_texts, reconcile,
     reconcile_scenario_json, Document,
 };
 use reconcile_fuzz::{assert_located, split_documents};
@@ -22,7 +23,23 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     check_scenario_file(&text);
     check_editor_texts(split_documents(&text));
+    check_actions(&text);
 });
+
+/// An action list either reads back from its own serialization or says
+/// where it is wrong.
+fn check_actions(text: &str) {
+    match parse_actions(text) {
+        Ok(actions) => {
+            let written = serde_json::to_string(&actions).expect("actions serialize");
+            assert_eq!(parse_actions(&written), Ok(actions), "{written}");
+        }
+        Err(error) => {
+            assert_eq!(error.document, Document::Actions);
+            assert_located(text, &error);
+        }
+    }
+}
 
 fn check_scenario_file(text: &str) {
     let scenario = parse_scenario(text);

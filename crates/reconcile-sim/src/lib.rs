@@ -117,7 +117,7 @@ use serde::{Deserialize, Serialize};
 
 pub use apiserver::PropagationPolicy;
 pub use edge::{compare_level_edge, Comparison, EdgeStep};
-pub use engine::simulate;
+pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
 pub use fault_input::DriftInputError;
 pub use gc_record::GcAction;
 pub use options::{options_from_json, parse_options, OptionsError};

@@ -19,8 +19,8 @@ use reconcile_sim::workqueue::{AddOutcome, RateLimiter, WorkQueue};
 use reconcile_sim::{
     compare_level_edge, resource_statuses, simulate, ActionResult, BackoffPolicy, Change,
     CrashPlan, FinalizerRef, Happening, Millis, NotConvergingReason, OtherWriter, PassRecord,
-    PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SimScenario, SyncState, Timeline,
-    Trigger, Verdict, World, WorldEvent, NO_NEW_FINALIZERS,
+    PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SimScenario, Simulation, Step,
+    SyncState, Timeline, Trigger, Verdict, World, WorldEvent, NO_NEW_FINALIZERS,
 };
 
 // ---------------------------------------------------------------------------
@@ -2143,6 +2143,23 @@ proptest! {
         );
         prop_assert_eq!(first.actions.len(), plan.len());
         prop_assert!(first.actions.iter().all(|o| o.result == ActionResult::Applied));
+    }
+
+    /// The engine driven one call at a time, each plan answered as JSON text
+    /// through the action reader, runs exactly as `simulate`: the pause
+    /// changes nothing, and the reader reads back every plan reconcile makes.
+    #[test]
+    fn stepping_with_plans_as_text_runs_exactly_as_simulate(
+        scenario in any_scenario(),
+        config in any_config(),
+    ) {
+        let mut simulation = Simulation::new(&scenario, &config);
+        while let Step::Reconcile(call) = simulation.step() {
+            let plan = reconcile(call.desired, call.observed, Some(call.finalizers));
+            let text = serde_json::to_string(&plan).expect("plans serialize");
+            prop_assert_eq!(simulation.resume_json(&text), Ok(()));
+        }
+        prop_assert_eq!(simulation.into_timeline(), simulate(&scenario, &config));
     }
 
     /// (a') With no watch latency the cache is never stale when a pass

@@ -70,8 +70,8 @@ impl Texts {
         match document {
             Document::Desired => &self.desired,
             Document::Observed => &self.observed,
-            // A scenario is never edited here; the finalizers slot is the only other one.
-            Document::Finalizers | Document::Scenario => &self.finalizers,
+            // A scenario or an action list is never edited here; the finalizers slot is the only other one.
+            Document::Finalizers | Document::Scenario | Document::Actions => &self.finalizers,
         }
     }
 
@@ -79,7 +79,7 @@ impl Texts {
         let slot = match document {
             Document::Desired => &mut self.desired,
             Document::Observed => &mut self.observed,
-            Document::Finalizers | Document::Scenario => &mut self.finalizers,
+            Document::Finalizers | Document::Scenario | Document::Actions => &mut self.finalizers,
         };
         *slot = text.into();
     }

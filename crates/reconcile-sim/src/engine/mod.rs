@@ -9,6 +9,7 @@ mod queue;
 mod requests;
 mod requeue;
 mod script;
+mod stepping;
 mod verdict;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -24,9 +25,10 @@ use super::{
     Timeline, Trigger, Verdict,
 };
 use informer::{Delivery, Informer};
-use pass::RunningPass;
+use pass::{AwaitedPass, RunningPass};
 use queue::ControllerQueue;
 use reconcile_core::model::Resources;
+use reconcile_core::reconcile::reconcile;
 use reconcile_core::stable::{SplitMix64, StableHasher};
 use requeue::PassResult;
 
@@ -37,21 +39,24 @@ const IDLE_GAP_MS: Millis = 100;
 /// A state that comes back this many times, undone each time, is an oscillation.
 const OSCILLATION_REPEATS: u32 = 3;
 
-/// Runs the loop until it converges, provably won't, or hits the pass limit.
+pub use stepping::{ReconcileCall, ResumeError, Simulation, Step};
+
+/// Runs the loop until it converges, provably won't, or hits the pass limit,
+/// with the contract's own `reconcile` answering every call.
 pub fn simulate(scenario: &SimScenario, config: &SimConfig) -> Timeline {
-    let mut engine = Engine::new(scenario, config);
-    let verdict = engine.run();
-    let mut log = engine.log;
-    log.sort_by_key(|entry| entry.at);
-    Timeline {
-        passes: engine.passes,
-        log,
-        verdict,
-        initial: engine.initial,
-        desired_initial: scenario.desired.clone(),
-        final_world: engine.world,
-        events: engine.event_log,
+    let mut simulation = Simulation::new(scenario, config);
+    while let Step::Reconcile(call) = simulation.step() {
+        let plan = reconcile(call.desired, call.observed, Some(call.finalizers));
+        simulation.resume(plan);
     }
+    simulation.into_timeline()
+}
+
+/// Where [`Engine::advance`] stopped.
+enum Advance {
+    /// A pass waits for its reconcile's plan.
+    Reconcile,
+    Finished(Verdict),
 }
 
 /// Things scheduled on the simulated clock.
@@ -154,6 +159,8 @@ struct Engine<'a> {
     start_states: BTreeMap<u64, (u32, usize, usize)>,
     oscillation: Option<NotConvergingReason>,
     pass_in_progress: bool,
+    /// The pass whose reconcile call is out, waiting for its plan.
+    awaited: Option<AwaitedPass>,
     /// The pass whose requests are going out.
     running: Option<RunningPass>,
     /// Finalizer owners whose turn is scheduled, by (object, finalizer): one each.
@@ -203,6 +210,7 @@ impl<'a> Engine<'a> {
             start_states: BTreeMap::new(),
             oscillation: None,
             pass_in_progress: false,
+            awaited: None,
             running: None,
             owners_pending: BTreeSet::new(),
             gc: gc::GarbageCollector::default(),
@@ -218,11 +226,15 @@ impl<'a> Engine<'a> {
         engine
     }
 
-    fn run(&mut self) -> Verdict {
-        loop {
+    /// Runs the clock until a pass waits for its reconcile's plan, or the run ends.
+    fn advance(&mut self) -> Advance {
+        Advance::Finished(loop {
+            if self.awaited.is_some() {
+                return Advance::Reconcile;
+            }
             if !self.pass_in_progress {
                 if self.passes.len() >= self.config.max_passes {
-                    return self.verdict_after_pass().unwrap_or(Verdict::NotConverging {
+                    break self.verdict_after_pass().unwrap_or(Verdict::NotConverging {
                         reason: NotConvergingReason::PassLimit {
                             limit: self.config.max_passes,
                         },
@@ -237,7 +249,7 @@ impl<'a> Engine<'a> {
                         .is_none_or(|(&(at, _), _)| start < at)
                     {
                         self.now = start;
-                        self.run_pass();
+                        self.start_pass();
                         continue;
                     }
                 }
@@ -248,23 +260,23 @@ impl<'a> Engine<'a> {
                         continue;
                     }
                     if let Some(verdict) = self.idle_verdict() {
-                        return verdict;
+                        break verdict;
                     }
                 }
             }
             let Some(((at, _), scheduled)) = self.events.pop_first() else {
                 // Nothing at all is pending: the world stays as it is.
-                return self.idle_verdict().unwrap_or_else(|| self.no_trigger());
+                break self.idle_verdict().unwrap_or_else(|| self.no_trigger());
             };
             self.now = self.now.max(at);
             let pass_ended = matches!(scheduled, Scheduled::PassDone { .. });
             self.handle(scheduled);
             if pass_ended {
                 if let Some(verdict) = self.verdict_after_pass() {
-                    return verdict;
+                    break verdict;
                 }
             }
-        }
+        })
     }
 
     fn schedule(&mut self, at: Millis, what: Scheduled) {

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::requeue::PassResult;
+use super::ReconcileCall;
 use super::{update_change, Engine, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, Update};
 use crate::events::{success_code, SimEvent};
@@ -14,7 +15,7 @@ use crate::workqueue::Millis;
 use crate::world::Change;
 use crate::{ActionOutcome, ActionResult, PassRecord, Trigger};
 use reconcile_core::json::Json;
-use reconcile_core::reconcile::{reconcile, Action, ActionKind};
+use reconcile_core::reconcile::{Action, ActionKind};
 
 /// The pass the worker is processing.
 #[derive(Debug)]
@@ -27,27 +28,66 @@ pub(super) struct RunningPass {
     failed_at: Option<usize>,
 }
 
+/// A pass whose reconcile call is out: the worker holds the key while the
+/// reconcile runs, wherever it runs.
+#[derive(Debug)]
+pub(super) struct AwaitedPass {
+    key: &'static str,
+    trigger: Trigger,
+}
+
 impl Engine<'_> {
-    /// The worker takes the key: reconcile reads the cache (never the
-    /// server), and the first request goes out.
-    pub(super) fn run_pass(&mut self) {
-        let Some(key) = self.queue.get() else { return };
-        let index = self.passes.len() + 1;
+    /// The worker takes the key. Reconcile reads the cache (never the
+    /// server): the pass waits for its plan, unless there is nothing to
+    /// reconcile. Returns whether the pass now waits.
+    pub(super) fn start_pass(&mut self) -> bool {
+        let Some(key) = self.queue.get() else {
+            return false;
+        };
         let trigger = self.queued_trigger.take().unwrap_or(Trigger::Resync);
-        let start = self.now;
-        let cache = &self.informer.cache;
+        let pass = AwaitedPass { key, trigger };
         // A custom resource gone (NotFound) or being deleted: the reconciler
         // returns at once, as controller-runtime's do; the garbage collector
         // takes care of what it owned.
-        let plan = if cache.custom_resource_live() {
-            reconcile(
-                &self.informer.desired,
-                &cache.observed,
-                Some(&cache.finalizers),
-            )
+        if self.informer.cache.custom_resource_live() {
+            self.awaited = Some(pass);
+            true
         } else {
-            Vec::new()
-        };
+            self.send_plan(pass, Vec::new());
+            false
+        }
+    }
+
+    /// What the next pass's reconcile reads: the informer's cache.
+    pub(super) fn reconcile_call(&self) -> ReconcileCall<'_> {
+        ReconcileCall {
+            pass: self.passes.len() + 1,
+            at: self.now,
+            desired: &self.informer.desired,
+            observed: &self.informer.cache.observed,
+            finalizers: &self.informer.cache.finalizers,
+        }
+    }
+
+    pub(super) fn awaits_plan(&self) -> bool {
+        self.awaited.is_some()
+    }
+
+    /// The waiting pass's reconcile returned `plan`: its first request goes out.
+    pub(super) fn resume_pass(&mut self, plan: Vec<Action>) -> bool {
+        match self.awaited.take() {
+            Some(pass) => {
+                self.send_plan(pass, plan);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn send_plan(&mut self, pass: AwaitedPass, plan: Vec<Action>) {
+        let AwaitedPass { key, trigger } = pass;
+        let index = self.passes.len() + 1;
+        let start = self.now;
         if !plan.is_empty() {
             self.watch_for_oscillation(&plan);
         }

@@ -45,6 +45,7 @@ pub fn dom_id(document: Document) -> &'static str {
         Document::Observed => "observed",
         Document::Finalizers => "finalizers",
         Document::Scenario => "scenario",
+        Document::Actions => "actions",
     }
 }
 
