@@ -21,7 +21,7 @@ test("an embedded playground tells its parent its height, and the parent resizes
   // the frame's own scrollbar, gone once it is tall enough, changes the wrapping).
   await expect.poll(() => page.evaluate(() => document.getElementById("pg").getBoundingClientRect().height === window.heights.at(-1))).toBe(true);
   expect(await page.evaluate(() => window.heights.at(-1))).toBeGreaterThan(400);
-  await expect(frame.getByRole("link", { name: "Open in playground ↗" })).toHaveAttribute("href", new RegExp(`^http://127\\.0\\.0\\.1:${port}/#v1/`));
+  await expect(frame.getByRole("link", { name: "Open in playground ↗" })).toHaveAttribute("href", new RegExp(`^http://127\\.0\\.0\\.1:${port}/#v2/`));
   // No header chrome: the tagline and toolbar are gone; only a one-line title bar remains.
   await expect(frame.locator(".tagline")).toHaveCount(0);
   await expect(frame.getByRole("button", { name: "Share" })).toHaveCount(0);
@@ -120,7 +120,7 @@ test("two exact-state embeds on one course page keep their work apart", async ({
 test("an embed's Open in playground link follows edits and opens that state", async ({ page, context }) => {
   await page.goto("/?embed");
   const link = page.getByRole("link", { name: "Open in playground ↗" });
-  await expect(link).toHaveAttribute("href", /#v1\//);
+  await expect(link).toHaveAttribute("href", /#v2\//);
   await typeInto(page, "Desired state", '{"from-embed": {"replicas": 3}}');
   const before = await link.getAttribute("href");
   await expect.poll(() => link.getAttribute("href")).not.toBe(before);

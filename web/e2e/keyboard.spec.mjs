@@ -90,6 +90,8 @@ test("Tab visits the header, toolbar, editors and simulation controls in order, 
   // The plan has nothing to operate; the simulation controls come next.
   for (const name of [
     "button Step",
+    // "Previous event" is disabled until a step by event: no stop.
+    "button Next event",
     "button Run to convergence",
     "button Play",
     "combobox Play speed",
@@ -138,7 +140,7 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   // Ctrl/Cmd+S copies a share link and shows it (the page stops the browser's "Save page").
   await page.keyboard.press("ControlOrMeta+s");
   const link = await page.getByLabel("Share link").inputValue();
-  expect(link).toMatch(/\/#v1\/[A-Za-z0-9_-]+$/);
+  expect(link).toMatch(/\/#v2\/[A-Za-z0-9_-]+$/);
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
 
   // The simulation controls answer Enter and Space; Play keeps the focus when it becomes Pause.
@@ -150,14 +152,14 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await tabTo(page, "button Step");
   await page.keyboard.press("Enter");
   await expect(progress(page)).toHaveText(/^Pass 2 of/);
+  await tabTo(page, "button Next event");
   await tabTo(page, "button Run to convergence");
   await tabTo(page, "button Play");
-  await page.keyboard.press("Shift+Tab");
-  await page.keyboard.press("Shift+Tab");
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Shift+Tab");
+  expect(await focused(page)).toBe("button Step");
   await page.keyboard.press("Space");
   await expect(progress(page)).toHaveText(/^Pass 3 of/);
-  await page.keyboard.press("Tab");
-  await page.keyboard.press("Tab");
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Tab");
   expect(await focused(page)).toBe("button Play");
   await page.keyboard.press("Enter");
   await expect(page.getByRole("button", { name: "Pause" })).toBeFocused();

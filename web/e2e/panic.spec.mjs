@@ -44,7 +44,7 @@ test("a panic shows a banner that keeps the work, copies debug info and reloads 
   // Saved at once, and the address now holds the state (without ?debug=panic).
   expect(JSON.parse(await autosave(page)).observed).toBe(`${observed}x`);
   expect(new URL(page.url()).search).toBe("");
-  expect(new URL(page.url()).hash).toMatch(/^#v1\//);
+  expect(new URL(page.url()).hash).toMatch(/^#v2\//);
 
   await banner.getByRole("button", { name: "Copy debug info" }).click();
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(PANIC_MESSAGE);

@@ -87,7 +87,7 @@ test("the main page works under its CSP with no violation", async ({ page }) => 
   await editor(page, "Observed state").fill('{"a": [1,]}');
   await expect(page.locator(".gutter .error-line")).toHaveText("1");
   await page.keyboard.press("ControlOrMeta+s");
-  await expect(page.getByLabel("Share link")).toHaveValue(/#v1\//);
+  await expect(page.getByLabel("Share link")).toHaveValue(/#v2\//);
   expect(await violationsIn(page)).toEqual([]);
 });
 
@@ -269,7 +269,7 @@ test("markup in the query parameters and a damaged link renders as text", async 
   await page.goto(`/?${query}#v1/${encodeURIComponent(payloads.script)}`);
   await expect(page.locator(".notice.warning")).toContainText("This link is damaged");
   await expect(actionItems(page).first()).toBeVisible();
-  await expect(page.getByRole("link", { name: "Open in playground ↗" })).toHaveAttribute("href", new RegExp(`^${playgroundOrigin}/#v1/`));
+  await expect(page.getByRole("link", { name: "Open in playground ↗" })).toHaveAttribute("href", new RegExp(`^${playgroundOrigin}/#v2/`));
   await expectNoInjection(page, dialogs);
 });
 

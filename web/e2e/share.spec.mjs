@@ -13,7 +13,7 @@ test("a share link restores the same state in a fresh browser", async ({ page, b
   await page.getByRole("button", { name: "Step" }).click();
   await page.getByRole("button", { name: "Share" }).click();
   const link = await page.getByLabel("Share link").inputValue();
-  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#v1\/[A-Za-z0-9_-]+$/);
+  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#v2\/[A-Za-z0-9_-]+$/);
 
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
@@ -28,7 +28,7 @@ test("Ctrl+S makes the share link too", async ({ page }) => {
   await page.goto("/");
   await expect(actionItems(page).first()).toBeVisible();
   await page.keyboard.press("Control+s");
-  await expect(page.getByLabel("Share link")).toHaveValue(/#v1\//);
+  await expect(page.getByLabel("Share link")).toHaveValue(/#v2\//);
 });
 
 test("leaving the page right after an edit still saves it", async ({ page }) => {
@@ -82,6 +82,25 @@ test("a link of an earlier build, with snake_case backoff names, opens with its 
   // Saved again with the camelCase names only.
   await expect.poll(() => autosaved(page)).toContain('"backoff":{"policy":"client-go","baseMs":7,"maxMs":900,"qps":10.0,"burst":100}');
   expect(await autosaved(page)).not.toContain("_ms");
+});
+
+test("a v1 link that carries dropRate opens with a note of what it became, and the slider at its value", async ({ page }) => {
+  const old = JSON.stringify({ desired: '{"a": 1}\n', observed: "{}\n", finalizers: "null\n", sim: { dropRate: 0.3 } });
+  await page.goto(`/#v1/${deflateRawSync(Buffer.from(old)).toString("base64url")}`);
+  const note = page.locator(".notice").filter({ hasText: "informer cache" });
+  await expect(note).toContainText('"watch events dropped: 30%" is now "Watch breaks: 30% of events"');
+  await expect(note).toContainText("the informer lists again, so no change is missed for good");
+  await expect(page.locator("label.slider", { hasText: "Watch breaks: 30% of events" })).toBeVisible();
+  // Saved again under the new name; a link made now is v2 and opens without the note.
+  await expect.poll(() => autosaved(page)).toContain('"watchBreakRate":0.3');
+  expect(await autosaved(page)).not.toContain("dropRate");
+  await page.getByRole("button", { name: "Share" }).click();
+  const link = await page.getByLabel("Share link").inputValue();
+  expect(link).toMatch(/#v2\//);
+  await page.goto("about:blank");
+  await page.goto(link);
+  await expect(page.locator("label.slider", { hasText: "Watch breaks: 30% of events" })).toBeVisible();
+  await expect(page.locator(".notice").filter({ hasText: "informer cache" })).toHaveCount(0);
 });
 
 test("an autosave of an earlier build, with snake_case backoff names, opens with its settings", async ({ page }) => {

@@ -180,3 +180,56 @@ test("a selected pass lists every step until the next pass, from the event log",
   await second.locator("summary").click();
   await expect(second.locator("li")).toContainText(["DELETE c → 404"]);
 });
+
+test("a finalizer owner's speed is a setting: a slow owner keeps the object terminating longer", async ({ page }) => {
+  await choosePreset(page, "LoadBalancer finalizer");
+  const owner = page.getByLabel("The owner of cloud/lb-cleanup takes, per object:");
+  await expect(owner).toHaveValue("default");
+  await expect(owner.locator("option:checked")).toHaveText("default (50 ms)");
+  await runToEnd(page);
+  await expect(page.getByRole("list", { name: "Passes", exact: true })).toContainText("t = 61 ms: the owner of cloud/lb-cleanup removed it from svc, the last finalizer");
+  // The run is re-simulated at once, and stays revealed to its end.
+  await owner.selectOption("2 s");
+  await expect(page.getByRole("list", { name: "Passes", exact: true })).toContainText("t = 2.0 s: the owner of cloud/lb-cleanup removed it from svc, the last finalizer");
+  await expect(verdict(page)).toContainText("Converged");
+});
+
+test("the status grid shows where the controller's cache still differs from the store", async ({ page }) => {
+  await page.getByRole("button", { name: "Step" }).click();
+  // Pass 1 deleted c, but its watch event has not reached the cache yet: pass 2 will DELETE c again.
+  const rows = page.getByRole("table", { name: "Resource status" }).locator("tbody tr");
+  const c = rows.filter({ has: page.getByRole("rowheader", { name: "c", exact: true }) });
+  await expect(c).toContainText("in sync");
+  await expect(c).toContainText("deleted, but the controller's cache still has it");
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(page.getByRole("table", { name: "Resource status" })).not.toContainText("cache");
+});
+
+test("step by event walks every step of a pass, and crossing into the next pass selects it", async ({ page }) => {
+  const next = page.getByRole("button", { name: "Next event" });
+  const previous = page.getByRole("button", { name: "Previous event" });
+  await expect(previous).toBeDisabled();
+  await next.click();
+  const pass1 = passes(page).nth(0);
+  await expect(pass1).toHaveAttribute("aria-current", "step");
+  const events1 = page.getByRole("list", { name: "Events from pass 1" });
+  await expect(pass1.locator("summary")).toContainText("Step by event: event 1 of");
+  await expect(events1.locator("li")).toHaveCount(1);
+  await expect(events1.locator("li[aria-current=step]")).toContainText("the worker takes the key: pass 1 (custom resource added) plans 3 action(s) from its cache");
+  await next.click();
+  await expect(events1.locator("li[aria-current=step]")).toContainText("CREATE a → 201");
+  // a's watch event reaches the cache (t = 16) before the next request (t = 21).
+  await next.click();
+  await expect(events1.locator("li[aria-current=step]")).toContainText("t = 16 ms: watch event a added: the cache takes it");
+  await previous.click();
+  await expect(events1.locator("li[aria-current=step]")).toContainText("CREATE a → 201");
+  // On until pass 2 starts: it is revealed and selected, and its first event is the worker taking the key.
+  for (let i = 0; i < 40 && (await passes(page).count()) < 2; i++) await next.click();
+  await expect(passes(page)).toHaveCount(2);
+  await expect(passes(page).nth(1)).toHaveAttribute("aria-current", "step");
+  await expect(page.getByRole("list", { name: "Events from pass 2" }).locator("li[aria-current=step]")).toContainText("the worker takes the key: pass 2");
+  // Step goes back to stepping by pass.
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(passes(page)).toHaveCount(3);
+  await expect(page.locator("li[aria-current=step].current-event")).toHaveCount(0);
+});

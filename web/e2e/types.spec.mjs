@@ -84,7 +84,7 @@ test("reconcile.d.ts declares exactly what the built module returns", async ({ p
       // Every event breaks the watch: re-lists synthesize what was missed; a periodic resync too.
       [
         { desired: { a: 1 }, observed: {} },
-        { dropRate: 1, resyncPeriodMs: 1000, script: [{ afterPass: 1, event: { kind: "delete", name: "a" } }] },
+        { watchBreakRate: 1, resyncPeriodMs: 1000, script: [{ afterPass: 1, event: { kind: "delete", name: "a" } }] },
       ],
       // The seed example: a stale cache repeats DELETE c (404); RequeueAfter while terminating.
       [

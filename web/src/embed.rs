@@ -52,7 +52,7 @@ pub struct EmbedOptions {
     /// `?debug=panic`: the next edit panics on purpose, to show (and test)
     /// the crash banner in the release build. Harmless: the banner keeps the work.
     pub panic_on_edit: bool,
-    /// Names the `#v1/…` state an embed was opened with, so that embeds of
+    /// Names the `#v2/…` state an embed was opened with, so that embeds of
     /// different states on one course page keep their work apart.
     pub link_id: Option<String>,
 }
@@ -184,7 +184,7 @@ impl EmbedChoice {
 }
 
 /// HTML for a course page: an iframe showing the state in `link` (a share
-/// link, `page#v1/…`) as `choice` says, and the listener that resizes it to
+/// link, `page#v2/…`) as `choice` says, and the listener that resizes it to
 /// the height the playground reports, accepting it only from the link's origin.
 pub fn embed_snippet(link: &str, choice: EmbedChoice) -> String {
     let (page, hash) = link.split_at(link.find('#').unwrap_or(link.len()));

@@ -45,7 +45,11 @@ fn first_state(options: &EmbedOptions) -> Playground {
     // The autosave an address (a link, `?preset=`) replaces, if any.
     let (mut state, replaced) = if hash.len() > 1 {
         let state = match share::decode(&hash) {
-            Ok(shared) => Playground::from_shared(&shared),
+            Ok(opened) => {
+                let mut state = Playground::from_shared(&opened.state);
+                state.notice = opened.note.map(Notice::LinkNote);
+                state
+            }
             Err(error) => {
                 let mut state = defaults();
                 state.notice = Some(Notice::LinkProblem(error));

@@ -1,8 +1,10 @@
-//! The whole playground state in a URL hash: `#v1/<base64url(deflate(json))>`.
+//! The whole playground state in a URL hash: `#v2/<base64url(deflate(json))>`.
 //!
 //! Guarantees:
 //! - Links are versioned; a missing field takes its default, so a link made by
 //!   an older build keeps opening after fields are added.
+//! - A `v1` link still opens. Where one of its settings now means something
+//!   else, [`decode`] says so with a [`LinkNote`], for the page to show.
 //! - Decoding never panics and never inflates more than [`MAX_DECODED_BYTES`]
 //!   (a decompression bomb stops there with an error).
 //! - Every failure is a [`ShareError`] with a sentence for the user.
@@ -15,8 +17,12 @@ use serde::{Deserialize, Serialize};
 
 use reconcile_sim::SimConfig;
 
-/// The version this build writes.
-pub const VERSION: &str = "v1";
+/// The version this build writes: since the simulation has an informer,
+/// `watchBreakRate` (a `v1` link's `dropRate`) breaks the watch.
+pub const VERSION: &str = "v2";
+/// The version before, still read: its `dropRate` was the share of watch
+/// events lost.
+pub const EARLIER_VERSION: &str = "v1";
 /// The most a link may inflate to.
 pub const MAX_DECODED_BYTES: usize = 1 << 20;
 
@@ -54,6 +60,22 @@ impl Default for SharedState {
             step: None,
         }
     }
+}
+
+/// A link that opened, and what of it changed meaning since it was made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opened {
+    pub state: SharedState,
+    pub note: Option<LinkNote>,
+}
+
+/// What an older link's settings became in this build.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LinkNote {
+    /// A `v1` link's `dropRate` lost this share of watch events for good.
+    /// The simulation now has an informer, so the same share of events
+    /// breaks the watch instead; the informer lists again and loses nothing.
+    DropRateIsWatchBreaks { rate: f64 },
 }
 
 /// Why a link could not be opened.
@@ -108,13 +130,21 @@ pub fn encode(state: &SharedState) -> String {
 }
 
 /// Reads a hash fragment (with or without the leading `#`).
-pub fn decode(hash: &str) -> Result<SharedState, ShareError> {
+pub fn decode(hash: &str) -> Result<Opened, ShareError> {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
     let (version, payload) = hash.split_once('/').unwrap_or((hash, ""));
-    if version != VERSION {
+    if version != VERSION && version != EARLIER_VERSION {
         let shown: String = version.chars().take(12).collect();
         return Err(ShareError::UnknownVersion(shown));
     }
+    let state = decode_payload(payload)?;
+    let rate = state.sim.watch_break_rate;
+    let note = (version == EARLIER_VERSION && rate > 0.0)
+        .then_some(LinkNote::DropRateIsWatchBreaks { rate });
+    Ok(Opened { state, note })
+}
+
+fn decode_payload(payload: &str) -> Result<SharedState, ShareError> {
     // Base64 of more than the limit cannot be a valid link (deflate never expands much).
     if payload.len() > MAX_DECODED_BYTES * 2 {
         return Err(ShareError::TooLarge);
@@ -163,6 +193,40 @@ pub fn text_size(state: &SharedState) -> usize {
 mod tests {
     use super::*;
 
+    /// The state a link opens, whatever its note.
+    fn state_of(hash: &str) -> Result<SharedState, ShareError> {
+        decode(hash).map(|opened| opened.state)
+    }
+
+    fn link(version: &str, state: &str) -> String {
+        let compressed = miniz_oxide::deflate::compress_to_vec(state.as_bytes(), 6);
+        format!("#{version}/{}", URL_SAFE_NO_PAD.encode(compressed))
+    }
+
+    #[test]
+    fn a_v1_links_drop_rate_opens_as_the_watch_break_rate_with_a_note() {
+        let old = r#"{"desired":"{}","sim":{"dropRate":0.2}}"#;
+        let opened = decode(&link(EARLIER_VERSION, old)).expect("a v1 link opens");
+        assert_eq!(opened.state.sim.watch_break_rate, 0.2);
+        assert_eq!(
+            opened.note,
+            Some(LinkNote::DropRateIsWatchBreaks { rate: 0.2 })
+        );
+        // Without the setting, or at 0, nothing changed meaning.
+        let calm = decode(&link(EARLIER_VERSION, r#"{"sim":{"dropRate":0}}"#));
+        assert_eq!(calm.map(|opened| opened.note), Ok(None));
+        // This build's links carry the new name and no note.
+        let relinked = encode(&opened.state);
+        assert!(relinked.starts_with("#v2/"), "{relinked}");
+        assert_eq!(
+            decode(&relinked),
+            Ok(Opened {
+                state: opened.state,
+                note: None
+            })
+        );
+    }
+
     #[test]
     fn round_trip() {
         let mut state = SharedState {
@@ -173,12 +237,12 @@ mod tests {
         };
         state.sim.failure_rate = 0.3;
         let hash = encode(&state);
-        assert!(hash.starts_with("#v1/"));
+        assert!(hash.starts_with("#v2/"));
         assert!(
             !hash.contains('=') && !hash.contains('+') && !hash.contains('/')
                 || hash.matches('/').count() == 1
         );
-        assert_eq!(decode(&hash), Ok(state));
+        assert_eq!(state_of(&hash), Ok(state));
     }
 
     #[test]
@@ -188,7 +252,7 @@ mod tests {
             "#v1/{}",
             URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(json, 6))
         );
-        let state = decode(&hash).expect("decodes");
+        let state = state_of(&hash).expect("decodes");
         assert_eq!(state.desired, "{}");
         assert_eq!(state.observed, SharedState::default().observed);
         assert_eq!(state.sim, SharedState::default().sim);
@@ -196,27 +260,30 @@ mod tests {
 
     #[test]
     fn bad_links_are_errors_not_panics() {
-        assert!(matches!(decode("#v0/abc"), Err(ShareError::UnknownVersion(v)) if v == "v0"));
+        assert!(matches!(state_of("#v0/abc"), Err(ShareError::UnknownVersion(v)) if v == "v0"));
         assert!(matches!(
-            decode("#hello"),
+            state_of("#hello"),
             Err(ShareError::UnknownVersion(_))
         ));
-        assert_eq!(decode("#v1/***"), Err(ShareError::NotBase64));
-        assert_eq!(decode("#v1/AAAA"), Err(ShareError::Corrupt));
+        assert_eq!(state_of("#v1/***"), Err(ShareError::NotBase64));
+        assert_eq!(state_of("#v1/AAAA"), Err(ShareError::Corrupt));
         let json = serde_json::to_vec(&SharedState::default()).expect("serializes");
         let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
         let cut = format!(
             "#v1/{}",
             URL_SAFE_NO_PAD.encode(&compressed[..compressed.len() / 2])
         );
-        assert_eq!(decode(&cut), Err(ShareError::Corrupt));
+        assert_eq!(state_of(&cut), Err(ShareError::Corrupt));
         let good = encode(&SharedState::default());
-        assert!(decode(&good[..good.len() - 8]).is_err());
+        assert!(state_of(&good[..good.len() - 8]).is_err());
         let not_state = format!(
             "#v1/{}",
             URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"[1,2]", 6))
         );
-        assert!(matches!(decode(&not_state), Err(ShareError::BadContent(_))));
+        assert!(matches!(
+            state_of(&not_state),
+            Err(ShareError::BadContent(_))
+        ));
     }
 
     #[test]
@@ -227,7 +294,7 @@ mod tests {
                 URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(state.as_bytes(), 6))
             )
         };
-        let Err(ShareError::BadContent(detail)) = decode(&link(r#"{"sim":{"failureRat":0.5}}"#))
+        let Err(ShareError::BadContent(detail)) = state_of(&link(r#"{"sim":{"failureRat":0.5}}"#))
         else {
             panic!("a misspelt setting must not open as the default");
         };
@@ -235,7 +302,7 @@ mod tests {
             detail.starts_with(r#"Simulation options at $: unknown option "failureRat""#),
             "{detail}"
         );
-        let opened = decode(&link(r#"{"sim":{"failureRate":0.5}}"#)).expect("a good link opens");
+        let opened = state_of(&link(r#"{"sim":{"failureRate":0.5}}"#)).expect("a good link opens");
         assert!((opened.sim.failure_rate - 0.5).abs() < f64::EPSILON);
         assert_eq!(opened.sim.max_passes, SharedState::default().sim.max_passes);
     }
@@ -247,7 +314,7 @@ mod tests {
             "#v1/{}",
             URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(old.as_bytes(), 6))
         );
-        let opened = decode(&link).expect("an old link opens");
+        let opened = state_of(&link).expect("an old link opens");
         let expected = reconcile_sim::BackoffPolicy::ClientGo {
             base_ms: 7,
             max_ms: 900,
@@ -262,7 +329,7 @@ mod tests {
         assert!(autosave.contains(r#""baseMs":7,"maxMs":900"#), "{autosave}");
         assert!(!autosave.contains("_ms"), "{autosave}");
         assert_eq!(from_autosave(&autosave), Some(opened.clone()));
-        assert_eq!(decode(&encode(&opened)), Ok(opened));
+        assert_eq!(state_of(&encode(&opened)), Ok(opened));
         let fixed = r#"{"sim":{"backoff":{"policy":"fixed-delay","delay_ms":250}}}"#;
         assert_eq!(
             from_autosave(fixed).map(|state| state.sim.backoff),
@@ -278,7 +345,7 @@ mod tests {
             URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&bomb, 9))
         );
         assert!(hash.len() < 20_000, "compresses well: {}", hash.len());
-        assert_eq!(decode(&hash), Err(ShareError::TooLarge));
+        assert_eq!(state_of(&hash), Err(ShareError::TooLarge));
     }
 
     #[test]

@@ -118,11 +118,12 @@ fn check_timeline(scenario: &Scenario, config: &SimConfig, timeline: &Timeline) 
         config.watch_latency_ms,
         config.finalizer_owner_delay_ms,
     ]
-    .iter()
-    .all(|ms| *ms < 1 << 40);
+    .into_iter()
+    .chain(config.finalizer_owners.iter().map(|owner| owner.delay_ms))
+    .all(|ms| ms < 1 << 40);
     let fault_free = within_time
         && config.failure_rate <= 0.0
-        && config.drop_rate <= 0.0
+        && config.watch_break_rate <= 0.0
         && config.crash.is_none()
         && config.stuck_finalizers.is_empty()
         && config.script.is_empty()

@@ -17,8 +17,8 @@ use reconcile_core::{
     Scenario,
 };
 use reconcile_sim::{
-    BackoffPolicy, CrashPlan, FinalizerRef, OtherWriter, QueueModel, ScriptedEvent, SimConfig,
-    WorldEvent,
+    BackoffPolicy, CrashPlan, FinalizerOwner, FinalizerRef, OtherWriter, QueueModel, ScriptedEvent,
+    SimConfig, WorldEvent,
 };
 
 /// Separates the three documents of a `parse_scenario` input. A raw NUL is
@@ -500,7 +500,7 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
         config.max_passes = config.max_passes.min(MAX_PASSES);
         if u.arbitrary()? {
             config.failure_rate = rate(u)?;
-            config.drop_rate = rate(u)?;
+            config.watch_break_rate = rate(u)?;
         }
         return Ok((scenario, config));
     }
@@ -521,7 +521,7 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
         seed: u.arbitrary()?,
         max_passes: u.int_in_range(0..=MAX_PASSES)?,
         failure_rate: rate(u)?,
-        drop_rate: rate(u)?,
+        watch_break_rate: rate(u)?,
         resync_period_ms: if u.arbitrary()? {
             Some(millis(u)?)
         } else {
@@ -537,6 +537,12 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
             Ok(FinalizerRef {
                 object: sim_name(u)?,
                 finalizer: finalizer_name(u)?,
+            })
+        })?,
+        finalizer_owners: short_list(u, 2, |u| {
+            Ok(FinalizerOwner {
+                finalizer: finalizer_name(u)?,
+                delay_ms: millis(u)?,
             })
         })?,
         crash: if u.ratio(1, 4)? {

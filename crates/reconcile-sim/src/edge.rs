@@ -114,8 +114,8 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
     }
     let first_divergence = steps.iter().position(|s| s.diverged);
     let final_desired = level.desired_after(level.passes.len(), config);
-    let edge_final = resource_statuses(&final_desired, &edge.world);
-    let level_final = resource_statuses(&final_desired, &level.final_world);
+    let edge_final = resource_statuses(&final_desired, &edge.world, &[]);
+    let level_final = resource_statuses(&final_desired, &level.final_world, &[]);
     Comparison {
         level,
         steps,

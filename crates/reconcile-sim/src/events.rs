@@ -77,6 +77,29 @@ pub struct EventLog {
 }
 
 impl EventLog {
+    /// Where pass `pass` (from 1) starts: the index of its `ReconcileStarted`.
+    pub fn start_of(&self, pass: usize) -> Option<usize> {
+        self.entries
+            .iter()
+            .position(|e| matches!(e.what, SimEvent::ReconcileStarted { pass: p, .. } if p == pass))
+    }
+
+    /// The events from pass `pass`'s start to the next pass's (or the end).
+    pub fn of_pass(&self, pass: usize) -> std::ops::Range<usize> {
+        let from = self.start_of(pass).unwrap_or(self.entries.len());
+        let to = self.start_of(pass + 1).unwrap_or(self.entries.len());
+        from..to.max(from)
+    }
+
+    /// How many passes have started by event `index` (inclusive).
+    pub fn passes_started_by(&self, index: usize) -> usize {
+        self.entries
+            .iter()
+            .take(index.saturating_add(1))
+            .filter(|e| matches!(e.what, SimEvent::ReconcileStarted { .. }))
+            .count()
+    }
+
     pub(crate) fn push(&mut self, at: Millis, what: SimEvent) {
         if self.entries.len() < MAX_EVENTS {
             self.entries.push(EventEntry { at, what });

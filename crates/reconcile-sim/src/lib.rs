@@ -70,16 +70,19 @@
 //! - A pass reads the cache, which lags the store by the watch latency: it
 //!   may repeat an action whose event has not arrived yet (404 on a delete,
 //!   taken as done; 409 AlreadyExists on a create, an error that requeues).
-//! - `dropRate` is the chance that the watch breaks at an event; the informer
+//! - `watchBreakRate` is the chance that the watch breaks at an event; the informer
 //!   then lists again after the reflector's backoff (800 ms, jitter 1.0) and
 //!   synthesizes the deletes it missed. Real watches rarely break this often.
-//! - `world_after` is the store when the pass ended; the cache is not recorded.
+//! - `world_after` is the store when the pass ended; of the cache only its
+//!   differences from the store are recorded (`cache_lag`).
 //! - There is one controller key (the custom resource); backoff is per key.
 //! - A failing action ends the pass (the idiomatic `return err`); the rest are
 //!   not attempted and the key is requeued with backoff.
 //! - While the controller is down after a crash, events reach nobody; the
 //!   restarted controller starts a fresh informer, which lists what exists.
-//! - Every finalizer owner takes the same `finalizer_owner_delay_ms`. The
+//! - A finalizer owner has one worker: it cleans up after one object at a
+//!   time, `finalizer_owner_delay_ms` each (or its own `finalizer_owners`
+//!   delay), in the order the objects started terminating. The
 //!   garbage collector (`engine::gc`) owns `orphan` and `foregroundDeletion`;
 //!   it acts only on what a deleted owner owned (the custom resource, by a
 //!   scripted `delete-custom-resource`), `watch_latency_ms + action_ms` after
@@ -125,7 +128,7 @@ use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
 use reconcile_core::path::JsonPath;
 use reconcile_core::reconcile::Action;
-pub use status::{resource_statuses, ResourceStatus, SyncState};
+pub use status::{resource_statuses, CacheLag, CacheLagEntry, ResourceStatus, SyncState};
 pub use workqueue::{BackoffPolicy, Millis, QueueModel};
 pub use world::{Change, World, NO_NEW_FINALIZERS};
 
@@ -144,8 +147,10 @@ pub struct SimConfig {
     /// Probability that one action fails transiently.
     pub failure_rate: f64,
     /// Probability that the watch breaks at one event (it and the events in
-    /// flight are lost until the informer lists again).
-    pub drop_rate: f64,
+    /// flight are lost until the informer lists again). Links and options of
+    /// earlier builds called it `dropRate`, when it meant lost events.
+    #[serde(alias = "dropRate")]
+    pub watch_break_rate: f64,
     /// Periodic resync; `None` turns it off.
     pub resync_period_ms: Option<Millis>,
     /// Whether the controller watches the objects it owns (ownerReferences).
@@ -161,6 +166,9 @@ pub struct SimConfig {
     pub restart_delay_ms: Millis,
     /// Finalizers whose owner never removes them.
     pub stuck_finalizers: Vec<FinalizerRef>,
+    /// Owners with a speed of their own, by finalizer name; the others take
+    /// `finalizer_owner_delay_ms`.
+    pub finalizer_owners: Vec<FinalizerOwner>,
     pub crash: Option<CrashPlan>,
     /// Things other actors do, each right after a given pass.
     pub script: Vec<ScriptedEvent>,
@@ -181,7 +189,7 @@ impl Default for SimConfig {
             seed: 1,
             max_passes: 100,
             failure_rate: 0.0,
-            drop_rate: 0.0,
+            watch_break_rate: 0.0,
             resync_period_ms: None,
             watch_owned: true,
             backoff: BackoffPolicy::default(),
@@ -190,6 +198,7 @@ impl Default for SimConfig {
             finalizer_owner_delay_ms: 50,
             restart_delay_ms: 500,
             stuck_finalizers: Vec::new(),
+            finalizer_owners: Vec::new(),
             crash: None,
             script: Vec::new(),
             other_writers: Vec::new(),
@@ -206,6 +215,16 @@ impl Default for SimConfig {
 pub struct FinalizerRef {
     pub object: String,
     pub finalizer: String,
+}
+
+/// The owner of one finalizer name: another controller, with its own work
+/// queue and one worker, that takes `delay_ms` to clean up after each object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FinalizerOwner {
+    pub finalizer: String,
+    pub delay_ms: Millis,
 }
 
 /// Crash the controller in pass `at_pass` (1-based) after `after_actions` of its actions.
@@ -518,6 +537,10 @@ pub struct PassRecord {
     /// How many actions `reconcile` would return right after the pass.
     pub out_of_sync: usize,
     pub terminating: usize,
+    /// Where the controller's cache differed from `world_after` as the pass
+    /// ended, sorted by name: what the next pass may read stale.
+    #[serde(skip)]
+    pub cache_lag: Vec<CacheLagEntry>,
 }
 
 /// Something that happened between passes, for the timeline's log.
@@ -729,6 +752,15 @@ impl Timeline {
             Some(pass) => &pass.world_after,
             None => &self.initial,
         }
+    }
+
+    /// Where the controller's cache differed from [`Timeline::world_after`]
+    /// `passes`; none at the start, when the informer has just listed.
+    pub fn cache_lag_after(&self, passes: usize) -> &[CacheLagEntry] {
+        passes
+            .checked_sub(1)
+            .and_then(|i| self.passes.get(i))
+            .map_or(&[], |pass| &pass.cache_lag)
     }
 }
 

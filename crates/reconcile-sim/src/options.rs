@@ -69,7 +69,7 @@ pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
     };
     if let Some((unknown, _)) = members
         .iter()
-        .find(|(name, _)| !OPTION_NAMES.contains(&&**name))
+        .find(|(name, _)| !OPTION_NAMES.contains(&&**name) && !RENAMED.contains(&&**name))
     {
         return Err(OptionsError::at_root(format!(
             "unknown option {unknown:?}; expected one of {}",
@@ -106,15 +106,19 @@ pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
     Ok(config)
 }
 
+/// Names earlier builds wrote, still read (serde aliases of [`SimConfig`]):
+/// `dropRate` is `watchBreakRate`.
+pub const RENAMED: [&str; 1] = ["dropRate"];
+
 /// The setting names, in [`SimConfig`]'s order (a test checks them against
 /// its serialization, so they never drift). A list rather than the names of
 /// the serialized defaults: serializing settings in a second place costs the
 /// page its own copy of the serializer.
-pub const OPTION_NAMES: [&str; 17] = [
+pub const OPTION_NAMES: [&str; 18] = [
     "seed",
     "maxPasses",
     "failureRate",
-    "dropRate",
+    "watchBreakRate",
     "resyncPeriodMs",
     "watchOwned",
     "backoff",
@@ -123,6 +127,7 @@ pub const OPTION_NAMES: [&str; 17] = [
     "finalizerOwnerDelayMs",
     "restartDelayMs",
     "stuckFinalizers",
+    "finalizerOwners",
     "crash",
     "script",
     "otherWriters",
@@ -187,5 +192,21 @@ mod tests {
                 .to_string(),
             r#"Simulation options at $.backoff: backoff policy "fixed-delay" needs "delayMs""#
         );
+    }
+
+    #[test]
+    fn drop_rate_still_reads_as_the_watch_break_rate_it_became() {
+        let config = parse_options(r#"{"dropRate":0.25}"#).expect("the old name reads");
+        assert_eq!(config.watch_break_rate, 0.25);
+        assert_eq!(
+            parse_options(r#"{"watchBreakRate":0.25}"#),
+            Ok(config.clone())
+        );
+        let written = serde_json::to_string(&config).expect("serializes");
+        assert!(written.contains(r#""watchBreakRate":0.25"#), "{written}");
+        assert!(!written.contains("dropRate"), "{written}");
+        // Both names at once is one setting given twice.
+        let both = parse_options(r#"{"dropRate":0.25,"watchBreakRate":0.5}"#);
+        assert!(both.expect_err("twice").message.contains("duplicate field"));
     }
 }

@@ -47,7 +47,7 @@ impl SimRng {
 pub enum Stream {
     /// Transient failures of controller actions.
     ActionFailures = 1,
-    /// Watch events at which the watch breaks (`dropRate`).
+    /// Watch events at which the watch breaks (`watchBreakRate`).
     WatchDrops = 2,
     /// Watch events of other actors' scripted changes (shared with the edge model).
     ExternalDrops = 3,

@@ -45,11 +45,70 @@ impl SyncState {
     }
 }
 
+/// How the controller's informer cache differs from the API server's store
+/// for one object: watch events still on their way, or lost with a broken
+/// watch until the informer lists again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CacheLag {
+    /// The store has it; the cache has not heard of it yet.
+    NotYetSeen,
+    /// Gone from the store; the cache still has it.
+    StillCached,
+    /// The cache holds an older spec.
+    OlderSpec,
+    /// The cache has not heard yet that its deletion started.
+    DeletionNotYetSeen,
+    /// The cache holds an older list of pending finalizers.
+    OlderFinalizers,
+}
+
+impl CacheLag {
+    /// How `cache` differs from `store` for `name`, if it does in what the
+    /// controller reads: presence, spec, deletion and finalizers.
+    pub fn of(name: &str, cache: &World, store: &World) -> Option<CacheLag> {
+        match (cache.observed.get(name), store.observed.get(name)) {
+            (None, None) => None,
+            (None, Some(_)) => Some(CacheLag::NotYetSeen),
+            (Some(_), None) => Some(CacheLag::StillCached),
+            (Some(cached), Some(stored)) if cached != stored => Some(CacheLag::OlderSpec),
+            _ if cache.is_terminating(name) != store.is_terminating(name) => {
+                Some(CacheLag::DeletionNotYetSeen)
+            }
+            _ if cache.pending(name) != store.pending(name) => Some(CacheLag::OlderFinalizers),
+            _ => None,
+        }
+    }
+
+    /// Words for the grid.
+    pub fn describe(self) -> &'static str {
+        match self {
+            CacheLag::NotYetSeen => "the controller's cache has not seen it yet",
+            CacheLag::StillCached => "deleted, but the controller's cache still has it",
+            CacheLag::OlderSpec => "the controller's cache still has its older spec",
+            CacheLag::DeletionNotYetSeen => {
+                "the controller's cache has not seen its deletion start yet"
+            }
+            CacheLag::OlderFinalizers => "the controller's cache has older finalizers",
+        }
+    }
+}
+
+/// One object whose cached copy differs from the store's, when a pass ended
+/// (a pass's list of them is sorted by name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheLagEntry {
+    pub name: String,
+    pub lag: CacheLag,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceStatus {
     pub name: String,
     pub state: SyncState,
+    /// How the controller's cache differs from the store, if it does.
+    pub cache: Option<CacheLag>,
     /// For drifted resources: the differing field paths.
     pub drifted_fields: Vec<String>,
     pub pending_finalizers: Vec<String>,
@@ -80,15 +139,30 @@ fn union_of_sorted<'a>(
     }
 }
 
-/// One status per name in desired ∪ observed, sorted by name.
-pub fn resource_statuses(desired: &Resources, world: &World) -> Vec<ResourceStatus> {
-    union_of_sorted(desired.names(), world.observed.names())
+/// One status per name in desired ∪ observed, sorted by name, each with how
+/// the controller's cache differs (`lags`, from the pass's record). A name
+/// only the cache still has is listed too, as in sync when it is not desired.
+pub fn resource_statuses(
+    desired: &Resources,
+    world: &World,
+    lags: &[CacheLagEntry],
+) -> Vec<ResourceStatus> {
+    // `lags` is sorted by name, as the engine records it.
+    let cached_only = lags
+        .iter()
+        .filter(|entry| entry.lag == CacheLag::StillCached)
+        .map(|entry| entry.name.as_str());
+    let present = union_of_sorted(desired.names(), world.observed.names());
+    union_of_sorted(present.into_iter(), cached_only)
         .into_iter()
         .map(|name| {
+            let cache = lags.iter().find(|e| e.name == name).map(|e| e.lag);
             let pending = world.pending(name).to_vec();
             let (state, drifted_fields) = match (desired.get(name), world.observed.get(name)) {
                 _ if world.is_terminating(name) => (SyncState::Terminating, Vec::new()),
                 (Some(_), None) => (SyncState::Missing, Vec::new()),
+                // Gone, as wanted: only the cache still has it.
+                (None, None) => (SyncState::InSync, Vec::new()),
                 (None, _) => (SyncState::Extra, Vec::new()),
                 (Some(want), Some(have)) if want == have => (SyncState::InSync, Vec::new()),
                 (Some(want), Some(have)) => {
@@ -102,6 +176,7 @@ pub fn resource_statuses(desired: &Resources, world: &World) -> Vec<ResourceStat
             ResourceStatus {
                 name: name.to_owned(),
                 state,
+                cache,
                 drifted_fields,
                 pending_finalizers: pending,
             }

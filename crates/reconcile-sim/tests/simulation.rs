@@ -17,10 +17,10 @@ use reconcile_core::{
 use reconcile_sim::ownership::{ObjectKey, OwnerRefs};
 use reconcile_sim::workqueue::{AddOutcome, RateLimiter, WorkQueue};
 use reconcile_sim::{
-    compare_level_edge, resource_statuses, simulate, ActionResult, BackoffPolicy, Change,
-    CrashPlan, FinalizerRef, Happening, Millis, NotConvergingReason, OtherWriter, PassRecord,
-    PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SimScenario, Simulation, Step,
-    SyncState, Timeline, Trigger, Verdict, World, WorldEvent, NO_NEW_FINALIZERS,
+    compare_level_edge, resource_statuses, simulate, ActionResult, BackoffPolicy, CacheLag, Change,
+    CrashPlan, FinalizerOwner, FinalizerRef, Happening, Millis, NotConvergingReason, OtherWriter,
+    PassRecord, PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SimScenario, Simulation,
+    Step, SyncState, Timeline, Trigger, Verdict, World, WorldEvent, NO_NEW_FINALIZERS,
 };
 
 // ---------------------------------------------------------------------------
@@ -421,6 +421,37 @@ fn finalizer_owners_act_while_the_controller_is_down() {
     assert_eq!(timeline.passes.len(), 1);
     assert!(!timeline.final_world.observed.contains("c"));
     assert!(converged(&timeline.verdict));
+}
+
+/// Each finalizer owner is a controller with one worker and a speed of its
+/// own: f/2's owner cleans up after c, then d, 50 ms each (the default);
+/// f/3's owner takes 400 ms, and works at the same time as f/2's.
+#[test]
+fn each_finalizer_owner_works_one_object_at_a_time_at_its_own_speed() {
+    let scenario = scenario(
+        "{}",
+        r#"{"c":0,"d":0}"#,
+        r#"{"c":["f/2","f/3"],"d":["f/2"]}"#,
+    );
+    let config = SimConfig {
+        finalizer_owners: vec![FinalizerOwner {
+            finalizer: "f/3".to_owned(),
+            delay_ms: 400,
+        }],
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario, &config);
+    // Pass 1 FINALIZEs c (request answered at 11) and d (at 21).
+    assert_eq!(
+        removals(&timeline),
+        vec![
+            (61, "c".to_owned(), "f/2".to_owned()),
+            (111, "d".to_owned(), "f/2".to_owned()),
+            (411, "c".to_owned(), "f/3".to_owned()),
+        ]
+    );
+    assert!(converged(&timeline.verdict));
+    assert!(timeline.final_world.observed.is_empty());
 }
 
 /// Regression: an object the controller still wants, deleted by someone else
@@ -1125,7 +1156,11 @@ fn without_owned_watches_or_resync_a_deleted_object_stays_missing() {
     );
     assert!(!timeline.final_world.observed.contains("b"));
     assert_eq!(
-        states(&resource_statuses(&scenario.desired, &timeline.final_world)),
+        states(&resource_statuses(
+            &scenario.desired,
+            &timeline.final_world,
+            &[]
+        )),
         vec![
             ("a".into(), SyncState::InSync),
             ("b".into(), SyncState::Missing)
@@ -1410,7 +1445,7 @@ fn a_broken_watch_relists_and_synthesizes_the_missed_delete() {
     let scenario = scenario(r#"{"a":1,"b":2}"#, "{}", "null");
     let config = SimConfig {
         seed: 0,
-        drop_rate: 0.5,
+        watch_break_rate: 0.5,
         watch_latency_ms: 0,
         script: vec![after(1, delete("a"))],
         ..SimConfig::default()
@@ -1790,7 +1825,8 @@ fn null_event_values_read_back() {
         ..Default::default()
     };
     let link = reconcile_content::share::encode(&state);
-    assert_eq!(reconcile_content::share::decode(&link), Ok(state));
+    let opened = reconcile_content::share::decode(&link).map(|opened| opened.state);
+    assert_eq!(opened, Ok(state));
     // A missing member is still an error that names it.
     let missing = serde_json::from_str::<SimConfig>(
         r#"{"script": [{"afterPass": 1, "event": {"kind": "stray-create", "name": "s"}}]}"#,
@@ -1998,11 +2034,12 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
             crash_plan(),
             script(4),
             prop::collection::vec((prop::sample::select(NAMES), 0u64..3, 1u64..60), 0..2),
+            prop::collection::vec((prop::sample::select(FINALIZER_NAMES), 0u64..200), 0..2),
         ),
     )
         .prop_map(
             |(
-                (seed, failure_rate, drop_rate, resync_period_ms, watch_owned),
+                (seed, failure_rate, watch_break_rate, resync_period_ms, watch_owned),
                 (
                     action_ms,
                     watch_latency_ms,
@@ -2010,8 +2047,15 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                     backoff,
                     requeue_while_terminating_ms,
                 ),
-                (stuck, crash, script, writers),
+                (stuck, crash, script, writers, owners),
             )| SimConfig {
+                finalizer_owners: owners
+                    .into_iter()
+                    .map(|(finalizer, delay_ms)| FinalizerOwner {
+                        finalizer: finalizer.to_owned(),
+                        delay_ms,
+                    })
+                    .collect(),
                 requeue_while_terminating_ms,
                 queue: if seed % 2 == 0 {
                     QueueModel::ClientGo
@@ -2021,7 +2065,7 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                 seed,
                 max_passes: 60,
                 failure_rate,
-                drop_rate,
+                watch_break_rate,
                 resync_period_ms,
                 watch_owned,
                 backoff,
@@ -2195,7 +2239,7 @@ proptest! {
     #[test]
     fn with_resync_the_level_loop_converges_despite_dropped_events(
         scenario in any_scenario(),
-        drop_rate in 0.0f64..=0.9,
+        watch_break_rate in 0.0f64..=0.9,
         failure_rate in prop_oneof![Just(0.0), 0.0f64..0.5],
         seed in any::<u64>(),
         resync in 200u64..2_000,
@@ -2205,7 +2249,7 @@ proptest! {
     ) {
         let config = SimConfig {
             seed,
-            drop_rate,
+            watch_break_rate,
             failure_rate,
             resync_period_ms: Some(resync),
             crash,
@@ -2306,15 +2350,34 @@ proptest! {
         }
         // Each owner's queue holds one entry per object: one removal of an
         // entry at a time, and never before the owner's delay has passed.
+        // One worker each: an owner's removals are its delay apart.
+        let delay_of = |finalizer: &str| {
+            config
+                .finalizer_owners
+                .iter()
+                .find(|owner| owner.finalizer == finalizer)
+                .map_or(config.finalizer_owner_delay_ms, |owner| owner.delay_ms)
+        };
         let mut per_instant: BTreeMap<(Millis, String, String), usize> = BTreeMap::new();
+        let mut last_by_owner: BTreeMap<String, Millis> = BTreeMap::new();
         for (at, object, finalizer) in removals(&timeline) {
-            prop_assert!(at >= config.finalizer_owner_delay_ms);
+            let delay = delay_of(&finalizer);
+            prop_assert!(at >= delay);
+            if let Some(last) = last_by_owner.insert(finalizer.clone(), at) {
+                prop_assert!(at >= last + delay, "{} removed at {} after {}", finalizer, at, last);
+            }
             *per_instant.entry((at, object, finalizer)).or_insert(0) += 1;
         }
         prop_assert!(per_instant.values().all(|n| *n == 1), "{:?}", per_instant);
         for pass in &timeline.passes {
             for name in pass.world_after.terminating.keys() {
                 prop_assert!(pass.world_after.observed.contains(name));
+            }
+            // The cache's lag is by name, each once, and agrees with the store.
+            prop_assert!(pass.cache_lag.windows(2).all(|w| w[0].name < w[1].name));
+            for entry in &pass.cache_lag {
+                let stored = pass.world_after.observed.contains(&entry.name);
+                prop_assert_eq!(stored, entry.lag != CacheLag::StillCached, "{:?}", entry);
             }
         }
         match &timeline.verdict {
@@ -2369,9 +2432,9 @@ proptest! {
         scenario in in_sync_scenario(),
         script in script(4),
         seed in any::<u64>(),
-        drop_rate in prop_oneof![Just(0.0), 0.0f64..0.5],
+        watch_break_rate in prop_oneof![Just(0.0), 0.0f64..0.5],
     ) {
-        let config = SimConfig { seed, script, drop_rate, ..SimConfig::default() };
+        let config = SimConfig { seed, script, watch_break_rate, ..SimConfig::default() };
         let comparison = compare_level_edge(&scenario, &config);
         prop_assert!(converged(&comparison.level.verdict), "{}", comparison.level.verdict);
         let last = comparison.steps.last().expect("steps");

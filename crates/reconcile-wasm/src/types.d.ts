@@ -122,6 +122,12 @@ export type WorldEvent = { "kind": "delete", name: string, } | { "kind": "drift"
 export type FinalizerRef = { object: string, finalizer: string, };
 
 /**
+ * The owner of one finalizer name: another controller, with its own work
+ * queue and one worker, that takes `delay_ms` to clean up after each object.
+ */
+export type FinalizerOwner = { finalizer: string, delayMs: number, };
+
+/**
  * Crash the controller in pass `at_pass` (1-based) after `after_actions` of its actions.
  * A pass that ends sooner (it has fewer actions, or one fails) crashes as it ends.
  */
@@ -156,9 +162,10 @@ maxPasses: number,
 failureRate: number, 
 /**
  * Probability that the watch breaks at one event (it and the events in
- * flight are lost until the informer lists again).
+ * flight are lost until the informer lists again). Links and options of
+ * earlier builds called it `dropRate`, when it meant lost events.
  */
-dropRate: number, 
+watchBreakRate: number, 
 /**
  * Periodic resync; `None` turns it off.
  */
@@ -186,7 +193,12 @@ restartDelayMs: number,
 /**
  * Finalizers whose owner never removes them.
  */
-stuckFinalizers: Array<FinalizerRef>, crash: CrashPlan | null, 
+stuckFinalizers: Array<FinalizerRef>, 
+/**
+ * Owners with a speed of their own, by finalizer name; the others take
+ * `finalizer_owner_delay_ms`.
+ */
+finalizerOwners: Array<FinalizerOwner>, crash: CrashPlan | null, 
 /**
  * Things other actors do, each right after a given pass.
  */
@@ -214,7 +226,7 @@ queue: QueueModel, };
  * - `seed`: `1`
  * - `maxPasses`: `100`
  * - `failureRate`: `0.0`
- * - `dropRate`: `0.0`
+ * - `watchBreakRate`: `0.0`
  * - `resyncPeriodMs`: `null`
  * - `watchOwned`: `true`
  * - `backoff`: `{"policy":"client-go","baseMs":5,"maxMs":1000000,"qps":10.0,"burst":100}`
@@ -223,6 +235,7 @@ queue: QueueModel, };
  * - `finalizerOwnerDelayMs`: `50`
  * - `restartDelayMs`: `500`
  * - `stuckFinalizers`: `[]`
+ * - `finalizerOwners`: `[]`
  * - `crash`: `null`
  * - `script`: `[]`
  * - `otherWriters`: `[]`

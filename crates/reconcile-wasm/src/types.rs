@@ -82,9 +82,10 @@ mod generate {
     use reconcile_sim::events::{EventEntry, EventLog, SimEvent};
     use reconcile_sim::workqueue::AddOutcome;
     use reconcile_sim::{
-        ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerRef, GcAction,
-        Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord, PropagationPolicy,
-        QueueModel, ScriptedEvent, SimConfig, Trigger, Verdict, World, WorldEvent,
+        ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerOwner,
+        FinalizerRef, GcAction, Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord,
+        PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, Trigger, Verdict, World,
+        WorldEvent,
     };
     use ts_rs::{Config, TS};
 
@@ -172,6 +173,7 @@ mod generate {
             declaration::<PropagationPolicy>(cfg),
             declaration::<WorldEvent>(cfg),
             declaration::<FinalizerRef>(cfg),
+            declaration::<FinalizerOwner>(cfg),
             declaration::<CrashPlan>(cfg),
             declaration::<ScriptedEvent>(cfg),
             declaration::<OtherWriter>(cfg),

@@ -8,7 +8,7 @@ use crate::embed::{embed_snippet, EmbedChoice};
 
 #[derive(Properties, PartialEq)]
 pub struct EmbedCodeProps {
-    /// The share link the snippet shows (`page#v1/…`).
+    /// The share link the snippet shows (`page#v2/…`).
     pub link: AttrValue,
 }
 

@@ -1,11 +1,12 @@
-//! Faults and settings: inject another actor's change, failures, drops, resync, backoff, stuck finalizers, a crash.
+//! Faults and settings: inject another actor's change, failures, watch breaks, resync, backoff,
+//! finalizer owners (stuck, or their speed), a crash.
 
 use std::fmt::Write as _;
 
 use reconcile_core::Json;
 use reconcile_sim::{
-    format_millis, BackoffPolicy, DriftInputError, FinalizerRef, PropagationPolicy, QueueModel,
-    World, WorldEvent,
+    format_millis, BackoffPolicy, DriftInputError, FinalizerRef, Millis, PropagationPolicy,
+    QueueModel, SimConfig, World, WorldEvent,
 };
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -171,7 +172,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
         .reform(|e: Event| SimAction::SetFailureRate(rate_of(&input_value(&e))));
     let on_drop = props
         .on_action
-        .reform(|e: Event| SimAction::SetDropRate(rate_of(&input_value(&e))));
+        .reform(|e: Event| SimAction::SetWatchBreakRate(rate_of(&input_value(&e))));
     let on_resync = props.on_action.reform(|e: Event| {
         let value = e.target_unchecked_into::<HtmlSelectElement>().value();
         SimAction::SetResync(
@@ -301,8 +302,8 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                         <input type="range" min="0" max="90" step="10" value={percent(config.failure_rate).to_string()}
                                onchange={on_failure} aria-label="Transient failure rate" />
                     </label>
-                    <label class="slider">{ format!("Watch breaks: {}% of events", percent(config.drop_rate)) }
-                        <input type="range" min="0" max="100" step="10" value={percent(config.drop_rate).to_string()}
+                    <label class="slider">{ format!("Watch breaks: {}% of events", percent(config.watch_break_rate)) }
+                        <input type="range" min="0" max="100" step="10" value={percent(config.watch_break_rate).to_string()}
                                onchange={on_drop} aria-label="Watch event drop rate" />
                     </label>
                     <label>{ "Resync period " }
@@ -363,9 +364,60 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                             </label>
                         }
                     }) }
+                    { owner_speeds(config, &entries, &props.on_action) }
                 </fieldset>
             </div>
         </details>
+    }
+}
+
+/// How long each finalizer's owner takes per object, `None` for the default.
+const OWNER_SPEEDS: [(&str, Option<Millis>); 5] = [
+    ("default", None),
+    ("10 ms", Some(10)),
+    ("500 ms", Some(500)),
+    ("2 s", Some(2_000)),
+    ("10 s", Some(10_000)),
+];
+
+/// A speed choice for the owner of each finalizer name: another controller,
+/// which cleans up after one object at a time.
+fn owner_speeds(
+    config: &SimConfig,
+    entries: &[FinalizerRef],
+    on_action: &Callback<SimAction>,
+) -> Html {
+    let mut names: Vec<&str> = Vec::new();
+    for entry in entries {
+        if !names.contains(&entry.finalizer.as_str()) {
+            names.push(&entry.finalizer);
+        }
+    }
+    let default_label = format!("default ({} ms)", config.finalizer_owner_delay_ms);
+    html! {
+        { for names.into_iter().map(|finalizer| {
+            let current = config.finalizer_owners.iter().find(|o| o.finalizer == finalizer).map(|o| o.delay_ms);
+            let on_change = {
+                let finalizer = finalizer.to_owned();
+                on_action.reform(move |e: Event| {
+                    let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+                    let delay_ms = OWNER_SPEEDS.iter().find(|(label, _)| *label == value).and_then(|(_, d)| *d);
+                    SimAction::SetOwnerDelay { finalizer: finalizer.clone(), delay_ms }
+                })
+            };
+            html! {
+                <label class="slider">
+                    { format!("The owner of {finalizer} takes, per object:") }
+                    <select onchange={on_change}>
+                        { for OWNER_SPEEDS.iter().map(|(label, delay)| html! {
+                            <option value={*label} selected={*delay == current}>
+                                { if delay.is_none() { default_label.clone() } else { (*label).to_owned() } }
+                            </option>
+                        }) }
+                    </select>
+                </label>
+            }
+        }) }
     }
 }
 

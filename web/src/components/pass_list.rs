@@ -13,6 +13,8 @@ pub struct PassListProps {
     pub timeline: Shared<Timeline>,
     pub cursor: usize,
     pub selected: Option<usize>,
+    /// The event Step event shows, if any (an index into the event log).
+    pub event: Option<usize>,
     pub on_action: Callback<SimAction>,
 }
 
@@ -46,7 +48,9 @@ pub fn PassList(props: &PassListProps) -> Html {
             <ol class="pass-list" aria-label="Passes" ref={list}>
                 { for revealed.iter().enumerate().map(|(position, pass)| html! {
                     <PassItem key={pass.index} timeline={timeline.clone()} {position}
-                        selected={selected == Some(pass.index)} on_action={props.on_action.clone()} />
+                        selected={selected == Some(pass.index)}
+                        event={props.event.filter(|_| selected == Some(pass.index))}
+                        on_action={props.on_action.clone()} />
                 }) }
             </ol>
             if before_first > 0 && !revealed.is_empty() {
@@ -62,6 +66,8 @@ struct PassItemProps {
     /// 0-based position in `timeline.passes`.
     position: usize,
     selected: bool,
+    /// The event Step event shows, if any (an index into the event log).
+    event: Option<usize>,
     on_action: Callback<SimAction>,
 }
 
@@ -118,7 +124,7 @@ fn PassItem(props: &PassItemProps) -> Html {
                 </ul>
             }
             if selected {
-                { pass_events(&props.timeline, props.position) }
+                { pass_events(&props.timeline, props.position, props.event) }
             }
         </li>
     }
@@ -164,27 +170,37 @@ fn result_text(result: &ActionResult) -> String {
 }
 
 /// Every step from this pass's start to the next pass's, from the event log:
-/// the view that steps by event (shown for the selected pass).
-fn pass_events(timeline: &Timeline, position: usize) -> Html {
+/// the view that steps by event (shown for the selected pass). While Step
+/// event walks through it, `current` is the event shown, and the list stops there.
+fn pass_events(timeline: &Timeline, position: usize, current: Option<usize>) -> Html {
     let index = timeline.passes[position].index;
-    let entries = &timeline.events.entries;
-    let started = |pass: usize| {
-        entries
-            .iter()
-            .position(|e| matches!(e.what, SimEvent::ReconcileStarted { pass: p, .. } if p == pass))
+    let range = timeline.events.of_pass(index);
+    let (from, to) = (range.start, range.end);
+    let current = current.filter(|i| range.contains(i));
+    let shown_to = current.map_or(to, |i| i + 1);
+    let events = &timeline.events.entries[from..shown_to];
+    let summary = match current {
+        Some(i) => format!(
+            "Step by event: event {} of {} until the next pass",
+            i - from + 1,
+            to - from
+        ),
+        None => format!("Every step until the next pass ({} events)", to - from),
     };
-    let from = started(index).unwrap_or(entries.len());
-    let next = started(index + 1);
-    let events = &entries[from..next.unwrap_or(entries.len()).max(from)];
     html! {
-        <details class="pass-events">
-            <summary>{ format!("Every step until the next pass ({} events)", events.len()) }</summary>
+        <details class="pass-events" open={current.is_some()}>
+            <summary>{ summary }</summary>
             <ol aria-label={format!("Events from pass {index}")}>
-                { for events.iter().map(|entry| html! {
-                    <li>{ format!("t = {}: {}", format_millis(entry.at), event_text(&entry.what)) }</li>
+                { for events.iter().enumerate().map(|(offset, entry)| {
+                    let is_current = current == Some(from + offset);
+                    html! {
+                        <li class={classes!(is_current.then_some("current-event"))} aria-current={is_current.then_some("step")}>
+                            { format!("t = {}: {}", format_millis(entry.at), event_text(&entry.what)) }
+                        </li>
+                    }
                 }) }
             </ol>
-            if timeline.events.truncated && next.is_none() {
+            if timeline.events.truncated && to == timeline.events.entries.len() {
                 <p class="muted small">{ "The event log keeps the first 10,000 events of a run." }</p>
             }
         </details>

@@ -10,6 +10,9 @@ pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
     let total = sim.total_passes();
     // A deferred (large) scenario has no timeline yet; pressing computes it.
     let can_advance = sim.deferred || sim.cursor < total;
+    let events = sim.timeline.as_ref().map_or(0, |t| t.events.entries.len());
+    let can_go_on = sim.deferred || sim.event.map_or(events > 0, |i| i + 1 < events);
+    let can_go_back = sim.event.is_some();
     let emit = |action: SimAction| on_action.reform(move |_: MouseEvent| action.clone());
     let on_speed = on_action.reform(|e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
@@ -25,6 +28,13 @@ pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
             <button type="button" class="primary" onclick={emit(SimAction::Step)}
                     disabled={!can_advance} aria-keyshortcuts="Control+Enter Meta+Enter"
                     title="Run one pass (Ctrl/Cmd+Enter)">{ "Step" }</button>
+            <span class="event-step" role="group" aria-label="Step by event">
+                <button type="button" onclick={emit(SimAction::StepEvent { forward: false })}
+                        disabled={!can_go_back} aria-label="Previous event">{ "◀ event" }</button>
+                <button type="button" onclick={emit(SimAction::StepEvent { forward: true })}
+                        disabled={!can_go_on} aria-label="Next event"
+                        title="One step of the control plane: a request, a watch event, a queue add">{ "event ▶" }</button>
+            </span>
             <button type="button" onclick={emit(SimAction::RunToEnd)} disabled={!can_advance}>
                 { "Run to convergence" }
             </button>

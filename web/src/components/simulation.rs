@@ -77,7 +77,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                 </div>
             }
             <div class="sim-grid">
-                <PassList timeline={timeline.clone()} cursor={sim.cursor} selected={sim.selected}
+                <PassList timeline={timeline.clone()} cursor={sim.cursor} selected={sim.selected} event={sim.event}
                           on_action={props.on_action.clone()} />
                 <div class="sim-side">
                     { convergence_chart(&timeline, sim.cursor, sim.selected) }

@@ -1,4 +1,5 @@
-//! Per-resource status at the shown pass: in sync, drifted, missing, extra or terminating.
+//! Per-resource status at the shown pass: in sync, drifted, missing, extra or terminating,
+//! and where the controller's informer cache still differs from the store.
 
 use reconcile_sim::{resource_statuses, SimConfig, SyncState, Timeline};
 use yew::prelude::*;
@@ -31,13 +32,17 @@ pub struct StatusGridProps {
 pub fn StatusGrid(props: &StatusGridProps) -> Html {
     let pass = props.pass;
     let desired = props.timeline.desired_after(pass, &props.config);
-    // Problems first (each group keeps the name order), and at most ROW_LIMIT
+    // Problems first (each group keeps the name order; a stale cached copy is
+    // one), and at most ROW_LIMIT
     // rows: a thousand in-sync rows would only hide what matters. (A partition,
     // not a sort: a sort costs the page ~1 KB gzipped.)
-    let (mut statuses, in_sync): (Vec<_>, Vec<_>) =
-        resource_statuses(&desired, props.timeline.world_after(pass))
-            .into_iter()
-            .partition(|status| status.state != SyncState::InSync);
+    let (mut statuses, in_sync): (Vec<_>, Vec<_>) = resource_statuses(
+        &desired,
+        props.timeline.world_after(pass),
+        props.timeline.cache_lag_after(pass),
+    )
+    .into_iter()
+    .partition(|status| status.state != SyncState::InSync || status.cache.is_some());
     statuses.extend(in_sync);
     let hidden = statuses.len().saturating_sub(ROW_LIMIT);
     statuses.truncate(ROW_LIMIT);
@@ -58,6 +63,11 @@ pub fn StatusGrid(props: &StatusGridProps) -> Html {
                         SyncState::Terminating => format!("waiting for {}", status.pending_finalizers.join(", ")),
                         _ if !status.pending_finalizers.is_empty() => format!("finalizers: {}", status.pending_finalizers.join(", ")),
                         _ => String::new(),
+                    };
+                    let details = match (status.cache, details.is_empty()) {
+                        (Some(lag), true) => lag.describe().to_owned(),
+                        (Some(lag), false) => format!("{details}; {}", lag.describe()),
+                        (None, _) => details,
                     };
                     html! {
                         <tr key={status.name.clone()} class={state_class(status.state)}>

@@ -4,7 +4,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::components::embed_code::EmbedCode;
-use reconcile_content::share::ShareError;
+use reconcile_content::share::{LinkNote, ShareError};
 
 use crate::state::Notice;
 
@@ -60,6 +60,19 @@ fn link_problem_text(error: &ShareError) -> String {
     }
 }
 
+/// What an older link's setting became, in words.
+fn link_note_text(note: LinkNote) -> String {
+    match note {
+        LinkNote::DropRateIsWatchBreaks { rate } => format!(
+            "This link was made before the simulation had an informer cache. Its setting \
+             \"watch events dropped: {percent:.0}%\" is now \"Watch breaks: {percent:.0}% of events\": \
+             the watch breaks at that share of events, and the informer lists again, so no change \
+             is missed for good. Change it in Faults and settings.",
+            percent = rate * 100.0
+        ),
+    }
+}
+
 pub fn notice_banner(
     notice: Option<&Notice>,
     link_outdated: bool,
@@ -74,6 +87,7 @@ pub fn notice_banner(
         Some(Notice::LinkProblem(error)) => {
             ("notice warning", html! { { link_problem_text(error) } })
         }
+        Some(Notice::LinkNote(note)) => ("notice info", html! { { link_note_text(*note) } }),
         Some(Notice::AutosaveCorrupt) => (
             "notice warning",
             html! { { "Your saved session in this browser could not be read, so it was ignored." } },

@@ -6,7 +6,7 @@ mod sim;
 use std::rc::Rc;
 
 use reconcile_content::presets::{self, Preset};
-use reconcile_content::share::{ShareError, SharedState};
+use reconcile_content::share::{LinkNote, ShareError, SharedState};
 use reconcile_core::{check_scenario, format_document, plan, Document, InputError, Plan, Scenario};
 use reconcile_sim::SimConfig;
 use yew::{AttrValue, Reducible};
@@ -151,6 +151,8 @@ pub struct Playground {
 pub enum Notice {
     /// A link could not be opened, and why; the default scenario was loaded instead.
     LinkProblem(ShareError),
+    /// A link opened, but one of its settings means something else now.
+    LinkNote(LinkNote),
     /// The saved session in this browser was unreadable and was ignored.
     AutosaveCorrupt,
     /// The documents are over the autosave limit.

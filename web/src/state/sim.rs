@@ -6,8 +6,8 @@
 
 use reconcile_core::Scenario;
 use reconcile_sim::{
-    compare_level_edge, simulate, BackoffPolicy, Comparison, CrashPlan, FinalizerRef, Millis,
-    QueueModel, ScriptedEvent, SimConfig, Timeline, WorldEvent,
+    compare_level_edge, simulate, BackoffPolicy, Comparison, CrashPlan, FinalizerOwner,
+    FinalizerRef, Millis, QueueModel, ScriptedEvent, SimConfig, Timeline, WorldEvent,
 };
 
 use crate::shared::Shared;
@@ -26,6 +26,9 @@ pub struct SimState {
     pub cursor: usize,
     /// A revealed pass being inspected as a read-only snapshot.
     pub selected: Option<usize>,
+    /// Stepping by event: the event shown (an index into the timeline's
+    /// event log), in the pass it belongs to, which is selected.
+    pub event: Option<usize>,
     pub playing: bool,
     pub speed: u32,
     /// The scenario is too large to re-simulate on every edit: the timeline is
@@ -45,6 +48,7 @@ impl Default for SimState {
             show_comparison: false,
             cursor: 0,
             selected: None,
+            event: None,
             playing: false,
             speed: 2,
             deferred: false,
@@ -65,13 +69,23 @@ pub enum SimAction {
     SetSpeed(u32),
     /// Inspect a revealed pass; `None` goes back to live.
     Select(Option<usize>),
+    /// Step by event: the next or (`false`) the previous step of the
+    /// control plane; the pass it belongs to is revealed and selected.
+    StepEvent {
+        forward: bool,
+    },
     SetFailureRate(f64),
-    SetDropRate(f64),
+    SetWatchBreakRate(f64),
     SetResync(Option<Millis>),
     SetBackoff(BackoffPolicy),
     SetQueue(QueueModel),
     SetSeed(u64),
     ToggleStuck(FinalizerRef),
+    /// How long the owner of `finalizer` takes per object; `None` is the default.
+    SetOwnerDelay {
+        finalizer: String,
+        delay_ms: Option<Millis>,
+    },
     /// Crash the controller in the next pass after this many actions.
     CrashNextPass {
         after_actions: usize,
@@ -87,6 +101,7 @@ impl SimAction {
         matches!(
             self,
             SimAction::Step
+                | SimAction::StepEvent { .. }
                 | SimAction::RunToEnd
                 | SimAction::Play
                 | SimAction::ShowComparison(true)
@@ -130,6 +145,7 @@ impl SimState {
             return;
         }
         self.deferred = false;
+        self.event = None;
         let timeline = simulate(scenario, &self.config);
         self.cursor = self.cursor.min(timeline.passes.len());
         self.selected = self.selected.filter(|s| *s <= self.cursor);
@@ -139,10 +155,36 @@ impl SimState {
             .then(|| Shared::new(compare_level_edge(scenario, &self.config)));
     }
 
+    /// Moves the event cursor one step, revealing and selecting its pass.
+    /// It starts at the start of the pass shown (pass 1 before any).
+    fn step_event(&mut self, forward: bool) {
+        let Some(events) = self.timeline.as_ref().map(|t| &t.events) else {
+            return;
+        };
+        // From pass 1's start: the events before it have no pass to show them.
+        let (Some(first), Some(last)) = (events.start_of(1), events.entries.len().checked_sub(1))
+        else {
+            return;
+        };
+        let event = match self.event {
+            None => events.start_of(self.shown_pass()).unwrap_or(first),
+            Some(i) if forward => (i + 1).min(last),
+            Some(i) => i.saturating_sub(1).max(first),
+        };
+        self.event = Some(event);
+        self.cursor = events.passes_started_by(event);
+        self.selected = (self.cursor > 0).then_some(self.cursor);
+        self.playing = false;
+    }
+
     /// Applies an action. Returns true if the timeline must be recomputed.
     pub fn apply(&mut self, action: SimAction) -> bool {
         let total = self.total_passes();
+        if !matches!(action, SimAction::StepEvent { .. } | SimAction::SetSpeed(_)) {
+            self.event = None;
+        }
         match action {
+            SimAction::StepEvent { forward } => self.step_event(forward),
             SimAction::Step => {
                 self.cursor = (self.cursor + 1).min(total);
                 self.selected = None;
@@ -178,8 +220,8 @@ impl SimState {
             SimAction::SetFailureRate(rate) => {
                 return self.set(|c| c.failure_rate = rate.clamp(0.0, 1.0))
             }
-            SimAction::SetDropRate(rate) => {
-                return self.set(|c| c.drop_rate = rate.clamp(0.0, 1.0))
+            SimAction::SetWatchBreakRate(rate) => {
+                return self.set(|c| c.watch_break_rate = rate.clamp(0.0, 1.0))
             }
             SimAction::SetResync(period) => return self.set(|c| c.resync_period_ms = period),
             SimAction::SetBackoff(policy) => return self.set(|c| c.backoff = policy),
@@ -191,6 +233,21 @@ impl SimState {
                         c.stuck_finalizers.remove(i);
                     } else {
                         c.stuck_finalizers.push(entry);
+                    }
+                });
+            }
+            SimAction::SetOwnerDelay {
+                finalizer,
+                delay_ms,
+            } => {
+                return self.set(|c| {
+                    c.finalizer_owners
+                        .retain(|owner| owner.finalizer != finalizer);
+                    if let Some(delay_ms) = delay_ms {
+                        c.finalizer_owners.push(FinalizerOwner {
+                            finalizer,
+                            delay_ms,
+                        });
                     }
                 });
             }

@@ -31,7 +31,7 @@
 //! - Timing: the graph builder takes each write as it is made; the watch
 //!   latency is charged when work is queued, and each item the workers take
 //!   costs one request's time (`actionMs`). Its watch never breaks
-//!   (`dropRate` is this controller's), and its requests never fail.
+//!   (`watchBreakRate` is this controller's), and its requests never fail.
 //! - The graph is keyed by key space and name, not by uid: a re-created
 //!   name replaces its node (its delete came first).
 //! - An owner the graph has never seen (a "virtual" node) is looked up at

@@ -6,7 +6,7 @@
 //!   each one, then the event handler queues the key (for an owned object only
 //!   with `watch_owned`: without it the informer still caches, as
 //!   controller-runtime's cached client does, but no handler listens).
-//! - A watch can break (`dropRate` per event, and a scripted event's drop):
+//! - A watch can break (`watchBreakRate` per event, and a scripted event's drop):
 //!   the events in flight are lost, and the reflector lists again after its
 //!   backoff (`reflector.go`: 800 ms, jitter 1.0). The list replaces the
 //!   cache: what the cache holds and the list lacks is synthesized as deleted
@@ -27,7 +27,7 @@ use crate::ownership::ObjectKey;
 use crate::rng::SimRng;
 use crate::workqueue::Millis;
 use crate::world::{Change, ObjectState, World};
-use crate::{Happening, Trigger};
+use crate::{CacheLag, CacheLagEntry, Happening, Trigger};
 use reconcile_core::model::Resources;
 
 /// client-go reflector's `defaultBackoffInit`: the wait before listing again.
@@ -106,7 +106,7 @@ impl Engine<'_> {
     /// The watch event of a write to `name` the store just made; at this
     /// event the watch may break.
     pub(super) fn watch_event(&mut self, at: Millis, name: &str, change: Change) {
-        let breaks = self.drops_rng.chance(self.config.drop_rate);
+        let breaks = self.drops_rng.chance(self.config.watch_break_rate);
         self.deliver_unless_broken(at, name, change, breaks);
     }
 
@@ -119,6 +119,7 @@ impl Engine<'_> {
         breaks: bool,
     ) {
         let name: Arc<str> = Arc::from(name);
+        self.note_unseen(&name);
         let state = self.world.object(&name);
         let key = ObjectKey::Object(Arc::clone(&name));
         // The garbage collector's own watch sees every write.
@@ -211,6 +212,7 @@ impl Engine<'_> {
                     Some(state) => self.informer.cache.put_object(&name, state),
                     None => self.informer.cache.forget_object(&name),
                 }
+                self.note_seen(&name);
                 let delivered = SimEvent::WatchDelivered {
                     name: name.to_string(),
                     change,
@@ -259,9 +261,46 @@ impl Engine<'_> {
             .map(str::to_owned)
             .collect();
         self.informer.replace(&self.world, &self.desired);
+        self.unseen.clear();
         self.note(self.now, Happening::Relisted { deleted });
         // Every listed object reaches the handlers again (Replaced): the
         // custom resource's handler queues its key.
         self.enqueue(Trigger::Relisted);
+    }
+}
+
+/// Writes the cache has not heard of yet, for the status grid's "cache
+/// against store": a few names at a time, so each pass compares only these.
+impl Engine<'_> {
+    /// A write to `name` raised a watch event, which the cache has yet to take.
+    fn note_unseen(&mut self, name: &Arc<str>) {
+        match self.unseen.binary_search_by(|(n, _)| (**n).cmp(name)) {
+            Ok(i) => self.unseen[i].1 += 1,
+            Err(i) => self.unseen.insert(i, (Arc::clone(name), 1)),
+        }
+    }
+
+    /// The cache took one event of `name`.
+    fn note_seen(&mut self, name: &str) {
+        if let Ok(i) = self.unseen.binary_search_by(|(n, _)| (**n).cmp(name)) {
+            self.unseen[i].1 -= 1;
+            if self.unseen[i].1 == 0 {
+                self.unseen.remove(i);
+            }
+        }
+    }
+
+    /// Where the cache differs from the store now, sorted by name.
+    pub(super) fn cache_lag(&self) -> Vec<CacheLagEntry> {
+        self.unseen
+            .iter()
+            .filter_map(|(name, _)| {
+                let lag = CacheLag::of(name, &self.informer.cache, &self.world)?;
+                Some(CacheLagEntry {
+                    name: name.to_string(),
+                    lag,
+                })
+            })
+            .collect()
     }
 }

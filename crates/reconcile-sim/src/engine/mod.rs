@@ -13,6 +13,7 @@ mod stepping;
 mod verdict;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use super::apiserver::UpdateOutcome;
 use super::events::{EventLog, SimEvent};
@@ -128,6 +129,9 @@ struct Engine<'a> {
     events: BTreeMap<(Millis, u64), Scheduled>,
     /// The work queue the setting `queue` names, with the backoff policy's rate limiter.
     queue: ControllerQueue,
+    /// Objects with watch events the cache has not taken yet, and how many,
+    /// sorted by name.
+    unseen: Vec<(Arc<str>, u32)>,
     /// The earliest queue wake-up scheduled, so that one is not doubled.
     wake_at: Option<Millis>,
     /// Why the key's waiting entry was added.
@@ -165,6 +169,9 @@ struct Engine<'a> {
     running: Option<RunningPass>,
     /// Finalizer owners whose turn is scheduled, by (object, finalizer): one each.
     owners_pending: BTreeSet<(String, String)>,
+    /// When each finalizer owner's worker is free, by finalizer name (a few
+    /// owners: a list, searched).
+    owners_free_at: Vec<(String, Millis)>,
     /// kube-controller-manager's garbage collector.
     gc: gc::GarbageCollector,
     /// The controller reference to the custom resource every object it creates carries.
@@ -190,6 +197,7 @@ impl<'a> Engine<'a> {
             seq: 0,
             events: BTreeMap::new(),
             queue: ControllerQueue::new(config.queue, &config.backoff),
+            unseen: Vec::new(),
             wake_at: None,
             waiting_trigger: None,
             queued_trigger: None,
@@ -213,6 +221,7 @@ impl<'a> Engine<'a> {
             awaited: None,
             running: None,
             owners_pending: BTreeSet::new(),
+            owners_free_at: Vec::new(),
             gc: gc::GarbageCollector::default(),
             owner_refs: OwnerRefs::default(),
         };
@@ -373,6 +382,7 @@ impl<'a> Engine<'a> {
                 let epoch = self.informer.epoch + 1;
                 self.informer =
                     Informer::list(&self.world, &self.desired, epoch, &mut self.resync_rng);
+                self.unseen.clear();
                 // The list holds the custom resource unless it was deleted meanwhile.
                 if self.world.get(&ObjectKey::CustomResource).is_some() {
                     self.enqueue(Trigger::CustomResource {
@@ -437,7 +447,7 @@ pub(super) fn external_event_dropped(config: &SimConfig, index: usize) -> bool {
     let seed = config
         .seed
         .wrapping_add((index as u64 + 1).wrapping_mul(SplitMix64::GOLDEN_GAMMA));
-    SimRng::stream(seed, Stream::ExternalDrops).chance(config.drop_rate)
+    SimRng::stream(seed, Stream::ExternalDrops).chance(config.watch_break_rate)
 }
 
 /// The watch event an update raises, if it wrote anything.

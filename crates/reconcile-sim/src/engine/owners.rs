@@ -1,5 +1,8 @@
 //! Finalizer owners: other controllers, each removing its own entry from a
 //! terminating object on its own schedule, whatever this controller does.
+//! Each owner has its own work queue, one entry per object, and one worker
+//! (controller-runtime's default `MaxConcurrentReconciles` of 1): it cleans
+//! up after one object at a time, in the order they started terminating.
 
 use super::{update_change, Engine, Scheduled};
 use crate::apiserver::{
@@ -16,10 +19,19 @@ impl Engine<'_> {
             .any(|s| s.object == object && s.finalizer == finalizer)
     }
 
+    /// How long the owner of `finalizer` takes to clean up after one object.
+    fn owner_delay(&self, finalizer: &str) -> Millis {
+        self.config
+            .finalizer_owners
+            .iter()
+            .find(|owner| owner.finalizer == finalizer)
+            .map_or(self.config.finalizer_owner_delay_ms, |owner| owner.delay_ms)
+    }
+
     /// The owners of `name`'s finalizers learn that it is terminating and
-    /// start their cleanup, each on its own, whatever this controller does:
-    /// they are other controllers. Each removes its entry
-    /// `finalizer_owner_delay_ms` later; stuck ones never do.
+    /// queue it, each on its own, whatever this controller does: they are
+    /// other controllers. Each removes its entry its delay after its worker
+    /// is free; stuck ones never do.
     pub(super) fn schedule_owners_of(&mut self, name: &str, from: Millis) {
         // `orphan` and `foregroundDeletion` belong to the garbage collector.
         let gc = |f: &str| f == FINALIZER_ORPHAN_DEPENDENTS || f == FINALIZER_DELETE_DEPENDENTS;
@@ -36,10 +48,32 @@ impl Engine<'_> {
                 .owners_pending
                 .insert((name.to_owned(), finalizer.clone()))
             {
+                let start = self.owner_free_at(&finalizer).max(from);
+                let Some(done) = start.checked_add(self.owner_delay(&finalizer)) else {
+                    continue;
+                };
+                self.set_owner_free_at(&finalizer, done);
                 let object = name.to_owned();
-                let turn = Scheduled::OwnerActs { object, finalizer };
-                self.schedule_after(from, self.config.finalizer_owner_delay_ms, turn);
+                self.schedule(done, Scheduled::OwnerActs { object, finalizer });
             }
+        }
+    }
+
+    fn owner_free_at(&self, finalizer: &str) -> Millis {
+        self.owners_free_at
+            .iter()
+            .find(|(owner, _)| owner == finalizer)
+            .map_or(0, |(_, at)| *at)
+    }
+
+    fn set_owner_free_at(&mut self, finalizer: &str, at: Millis) {
+        match self
+            .owners_free_at
+            .iter_mut()
+            .find(|(owner, _)| owner == finalizer)
+        {
+            Some((_, free_at)) => *free_at = at,
+            None => self.owners_free_at.push((finalizer.to_owned(), at)),
         }
     }
 

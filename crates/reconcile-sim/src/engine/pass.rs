@@ -122,6 +122,7 @@ impl Engine<'_> {
             world_after: self.snapshot(),
             out_of_sync: 0,
             terminating: 0,
+            cache_lag: Vec::new(),
         });
         self.pass_in_progress = true;
         self.running = Some(RunningPass {
@@ -244,12 +245,14 @@ impl Engine<'_> {
         self.schedule_other_writers(end);
         let out_of_sync = self.out_of_sync();
         let world_after = self.snapshot();
+        let cache_lag = self.cache_lag();
         if let Some(pass) = self.passes.last_mut() {
             pass.finished_at = end;
             pass.crashed = crashed;
             pass.out_of_sync = out_of_sync;
             pass.terminating = world_after.terminating.len();
             pass.world_after = world_after;
+            pass.cache_lag = cache_lag;
         }
     }
 

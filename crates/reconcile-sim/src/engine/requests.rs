@@ -37,7 +37,7 @@ impl Engine<'_> {
         match key {
             ObjectKey::Object(name) => self.watch_event(at, name, change),
             ObjectKey::CustomResource => {
-                let breaks = self.drops_rng.chance(self.config.drop_rate);
+                let breaks = self.drops_rng.chance(self.config.watch_break_rate);
                 self.custom_resource_event(at, change, breaks);
             }
         }

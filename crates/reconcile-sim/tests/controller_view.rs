@@ -1,9 +1,10 @@
-//! The engine driven one reconcile call at a time, with plans from outside.
+//! The controller's view of the loop: the engine driven one reconcile call at a
+//! time with plans from outside, and where its cache differs from the store.
 
 use reconcile_core::{parse_resources, reconcile, Action, Document, ErrorKind, Json, Resources};
 use reconcile_sim::{
-    simulate, ActionResult, NotConvergingReason, ResumeError, SimConfig, SimScenario, Simulation,
-    Step, Verdict,
+    resource_statuses, simulate, ActionResult, CacheLag, CacheLagEntry, NotConvergingReason,
+    ResumeError, SimConfig, SimScenario, Simulation, Step, SyncState, Verdict,
 };
 
 fn res(text: &str) -> Resources {
@@ -139,4 +140,63 @@ fn a_run_stopped_while_a_pass_waits_ends_at_the_passes_it_ran() {
             reason: NotConvergingReason::PassLimit { limit: 1 }
         }
     );
+}
+
+/// As pass 1 of the seed example ends, its DELETE of c is in the store but
+/// its watch event is still on its way: the cache still has c, which is why
+/// pass 2 sends DELETE c again. By the end of pass 2 the cache has caught up.
+#[test]
+fn the_status_grid_shows_where_the_cache_still_differs_from_the_store() {
+    let scenario = seed_scenario();
+    let timeline = simulate(&scenario, &SimConfig::default());
+    let still_cached = CacheLagEntry {
+        name: "c".to_owned(),
+        lag: CacheLag::StillCached,
+    };
+    assert_eq!(timeline.cache_lag_after(1), [still_cached]);
+    assert_eq!(timeline.cache_lag_after(0), []);
+    let statuses = resource_statuses(
+        &scenario.desired,
+        timeline.world_after(1),
+        timeline.cache_lag_after(1),
+    );
+    let rows: Vec<(&str, SyncState, Option<CacheLag>)> = statuses
+        .iter()
+        .map(|s| (s.name.as_str(), s.state, s.cache))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("a", SyncState::InSync, None),
+            ("b", SyncState::InSync, None),
+            ("c", SyncState::InSync, Some(CacheLag::StillCached)),
+        ]
+    );
+    assert!(timeline.passes[1..].iter().all(|p| p.cache_lag.is_empty()));
+}
+
+/// While a broken watch waits for its re-list, every write since is missing
+/// from the cache: an update shows as an older spec until the list.
+#[test]
+fn after_a_broken_watch_the_cache_lags_until_the_informer_lists_again() {
+    let scenario = SimScenario {
+        desired: res(r#"{"a": {"replicas": 2}}"#),
+        observed: res(r#"{"a": {"replicas": 1}}"#),
+        finalizers: None,
+    };
+    let config = SimConfig {
+        watch_break_rate: 1.0,
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario, &config);
+    assert_eq!(
+        timeline.cache_lag_after(1),
+        [CacheLagEntry {
+            name: "a".to_owned(),
+            lag: CacheLag::OlderSpec,
+        }]
+    );
+    // The re-list (after the reflector's backoff) brings the cache up to date.
+    let last = timeline.passes.len();
+    assert_eq!(timeline.cache_lag_after(last), []);
 }
