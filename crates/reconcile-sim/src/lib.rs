@@ -109,6 +109,7 @@ pub mod options;
 pub mod ownership;
 mod propagation;
 pub mod rng;
+pub mod sorted;
 mod status;
 pub mod workqueue;
 pub mod world;

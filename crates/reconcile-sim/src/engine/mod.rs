@@ -1,5 +1,6 @@
 //! The discrete-event loop behind [`simulate`].
 
+mod agenda;
 mod gc;
 mod gc_graph;
 mod informer;
@@ -12,18 +13,18 @@ mod script;
 mod stepping;
 mod verdict;
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use super::apiserver::UpdateOutcome;
 use super::events::{EventLog, SimEvent};
 use super::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
 use super::rng::{SimRng, Stream};
+use super::sorted::{SortedMap, SortedSet};
 use super::workqueue::{AddOutcome, Millis};
 use super::world::{Change, World};
 use super::{
     Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord, SimConfig, SimScenario,
     Timeline, Trigger, Verdict,
 };
+use agenda::Agenda;
 use informer::{Delivery, Informer};
 use pass::{AwaitedPass, RunningPass};
 use queue::ControllerQueue;
@@ -125,7 +126,7 @@ struct Engine<'a> {
     initial: World,
     now: Millis,
     seq: u64,
-    events: BTreeMap<(Millis, u64), Scheduled>,
+    events: Agenda<Scheduled>,
     /// The work queue the setting `queue` names, with the backoff policy's rate limiter.
     queue: ControllerQueue,
     /// The earliest queue wake-up scheduled, so that one is not doubled.
@@ -150,13 +151,13 @@ struct Engine<'a> {
     log: Vec<LogEntry>,
     event_log: EventLog,
     scheduled_script: Vec<bool>,
-    scheduled_writers: BTreeSet<usize>,
-    last_other_writer: BTreeMap<String, String>,
+    scheduled_writers: SortedSet<usize>,
+    last_other_writer: SortedMap<String, String>,
     controller_writes: usize,
     /// Writes by `other_writers`: only they can undo this controller's work forever.
     other_writes: usize,
     /// Start-of-pass states with work to do: how often seen, and both write counts then.
-    start_states: BTreeMap<u64, (u32, usize, usize)>,
+    start_states: SortedMap<u64, (u32, usize, usize)>,
     oscillation: Option<NotConvergingReason>,
     pass_in_progress: bool,
     /// The pass whose reconcile call is out, waiting for its plan.
@@ -164,7 +165,7 @@ struct Engine<'a> {
     /// The pass whose requests are going out.
     running: Option<RunningPass>,
     /// Finalizer owners whose turn is scheduled, by (object, finalizer): one each.
-    owners_pending: BTreeSet<(String, String)>,
+    owners_pending: SortedSet<(String, String)>,
     /// kube-controller-manager's garbage collector.
     gc: gc::GarbageCollector,
     /// The controller reference to the custom resource every object it creates carries.
@@ -188,7 +189,7 @@ impl<'a> Engine<'a> {
             world,
             now: 0,
             seq: 0,
-            events: BTreeMap::new(),
+            events: Agenda::new(),
             queue: ControllerQueue::new(config.queue, &config.backoff),
             wake_at: None,
             waiting_trigger: None,
@@ -203,16 +204,16 @@ impl<'a> Engine<'a> {
             log: Vec::new(),
             event_log: EventLog::default(),
             scheduled_script: vec![false; config.script.len()],
-            scheduled_writers: BTreeSet::new(),
-            last_other_writer: BTreeMap::new(),
+            scheduled_writers: SortedSet::new(),
+            last_other_writer: SortedMap::new(),
             controller_writes: 0,
             other_writes: 0,
-            start_states: BTreeMap::new(),
+            start_states: SortedMap::new(),
             oscillation: None,
             pass_in_progress: false,
             awaited: None,
             running: None,
-            owners_pending: BTreeSet::new(),
+            owners_pending: SortedSet::new(),
             gc: gc::GarbageCollector::default(),
             owner_refs: OwnerRefs::default(),
         };
