@@ -10,13 +10,22 @@ use crate::sorted::SortedMap;
 
 /// `TypedRateLimiter[T]`. `now` is the fake clock; only the bucket reads it
 /// (upstream's bucket reads the wall clock).
-pub trait TypedRateLimiter<K>: fmt::Debug {
+pub trait TypedRateLimiter<K> {
     /// `When`: how long `item` should wait; per-item limiters count a failure.
     fn when(&mut self, item: &K, now: Time) -> Duration;
     /// `Forget`: stop tracking `item` (after a success, or giving up).
     fn forget(&mut self, item: &K);
     /// `NumRequeues`: failures counted for `item`.
     fn num_requeues(&self, item: &K) -> u32;
+}
+
+/// A queue prints its limiter as this name only. A `Debug` supertrait would
+/// put every limiter's `Debug`, and the float and duration formatting they
+/// use, in the vtable of every queue the simulation makes, so in the wasm.
+impl<K> fmt::Debug for dyn TypedRateLimiter<K> + '_ {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TypedRateLimiter")
+    }
 }
 
 /// The per-item failure counts both item limiters keep.
