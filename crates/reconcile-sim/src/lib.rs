@@ -112,6 +112,7 @@ pub mod options;
 pub mod ownership;
 mod propagation;
 pub mod rng;
+pub mod sorted;
 mod status;
 pub mod workqueue;
 pub mod world;
@@ -389,6 +390,9 @@ impl TryFrom<RawWorldEvent> for WorldEvent {
 }
 
 mod optional_resources_as_json {
+    use std::fmt;
+
+    use serde::de::{MapAccess, Visitor};
     use serde::{Deserialize, Deserializer};
 
     use reconcile_core::json::Json;
@@ -397,8 +401,38 @@ mod optional_resources_as_json {
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<Resources>, D::Error> {
-        let map = Option::<std::collections::BTreeMap<String, Json>>::deserialize(deserializer)?;
-        Ok(map.map(|m| m.into_iter().collect()))
+        let members = Option::<Members>::deserialize(deserializer)?;
+        // A name that repeats keeps its last spec, as a map read would.
+        Ok(members.map(|Members(members)| members.into_iter().collect()))
+    }
+
+    /// An object's members in the order written: read as a `BTreeMap` reads
+    /// them, with its error messages, but without its code (the simulation
+    /// keeps no other map of that type).
+    struct Members(Vec<(String, Json)>);
+
+    impl<'de> Deserialize<'de> for Members {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_map(MembersVisitor)
+        }
+    }
+
+    struct MembersVisitor;
+
+    impl<'de> Visitor<'de> for MembersVisitor {
+        type Value = Members;
+
+        fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+            formatter.write_str("a map")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members, A::Error> {
+            let mut members = Vec::new();
+            while let Some(member) = map.next_entry()? {
+                members.push(member);
+            }
+            Ok(Members(members))
+        }
     }
 }
 

@@ -2,12 +2,12 @@
 //! finalizers, deletion marks and metadata. The requests that change it, with
 //! the API server's rules, are in [`crate::apiserver`].
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::ownership::OwnerRefs;
+use super::sorted::SortedMap;
 use super::workqueue::Millis;
 use reconcile_core::json::Json;
 use reconcile_core::model::{Finalizers, Resources};
@@ -26,12 +26,13 @@ pub struct World {
     pub finalizers: Finalizers,
     /// Objects being deleted, with the simulated time their deletion began
     /// (metadata.deletionTimestamp).
-    pub terminating: BTreeMap<String, Millis>,
+    #[cfg_attr(feature = "ts", ts(as = "std::collections::BTreeMap<String, Millis>"))]
+    pub terminating: SortedMap<String, Millis>,
     /// What the server assigns: uid, resourceVersion, generation. Not part of
     /// the state's equality or fingerprint (versions only ever grow, so no
     /// state would ever repeat).
     #[serde(skip)]
-    pub(crate) meta: BTreeMap<Arc<str>, ObjectMeta>,
+    pub(crate) meta: SortedMap<Arc<str>, ObjectMeta>,
     /// The store's last resourceVersion: every write takes the next one.
     #[serde(skip)]
     pub(crate) last_resource_version: u64,
@@ -95,8 +96,8 @@ impl World {
             observed,
             // Entries for objects that do not exist mean nothing to the API server.
             finalizers: Finalizers::new(),
-            terminating: BTreeMap::new(),
-            meta: BTreeMap::new(),
+            terminating: SortedMap::new(),
+            meta: SortedMap::new(),
             last_resource_version: custom_resource
                 .as_ref()
                 .map_or(0, |cr| cr.last_resource_version),

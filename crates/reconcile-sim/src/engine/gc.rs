@@ -48,13 +48,12 @@
 //! `TestProcessEvent` (in `gc_tests.rs`, with the graph), `TestDeleteOwnerRefPatch`,
 //! `TestUnblockOwnerReference` (in `ownership.rs`).
 
-use std::collections::BTreeSet;
-
 pub(crate) use super::gc_graph::Queue;
 use super::gc_graph::{attempt_to_delete_item, Graph, Step};
 use super::{update_change, Engine, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, Update, FINALIZER_ORPHAN_DEPENDENTS};
 use crate::ownership::{ObjectKey, OwnerRefs};
+use crate::sorted::SortedSet;
 use crate::workqueue::Millis;
 use crate::world::{Change, ObjectState};
 use crate::{GcAction, Happening};
@@ -72,7 +71,7 @@ fn object_name(key: &ObjectKey) -> Option<String> {
 pub(super) struct GarbageCollector {
     pub(super) graph: Graph,
     /// One entry per item, as a work queue keeps it.
-    queued: BTreeSet<(Queue, ObjectKey)>,
+    queued: SortedSet<(Queue, ObjectKey)>,
 }
 
 impl Engine<'_> {

@@ -1,12 +1,11 @@
 //! The garbage collector's dependency graph and its decision on one item,
 //! pure functions of the graph and the store (see `gc.rs` for the actor).
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use crate::apiserver::{
     PropagationPolicy, FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS,
 };
 use crate::ownership::{ObjectKey, OwnerReference, OwnerRefs};
+use crate::sorted::{SortedMap, SortedSet};
 use crate::world::{ObjectState, World};
 
 /// The garbage collector's two work queues.
@@ -28,8 +27,8 @@ pub(crate) struct Node {
 /// `GraphBuilder.uidToNode`, and the deletions seen starting with a finalizer.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Graph {
-    pub(crate) nodes: BTreeMap<ObjectKey, Node>,
-    started: BTreeSet<(u64, &'static str)>,
+    pub(crate) nodes: SortedMap<ObjectKey, Node>,
+    started: SortedSet<(u64, &'static str)>,
 }
 
 /// What `attemptToDeleteItem` does with an item.

@@ -1,5 +1,6 @@
 //! The discrete-event loop behind [`simulate`].
 
+mod agenda;
 mod gc;
 mod gc_graph;
 mod informer;
@@ -12,19 +13,20 @@ mod script;
 mod stepping;
 mod verdict;
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::apiserver::UpdateOutcome;
 use super::events::{EventLog, SimEvent};
 use super::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
 use super::rng::{SimRng, Stream};
+use super::sorted::{SortedMap, SortedSet};
 use super::workqueue::{AddOutcome, Millis};
 use super::world::{Change, World};
 use super::{
     Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord, SimConfig, SimScenario,
     Timeline, Trigger, Verdict,
 };
+use agenda::Agenda;
 use informer::{Delivery, Informer};
 use pass::{AwaitedPass, RunningPass};
 use queue::ControllerQueue;
@@ -126,7 +128,7 @@ struct Engine<'a> {
     initial: World,
     now: Millis,
     seq: u64,
-    events: BTreeMap<(Millis, u64), Scheduled>,
+    events: Agenda<Scheduled>,
     /// The work queue the setting `queue` names, with the backoff policy's rate limiter.
     queue: ControllerQueue,
     /// Objects with watch events the cache has not taken yet, and how many,
@@ -154,13 +156,13 @@ struct Engine<'a> {
     log: Vec<LogEntry>,
     event_log: EventLog,
     scheduled_script: Vec<bool>,
-    scheduled_writers: BTreeSet<usize>,
-    last_other_writer: BTreeMap<String, String>,
+    scheduled_writers: SortedSet<usize>,
+    last_other_writer: SortedMap<String, String>,
     controller_writes: usize,
     /// Writes by `other_writers`: only they can undo this controller's work forever.
     other_writes: usize,
     /// Start-of-pass states with work to do: how often seen, and both write counts then.
-    start_states: BTreeMap<u64, (u32, usize, usize)>,
+    start_states: SortedMap<u64, (u32, usize, usize)>,
     oscillation: Option<NotConvergingReason>,
     pass_in_progress: bool,
     /// The pass whose reconcile call is out, waiting for its plan.
@@ -168,7 +170,7 @@ struct Engine<'a> {
     /// The pass whose requests are going out.
     running: Option<RunningPass>,
     /// Finalizer owners whose turn is scheduled, by (object, finalizer): one each.
-    owners_pending: BTreeSet<(String, String)>,
+    owners_pending: SortedSet<(String, String)>,
     /// When each finalizer owner's worker is free, by finalizer name (a few
     /// owners: a list, searched).
     owners_free_at: Vec<(String, Millis)>,
@@ -195,7 +197,7 @@ impl<'a> Engine<'a> {
             world,
             now: 0,
             seq: 0,
-            events: BTreeMap::new(),
+            events: Agenda::new(),
             queue: ControllerQueue::new(config.queue, &config.backoff),
             unseen: Vec::new(),
             wake_at: None,
@@ -211,16 +213,16 @@ impl<'a> Engine<'a> {
             log: Vec::new(),
             event_log: EventLog::default(),
             scheduled_script: vec![false; config.script.len()],
-            scheduled_writers: BTreeSet::new(),
-            last_other_writer: BTreeMap::new(),
+            scheduled_writers: SortedSet::new(),
+            last_other_writer: SortedMap::new(),
             controller_writes: 0,
             other_writes: 0,
-            start_states: BTreeMap::new(),
+            start_states: SortedMap::new(),
             oscillation: None,
             pass_in_progress: false,
             awaited: None,
             running: None,
-            owners_pending: BTreeSet::new(),
+            owners_pending: SortedSet::new(),
             owners_free_at: Vec::new(),
             gc: gc::GarbageCollector::default(),
             owner_refs: OwnerRefs::default(),

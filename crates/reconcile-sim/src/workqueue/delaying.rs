@@ -3,11 +3,11 @@
 //! discrete-event engine makes: [`DelayingQueue::next_ready_at`] (when to wake
 //! up) and [`DelayingQueue::move_ready`] (what the loop does when it wakes).
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use super::queue::{AddOutcome, Queue};
 use super::Time;
+use crate::sorted::{SortedMap, SortedSet};
 
 /// What `add_after` did with a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,10 +27,10 @@ pub enum AddAfterOutcome {
 pub struct DelayingQueue<K: Ord + Clone> {
     queue: Queue<K>,
     /// Each waiting key's ready time and insertion number.
-    waiting: BTreeMap<K, (Time, u64)>,
+    waiting: SortedMap<K, (Time, u64)>,
     /// The same entries in the order they become ready. Ties go in insertion
     /// order (upstream's heap leaves it unspecified).
-    by_ready: BTreeSet<(Time, u64, K)>,
+    by_ready: SortedSet<(Time, u64, K)>,
     inserted: u64,
 }
 
@@ -38,8 +38,8 @@ impl<K: Ord + Clone> Default for DelayingQueue<K> {
     fn default() -> Self {
         Self {
             queue: Queue::default(),
-            waiting: BTreeMap::new(),
-            by_ready: BTreeSet::new(),
+            waiting: SortedMap::new(),
+            by_ready: SortedSet::new(),
             inserted: 0,
         }
     }

@@ -7,13 +7,13 @@
 //! run; the engine runs each reconcile and calls [`KubeRunner::finish`] when it
 //! ends; then `poll` again. Wake-ups: [`KubeRunner::next_run_at`].
 
-use std::collections::BTreeSet;
 use std::time::Duration;
 
 use serde::Serialize;
 
 use super::kube_scheduler::{KubeScheduler, ScheduleOutcome, MAX_SCHEDULE};
 use super::Time;
+use crate::sorted::SortedSet;
 
 /// `Action`: whether, and after how long, to reconcile again without a
 /// watch event.
@@ -83,7 +83,7 @@ pub struct KubeConfig {
 #[derive(Debug, Clone)]
 pub struct KubeRunner<K: Ord + Clone> {
     scheduler: KubeScheduler<K, ReconcileReason>,
-    slots: BTreeSet<K>,
+    slots: SortedSet<K>,
     max_concurrent_executions: u16,
     is_ready_to_execute: bool,
 }
@@ -100,7 +100,7 @@ impl<K: Ord + Clone> KubeRunner<K> {
     pub fn new(config: KubeConfig) -> Self {
         Self {
             scheduler: KubeScheduler::new(config.debounce),
-            slots: BTreeSet::new(),
+            slots: SortedSet::new(),
             max_concurrent_executions: config.concurrency,
             is_ready_to_execute: true,
         }

@@ -6,10 +6,10 @@
 //! [`KubeScheduler::hold_unless`] and [`KubeScheduler::hold`] at `now`, and
 //! [`KubeScheduler::next_run_at`] is when its timer would wake the task.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use super::Time;
+use crate::sorted::{SortedMap, SortedSet};
 
 /// `max_schedule_time`'s horizon: nothing is scheduled further than six
 /// months (`86400 * 30 * 6` s) from now, to stay clear of `DelayQueue`'s
@@ -47,9 +47,9 @@ struct Entry<M> {
 #[derive(Debug, Clone)]
 pub struct KubeScheduler<K: Ord + Clone, M> {
     /// `scheduled`: one entry per object.
-    scheduled: BTreeMap<K, Entry<M>>,
+    scheduled: SortedMap<K, Entry<M>>,
     /// `queue`: the same entries by time.
-    queue: BTreeSet<(Time, u64, K)>,
+    queue: SortedSet<(Time, u64, K)>,
     /// `pending`, in the order the messages became pending (upstream's is a
     /// `HashSet`, which hands them out in no particular order).
     pending: Vec<(K, M)>,
@@ -69,8 +69,8 @@ impl<K: Ord + Clone, M> KubeScheduler<K, M> {
     /// `debounce` (the controller's `Config::debounce`, zero by default).
     pub fn new(debounce: Duration) -> Self {
         Self {
-            scheduled: BTreeMap::new(),
-            queue: BTreeSet::new(),
+            scheduled: SortedMap::new(),
+            queue: SortedSet::new(),
             pending: Vec::new(),
             debounce,
             seq: 0,

@@ -10,7 +10,6 @@
 //! [`PriorityQueue::get_with_priority`] returning it.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::Serialize;
@@ -18,6 +17,7 @@ use serde::Serialize;
 use super::rate_limiter::TypedRateLimiter;
 use super::result::{controller_runtime_default_rate_limiter, AddOpts, HandlerAction, QueueKind};
 use super::Time;
+use crate::sorted::{SortedMap, SortedSet};
 
 /// What an add did with the key's item, for the timeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -58,14 +58,14 @@ struct Item {
 #[derive(Debug)]
 pub struct PriorityQueue<K: Ord + Clone> {
     /// Every key's item; handed-out keys have none until added again.
-    items: BTreeMap<K, Item>,
+    items: SortedMap<K, Item>,
     /// `lessReady`: higher priority first, then the lower counter.
-    ready: BTreeSet<(Reverse<i64>, u64, K)>,
+    ready: SortedSet<(Reverse<i64>, u64, K)>,
     /// `lessWaiting`: the earlier ready time first, then as `ready`.
-    waiting: BTreeSet<(Time, Reverse<i64>, u64, K)>,
+    waiting: SortedSet<(Time, Reverse<i64>, u64, K)>,
     added_counter: u64,
     /// Handed out by `get`, not yet `done`.
-    locked: BTreeSet<K>,
+    locked: SortedSet<K>,
     rate_limiter: Box<dyn TypedRateLimiter<K>>,
 }
 
@@ -83,11 +83,11 @@ impl<K: Ord + Clone> PriorityQueue<K> {
     /// `New` with `Opts.RateLimiter`.
     pub fn new(rate_limiter: Box<dyn TypedRateLimiter<K>>) -> Self {
         Self {
-            items: BTreeMap::new(),
-            ready: BTreeSet::new(),
-            waiting: BTreeSet::new(),
+            items: SortedMap::new(),
+            ready: SortedSet::new(),
+            waiting: SortedSet::new(),
             added_counter: 0,
-            locked: BTreeSet::new(),
+            locked: SortedSet::new(),
             rate_limiter,
         }
     }

@@ -2,9 +2,11 @@
 //! a FIFO of keys with a dirty set (needs processing) and a processing set
 //! (handed out by `Get`, not yet `Done`).
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 use serde::Serialize;
+
+use crate::sorted::SortedSet;
 
 /// What `add` did with a key (the engine's timeline shows it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -23,8 +25,8 @@ pub enum AddOutcome {
 pub struct Queue<K: Ord + Clone> {
     /// Every key here is dirty and not processing.
     queue: VecDeque<K>,
-    dirty: BTreeSet<K>,
-    processing: BTreeSet<K>,
+    dirty: SortedSet<K>,
+    processing: SortedSet<K>,
 }
 
 /// The name the engine uses.
@@ -34,8 +36,8 @@ impl<K: Ord + Clone> Default for Queue<K> {
     fn default() -> Self {
         Self {
             queue: VecDeque::new(),
-            dirty: BTreeSet::new(),
-            processing: BTreeSet::new(),
+            dirty: SortedSet::new(),
+            processing: SortedSet::new(),
         }
     }
 }

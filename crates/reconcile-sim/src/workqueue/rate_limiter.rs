@@ -1,16 +1,16 @@
 //! client-go's rate limiters (`util/workqueue/default_rate_limiters.go`):
 //! how long a key waits before `AddRateLimited` queues it again.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
 use super::rate::{Limit, Limiter};
 use super::Time;
+use crate::sorted::SortedMap;
 
 /// `TypedRateLimiter[T]`. `now` is the fake clock; only the bucket reads it
 /// (upstream's bucket reads the wall clock).
-pub trait TypedRateLimiter<K>: fmt::Debug {
+pub trait TypedRateLimiter<K> {
     /// `When`: how long `item` should wait; per-item limiters count a failure.
     fn when(&mut self, item: &K, now: Time) -> Duration;
     /// `Forget`: stop tracking `item` (after a success, or giving up).
@@ -19,9 +19,18 @@ pub trait TypedRateLimiter<K>: fmt::Debug {
     fn num_requeues(&self, item: &K) -> u32;
 }
 
+/// A queue prints its limiter as this name only. A `Debug` supertrait would
+/// put every limiter's `Debug`, and the float and duration formatting they
+/// use, in the vtable of every queue the simulation makes, so in the wasm.
+impl<K> fmt::Debug for dyn TypedRateLimiter<K> + '_ {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TypedRateLimiter")
+    }
+}
+
 /// The per-item failure counts both item limiters keep.
 #[derive(Debug, Clone)]
-struct Failures<K>(BTreeMap<K, u32>);
+struct Failures<K>(SortedMap<K, u32>);
 
 impl<K: Ord + Clone> Failures<K> {
     /// Counts one more failure; returns the count before it.
@@ -48,7 +57,7 @@ pub struct ItemExponentialFailureRateLimiter<K> {
 impl<K: Ord + Clone> ItemExponentialFailureRateLimiter<K> {
     pub fn new(base_delay: Duration, max_delay: Duration) -> Self {
         Self {
-            failures: Failures(BTreeMap::new()),
+            failures: Failures(SortedMap::new()),
             base_delay,
             max_delay,
         }
@@ -111,7 +120,7 @@ pub struct ItemFastSlowRateLimiter<K> {
 impl<K: Ord + Clone> ItemFastSlowRateLimiter<K> {
     pub fn new(fast_delay: Duration, slow_delay: Duration, max_fast_attempts: u32) -> Self {
         Self {
-            failures: Failures(BTreeMap::new()),
+            failures: Failures(SortedMap::new()),
             fast_delay,
             slow_delay,
             max_fast_attempts,
