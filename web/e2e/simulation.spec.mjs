@@ -233,3 +233,17 @@ test("step by event walks every step of a pass, and crossing into the next pass 
   await expect(passes(page)).toHaveCount(3);
   await expect(page.locator("li[aria-current=step].current-event")).toHaveCount(0);
 });
+
+test("the kube-rs work queue comes with its error_policy's fixed delay, and client-go's backoff takes it back", async ({ page }) => {
+  const queue = page.getByLabel("Work queue");
+  const backoff = page.getByLabel("Backoff policy");
+  await expect(backoff).toHaveValue("client-go");
+  await queue.selectOption("kube-rs");
+  await expect(backoff).toHaveValue("fixed-1s");
+  await expect(page.locator(".fault-panel")).toContainText("One slot per object, the earlier time wins");
+  await expect(page.locator(".fault-panel")).toContainText("Follows kube-runtime 4.2.0 (kube-rs).");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("Converged");
+  await backoff.selectOption("client-go");
+  await expect(queue).toHaveValue("client-go");
+});

@@ -573,11 +573,13 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
         } else {
             None
         },
-        queue: if u.arbitrary()? {
-            QueueModel::ClientGo
-        } else {
-            QueueModel::ControllerRuntimePriority
-        },
+        // kube-rs with any backoff: the options reader refuses it with
+        // client-go's, but the engine must not mind.
+        queue: *u.choose(&[
+            QueueModel::ClientGo,
+            QueueModel::ControllerRuntimePriority,
+            QueueModel::KubeRs,
+        ])?,
     };
     Ok((scenario, config))
 }

@@ -93,13 +93,13 @@ pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
             message: message.to_owned(),
         }
     })?;
-    if config.queue == QueueModel::KubeRs {
-        // Modelled (workqueue::KubeRunner, with kube-rs's tests) but not driven by the engine.
+    if config.queue == QueueModel::KubeRs && config.backoff.kube_error_policy().is_none() {
+        // kube-rs has no rate limiter: a failed reconcile is requeued by its
+        // `error_policy`, which the fixed-delay policy stands for.
         return Err(OptionsError {
-            path: JsonPath::root().key("queue"),
-            message: "the kube-rs scheduler is not part of the simulation yet; expected \"client-go\" \
-                      or \"controller-runtime-priority\" (kube-rs's fixed error_policy requeue is the \
-                      backoff policy \"fixed-delay\")"
+            path: JsonPath::root().key("backoff"),
+            message: "the kube-rs queue has no rate limiter: its error_policy requeues after a \
+                      fixed delay; expected the backoff policy \"fixed-delay\" with it"
                 .to_owned(),
         });
     }

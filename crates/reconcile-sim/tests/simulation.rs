@@ -2057,10 +2057,11 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                     })
                     .collect(),
                 requeue_while_terminating_ms,
-                queue: if seed % 2 == 0 {
-                    QueueModel::ClientGo
-                } else {
-                    QueueModel::ControllerRuntimePriority
+                // kube-rs only with its error_policy, the fixed delay.
+                queue: match backoff {
+                    BackoffPolicy::FixedDelay { .. } if seed % 3 == 0 => QueueModel::KubeRs,
+                    _ if seed % 2 == 0 => QueueModel::ClientGo,
+                    _ => QueueModel::ControllerRuntimePriority,
                 },
                 seed,
                 max_passes: 60,
@@ -2648,18 +2649,96 @@ fn the_priority_queue_merges_a_requeue_into_the_ready_item() {
 }
 
 #[test]
-fn the_queue_setting_reads_and_refuses_kube_rs_with_a_reason() {
+fn the_queue_setting_reads_and_takes_kube_rs_only_with_its_error_policy() {
     let config =
         reconcile_sim::options_from_json(&json(r#"{"queue": "controller-runtime-priority"}"#))
             .expect("valid");
     assert_eq!(config.queue, QueueModel::ControllerRuntimePriority);
     let error =
         reconcile_sim::options_from_json(&json(r#"{"queue": "kube-rs"}"#)).expect_err("refused");
-    assert_eq!(error.path.to_string(), "$.queue");
+    assert_eq!(error.path.to_string(), "$.backoff");
     assert!(
-        error.message.contains("not part of the simulation yet"),
+        error.message.contains("no rate limiter") && error.message.contains("fixed-delay"),
         "{}",
         error.message
+    );
+    let kube = reconcile_sim::options_from_json(&json(
+        r#"{"queue": "kube-rs", "backoff": {"policy": "fixed-delay", "delayMs": 1000}}"#,
+    ))
+    .expect("kube-rs with its error_policy");
+    assert_eq!(kube.queue, QueueModel::KubeRs);
+}
+
+fn kube_rs(delay_ms: Millis) -> SimConfig {
+    SimConfig {
+        queue: QueueModel::KubeRs,
+        backoff: BackoffPolicy::FixedDelay { delay_ms },
+        ..SimConfig::default()
+    }
+}
+
+/// The run of the priority-queue test on kube-rs's runner (kube-runtime
+/// 4.2.0). d's watch event comes due while pass 2 runs: the runner holds it
+/// pending for the object's slot. Pass 2's CREATE d gets 409, and the
+/// error_policy asks for a requeue 1 s later, which the scheduler drops,
+/// as the object's message is pending (`schedule_message` ignores requests
+/// for a pending object): pass 3 runs at once, and there is no fourth.
+#[test]
+fn kube_rs_holds_an_event_pending_while_the_object_runs_and_drops_the_requeue() {
+    let scenario = scenario(r#"{"a":1,"b":1,"c":1,"d":1}"#, "{}", "null");
+    let timeline = simulate(&scenario, &kube_rs(1_000));
+    let starts: Vec<(Millis, Trigger)> = timeline
+        .passes
+        .iter()
+        .map(|p| (p.started_at, p.trigger.clone()))
+        .collect();
+    assert_eq!(
+        starts,
+        vec![
+            (1, CR_ADDED),
+            (41, owned("a", Change::Added)),
+            (51, owned("d", Change::Added)),
+        ]
+    );
+    let ActionResult::Failed {
+        code, requeued_at, ..
+    } = &timeline.passes[1].actions[0].result
+    else {
+        panic!("pass 2 CREATEs d again: {:?}", timeline.passes[1].actions);
+    };
+    assert_eq!((*code, *requeued_at), (409, 51));
+    assert!(converged(&timeline.verdict));
+    // client-go with the same fixed delay runs the requeue a second later.
+    let client_go = simulate(
+        &scenario,
+        &SimConfig {
+            backoff: BackoffPolicy::FixedDelay { delay_ms: 1_000 },
+            ..SimConfig::default()
+        },
+    );
+    assert_eq!(client_go.passes.len(), 4);
+    assert_eq!(client_go.passes[3].started_at, 1_051);
+}
+
+/// kube-rs has no rate limiter: every failure is requeued after the
+/// error_policy's fixed delay, counted from the end of the pass.
+#[test]
+fn kube_rs_requeues_every_failure_after_the_error_policys_delay() {
+    let scenario = scenario(r#"{"a":1}"#, "{}", "null");
+    let config = SimConfig {
+        failure_rate: 1.0,
+        max_passes: 4,
+        ..kube_rs(250)
+    };
+    let timeline = simulate(&scenario, &config);
+    assert_eq!(requeue_delays(&timeline), vec![250; 4]);
+    assert_eq!(
+        triggers(&timeline)[1..],
+        [
+            Trigger::Requeue { failures: 1 },
+            Trigger::Requeue { failures: 2 },
+            Trigger::Requeue { failures: 3 },
+        ]
     );
 }
 

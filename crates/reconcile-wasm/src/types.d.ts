@@ -80,7 +80,7 @@ export type BackoffPolicy = { "policy": "client-go", baseMs: number, maxMs: numb
  * Which queue model a controller runs on. Wire form: `"client-go"`,
  * `"controller-runtime-priority"` or `"kube-rs"`.
  */
-export type QueueModel = "client-go" | "controller-runtime-priority";
+export type QueueModel = "client-go" | "controller-runtime-priority" | "kube-rs";
 
 /**
  * The events of a run, capped.

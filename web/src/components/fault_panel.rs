@@ -192,10 +192,10 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
     });
     let on_queue = props.on_action.reform(|e: Event| {
         let value = e.target_unchecked_into::<HtmlSelectElement>().value();
-        SimAction::SetQueue(if value == "controller-runtime-priority" {
-            QueueModel::ControllerRuntimePriority
-        } else {
-            QueueModel::ClientGo
+        SimAction::SetQueue(match value.as_str() {
+            "controller-runtime-priority" => QueueModel::ControllerRuntimePriority,
+            "kube-rs" => QueueModel::KubeRs,
+            _ => QueueModel::ClientGo,
         })
     });
     let on_seed = props
@@ -345,6 +345,9 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                             <option value="controller-runtime-priority" selected={config.queue == QueueModel::ControllerRuntimePriority}>
                                 { "controller-runtime priority queue" }
                             </option>
+                            <option value="kube-rs" selected={config.queue == QueueModel::KubeRs}>
+                                { "kube-rs" }
+                            </option>
                         </select>
                     </label>
                     <p class="muted small">{ queue_description(config.queue) }</p>
@@ -425,6 +428,11 @@ fn queue_description(model: QueueModel) -> String {
     let how = match model {
         QueueModel::ControllerRuntimePriority => {
             "One item per key: an add makes a waiting requeue ready at once."
+        }
+        QueueModel::KubeRs => {
+            "One slot per object, the earlier time wins; an event during a reconcile waits for it to end, \
+             and then the requeue it asked for is dropped. No rate limiter: a failure is requeued by the \
+             error_policy's fixed delay."
         }
         _ => "A delayed requeue waits apart from the queue: it still fires after a watch event ran the key.",
     };

@@ -224,8 +224,24 @@ impl SimState {
                 return self.set(|c| c.watch_break_rate = rate.clamp(0.0, 1.0))
             }
             SimAction::SetResync(period) => return self.set(|c| c.resync_period_ms = period),
-            SimAction::SetBackoff(policy) => return self.set(|c| c.backoff = policy),
-            SimAction::SetQueue(model) => return self.set(|c| c.queue = model),
+            // kube-rs has no rate limiter, only an error_policy's fixed
+            // delay: choosing one of the two brings the other along.
+            SimAction::SetBackoff(policy) => {
+                return self.set(|c| {
+                    c.backoff = policy;
+                    if c.queue == QueueModel::KubeRs && c.backoff.kube_error_policy().is_none() {
+                        c.queue = QueueModel::ClientGo;
+                    }
+                })
+            }
+            SimAction::SetQueue(model) => {
+                return self.set(|c| {
+                    c.queue = model;
+                    if model == QueueModel::KubeRs && c.backoff.kube_error_policy().is_none() {
+                        c.backoff = BackoffPolicy::FixedDelay { delay_ms: 1_000 };
+                    }
+                })
+            }
             SimAction::SetSeed(seed) => return self.set(|c| c.seed = seed),
             SimAction::ToggleStuck(entry) => {
                 return self.set(|c| {

@@ -4,6 +4,7 @@ mod agenda;
 mod gc;
 mod gc_graph;
 mod informer;
+mod kube_queue;
 mod owners;
 mod pass;
 mod queue;
@@ -371,7 +372,7 @@ impl<'a> Engine<'a> {
                 if let Some(pass) = self.passes.last_mut() {
                     result.show_requeue(&mut pass.actions, requeued_at);
                 }
-                if self.queue.done(KEY) {
+                if self.queue.done(KEY, requeue::instant(self.now)) {
                     self.queued_trigger = self.deferred_trigger.take();
                 }
                 self.deferred_trigger = None;

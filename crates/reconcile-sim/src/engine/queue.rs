@@ -1,15 +1,17 @@
 //! The controller's work queue, as the setting `queue` names it: client-go's
 //! rate-limiting queue (the playground's default, and what a
-//! controller-runtime controller gets with `UsePriorityQueue: false`) or
-//! controller-runtime v0.24.1's default priority queue. Both take the
-//! backoff policy's rate limiter; both are the faithful models in
-//! [`crate::workqueue`], seen through one interface.
+//! controller-runtime controller gets with `UsePriorityQueue: false`),
+//! controller-runtime v0.24.1's default priority queue, or kube-rs's runner
+//! and scheduler ([`KubeQueue`]). The first two take the backoff policy's
+//! rate limiter; kube-rs has none, only its `error_policy`. All are the
+//! faithful models in [`crate::workqueue`], seen through one interface.
 //!
 //! Where they differ, visibly in a timeline: client-go keeps a delayed entry
 //! apart from the queue, so a requeue still fires after a watch event
 //! already ran the key; the priority queue keeps one item per key, so that
 //! event makes the waiting item ready and the requeue is gone.
 
+use super::kube_queue::KubeQueue;
 use crate::workqueue::{
     AddAfterOutcome, AddOutcome, BackoffPolicy, HandlerAction, PriorityAdd, PriorityAddOutcome,
     PriorityQueue, QueueModel, RateLimitingQueue, Time,
@@ -22,20 +24,18 @@ type Key = &'static str;
 pub(super) enum ControllerQueue {
     ClientGo(RateLimitingQueue<Key>),
     Priority(PriorityQueue<Key>),
+    KubeRs(KubeQueue),
 }
 
 impl ControllerQueue {
-    /// A fresh queue (at start, and for a restarted process). kube-rs's
-    /// scheduler is modelled in `workqueue` but not driven by the engine; the
-    /// options reader refuses it, so it never gets here, and would run as client-go.
+    /// A fresh queue (at start, and for a restarted process).
     pub(super) fn new(model: QueueModel, backoff: &BackoffPolicy) -> Self {
         match model {
             QueueModel::ControllerRuntimePriority => {
                 Self::Priority(PriorityQueue::new(backoff.rate_limiter()))
             }
-            QueueModel::ClientGo | QueueModel::KubeRs => {
-                Self::ClientGo(RateLimitingQueue::new(backoff.rate_limiter()))
-            }
+            QueueModel::ClientGo => Self::ClientGo(RateLimitingQueue::new(backoff.rate_limiter())),
+            QueueModel::KubeRs => Self::KubeRs(KubeQueue::new(backoff)),
         }
     }
 
@@ -54,6 +54,7 @@ impl ControllerQueue {
                     _ => AddOutcome::Queued,
                 }
             }
+            Self::KubeRs(queue) => queue.add(key, now),
         }
     }
 
@@ -61,14 +62,17 @@ impl ControllerQueue {
         match self {
             Self::ClientGo(queue) => queue.get(),
             Self::Priority(queue) => queue.get(),
+            Self::KubeRs(queue) => queue.get(),
         }
     }
 
-    /// `Done`; true when the key is ready again (an add came while it was processed).
-    pub(super) fn done(&mut self, key: Key) -> bool {
+    /// `Done` at `now`; true when the key is ready again (an add came while
+    /// it was processed).
+    pub(super) fn done(&mut self, key: Key, now: Time) -> bool {
         match self {
             Self::ClientGo(queue) => queue.done(&key),
             Self::Priority(queue) => queue.done(&key),
+            Self::KubeRs(queue) => queue.done(key, now),
         }
     }
 
@@ -77,6 +81,7 @@ impl ControllerQueue {
         match self {
             Self::ClientGo(queue) => queue.is_empty(),
             Self::Priority(queue) => queue.is_empty(),
+            Self::KubeRs(queue) => queue.is_empty(),
         }
     }
 
@@ -90,6 +95,7 @@ impl ControllerQueue {
         match self {
             Self::ClientGo(queue) => queue.apply(key, action, now),
             Self::Priority(queue) => queue.apply(key, action, now).map(priority_outcome),
+            Self::KubeRs(queue) => queue.apply(key, action, now),
         }
     }
 
@@ -108,6 +114,7 @@ impl ControllerQueue {
                     }
                 })
                 .collect(),
+            Self::KubeRs(queue) => queue.move_ready(now),
         }
     }
 
@@ -115,6 +122,7 @@ impl ControllerQueue {
         match self {
             Self::ClientGo(queue) => queue.next_ready_at(),
             Self::Priority(queue) => queue.next_ready_at(),
+            Self::KubeRs(queue) => queue.next_ready_at(),
         }
     }
 
@@ -122,6 +130,7 @@ impl ControllerQueue {
         match self {
             Self::ClientGo(queue) => queue.num_requeues(&key),
             Self::Priority(queue) => queue.num_requeues(&key),
+            Self::KubeRs(queue) => queue.num_requeues(),
         }
     }
 }

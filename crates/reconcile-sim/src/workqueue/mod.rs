@@ -25,7 +25,8 @@
 //! [`QueueModel`] names the three queues on the wire (`"client-go"`,
 //! `"controller-runtime-priority"`, `"kube-rs"`) and says which release each
 //! follows; [`BackoffPolicy::kube_error_policy`] is the "fixed-delay" policy
-//! as a kube-rs `error_policy`. The engine does not use the last two models yet.
+//! as a kube-rs `error_policy`. The engine drives all three (`engine::queue`,
+//! `engine::kube_queue`).
 //!
 //! Time is a [`Time`] (a `Duration` since the simulation started), to the
 //! nanosecond. Every call that upstream makes at `time.Now()` takes `now`.

@@ -166,10 +166,9 @@ pub enum QueueModel {
     ClientGo,
     /// controller-runtime's default priority queue ([`super::PriorityQueue`]).
     ControllerRuntimePriority,
-    /// kube-rs's scheduler and runner ([`super::KubeRunner`]). Not driven
-    /// by the simulation yet (the options reader refuses it), so not declared
-    /// to TypeScript either.
-    #[cfg_attr(feature = "ts", ts(skip))]
+    /// kube-rs's scheduler and runner ([`super::KubeRunner`]), with the
+    /// "fixed-delay" backoff as its `error_policy` (the options reader
+    /// refuses it with any other).
     KubeRs,
 }
 
