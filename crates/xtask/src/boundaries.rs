@@ -22,7 +22,7 @@ struct Rule {
     forbidden: &'static [&'static str],
 }
 
-const RULES: [Rule; 6] = [
+const RULES: [Rule; 7] = [
     Rule {
         what: "the contract depends on serde and serde_json only",
         package: "reconcile-core",
@@ -36,6 +36,13 @@ const RULES: [Rule; 6] = [
         features: &[],
         direct_only: Some(&["reconcile-core", "serde", "serde_json"]),
         forbidden: &["reconcile-content"],
+    },
+    Rule {
+        what: "the checker of a learner's reconcile builds on the contract alone",
+        package: "reconcile-check",
+        features: &[],
+        direct_only: Some(&["reconcile-core", "serde", "serde_json"]),
+        forbidden: &["reconcile-sim", "reconcile-content"],
     },
     Rule {
         what: "the content crate knows nothing about the browser",

@@ -1,0 +1,354 @@
+//! What a counterexample says: where the learner's list differs from the
+//! contract's, the rule that was broken (in the words of the core's reasons),
+//! and where the learner's language's equality differs from JSON's.
+
+use reconcile_core::explain::plan;
+use reconcile_core::json::{Json, Number};
+use reconcile_core::reconcile::{Action, ActionKind};
+use reconcile_core::InputError;
+use serde::Serialize;
+
+use crate::case::Case;
+
+/// The language the learner wrote in: its equality has its own traps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    Python,
+    JavaScript,
+}
+
+/// What the learner's function gave for one case.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    Actions(Vec<Action>),
+    /// Not an action list: core's reader says where and why.
+    Malformed(InputError),
+    /// It raised: the message (with the learner's traceback, from the runner).
+    Raised(String),
+}
+
+/// How one action of either list stands against the other list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mark {
+    /// In both lists, at the same place.
+    Same,
+    /// Expected, and not returned.
+    Missing,
+    /// Returned, and not expected.
+    Unexpected,
+    /// In both lists, at different places.
+    Moved,
+}
+
+/// A place where the learner's language compares differently from JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EqualityNote {
+    /// Python: `True == 1`, so `{"x": True} == {"x": 1}`.
+    PythonBoolIsInt,
+    /// JavaScript: `===` and `!==` compare objects and arrays by identity.
+    JsIdentity,
+    /// Equal JSON values whose text differs (member order, `1` against `1.0`),
+    /// so comparing `JSON.stringify` or `json.dumps` output calls them different.
+    TextDiffers,
+    /// JavaScript's default `sort()` compares UTF-16 code units, not code points.
+    Utf16Order,
+}
+
+impl EqualityNote {
+    /// What to tell the learner, as a lesson rather than a puzzle.
+    pub fn explain(self) -> &'static str {
+        match self {
+            EqualityNote::PythonBoolIsInt => {
+                "In Python, True == 1, so {\"x\": True} == {\"x\": 1} is True. In JSON, and so in \
+                 the contract, true and 1 are different values. Compare JSON values with a \
+                 function that checks the type first: a bool equals only a bool."
+            }
+            EqualityNote::JsIdentity => {
+                "In JavaScript, === and !== compare objects and arrays by identity: two specs \
+                 parsed from JSON are never ===, even when they are equal. Compare them \
+                 structurally, member by member, ignoring member order."
+            }
+            EqualityNote::TextDiffers => {
+                "These specs are equal as JSON values but are written differently (member \
+                 order, or 1 against 1.0), so comparing their JSON text calls them different. \
+                 Compare the values, not the text."
+            }
+            EqualityNote::Utf16Order => {
+                "JavaScript's default sort() compares UTF-16 code units, which puts \"🚀\" before \
+                 \"\\uE000\". The contract sorts names by Unicode code point: compare with \
+                 codePointAt, or sort [...name] arrays."
+            }
+        }
+    }
+}
+
+/// A minimal case the learner's function gets wrong, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Counterexample {
+    pub case: Case,
+    pub expected: Vec<Action>,
+    pub answer: Answer,
+    /// One mark per expected action, in order.
+    pub expected_marks: Vec<Mark>,
+    /// One mark per returned action, in order (empty unless it returned a list).
+    pub actual_marks: Vec<Mark>,
+    /// The rule that was broken, in words.
+    pub rule: String,
+    pub notes: Vec<EqualityNote>,
+}
+
+impl Counterexample {
+    pub(crate) fn of(case: Case, answer: Answer, language: Language) -> Self {
+        let expected = case.expected();
+        let actual: &[Action] = match &answer {
+            Answer::Actions(actions) => actions,
+            Answer::Malformed(_) | Answer::Raised(_) => &[],
+        };
+        let expected_marks = marks(&expected, actual);
+        let actual_marks = marks(actual, &expected)
+            .into_iter()
+            .map(|mark| {
+                if mark == Mark::Missing {
+                    Mark::Unexpected
+                } else {
+                    mark
+                }
+            })
+            .collect();
+        let (rule, notes) = match &answer {
+            Answer::Malformed(error) => (error.to_string(), Vec::new()),
+            Answer::Raised(message) => {
+                (format!("reconcile raised an error: {message}"), Vec::new())
+            }
+            Answer::Actions(actions) => rule_of(&case, &expected, actions, language),
+        };
+        Self {
+            case,
+            expected,
+            answer,
+            expected_marks,
+            actual_marks,
+            rule,
+            notes,
+        }
+    }
+}
+
+/// How each action of `list` stands against `other`.
+fn marks(list: &[Action], other: &[Action]) -> Vec<Mark> {
+    list.iter()
+        .enumerate()
+        .map(
+            |(index, action)| match other.iter().position(|o| o == action) {
+                Some(at) if at == index => Mark::Same,
+                Some(_) => Mark::Moved,
+                None => Mark::Missing,
+            },
+        )
+        .collect()
+}
+
+/// The first broken rule, and the equality notes that explain it.
+fn rule_of(
+    case: &Case,
+    expected: &[Action],
+    actual: &[Action],
+    language: Language,
+) -> (String, Vec<EqualityNote>) {
+    let explained = plan(&case.desired, &case.observed, case.finalizers());
+    let mut notes = Vec::new();
+    let mut note = |n: EqualityNote| {
+        if !notes.contains(&n) {
+            notes.push(n);
+        }
+    };
+    if let Some(missing) = expected.iter().find(|a| !actual.contains(a)) {
+        if missing.kind == ActionKind::Update && language == Language::Python {
+            let (want, have) = (
+                case.desired.get(&missing.name),
+                case.observed.get(&missing.name),
+            );
+            if want
+                .zip(have)
+                .is_some_and(|(want, have)| python_equal(want, have))
+            {
+                note(EqualityNote::PythonBoolIsInt);
+            }
+        }
+        let instead = actual.iter().find(|a| a.name == missing.name);
+        let rule = match instead {
+            // The right action with the wrong spec.
+            Some(other) if other.kind == missing.kind => format!(
+                "{} {} carries the desired spec, {}",
+                missing.kind,
+                quoted(&missing.name),
+                missing
+                    .spec
+                    .as_ref()
+                    .map_or_else(String::new, Json::to_compact_string)
+            ),
+            // Another action for the name: why that one is wrong says it best.
+            Some(other) => unexpected_rule(case, other),
+            None => {
+                let reason = explained
+                    .actions
+                    .iter()
+                    .find(|e| e.action == *missing)
+                    .map(|e| e.reason.to_string())
+                    .unwrap_or_default();
+                format!(
+                    "{} {} is missing: {reason}",
+                    missing.kind,
+                    quoted(&missing.name)
+                )
+            }
+        };
+        return (rule, notes);
+    }
+    if let Some(extra) = actual.iter().find(|a| !expected.contains(a)) {
+        let rule = unexpected_rule(case, extra);
+        if extra.kind == ActionKind::Update {
+            let (want, have) = (
+                case.desired.get(&extra.name),
+                case.observed.get(&extra.name),
+            );
+            if let (Some(want), Some(have)) = (want, have) {
+                if want == have {
+                    if want.to_compact_string() != have.to_compact_string() {
+                        note(EqualityNote::TextDiffers);
+                    }
+                    if language == Language::JavaScript
+                        && matches!(want, Json::Object(_) | Json::Array(_))
+                    {
+                        note(EqualityNote::JsIdentity);
+                    }
+                }
+            }
+        }
+        return (rule, notes);
+    }
+    // The same actions in another order.
+    let rule = "the order is wrong: first the CREATE and UPDATE actions (names in desired), \
+                sorted by name, then the FINALIZE and DELETE actions (names only in observed), \
+                sorted by name; names sort by Unicode code point"
+        .to_owned();
+    let names: Vec<&str> = actual.iter().map(|a| &*a.name).collect();
+    let utf16_sorted = names
+        .windows(2)
+        .any(|w| utf16_less(w[0], w[1]) && w[1] < w[0]);
+    if utf16_sorted && language == Language::JavaScript {
+        note(EqualityNote::Utf16Order);
+    }
+    (rule, notes)
+}
+
+/// Why `extra` is not in the contract's list.
+fn unexpected_rule(case: &Case, extra: &Action) -> String {
+    let name = quoted(&extra.name);
+    let desired = case.desired.contains(&extra.name);
+    let observed = case.observed.contains(&extra.name);
+    let pending = case
+        .finalizers()
+        .is_some_and(|f| !f.pending(&extra.name).is_empty());
+    let has_entry = case.finalizers().is_some_and(|f| f.has_entry(&extra.name));
+    match extra.kind {
+        ActionKind::Update | ActionKind::Create if desired && observed => {
+            let same = case.desired.get(&extra.name) == case.observed.get(&extra.name);
+            if same {
+                format!(
+                    "{} {name} is not expected: identical specs produce no action, and these \
+                     specs are equal as JSON values",
+                    extra.kind
+                )
+            } else {
+                format!("{name} is in both desired and observed with different specs: UPDATE, not CREATE")
+            }
+        }
+        ActionKind::Update if desired => {
+            format!("{name} is desired but not observed: CREATE, not UPDATE")
+        }
+        ActionKind::Create | ActionKind::Update => {
+            format!("{name} is not in desired: nothing creates or updates it")
+        }
+        ActionKind::Finalize | ActionKind::Delete if desired => format!(
+            "{} {name} is not expected: {name} is still desired, and finalizers only affect \
+             deletion candidates",
+            extra.kind
+        ),
+        ActionKind::Finalize | ActionKind::Delete if !observed => format!(
+            "{} {name} is not expected: {name} is not observed, and finalizer entries for names \
+             that are not observed are ignored",
+            extra.kind
+        ),
+        ActionKind::Delete => format!("{name} still has pending finalizers: FINALIZE, not DELETE"),
+        ActionKind::Finalize if has_entry => {
+            format!("{name}'s finalizer list is empty, so nothing is pending: DELETE, not FINALIZE")
+        }
+        ActionKind::Finalize => {
+            debug_assert!(!pending);
+            format!("{name} has no finalizers: DELETE, not FINALIZE")
+        }
+    }
+}
+
+fn quoted(name: &str) -> String {
+    serde_json::to_string(name).unwrap_or_default()
+}
+
+/// Python's `==` on the values `json.loads` makes: like JSON's, except that
+/// `True == 1` and `False == 0`.
+pub(crate) fn python_equal(a: &Json, b: &Json) -> bool {
+    let as_number = |value: &Json| match value {
+        Json::Bool(b) => Some(Json::Number(Number::Unsigned(u64::from(*b)))),
+        Json::Number(_) => Some(value.clone()),
+        _ => None,
+    };
+    match (a, b) {
+        (Json::Bool(_), Json::Number(_)) | (Json::Number(_), Json::Bool(_)) => {
+            as_number(a) == as_number(b)
+        }
+        (Json::Array(x), Json::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| python_equal(a, b))
+        }
+        (Json::Object(x), Json::Object(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|(key, value)| {
+                    y.iter()
+                        .find(|(k, _)| k == key)
+                        .is_some_and(|(_, other)| python_equal(value, other))
+                })
+        }
+        _ => a == b,
+    }
+}
+
+/// JavaScript's default sort order: UTF-16 code units.
+pub(crate) fn utf16_less(a: &str, b: &str) -> bool {
+    a.encode_utf16().lt(b.encode_utf16())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(text: &str) -> Json {
+        reconcile_core::parse::parse_json_value(text).expect("valid JSON")
+    }
+
+    #[test]
+    fn python_equality_takes_true_for_one_and_json_does_not() {
+        assert!(python_equal(&json(r#"{"x": true}"#), &json(r#"{"x": 1}"#)));
+        assert!(python_equal(&json("[false]"), &json("[0]")));
+        assert!(!python_equal(&json("true"), &json("2")));
+        assert_ne!(json(r#"{"x": true}"#), json(r#"{"x": 1}"#));
+    }
+
+    #[test]
+    fn utf16_order_puts_the_rocket_first() {
+        assert!(utf16_less("🚀", "\u{E000}"));
+        assert!("\u{E000}" < "🚀");
+    }
+}
