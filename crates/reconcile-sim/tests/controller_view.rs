@@ -21,7 +21,7 @@ fn seed_scenario() -> SimScenario {
 }
 
 /// Answers every call with the contract's reconcile until the run ends.
-fn finish(simulation: &mut Simulation<'_>) {
+fn finish(simulation: &mut Simulation) {
     while let Step::Reconcile(call) = simulation.step() {
         let plan = reconcile(call.desired, call.observed, Some(call.finalizers));
         simulation.resume(plan);
@@ -32,7 +32,7 @@ fn finish(simulation: &mut Simulation<'_>) {
 fn the_first_call_reads_the_listed_cache_and_time_stands_still_until_the_answer() {
     let scenario = seed_scenario();
     let config = SimConfig::default();
-    let mut simulation = Simulation::new(&scenario, &config);
+    let mut simulation = Simulation::new(&scenario, config.clone());
     let Step::Reconcile(call) = simulation.step() else {
         panic!("the first step waits for pass 1's plan");
     };
@@ -55,7 +55,7 @@ fn the_first_call_reads_the_listed_cache_and_time_stands_still_until_the_answer(
 fn a_malformed_answer_is_a_located_error_and_the_pass_keeps_waiting() {
     let scenario = seed_scenario();
     let config = SimConfig::default();
-    let mut simulation = Simulation::new(&scenario, &config);
+    let mut simulation = Simulation::new(&scenario, config.clone());
     let _ = simulation.step();
     let answer = "[\n  [\"CREATE\", \"a\", {\"replicas\": 1}],\n  [\"DELETE\", \"c\"]\n]";
     let Err(ResumeError::Malformed(error)) = simulation.resume_json(answer) else {
@@ -81,7 +81,7 @@ fn a_malformed_answer_is_a_located_error_and_the_pass_keeps_waiting() {
 fn an_answer_when_no_pass_waits_is_refused_and_changes_nothing() {
     let scenario = seed_scenario();
     let config = SimConfig::default();
-    let mut simulation = Simulation::new(&scenario, &config);
+    let mut simulation = Simulation::new(&scenario, config.clone());
     // Before the first step the clock has not run: no pass waits yet.
     assert!(!simulation.resume(vec![Action::delete("c")]));
     assert_eq!(simulation.resume_json("[]"), Err(ResumeError::NotWaiting));
@@ -99,7 +99,7 @@ fn a_plan_that_breaks_the_contract_is_sent_and_the_api_server_answers_it() {
         max_passes: 3,
         ..SimConfig::default()
     };
-    let mut simulation = Simulation::new(&scenario, &config);
+    let mut simulation = Simulation::new(&scenario, config.clone());
     // A reconcile that always creates b, which exists: 409 AlreadyExists,
     // an error result, so the key is requeued with backoff.
     while let Step::Reconcile(_) = simulation.step() {
@@ -125,7 +125,7 @@ fn a_plan_that_breaks_the_contract_is_sent_and_the_api_server_answers_it() {
 fn a_run_stopped_while_a_pass_waits_ends_at_the_passes_it_ran() {
     let scenario = seed_scenario();
     let config = SimConfig::default();
-    let mut simulation = Simulation::new(&scenario, &config);
+    let mut simulation = Simulation::new(&scenario, config.clone());
     let _ = simulation.step();
     simulation.resume(vec![Action::delete("c")]);
     let Step::Reconcile(call) = simulation.step() else {

@@ -2198,7 +2198,7 @@ proptest! {
         scenario in any_scenario(),
         config in any_config(),
     ) {
-        let mut simulation = Simulation::new(&scenario, &config);
+        let mut simulation = Simulation::new(&scenario, config.clone());
         while let Step::Reconcile(call) = simulation.step() {
             let plan = reconcile(call.desired, call.observed, Some(call.finalizers));
             let text = serde_json::to_string(&plan).expect("plans serialize");

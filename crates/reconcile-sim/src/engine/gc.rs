@@ -74,7 +74,7 @@ pub(super) struct GarbageCollector {
     queued: SortedSet<(Queue, ObjectKey)>,
 }
 
-impl Engine<'_> {
+impl Engine {
     /// The garbage collector's informers list the store at start: the
     /// custom resource first, as it was created first.
     pub(super) fn gc_list(&mut self) {

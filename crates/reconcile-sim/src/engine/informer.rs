@@ -102,7 +102,7 @@ impl Informer {
     }
 }
 
-impl Engine<'_> {
+impl Engine {
     /// The watch event of a write to `name` the store just made; at this
     /// event the watch may break.
     pub(super) fn watch_event(&mut self, at: Millis, name: &str, change: Change) {
@@ -271,7 +271,7 @@ impl Engine<'_> {
 
 /// Writes the cache has not heard of yet, for the status grid's "cache
 /// against store": a few names at a time, so each pass compares only these.
-impl Engine<'_> {
+impl Engine {
     /// A write to `name` raised a watch event, which the cache has yet to take.
     fn note_unseen(&mut self, name: &Arc<str>) {
         match self.unseen.binary_search_by(|(n, _)| (**n).cmp(name)) {

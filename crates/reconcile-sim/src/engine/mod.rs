@@ -14,6 +14,7 @@ mod script;
 mod stepping;
 mod verdict;
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use super::apiserver::UpdateOutcome;
@@ -48,7 +49,7 @@ pub use stepping::{ReconcileCall, ResumeError, Simulation, Step};
 /// Runs the loop until it converges, provably won't, or hits the pass limit,
 /// with the contract's own `reconcile` answering every call.
 pub fn simulate(scenario: &SimScenario, config: &SimConfig) -> Timeline {
-    let mut simulation = Simulation::new(scenario, config);
+    let mut simulation = Simulation::new(scenario, config.clone());
     while let Step::Reconcile(call) = simulation.step() {
         let plan = reconcile(call.desired, call.observed, Some(call.finalizers));
         simulation.resume(plan);
@@ -118,8 +119,9 @@ enum Scheduled {
     },
 }
 
-struct Engine<'a> {
-    config: &'a SimConfig,
+struct Engine {
+    /// Shared with the driver that owns the run ([`Simulation`]).
+    config: Rc<SimConfig>,
     desired: Resources,
     desired_hash: u64,
     /// The API server's store: the truth.
@@ -181,14 +183,13 @@ struct Engine<'a> {
     owner_refs: OwnerRefs,
 }
 
-impl<'a> Engine<'a> {
-    fn new(scenario: &SimScenario, config: &'a SimConfig) -> Self {
+impl Engine {
+    fn new(scenario: &SimScenario, config: Rc<SimConfig>) -> Self {
         let world =
             World::with_custom_resource(scenario.observed.clone(), scenario.finalizers.clone());
         let mut resync_rng = SimRng::stream(config.seed, Stream::ResyncJitter);
         let informer = Informer::list(&world, &scenario.desired, 0, &mut resync_rng);
         let mut engine = Self {
-            config,
             informer,
             resync_rng,
             relist_rng: SimRng::stream(config.seed, Stream::RelistJitter),
@@ -227,6 +228,7 @@ impl<'a> Engine<'a> {
             owners_free_at: Vec::new(),
             gc: gc::GarbageCollector::default(),
             owner_refs: OwnerRefs::default(),
+            config,
         };
         engine.owner_refs = engine.world.controller_owner_refs();
         engine.gc_list();

@@ -11,7 +11,7 @@ use crate::apiserver::{
 use crate::workqueue::Millis;
 use crate::Happening;
 
-impl Engine<'_> {
+impl Engine {
     pub(super) fn is_stuck(&self, object: &str, finalizer: &str) -> bool {
         self.config
             .stuck_finalizers

@@ -36,7 +36,7 @@ pub(super) struct AwaitedPass {
     trigger: Trigger,
 }
 
-impl Engine<'_> {
+impl Engine {
     /// The worker takes the key. Reconcile reads the cache (never the
     /// server): the pass waits for its plan, unless there is nothing to
     /// reconcile. Returns whether the pass now waits.

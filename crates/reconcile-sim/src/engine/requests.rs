@@ -7,7 +7,7 @@ use crate::ownership::ObjectKey;
 use crate::workqueue::Millis;
 use crate::world::Change;
 
-impl Engine<'_> {
+impl Engine {
     /// A DELETE request on `key`; when it starts a termination, every
     /// finalizer's owner hears of it. The change it makes, if any.
     pub(super) fn delete_key(

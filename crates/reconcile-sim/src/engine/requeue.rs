@@ -64,7 +64,7 @@ pub(super) fn instant(ms: Millis) -> Duration {
     Duration::from_millis(ms)
 }
 
-impl Engine<'_> {
+impl Engine {
     /// Maps the pass's outcome to the queue, as `reconcileHandler` does at the
     /// pass's end. Returns when a rate-limited requeue makes the key ready again.
     pub(super) fn handle_result(&mut self, key: &'static str, pass: PassResult) -> Option<Millis> {

@@ -2,6 +2,8 @@
 //! creating, adding a finalizer, changing the custom resource's spec) and the
 //! other writers that fight over a field.
 
+use std::rc::Rc;
+
 use super::{external_event_dropped, resources_hash, writer_disagrees, Engine, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, PropagationPolicy, Update, UpdateOutcome};
 use crate::ownership::ObjectKey;
@@ -9,7 +11,7 @@ use crate::workqueue::Millis;
 use crate::world::Change;
 use crate::{Happening, WorldEvent};
 
-impl Engine<'_> {
+impl Engine {
     pub(super) fn schedule_script_after(&mut self, pass: usize, at: Millis) {
         for index in 0..self.config.script.len() {
             if self.config.script[index].after_pass == pass && !self.scheduled_script[index] {
@@ -29,7 +31,7 @@ impl Engine<'_> {
         let event = self.config.script[index].event.clone();
         let now = self.now;
         // Decided per scripted event, so the edge-triggered model sees the same drops.
-        let dropped = external_event_dropped(self.config, index);
+        let dropped = external_event_dropped(&self.config, index);
         let effect = match &event {
             WorldEvent::Delete { name } => match self.delete(name, now) {
                 Err(_) => "not found; nothing deleted".to_owned(),
@@ -159,7 +161,8 @@ impl Engine<'_> {
     }
 
     pub(super) fn schedule_other_writers(&mut self, from: Millis) {
-        for (index, writer) in self.config.other_writers.iter().enumerate() {
+        let config = Rc::clone(&self.config);
+        for (index, writer) in config.other_writers.iter().enumerate() {
             if !self.scheduled_writers.contains(&index) && writer_disagrees(&self.world, writer) {
                 self.scheduled_writers.insert(index);
                 let delay = writer.reaction_ms.max(1);

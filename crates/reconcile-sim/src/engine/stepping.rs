@@ -17,6 +17,8 @@
 //!   server answers it (AlreadyExists, NotFound, 409), as it would a real
 //!   controller's requests.
 
+use std::rc::Rc;
+
 use reconcile_core::model::{Finalizers, Resources};
 use reconcile_core::parse_actions;
 use reconcile_core::reconcile::Action;
@@ -27,8 +29,8 @@ use crate::workqueue::Millis;
 use crate::{NotConvergingReason, SimConfig, SimScenario, Timeline, Verdict};
 
 /// A simulation that stops at every reconcile call.
-pub struct Simulation<'a> {
-    engine: Engine<'a>,
+pub struct Simulation {
+    engine: Engine,
     desired_initial: Resources,
     verdict: Option<Verdict>,
 }
@@ -66,10 +68,12 @@ pub enum ResumeError {
     Malformed(InputError),
 }
 
-impl<'a> Simulation<'a> {
-    pub fn new(scenario: &SimScenario, config: &'a SimConfig) -> Self {
+impl Simulation {
+    /// A run of `scenario` under `config`, which it owns (a driver may keep
+    /// it across many calls, from a worker's answers).
+    pub fn new(scenario: &SimScenario, config: SimConfig) -> Self {
         Self {
-            engine: Engine::new(scenario, config),
+            engine: Engine::new(scenario, Rc::new(config)),
             desired_initial: scenario.desired.clone(),
             verdict: None,
         }
@@ -130,7 +134,7 @@ impl<'a> Simulation<'a> {
     }
 }
 
-impl std::fmt::Debug for Simulation<'_> {
+impl std::fmt::Debug for Simulation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Simulation")
             .field("passes", &self.engine.passes.len())

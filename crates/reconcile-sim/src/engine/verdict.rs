@@ -9,7 +9,7 @@ use crate::{NotConvergingReason, Verdict};
 use reconcile_core::explain::diff;
 use reconcile_core::reconcile::{count_out_of_sync, reconcile, Action, ActionKind};
 
-impl Engine<'_> {
+impl Engine {
     /// Notes a start-of-pass state; the same state with work to do coming back
     /// after this controller's writes took effect, and another writer wrote
     /// meanwhile, means that writer undoes them. Scripted events alone never
