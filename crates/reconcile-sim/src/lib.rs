@@ -109,6 +109,7 @@ pub mod events;
 mod fault_input;
 mod gc_record;
 pub mod options;
+pub mod own_reconcile;
 pub mod ownership;
 mod propagation;
 pub mod rng;

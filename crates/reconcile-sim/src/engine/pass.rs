@@ -66,6 +66,7 @@ impl Engine {
             desired: &self.informer.desired,
             observed: &self.informer.cache.observed,
             finalizers: &self.informer.cache.finalizers,
+            restarts: self.generation,
         }
     }
 
