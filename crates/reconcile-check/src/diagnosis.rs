@@ -12,6 +12,7 @@ use crate::case::Case;
 
 /// The language the learner wrote in: its equality has its own traps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
     Python,
@@ -30,6 +31,7 @@ pub enum Answer {
 
 /// How one action of either list stands against the other list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Mark {
     /// In both lists, at the same place.
@@ -44,6 +46,7 @@ pub enum Mark {
 
 /// A place where the learner's language compares differently from JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum EqualityNote {
     /// Python: `True == 1`, so `{"x": True} == {"x": 1}`.

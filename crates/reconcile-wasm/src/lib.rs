@@ -17,10 +17,16 @@
 //!
 //! Inputs may be JS values (converted with `JSON.stringify`) or JSON strings.
 //!
-//! The crate is built twice for the site (see `js/reconcile.js`): with the
-//! `plan` feature as `reconcile_core`, and with `simulate` as `reconcile_sim`,
-//! which the public module loads only when a page first simulates.
+//! The crate is built three times for the site (see `js/reconcile.js`): with
+//! the `plan` feature as `reconcile_core`, with `simulate` as `reconcile_sim`,
+//! which the public module loads only when a page first simulates, and with
+//! `check` as `reconcile_check` (the `Check` class), loaded when a learner's
+//! reconcile is first checked.
 
+#[cfg(feature = "check")]
+mod check;
+#[cfg(feature = "check")]
+pub use check::Check;
 mod convert;
 mod types;
 
@@ -28,8 +34,11 @@ mod types;
 use convert::sim_config;
 #[cfg(feature = "plan")]
 use convert::{finalizers_text, parse_documents};
+#[cfg(any(feature = "plan", feature = "simulate"))]
 use convert::{text, to_js};
+#[cfg(any(feature = "plan", feature = "simulate"))]
 use reconcile_core::Document;
+#[cfg(any(feature = "plan", feature = "simulate"))]
 use wasm_bindgen::prelude::*;
 
 /// The actions that make `observed` match `desired`: CREATE/UPDATE for desired

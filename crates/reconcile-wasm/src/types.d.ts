@@ -347,3 +347,49 @@ export type SimVerdict = {
  * How many passes ran.
  */
 passes: number, verdict: Verdict, verdictText: string, };
+
+/**
+ * How one action of either list stands against the other list.
+ */
+export type Mark = "same" | "missing" | "unexpected" | "moved";
+
+/**
+ * A place where the learner's language compares differently from JSON.
+ */
+export type EqualityNote = "python-bool-is-int" | "js-identity" | "text-differs" | "utf16-order";
+
+/**
+ * Where the learner's language compares differently from JSON, explained.
+ */
+export type NoteView = { note: EqualityNote, text: string, };
+
+/**
+ * The minimal case the learner's reconcile gets wrong, and why.
+ */
+export type CounterexampleView = { desired: Resources, observed: Resources, 
+/**
+ * `null` both when the argument was `null` and when it was left out
+ * (`finalizersOmitted`).
+ */
+finalizers: Finalizers | null, finalizersOmitted: boolean, expected: Array<Action>, 
+/**
+ * What it returned, when it returned an action list.
+ */
+actual: Array<Action> | null, 
+/**
+ * What it raised, or why its result is not an action list.
+ */
+error: string | null, expectedMarks: Array<Mark>, actualMarks: Array<Mark>, 
+/**
+ * The rule that was broken, in words.
+ */
+rule: string, notes: Array<NoteView>, };
+
+/**
+ * How a check of a learner's reconcile ended.
+ */
+export type CheckOutcome = { passed: boolean, 
+/**
+ * Cases run, shrink candidates included.
+ */
+total: number, counterexample: CounterexampleView | null, };

@@ -10,6 +10,8 @@
 //! stale, and `UPDATE_TS=1 cargo test -p reconcile-wasm --lib` rewrites it.
 //! Do not edit it by hand.
 
+#[cfg(feature = "check")]
+pub use checking::CheckOutcome;
 #[cfg(feature = "simulate")]
 pub use simulation::{SimVerdict, Timeline};
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -69,12 +71,114 @@ mod simulation {
     }
 }
 
+#[cfg(feature = "check")]
+pub(crate) mod checking {
+    use reconcile_check::{Answer, EqualityNote, FinalizersArg, Mark, Outcome};
+    use reconcile_core::model::{Finalizers, Resources};
+    use reconcile_core::reconcile::Action;
+    use serde::Serialize;
+
+    /// How a check of a learner's reconcile ended.
+    #[derive(Serialize)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+    #[serde(rename_all = "camelCase")]
+    pub struct CheckOutcome<'a> {
+        pub passed: bool,
+        /// Cases run, shrink candidates included.
+        pub total: usize,
+        pub counterexample: Option<CounterexampleView<'a>>,
+    }
+
+    /// The minimal case the learner's reconcile gets wrong, and why.
+    #[derive(Serialize)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+    #[serde(rename_all = "camelCase")]
+    pub struct CounterexampleView<'a> {
+        pub desired: &'a Resources,
+        pub observed: &'a Resources,
+        /// `null` both when the argument was `null` and when it was left out
+        /// (`finalizersOmitted`).
+        pub finalizers: Option<&'a Finalizers>,
+        pub finalizers_omitted: bool,
+        pub expected: &'a [Action],
+        /// What it returned, when it returned an action list.
+        pub actual: Option<&'a [Action]>,
+        /// What it raised, or why its result is not an action list.
+        pub error: Option<String>,
+        pub expected_marks: &'a [Mark],
+        pub actual_marks: &'a [Mark],
+        /// The rule that was broken, in words.
+        pub rule: &'a str,
+        pub notes: Vec<NoteView>,
+    }
+
+    /// Where the learner's language compares differently from JSON, explained.
+    #[derive(Serialize)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+    pub struct NoteView {
+        pub note: EqualityNote,
+        pub text: &'static str,
+    }
+
+    impl<'a> CheckOutcome<'a> {
+        pub fn of(outcome: &'a Outcome) -> Self {
+            match outcome {
+                Outcome::Passed { cases } => Self {
+                    passed: true,
+                    total: *cases,
+                    counterexample: None,
+                },
+                Outcome::Failed {
+                    cases,
+                    counterexample: found,
+                } => {
+                    let (actual, error) = match &found.answer {
+                        Answer::Actions(actions) => (Some(actions.as_slice()), None),
+                        Answer::Malformed(error) => (None, Some(error.to_string())),
+                        Answer::Raised(message) => (None, Some(message.clone())),
+                    };
+                    Self {
+                        passed: false,
+                        total: *cases,
+                        counterexample: Some(CounterexampleView {
+                            desired: &found.case.desired,
+                            observed: &found.case.observed,
+                            finalizers: found.case.finalizers(),
+                            finalizers_omitted: found.case.finalizers == FinalizersArg::Omitted,
+                            expected: &found.expected,
+                            actual,
+                            error,
+                            expected_marks: &found.expected_marks,
+                            actual_marks: &found.actual_marks,
+                            rule: &found.rule,
+                            notes: found
+                                .notes
+                                .iter()
+                                .map(|note| NoteView {
+                                    note: *note,
+                                    text: note.explain(),
+                                })
+                                .collect(),
+                        }),
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[wasm_bindgen(typescript_custom_section)]
 const TYPESCRIPT: &str = include_str!("types.d.ts");
 
 /// Writes `types.d.ts` from the Rust types, or checks that it is up to date.
-#[cfg(all(test, feature = "simulate", not(target_arch = "wasm32")))]
+#[cfg(all(
+    test,
+    feature = "simulate",
+    feature = "check",
+    not(target_arch = "wasm32")
+))]
 mod generate {
+    use reconcile_check::{EqualityNote, Mark};
     use reconcile_core::{
         parse_json, Action, ActionKind, Document, Drift, ExplainedAction, Finalizers, Json, Plan,
         Reason, Resources, Scenario, Summary,
@@ -89,7 +193,8 @@ mod generate {
     };
     use ts_rs::{Config, TS};
 
-    use super::{SimVerdict, Timeline};
+    use super::checking;
+    use super::{CheckOutcome, SimVerdict, Timeline};
 
     const HEADER: &str = "\
 // Generated from the Rust types by ts-rs: `UPDATE_TS=1 cargo test -p reconcile-wasm --lib`
@@ -193,6 +298,12 @@ mod generate {
             declaration::<Verdict>(cfg),
             declaration::<Timeline<'static>>(cfg),
             declaration::<SimVerdict<'static>>(cfg),
+            // Checking a learner's reconcile.
+            declaration::<Mark>(cfg),
+            declaration::<EqualityNote>(cfg),
+            declaration::<checking::NoteView>(cfg),
+            declaration::<checking::CounterexampleView<'static>>(cfg),
+            declaration::<CheckOutcome<'static>>(cfg),
         ]
     }
 

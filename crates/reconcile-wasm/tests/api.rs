@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::JSON;
-use reconcile_wasm::{plan, reconcile, simulate, simulate_verdict};
+use reconcile_wasm::{plan, reconcile, simulate, simulate_verdict, Check};
 use wasm_bindgen::{JsCast, JsError, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -550,4 +550,61 @@ fn results_and_backoff_options_are_camel_case_and_old_backoff_names_still_read()
             "{text}"
         );
     }
+}
+
+/// Runs a check, answering every case with `answer` (the case's arguments
+/// as a JS object in, the returned list as JSON text out).
+fn run_check(language: &str, answer: impl Fn(&JsValue) -> String) -> JsValue {
+    let mut check = Check::new(language, 7, None).unwrap_or_else(|e| panic!("{}", message(e)));
+    while let Some(case) = check.case() {
+        check.answer(&answer(&js(&case)));
+    }
+    check.outcome().unwrap_or_else(|e| panic!("{}", message(e)))
+}
+
+#[wasm_bindgen_test]
+fn check_passes_the_contracts_reconcile_and_shrinks_a_wrong_one() {
+    let right = run_check("javascript", |case| {
+        let finalizers = get(case, &["finalizers"]);
+        let finalizers = (!finalizers.is_undefined()).then_some(finalizers);
+        json(reconcile(
+            get(case, &["desired"]),
+            get(case, &["observed"]),
+            finalizers,
+        ))
+    });
+    assert_eq!(get(&right, &["passed"]).as_bool(), Some(true));
+    assert_eq!(get(&right, &["total"]).as_f64(), Some(500.0));
+    assert!(get(&right, &["counterexample"]).is_null());
+
+    // Returning nothing: the smallest case that needs an action is one name.
+    let lazy = run_check("python", |_| "[]".to_owned());
+    assert_eq!(get(&lazy, &["passed"]).as_bool(), Some(false));
+    let found = get(&lazy, &["counterexample"]);
+    assert!(
+        get_str(&found, &["rule"]).contains("is missing"),
+        "{}",
+        get_str(&found, &["rule"])
+    );
+    assert_eq!(json(Ok(get(&found, &["expectedMarks"]))), r#"["missing"]"#);
+    assert_eq!(json(Ok(get(&found, &["actual"]))), "[]");
+
+    // Not an action list: the core's message, located.
+    let malformed = run_check("python", |_| r#"[["REMOVE","a",null]]"#.to_owned());
+    let error = get_str(&malformed, &["counterexample", "error"]);
+    assert!(
+        error.starts_with("Returned actions: line 1, column 10 at $[0][0]"),
+        "{error}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn check_refuses_an_unknown_language() {
+    let error = Check::new("ruby", 1, None)
+        .map(|_| ())
+        .expect_err("refused");
+    assert_eq!(
+        message(error),
+        r#"unknown language "ruby"; expected "python" or "javascript""#
+    );
 }

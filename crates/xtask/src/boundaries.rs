@@ -22,7 +22,7 @@ struct Rule {
     forbidden: &'static [&'static str],
 }
 
-const RULES: [Rule; 7] = [
+const RULES: [Rule; 8] = [
     Rule {
         what: "the contract depends on serde and serde_json only",
         package: "reconcile-core",
@@ -56,7 +56,12 @@ const RULES: [Rule; 7] = [
         package: "reconcile-wasm",
         features: &["--no-default-features", "--features", "plan"],
         direct_only: None,
-        forbidden: &["reconcile-sim", "reconcile-content", TS_GENERATOR],
+        forbidden: &[
+            "reconcile-sim",
+            "reconcile-check",
+            "reconcile-content",
+            TS_GENERATOR,
+        ],
     },
     Rule {
         what: "the JS API's simulate module does not link the content",
@@ -64,6 +69,13 @@ const RULES: [Rule; 7] = [
         features: &["--no-default-features", "--features", "simulate"],
         direct_only: None,
         forbidden: &["reconcile-content", TS_GENERATOR],
+    },
+    Rule {
+        what: "the JS API's check module links neither the simulation nor the content",
+        package: "reconcile-wasm",
+        features: &["--no-default-features", "--features", "check"],
+        direct_only: None,
+        forbidden: &["reconcile-sim", "reconcile-content", TS_GENERATOR],
     },
     Rule {
         what: "the page does not link the TypeScript generator",

@@ -38,11 +38,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
     build(&env, &into.join("pkg"))
 }
 
-/// The two wasm modules behind `reconcile.js`: each is `reconcile-wasm` built
+/// The wasm modules behind `reconcile.js`: each is `reconcile-wasm` built
 /// with one cargo feature, named after the module wasm-bindgen writes.
-const MODULES: [(&str, &str); 2] = [("plan", "reconcile_core"), ("simulate", "reconcile_sim")];
+const MODULES: [(&str, &str); 3] = [
+    ("plan", "reconcile_core"),
+    ("simulate", "reconcile_sim"),
+    ("check", "reconcile_check"),
+];
 
-/// Release builds of `reconcile-wasm`'s two modules (`wasm-bindgen --target
+/// Release builds of `reconcile-wasm`'s modules (`wasm-bindgen --target
 /// web`, then `wasm-opt -Oz`) into `target/js-api/pkg/`, beside the
 /// hand-written `reconcile.js` and `reconcile.d.ts` that join them; then a copy
 /// into `pkg`. The bindgen and wasm-opt steps only rerun when cargo produced a

@@ -26,10 +26,19 @@ pub fn report(dist: &Path) -> Result<String, String> {
     let pkg = dist.join("pkg");
     if pkg.is_dir() {
         let simulation = |name: &str| name.starts_with("reconcile_sim");
+        let checker = |name: &str| name.starts_with("reconcile_check");
         report.push_str("\nJS API for course pages, what `init()` loads (`pkg/`, js + wasm):\n\n");
-        report.push_str(&table(&pkg, |name| !simulation(name), "budget 80 KB")?);
+        report.push_str(&table(
+            &pkg,
+            |name| !simulation(name) && !checker(name),
+            "budget 80 KB",
+        )?);
         report.push_str("\nIts simulation module, fetched on the first `simulate` call:\n\n");
-        report.push_str(&table(&pkg, simulation, "no budget of its own")?);
+        report.push_str(&table(&pkg, simulation, "budget 150 KB")?);
+        report.push_str(
+            "\nIts checker of a learner's reconcile, fetched when one is first checked:\n\n",
+        );
+        report.push_str(&table(&pkg, checker, "no budget of its own")?);
     }
     Ok(report)
 }

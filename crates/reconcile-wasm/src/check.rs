@@ -1,0 +1,77 @@
+//! The checker of a learner's reconcile, as a JS class: the page (or a course
+//! page's `check`) asks it for the next case, runs the learner's function on
+//! it in the sandbox, and hands the answer back. The checker decides
+//! everything; this class only converts.
+
+use reconcile_check::{Answer, Language};
+use reconcile_core::Document;
+use wasm_bindgen::prelude::*;
+
+use crate::convert::{text, to_js};
+use crate::types::CheckOutcome;
+
+/// A check in progress. `case()` gives the next call's arguments, as JSON
+/// text `{"desired":…,"observed":…,"finalizers"?:…}` (a missing
+/// `finalizers` means the argument is left out), until the check is over.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Check(reconcile_check::Check);
+
+#[wasm_bindgen]
+impl Check {
+    /// A check of at least 500 generated cases (`seed` chooses them), after
+    /// `scenario` `{desired, observed, finalizers?}` when given.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "\"python\" | \"javascript\"")] language: &str,
+        seed: u32,
+        #[wasm_bindgen(unchecked_optional_param_type = "Scenario | string | null")]
+        scenario: Option<JsValue>,
+    ) -> Result<Check, JsError> {
+        let language = match language {
+            "python" => Language::Python,
+            "javascript" => Language::JavaScript,
+            other => {
+                return Err(JsError::new(&format!(
+                    "unknown language {other:?}; expected \"python\" or \"javascript\""
+                )))
+            }
+        };
+        let scenario = match scenario.filter(|s| !s.is_null() && !s.is_undefined()) {
+            Some(value) => Some(reconcile_core::parse_scenario(&text(
+                Document::Scenario,
+                &value,
+            )?)?),
+            None => None,
+        };
+        Ok(Check(reconcile_check::Check::new(
+            language,
+            u64::from(seed),
+            reconcile_check::MIN_GENERATED,
+            scenario.as_ref(),
+        )))
+    }
+
+    /// The next call's arguments as JSON text, or `undefined` once the check is over.
+    pub fn case(&self) -> Option<String> {
+        self.0.case().map(reconcile_check::Case::arguments_json)
+    }
+
+    /// The learner's function returned this list, as JSON text.
+    pub fn answer(&mut self, actions: &str) {
+        self.0.answer_json(actions);
+    }
+
+    /// The learner's function raised: its message, with the traceback.
+    pub fn raised(&mut self, message: String) {
+        self.0.answer(Answer::Raised(message));
+    }
+
+    /// How the check ended, or `undefined` while it runs.
+    #[wasm_bindgen(unchecked_return_type = "CheckOutcome | undefined")]
+    pub fn outcome(&self) -> Result<JsValue, JsError> {
+        self.0.outcome().map_or(Ok(JsValue::UNDEFINED), |outcome| {
+            to_js(&CheckOutcome::of(outcome))
+        })
+    }
+}
