@@ -36,6 +36,7 @@ pub const LESSON_FILES: &[(&str, &str)] = &[
     content_file!("lessons", "07-backoff.json"),
     content_file!("lessons", "08-fighting-controllers.json"),
     content_file!("lessons", "09-status.json"),
+    content_file!("lessons", "10-json-equality.json"),
 ];
 
 /// One lesson: a starting scenario and ordered steps.
