@@ -431,7 +431,7 @@ test("lesson 9, status: derived from what is observed, not from the plan", async
   await atTheEnd(page, 4);
 });
 
-test("the lesson menu lists all nine lessons in order", async ({ page }) => {
+test("the lesson menu lists all ten lessons in order", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByLabel("Lesson", { exact: true }).locator("option")).toHaveText([
     "None (free play)",
@@ -444,7 +444,29 @@ test("the lesson menu lists all nine lessons in order", async ({ page }) => {
     "7. Requeue with exponential backoff",
     "8. Fighting controllers never converge",
     "9. Reporting status after acting",
+    "10. Equal as JSON, not as your language says",
   ]);
+});
+
+test("lesson 10: true is not 1, code points are not UTF-16, and === is identity", async ({ page }) => {
+  await page.goto("/?lesson=json-equality");
+  await expect(panel(page)).toContainText("Step 1 of 3");
+  await choose(page, "No: true == 1.");
+  await expect(feedback(page)).toContainText("That is Python's ==, not JSON's.");
+  await tryAgain(page);
+  await choose(page, "Yes: true and 1 are different JSON values.");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await next(page);
+  // JavaScript's default sort() would put the rocket first.
+  await pickActions(page, ["UPDATE flags", "CREATE 🚀", "CREATE Ｚ"]);
+  await expect(feedback(page)).not.toContainText("✓ Correct");
+  await tryAgain(page);
+  await pickActions(page, ["UPDATE flags", "CREATE Ｚ", "CREATE 🚀"]);
+  await expect(feedback(page)).toContainText("✓ Correct");
+  await next(page);
+  await choose(page, "false");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await atTheEnd(page, 3);
 });
 
 test("lesson progress is saved locally and a lesson resumes where it was left", async ({ page }) => {
