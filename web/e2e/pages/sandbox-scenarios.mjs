@@ -142,6 +142,19 @@ export async function flood() {
   return { stopped: run.stopped ?? null, lines: run.logs.length, last: run.logs.at(-1) ?? null, ticks, maxGapMs };
 }
 
+/** A correct reconcile on 1,000 cases: how long the run takes once the sandbox has started. */
+export async function throughput() {
+  const { Sandbox } = await host();
+  const sandbox = new Sandbox();
+  await sandbox.start();
+  const started = performance.now();
+  const run = await sandbox.run(CORRECT, Array.from({ length: 1000 }, () => SEED));
+  const elapsedMs = Math.round(performance.now() - started);
+  sandbox.dispose();
+  const distinct = [...new Set(run.results.map((r) => (r.ok ? r.json : JSON.stringify(r))))];
+  return { elapsedMs, count: run.results.length, distinct: distinct.map((json) => JSON.parse(json)), stopped: run.stopped ?? null };
+}
+
 /** The run-wide limit, with small limits so the test stays short. */
 export async function runLimit() {
   const { Sandbox } = await host();
