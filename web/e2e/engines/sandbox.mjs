@@ -88,7 +88,7 @@ async function firefox() {
       console.log(`  FAIL  firefox › sandbox › no unexpected page errors\n        ${unexpected.join("\n        ")}`);
     } else {
       counts.passed++;
-      console.log(`  ok    firefox › sandbox › no unexpected page errors (${problems.length} expected CSP refusals)`);
+      console.log(`  ok    firefox › sandbox › no unexpected page errors (${problems.length} expected CSP ${problems.length === 1 ? "refusal" : "refusals"})`);
     }
   } finally {
     await browser.close();
