@@ -102,8 +102,11 @@ impl EmbedOptions {
     }
 
     /// Exact match only: `https://a.example` does not admit `https://a.example.evil`.
+    /// An opaque origin (`"null"`) is never accepted, even when `allow=` lists it:
+    /// every sandboxed frame has it, among them the one that runs a learner's own
+    /// reconcile, and `data:` and `file:` pages too.
     pub fn accepts_origin(&self, origin: &str) -> bool {
-        self.allowed_origins.iter().any(|allowed| allowed == origin)
+        origin != "null" && self.allowed_origins.iter().any(|allowed| allowed == origin)
     }
 
     /// Where the replaced session offered by "Restore" is kept; per embed, like the autosave.

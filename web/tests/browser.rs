@@ -209,6 +209,20 @@ fn only_debug_panic_arms_the_deliberate_panic() {
     assert!(!EmbedOptions::from_query(&[]).panic_on_edit);
 }
 
+#[wasm_bindgen_test]
+fn commands_are_never_accepted_from_an_opaque_origin() {
+    use reconcile_web::embed::EmbedOptions;
+    let allow = |value: &str| EmbedOptions::from_query(&[("allow".to_owned(), value.to_owned())]);
+    let options = allow("null, https://course.example");
+    assert!(options.accepts_origin("https://course.example"));
+    assert!(
+        !options.accepts_origin("null"),
+        "a sandboxed frame's origin"
+    );
+    assert!(!allow("null").accepts_origin("null"));
+    assert!(!options.accepts_origin("https://course.example.evil"));
+}
+
 /// Embeds of different link states keep separate autosaves; embeds without
 /// a link keep the keys they always had; the main page has one autosave.
 #[wasm_bindgen_test]

@@ -11,6 +11,12 @@
 //!
 //! Attributes a hash cannot allow (`on…=` handlers, `style=`, `javascript:`
 //! URLs) fail the build instead of failing silently in the browser.
+//!
+//! One page has a policy of its own: `sandbox.html`, the opaque-origin frame that
+//! runs the learner's reconcile in a worker (web/static/sandbox/README.md). It
+//! loads nothing from the site and may reach no server: only its own inline relay
+//! (by hash) and `blob:` scripts and workers, which is how it starts the worker
+//! the playground hands it and imports the learner's module.
 
 use std::path::{Path, PathBuf};
 
@@ -24,12 +30,6 @@ use crate::tools::Env;
 /// `frame-ancestors` is not here: browsers ignore it in a `<meta>`, and say so
 /// on the console. Hosts that want it send it as a header (docs/embedding.md).
 fn policy(script_hashes: &[String], style_hashes: &[String]) -> String {
-    let with_hashes = |base: &str, hashes: &[String]| {
-        std::iter::once(base.to_owned())
-            .chain(hashes.iter().map(|hash| format!("'{hash}'")))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     [
         "default-src 'self'".to_owned(),
         with_hashes("script-src 'self' 'wasm-unsafe-eval'", script_hashes),
@@ -41,6 +41,57 @@ fn policy(script_hashes: &[String], style_hashes: &[String]) -> String {
         "form-action 'none'".to_owned(),
     ]
     .join("; ")
+}
+
+/// A directive, `base` followed by each hash as a source.
+fn with_hashes(base: &str, hashes: &[String]) -> String {
+    std::iter::once(base.to_owned())
+        .chain(hashes.iter().map(|hash| format!("'{hash}'")))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The file name of the sandbox page, which gets [`sandbox_policy`].
+pub const SANDBOX_PAGE: &str = "sandbox.html";
+
+/// The sandbox page's policy: `default-src 'none'` (no requests to any server,
+/// `connect-src` included), its inline relay by hash, and `blob:` for the worker
+/// and the learner's module. No `'self'`: in an opaque origin it would name the
+/// site in some engines and nothing in others. No `'unsafe-eval'`: the learner's
+/// module is imported from a `blob:` URL, not evaluated from a string.
+fn sandbox_policy(script_hashes: &[String], style_hashes: &[String]) -> String {
+    let mut directives = vec![
+        "default-src 'none'".to_owned(),
+        format!("{} blob:", with_hashes("script-src", script_hashes)),
+        "worker-src blob:".to_owned(),
+    ];
+    if !style_hashes.is_empty() {
+        directives.push(with_hashes("style-src", style_hashes));
+    }
+    directives.extend([
+        "base-uri 'none'".to_owned(),
+        "form-action 'none'".to_owned(),
+    ]);
+    directives.join("; ")
+}
+
+/// Which policy a page gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The playground and the other pages: [`policy`].
+    Page,
+    /// `sandbox.html`: [`sandbox_policy`].
+    Sandbox,
+}
+
+impl Kind {
+    fn of(path: &Path) -> Self {
+        if path.file_name().is_some_and(|name| name == SANDBOX_PAGE) {
+            Self::Sandbox
+        } else {
+            Self::Page
+        }
+    }
 }
 
 /// Parses `[DIR]` and adds the policy to each page in it.
@@ -70,7 +121,8 @@ pub fn apply_to_dir(dir: &Path, ws_base: &str) -> Result<(), String> {
             let error = |e: std::io::Error| format!("{}: {e}", path.display());
             let html = std::fs::read_to_string(&path).map_err(error)?;
             let html = fill_dev_server_placeholders(&html, ws_base);
-            let with_policy = with_policy(&html).map_err(|e| format!("{}: {e}", path.display()))?;
+            let with_policy = with_policy_of(&html, Kind::of(&path))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
             std::fs::write(&path, with_policy).map_err(error)?;
             pages += 1;
         }
@@ -95,7 +147,13 @@ fn fill_dev_server_placeholders(html: &str, ws_base: &str) -> String {
 /// `html` with a CSP `<meta>` right after `<meta charset>` (or `<head>`), so
 /// that it comes before anything it governs. An existing CSP `<meta>` is
 /// replaced, so running this twice gives the same page.
+#[cfg(test)]
 pub fn with_policy(html: &str) -> Result<String, String> {
+    with_policy_of(html, Kind::Page)
+}
+
+/// [`with_policy`] with the policy of `kind`.
+pub fn with_policy_of(html: &str, kind: Kind) -> Result<String, String> {
     let scan = scan(html);
     if let Some(problem) = scan.blocked.first() {
         return Err(format!(
@@ -115,9 +173,13 @@ pub fn with_policy(html: &str) -> Result<String, String> {
         }
         hashes
     };
+    let (scripts, styles) = (hashes(&scan.inline_scripts), hashes(&scan.inline_styles));
     let meta = format!(
         "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\" />",
-        policy(&hashes(&scan.inline_scripts), &hashes(&scan.inline_styles))
+        match kind {
+            Kind::Page => policy(&scripts, &styles),
+            Kind::Sandbox => sandbox_policy(&scripts, &styles),
+        }
     );
 
     let mut page = html.to_owned();
@@ -463,6 +525,36 @@ mod tests {
         assert!(policy.contains(&sha256_source(
             "const address = window.location.host; const base = '/';"
         )));
+    }
+
+    #[test]
+    fn the_sandbox_page_gets_its_own_policy_without_self_or_eval() {
+        let dir = std::env::temp_dir().join(format!("xtask-csp-sandbox-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let relay = "\nrelay();\n";
+        std::fs::write(dir.join("index.html"), TRUNK_PAGE).expect("write");
+        std::fs::write(
+            dir.join(SANDBOX_PAGE),
+            format!("<head><meta charset=\"utf-8\" /><script>{relay}</script></head>"),
+        )
+        .expect("write");
+        apply_to_dir(&dir, "/").expect("applied");
+        let sandbox = policy_of(&std::fs::read_to_string(dir.join(SANDBOX_PAGE)).expect("read"));
+        assert_eq!(
+            sandbox,
+            format!(
+                "default-src 'none'; script-src '{}' blob:; worker-src blob:; base-uri 'none'; form-action 'none'",
+                sha256_source(relay)
+            )
+        );
+        let page = policy_of(&std::fs::read_to_string(dir.join("index.html")).expect("read"));
+        assert!(page.starts_with("default-src 'self'; script-src 'self' 'wasm-unsafe-eval' "));
+        for policy in [&sandbox, &page] {
+            assert!(!policy.contains("'unsafe-eval'"), "{policy}");
+            assert!(!policy.contains("'unsafe-inline'"), "{policy}");
+        }
+        assert!(!page.contains("blob:"), "{page}");
+        std::fs::remove_dir_all(&dir).expect("cleanup");
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //!
 //! Commands install what they need when it is missing (pinned versions only):
 //! the wasm32 target, wasm-bindgen-cli, trunk, wasm-opt (npm binaryen), Debian
-//! Chromium and the npm packages of `web/`.
+//! Chromium (and, for `test`, Firefox ESR, WebKitGTK's WebDriver and Xvfb) and the
+//! npm packages of `web/`.
 
 mod bench;
 mod bench_inputs;
@@ -26,7 +27,8 @@ usage: cargo xtask <command>
   test               everything CI runs: fmt, clippy (native + wasm32), the crate
                      boundaries, native tests,
                      30 s of each fuzz target, wasm-bindgen tests in headless Chromium,
-                     Playwright e2e on the release build
+                     Playwright e2e on the release build, the sandbox's checks in
+                     Firefox ESR and WebKitGTK
   fuzz [--seconds N] [--asan] [TARGET...]
                      run the cargo-fuzz targets (nightly) for N seconds each (default 30),
                      --asan with AddressSanitizer; targets: parse_scenario, reconcile,
@@ -90,6 +92,7 @@ fn test() -> Result<(), String> {
     let env = Env::new();
     env.ensure_build_tools()?;
     env.ensure_browser()?;
+    env.ensure_other_engines()?;
     env.ensure_npm_packages()?;
 
     let wasm = "wasm32-unknown-unknown";
@@ -166,6 +169,10 @@ fn run_test_steps(env: &Env, tally: &mut Tally) -> Result<(), String> {
     env.step("npx", &["playwright", "test"])
         .dir(&env.root.join("web"))
         .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+        .run_tests(tally)?;
+    // The sandbox's checks in Firefox and WebKit (Chromium ran them above).
+    env.step("node", &["e2e/engines/sandbox.mjs"])
+        .dir(&env.root.join("web"))
         .run_tests(tally)?;
     if tally.passed == 0 {
         return Err("no tests ran".to_owned());

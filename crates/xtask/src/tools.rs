@@ -24,6 +24,18 @@ const WATCH_IGNORED: [&str; 7] = [
     "docs",
 ];
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// The sandbox's checks in the engines Playwright cannot drive here (web/e2e/engines/):
+/// Firefox ESR over WebDriver BiDi, WebKitGTK's MiniBrowser over WebKitWebDriver
+/// under a virtual display. Debian package, and a file it installs.
+pub const OTHER_ENGINES: [(&str, &str); 4] = [
+    ("firefox-esr", "/usr/bin/firefox-esr"),
+    ("webkit2gtk-driver", "/usr/bin/WebKitWebDriver"),
+    (
+        "webkit2gtk-driver",
+        "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser",
+    ),
+    ("xvfb", "/usr/bin/xvfb-run"),
+];
 
 /// The repository root and the PATH that puts project-local tools first.
 pub struct Env {
@@ -143,6 +155,31 @@ impl Env {
             "apt-get",
             &["install", "-y", "-q", "chromium", "chromium-driver"],
         ))
+        .run()
+    }
+
+    /// Debian Firefox ESR, WebKitGTK's WebDriver and Xvfb, for the sandbox's checks in
+    /// Firefox and WebKit (installed with apt-get only when one is missing).
+    pub fn ensure_other_engines(&self) -> Result<(), String> {
+        let mut missing: Vec<&str> = OTHER_ENGINES
+            .iter()
+            .filter(|(_, file)| !Path::new(file).exists())
+            .map(|(package, _)| *package)
+            .collect();
+        missing.dedup();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        println!(
+            "xtask: installing Debian {} with apt-get",
+            missing.join(", ")
+        );
+        let env_noninteractive = |step: Step| step.env("DEBIAN_FRONTEND", "noninteractive");
+        env_noninteractive(self.step("apt-get", &["update", "-q"])).run()?;
+        env_noninteractive(
+            self.step("apt-get", &["install", "-y", "-q"])
+                .args(&missing),
+        )
         .run()
     }
 

@@ -1,0 +1,148 @@
+// What each sandbox scenario (e2e/pages/sandbox-scenarios.mjs) must report, in every
+// engine. Shared by e2e/sandbox.spec.mjs (Chromium, Playwright) and e2e/engines/sandbox.mjs
+// (Firefox over WebDriver BiDi, WebKitGTK over WebDriver). Each check throws an
+// AssertionError that says what was wrong.
+import assert from "node:assert/strict";
+
+export const SEED_ACTIONS = [["CREATE", "a", { replicas: 1 }], ["UPDATE", "b", { replicas: 2 }], ["DELETE", "c", null]];
+
+const STOPPED_CALL = /^Your reconcile ran for more than 2 seconds on case 1 of 2, so it was stopped\. Look for a loop that never ends\.$/;
+
+/** Nothing reached: the attempt threw, or found nothing. */
+const gotNothing = (outcome, secret) =>
+  typeof outcome === "string" &&
+  !outcome.includes(secret) &&
+  (outcome.startsWith("threw: ") || outcome === "undefined" || outcome === "value: the page's database is not there");
+
+/**
+ * A 50 ms timer on the page over the ~2 s a loop runs: it keeps ticking. Were the loop
+ * on the page's thread (or on a frame's that shares it), one gap would be the whole 2 s.
+ * The bound leaves room for a busy machine (2 cores, one spent by the loop); the 200 ms
+ * bound on main-thread tasks is checked on long tasks where the engine reports them
+ * (Chromium).
+ */
+function pageKeptTicking(report) {
+  assert.ok(report.ticks >= 15, `the page's timer ticked ${report.ticks} times`);
+  assert.ok(report.maxGapMs < 1000, `the page's timer waited ${report.maxGapMs} ms at most`);
+}
+
+export const checks = {
+  /** 1. A correct reconcile on the seed example gives the contract's actions, from an opaque-origin frame made on demand. */
+  seed(report) {
+    assert.equal(report.framesBefore, 0, "no frame before the first run");
+    assert.equal(report.sandboxAttribute, "allow-scripts", "sandboxed, without allow-same-origin");
+    assert.equal(report.loadError, null);
+    assert.equal(report.stopped, null);
+    assert.deepEqual(report.results[0], SEED_ACTIONS);
+    assert.deepEqual(report.results[1], [SEED_ACTIONS[0], SEED_ACTIONS[1], ["FINALIZE", "c", null]]);
+    assert.equal(report.framesAfterDispose, 0, "dispose removes the frame");
+  },
+
+  /** 2. while (true) {} is stopped after about 2 s with the message; the page keeps ticking; the sandbox works again. */
+  runaway(report) {
+    assert.equal(report.stopped?.reason, "call", JSON.stringify(report.stopped));
+    assert.match(report.stopped.message, STOPPED_CALL);
+    assert.ok(report.elapsedMs >= 1900 && report.elapsedMs <= 3500, `stopped after ${report.elapsedMs} ms`);
+    assert.deepEqual(report.results, [], "no result for the stopped call");
+    assert.deepEqual(report.logs, [{ index: 0, level: "log", text: "about to loop" }], "output before the loop is kept");
+    pageKeptTicking(report);
+    if (report.longTasks !== null) {
+      assert.deepEqual(report.longTasks.filter((ms) => ms > 200), [], "no main-thread task over 200 ms");
+    }
+    assert.deepEqual(report.again, [SEED_ACTIONS], "the next run works");
+    assert.equal(report.loadStopped?.reason, "load");
+    assert.match(report.loadStopped.message, /^Your code ran for more than 2 seconds while it was loading/);
+  },
+
+  /** Endless console output is capped at 1,000 lines; the call is stopped; the page keeps ticking. */
+  flood(report) {
+    assert.equal(report.stopped?.reason, "call", JSON.stringify(report.stopped));
+    assert.equal(report.lines, 1000);
+    assert.deepEqual(report.last, { index: 0, level: "log", text: "line 999" });
+    pageKeptTicking(report);
+  },
+
+  /**
+   * 1,000 calls in one run, all right. The issue's budget is 300 ms for 1,000 cases
+   * with the checking (a later step); here the bound only catches a run that pays a
+   * round trip to the page per call (SANDBOX_REPORTS=1 prints the time).
+   */
+  throughput(report) {
+    assert.equal(report.stopped, null);
+    assert.equal(report.count, 1000);
+    assert.deepEqual(report.distinct, [SEED_ACTIONS]);
+    assert.ok(report.elapsedMs < 3000, `1,000 calls took ${report.elapsedMs} ms`);
+  },
+
+  /** The run-wide limit (here 1 s, with 300 ms calls) stops the run with its own message. */
+  runLimit(report) {
+    assert.equal(report.stopped?.reason, "total", JSON.stringify(report.stopped));
+    assert.ok(report.elapsedMs >= 950 && report.elapsedMs <= 2500, `stopped after ${report.elapsedMs} ms`);
+    assert.ok(report.done >= 1 && report.done <= 3, `${report.done} cases done`);
+    assert.equal(report.stopped.message, `The check took more than 1 second in all, so it was stopped after ${report.done} of 10 cases. Your reconcile may be too slow on large inputs.`);
+  },
+
+  /** 3. The page's secret is in reach of the probe on the page, and of nothing in the sandbox. */
+  storage(report) {
+    const { token, onPage, inSandbox } = report;
+    // The probe can tell: on the page it finds the secret everywhere it was stored.
+    for (const where of ["localStorage", "sessionStorage", "indexedDB", "caches"]) {
+      assert.equal(onPage[where], `value: ${token}`, `the probe reads ${where} on the page`);
+    }
+    assert.ok(onPage.cookie.includes(token), "the probe reads the cookie on the page");
+    for (const where of ["localStorage", "sessionStorage", "indexedDB", "indexedDBNames", "caches", "cacheNames", "cookie", "parentDocument", "topLocation"]) {
+      assert.ok(gotNothing(inSandbox[where], token), `${where} in the sandbox: ${inSandbox[where]}`);
+    }
+    assert.ok(!JSON.stringify(inSandbox).includes(token), "the secret appears nowhere");
+    assert.equal(inSandbox.origin, "value: null", "the sandbox's origin is opaque");
+    assert.equal(onPage.fetchSite, "value: 200", "the probe can fetch the site from the page");
+    assert.match(inSandbox.fetchSite, /^threw: /, "no request to the site from the sandbox");
+  },
+
+  /** 4. Commands the reconcile (or any opaque-origin frame) posts are not obeyed, even with ?allow=null. */
+  messages(report) {
+    assert.equal(report.resultCount, 1, "a message the reconcile posts is not taken for a result");
+    assert.match(report.tried.self, /^threw: /, "the reconcile has no postMessage to reach the sandbox page");
+    assert.match(report.tried.parent, /^threw: /);
+    assert.match(report.tried.top, /^threw: /);
+    assert.equal(report.posterOrigin, "null", "the opaque-origin frame's messages reach the page");
+    assert.ok(report.before !== null && report.before.length > 0);
+    assert.equal(report.after, report.before, "the Desired editor is unchanged");
+    assert.match(report.progress ?? "", /^Pass 0 of/, "no run command was obeyed");
+  },
+
+  /** 5. The learner's line number, console output. */
+  errors(report) {
+    assert.equal(report.thrown.ok, false);
+    assert.equal(report.thrown.error.name, "TypeError");
+    assert.equal(report.thrown.error.line, 4, JSON.stringify(report.thrown.error));
+    assert.match(report.thrown.error.stack, /your code:4:\d+/);
+    assert.doesNotMatch(report.thrown.error.stack, /blob:|sandbox-worker/);
+    assert.deepEqual(report.thrownLogs, [{ index: 0, level: "log", text: 'desired has 2 names {"first":"a"}' }]);
+    assert.deepEqual(report.logged, [
+      { index: -1, level: "info", text: "loading" },
+      { index: 0, level: "log", text: 'called with {"a":{"replicas":1},"b":{"replicas":2}}' },
+      { index: 0, level: "warn", text: "careful" },
+    ]);
+    assert.deepEqual(report.loggedResult, { ok: true, json: "[]" });
+    assert.equal(report.syntax.name, "SyntaxError");
+    assert.equal(report.syntax.line, 2, `the syntax error's line: ${JSON.stringify(report.syntax)}`);
+    assert.match(report.missing.message, /does not export a function named reconcile/);
+  },
+
+  /** 6. The playground keeps its policy: no unsafe-eval, string eval blocked; the sandbox has its own. */
+  policy(report) {
+    assert.match(report.meta, /^default-src 'self'; script-src 'self' 'wasm-unsafe-eval' /);
+    assert.doesNotMatch(report.meta, /'unsafe-eval'|'unsafe-inline'|blob:/);
+    assert.equal(report.evalBlocked, "EvalError", "new Function is refused on the page");
+    assert.match(report.sandboxMeta, /^default-src 'none'; script-src 'sha256-[^']+' blob:; worker-src blob:; base-uri 'none'; form-action 'none'$/);
+  },
+
+  /** The sandbox page opened with a real origin does nothing. */
+  direct(report) {
+    assert.equal(report.answered, false);
+  },
+};
+
+/** The playground address the scenarios run on: `?allow=null` for the messages check. */
+export const PLAYGROUND_PATH = "/?allow=null";

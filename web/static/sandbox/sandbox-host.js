@@ -1,0 +1,185 @@
+// The playground's side of the sandbox for the learner's own reconcile (issue 14).
+// Loaded on demand (never by the page's first view). See README.md beside this file.
+//
+//   const { Sandbox } = await import("./sandbox-host.js");
+//   const sandbox = new Sandbox();
+//   const run = await sandbox.run(source, [{ desired, observed, finalizers }]);
+//   // run.results[i]: { ok: true, json } | { ok: false, error: { name, message, line, column, stack } }
+//   // run.logs: [{ index, level, text }]; run.stopped / run.loadError: why the run ended early
+//
+// `desired`, `observed` and `finalizers` are JSON text (finalizers may be left out).
+
+/** One call of the learner's reconcile may run this long. */
+export const CALL_LIMIT_MS = 2000;
+/** A whole run (a Check) may run this long. */
+export const RUN_LIMIT_MS = 30000;
+/** How long the sandbox page may take to start. */
+const START_LIMIT_MS = 10000;
+/** Past the sandbox's own deadlines: silence this long means the sandbox itself is gone. */
+const GRACE_MS = 1500;
+
+const seconds = (ms) => `${ms / 1000} ${ms === 1000 ? "second" : "seconds"}`;
+
+/** What the learner is told when a run is stopped. */
+export function stoppedMessage(reason, index, total, limits = {}) {
+  const call = limits.callLimitMs ?? CALL_LIMIT_MS;
+  const run = limits.runLimitMs ?? RUN_LIMIT_MS;
+  switch (reason) {
+    case "load":
+      return `Your code ran for more than ${seconds(call)} while it was loading (its top level, before reconcile was called), so it was stopped. Look for a loop that never ends.`;
+    case "call":
+      return `Your reconcile ran for more than ${seconds(call)} on case ${index + 1} of ${total}, so it was stopped. Look for a loop that never ends.`;
+    case "total":
+      return `The check took more than ${seconds(run)} in all, so it was stopped after ${Math.max(0, index)} of ${total} cases. Your reconcile may be too slow on large inputs.`;
+    default:
+      return "The sandbox that runs your code stopped answering (it may have run out of memory), so the run was stopped.";
+  }
+}
+
+export class Sandbox {
+  /**
+   * @param {{ base?: string | URL, callLimitMs?: number, runLimitMs?: number }} [options]
+   *   base: where sandbox.html and sandbox-worker.js are (default: beside this module).
+   */
+  constructor(options = {}) {
+    this.base = new URL(options.base ?? "./", import.meta.url);
+    this.callLimitMs = options.callLimitMs ?? CALL_LIMIT_MS;
+    this.runLimitMs = options.runLimitMs ?? RUN_LIMIT_MS;
+    this.frame = null;
+    this.port = null;
+    this.starting = null;
+    this.workerSource = null;
+    this.busy = false;
+    this.nextId = 1;
+  }
+
+  /** Starts the sandbox page now (it otherwise starts on the first run). */
+  start() {
+    this.starting ??= this.#connect().catch((error) => {
+      this.dispose();
+      throw error;
+    });
+    return this.starting;
+  }
+
+  async #connect() {
+    // The page fetches the worker's code itself and hands it over: the sandbox has an
+    // opaque origin, so its own requests would say `Origin: null`, which a plain static
+    // host refuses for module scripts and workers.
+    if (this.workerSource === null) {
+      const response = await fetch(new URL("sandbox-worker.js", this.base));
+      if (!response.ok) throw new Error(`could not load the sandbox's worker (${response.status})`);
+      this.workerSource = await response.text();
+    }
+    const frame = document.createElement("iframe");
+    // allow-scripts without allow-same-origin: the frame's origin is opaque.
+    frame.setAttribute("sandbox", "allow-scripts");
+    frame.setAttribute("title", "Sandbox for your code");
+    frame.setAttribute("aria-hidden", "true");
+    frame.setAttribute("tabindex", "-1");
+    frame.setAttribute("referrerpolicy", "no-referrer");
+    frame.hidden = true;
+    frame.src = new URL("sandbox.html", this.base).href;
+    this.frame = frame;
+    const channel = new MessageChannel();
+    const ready = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("the sandbox did not start")), START_LIMIT_MS);
+      channel.port1.onmessage = (event) => {
+        if (event.data?.type !== "ready") return;
+        clearTimeout(timer);
+        resolve();
+      };
+      frame.addEventListener(
+        "load",
+        () => {
+          // An opaque origin cannot be named as a target, hence "*"; the port is the
+          // only way back, and only the frame we just made (whose page runs none of
+          // the learner's code) receives it.
+          frame.contentWindow?.postMessage({ type: "reconcile-sandbox:connect", worker: this.workerSource }, "*", [channel.port2]);
+        },
+        { once: true },
+      );
+    });
+    document.body.append(frame);
+    await ready;
+    this.port = channel.port1;
+  }
+
+  /**
+   * Runs `source` (an ES module exporting `reconcile`) on each case, in a fresh worker.
+   * Never rejects for anything the learner's code does; rejects if the sandbox cannot start
+   * or another run is under way.
+   */
+  async run(source, calls) {
+    if (this.busy) throw new Error("a run is already under way");
+    this.busy = true;
+    try {
+      await this.start();
+      return await this.#run(String(source), calls.map(normalizeCall));
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  #run(source, calls) {
+    const id = this.nextId++;
+    const port = this.port;
+    const limits = { callLimitMs: this.callLimitMs, runLimitMs: this.runLimitMs };
+    return new Promise((resolve) => {
+      let watchdog = 0;
+      const end = (outcome) => {
+        clearTimeout(watchdog);
+        port.onmessage = null;
+        resolve(outcome);
+      };
+      // The sandbox stops the worker itself at each deadline and reports within
+      // callLimitMs of its last message; silence past that means the sandbox is gone.
+      const watch = () => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(() => {
+          this.dispose();
+          end({ results: [], logs: [], stopped: { reason: "gone", index: -1, message: stoppedMessage("gone", -1, calls.length, limits) } });
+        }, this.callLimitMs + GRACE_MS);
+      };
+      port.onmessage = (event) => {
+        const m = event.data;
+        if (!m || m.id !== id) return;
+        watch();
+        if (m.type === "progress") return;
+        const outcome = { results: m.results ?? [], logs: m.logs ?? [], elapsedMs: m.elapsedMs };
+        if (m.type === "stopped") {
+          // For the run's limit, what counts is how many cases were done.
+          const index = m.reason === "total" ? outcome.results.length : m.index;
+          outcome.stopped = { reason: m.reason, index: m.index, message: stoppedMessage(m.reason, index, calls.length, limits) };
+        } else if (m.type === "load-error") {
+          outcome.loadError = m.error;
+        } else if (m.type === "done" && outcome.results.length !== calls.length) {
+          outcome.stopped = { reason: "gone", index: outcome.results.length, message: stoppedMessage("gone", -1, calls.length, limits) };
+        }
+        end(outcome);
+      };
+      watch();
+      port.postMessage({ type: "run", id, source, calls, callLimitMs: this.callLimitMs, totalLimitMs: this.runLimitMs });
+    });
+  }
+
+  /** Removes the sandbox page, and with it every worker it started. */
+  dispose() {
+    this.port?.close();
+    this.frame?.remove();
+    this.port = null;
+    this.frame = null;
+    this.starting = null;
+  }
+}
+
+function normalizeCall(call) {
+  const text = (value, name) => {
+    if (typeof value !== "string") throw new TypeError(`${name} must be JSON text`);
+    return value;
+  };
+  const normalized = { desired: text(call.desired, "desired"), observed: text(call.observed, "observed") };
+  if (call.finalizers !== undefined && call.finalizers !== null) normalized.finalizers = text(call.finalizers, "finalizers");
+  else if (call.finalizers === null) normalized.finalizers = "null";
+  return normalized;
+}

@@ -1,0 +1,206 @@
+// The harness that runs the learner's reconcile, inside a dedicated worker of the
+// sandbox page (sandbox.html), which starts it from a blob: URL made of this file's
+// text as the playground sent it. See README.md beside this file.
+//
+// One worker runs one request: it imports the learner's module from a blob: URL
+// (so stack traces carry the learner's own line numbers), then calls `reconcile`
+// on each case and reports over the private port the relay sent, never over
+// self.postMessage, which the learner's code can use as well.
+"use strict";
+(() => {
+  // Never run with a real origin: only an opaque one keeps the site's storage out of reach.
+  if (self.origin !== "null") {
+    self.close();
+    return;
+  }
+  // Taken before the learner's code runs, so that patching globals or prototypes
+  // cannot change what the harness reports.
+  const apply = Reflect.apply;
+  const portPost = MessagePort.prototype.postMessage;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const createUrl = URL.createObjectURL;
+  const BlobType = Blob;
+  const StringOf = String;
+  const errorName = (error) => {
+    try {
+      return StringOf(error.name);
+    } catch {
+      return "Error";
+    }
+  };
+
+  let port = null;
+  let current = -1;
+  const send = (message) => apply(portPost, port, [message]);
+  // The learner's code gets no way to message the sandbox page: each message would be a
+  // task on that page's thread, which in Firefox and WebKit is the playground's too.
+  for (const scope of [self, Object.getPrototypeOf(self)]) {
+    try {
+      delete scope.postMessage;
+    } catch {}
+  }
+  // Console output is capped here as well as in the relay, for the same reason.
+  const LOG_LINES = 1000;
+  const LOG_CHARS = 100000;
+  let logLines = 0;
+  let logChars = 0;
+
+  /** Console output as text, the way a terminal would print it. */
+  const show = (value) => {
+    if (typeof value === "string") return value;
+    if (value instanceof Error) return `${errorName(value)}: ${value.message}`;
+    try {
+      const text = stringify(value);
+      if (text !== undefined) return text;
+    } catch {}
+    try {
+      return StringOf(value);
+    } catch {
+      return "[value]";
+    }
+  };
+  for (const level of ["log", "info", "warn", "error", "debug"]) {
+    console[level] = (...args) => {
+      if (logLines >= LOG_LINES || logChars >= LOG_CHARS) return;
+      let text = "";
+      for (let i = 0; i < args.length; i++) text += (i ? " " : "") + show(args[i]);
+      logLines++;
+      logChars += text.length;
+      send({ type: "log", level, index: current, text });
+    };
+  }
+
+  /**
+   * An error as data: name, message, the line and column in the learner's code,
+   * and the stack cut to the learner's frames, with their file shown as `your code`.
+   */
+  const describe = (error, url) => {
+    const described = { name: "Error", message: "", stack: "", line: null, column: null };
+    if (error === null || (typeof error !== "object" && typeof error !== "function")) {
+      described.message = `a value that is not an Error was thrown: ${show(error)}`;
+      return described;
+    }
+    described.name = errorName(error);
+    try {
+      described.message = StringOf(error.message);
+    } catch {}
+    let stack = "";
+    try {
+      stack = StringOf(error.stack || "");
+    } catch {}
+    const frames = [];
+    for (const frame of stack.split("\n")) {
+      if (!frame.includes(url)) continue;
+      const at = frame.lastIndexOf(url);
+      const place = /^:(\d+):(\d+)/.exec(frame.slice(at + url.length));
+      if (place && described.line === null) {
+        described.line = Number(place[1]);
+        described.column = Number(place[2]);
+      }
+      frames.push(frame.split(url).join("your code").trim());
+    }
+    // Firefox and WebKit give a syntax error's place as properties of the error.
+    if (described.line === null) {
+      const file = error.fileName ?? error.sourceURL;
+      const line = error.lineNumber ?? error.line;
+      if (file === url && typeof line === "number") {
+        described.line = line;
+        const column = error.columnNumber ?? error.column;
+        described.column = typeof column === "number" ? column : null;
+      }
+    }
+    described.stack = frames.join("\n");
+    return described;
+  };
+
+  /**
+   * Where a syntax error is, when the engine does not say (Chromium gives a module's
+   * syntax error no place). A nested classic worker parses the same text, with each
+   * `export` keyword blanked out (same length, so places stay) and `throw 0;` in
+   * front (so nothing runs if it parses); a classic worker's parse error is reported
+   * with its line and column. Used only when both parsers give the same message.
+   */
+  const locateSyntaxError = (source, message) =>
+    new Promise((resolve) => {
+      const prefix = "throw 0;";
+      const classic = prefix + source.replace(/((?:^|[\n;{}])\s*)export(\s+default)?(?=\s)/g, (_, before, isDefault) => before + " ".repeat(6 + (isDefault ? isDefault.length : 0)));
+      let checker;
+      try {
+        checker = new Worker(apply(createUrl, URL, [new BlobType([classic], { type: "text/javascript" })]));
+      } catch {
+        resolve(null);
+        return;
+      }
+      const timer = setTimeout(() => finish(null), 1000);
+      const finish = (place) => {
+        clearTimeout(timer);
+        checker.terminate();
+        resolve(place);
+      };
+      checker.onerror = (event) => {
+        event.preventDefault();
+        const same = typeof event.message === "string" && event.message.includes("SyntaxError") && event.message.endsWith(message);
+        if (!same || !(event.lineno > 0)) return finish(null);
+        finish({ line: event.lineno, column: event.lineno === 1 ? event.colno - prefix.length : event.colno });
+      };
+    });
+
+  self.onmessage = async (event) => {
+    self.onmessage = null;
+    const request = event.data;
+    port = event.ports[0];
+    if (!port || !request || request.type !== "run") return;
+    const url = apply(createUrl, URL, [new BlobType([request.source], { type: "text/javascript" })]);
+    let reconcile;
+    try {
+      const module = await import(url);
+      reconcile = module.reconcile;
+    } catch (error) {
+      const described = describe(error, url);
+      if (described.name === "SyntaxError" && described.line === null && typeof Worker === "function") {
+        const place = await locateSyntaxError(request.source, described.message);
+        if (place) {
+          described.line = place.line;
+          described.column = place.column;
+        }
+      }
+      send({ type: "load-error", error: described });
+      return;
+    }
+    if (typeof reconcile !== "function") {
+      send({
+        type: "load-error",
+        error: {
+          name: "Error",
+          message: "your code does not export a function named reconcile (write `export function reconcile(desired, observed, finalizers) { … }`)",
+          stack: "",
+          line: null,
+          column: null,
+        },
+      });
+      return;
+    }
+    send({ type: "loaded" });
+    const calls = request.calls;
+    for (let index = 0; index < calls.length; index++) {
+      current = index;
+      const call = calls[index];
+      send({ type: "call", index });
+      try {
+        // Each call gets its own copies: what one call changes, the next never sees.
+        const finalizers = call.finalizers === undefined ? undefined : parse(call.finalizers);
+        let value = reconcile(parse(call.desired), parse(call.observed), finalizers);
+        if (value !== null && typeof value === "object" && typeof value.then === "function") {
+          value = await value;
+        }
+        const json = stringify(value);
+        send({ type: "result", index, ok: true, json: json === undefined ? null : json });
+      } catch (error) {
+        send({ type: "result", index, ok: false, error: describe(error, url) });
+      }
+    }
+    current = -1;
+    send({ type: "done" });
+  };
+})();
