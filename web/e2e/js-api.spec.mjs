@@ -83,3 +83,52 @@ test("the JS API at /pkg/reconcile.js reconciles, plans, simulates and throws th
   await typeInto(page, "Observed state", bad);
   await expect(page.locator("#observed-error")).toHaveText("Line 2, column 9 at $.c[1]: trailing comma; expected another member or value after `,`");
 });
+
+test("check() runs a learner's JavaScript reconcile in the sandbox: a right one passes, a wrong one gets its minimal counterexample", async ({ page }) => {
+  await page.goto("/");
+  const result = await page.evaluate(async () => {
+    const api = await import("/pkg/reconcile.js");
+    const right = `
+      const equal = (a, b) => {
+        if (a === b) return true;
+        if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
+        if (Array.isArray(a) !== Array.isArray(b)) return false;
+        const ka = Object.keys(a), kb = Object.keys(b);
+        return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k]));
+      };
+      const byCodePoint = (x, y) => { const a = [...x], b = [...y];
+        for (let i = 0; i < Math.min(a.length, b.length); i++) { const d = a[i].codePointAt(0) - b[i].codePointAt(0); if (d) return d; }
+        return a.length - b.length; };
+      export function reconcile(desired, observed, finalizers) {
+        const out = [];
+        for (const name of Object.keys(desired).sort(byCodePoint)) {
+          if (!Object.hasOwn(observed, name)) out.push(["CREATE", name, desired[name]]);
+          else if (!equal(desired[name], observed[name])) out.push(["UPDATE", name, desired[name]]);
+        }
+        for (const name of Object.keys(observed).sort(byCodePoint)) {
+          if (Object.hasOwn(desired, name)) continue;
+          const pending = (finalizers ?? {})[name] ?? [];
+          out.push([pending.length ? "FINALIZE" : "DELETE", name, null]);
+        }
+        return out;
+      }`;
+    // The default sort(): UTF-16 code units.
+    const wrong = right.replaceAll(".sort(byCodePoint)", ".sort()");
+    const passed = await api.check(right);
+    const failed = await api.check(wrong);
+    const loops = await api.check("export function reconcile() { while (true) {} }").then(
+      () => null,
+      (error) => error.message,
+    );
+    return { passed, failed, loops };
+  });
+  expect(result.passed.passed).toBe(true);
+  expect(result.passed.total).toBe(500);
+  const found = result.failed.counterexample;
+  expect(result.failed.passed).toBe(false);
+  expect(found.rule).toMatch(/^the order is wrong/);
+  expect(found.notes.map((n) => n.note)).toEqual(["utf16-order"]);
+  expect(found.expected).toHaveLength(2);
+  expect(found.expectedMarks).toEqual(["moved", "moved"]);
+  expect(result.loops).toMatch(/2 s/);
+});

@@ -47,6 +47,21 @@ impl Case {
         serde_json::to_string(self).unwrap_or_default()
     }
 
+    /// The three arguments as JSON texts, for a runner that passes each on
+    /// as written: `[desired, observed, finalizers]`, the last `None` when
+    /// the argument is left out.
+    pub fn argument_texts(&self) -> [Option<String>; 3] {
+        [
+            Some(json_text(&self.desired)),
+            Some(json_text(&self.observed)),
+            match &self.finalizers {
+                FinalizersArg::Omitted => None,
+                FinalizersArg::Null => Some("null".to_owned()),
+                FinalizersArg::Given(finalizers) => Some(json_text(finalizers)),
+            },
+        ]
+    }
+
     /// What the shrinker minimizes: names first, then finalizer entries, then
     /// the size of the specs. Every shrink candidate is strictly smaller.
     pub fn size(&self) -> usize {
@@ -97,4 +112,8 @@ pub(crate) fn weight(spec: &Json) -> usize {
                 .sum::<usize>()
         }
     }
+}
+
+fn json_text<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }

@@ -88,6 +88,24 @@ impl Check {
         }
     }
 
+    /// The cases the check will ask for next, in order, for as long as the
+    /// answers do not change its course (a failure starts shrinking; a
+    /// failing shrink candidate gives new candidates): a runner may run them
+    /// in one batch, answering until [`Check::case`] is no longer the next
+    /// of them.
+    pub fn upcoming(&self) -> &[Case] {
+        if self.outcome.is_some() {
+            return &[];
+        }
+        match &self.shrinking {
+            Some(shrinking) => shrinking
+                .candidates
+                .get(shrinking.next..)
+                .unwrap_or_default(),
+            None => self.cases.get(self.next..).unwrap_or_default(),
+        }
+    }
+
     /// The answer to [`Check::case`], as the JSON text of the returned list.
     pub fn answer_json(&mut self, text: &str) {
         let answer = parse_actions(text).map_or_else(

@@ -23,3 +23,18 @@ export function simulateVerdict(
   scenario: Scenario | string,
   options?: SimOptions | string | null,
 ): Promise<SimVerdict>;
+
+/** What `check` resolves to: the outcome, and what the code printed. */
+export type CheckResult = import("./reconcile_core.js").CheckOutcome & {
+  logs: { index: number; level: string; text: string }[];
+};
+
+/**
+ * Checks a learner's `reconcile` (the source of an ES module that exports it)
+ * against the contract on at least 500 cases, in the sandbox, and shrinks the
+ * first failure to a minimal counterexample. Only "javascript" for now.
+ */
+export function check(
+  source: string,
+  options?: { language?: "javascript"; scenario?: Scenario | string | null; seed?: number },
+): Promise<CheckResult>;

@@ -44,3 +44,74 @@ export async function simulate(scenario, options) {
 export async function simulateVerdict(scenario, options) {
   return (await simulationModule()).simulateVerdict(scenario, options);
 }
+
+/** Loads a module once; a failed download may be retried by the next call. */
+function once(load) {
+  let loading = null;
+  return () => {
+    loading ??= load().catch((error) => {
+      loading = null;
+      throw error;
+    });
+    return loading;
+  };
+}
+
+const checkModule = once(async () => {
+  const module = await import("./reconcile_check.js");
+  await module.default();
+  return module;
+});
+
+// The sandbox for the learner's code sits at the site's root, beside index.html.
+const sandboxHost = once(() => import(new URL("../sandbox-host.js", import.meta.url).href));
+let sandbox = null;
+
+/**
+ * Checks a learner's `reconcile`, an ES module's source that exports it,
+ * against the contract on at least 500 cases (after `scenario`, when given),
+ * and shrinks the first failure to a minimal counterexample. The code runs in
+ * the sandbox: an opaque-origin frame's worker, stopped after 2 s per call.
+ * Resolves to `{ passed, total, counterexample, logs }`; rejects when the
+ * code does not load (with its message and line) or a call is stopped.
+ */
+export async function check(source, { language = "javascript", scenario = null, seed = 1 } = {}) {
+  if (language !== "javascript") {
+    throw new Error(`checking ${language} is not available yet; expected "javascript"`);
+  }
+  const [{ Check }, { Sandbox }] = await Promise.all([checkModule(), sandboxHost()]);
+  sandbox ??= new Sandbox();
+  const checker = new Check(language, seed, scenario);
+  const logs = [];
+  try {
+    // Runs the cases the checker will ask for next in one batch, answering
+    // in order for as long as its next case is the batch's next one.
+    while (checker.case() !== undefined) {
+      const batch = checker.upcoming();
+      const run = await sandbox.run(source, batch);
+      logs.push(...run.logs);
+      if (run.loadError) {
+        const { message, line } = run.loadError;
+        throw new Error(line ? `${message} (line ${line})` : message);
+      }
+      for (const [index, result] of run.results.entries()) {
+        if (result.ok) checker.answer(result.json);
+        else checker.raised(describe(result.error));
+        if (checker.case() === undefined || index + 1 >= batch.length) break;
+        if (JSON.stringify(checker.upcoming()[0]) !== JSON.stringify(batch[index + 1])) break;
+      }
+      if (run.stopped && checker.case() !== undefined && run.results.length < batch.length) {
+        throw new Error(run.stopped.message);
+      }
+    }
+    return { ...checker.outcome(), logs };
+  } finally {
+    checker.free();
+  }
+}
+
+/** An error the learner's code raised, with its line in their source. */
+function describe(error) {
+  const where = error.line ? ` (line ${error.line})` : "";
+  return `${error.name ?? "Error"}: ${error.message}${where}`;
+}

@@ -7,6 +7,8 @@ use reconcile_check::{Answer, Language};
 use reconcile_core::Document;
 use wasm_bindgen::prelude::*;
 
+use serde::Serialize;
+
 use crate::convert::{text, to_js};
 use crate::types::CheckOutcome;
 
@@ -57,6 +59,30 @@ impl Check {
         self.0.case().map(reconcile_check::Case::arguments_json)
     }
 
+    /// The cases the check will ask for next, in order, as the texts of
+    /// their arguments (`finalizers` missing when the argument is left out),
+    /// to run in one batch: answer them in order while `case()` is the next
+    /// of them.
+    #[wasm_bindgen(
+        unchecked_return_type = "{ desired: string, observed: string, finalizers?: string }[]"
+    )]
+    pub fn upcoming(&self) -> Result<JsValue, JsError> {
+        let calls: Vec<CallTexts> = self
+            .0
+            .upcoming()
+            .iter()
+            .map(|case| {
+                let [desired, observed, finalizers] = case.argument_texts();
+                CallTexts {
+                    desired: desired.unwrap_or_default(),
+                    observed: observed.unwrap_or_default(),
+                    finalizers,
+                }
+            })
+            .collect();
+        to_js(&calls)
+    }
+
     /// The learner's function returned this list, as JSON text.
     pub fn answer(&mut self, actions: &str) {
         self.0.answer_json(actions);
@@ -74,4 +100,13 @@ impl Check {
             to_js(&CheckOutcome::of(outcome))
         })
     }
+}
+
+/// One call's arguments as the sandbox takes them: each as JSON text.
+#[derive(Serialize)]
+struct CallTexts {
+    desired: String,
+    observed: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    finalizers: Option<String>,
 }
