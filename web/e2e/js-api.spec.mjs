@@ -1,5 +1,6 @@
 // The JS API for course pages, as a course page imports it from the built site: /pkg/reconcile.js.
 import { test, expect, typeInto } from "./fixtures.mjs";
+import { RIGHT_RECONCILE } from "../bench/learner-reconcile.mjs";
 
 test("the JS API at /pkg/reconcile.js reconciles, plans, simulates and throws the playground's errors", async ({
   page,
@@ -86,32 +87,8 @@ test("the JS API at /pkg/reconcile.js reconciles, plans, simulates and throws th
 
 test("check() runs a learner's JavaScript reconcile in the sandbox: a right one passes, a wrong one gets its minimal counterexample", async ({ page }) => {
   await page.goto("/");
-  const result = await page.evaluate(async () => {
+  const result = await page.evaluate(async (right) => {
     const api = await import("/pkg/reconcile.js");
-    const right = `
-      const equal = (a, b) => {
-        if (a === b) return true;
-        if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
-        if (Array.isArray(a) !== Array.isArray(b)) return false;
-        const ka = Object.keys(a), kb = Object.keys(b);
-        return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k]));
-      };
-      const byCodePoint = (x, y) => { const a = [...x], b = [...y];
-        for (let i = 0; i < Math.min(a.length, b.length); i++) { const d = a[i].codePointAt(0) - b[i].codePointAt(0); if (d) return d; }
-        return a.length - b.length; };
-      export function reconcile(desired, observed, finalizers) {
-        const out = [];
-        for (const name of Object.keys(desired).sort(byCodePoint)) {
-          if (!Object.hasOwn(observed, name)) out.push(["CREATE", name, desired[name]]);
-          else if (!equal(desired[name], observed[name])) out.push(["UPDATE", name, desired[name]]);
-        }
-        for (const name of Object.keys(observed).sort(byCodePoint)) {
-          if (Object.hasOwn(desired, name)) continue;
-          const pending = (finalizers ?? {})[name] ?? [];
-          out.push([pending.length ? "FINALIZE" : "DELETE", name, null]);
-        }
-        return out;
-      }`;
     // The default sort(): UTF-16 code units.
     const wrong = right.replaceAll(".sort(byCodePoint)", ".sort()");
     const passed = await api.check(right);
@@ -121,7 +98,7 @@ test("check() runs a learner's JavaScript reconcile in the sandbox: a right one 
       (error) => error.message,
     );
     return { passed, failed, loops };
-  });
+  }, RIGHT_RECONCILE);
   expect(result.passed.passed).toBe(true);
   expect(result.passed.total).toBe(500);
   const found = result.failed.counterexample;

@@ -39,6 +39,8 @@ pub struct Check {
     outcome: Option<Outcome>,
     /// Cases run so far, shrink candidates included.
     runs: usize,
+    /// Bumped whenever [`Check::upcoming`] stops being the rest of what it was.
+    course: u32,
 }
 
 /// The smallest failing case so far, and its candidates still to try.
@@ -74,6 +76,7 @@ impl Check {
             shrinking: None,
             outcome: None,
             runs: 0,
+            course: 0,
         }
     }
 
@@ -106,6 +109,13 @@ impl Check {
         }
     }
 
+    /// Changes whenever the check changes course (it starts shrinking, or a
+    /// candidate fails and gives new candidates): while it stays the same,
+    /// each answer moves one case along [`Check::upcoming`].
+    pub fn course(&self) -> u32 {
+        self.course
+    }
+
     /// The answer to [`Check::case`], as the JSON text of the returned list.
     pub fn answer_json(&mut self, text: &str) {
         let answer = parse_actions(text).map_or_else(
@@ -136,6 +146,7 @@ impl Check {
             Some(mut shrinking) => {
                 shrinking.tries += 1;
                 if failed {
+                    self.course += 1;
                     shrinking.candidates = candidates(&case);
                     shrinking.next = 0;
                     shrinking.smallest = case;
@@ -149,6 +160,7 @@ impl Check {
     }
 
     fn start_shrinking(&mut self, case: Case, answer: Answer) {
+        self.course += 1;
         let shrinking = Shrinking {
             candidates: candidates(&case),
             smallest: case,

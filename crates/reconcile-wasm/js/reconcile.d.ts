@@ -36,5 +36,5 @@ export type CheckResult = import("./reconcile_core.js").CheckOutcome & {
  */
 export function check(
   source: string,
-  options?: { language?: "javascript"; scenario?: Scenario | string | null; seed?: number },
+  options?: { language?: "javascript"; scenario?: Scenario | string | null; seed?: number; cases?: number },
 ): Promise<CheckResult>;

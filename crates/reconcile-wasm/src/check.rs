@@ -21,14 +21,16 @@ pub struct Check(reconcile_check::Check);
 
 #[wasm_bindgen]
 impl Check {
-    /// A check of at least 500 generated cases (`seed` chooses them), after
-    /// `scenario` `{desired, observed, finalizers?}` when given.
+    /// A check of `cases` generated cases (at least 500, the default; `seed`
+    /// chooses them), after `scenario` `{desired, observed, finalizers?}`
+    /// when given.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "\"python\" | \"javascript\"")] language: &str,
         seed: u32,
         #[wasm_bindgen(unchecked_optional_param_type = "Scenario | string | null")]
         scenario: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] cases: Option<u32>,
     ) -> Result<Check, JsError> {
         let language = match language {
             "python" => Language::Python,
@@ -49,7 +51,7 @@ impl Check {
         Ok(Check(reconcile_check::Check::new(
             language,
             u64::from(seed),
-            reconcile_check::MIN_GENERATED,
+            cases.map_or(reconcile_check::MIN_GENERATED, |n| n as usize),
             scenario.as_ref(),
         )))
     }
@@ -81,6 +83,12 @@ impl Check {
             })
             .collect();
         to_js(&calls)
+    }
+
+    /// Changes whenever the check changes course: while it stays the same,
+    /// the batch `upcoming()` gave is still the one to answer, in order.
+    pub fn course(&self) -> u32 {
+        self.0.course()
     }
 
     /// The learner's function returned this list, as JSON text.

@@ -555,7 +555,8 @@ fn results_and_backoff_options_are_camel_case_and_old_backoff_names_still_read()
 /// Runs a check, answering every case with `answer` (the case's arguments
 /// as a JS object in, the returned list as JSON text out).
 fn run_check(language: &str, answer: impl Fn(&JsValue) -> String) -> JsValue {
-    let mut check = Check::new(language, 7, None).unwrap_or_else(|e| panic!("{}", message(e)));
+    let mut check =
+        Check::new(language, 7, None, None).unwrap_or_else(|e| panic!("{}", message(e)));
     while let Some(case) = check.case() {
         check.answer(&answer(&js(&case)));
     }
@@ -600,7 +601,7 @@ fn check_passes_the_contracts_reconcile_and_shrinks_a_wrong_one() {
 
 #[wasm_bindgen_test]
 fn check_refuses_an_unknown_language() {
-    let error = Check::new("ruby", 1, None)
+    let error = Check::new("ruby", 1, None, None)
         .map(|_| ())
         .expect_err("refused");
     assert_eq!(

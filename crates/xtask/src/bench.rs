@@ -32,6 +32,8 @@ const EDIT_RENDER_BUDGET_MS: f64 = 100.0;
 const LONG_TASK_BUDGET_MS: f64 = 200.0;
 const FIRST_ACTION_LIST_BUDGET_MS: f64 = 300.0;
 const SIMULATE_BUDGET_MS: f64 = 100.0;
+/// A correct JavaScript reconcile checked on 1,000 cases, in the sandbox.
+const CHECK_BUDGET_MS: f64 = 300.0;
 
 /// Python runs per size, and whole-process runs of each side: fewer for the
 /// big inputs, which take seconds each in Python.
@@ -50,6 +52,7 @@ const BROWSER_SIZES: [&str; 3] = ["1000", "10000", "100000"];
 const EDIT_SIZES: [&str; 2] = ["1000", "10000"];
 const BIG_PASTE: &str = "100000";
 const SIMULATE_RUNS: &str = "15";
+const CHECK_RUNS: &str = "7";
 const FIRST_ACTION_LIST_RUNS: &str = "21";
 
 /// Measures everything on the release build in `dist` and returns the report.
@@ -154,6 +157,7 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
     let big_paste = node("bench/edit-render.mjs", &["--edits", "1", BIG_PASTE])?;
     let first_action_list = node("bench/first-action-list.mjs", &[FIRST_ACTION_LIST_RUNS])?;
     let simulate = node("bench/simulate.mjs", &[SIMULATE_RUNS])?;
+    let check = node("bench/check.mjs", &[CHECK_RUNS])?;
     let play = ["200", "1000"]
         .iter()
         .map(|pods| node("bench/play-long-tasks.mjs", &[pods]))
@@ -170,6 +174,7 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
         big_paste: &big_paste,
         first_action_list: &first_action_list,
         simulate: &simulate,
+        check: &check,
         play: &play.join(""),
     };
     Ok(measured.markdown(&inputs, &criterion, &corner_cases, &sizes_table))
@@ -298,6 +303,8 @@ struct Measured<'a> {
     big_paste: &'a str,
     first_action_list: &'a str,
     simulate: &'a str,
+    /// `bench/check.mjs`: the JSON line.
+    check: &'a str,
     play: &'a str,
 }
 
@@ -392,6 +399,12 @@ impl Measured<'_> {
              {SIMULATE_RUNS} runs after 2 warm-up runs, on the release JS API. \
              Budget: {SIMULATE_BUDGET_MS:.0} ms.\n\n\
              ```json\n{}\n```\n\n\
+             ## Checking a learner's reconcile\n\n\
+             The JS API's `check()` of a correct JavaScript reconcile (`web/bench/learner-reconcile.mjs`) \
+             on 1,000 generated cases: the checker module, and the learner's code in the sandbox \
+             (an opaque-origin frame's worker), as a course page or the playground runs them; \
+             {CHECK_RUNS} runs after 2 warm-up runs (`web/bench/check.mjs`). Budget: {CHECK_BUDGET_MS:.0} ms.\n\n\
+             ```json\n{}\n```\n\n\
              ## Main-thread long tasks while Play runs\n\n\
              N pods pasted into Desired state (one input event), the Flaky API preset's settings \
              (50% failures, pass limit 100), Play at 8 passes/s until the verdict; long tasks \
@@ -404,6 +417,7 @@ impl Measured<'_> {
              | benchmark | median | ± |\n|---|---:|---:|\n{}\n",
             self.first_action_list.trim(),
             self.simulate.trim(),
+            self.check.trim(),
             self.play.trim(),
             criterion_table(criterion),
         );
@@ -527,6 +541,16 @@ impl Measured<'_> {
                 "| 1,000 passes over 1,000 resources, wasm | ≤ {SIMULATE_BUDGET_MS:.0} ms | median {} | {} |",
                 ms(median),
                 verdict(median <= SIMULATE_BUDGET_MS)
+            );
+        }
+        if let Some(median) = number_after(self.check, "\"checkMs\":{\"median\":") {
+            let passed = self.check.contains("\"passed\":true,\"total\":1000");
+            let _ = writeln!(
+                rows,
+                "| a correct JavaScript reconcile checked on 1,000 cases, in the sandbox | ≤ {CHECK_BUDGET_MS:.0} ms | median {}{} | {} |",
+                ms(median),
+                if passed { "" } else { " (it did not pass all 1,000)" },
+                verdict(passed && median <= CHECK_BUDGET_MS)
             );
         }
         format!(
