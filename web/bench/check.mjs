@@ -3,7 +3,7 @@
 // checker module and the sandbox (an opaque-origin frame's worker), as a
 // course page or the playground runs them. Budget: 300 ms for the check.
 // Usage: node bench/check.mjs [runs]   (serves ../dist itself, or $DIST; prints JSON)
-import { serveAndLaunch } from "./lib.mjs";
+import { serveAndLaunch, summarize } from "./lib.mjs";
 import { RIGHT_RECONCILE } from "./learner-reconcile.mjs";
 
 const runs = Number(process.argv[2] ?? 7);
@@ -30,16 +30,14 @@ try {
 } finally {
   await site.close();
 }
-const sorted = [...result.samples].sort((a, b) => a - b);
-const ms = (x) => Math.round(x * 10) / 10;
-const median = sorted[Math.floor(sorted.length / 2)];
+const timing = summarize(result.samples);
 console.log(JSON.stringify({
   case: "a correct JavaScript reconcile, 1,000 generated cases",
   runs,
   warmUp,
   passed: result.passed,
   total: result.total,
-  checkMs: { median: ms(median), min: ms(sorted[0]), max: ms(sorted[sorted.length - 1]) },
+  checkMs: timing,
   budgetMs,
-  withinBudget: result.passed && result.total === cases && median <= budgetMs,
+  withinBudget: result.passed && result.total === cases && timing.median <= budgetMs,
 }));

@@ -50,3 +50,10 @@ export async function serveAndLaunch(port, root = process.env.DIST ?? "../dist")
     },
   };
 }
+
+/** Median, min and max of timing samples, in ms to one decimal. */
+export function summarize(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const ms = (x) => Math.round(x * 10) / 10;
+  return { median: ms(sorted[Math.floor(sorted.length / 2)]), min: ms(sorted[0]), max: ms(sorted[sorted.length - 1]) };
+}

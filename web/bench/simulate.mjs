@@ -4,7 +4,7 @@
 // It calls the JS API's `simulateVerdict`, which runs the same simulation as `simulate` but
 // returns only `{ passes, verdict, verdictText }`, so no per-pass world crosses into JavaScript.
 // Usage: node bench/simulate.mjs [runs]   (serves ../dist itself, or $DIST; prints JSON)
-import { serveAndLaunch } from "./lib.mjs";
+import { serveAndLaunch, summarize } from "./lib.mjs";
 
 const runs = Number(process.argv[2] ?? 15);
 const warmUp = 2;
@@ -39,16 +39,14 @@ try {
 } finally {
   await site.close();
 }
-const sorted = [...result.samples].sort((a, b) => a - b);
-const ms = (x) => Math.round(x * 10) / 10;
-const median = sorted[Math.floor(sorted.length / 2)];
+const timing = summarize(result.samples);
 console.log(JSON.stringify({
   case: "1000 desired pods, observed {}, failureRate 0.5, maxPasses 1000",
   runs,
   warmUp,
   passes: result.passes,
   verdictText: result.verdictText,
-  simulateVerdictMs: { median: ms(median), min: ms(sorted[0]), max: ms(sorted[sorted.length - 1]) },
+  simulateVerdictMs: timing,
   budgetMs,
-  withinBudget: median <= budgetMs,
+  withinBudget: timing.median <= budgetMs,
 }));
