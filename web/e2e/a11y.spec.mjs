@@ -67,10 +67,12 @@ test("axe finds no violations on the embed view of a lesson", async ({ page }) =
 
 test("the lesson files are the lessons the page offers", async ({ page }) => {
   await page.goto("/");
-  const offered = await page.getByRole("combobox", { name: "Lesson" }).locator("option").evaluateAll((options) =>
-    options.map((option) => option.value).filter(Boolean),
-  );
-  expect(offered).toEqual(lessons.map((lesson) => lesson.id));
+  // The menu is filled once the wasm has started; poll, since the page's HTML arrives first.
+  const offered = () =>
+    page.getByRole("combobox", { name: "Lesson" }).locator("option").evaluateAll((options) =>
+      options.map((option) => option.value).filter(Boolean),
+    );
+  await expect.poll(offered).toEqual(lessons.map((lesson) => lesson.id));
 });
 
 /** Answers the step's exercise (rightly or not), so its feedback and revealed panes show. */
