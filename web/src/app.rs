@@ -10,14 +10,17 @@ use yew::prelude::*;
 use crate::browser;
 use crate::components::lesson_panel::{lesson_menu, LessonPanel};
 use crate::components::toolbar::{notice_banner, toolbar, ToolbarCallbacks};
-use crate::components::{preset_menu, ActionList, JsonEditor, Simulation};
+use crate::components::{preset_menu, ActionList, ExercisePane, JsonEditor, Simulation};
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
-    share_link, use_debounce, use_embed_bridge, use_lesson_progress, use_persistence,
-    use_previous_session, use_shortcuts,
+    share_link, use_debounce, use_embed_bridge, use_learner_check, use_lesson_progress,
+    use_persistence, use_previous_session, use_shortcuts,
 };
 use crate::startup::initial_state;
-use crate::state::{Action, LessonAction, Notice, SimAction, DOCUMENTS};
+use crate::state::{
+    Action, ExerciseAction, LessonAction, Notice, Playground, SimAction, DOCUMENTS,
+};
+use reconcile_content::exercise::LearnerCode;
 
 /// Typing pauses this long before the documents are re-checked.
 const CHECK_DELAY_MS: u32 = 120;
@@ -49,6 +52,7 @@ pub fn App() -> Html {
     );
     use_previous_session(state.restorable.clone(), options.previous_key());
     use_embed_bridge(Rc::clone(&options), dispatch.clone());
+    let on_learner_check = use_learner_check(Rc::clone(&options), dispatch.clone());
 
     let on_share = {
         let state = state.clone();
@@ -214,6 +218,15 @@ pub fn App() -> Html {
         }
     };
     let on_choose = dispatch.reform(Action::LoadPreset);
+    let exercise_pane = exercise_pane(&state, options.embed, &on_learner_check, &dispatch);
+    let open_exercise = (!state.exercise_open).then(|| {
+        html! {
+            <button type="button" class="open-exercise"
+                    onclick={dispatch.reform(|_: MouseEvent| Action::Exercise(ExerciseAction::Open(None)))}>
+                { "Your reconcile" }
+            </button>
+        }
+    });
     // The notice's buttons vanish with it; the focus goes to what follows the
     // notice rather than to the page's start (or back to the toolbar).
     let layout = use_node_ref();
@@ -265,6 +278,7 @@ pub fn App() -> Html {
                     </div>
                     { preset_menu(state.preset_id, &on_choose) }
                     { lesson_menu(state.lesson.as_ref().map(|l| l.lesson.id.as_str()), &progress, &on_lesson) }
+                    { open_exercise }
                     { toolbar(&callbacks, state.scenario.is_some() && state.errors.is_empty()) }
                 </header>
             }
@@ -279,6 +293,7 @@ pub fn App() -> Html {
                         { for DOCUMENTS.iter().map(|d| editor(*d)) }
                     </div>
                 }
+                { exercise_pane }
                 if options.shows(Pane::Plan) {
                     <ActionList plan={state.plan.clone()} stale={state.is_stale()} concealed={conceal_plan} />
                 }
@@ -299,6 +314,38 @@ pub fn App() -> Html {
                 </footer>
             }
         </div>
+    }
+}
+
+/// The "Your reconcile" pane, while it is open. Check runs the learner's code
+/// on the editors' scenario too, when they hold a valid one.
+fn exercise_pane(
+    state: &Playground,
+    embed: bool,
+    on_check: &Callback<(LearnerCode, Option<String>)>,
+    dispatch: &Callback<Action>,
+) -> Html {
+    let Some(exercise) = state.exercise.as_ref().filter(|_| state.exercise_open) else {
+        return html! {};
+    };
+    let scenario = state
+        .scenario
+        .as_deref()
+        .filter(|_| state.errors.is_empty())
+        .map(export_scenario);
+    let on_check = {
+        let (on_check, code, scenario) =
+            (on_check.clone(), exercise.code.clone(), scenario.clone());
+        Callback::from(move |()| on_check.emit((code.clone(), scenario.clone())))
+    };
+    let on_load = dispatch.reform(|documents| Action::LoadDocuments {
+        documents,
+        what: "the counterexample".to_owned(),
+    });
+    html! {
+        <ExercisePane exercise={exercise.clone()} scenario_ready={scenario.is_some()}
+            on_action={dispatch.reform(Action::Exercise)} {on_check} {on_load}
+            closable={!embed} />
     }
 }
 

@@ -147,6 +147,13 @@ pub fn in_frame() -> bool {
         .is_some_and(|parent| parent != window)
 }
 
+/// Posts a message to the embedding page, delivered only if its origin is `origin`.
+pub fn post_to_parent_at(message: &JsValue, origin: &str) {
+    if let Ok(Some(parent)) = window().parent() {
+        let _ = parent.post_message(message, origin);
+    }
+}
+
 /// Posts a message to the embedding page (any origin: the height is not secret).
 pub fn post_to_parent(message: &JsValue) {
     if let Ok(Some(parent)) = window().parent() {

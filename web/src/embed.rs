@@ -1,5 +1,7 @@
 //! Query parameters for course pages: `?embed&readonly&panes=editors,plan&preset=…&allow=…`.
 
+use reconcile_check::Language;
+use reconcile_content::exercise::RECONCILE_EXERCISE;
 use reconcile_core::stable::fnv1a;
 
 /// The parts of the page an embed can show.
@@ -35,6 +37,8 @@ pub const MESSAGE_HEIGHT: &str = "reconcile-playground:height";
 pub const MESSAGE_LOAD: &str = "reconcile-playground:load";
 pub const MESSAGE_STEP: &str = "reconcile-playground:step";
 pub const MESSAGE_RUN: &str = "reconcile-playground:run";
+/// To the course page: how the learner's reconcile did, `{passed, total, counterexample}`.
+pub const MESSAGE_CHECKED: &str = "reconcile-playground:checked";
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EmbedOptions {
@@ -55,6 +59,10 @@ pub struct EmbedOptions {
     /// Names the `#v2/…` state an embed was opened with, so that embeds of
     /// different states on one course page keep their work apart.
     pub link_id: Option<String>,
+    /// `?exercise=reconcile`: opens the "Your reconcile" pane.
+    pub exercise: bool,
+    /// `?lang=python|javascript`: the exercise's language.
+    pub language: Option<Language>,
 }
 
 impl EmbedOptions {
@@ -73,6 +81,8 @@ impl EmbedOptions {
                 "preset" => options.preset = Some(value.clone()),
                 "lesson" => options.lesson = Some(value.clone()),
                 "step" => options.step = value.parse().ok(),
+                "exercise" => options.exercise = value == RECONCILE_EXERCISE,
+                "lang" => options.language = Language::from_id(value),
                 DEBUG_PARAM => options.panic_on_edit = value == "panic",
                 "allow" => {
                     options.allowed_origins = value
@@ -126,10 +136,13 @@ impl EmbedOptions {
                 self.preset.as_deref().unwrap_or(""),
                 self.lesson.as_deref().unwrap_or("")
             );
-            // Appended only for links: keys of embeds without one stay as they were.
+            // Appended only for links and exercises: keys of other embeds stay as they were.
             if let Some(link) = &self.link_id {
                 key.push(':');
                 key.push_str(link);
+            }
+            if self.exercise {
+                key.push_str(":exercise");
             }
             key
         } else {

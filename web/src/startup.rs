@@ -12,7 +12,16 @@ use crate::state::{Notice, Playground};
 
 /// What the page starts from; reads the URL and local storage.
 pub fn initial_state(options: &EmbedOptions) -> Playground {
-    let state = first_state(options);
+    let mut state = with_lesson(first_state(options), options);
+    // `?exercise=reconcile` opens the pane over whatever the page starts from,
+    // with the code it holds (a link's or the autosave's), in `?lang=`.
+    if options.exercise {
+        state.open_exercise(options.language);
+    }
+    state
+}
+
+fn with_lesson(state: Playground, options: &EmbedOptions) -> Playground {
     // `?lesson=` opens a lesson unless a link carries a state. It wins over the
     // autosave too, which only resumes that same lesson when no step is named.
     let Some(id) = options.lesson.as_deref() else {

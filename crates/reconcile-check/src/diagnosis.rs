@@ -6,17 +6,45 @@ use reconcile_core::explain::plan;
 use reconcile_core::json::{Json, Number};
 use reconcile_core::reconcile::{Action, ActionKind};
 use reconcile_core::InputError;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::case::Case;
 
 /// The language the learner wrote in: its equality has its own traps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
     Python,
     JavaScript,
+}
+
+impl Language {
+    pub const ALL: [Language; 2] = [Language::Python, Language::JavaScript];
+
+    /// The name the JS API, links and `?lang=` use.
+    pub fn id(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::JavaScript => "javascript",
+        }
+    }
+
+    /// Reads [`Language::id`]; `js` and `py` are accepted too.
+    pub fn from_id(id: &str) -> Option<Self> {
+        match id {
+            "python" | "py" => Some(Language::Python),
+            "javascript" | "js" => Some(Language::JavaScript),
+            _ => None,
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Language::Python => "Python",
+            Language::JavaScript => "JavaScript",
+        }
+    }
 }
 
 /// What the learner's function gave for one case.
@@ -30,7 +58,7 @@ pub enum Answer {
 }
 
 /// How one action of either list stands against the other list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Mark {
@@ -45,7 +73,7 @@ pub enum Mark {
 }
 
 /// A place where the learner's language compares differently from JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum EqualityNote {

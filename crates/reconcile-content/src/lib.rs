@@ -1,5 +1,5 @@
 //! The playground's content and formats: the built-in presets, the guided
-//! lessons, share links and the autosave, and the results download.
+//! lessons, the exercise's starters, share links and the autosave, and the results download.
 //!
 //! Invariant: content is data (`presets/` and `lessons/` are JSON files,
 //! compiled in), and this crate is the one reader that validates it, with
@@ -8,6 +8,7 @@
 //! dependencies, no clock, no global randomness.
 
 mod data;
+pub mod exercise;
 pub mod lesson;
 pub mod presets;
 pub mod share;

@@ -43,6 +43,13 @@ pub struct SharedState {
     pub preset: Option<String>,
     pub lesson: Option<String>,
     pub step: Option<usize>,
+    /// The learner's own reconcile, once the exercise was opened. Left out of
+    /// links without one, so they stay as short as before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<crate::exercise::LearnerCode>,
+    /// The "Your reconcile" pane is open.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exercise: bool,
 }
 
 impl Default for SharedState {
@@ -58,6 +65,8 @@ impl Default for SharedState {
             preset: Some(preset.id.to_owned()),
             lesson: None,
             step: None,
+            code: None,
+            exercise: false,
         }
     }
 }
@@ -243,6 +252,37 @@ mod tests {
                 || hash.matches('/').count() == 1
         );
         assert_eq!(state_of(&hash), Ok(state));
+    }
+
+    #[test]
+    fn the_learners_code_travels_in_links_and_autosaves_and_is_left_out_when_absent() {
+        use crate::exercise::LearnerCode;
+        use reconcile_check::Language;
+
+        let without = encode(&SharedState::default());
+        let state = SharedState {
+            code: Some(LearnerCode {
+                language: Language::Python,
+                source: "def reconcile(desired, observed, finalizers=None):\n    return []\n"
+                    .into(),
+                other: Some("export function reconcile() { return []; }\n".into()),
+            }),
+            exercise: true,
+            ..SharedState::default()
+        };
+        let with = encode(&state);
+        assert_eq!(state_of(&with), Ok(state.clone()));
+        assert_eq!(from_autosave(&to_autosave(&state)), Some(state));
+        // A link without code is what an earlier build made, and it opens without code.
+        assert!(!String::from_utf8(
+            miniz_oxide::inflate::decompress_to_vec(
+                &URL_SAFE_NO_PAD.decode(&without[4..]).expect("base64")
+            )
+            .expect("inflates")
+        )
+        .expect("utf-8")
+        .contains("code"));
+        assert_eq!(state_of(&without).map(|s| s.code), Ok(None));
     }
 
     #[test]

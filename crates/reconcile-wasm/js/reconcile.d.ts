@@ -36,5 +36,12 @@ export type CheckResult = import("./reconcile_core.js").CheckOutcome & {
  */
 export function check(
   source: string,
-  options?: { language?: "javascript"; scenario?: Scenario | string | null; seed?: number; cases?: number },
+  options?: {
+    language?: "javascript";
+    scenario?: Scenario | string | null;
+    seed?: number;
+    cases?: number;
+    /** Hears how far the check is, after each batch of cases. */
+    onProgress?: (progress: { phase: "checking"; done: number }) => void;
+  },
 ): Promise<CheckResult>;

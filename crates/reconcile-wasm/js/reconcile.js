@@ -75,8 +75,9 @@ let sandbox = null;
  * the sandbox: an opaque-origin frame's worker, stopped after 2 s per call.
  * Resolves to `{ passed, total, counterexample, logs }`; rejects when the
  * code does not load (with its message and line) or a call is stopped.
+ * `onProgress`, if given, hears `{ phase: "checking", done }` after each batch.
  */
-export async function check(source, { language = "javascript", scenario = null, seed = 1, cases } = {}) {
+export async function check(source, { language = "javascript", scenario = null, seed = 1, cases, onProgress } = {}) {
   if (language !== "javascript") {
     throw new Error(`checking ${language} is not available yet; expected "javascript"`);
   }
@@ -84,6 +85,7 @@ export async function check(source, { language = "javascript", scenario = null, 
   sandbox ??= new Sandbox();
   const checker = new Check(language, seed, scenario, cases);
   const logs = [];
+  let done = 0;
   try {
     // Runs the cases the checker will ask for next in one batch, answering
     // in order for as long as its next case is the batch's next one.
@@ -103,6 +105,8 @@ export async function check(source, { language = "javascript", scenario = null, 
         answered += 1;
         if (checker.case() === undefined || checker.course() !== course) break;
       }
+      done += answered;
+      onProgress?.({ phase: "checking", done });
       // Every result was taken and the check still needs the call that was stopped.
       const changed = checker.case() === undefined || checker.course() !== course;
       if (!changed && answered === run.results.length && answered < batch.length) {

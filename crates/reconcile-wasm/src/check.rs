@@ -32,14 +32,10 @@ impl Check {
         scenario: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] cases: Option<u32>,
     ) -> Result<Check, JsError> {
-        let language = match language {
-            "python" => Language::Python,
-            "javascript" => Language::JavaScript,
-            other => {
-                return Err(JsError::new(&format!(
-                    "unknown language {other:?}; expected \"python\" or \"javascript\""
-                )))
-            }
+        let Some(language) = Language::from_id(language) else {
+            return Err(JsError::new(&format!(
+                "unknown language {language:?}; expected \"python\" or \"javascript\""
+            )));
         };
         let scenario = match scenario.filter(|s| !s.is_null() && !s.is_undefined()) {
             Some(value) => Some(reconcile_core::parse_scenario(&text(

@@ -1,10 +1,13 @@
 //! The page state and its reducer: every change is a typed [`Action`].
 
+mod exercise;
 mod lesson;
 mod sim;
 
 use std::rc::Rc;
 
+use reconcile_check::Language;
+use reconcile_content::exercise::LearnerCode;
 use reconcile_content::presets::{self, Preset};
 use reconcile_content::share::{LinkNote, ShareError, SharedState};
 use reconcile_core::{check_scenario, format_document, plan, Document, InputError, Plan, Scenario};
@@ -13,6 +16,10 @@ use yew::{AttrValue, Reducible};
 
 use crate::shared::Shared;
 
+pub use exercise::{
+    CheckPhase, CheckReport, CheckStatus, CounterexampleReport, ExerciseAction, ExerciseState,
+    LogLine,
+};
 pub use lesson::{LessonAction, LessonState};
 pub use sim::{SimAction, SimState, SPEEDS};
 
@@ -95,6 +102,8 @@ pub struct Persisted {
     selected: Option<usize>,
     preset: Option<&'static str>,
     lesson: Option<(String, usize)>,
+    code: Option<LearnerCode>,
+    exercise_open: bool,
 }
 
 impl Persisted {
@@ -109,12 +118,17 @@ impl Persisted {
             preset: self.preset.map(str::to_owned),
             lesson: self.lesson.as_ref().map(|(id, _)| id.clone()),
             step: self.lesson.as_ref().map(|(_, step)| *step),
+            code: self.code.clone(),
+            exercise: self.exercise_open,
         }
     }
 
     /// The documents' total size in bytes.
     pub fn text_size(&self) -> usize {
-        self.texts.desired.len() + self.texts.observed.len() + self.texts.finalizers.len()
+        let code = self.code.as_ref().map_or(0, |code| {
+            code.source.len() + code.other.as_ref().map_or(0, String::len)
+        });
+        self.texts.desired.len() + self.texts.observed.len() + self.texts.finalizers.len() + code
     }
 }
 
@@ -144,6 +158,10 @@ pub struct Playground {
     /// them loses nothing. Otherwise they are someone's work, and replacing
     /// them keeps them restorable.
     pub pristine: bool,
+    /// The learner's own reconcile, once the exercise was opened; it stays
+    /// (and is saved) when the pane is closed.
+    pub exercise: Option<ExerciseState>,
+    pub exercise_open: bool,
 }
 
 /// Messages the page shows above the editors.
@@ -200,6 +218,8 @@ impl Playground {
             restorable: None,
             lesson: None,
             pristine: preset_id.is_some(),
+            exercise: None,
+            exercise_open: false,
         }
         .checked()
     }
@@ -219,6 +239,8 @@ impl Playground {
             .lesson
             .as_deref()
             .and_then(|id| LessonState::open(id, shared.step.unwrap_or(0)));
+        state.exercise = shared.code.clone().map(ExerciseState::new);
+        state.exercise_open = shared.exercise && state.exercise.is_some();
         state
     }
 
@@ -236,6 +258,8 @@ impl Playground {
             selected: self.sim.selected,
             preset: self.preset_id,
             lesson: self.lesson.as_ref().map(|l| (l.lesson.id.clone(), l.step)),
+            code: self.exercise.as_ref().map(|e| e.code.clone()),
+            exercise_open: self.exercise_open,
         }
     }
 
@@ -248,9 +272,46 @@ impl Playground {
         let preset = lesson.lesson.preset.as_deref().and_then(presets::find);
         let mut next = Self::new(texts, lesson.lesson.sim_config(), preset);
         (next.notice, next.restorable) = (self.notice, self.restorable);
+        (next.exercise, next.exercise_open) = (self.exercise, self.exercise_open);
         next.lesson = Some(lesson);
         next.pristine = true;
         next
+    }
+
+    /// The same state with other documents, checked.
+    fn with_documents(mut self, documents: [String; 3]) -> Self {
+        self.texts = Texts::from_strings(documents);
+        self.preset_id = None;
+        self.revision += 1;
+        self.pristine = false;
+        self.checked()
+    }
+
+    /// Opens the "Your reconcile" pane, in `language` when given (the code's
+    /// own otherwise; Python for a first start).
+    pub fn open_exercise(&mut self, language: Option<Language>) {
+        let exercise = self.exercise.get_or_insert_with(|| {
+            ExerciseState::new(LearnerCode::starter(language.unwrap_or(Language::Python)))
+        });
+        if let Some(language) = language {
+            exercise.apply(ExerciseAction::ChooseLanguage(language));
+        }
+        self.exercise_open = true;
+    }
+
+    /// Opens, closes or changes the exercise; false when nothing changed.
+    fn apply_exercise(&mut self, action: ExerciseAction) -> bool {
+        match action {
+            ExerciseAction::Open(language) => {
+                self.open_exercise(language);
+                true
+            }
+            ExerciseAction::Close => std::mem::replace(&mut self.exercise_open, false),
+            action => self
+                .exercise
+                .as_mut()
+                .is_some_and(|exercise| exercise.apply(action)),
+        }
     }
 
     /// Before `self` is replaced by `next`: if `self` holds edited documents,
@@ -334,6 +395,13 @@ pub enum Action {
     /// session offered for "Restore".
     Dismiss,
     Lesson(LessonAction),
+    Exercise(ExerciseAction),
+    /// Replace the three documents with `documents` (a counterexample's),
+    /// keeping edited ones restorable; `what` names them for the notice.
+    LoadDocuments {
+        documents: [String; 3],
+        what: String,
+    },
 }
 
 impl Reducible for Playground {
@@ -398,8 +466,13 @@ impl Reducible for Playground {
             }
             Action::LoadShared(shared) => {
                 let keep = (next.notice.clone(), next.restorable.clone());
+                let exercise = (next.exercise.take(), next.exercise_open);
                 next = Playground::from_shared(&shared);
                 (next.notice, next.restorable) = keep;
+                // Documents from an embedding page carry no code: the learner's stays.
+                if shared.code.is_none() {
+                    (next.exercise, next.exercise_open) = exercise;
+                }
             }
             Action::RestorePrevious => {
                 let Some(previous) = next.restorable.take() else {
@@ -413,11 +486,7 @@ impl Reducible for Playground {
             }
             Action::Import { file_name, text } => match reconcile_core::import_scenario(&text) {
                 Ok(documents) => {
-                    next.texts = Texts::from_strings(documents);
-                    next.preset_id = None;
-                    next.revision += 1;
-                    next.pristine = false;
-                    next = next.checked();
+                    next = next.with_documents(documents);
                     next.notice = Some(Notice::Imported(format!("Loaded {file_name}.")));
                     self.keep_replaced_work(&mut next, || format!("Loaded {file_name}."));
                 }
@@ -429,6 +498,16 @@ impl Reducible for Playground {
             Action::Dismiss => {
                 if next.notice.take().is_none() {
                     next.restorable = None;
+                }
+            }
+            Action::LoadDocuments { documents, what } => {
+                next = next.with_documents(documents);
+                next.notice = Some(Notice::Imported(format!("Loaded {what}.")));
+                self.keep_replaced_work(&mut next, || format!("Loaded {what}."));
+            }
+            Action::Exercise(action) => {
+                if !next.apply_exercise(action) {
+                    return self;
                 }
             }
             Action::Lesson(action) => match action {

@@ -1,0 +1,124 @@
+//! A counterexample, as the check reported it: the input, the contract's
+//! actions beside the learner's with each difference marked, the rule it
+//! broke, and where the learner's language compares unlike JSON. Plus what
+//! the learner's code printed.
+
+use reconcile_check::Mark;
+use reconcile_core::Action;
+use yew::prelude::*;
+
+use crate::state::{CounterexampleReport, LogLine};
+
+/// Lines of output shown at most (the sandbox keeps 1,000).
+const LOG_LIMIT: usize = 200;
+
+pub fn counterexample_view(found: &CounterexampleReport, on_load: &Callback<[String; 3]>) -> Html {
+    let onclick = {
+        let (on_load, documents) = (on_load.clone(), found.documents.clone());
+        Callback::from(move |_: MouseEvent| on_load.emit(documents.clone()))
+    };
+    let [desired, observed, finalizers] = &found.documents;
+    let finalizers = if found.finalizers_omitted {
+        "(left out of the call)".to_owned()
+    } else {
+        finalizers.clone()
+    };
+    html! {
+        <div class="counterexample" aria-labelledby="counterexample-heading">
+            <h3 id="counterexample-heading">{ "Counterexample" }</h3>
+            <p class="rule">{ &found.rule }</p>
+            { for found.notes.iter().map(|(note, text)| html! {
+                <aside class="equality-note" data-note={note_id(*note)}>
+                    <strong>{ "Where your language's equality differs from JSON's. " }</strong>{ text }
+                </aside>
+            }) }
+            <dl class="counterexample-input">
+                <dt>{ "desired" }</dt><dd><code>{ desired }</code></dd>
+                <dt>{ "observed" }</dt><dd><code>{ observed }</code></dd>
+                <dt>{ "finalizers" }</dt><dd><code>{ finalizers }</code></dd>
+            </dl>
+            <div class="action-lists">
+                { action_column("Expected (the contract)", "expected", &found.expected, &found.expected_marks) }
+                if let Some(actual) = &found.actual {
+                    { action_column("Yours", "actual", actual, &found.actual_marks) }
+                } else {
+                    <div class="action-column actual">
+                        <h4>{ "Yours" }</h4>
+                        <pre class="learner-error">{ found.error.clone().unwrap_or_default() }</pre>
+                    </div>
+                }
+            </div>
+            <button type="button" class="load-counterexample" {onclick}>{ "Load into the editors" }</button>
+        </div>
+    }
+}
+
+/// The note's name as the JS API gives it (`python-bool-is-int`), for tests and styles.
+fn note_id(note: reconcile_check::EqualityNote) -> String {
+    serde_json::to_string(&note)
+        .unwrap_or_default()
+        .trim_matches('"')
+        .to_owned()
+}
+
+fn action_column(
+    title: &'static str,
+    class: &'static str,
+    actions: &[Action],
+    marks: &[Mark],
+) -> Html {
+    html! {
+        <div class={classes!("action-column", class)}>
+            <h4>{ title }</h4>
+            if actions.is_empty() {
+                <p class="no-actions">{ "No actions." }</p>
+            } else {
+                <ol aria-label={title}>
+                    { for actions.iter().zip(marks.iter().copied().chain(std::iter::repeat(Mark::Same)))
+                        .map(|(action, mark)| action_row(action, mark)) }
+                </ol>
+            }
+        </div>
+    }
+}
+
+fn action_row(action: &Action, mark: Mark) -> Html {
+    let (class, label) = match mark {
+        Mark::Same => ("mark-same", None),
+        Mark::Missing => ("mark-missing", Some("missing from yours")),
+        Mark::Unexpected => ("mark-unexpected", Some("not expected")),
+        Mark::Moved => ("mark-moved", Some("in another place")),
+    };
+    let spec = action
+        .spec
+        .as_ref()
+        .map_or_else(|| "null".to_owned(), |spec| spec.to_compact_string());
+    html! {
+        <li class={classes!("ce-action", class)}>
+            <code>{ format!("{} {} {spec}", action.kind.as_str(), action.name) }</code>
+            if let Some(label) = label {
+                <span class="mark-label">{ format!(" ({label})") }</span>
+            }
+        </li>
+    }
+}
+
+pub fn log_view(logs: &[LogLine]) -> Html {
+    if logs.is_empty() {
+        return html! {};
+    }
+    let text: Vec<String> = logs
+        .iter()
+        .take(LOG_LIMIT)
+        .map(|line| match line.case {
+            Some(case) => format!("[case {}] {}", case + 1, line.text),
+            None => line.text.clone(),
+        })
+        .collect();
+    html! {
+        <details class="learner-output">
+            <summary>{ format!("Output of your code ({} lines)", logs.len()) }</summary>
+            <pre>{ text.join("\n") }</pre>
+        </details>
+    }
+}
