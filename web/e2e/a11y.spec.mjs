@@ -205,3 +205,18 @@ test("with prefers-reduced-motion nothing animates, and Play still advances", as
   // The timeline still follows the newest pass, in one jump.
   await expect.poll(() => page.locator(".pass-list").evaluate((list) => list.scrollHeight - list.clientHeight - list.scrollTop)).toBeLessThan(2);
 });
+
+for (const scheme of ["light", "dark"]) {
+  test(`axe finds no violations on Your reconcile with a counterexample, output and loop verdicts (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto("/?exercise=reconcile&lang=javascript");
+    const code = page.getByRole("textbox", { name: "Your reconcile, in JavaScript" });
+    await code.fill("export function reconcile(desired, observed) {\n  console.log('called');\n  return Object.keys(desired).sort().map((n) => [\"CREATE\", n, desired[n]]);\n}\n");
+    await page.getByRole("button", { name: "Check", exact: true }).click();
+    await expect(page.locator(".counterexample")).toBeVisible({ timeout: 20_000 });
+    await page.getByText(/^Output of your code/).first().click();
+    await page.getByRole("button", { name: "Run in the loop" }).click();
+    await expect(page.getByRole("list", { name: "Your reconcile in the loop" }).locator("li")).toHaveCount(3, { timeout: 30_000 });
+    expect(await violations(page)).toEqual([]);
+  });
+}

@@ -142,11 +142,11 @@ test("an endless loop is stopped with a message, and the page stays responsive",
   await page.goto("/?exercise=reconcile&lang=javascript");
   await write(page, "export function reconcile() { while (true) {} }");
   await page.getByRole("button", { name: "Check", exact: true }).click();
-  await expect(page.getByRole("button", { name: "Checking…" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Checking…" })).toHaveAttribute("aria-disabled", "true");
   // While it spins in the sandbox, the page still answers typing.
   await editor(page, "Desired state").fill('{"typed-meanwhile": 1}');
   await expect(actionItems(page).first()).toContainText("typed-meanwhile");
-  await expect(status(page)).toHaveText(/could not be checked: .*more than 2 seconds/, { timeout: 20_000 });
+  await expect(status(page)).toHaveText(/could not be run: .*more than 2 seconds/, { timeout: 20_000 });
 });
 
 test("an exception shows the learner's line", async ({ page }) => {
@@ -184,4 +184,31 @@ test("in a course page's frame, the result goes to the page on the origin allow=
   expect(delivered[0].counterexample.notes.map((n) => n.note)).toEqual(["utf16-order"]);
   expect(await run("http://evil.example")).toEqual([]);
   expect(await run(null)).toEqual([]);
+});
+
+test("in the loop: a right reconcile converges, is idempotent and survives a restart", async ({ page }) => {
+  await page.goto("/?exercise=reconcile&lang=javascript");
+  await write(page, RIGHT_RECONCILE);
+  await page.getByRole("button", { name: "Run in the loop" }).click();
+  const verdicts = page.getByRole("list", { name: "Your reconcile in the loop" }).locator("li");
+  await expect(verdicts).toHaveText([/^Converged after \d+ pass/, /^Idempotent: /, /^Survives a restart: /], { timeout: 30_000 });
+  await expect(verdicts.locator(".failed, :scope.failed")).toHaveCount(0);
+});
+
+test("in the loop: a reconcile that always creates is neither converging nor idempotent, in the simulation's words", async ({ page }) => {
+  await page.goto("/?exercise=reconcile&lang=javascript");
+  await write(page, "export function reconcile(desired) {\n  return Object.keys(desired).sort().map((name) => [\"CREATE\", name, desired[name]]);\n}\n");
+  await page.getByRole("button", { name: "Run in the loop" }).click();
+  const verdicts = page.getByRole("list", { name: "Your reconcile in the loop" }).locator("li");
+  await expect(verdicts).toHaveCount(3, { timeout: 30_000 });
+  await expect(verdicts.nth(0)).toHaveText(/^Not converging/);
+  await expect(verdicts.nth(0)).toHaveClass(/failed/);
+  await expect(verdicts.nth(1)).toHaveText(/^Not idempotent: run again on the state its own actions produce, reconcile returns CREATE a/);
+});
+
+test("in the loop: a malformed answer ends the run with core's message", async ({ page }) => {
+  await page.goto("/?exercise=reconcile&lang=javascript");
+  await write(page, "export function reconcile() {\n  return [[\"REMOVE\", \"a\", null]];\n}\n");
+  await page.getByRole("button", { name: "Run in the loop" }).click();
+  await expect(page.locator(".loop-status")).toHaveText(/^In the loop: Returned actions: line 1, column \d+ at \$\[0\]\[0\]: .*REMOVE/, { timeout: 30_000 });
 });

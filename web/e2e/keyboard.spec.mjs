@@ -61,6 +61,7 @@ test("Tab visits the header, toolbar, editors and simulation controls in order, 
   for (const name of [
     "combobox Preset",
     "combobox Lesson",
+    "button Your reconcile",
     "button Share",
     "button Download scenario",
     "button Download results",
@@ -129,8 +130,8 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await expect(actionItems(page)).toHaveText([/CREATE\s*cache-1/]);
 
   // Ctrl/Cmd+Enter runs one pass, from anywhere, even inside an editor.
-  // (Seven Tabs reach the editor; an eighth would indent its text.)
-  for (let i = 0; i < 7; i++) await page.keyboard.press("Tab");
+  // (Eight Tabs reach the editor; a ninth would indent its text.)
+  for (let i = 0; i < 8; i++) await page.keyboard.press("Tab");
   expect(await focused(page)).toBe("textbox Desired state");
   const desiredText = await editor(page, "Desired state").inputValue();
   await page.keyboard.press("ControlOrMeta+Enter");
@@ -212,7 +213,7 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await page.keyboard.press("ArrowDown");
   await expect(page.locator(".lesson-panel h2")).toHaveText("Desired vs observed: the four actions");
   // The lesson panel follows the toolbar; the editors follow the panel.
-  for (const name of ["button Share", "button Download scenario", "button Download results", "file Import a scenario file"]) {
+  for (const name of ["button Your reconcile", "button Share", "button Download scenario", "button Download results", "file Import a scenario file"]) {
     await tabTo(page, name);
   }
   // The share link notice is still up: it can be read, copied and dismissed by keyboard.
@@ -247,4 +248,34 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await tabTo(page, "button Check");
   await page.keyboard.press("Enter");
   await expect(page.locator(".feedback.right")).toBeVisible();
+});
+
+test("Your reconcile by keyboard alone: open, choose the language, write with Tab, leave with Esc then Tab, Check, load the counterexample", async ({ page }) => {
+  await page.goto("/");
+  await expect(actionItems(page)).toHaveCount(3);
+  for (const name of ["combobox Preset", "combobox Lesson", "button Your reconcile"]) await tabTo(page, name);
+  await page.keyboard.press("Enter");
+  // The button goes once the pane is open; the pane follows the editors.
+  await expect(page.getByRole("region", { name: "Your reconcile" })).toBeVisible();
+  const language = page.getByLabel("Language");
+  await language.focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(language).toHaveValue("javascript");
+  for (const name of ["button Close Your reconcile", "textbox Your reconcile, in JavaScript"]) await tabTo(page, name);
+  const code = page.getByRole("textbox", { name: "Your reconcile, in JavaScript" });
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("export function reconcile(desired, observed) {\n");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("return [];\n}\n");
+  await expect(code).toHaveValue("export function reconcile(desired, observed) {\n  return [];\n}\n");
+  await page.keyboard.press("Escape");
+  await tabTo(page, "button Check");
+  await page.keyboard.press("Enter");
+  await expect(page.locator(".check-status")).toHaveText(/^Failed/, { timeout: 20_000 });
+  // The focus stayed on Check while it ran.
+  expect(await focused(page)).toBe("button Check");
+  await tabTo(page, "button Run in the loop");
+  await tabTo(page, "button Load into the editors");
+  await page.keyboard.press("Enter");
+  await expect(page.locator(".notice")).toContainText("Loaded the counterexample.");
 });

@@ -13,12 +13,13 @@ use crate::components::toolbar::{notice_banner, toolbar, ToolbarCallbacks};
 use crate::components::{preset_menu, ActionList, ExercisePane, JsonEditor, Simulation};
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
-    share_link, use_debounce, use_embed_bridge, use_learner_check, use_lesson_progress,
+    share_link, use_debounce, use_embed_bridge, use_learner_run, use_lesson_progress,
     use_persistence, use_previous_session, use_shortcuts,
 };
+use crate::learner::RunInput;
 use crate::startup::initial_state;
 use crate::state::{
-    Action, ExerciseAction, LessonAction, Notice, Playground, SimAction, DOCUMENTS,
+    Action, ExerciseAction, Job, LessonAction, Notice, Playground, SimAction, DOCUMENTS,
 };
 use reconcile_content::exercise::LearnerCode;
 
@@ -52,7 +53,7 @@ pub fn App() -> Html {
     );
     use_previous_session(state.restorable.clone(), options.previous_key());
     use_embed_bridge(Rc::clone(&options), dispatch.clone());
-    let on_learner_check = use_learner_check(Rc::clone(&options), dispatch.clone());
+    let on_learner_run = use_learner_run(Rc::clone(&options), dispatch.clone());
 
     let on_share = {
         let state = state.clone();
@@ -218,7 +219,7 @@ pub fn App() -> Html {
         }
     };
     let on_choose = dispatch.reform(Action::LoadPreset);
-    let exercise_pane = exercise_pane(&state, options.embed, &on_learner_check, &dispatch);
+    let exercise_pane = exercise_pane(&state, options.embed, &on_learner_run, &dispatch);
     let open_exercise = (!state.exercise_open).then(|| {
         html! {
             <button type="button" class="open-exercise"
@@ -317,12 +318,12 @@ pub fn App() -> Html {
     }
 }
 
-/// The "Your reconcile" pane, while it is open. Check runs the learner's code
-/// on the editors' scenario too, when they hold a valid one.
+/// The "Your reconcile" pane, while it is open. Its runs take the editors'
+/// scenario (when valid) and the simulation's settings.
 fn exercise_pane(
     state: &Playground,
     embed: bool,
-    on_check: &Callback<(LearnerCode, Option<String>)>,
+    on_run: &Callback<(Job, LearnerCode, RunInput)>,
     dispatch: &Callback<Action>,
 ) -> Html {
     let Some(exercise) = state.exercise.as_ref().filter(|_| state.exercise_open) else {
@@ -333,10 +334,16 @@ fn exercise_pane(
         .as_deref()
         .filter(|_| state.errors.is_empty())
         .map(export_scenario);
-    let on_check = {
-        let (on_check, code, scenario) =
-            (on_check.clone(), exercise.code.clone(), scenario.clone());
-        Callback::from(move |()| on_check.emit((code.clone(), scenario.clone())))
+    let on_run = {
+        let (on_run, code, scenario) = (on_run.clone(), exercise.code.clone(), scenario.clone());
+        let options = serde_json::to_string(&state.sim.config).unwrap_or_default();
+        Callback::from(move |job: Job| {
+            let input = RunInput {
+                scenario: scenario.clone(),
+                options: options.clone(),
+            };
+            on_run.emit((job, code.clone(), input));
+        })
     };
     let on_load = dispatch.reform(|documents| Action::LoadDocuments {
         documents,
@@ -344,7 +351,7 @@ fn exercise_pane(
     });
     html! {
         <ExercisePane exercise={exercise.clone()} scenario_ready={scenario.is_some()}
-            on_action={dispatch.reform(Action::Exercise)} {on_check} {on_load}
+            on_action={dispatch.reform(Action::Exercise)} {on_run} {on_load}
             closable={!embed} />
     }
 }

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::state::{CheckPhase, CheckReport, CounterexampleReport, LogLine};
+use crate::state::{CheckReport, CounterexampleReport, Job, LogLine, LoopReport, Report, RunPhase};
 
 #[wasm_bindgen(inline_js = r#"
 let api = null;
@@ -40,28 +40,43 @@ fn api_url() -> String {
         .unwrap_or_else(|_| "pkg/reconcile.js".to_owned())
 }
 
-/// A finished check: the report for the pane, and the JS API's own result
+/// A finished run: the report for the pane, and the JS API's own result
 /// for an embedding page.
-pub struct Checked {
-    pub report: CheckReport,
+pub struct Finished {
+    pub report: Report,
     pub outcome: JsValue,
 }
 
-/// Checks `code` against the contract, after `scenario` (the editors'
-/// documents as a scenario's JSON text) when given. `progress` hears what it
-/// is doing. Errs with a sentence when the code cannot be run at all.
-pub async fn check(
+/// What a run needs besides the code.
+pub struct RunInput {
+    /// The editors' documents as a scenario's JSON text, when they are valid.
+    pub scenario: Option<String>,
+    /// The simulation's settings as JSON text (for the loop).
+    pub options: String,
+}
+
+/// Runs `code` for `job`: a Check against the contract (`check`), or the
+/// loop (`checkLoop`). `progress` hears what it is doing. Errs with a
+/// sentence when the code cannot be run at all.
+pub async fn run(
+    job: Job,
     code: &LearnerCode,
-    scenario: Option<String>,
-    progress: Rc<dyn Fn(CheckPhase)>,
-) -> Result<Checked, String> {
+    input: RunInput,
+    progress: Rc<dyn Fn(RunPhase)>,
+) -> Result<Finished, String> {
     let api = JsFuture::from(load_api(&api_url()))
         .await
-        .map_err(|error| format!("The checker could not be loaded: {}", message_of(&error)))?;
-    let check: js_sys::Function = js_sys::Reflect::get(&api, &"check".into())
+        .map_err(|error| format!("the checker could not be loaded: {}", message_of(&error)))?;
+    let name = match job {
+        Job::Check => "check",
+        Job::Loop => "checkLoop",
+    };
+    let function: js_sys::Function = js_sys::Reflect::get(&api, &name.into())
         .ok()
         .and_then(|f| f.dyn_into().ok())
-        .ok_or("The checker could not be loaded: pkg/reconcile.js has no check().")?;
+        .ok_or_else(|| {
+            format!("the checker could not be loaded: pkg/reconcile.js has no {name}()")
+        })?;
     let on_progress = Closure::<dyn Fn(JsValue)>::new(move |report: JsValue| {
         if let Some(phase) = phase_of(&report) {
             progress(phase);
@@ -70,28 +85,40 @@ pub async fn check(
     let options = js_sys::Object::new();
     let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&options, &key.into(), value);
     let _ = set("language", &code.language.id().into());
-    let _ = set("scenario", &scenario.map_or(JsValue::NULL, JsValue::from));
+    let _ = set(
+        "scenario",
+        &input.scenario.map_or(JsValue::NULL, JsValue::from),
+    );
+    let _ = set("options", &input.options.into());
     let _ = set("onProgress", on_progress.as_ref());
-    let promise = check
+    let promise = function
         .call2(&JsValue::NULL, &code.source.as_str().into(), &options)
         .map_err(|error| message_of(&error))?;
     let outcome = JsFuture::from(js_sys::Promise::resolve(&promise))
         .await
         .map_err(|error| message_of(&error))?;
     drop(on_progress);
-    let report = report_of(&outcome, code.source.clone())?;
-    Ok(Checked { report, outcome })
+    let text = js_sys::JSON::stringify(&outcome)
+        .ok()
+        .and_then(|t| t.as_string())
+        .unwrap_or_default();
+    let source = code.source.clone();
+    let report = match job {
+        Job::Check => Report::Check(Rc::new(check_report(&text, source)?)),
+        Job::Loop => Report::Loop(Rc::new(loop_report(&text, source)?)),
+    };
+    Ok(Finished { report, outcome })
 }
 
-/// `{phase: "loading", percent}` or `{phase: "checking", done}`.
-fn phase_of(report: &JsValue) -> Option<CheckPhase> {
+/// `{phase: "loading", percent}`, or `{phase: "checking" | "running", done}`.
+fn phase_of(report: &JsValue) -> Option<RunPhase> {
     let field = |name: &str| js_sys::Reflect::get(report, &name.into()).ok();
     let number = |name: &str| field(name).and_then(|v| v.as_f64()).unwrap_or(0.0);
     match field("phase")?.as_string()?.as_str() {
-        "loading" => Some(CheckPhase::Loading {
+        "loading" => Some(RunPhase::Loading {
             percent: number("percent").clamp(0.0, 100.0) as u8,
         }),
-        "checking" => Some(CheckPhase::Checking {
+        "checking" | "running" => Some(RunPhase::Calling {
             done: number("done").max(0.0) as usize,
         }),
         _ => None,
@@ -147,29 +174,68 @@ struct Log {
     text: String,
 }
 
-fn report_of(outcome: &JsValue, source: String) -> Result<CheckReport, String> {
-    let text = js_sys::JSON::stringify(outcome)
-        .ok()
-        .and_then(|t| t.as_string())
-        .unwrap_or_default();
-    let outcome: Outcome = serde_json::from_str(&text)
-        .map_err(|error| format!("The checker's answer could not be read: {error}"))?;
+fn read<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, String> {
+    serde_json::from_str(text)
+        .map_err(|error| format!("the checker's answer could not be read: {error}"))
+}
+
+fn check_report(text: &str, source: String) -> Result<CheckReport, String> {
+    let outcome: Outcome = read(text)?;
     let counterexample = outcome.counterexample.map(counterexample_of).transpose()?;
     Ok(CheckReport {
         passed: outcome.passed,
         total: outcome.total,
         counterexample,
-        logs: outcome
-            .logs
-            .into_iter()
-            .map(|log| LogLine {
-                case: usize::try_from(log.index).ok(),
-                level: log.level,
-                text: log.text,
-            })
-            .collect(),
+        logs: log_lines(outcome.logs),
         source,
     })
+}
+
+/// The JS API's `LoopResult` (reconcile.d.ts).
+#[derive(Deserialize)]
+struct LoopOutcome {
+    texts: Option<LoopTexts>,
+    error: Option<String>,
+    #[serde(default)]
+    logs: Vec<Log>,
+}
+
+#[derive(Deserialize)]
+struct LoopTexts {
+    converges: VerdictText,
+    idempotence: VerdictText,
+    restart: VerdictText,
+}
+
+#[derive(Deserialize)]
+struct VerdictText {
+    holds: bool,
+    text: String,
+}
+
+fn loop_report(text: &str, source: String) -> Result<LoopReport, String> {
+    let outcome: LoopOutcome = read(text)?;
+    Ok(LoopReport {
+        verdicts: outcome.texts.map_or_else(Vec::new, |texts| {
+            [texts.converges, texts.idempotence, texts.restart]
+                .into_iter()
+                .map(|verdict| (verdict.holds, verdict.text))
+                .collect()
+        }),
+        error: outcome.error,
+        logs: log_lines(outcome.logs),
+        source,
+    })
+}
+
+fn log_lines(logs: Vec<Log>) -> Vec<LogLine> {
+    logs.into_iter()
+        .map(|log| LogLine {
+            case: usize::try_from(log.index).ok(),
+            level: log.level,
+            text: log.text,
+        })
+        .collect()
 }
 
 fn counterexample_of(found: Counterexample) -> Result<CounterexampleReport, String> {

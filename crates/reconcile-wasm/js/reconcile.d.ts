@@ -45,3 +45,23 @@ export function check(
     onProgress?: (progress: { phase: "checking"; done: number }) => void;
   },
 ): Promise<CheckResult>;
+
+export type LoopResult = import("./reconcile_core.js").LoopOutcome & {
+  logs: { index: number; level: string; text: string }[];
+};
+
+/**
+ * Runs a learner's `reconcile` (the source of an ES module that exports it)
+ * in the simulated loop in place of the contract's: whether it converges, is
+ * idempotent, and survives a restart. Only "javascript" for now.
+ */
+export function checkLoop(
+  source: string,
+  options: {
+    language?: "javascript";
+    scenario: Scenario | string;
+    options?: SimOptions | string | null;
+    /** Hears how many calls of the learner's reconcile have run. */
+    onProgress?: (progress: { phase: "running"; done: number }) => void;
+  },
+): Promise<LoopResult>;

@@ -119,6 +119,48 @@ export async function check(source, { language = "javascript", scenario = null, 
   }
 }
 
+/**
+ * Runs a learner's `reconcile` in the simulated loop in place of the
+ * contract's, on `scenario` under `options` (as `simulate` takes them), and
+ * resolves to `{ verdicts, texts, error, logs }`: whether it converges, whether
+ * it is idempotent, and whether it survives a restart at any point of its
+ * first pass. Each call loads the code afresh, in the sandbox, so nothing it
+ * keeps in memory outlives a call (a real controller's memory outlives a
+ * call but not a restart). Rejects when the code does not load or a call is
+ * stopped. `onProgress`, if given, hears `{ phase: "running", done }`, the
+ * calls so far.
+ */
+export async function checkLoop(source, { language = "javascript", scenario, options = null, onProgress } = {}) {
+  if (language !== "javascript") {
+    throw new Error(`running ${language} in the loop is not available yet; expected "javascript"`);
+  }
+  const [simulation, { Sandbox }] = await Promise.all([simulationModule(), sandboxHost()]);
+  sandbox ??= new Sandbox();
+  const loop = new simulation.LoopCheck(scenario, options);
+  const logs = [];
+  let done = 0;
+  try {
+    for (let call = loop.call(); call !== undefined; call = loop.call()) {
+      const { process: _process, ...args } = call;
+      const run = await sandbox.run(source, [args]);
+      logs.push(...run.logs);
+      if (run.loadError) {
+        const { message, line } = run.loadError;
+        throw new Error(line ? `${message} (line ${line})` : message);
+      }
+      const [result] = run.results;
+      if (!result) throw new Error(run.stopped?.message ?? "the sandbox stopped before the call ended");
+      if (result.ok) loop.answer(result.json ?? "null");
+      else loop.raised(describe(result.error));
+      done += 1;
+      onProgress?.({ phase: "running", done });
+    }
+    return { ...loop.outcome(), logs };
+  } finally {
+    loop.free();
+  }
+}
+
 /** An error the learner's code raised, with its line in their source. */
 function describe(error) {
   const where = error.line ? ` (line ${error.line})` : "";

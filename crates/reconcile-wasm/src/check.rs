@@ -7,9 +7,7 @@ use reconcile_check::{Answer, Language};
 use reconcile_core::Document;
 use wasm_bindgen::prelude::*;
 
-use serde::Serialize;
-
-use crate::convert::{text, to_js};
+use crate::convert::{text, to_js, CallTexts};
 use crate::types::CheckOutcome;
 
 /// A check in progress. `case()` gives the next call's arguments, as JSON
@@ -75,6 +73,7 @@ impl Check {
                     desired: desired.unwrap_or_default(),
                     observed: observed.unwrap_or_default(),
                     finalizers,
+                    process: None,
                 }
             })
             .collect();
@@ -104,13 +103,4 @@ impl Check {
             to_js(&CheckOutcome::of(outcome))
         })
     }
-}
-
-/// One call's arguments as the sandbox takes them: each as JSON text.
-#[derive(Serialize)]
-struct CallTexts {
-    desired: String,
-    observed: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    finalizers: Option<String>,
 }

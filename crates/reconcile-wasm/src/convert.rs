@@ -86,3 +86,17 @@ fn message(error: &JsValue) -> String {
         None => error.as_string().unwrap_or_else(|| format!("{error:?}")),
     }
 }
+
+/// One call of a learner's reconcile, as the sandbox takes its arguments:
+/// each as JSON text (`finalizers` missing when the argument is left out),
+/// and, in the loop, the controller process that calls.
+#[cfg(any(feature = "check", feature = "simulate"))]
+#[derive(Serialize)]
+pub struct CallTexts {
+    pub desired: String,
+    pub observed: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finalizers: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub process: Option<f64>,
+}

@@ -28,6 +28,10 @@ mod check;
 #[cfg(feature = "check")]
 pub use check::Check;
 mod convert;
+#[cfg(feature = "simulate")]
+mod loop_check;
+#[cfg(feature = "simulate")]
+pub use loop_check::LoopCheck;
 mod types;
 
 #[cfg(feature = "simulate")]

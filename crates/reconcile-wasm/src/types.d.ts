@@ -349,6 +349,45 @@ export type SimVerdict = {
 passes: number, verdict: Verdict, verdictText: string, };
 
 /**
+ * Whether reconcile, run again on what its own actions produced, writes again.
+ */
+export type Idempotence = { "kind": "idempotent" } | { "kind": "not-idempotent", again: Array<Action>, };
+
+/**
+ * Whether the loop recovers from a crash at any point of its first pass.
+ */
+export type RestartSurvival = { "kind": "survives", points: number, } | { "kind": "fails", afterActions: number, verdict: Verdict, repeated: string | null, };
+
+/**
+ * The three verdicts.
+ */
+export type LoopVerdicts = { converges: Verdict, idempotence: Idempotence, restart: RestartSurvival, };
+
+/**
+ * A verdict in words, and whether it is the good one.
+ */
+export type VerdictText = { holds: boolean, text: string, };
+
+/**
+ * The three verdicts, worded as the simulation words its own.
+ */
+export type LoopTexts = { converges: VerdictText, idempotence: VerdictText, restart: VerdictText, };
+
+/**
+ * How a learner's reconcile did in the loop: the three verdicts, each
+ * also in words; or why the check ended early.
+ */
+export type LoopOutcome = { verdicts: LoopVerdicts | null, 
+/**
+ * The verdicts in words: converges, idempotence, restart.
+ */
+texts: LoopTexts | null, 
+/**
+ * The reconcile raised, or returned something that is not an action list.
+ */
+error: string | null, };
+
+/**
  * How one action of either list stands against the other list.
  */
 export type Mark = "same" | "missing" | "unexpected" | "moved";

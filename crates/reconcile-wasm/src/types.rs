@@ -13,12 +13,13 @@
 #[cfg(feature = "check")]
 pub use checking::CheckOutcome;
 #[cfg(feature = "simulate")]
-pub use simulation::{SimVerdict, Timeline};
+pub use simulation::{LoopOutcome, SimVerdict, Timeline};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 #[cfg(feature = "simulate")]
-mod simulation {
+pub(crate) mod simulation {
     use reconcile_sim::events::EventLog;
+    use reconcile_sim::own_reconcile::{Idempotence, LoopVerdicts, RestartSurvival};
     use reconcile_sim::{LogEntry, PassRecord, Verdict};
     use serde::Serialize;
 
@@ -58,6 +59,76 @@ mod simulation {
         pub passes: usize,
         pub verdict: &'a Verdict,
         pub verdict_text: String,
+    }
+
+    /// How a learner's reconcile did in the loop: the three verdicts, each
+    /// also in words; or why the check ended early.
+    #[derive(Serialize)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+    #[serde(rename_all = "camelCase")]
+    pub struct LoopOutcome<'a> {
+        pub verdicts: Option<LoopVerdicts>,
+        /// The verdicts in words: converges, idempotence, restart.
+        pub texts: Option<LoopTexts>,
+        /// The reconcile raised, or returned something that is not an action list.
+        pub error: Option<&'a str>,
+    }
+
+    /// The three verdicts, worded as the simulation words its own.
+    #[derive(Serialize)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+    #[serde(rename_all = "camelCase")]
+    pub struct LoopTexts {
+        pub converges: VerdictText,
+        pub idempotence: VerdictText,
+        pub restart: VerdictText,
+    }
+
+    /// A verdict in words, and whether it is the good one.
+    #[derive(Serialize)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+    pub struct VerdictText {
+        pub holds: bool,
+        pub text: String,
+    }
+
+    impl VerdictText {
+        fn of(holds: bool, text: &impl ToString) -> Self {
+            Self {
+                holds,
+                text: text.to_string(),
+            }
+        }
+    }
+
+    impl<'a> LoopOutcome<'a> {
+        pub fn of(outcome: Result<LoopVerdicts, &'a str>) -> Self {
+            match outcome {
+                Ok(verdicts) => Self {
+                    texts: Some(LoopTexts {
+                        converges: VerdictText::of(
+                            matches!(verdicts.converges, Verdict::Converged { .. }),
+                            &verdicts.converges,
+                        ),
+                        idempotence: VerdictText::of(
+                            verdicts.idempotence == Idempotence::Idempotent,
+                            &verdicts.idempotence,
+                        ),
+                        restart: VerdictText::of(
+                            matches!(verdicts.restart, RestartSurvival::Survives { .. }),
+                            &verdicts.restart,
+                        ),
+                    }),
+                    verdicts: Some(verdicts),
+                    error: None,
+                },
+                Err(error) => Self {
+                    verdicts: None,
+                    texts: None,
+                    error: Some(error),
+                },
+            }
+        }
     }
 
     impl<'a> SimVerdict<'a> {
@@ -194,7 +265,9 @@ mod generate {
     use ts_rs::{Config, TS};
 
     use super::checking;
-    use super::{CheckOutcome, SimVerdict, Timeline};
+    use super::simulation::{LoopTexts, VerdictText};
+    use super::{CheckOutcome, LoopOutcome, SimVerdict, Timeline};
+    use reconcile_sim::own_reconcile::{Idempotence, LoopVerdicts, RestartSurvival};
 
     const HEADER: &str = "\
 // Generated from the Rust types by ts-rs: `UPDATE_TS=1 cargo test -p reconcile-wasm --lib`
@@ -298,6 +371,13 @@ mod generate {
             declaration::<Verdict>(cfg),
             declaration::<Timeline<'static>>(cfg),
             declaration::<SimVerdict<'static>>(cfg),
+            // A learner's reconcile in the loop.
+            declaration::<Idempotence>(cfg),
+            declaration::<RestartSurvival>(cfg),
+            declaration::<LoopVerdicts>(cfg),
+            declaration::<VerdictText>(cfg),
+            declaration::<LoopTexts>(cfg),
+            declaration::<LoopOutcome<'static>>(cfg),
             // Checking a learner's reconcile.
             declaration::<Mark>(cfg),
             declaration::<EqualityNote>(cfg),

@@ -2,13 +2,17 @@
 // dist/pkg/reconcile.d.ts by types.spec.mjs. Each `@ts-expect-error` line must
 // stay an error: if a declaration grew too loose, tsc reports the unused directive.
 import init, {
+  check,
+  checkLoop,
   loadSimulation,
   plan,
   reconcile,
   simulate,
   simulateVerdict,
   type Action,
+  type CheckResult,
   type Finalizers,
+  type LoopResult,
   type Plan,
   type Resources,
   type Scenario,
@@ -46,6 +50,14 @@ export async function grade(): Promise<string> {
   const restarted: boolean = firstPass.trigger.kind === "custom-resource" && firstPass.trigger.afterRestart;
   const converged = verdict.verdict.verdict === "converged" ? verdict.verdict.passes : -1;
 
+  const source = "export function reconcile() { return []; }";
+  const graded: CheckResult = await check(source, { language: "javascript", cases: 500, onProgress: ({ done }) => done });
+  const rule: string = graded.counterexample?.rule ?? "passed";
+  const inLoop: LoopResult = await checkLoop(source, { scenario, options: { maxPasses: 10 } });
+  const idempotent: boolean = inLoop.texts?.idempotence.holds ?? false;
+
+  // @ts-expect-error checkLoop needs a scenario to run the loop on.
+  checkLoop(source, {});
   // @ts-expect-error reconcile needs the observed state too.
   reconcile(desired);
   // @ts-expect-error simulate returns a promise, not a timeline.
@@ -57,5 +69,5 @@ export async function grade(): Promise<string> {
   // @ts-expect-error reconcile.js does not export its wasm module's initSync.
   api.initSync;
 
-  return [kinds, name, spec, created, trigger, restarted, converged, notAwaited, badOptions, badResources].join();
+  return [kinds, name, spec, created, trigger, restarted, converged, notAwaited, badOptions, badResources, rule, idempotent].join();
 }

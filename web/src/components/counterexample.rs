@@ -118,7 +118,8 @@ pub fn log_view(logs: &[LogLine]) -> Html {
     html! {
         <details class="learner-output">
             <summary>{ format!("Output of your code ({} lines)", logs.len()) }</summary>
-            <pre>{ text.join("\n") }</pre>
+            // Focusable: it scrolls, and keyboard users must be able to scroll it.
+            <pre tabindex="0" aria-label="Output of your code">{ text.join("\n") }</pre>
         </details>
     }
 }

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::code_editor::code_editor;
 use super::counterexample::{counterexample_view, log_view};
-use crate::state::{CheckPhase, CheckReport, CheckStatus, ExerciseAction, ExerciseState};
+use crate::state::{CheckReport, ExerciseAction, ExerciseState, Job, LoopReport, Run, RunPhase};
 
 #[derive(Properties, PartialEq)]
 pub struct ExercisePaneProps {
@@ -15,7 +15,8 @@ pub struct ExercisePaneProps {
     /// The editors hold a valid scenario, which the check runs first.
     pub scenario_ready: bool,
     pub on_action: Callback<ExerciseAction>,
-    pub on_check: Callback<()>,
+    /// Runs the code: a Check, or in the loop.
+    pub on_run: Callback<Job>,
     /// Loads a counterexample's documents into the editors.
     pub on_load: Callback<[String; 3]>,
     #[prop_or_default]
@@ -33,18 +34,15 @@ pub fn ExercisePane(props: &ExercisePaneProps) -> Html {
             .unwrap_or_default();
         ExerciseAction::ChooseLanguage(Language::from_id(&value).unwrap_or(Language::Python))
     });
-    let on_check = {
-        let on_check = props.on_check.clone();
-        Callback::from(move |_: MouseEvent| on_check.emit(()))
-    };
-    let checking = exercise.is_checking();
+    let running = exercise.is_running();
+    let source = &exercise.code.source;
     html! {
         <section class="pane exercise-pane" aria-labelledby="exercise-heading">
             <header class="pane-header">
                 <h2 id="exercise-heading">{ "Your reconcile" }</h2>
                 <label class="exercise-language">
                     { "Language " }
-                    <select id="exercise-language" onchange={on_language} disabled={checking}>
+                    <select id="exercise-language" onchange={on_language} disabled={running}>
                         { for Language::ALL.iter().map(|l| html! {
                             <option value={l.id()} selected={*l == language}>{ l.title() }</option>
                         }) }
@@ -59,22 +57,47 @@ pub fn ExercisePane(props: &ExercisePaneProps) -> Html {
             <p class="exercise-intro">{ intro(language) }</p>
             { code_editor(&exercise.code, &props.on_action) }
             <div class="exercise-actions">
-                <button type="button" class="check-button primary" onclick={on_check} disabled={checking}>
-                    { if checking { "Checking…" } else { "Check" } }
+                // aria-disabled, not disabled, while running: a disabled
+                // button would drop the keyboard focus to the page's start.
+                <button type="button" class="check-button primary" aria-disabled={running.then_some("true")}
+                        onclick={run_unless(running, Job::Check, &props.on_run)}>
+                    { if matches!(exercise.check, Run::Running { .. }) { "Checking…" } else { "Check" } }
+                </button>
+                <button type="button" class="loop-button"
+                        aria-disabled={(running || !props.scenario_ready).then_some("true")}
+                        onclick={run_unless(running || !props.scenario_ready, Job::Loop, &props.on_run)}>
+                    { if matches!(exercise.in_loop, Run::Running { .. }) { "Running…" } else { "Run in the loop" } }
                 </button>
                 if !props.scenario_ready {
-                    <span class="exercise-note">{ "The editors' scenario has errors, so only generated cases are checked." }</span>
+                    <span class="exercise-note">{ "The editors' scenario has errors: Check uses generated cases only, and the loop needs a scenario." }</span>
                 }
             </div>
             <div class="check-status" role="status" aria-live="polite" aria-atomic="true">
-                { status_line(&exercise.check) }
+                { status_line(&exercise.check, "cases", check_verdict) }
             </div>
-            if exercise.result_is_outdated() {
+            if exercise.check.is_outdated(source) {
                 <p class="exercise-note outdated">{ "This result is of an earlier version of your code. Check again to see where it stands." }</p>
             }
-            { result_view(&exercise.check, &props.on_load) }
+            { check_view(&exercise.check, &props.on_load) }
+            <div class="loop-status" role="status" aria-live="polite" aria-atomic="true">
+                { status_line(&exercise.in_loop, "calls", loop_verdict) }
+            </div>
+            if exercise.in_loop.is_outdated(source) {
+                <p class="exercise-note outdated">{ "These verdicts are of an earlier version of your code." }</p>
+            }
+            { loop_view(&exercise.in_loop) }
         </section>
     }
+}
+
+/// Emits `job` on a click, unless `blocked`.
+fn run_unless(blocked: bool, job: Job, on_run: &Callback<Job>) -> Callback<MouseEvent> {
+    let on_run = on_run.clone();
+    Callback::from(move |_: MouseEvent| {
+        if !blocked {
+            on_run.emit(job);
+        }
+    })
 }
 
 fn intro(language: Language) -> &'static str {
@@ -95,7 +118,7 @@ fn intro(language: Language) -> &'static str {
 }
 
 fn start_over_buttons(exercise: &ExerciseState, on_action: &Callback<ExerciseAction>) -> Html {
-    let checking = exercise.is_checking();
+    let checking = exercise.is_running();
     html! {
         <>
             if !exercise.code.is_starter() {
@@ -114,35 +137,31 @@ fn start_over_buttons(exercise: &ExerciseState, on_action: &Callback<ExerciseAct
     }
 }
 
-fn status_line(check: &CheckStatus) -> Html {
-    match check {
-        CheckStatus::NotRun => html! {},
-        CheckStatus::Running {
-            phase: CheckPhase::Loading { percent },
+/// Where a run stands, in one line; `verdict` words a finished one.
+fn status_line<R>(run: &Run<R>, unit: &str, verdict: fn(&R) -> Html) -> Html {
+    match run {
+        Run::NotRun => html! {},
+        Run::Running {
+            phase: RunPhase::Loading { percent },
         } => html! {
             <>
                 <label for="runtime-progress">{ format!("Loading Python… {percent}%") }</label>
                 <progress id="runtime-progress" max="100" value={percent.to_string()}></progress>
             </>
         },
-        CheckStatus::Running {
-            phase: CheckPhase::Checking { done },
-        } => html! { <p>{ format!("Checking… {done} cases so far.") }</p> },
-        CheckStatus::Done(report) => {
-            html! { <p class={verdict_class(report)}>{ verdict(report) }</p> }
-        }
-        CheckStatus::Failed { message, .. } => html! {
-            <p class="verdict failed">{ format!("Your code could not be checked: {message}") }</p>
+        Run::Running {
+            phase: RunPhase::Calling { done },
+        } => html! { <p>{ format!("Running… {done} {unit} so far.") }</p> },
+        Run::Done(report) => verdict(report),
+        Run::Failed { message, .. } => html! {
+            <p class="verdict failed">{ format!("Your code could not be run: {message}") }</p>
         },
     }
 }
 
-fn verdict_class(report: &CheckReport) -> Classes {
-    classes!("verdict", if report.passed { "passed" } else { "failed" })
-}
-
-fn verdict(report: &CheckReport) -> String {
-    if report.passed {
+fn check_verdict(report: &CheckReport) -> Html {
+    let class = classes!("verdict", if report.passed { "passed" } else { "failed" });
+    let text = if report.passed {
         format!(
             "Passed: all {} cases give the contract's actions, in its order.",
             report.total
@@ -152,11 +171,25 @@ fn verdict(report: &CheckReport) -> String {
             "Failed: a case of the {} run gives other actions than the contract's. Below is the smallest such case.",
             report.total
         )
+    };
+    html! { <p {class}>{ text }</p> }
+}
+
+fn loop_verdict(report: &LoopReport) -> Html {
+    if let Some(error) = &report.error {
+        return html! { <p class="verdict failed">{ format!("In the loop: {error}") }</p> };
+    }
+    html! {
+        <ul class="loop-verdicts" aria-label="Your reconcile in the loop">
+            { for report.verdicts.iter().map(|(holds, text)| html! {
+                <li class={classes!("verdict", if *holds { "passed" } else { "failed" })}>{ text }</li>
+            }) }
+        </ul>
     }
 }
 
-fn result_view(check: &CheckStatus, on_load: &Callback<[String; 3]>) -> Html {
-    let CheckStatus::Done(report) = check else {
+fn check_view(check: &Run<CheckReport>, on_load: &Callback<[String; 3]>) -> Html {
+    let Run::Done(report) = check else {
         return html! {};
     };
     html! {
@@ -166,5 +199,12 @@ fn result_view(check: &CheckStatus, on_load: &Callback<[String; 3]>) -> Html {
             }
             { log_view(&report.logs) }
         </>
+    }
+}
+
+fn loop_view(run: &Run<LoopReport>) -> Html {
+    match run {
+        Run::Done(report) => log_view(&report.logs),
+        _ => html! {},
     }
 }

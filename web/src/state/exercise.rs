@@ -12,23 +12,31 @@ use reconcile_core::Action as PlannedAction;
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExerciseState {
     pub code: LearnerCode,
-    pub check: CheckStatus,
-    /// Numbers the checks, so that a late answer of an earlier one is ignored.
-    pub check_id: u32,
+    /// Check: the learner's function against the contract, case by case.
+    pub check: Run<CheckReport>,
+    /// Run in the loop: the learner's function in the simulation.
+    pub in_loop: Run<LoopReport>,
+    /// Numbers the runs, so that a late answer of an earlier one is ignored.
+    pub run_id: u32,
     /// The code "Start over" replaced, for "Bring back my code".
     pub replaced: Option<String>,
 }
 
-/// Where the last check stands.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum CheckStatus {
-    #[default]
+/// The two things the learner can run their code for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Job {
+    Check,
+    Loop,
+}
+
+/// Where a run of the learner's code stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Run<R> {
     NotRun,
-    /// Started; `phase` says what it is doing ("Loading Python", "Checking").
     Running {
-        phase: CheckPhase,
+        phase: RunPhase,
     },
-    Done(Rc<CheckReport>),
+    Done(Rc<R>),
     /// The code could not be run at all (it does not load, or it was stopped).
     Failed {
         message: String,
@@ -37,14 +45,29 @@ pub enum CheckStatus {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CheckPhase {
+pub enum RunPhase {
     /// The language's runtime is being fetched and started (Python's, on first use).
-    Loading {
-        percent: u8,
-    },
-    Checking {
-        done: usize,
-    },
+    Loading { percent: u8 },
+    /// Calls of the learner's function answered so far.
+    Calling { done: usize },
+}
+
+/// How the learner's function did in the loop: the three verdicts in words,
+/// each with whether it holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoopReport {
+    pub verdicts: Vec<(bool, String)>,
+    /// Why the run ended early: it raised, or returned no action list.
+    pub error: Option<String>,
+    pub logs: Vec<LogLine>,
+    pub source: String,
+}
+
+/// A finished run's report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Report {
+    Check(Rc<CheckReport>),
+    Loop(Rc<LoopReport>),
 }
 
 /// How a check ended, as the JS API's `check` reported it.
@@ -86,7 +109,7 @@ pub struct LogLine {
     pub text: String,
 }
 
-/// What the learner does in the pane, and what the check reports back.
+/// What the learner does in the pane, and what the runs report back.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExerciseAction {
     /// Opens the pane, in `language` (or the code's own, or Python).
@@ -98,19 +121,20 @@ pub enum ExerciseAction {
     /// [`ExerciseAction::BringBack`].
     ResetToStarter,
     BringBack,
-    /// A check numbered `id` began; answers of earlier ones are ignored from now on.
-    CheckStarted {
+    /// A run numbered `id` began; answers of earlier ones are ignored from now on.
+    Started {
+        job: Job,
         id: u32,
     },
-    CheckProgress {
+    Progress {
         id: u32,
-        phase: CheckPhase,
+        phase: RunPhase,
     },
-    CheckFinished {
+    Finished {
         id: u32,
-        report: Rc<CheckReport>,
+        report: Report,
     },
-    CheckFailed {
+    Failed {
         id: u32,
         message: String,
     },
@@ -120,29 +144,32 @@ impl ExerciseState {
     pub fn new(code: LearnerCode) -> Self {
         Self {
             code,
-            check: CheckStatus::NotRun,
-            check_id: 0,
+            check: Run::NotRun,
+            in_loop: Run::NotRun,
+            run_id: 0,
             replaced: None,
         }
     }
 
     /// Applies `action`; false when it changes nothing (a late answer of an
-    /// earlier check, say). `Open` and `Close` belong to the page.
+    /// earlier run, say). `Open` and `Close` belong to the page.
     pub fn apply(&mut self, action: ExerciseAction) -> bool {
         match action {
-            ExerciseAction::Open(_) | ExerciseAction::Close => return false,
+            ExerciseAction::Open(_) | ExerciseAction::Close => false,
             ExerciseAction::ChooseLanguage(language) => {
                 if language == self.code.language {
                     return false;
                 }
                 self.code = self.code.switched_to(language);
-                self.check = CheckStatus::NotRun;
+                self.forget_runs();
+                true
             }
             ExerciseAction::Edit(source) => {
                 if source == self.code.source {
                     return false;
                 }
                 self.code.source = source;
+                true
             }
             ExerciseAction::ResetToStarter => {
                 if self.code.is_starter() {
@@ -150,7 +177,8 @@ impl ExerciseState {
                 }
                 let starter = reconcile_content::exercise::starter(self.code.language);
                 self.replaced = Some(std::mem::replace(&mut self.code.source, starter.to_owned()));
-                self.check = CheckStatus::NotRun;
+                self.forget_runs();
+                true
             }
             ExerciseAction::BringBack => {
                 let Some(source) = self.replaced.take() else {
@@ -160,48 +188,105 @@ impl ExerciseState {
                 let since = std::mem::replace(&mut self.code.source, source);
                 let starter = reconcile_content::exercise::starter(self.code.language);
                 self.replaced = (since != starter).then_some(since);
+                true
             }
-            ExerciseAction::CheckStarted { id } => {
-                self.check_id = id;
-                self.check = CheckStatus::Running {
-                    phase: CheckPhase::Checking { done: 0 },
-                };
-            }
-            ExerciseAction::CheckProgress { id, phase } => {
-                if id != self.check_id || !matches!(self.check, CheckStatus::Running { .. }) {
-                    return false;
+            ExerciseAction::Started { job, id } => {
+                self.run_id = id;
+                let running = RunPhase::Calling { done: 0 };
+                match job {
+                    Job::Check => self.check = Run::Running { phase: running },
+                    Job::Loop => self.in_loop = Run::Running { phase: running },
                 }
-                self.check = CheckStatus::Running { phase };
+                true
             }
-            ExerciseAction::CheckFinished { id, report } => {
-                if id != self.check_id {
-                    return false;
-                }
-                self.check = CheckStatus::Done(report);
-            }
-            ExerciseAction::CheckFailed { id, message } => {
-                if id != self.check_id {
-                    return false;
-                }
-                self.check = CheckStatus::Failed {
-                    message,
-                    source: self.code.source.clone(),
-                };
-            }
+            action => self.apply_answer(action),
         }
-        true
     }
 
-    pub fn is_checking(&self) -> bool {
-        matches!(self.check, CheckStatus::Running { .. })
+    /// Progress and ends of runs: only the latest run's count.
+    fn apply_answer(&mut self, action: ExerciseAction) -> bool {
+        let (id, source) = (self.run_id, self.code.source.clone());
+        match action {
+            ExerciseAction::Progress { id: of, phase } if of == id => {
+                for run in [self.check.as_running(), self.in_loop.as_running()]
+                    .into_iter()
+                    .flatten()
+                {
+                    *run = phase;
+                }
+                true
+            }
+            ExerciseAction::Finished { id: of, report } if of == id => {
+                match report {
+                    Report::Check(report) => self.check = Run::Done(report),
+                    Report::Loop(report) => self.in_loop = Run::Done(report),
+                }
+                true
+            }
+            ExerciseAction::Failed { id: of, message } if of == id => {
+                self.check.fail(&message, &source);
+                self.in_loop.fail(&message, &source);
+                true
+            }
+            _ => false,
+        }
     }
 
+    /// Results of other code, or of another language, go.
+    fn forget_runs(&mut self) {
+        self.check = Run::NotRun;
+        self.in_loop = Run::NotRun;
+    }
+
+    /// True while the code runs (a Check or a run in the loop).
+    pub fn is_running(&self) -> bool {
+        matches!(self.check, Run::Running { .. }) || matches!(self.in_loop, Run::Running { .. })
+    }
+}
+
+impl<R> Run<R> {
+    fn as_running(&mut self) -> Option<&mut RunPhase> {
+        match self {
+            Run::Running { phase } => Some(phase),
+            _ => None,
+        }
+    }
+
+    /// A run under way ends with `message`.
+    fn fail(&mut self, message: &str, source: &str) {
+        if self.as_running().is_some() {
+            *self = Run::Failed {
+                message: message.to_owned(),
+                source: source.to_owned(),
+            };
+        }
+    }
+}
+
+/// The source a finished run ran, if it has finished.
+pub trait RanSource {
+    fn source(&self) -> &str;
+}
+
+impl RanSource for CheckReport {
+    fn source(&self) -> &str {
+        &self.source
+    }
+}
+
+impl RanSource for LoopReport {
+    fn source(&self) -> &str {
+        &self.source
+    }
+}
+
+impl<R: RanSource> Run<R> {
     /// True when the shown result is of code that has been edited since.
-    pub fn result_is_outdated(&self) -> bool {
-        match &self.check {
-            CheckStatus::Done(report) => report.source != self.code.source,
-            CheckStatus::Failed { source, .. } => *source != self.code.source,
-            CheckStatus::NotRun | CheckStatus::Running { .. } => false,
+    pub fn is_outdated(&self, source: &str) -> bool {
+        match self {
+            Run::Done(report) => report.source() != source,
+            Run::Failed { source: ran, .. } => ran != source,
+            Run::NotRun | Run::Running { .. } => false,
         }
     }
 }
@@ -221,25 +306,47 @@ mod tests {
     }
 
     #[test]
-    fn a_late_answer_of_an_earlier_check_is_ignored() {
+    fn a_late_answer_of_an_earlier_run_is_ignored() {
         let mut state = ExerciseState::new(LearnerCode::starter(Language::Python));
-        state.apply(ExerciseAction::CheckStarted { id: 1 });
-        state.apply(ExerciseAction::CheckStarted { id: 2 });
-        let late = ExerciseAction::CheckFinished {
+        state.apply(ExerciseAction::Started {
+            job: Job::Check,
             id: 1,
-            report: report(&state.code.source),
+        });
+        state.apply(ExerciseAction::Started {
+            job: Job::Check,
+            id: 2,
+        });
+        let late = ExerciseAction::Finished {
+            id: 1,
+            report: Report::Check(report(&state.code.source)),
         };
         assert!(!state.apply(late));
-        assert!(state.is_checking());
-        assert!(state.apply(ExerciseAction::CheckFinished {
+        assert!(state.is_running());
+        assert!(state.apply(ExerciseAction::Finished {
             id: 2,
-            report: report(&state.code.source)
+            report: Report::Check(report(&state.code.source))
         }));
-        assert!(!state.result_is_outdated());
+        assert!(!state.check.is_outdated(&state.code.source));
         state.apply(ExerciseAction::Edit(
             "def reconcile(d, o, f=None):\n    return []\n".into(),
         ));
-        assert!(state.result_is_outdated());
+        assert!(state.check.is_outdated(&state.code.source));
+    }
+
+    #[test]
+    fn a_failure_ends_the_run_that_was_going() {
+        let mut state = ExerciseState::new(LearnerCode::starter(Language::JavaScript));
+        state.apply(ExerciseAction::Started {
+            job: Job::Loop,
+            id: 1,
+        });
+        state.apply(ExerciseAction::Failed {
+            id: 1,
+            message: "stopped".into(),
+        });
+        assert_eq!(state.check, Run::NotRun);
+        assert!(matches!(&state.in_loop, Run::Failed { message, .. } if message == "stopped"));
+        assert!(!state.is_running());
     }
 
     #[test]

@@ -6,41 +6,43 @@ use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
 use crate::embed::{EmbedOptions, MESSAGE_CHECKED};
-use crate::learner;
-use crate::state::{Action, ExerciseAction};
+use crate::learner::{self, RunInput};
+use crate::state::{Action, ExerciseAction, Job};
 
-/// Checks the learner's code (with the editors' scenario, as JSON text) when
-/// called, reporting progress and the result to the reducer. Inside a course
-/// page's frame, the result also goes to the page, if its origin is one that
+/// Runs the learner's code for a job (Check, or the loop) when called,
+/// reporting progress and the result to the reducer. Inside a course page's
+/// frame, a Check's result also goes to the page, if its origin is one that
 /// `allow=` names.
 #[hook]
-pub fn use_learner_check(
+pub fn use_learner_run(
     options: Rc<EmbedOptions>,
     dispatch: Callback<Action>,
-) -> Callback<(LearnerCode, Option<String>)> {
+) -> Callback<(Job, LearnerCode, RunInput)> {
     let counter = use_mut_ref(|| Cell::new(0u32));
     use_callback(
         (options, dispatch),
-        move |(code, scenario): (LearnerCode, Option<String>), (options, dispatch)| {
+        move |(job, code, input): (Job, LearnerCode, RunInput), (options, dispatch)| {
             let id = counter.borrow().get() + 1;
             counter.borrow().set(id);
             let exercise = dispatch.reform(Action::Exercise);
-            exercise.emit(ExerciseAction::CheckStarted { id });
+            exercise.emit(ExerciseAction::Started { job, id });
             let progress = {
                 let exercise = exercise.clone();
-                Rc::new(move |phase| exercise.emit(ExerciseAction::CheckProgress { id, phase }))
+                Rc::new(move |phase| exercise.emit(ExerciseAction::Progress { id, phase }))
             };
             let options = Rc::clone(options);
             wasm_bindgen_futures::spawn_local(async move {
-                match learner::check(&code, scenario, progress).await {
-                    Ok(checked) => {
-                        report_to_host(&options, &checked.outcome);
-                        exercise.emit(ExerciseAction::CheckFinished {
+                match learner::run(job, &code, input, progress).await {
+                    Ok(finished) => {
+                        if job == Job::Check {
+                            report_to_host(&options, &finished.outcome);
+                        }
+                        exercise.emit(ExerciseAction::Finished {
                             id,
-                            report: Rc::new(checked.report),
+                            report: finished.report,
                         });
                     }
-                    Err(message) => exercise.emit(ExerciseAction::CheckFailed { id, message }),
+                    Err(message) => exercise.emit(ExerciseAction::Failed { id, message }),
                 }
             });
         },
