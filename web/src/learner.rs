@@ -8,13 +8,16 @@ use std::rc::Rc;
 use reconcile_check::{EqualityNote, Mark};
 use reconcile_content::exercise::LearnerCode;
 use reconcile_core::json::Json;
-use reconcile_core::parse_actions;
-use serde::Deserialize;
+use reconcile_core::{parse_json, Document};
+use serde::de::value::StrDeserializer;
+use serde::de::{DeserializeOwned, IntoDeserializer};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::state::{CheckReport, CounterexampleReport, Job, LogLine, LoopReport, Report, RunPhase};
+use crate::state::{
+    ActionText, CheckReport, CounterexampleReport, Job, LogLine, LoopReport, Report, RunPhase,
+};
 
 #[wasm_bindgen(inline_js = r#"
 let api = null;
@@ -102,6 +105,8 @@ pub async fn run(
         .ok()
         .and_then(|t| t.as_string())
         .unwrap_or_default();
+    // Core's JSON reader, which the page links anyway, rather than serde
+    // derives: those would add a reader per struct to the page's first load.
     let source = code.source.clone();
     let report = match job {
         Job::Check => Report::Check(Rc::new(check_report(&text, source)?)),
@@ -134,130 +139,137 @@ fn message_of(error: &JsValue) -> String {
         .unwrap_or_else(|| "the check failed".to_owned())
 }
 
-/// The JS API's `CheckResult`, as it serializes (reconcile.d.ts).
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Outcome {
-    passed: bool,
-    total: usize,
-    counterexample: Option<Counterexample>,
-    #[serde(default)]
-    logs: Vec<Log>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Counterexample {
-    desired: Json,
-    observed: Json,
-    finalizers: Option<Json>,
-    finalizers_omitted: bool,
-    expected: Json,
-    actual: Option<Json>,
-    error: Option<String>,
-    expected_marks: Vec<Mark>,
-    actual_marks: Vec<Mark>,
-    rule: String,
-    notes: Vec<Note>,
-}
-
-#[derive(Deserialize)]
-struct Note {
-    note: EqualityNote,
-    text: String,
-}
-
-#[derive(Deserialize)]
-struct Log {
-    index: i64,
-    level: String,
-    text: String,
-}
-
-fn read<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, String> {
-    serde_json::from_str(text)
+fn read(text: &str) -> Result<Json, String> {
+    parse_json(Document::Scenario, text)
         .map_err(|error| format!("the checker's answer could not be read: {error}"))
 }
 
+/// A member that is there and not `null`.
+fn member<'a>(value: &'a Json, name: &str) -> Option<&'a Json> {
+    value.get(name).filter(|member| **member != Json::Null)
+}
+
+fn text_of(value: &Json, name: &str) -> Option<String> {
+    member(value, name)
+        .and_then(Json::as_str)
+        .map(str::to_owned)
+}
+
+fn number_of(value: &Json, name: &str) -> f64 {
+    match member(value, name) {
+        Some(Json::Number(number)) => number.as_f64(),
+        _ => 0.0,
+    }
+}
+
+fn items<'a>(value: &'a Json, name: &str) -> &'a [Json] {
+    member(value, name)
+        .and_then(Json::as_array)
+        .unwrap_or_default()
+}
+
+/// A string naming a variant of `T` (`"missing"` for [`Mark::Missing`]), read
+/// by `T`'s own serde names.
+fn named<T: DeserializeOwned>(value: &Json) -> Option<T> {
+    let name: StrDeserializer<'_, serde::de::value::Error> = value.as_str()?.into_deserializer();
+    T::deserialize(name).ok()
+}
+
 fn check_report(text: &str, source: String) -> Result<CheckReport, String> {
-    let outcome: Outcome = read(text)?;
-    let counterexample = outcome.counterexample.map(counterexample_of).transpose()?;
+    let outcome = read(text)?;
+    let counterexample = member(&outcome, "counterexample")
+        .map(counterexample_of)
+        .transpose()?;
     Ok(CheckReport {
-        passed: outcome.passed,
-        total: outcome.total,
+        passed: member(&outcome, "passed") == Some(&Json::Bool(true)),
+        total: number_of(&outcome, "total") as usize,
         counterexample,
-        logs: log_lines(outcome.logs),
+        logs: log_lines(&outcome),
         source,
     })
-}
-
-/// The JS API's `LoopResult` (reconcile.d.ts).
-#[derive(Deserialize)]
-struct LoopOutcome {
-    texts: Option<LoopTexts>,
-    error: Option<String>,
-    #[serde(default)]
-    logs: Vec<Log>,
-}
-
-#[derive(Deserialize)]
-struct LoopTexts {
-    converges: VerdictText,
-    idempotence: VerdictText,
-    restart: VerdictText,
-}
-
-#[derive(Deserialize)]
-struct VerdictText {
-    holds: bool,
-    text: String,
 }
 
 fn loop_report(text: &str, source: String) -> Result<LoopReport, String> {
-    let outcome: LoopOutcome = read(text)?;
+    let outcome = read(text)?;
+    let verdicts = member(&outcome, "texts").map_or_else(Vec::new, |texts| {
+        ["converges", "idempotence", "restart"]
+            .iter()
+            .filter_map(|name| member(texts, name))
+            .map(|verdict| {
+                let holds = member(verdict, "holds") == Some(&Json::Bool(true));
+                (holds, text_of(verdict, "text").unwrap_or_default())
+            })
+            .collect()
+    });
     Ok(LoopReport {
-        verdicts: outcome.texts.map_or_else(Vec::new, |texts| {
-            [texts.converges, texts.idempotence, texts.restart]
-                .into_iter()
-                .map(|verdict| (verdict.holds, verdict.text))
-                .collect()
-        }),
-        error: outcome.error,
-        logs: log_lines(outcome.logs),
+        verdicts,
+        error: text_of(&outcome, "error"),
+        logs: log_lines(&outcome),
         source,
     })
 }
 
-fn log_lines(logs: Vec<Log>) -> Vec<LogLine> {
-    logs.into_iter()
+fn log_lines(outcome: &Json) -> Vec<LogLine> {
+    items(outcome, "logs")
+        .iter()
         .map(|log| LogLine {
-            case: usize::try_from(log.index).ok(),
-            level: log.level,
-            text: log.text,
+            case: usize::try_from(number_of(log, "index") as i64).ok(),
+            level: text_of(log, "level").unwrap_or_default(),
+            text: text_of(log, "text").unwrap_or_default(),
         })
         .collect()
 }
 
-fn counterexample_of(found: Counterexample) -> Result<CounterexampleReport, String> {
-    let actions =
-        |list: &Json| parse_actions(&list.to_compact_string()).map_err(|error| error.to_string());
-    let finalizers = found
-        .finalizers
-        .as_ref()
-        .map_or_else(|| "null".to_owned(), Json::to_pretty_string);
+fn counterexample_of(found: &Json) -> Result<CounterexampleReport, String> {
+    // The checker's lists are `[kind, name, spec]` triples; they are shown as
+    // written (`CREATE a {"x":1}`), so no second reading of them is needed.
+    let actions = |name: &str| {
+        member(found, name).map(|list| {
+            list.as_array()
+                .unwrap_or_default()
+                .iter()
+                .map(|action| {
+                    let parts: Vec<String> = action
+                        .as_array()
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|part| {
+                            part.as_str()
+                                .map_or_else(|| part.to_compact_string(), str::to_owned)
+                        })
+                        .collect();
+                    ActionText(parts.join(" "))
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let document =
+        |name: &str| member(found, name).map_or_else(|| "null".to_owned(), Json::to_pretty_string);
+    let marks = |name: &str| {
+        items(found, name)
+            .iter()
+            .filter_map(named::<Mark>)
+            .collect()
+    };
     Ok(CounterexampleReport {
         documents: [
-            found.desired.to_pretty_string(),
-            found.observed.to_pretty_string(),
-            finalizers,
+            document("desired"),
+            document("observed"),
+            document("finalizers"),
         ],
-        finalizers_omitted: found.finalizers_omitted,
-        expected: actions(&found.expected)?,
-        actual: found.actual.as_ref().map(actions).transpose()?,
-        error: found.error,
-        expected_marks: found.expected_marks,
-        actual_marks: found.actual_marks,
-        rule: found.rule,
-        notes: found.notes.into_iter().map(|n| (n.note, n.text)).collect(),
+        finalizers_omitted: member(found, "finalizersOmitted") == Some(&Json::Bool(true)),
+        expected: actions("expected").unwrap_or_default(),
+        actual: actions("actual"),
+        error: text_of(found, "error"),
+        expected_marks: marks("expectedMarks"),
+        actual_marks: marks("actualMarks"),
+        rule: text_of(found, "rule").unwrap_or_default(),
+        notes: items(found, "notes")
+            .iter()
+            .filter_map(|note| {
+                let kind = named::<EqualityNote>(member(note, "note")?)?;
+                Some((kind, text_of(note, "text").unwrap_or_default()))
+            })
+            .collect(),
     })
 }

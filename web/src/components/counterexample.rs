@@ -4,10 +4,9 @@
 //! the learner's code printed.
 
 use reconcile_check::Mark;
-use reconcile_core::Action;
 use yew::prelude::*;
 
-use crate::state::{CounterexampleReport, LogLine};
+use crate::state::{ActionText, CounterexampleReport, LogLine};
 
 /// Lines of output shown at most (the sandbox keeps 1,000).
 const LOG_LIMIT: usize = 200;
@@ -64,7 +63,7 @@ fn note_id(note: reconcile_check::EqualityNote) -> String {
 fn action_column(
     title: &'static str,
     class: &'static str,
-    actions: &[Action],
+    actions: &[ActionText],
     marks: &[Mark],
 ) -> Html {
     html! {
@@ -82,20 +81,16 @@ fn action_column(
     }
 }
 
-fn action_row(action: &Action, mark: Mark) -> Html {
+fn action_row(action: &ActionText, mark: Mark) -> Html {
     let (class, label) = match mark {
         Mark::Same => ("mark-same", None),
         Mark::Missing => ("mark-missing", Some("missing from yours")),
         Mark::Unexpected => ("mark-unexpected", Some("not expected")),
         Mark::Moved => ("mark-moved", Some("in another place")),
     };
-    let spec = action
-        .spec
-        .as_ref()
-        .map_or_else(|| "null".to_owned(), |spec| spec.to_compact_string());
     html! {
         <li class={classes!("ce-action", class)}>
-            <code>{ format!("{} {} {spec}", action.kind.as_str(), action.name) }</code>
+            <code>{ &action.0 }</code>
             if let Some(label) = label {
                 <span class="mark-label">{ format!(" ({label})") }</span>
             }

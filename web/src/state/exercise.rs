@@ -6,7 +6,6 @@ use std::rc::Rc;
 
 use reconcile_check::{EqualityNote, Language, Mark};
 use reconcile_content::exercise::LearnerCode;
-use reconcile_core::Action as PlannedAction;
 
 /// What the pane shows.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,9 +88,9 @@ pub struct CounterexampleReport {
     pub documents: [String; 3],
     /// The finalizers argument was left out of the call, rather than `None`.
     pub finalizers_omitted: bool,
-    pub expected: Vec<PlannedAction>,
+    pub expected: Vec<ActionText>,
     /// What it returned, when that was an action list.
-    pub actual: Option<Vec<PlannedAction>>,
+    pub actual: Option<Vec<ActionText>>,
     /// What it raised, or why its result is not an action list.
     pub error: Option<String>,
     pub expected_marks: Vec<Mark>,
@@ -99,6 +98,11 @@ pub struct CounterexampleReport {
     pub rule: String,
     pub notes: Vec<(EqualityNote, String)>,
 }
+
+/// An action of a counterexample as the checker wrote it: `CREATE a {"x":1}`.
+/// Shown, never computed with (the checker compared them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionText(pub String);
 
 /// A line the learner's code printed.
 #[derive(Debug, Clone, PartialEq)]

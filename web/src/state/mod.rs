@@ -17,8 +17,8 @@ use yew::{AttrValue, Reducible};
 use crate::shared::Shared;
 
 pub use exercise::{
-    CheckReport, CounterexampleReport, ExerciseAction, ExerciseState, Job, LogLine, LoopReport,
-    Report, Run, RunPhase,
+    ActionText, CheckReport, CounterexampleReport, ExerciseAction, ExerciseState, Job, LogLine,
+    LoopReport, Report, Run, RunPhase,
 };
 pub use lesson::{LessonAction, LessonState};
 pub use sim::{SimAction, SimState, SPEEDS};
