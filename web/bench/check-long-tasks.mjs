@@ -1,0 +1,53 @@
+// Longest main-thread task while "Your reconcile" checks a correct reconcile,
+// in headless Debian Chromium on the release build: the path a learner takes
+// (type the code, press Check, read the verdict). Python includes Pyodide's
+// first start in a fresh browser. Budget: no task over 200 ms.
+// Usage: node bench/check-long-tasks.mjs [javascript|python]   (serves ../dist itself; prints JSON)
+import { readFileSync } from "node:fs";
+import { serveAndLaunch } from "./lib.mjs";
+import { RIGHT_RECONCILE } from "./learner-reconcile.mjs";
+
+const language = process.argv[2] ?? "javascript";
+const budgetMs = 200;
+const sources = {
+  javascript: () => RIGHT_RECONCILE,
+  python: () => readFileSync(new URL("./learner-reconcile.py", import.meta.url), "utf8"),
+};
+const site = await serveAndLaunch(4179);
+try {
+  const page = await site.browser.newPage();
+  await page.goto(`${site.url}/?exercise=reconcile&lang=${language}`);
+  const code = page.getByRole("textbox", { name: /^Your reconcile, in / });
+  await code.fill(sources[language]());
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longTasks.push(entry.duration);
+    }).observe({ type: "longtask", buffered: false });
+  });
+  const started = Date.now();
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await page.waitForFunction(
+    () => document.querySelector(".check-status .verdict") !== null,
+    null,
+    { polling: 250, timeout: 120_000 },
+  );
+  const elapsed = Date.now() - started;
+  const verdict = await page.locator(".check-status").textContent();
+  const tasks = await page.evaluate(() => window.longTasks);
+  const max = tasks.length ? Math.max(...tasks) : 0;
+  console.log(JSON.stringify({
+    language,
+    verdict,
+    checkMs: elapsed,
+    longTasks: tasks.length,
+    maxLongTaskMs: Math.round(max),
+    budgetMs,
+    withinBudget: verdict.startsWith("Passed") && max <= budgetMs,
+  }));
+} catch (error) {
+  console.log(JSON.stringify({ language, error: String(error.message).split("\n")[0] }));
+  process.exitCode = 1;
+} finally {
+  await site.close();
+}
