@@ -30,11 +30,14 @@ export type CheckResult = import("./reconcile_core.js").CheckOutcome & {
 };
 
 /**
- * Checks a learner's `reconcile` (the source of an ES module that exports it)
- * against the contract on at least 500 cases, in the sandbox, and shrinks the
- * first failure to a minimal counterexample. Only "javascript" for now.
+ * Checks a learner's `reconcile` against the contract on at least 500 cases,
+ * in the sandbox, and shrinks the first failure to a minimal counterexample.
+ * `source` is an ES module that exports `reconcile` ("javascript", the
+ * default) or Python that defines `def reconcile(desired, observed,
+ * finalizers=None)` ("python", run by Pyodide, downloaded and started on the
+ * first Python check).
  */
 export function check(
   source: string,
-  options?: { language?: "javascript"; scenario?: Scenario | string | null; seed?: number; cases?: number },
+  options?: { language?: "javascript" | "python"; scenario?: Scenario | string | null; seed?: number; cases?: number },
 ): Promise<CheckResult>;

@@ -68,17 +68,19 @@ const sandboxHost = once(() => import(new URL("../sandbox-host.js", import.meta.
 let sandbox = null;
 
 /**
- * Checks a learner's `reconcile`, an ES module's source that exports it,
- * against the contract on `cases` generated cases (at least 500, the
- * default; after `scenario`, when given),
- * and shrinks the first failure to a minimal counterexample. The code runs in
- * the sandbox: an opaque-origin frame's worker, stopped after 2 s per call.
+ * Checks a learner's `reconcile` against the contract on `cases` generated
+ * cases (at least 500, the default; after `scenario`, when given), and
+ * shrinks the first failure to a minimal counterexample. `source` is an ES
+ * module that exports `reconcile` (language "javascript", the default) or
+ * Python that defines it (language "python", run by Pyodide, which the first
+ * Python check downloads and starts). The code runs in the sandbox: an
+ * opaque-origin frame's worker, stopped after 2 s per call.
  * Resolves to `{ passed, total, counterexample, logs }`; rejects when the
  * code does not load (with its message and line) or a call is stopped.
  */
 export async function check(source, { language = "javascript", scenario = null, seed = 1, cases } = {}) {
-  if (language !== "javascript") {
-    throw new Error(`checking ${language} is not available yet; expected "javascript"`);
+  if (language !== "javascript" && language !== "python") {
+    throw new Error(`checking ${language} is not available; expected "javascript" or "python"`);
   }
   const [{ Check }, { Sandbox }] = await Promise.all([checkModule(), sandboxHost()]);
   sandbox ??= new Sandbox();
@@ -90,7 +92,7 @@ export async function check(source, { language = "javascript", scenario = null, 
     while (checker.case() !== undefined) {
       const batch = checker.upcoming();
       const course = checker.course();
-      const run = await sandbox.run(source, batch);
+      const run = await sandbox.run(source, batch, { language });
       logs.push(...run.logs);
       if (run.loadError) {
         const { message, line } = run.loadError;
