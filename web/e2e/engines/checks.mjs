@@ -188,6 +188,14 @@ export const checks = {
     assert.match(report.loadStopped.message, /^Your code ran for more than 2 seconds while it was loading/);
   },
 
+  /** Python's start has a limit of its own, reported as such; the next run starts Python again. */
+  pythonStartLimit(report) {
+    assert.equal(report.stopped?.reason, "start", JSON.stringify(report.stopped));
+    assert.match(report.stopped.message, /^Python did not start within 0\.1 seconds, so the run was stopped\./);
+    assert.deepEqual(report.results, []);
+    assert.deepEqual(report.next, { results: [SEED_ACTIONS], warm: false });
+  },
+
   /** The sandbox page opened with a real origin does nothing. */
   direct(report) {
     assert.equal(report.answered, false);

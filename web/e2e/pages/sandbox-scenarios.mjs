@@ -516,3 +516,17 @@ export async function pythonRunaway() {
     sandbox.dispose();
   }
 }
+
+/** Starting Python has its own limit (here 100 ms, so that it is reached), with its own message. */
+export async function pythonStartLimit() {
+  const { Sandbox } = await host();
+  const sandbox = new Sandbox({ pythonStartLimitMs: 100 });
+  try {
+    const tooSlow = await sandbox.run(CORRECT_PY, [SEED], PYTHON);
+    sandbox.pythonStartLimitMs = 20000;
+    const next = await sandbox.run(CORRECT_PY, [SEED], PYTHON);
+    return { stopped: tooSlow.stopped ?? null, results: tooSlow.results, next: { results: parsed(next), warm: next.python?.warm ?? null } };
+  } finally {
+    sandbox.dispose();
+  }
+}
