@@ -1,6 +1,15 @@
 // The JS API for course pages, as a course page imports it from the built site: /pkg/reconcile.js.
 import { test, expect, typeInto } from "./fixtures.mjs";
+import { readFileSync } from "node:fs";
 import { RIGHT_RECONCILE } from "../bench/learner-reconcile.mjs";
+
+const RIGHT_PYTHON = readFileSync(new URL("../bench/learner-reconcile.py", import.meta.url), "utf8");
+
+/** The right Python reconcile with one line changed: a classic wrong solution. */
+function wrongPython(find, replace) {
+  if (!RIGHT_PYTHON.includes(find)) throw new Error(`learner-reconcile.py has no ${JSON.stringify(find)}`);
+  return RIGHT_PYTHON.replace(find, replace);
+}
 
 test("the JS API at /pkg/reconcile.js reconciles, plans, simulates and throws the playground's errors", async ({
   page,
@@ -108,4 +117,59 @@ test("check() runs a learner's JavaScript reconcile in the sandbox: a right one 
   expect(found.expected).toHaveLength(2);
   expect(found.expectedMarks).toEqual(["moved", "moved"]);
   expect(result.loops).toMatch(/2 s/);
+});
+
+test("check() runs a learner's Python reconcile with Pyodide in the sandbox: a right one passes, classic wrong ones get their counterexamples", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto("/");
+  const sources = {
+    right: RIGHT_PYTHON,
+    // Python's == takes True for 1.
+    boolIsInt: wrongPython("elif not same(desired[name], observed[name]):", "elif desired[name] != observed[name]:"),
+    // Comparing json.dumps text: member order and 1.0 against 1 count.
+    textCompare: "import json\n" + wrongPython("elif not same(desired[name], observed[name]):", "elif json.dumps(desired[name]) != json.dumps(observed[name]):"),
+    ignoresFinalizers: wrongPython("pending = finalizers.get(name) or []", "pending = []"),
+    sortsAll: wrongPython("    return actions", "    return sorted(actions, key=lambda action: action[1])"),
+    loops: "def reconcile(desired, observed, finalizers=None):\n    while True:\n        pass\n",
+    syntax: "def reconcile(desired, observed, finalizers=None):\n    return [\n\n",
+    raises: "def reconcile(desired, observed, finalizers=None):\n    return desired['a']\n",
+  };
+  const result = await page.evaluate(async (sources) => {
+    const api = await import("/pkg/reconcile.js");
+    const settle = (promise) => promise.then((value) => ({ value }), (error) => ({ error: error.message }));
+    const out = {};
+    for (const [name, source] of Object.entries(sources)) out[name] = await settle(api.check(source, { language: "python" }));
+    return out;
+  }, sources);
+  const found = (name) => {
+    expect(result[name].error, name).toBeUndefined();
+    expect(result[name].value.passed, name).toBe(false);
+    return result[name].value.counterexample;
+  };
+  expect(result.right.value).toMatchObject({ passed: true, total: 500 });
+
+  const boolIsInt = found("boolIsInt");
+  expect(boolIsInt.rule).toMatch(/^UPDATE ".*" is missing/);
+  expect(boolIsInt.notes.map((n) => n.note)).toEqual(["python-bool-is-int"]);
+  expect(boolIsInt.expected).toHaveLength(1);
+
+  const textCompare = found("textCompare");
+  expect(textCompare.rule).toMatch(/^UPDATE ".*" is not expected: identical specs produce no action/);
+  expect(textCompare.notes.map((n) => n.note)).toEqual(["text-differs"]);
+  expect(textCompare.actualMarks).toEqual(["unexpected"]);
+
+  const ignoresFinalizers = found("ignoresFinalizers");
+  expect(ignoresFinalizers.rule).toMatch(/FINALIZE, not DELETE$/);
+  expect(ignoresFinalizers.expected).toEqual([["FINALIZE", expect.any(String), null]]);
+
+  const sortsAll = found("sortsAll");
+  expect(sortsAll.rule).toMatch(/^the order is wrong/);
+  expect(sortsAll.notes).toEqual([]);
+  expect(sortsAll.expectedMarks).toEqual(["moved", "moved"]);
+
+  const raises = found("raises");
+  expect(raises.rule).toBe("reconcile raised an error: KeyError: 'a' (line 2)");
+
+  expect(result.loops.error).toMatch(/^Your reconcile ran for more than 2 seconds on case 1 of \d+/);
+  expect(result.syntax.error).toMatch(/ \(line 2\)$/);
 });

@@ -36,14 +36,14 @@ for (const name of Object.keys(checks)) {
   });
 }
 
-test("the first view loads nothing of the sandbox, embedded or not", async ({ page }) => {
+test("the first view loads nothing of the sandbox or Pyodide, embedded or not", async ({ page }) => {
   const requested = [];
   page.on("request", (request) => requested.push(new URL(request.url()).pathname));
   for (const path of ["/", "/?embed", PLAYGROUND_PATH]) {
     await openPlayground(page, path);
     await expect(page.locator(".actions, [aria-label='Actions']").first()).toBeVisible();
   }
-  expect(requested.filter((path) => path.includes("sandbox"))).toEqual([]);
+  expect(requested.filter((path) => path.includes("sandbox") || path.includes("pyodide"))).toEqual([]);
   expect(await page.locator("iframe").count()).toBe(0);
 });
 

@@ -30,19 +30,22 @@ export type CheckResult = import("./reconcile_core.js").CheckOutcome & {
 };
 
 /**
- * Checks a learner's `reconcile` (the source of an ES module that exports it)
- * against the contract on at least 500 cases, in the sandbox, and shrinks the
- * first failure to a minimal counterexample. Only "javascript" for now.
+ * Checks a learner's `reconcile` against the contract on at least 500 cases,
+ * in the sandbox, and shrinks the first failure to a minimal counterexample.
+ * `source` is an ES module that exports `reconcile` ("javascript", the
+ * default) or Python that defines `def reconcile(desired, observed,
+ * finalizers=None)` ("python", run by Pyodide, downloaded and started on the
+ * first Python check).
  */
 export function check(
   source: string,
   options?: {
-    language?: "javascript";
+    language?: "javascript" | "python";
     scenario?: Scenario | string | null;
     seed?: number;
     cases?: number;
-    /** Hears how far the check is, after each batch of cases. */
-    onProgress?: (progress: { phase: "checking"; done: number }) => void;
+    /** Hears how far the check is: Python's start, then the cases answered after each batch. */
+    onProgress?: (progress: { phase: "loading"; percent: number } | { phase: "checking"; done: number }) => void;
   },
 ): Promise<CheckResult>;
 
@@ -53,15 +56,15 @@ export type LoopResult = import("./reconcile_core.js").LoopOutcome & {
 /**
  * Runs a learner's `reconcile` (the source of an ES module that exports it)
  * in the simulated loop in place of the contract's: whether it converges, is
- * idempotent, and survives a restart. Only "javascript" for now.
+ * idempotent, and survives a restart.
  */
 export function checkLoop(
   source: string,
   options: {
-    language?: "javascript";
+    language?: "javascript" | "python";
     scenario: Scenario | string;
     options?: SimOptions | string | null;
-    /** Hears how many calls of the learner's reconcile have run. */
-    onProgress?: (progress: { phase: "running"; done: number }) => void;
+    /** Hears how far the run is: Python's start, then the calls answered. */
+    onProgress?: (progress: { phase: "loading"; percent: number } | { phase: "running"; done: number }) => void;
   },
 ): Promise<LoopResult>;

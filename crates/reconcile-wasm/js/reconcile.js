@@ -68,19 +68,20 @@ const sandboxHost = once(() => import(new URL("../sandbox-host.js", import.meta.
 let sandbox = null;
 
 /**
- * Checks a learner's `reconcile`, an ES module's source that exports it,
- * against the contract on `cases` generated cases (at least 500, the
- * default; after `scenario`, when given),
- * and shrinks the first failure to a minimal counterexample. The code runs in
- * the sandbox: an opaque-origin frame's worker, stopped after 2 s per call.
+ * Checks a learner's `reconcile` against the contract on `cases` generated
+ * cases (at least 500, the default; after `scenario`, when given), and
+ * shrinks the first failure to a minimal counterexample. `source` is an ES
+ * module that exports `reconcile` (language "javascript", the default) or
+ * Python that defines it (language "python", run by Pyodide, which the first
+ * Python check downloads and starts). The code runs in the sandbox: an
+ * opaque-origin frame's worker, stopped after 2 s per call.
  * Resolves to `{ passed, total, counterexample, logs }`; rejects when the
  * code does not load (with its message and line) or a call is stopped.
- * `onProgress`, if given, hears `{ phase: "checking", done }` after each batch.
+ * `onProgress`, if given, hears `{ phase: "loading", percent }` while Pyodide
+ * downloads (the first Python check), then `{ phase: "checking", done }` after each batch.
  */
 export async function check(source, { language = "javascript", scenario = null, seed = 1, cases, onProgress } = {}) {
-  if (language !== "javascript") {
-    throw new Error(`checking ${language} is not available yet; expected "javascript"`);
-  }
+  expectLanguage(language);
   const [{ Check }, { Sandbox }] = await Promise.all([checkModule(), sandboxHost()]);
   sandbox ??= new Sandbox();
   const checker = new Check(language, seed, scenario, cases);
@@ -92,12 +93,7 @@ export async function check(source, { language = "javascript", scenario = null, 
     while (checker.case() !== undefined) {
       const batch = checker.upcoming();
       const course = checker.course();
-      const run = await sandbox.run(source, batch);
-      logs.push(...run.logs);
-      if (run.loadError) {
-        const { message, line } = run.loadError;
-        throw new Error(line ? `${message} (line ${line})` : message);
-      }
+      const run = await runLoaded(source, batch, language, logs, onProgress);
       let answered = 0;
       for (const result of run.results) {
         if (result.ok) checker.answer(result.json);
@@ -131,9 +127,7 @@ export async function check(source, { language = "javascript", scenario = null, 
  * calls so far.
  */
 export async function checkLoop(source, { language = "javascript", scenario, options = null, onProgress } = {}) {
-  if (language !== "javascript") {
-    throw new Error(`running ${language} in the loop is not available yet; expected "javascript"`);
-  }
+  expectLanguage(language);
   const [simulation, { Sandbox }] = await Promise.all([simulationModule(), sandboxHost()]);
   sandbox ??= new Sandbox();
   const loop = new simulation.LoopCheck(scenario, options);
@@ -142,12 +136,7 @@ export async function checkLoop(source, { language = "javascript", scenario, opt
   try {
     for (let call = loop.call(); call !== undefined; call = loop.call()) {
       const { process: _process, ...args } = call;
-      const run = await sandbox.run(source, [args]);
-      logs.push(...run.logs);
-      if (run.loadError) {
-        const { message, line } = run.loadError;
-        throw new Error(line ? `${message} (line ${line})` : message);
-      }
+      const run = await runLoaded(source, [args], language, logs, onProgress);
       const [result] = run.results;
       if (!result) throw new Error(run.stopped?.message ?? "the sandbox stopped before the call ended");
       if (result.ok) loop.answer(result.json ?? "null");
@@ -159,6 +148,27 @@ export async function checkLoop(source, { language = "javascript", scenario, opt
   } finally {
     loop.free();
   }
+}
+
+function expectLanguage(language) {
+  if (language !== "javascript" && language !== "python") {
+    throw new Error(`unknown language ${JSON.stringify(language)}; expected "javascript" or "python"`);
+  }
+}
+
+/**
+ * Runs `calls` in the sandbox, keeping what the code printed; throws if the
+ * code does not load. Pyodide's download is told as `{ phase: "loading", percent }`.
+ */
+async function runLoaded(source, calls, language, logs, onProgress) {
+  const onLoad = (percent) => onProgress?.({ phase: "loading", percent });
+  const run = await sandbox.run(source, calls, { language, onLoad });
+  logs.push(...run.logs);
+  if (run.loadError) {
+    const { message, line } = run.loadError;
+    throw new Error(line ? `${message} (line ${line})` : message);
+  }
+  return run;
 }
 
 /** An error the learner's code raised, with its line in their source. */

@@ -59,10 +59,16 @@ pub const SANDBOX_PAGE: &str = "sandbox.html";
 /// and the learner's module. No `'self'`: in an opaque origin it would name the
 /// site in some engines and nothing in others. No `'unsafe-eval'`: the learner's
 /// module is imported from a `blob:` URL, not evaluated from a string.
+/// `'wasm-unsafe-eval'` lets the Python worker compile Pyodide's WebAssembly (and
+/// allows nothing else: `eval` and `new Function` stay refused); Pyodide's files
+/// arrive from the page as Blobs, so no `connect-src` is needed.
 fn sandbox_policy(script_hashes: &[String], style_hashes: &[String]) -> String {
     let mut directives = vec![
         "default-src 'none'".to_owned(),
-        format!("{} blob:", with_hashes("script-src", script_hashes)),
+        format!(
+            "{} 'wasm-unsafe-eval' blob:",
+            with_hashes("script-src", script_hashes)
+        ),
         "worker-src blob:".to_owned(),
     ];
     if !style_hashes.is_empty() {
@@ -97,8 +103,7 @@ impl Kind {
 /// Parses `[DIR]` and adds the policy to each page in it.
 pub fn run(args: &[String]) -> Result<(), String> {
     let dir = match args {
-        [] => std::env::var_os("TRUNK_STAGING_DIR")
-            .map_or_else(|| Env::new().root.join("dist"), PathBuf::from),
+        [] => crate::tools::staging_dir(&Env::new()),
         [dir] => PathBuf::from(dir),
         _ => return Err("usage: cargo xtask csp [DIR]".to_owned()),
     };
@@ -543,7 +548,7 @@ mod tests {
         assert_eq!(
             sandbox,
             format!(
-                "default-src 'none'; script-src '{}' blob:; worker-src blob:; base-uri 'none'; form-action 'none'",
+                "default-src 'none'; script-src '{}' 'wasm-unsafe-eval' blob:; worker-src blob:; base-uri 'none'; form-action 'none'",
                 sha256_source(relay)
             )
         );

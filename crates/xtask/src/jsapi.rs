@@ -30,8 +30,7 @@ const WASM_FEATURES: [&str; 6] = [
 pub fn run(args: &[String]) -> Result<(), String> {
     let env = Env::new();
     let into = match args {
-        [] => std::env::var_os("TRUNK_STAGING_DIR")
-            .map_or_else(|| env.root.join("dist"), PathBuf::from),
+        [] => crate::tools::staging_dir(&env),
         [flag, dir] if flag == "--into" => PathBuf::from(dir),
         _ => return Err("usage: cargo xtask js-api [--into DIR]".to_owned()),
     };

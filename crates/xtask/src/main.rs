@@ -11,6 +11,7 @@ mod boundaries;
 mod csp;
 mod fuzz;
 mod jsapi;
+mod pyodide;
 mod size;
 mod tools;
 
@@ -38,6 +39,9 @@ usage: cargo xtask <command>
   csp [DIR]          add a Content-Security-Policy <meta> with the hash of every inline
                      script and style to each DIR/*.html (default: trunk's staging dir
                      when run as its hook, else dist/)
+  pyodide [DIR]      copy Pyodide's core files (npm pyodide) into DIR/pyodide/ for the
+                     sandbox's Python (default: trunk's staging dir when run as its
+                     hook, else dist/)
   js-api [--into D]  build the JS API for course pages into D/pkg/ (default: trunk's
                      staging dir when run as its hook, else dist/)
   bench              release build, then the performance report, docs/PERFORMANCE.md: the
@@ -55,6 +59,7 @@ fn main() -> ExitCode {
         Some("bench") => bench(),
         Some("js-api") => jsapi::run(&args[1..]),
         Some("csp") => csp::run(&args[1..]),
+        Some("pyodide") => pyodide::run(&args[1..]),
         Some("fuzz") => fuzz::command(&args[1..]),
         Some("boundaries") => boundaries::check(&Env::new(), &mut Tally::default()),
         Some("size") => size::report(&Env::new().root.join("dist")).map(|table| print!("{table}")),

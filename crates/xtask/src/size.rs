@@ -6,11 +6,14 @@ use std::path::Path;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 
-/// Files a browser downloads for the playground page.
+/// Files a browser downloads for the playground page (and, on demand, for the sandbox:
+/// its Python harness, and Pyodide's modules, standard library and lock file).
 fn is_page_asset(name: &str) -> bool {
-    [".html", ".js", ".wasm", ".css"]
-        .iter()
-        .any(|ext| name.ends_with(ext))
+    [
+        ".html", ".js", ".mjs", ".wasm", ".css", ".py", ".zip", ".json",
+    ]
+    .iter()
+    .any(|ext| name.ends_with(ext))
 }
 
 fn gzipped_len(bytes: &[u8]) -> Result<usize, String> {
@@ -31,6 +34,13 @@ pub fn report(dist: &Path) -> Result<String, String> {
     )?;
     report.push_str("\nThe sandbox for a learner's code, loaded on its first run:\n\n");
     report.push_str(&table(dist, sandbox, "no budget of its own")?);
+    let pyodide = dist.join(crate::pyodide::DIR);
+    if pyodide.is_dir() {
+        report.push_str(
+            "\nPyodide (`pyodide/`), loaded on a learner's first Python run and handed to the sandbox:\n\n",
+        );
+        report.push_str(&table(&pyodide, |_| true, "budget: starts in 5 s")?);
+    }
     let pkg = dist.join("pkg");
     if pkg.is_dir() {
         let simulation = |name: &str| name.starts_with("reconcile_sim");

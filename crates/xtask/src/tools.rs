@@ -127,6 +127,8 @@ impl Env {
             .args(&["--root", ".tools"])
             .run()?;
         }
+        // binaryen (wasm-opt) and pyodide, which the build copies into dist/pyodide/.
+        self.ensure_npm_packages()?;
         if !has("wasm-opt", WASM_OPT_VERSION) {
             self.npm_ci()?;
         }
@@ -206,6 +208,12 @@ impl Env {
     pub fn trunk_release_build(&self) -> Result<(), String> {
         self.step("trunk", &["build", "--release"]).run()
     }
+}
+
+/// Where a `post_build` hook writes: trunk's staging folder (`TRUNK_STAGING_DIR`)
+/// when trunk runs it, else `dist/`.
+pub fn staging_dir(env: &Env) -> PathBuf {
+    std::env::var_os("TRUNK_STAGING_DIR").map_or_else(|| env.root.join("dist"), PathBuf::from)
 }
 
 /// One command to run, echoed before it runs.

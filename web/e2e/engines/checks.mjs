@@ -136,7 +136,64 @@ export const checks = {
     assert.match(report.meta, /^default-src 'self'; script-src 'self' 'wasm-unsafe-eval' /);
     assert.doesNotMatch(report.meta, /'unsafe-eval'|'unsafe-inline'|blob:/);
     assert.equal(report.evalBlocked, "EvalError", "new Function is refused on the page");
-    assert.match(report.sandboxMeta, /^default-src 'none'; script-src 'sha256-[^']+' blob:; worker-src blob:; base-uri 'none'; form-action 'none'$/);
+    assert.match(report.sandboxMeta, /^default-src 'none'; script-src 'sha256-[^']+' 'wasm-unsafe-eval' blob:; worker-src blob:; base-uri 'none'; form-action 'none'$/);
+  },
+
+  /** Python: right answers from tuples or lists, print, errors with the learner's line, the js module reaching nothing, Python kept warm. */
+  python(report) {
+    assert.equal(report.first.loadError, null, JSON.stringify(report.first.loadError));
+    assert.equal(report.first.stopped, null);
+    assert.deepEqual(report.first.results, [SEED_ACTIONS, [SEED_ACTIONS[0], SEED_ACTIONS[1], ["FINALIZE", "c", null]]]);
+    assert.equal(report.first.python?.warm, false, "the first run starts Python");
+    assert.deepEqual(report.warm, [true, true, true, true, true, true, true, true], "every later run finds Python running");
+    assert.deepEqual(report.lists, [SEED_ACTIONS], "lists and tuples both give JSON arrays");
+    assert.deepEqual(report.printed.results, [[]]);
+    assert.deepEqual(report.printed.logs, [
+      { index: -1, level: "log", text: "loading" },
+      { index: 0, level: "log", text: "called with ['a', 'b']" },
+      { index: 0, level: "error", text: "careful" },
+    ]);
+    const thrown = report.thrown.result;
+    assert.equal(thrown.ok, false);
+    assert.equal(thrown.error.name, "TypeError");
+    assert.equal(thrown.error.line, 4, JSON.stringify(thrown.error));
+    assert.match(thrown.error.stack, /^Traceback \(most recent call last\):\n  File "your code", line 4, in reconcile\n/);
+    assert.doesNotMatch(thrown.error.stack, /sandbox-harness|<exec>|blob:|pyodide/);
+    assert.deepEqual(report.thrown.logs, [{ index: 0, level: "log", text: "about to fail" }]);
+    assert.equal(report.syntax.name, "SyntaxError");
+    assert.equal(report.syntax.line, 2, JSON.stringify(report.syntax));
+    assert.match(report.syntax.stack, /File "your code", line 2/);
+    assert.match(report.missing.message, /does not define a function named reconcile/);
+    assert.equal(report.noJson.ok, false);
+    assert.equal(report.noJson.error.message, "reconcile must return a list of (kind, name, spec) tuples; found a set at [0][2]");
+    const seen = report.probe.seen;
+    assert.equal(report.probe.count, 1, "what Python posts is not taken for a result");
+    assert.equal(seen.origin, "value: null", "Python runs in the opaque origin");
+    for (const where of ["localStorage", "sessionStorage", "cookie", "parent", "postMessage"]) {
+      assert.match(seen[where], /^threw: /, `${where} from Python: ${seen[where]}`);
+    }
+    assert.ok(!JSON.stringify(seen).includes("python-must-not-see-this"), "the secret appears nowhere");
+    assert.deepEqual(report.fresh, [["CREATE", "same", false]], "each run gets a fresh namespace");
+  },
+
+  /** Python: while True: pass is stopped after the call limit; Python starts again and works. */
+  pythonRunaway(report) {
+    assert.deepEqual(report.warmup.results, [SEED_ACTIONS]);
+    assert.equal(report.stopped?.reason, "call", JSON.stringify(report.stopped));
+    assert.match(report.stopped.message, STOPPED_CALL);
+    assert.deepEqual(report.results, [], "no result for the stopped call");
+    assert.deepEqual(report.logs, [{ index: 0, level: "log", text: "about to loop" }], "output before the loop is kept");
+    assert.deepEqual(report.again, { results: [SEED_ACTIONS], warm: false }, "the next run starts Python again, and works");
+    assert.equal(report.loadStopped?.reason, "load");
+    assert.match(report.loadStopped.message, /^Your code ran for more than 2 seconds while it was loading/);
+  },
+
+  /** Python's start has a limit of its own, reported as such; the next run starts Python again. */
+  pythonStartLimit(report) {
+    assert.equal(report.stopped?.reason, "start", JSON.stringify(report.stopped));
+    assert.match(report.stopped.message, /^Python did not start within 0\.1 seconds, so the run was stopped\./);
+    assert.deepEqual(report.results, []);
+    assert.deepEqual(report.next, { results: [SEED_ACTIONS], warm: false });
   },
 
   /** The sandbox page opened with a real origin does nothing. */

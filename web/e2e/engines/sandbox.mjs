@@ -5,7 +5,7 @@
 //
 //   node e2e/engines/sandbox.mjs [firefox] [webkit]     (from web/; DIST and PORT as for Playwright)
 //
-// SANDBOX_REPORTS=1 prints what each scenario reported.
+// SANDBOX_REPORTS=1 prints what each scenario reported; SANDBOX_CHECKS=a,b runs only those.
 //
 // Serves DIST (default ../dist) itself, prints one line per check and closes with
 // Playwright-style counts ("N passed (Xs)", "N failed", "N skipped"), which
@@ -25,7 +25,9 @@ const port = Number(process.env.PORT ?? 4176);
 const dist = process.env.DIST ?? "../dist";
 const base = `http://127.0.0.1:${port}`;
 const engines = process.argv.slice(2).length ? process.argv.slice(2) : ["firefox", "webkit"];
-const names = Object.keys(checks);
+// SANDBOX_CHECKS=python,pythonRunaway runs only those checks.
+const only = process.env.SANDBOX_CHECKS?.split(",");
+const names = Object.keys(checks).filter((name) => !only || only.includes(name));
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const started = Date.now();
 const children = [];
@@ -111,7 +113,7 @@ async function webkit() {
     })
     .build();
   try {
-    await driver.manage().setTimeouts({ script: 60000, pageLoad: 30000 });
+    await driver.manage().setTimeouts({ script: 120000, pageLoad: 30000 });
     await driver.get(`${base}${PLAYGROUND_PATH}`);
     await driver.wait(async () => driver.executeScript('return !!document.querySelector(\'textarea[aria-label="Desired state"]\')'), 20000);
     await runChecks("webkit", async (name) => {

@@ -403,3 +403,130 @@ export async function direct() {
   frame.remove();
   return { answered };
 }
+
+// ---- Python (Pyodide in the same sandbox) ----
+
+const PYTHON = { language: "python" };
+
+/**
+ * A reconcile in Python, as a learner might write it (tuples), right on the cases here;
+ * its \`!=\` would take True for 1, which web/bench/learner-reconcile.py gets right.
+ */
+export const CORRECT_PY = `# Right on the seed example.
+def reconcile(desired, observed, finalizers=None):
+    pending = finalizers or {}
+    upserts = [("CREATE", n, desired[n]) for n in sorted(desired) if n not in observed]
+    upserts += [("UPDATE", n, desired[n]) for n in sorted(desired) if n in observed and desired[n] != observed[n]]
+    upserts.sort(key=lambda action: action[1])
+    gone = [("FINALIZE" if pending.get(n) else "DELETE", n, None) for n in sorted(observed) if n not in desired]
+    return upserts + gone
+`;
+
+/** What Python code sees when it reaches for the site through Pyodide's \`js\` module. */
+const PROBE_PY = (key) => `import js
+seen = {}
+def attempt(name, what):
+    try:
+        seen[name] = "value: " + str(what())
+    except BaseException as error:
+        seen[name] = "threw: " + type(error).__name__ + ": " + str(error)
+
+def local_storage():
+    from js import localStorage
+    return localStorage.getItem(${JSON.stringify(key)})
+
+attempt("origin", lambda: js.self.origin)
+attempt("localStorage", local_storage)
+attempt("sessionStorage", lambda: js.sessionStorage.getItem(${JSON.stringify(key)}))
+attempt("cookie", lambda: js.document.cookie)
+attempt("parent", lambda: js.parent.document.title)
+attempt("postMessage", lambda: js.postMessage(js.JSON.parse('{"type":"result","index":0,"ok":true,"json":"[]"}')))
+
+def reconcile(desired, observed, finalizers=None):
+    return seen
+`;
+
+const parsed = (run) => run.results.map((r) => (r.ok ? JSON.parse(r.json) : r));
+
+/**
+ * Python in the sandbox, one Sandbox for all (Python starts once, then stays warm):
+ * right answers from tuples and lists, print, errors with the learner's line, and
+ * what the \`js\` module reaches.
+ */
+export async function python() {
+  const { Sandbox } = await host();
+  localStorage.setItem(SECRET_KEY, "python-must-not-see-this");
+  const sandbox = new Sandbox();
+  try {
+    const first = await sandbox.run(CORRECT_PY, [SEED, { ...SEED, finalizers: '{"c":["x"]}' }], PYTHON);
+    const lists = await sandbox.run(
+      `def reconcile(desired, observed):\n    return [["CREATE", "a", desired["a"]], ("UPDATE", "b", desired["b"]), ["DELETE", "c", None]]\n`,
+      [SEED],
+      PYTHON,
+    );
+    const printed = await sandbox.run(
+      `print("loading")\ndef reconcile(desired, observed):\n    print("called with", sorted(desired))\n    import sys\n    print("careful", file=sys.stderr)\n    return []\n`,
+      [SEED],
+      PYTHON,
+    );
+    const thrown = await sandbox.run(`def reconcile(desired, observed):\n    print("about to fail")\n    missing = None\n    return missing["a"]\n`, [SEED], PYTHON);
+    const syntax = await sandbox.run(`def reconcile(desired, observed):\n    return [;\n`, [SEED], PYTHON);
+    const missing = await sandbox.run(`reconcile = 5\n`, [SEED], PYTHON);
+    const noJson = await sandbox.run(`def reconcile(desired, observed):\n    return [("CREATE", "a", {1, 2})]\n`, [SEED], PYTHON);
+    const probe = await sandbox.run(PROBE_PY(SECRET_KEY), [SEED], PYTHON);
+    // A fresh namespace per run: the earlier runs' names are gone.
+    const fresh = await sandbox.run(`def reconcile(desired, observed):\n    return [("CREATE", "same", "same" in globals())]\n`, [SEED], PYTHON);
+    return {
+      first: { results: parsed(first), python: first.python ?? null, stopped: first.stopped ?? null, loadError: first.loadError ?? null },
+      lists: parsed(lists),
+      printed: { logs: printed.logs, results: parsed(printed) },
+      thrown: { result: thrown.results[0] ?? thrown, logs: thrown.logs },
+      syntax: syntax.loadError ?? syntax,
+      missing: missing.loadError ?? missing,
+      noJson: noJson.results[0] ?? noJson,
+      probe: { seen: parsed(probe)[0] ?? probe, count: probe.results.length },
+      fresh: parsed(fresh)[0] ?? fresh,
+      warm: [lists, printed, thrown, syntax, missing, noJson, probe, fresh].map((run) => run.python?.warm ?? null),
+    };
+  } finally {
+    sandbox.dispose();
+    localStorage.removeItem(SECRET_KEY);
+  }
+}
+
+/** \`while True: pass\` is stopped after the call limit; the next run starts Python again and works. */
+export async function pythonRunaway() {
+  const { Sandbox } = await host();
+  const sandbox = new Sandbox();
+  try {
+    const warmup = await sandbox.run(CORRECT_PY, [SEED], PYTHON);
+    const run = await sandbox.run(`def reconcile(desired, observed):\n    print("about to loop")\n    while True:\n        pass\n`, [SEED, SEED], PYTHON);
+    const again = await sandbox.run(CORRECT_PY, [SEED], PYTHON);
+    const load = await sandbox.run(`while True:\n    pass\n`, [SEED], PYTHON);
+    return {
+      warmup: { results: parsed(warmup), warm: warmup.python?.warm ?? null },
+      stopped: run.stopped ?? null,
+      results: run.results,
+      logs: run.logs,
+      again: { results: parsed(again), warm: again.python?.warm ?? null },
+      loadStopped: load.stopped ?? null,
+      timings: [warmup, run, again, load].map((r) => ({ startMs: r.python?.startMs ?? null, elapsedMs: Math.round(r.elapsedMs ?? -1) })),
+    };
+  } finally {
+    sandbox.dispose();
+  }
+}
+
+/** Starting Python has its own limit (here 100 ms, so that it is reached), with its own message. */
+export async function pythonStartLimit() {
+  const { Sandbox } = await host();
+  const sandbox = new Sandbox({ pythonStartLimitMs: 100 });
+  try {
+    const tooSlow = await sandbox.run(CORRECT_PY, [SEED], PYTHON);
+    sandbox.pythonStartLimitMs = 20000;
+    const next = await sandbox.run(CORRECT_PY, [SEED], PYTHON);
+    return { stopped: tooSlow.stopped ?? null, results: tooSlow.results, next: { results: parsed(next), warm: next.python?.warm ?? null } };
+  } finally {
+    sandbox.dispose();
+  }
+}

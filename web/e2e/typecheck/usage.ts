@@ -5,6 +5,7 @@ import init, {
   check,
   checkLoop,
   loadSimulation,
+  type CheckResult,
   plan,
   reconcile,
   simulate,
@@ -69,5 +70,11 @@ export async function grade(): Promise<string> {
   // @ts-expect-error reconcile.js does not export its wasm module's initSync.
   api.initSync;
 
-  return [kinds, name, spec, created, trigger, restarted, converged, notAwaited, badOptions, badResources, rule, idempotent].join();
+  const python = "def reconcile(desired, observed, finalizers=None):\n    return []\n";
+  const checked: CheckResult = await check(python, { language: "python", seed: 3, cases: 500 });
+  const printed: string[] = checked.logs.map((log) => log.text);
+  // @ts-expect-error only JavaScript and Python can be checked.
+  await check(python, { language: "ruby" });
+
+  return [kinds, name, spec, created, trigger, restarted, converged, notAwaited, badOptions, badResources, rule, idempotent, printed].join();
 }

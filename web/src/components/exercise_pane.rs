@@ -141,6 +141,15 @@ fn start_over_buttons(exercise: &ExerciseState, on_action: &Callback<ExerciseAct
 fn status_line<R>(run: &Run<R>, unit: &str, verdict: fn(&R) -> Html) -> Html {
     match run {
         Run::NotRun => html! {},
+        // Downloaded, Python still has to start (a few seconds): no share to show.
+        Run::Running {
+            phase: RunPhase::Loading { percent: 100 },
+        } => html! {
+            <>
+                <label for="runtime-progress">{ "Starting Python…" }</label>
+                <progress id="runtime-progress"></progress>
+            </>
+        },
         Run::Running {
             phase: RunPhase::Loading { percent },
         } => html! {

@@ -6,15 +6,23 @@
 //   const run = await sandbox.run(source, [{ desired, observed, finalizers }]);
 //   // run.results[i]: { ok: true, json } | { ok: false, error: { name, message, line, column, stack } }
 //   // run.logs: [{ index, level, text }]; run.stopped / run.loadError: why the run ended early
+//   const py = await sandbox.run(pythonSource, cases, { language: "python" });
+//   // py.python: { warm, startMs }: whether Python was already running, and how long it took to start
 //
 // `desired`, `observed` and `finalizers` are JSON text (finalizers may be left out).
+// JavaScript is an ES module that exports `reconcile`; Python defines `def reconcile(...)`.
 
 /** One call of the learner's reconcile may run this long. */
 export const CALL_LIMIT_MS = 2000;
 /** A whole run (a Check) may run this long. */
 export const RUN_LIMIT_MS = 30000;
+/** Starting Python (Pyodide) may take this long; it counts against neither limit above. */
+export const PYTHON_START_LIMIT_MS = 20000;
 /** How long the sandbox page may take to start. */
 const START_LIMIT_MS = 10000;
+/** Pyodide's files the Python worker needs, under `pyodide/` beside the sandbox. */
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+const LANGUAGES = ["javascript", "python"];
 /** Past the sandbox's own deadlines: silence this long means the sandbox itself is gone. */
 const GRACE_MS = 1500;
 
@@ -29,6 +37,8 @@ export function stoppedMessage(reason, index, total, limits = {}) {
       return `Your code ran for more than ${seconds(call)} while it was loading (its top level, before reconcile was called), so it was stopped. Look for a loop that never ends.`;
     case "call":
       return `Your reconcile ran for more than ${seconds(call)} on case ${index + 1} of ${total}, so it was stopped. Look for a loop that never ends.`;
+    case "start":
+      return `Python did not start within ${seconds(limits.pythonStartLimitMs ?? PYTHON_START_LIMIT_MS)}, so the run was stopped. Try again; a busy or low-memory machine may need a page with fewer tabs.`;
     case "total":
       return `The check took more than ${seconds(run)} in all, so it was stopped after ${Math.max(0, index)} of ${total} cases. Your reconcile may be too slow on large inputs.`;
     default:
@@ -38,13 +48,15 @@ export function stoppedMessage(reason, index, total, limits = {}) {
 
 export class Sandbox {
   /**
-   * @param {{ base?: string | URL, callLimitMs?: number, runLimitMs?: number }} [options]
-   *   base: where sandbox.html and sandbox-worker.js are (default: beside this module).
+   * @param {{ base?: string | URL, callLimitMs?: number, runLimitMs?: number, pythonStartLimitMs?: number }} [options]
+   *   base: where sandbox.html, sandbox-worker.js and pyodide/ are (default: beside this module).
    */
   constructor(options = {}) {
     this.base = new URL(options.base ?? "./", import.meta.url);
     this.callLimitMs = options.callLimitMs ?? CALL_LIMIT_MS;
     this.runLimitMs = options.runLimitMs ?? RUN_LIMIT_MS;
+    this.pythonStartLimitMs = options.pythonStartLimitMs ?? PYTHON_START_LIMIT_MS;
+    this.pythonHandedOver = false;
     this.frame = null;
     this.port = null;
     this.starting = null;
@@ -106,25 +118,50 @@ export class Sandbox {
   }
 
   /**
-   * Runs `source` (an ES module exporting `reconcile`) on each case, in a fresh worker.
-   * Never rejects for anything the learner's code does; rejects if the sandbox cannot start
-   * or another run is under way.
+   * Runs `source` on each case: JavaScript (an ES module exporting `reconcile`) in a
+   * fresh worker; Python (`language: "python"`, defining `reconcile`) in a fresh namespace
+   * of a Python worker kept between runs. Never rejects for anything the learner's code
+   * does; rejects if the sandbox cannot start or another run is under way.
+   * `onLoad(percent)` hears how much of Pyodide has been downloaded, on the first Python run.
    */
-  async run(source, calls) {
+  async run(source, calls, { language = "javascript", onLoad } = {}) {
+    if (!LANGUAGES.includes(language)) throw new Error(`unknown language ${JSON.stringify(language)}; expected "javascript" or "python"`);
     if (this.busy) throw new Error("a run is already under way");
     this.busy = true;
     try {
       await this.start();
-      return await this.#run(String(source), calls.map(normalizeCall));
+      if (language === "python") await this.#handOverPython(onLoad);
+      return await this.#run(String(source), calls.map(normalizeCall), language);
     } finally {
       this.busy = false;
     }
   }
 
-  #run(source, calls) {
+  /**
+   * Fetches Pyodide's files and the Python harness (same origin) and transfers them to the
+   * frame, once per frame: the frame's opaque origin may fetch nothing itself.
+   */
+  async #handOverPython(onLoad) {
+    if (this.pythonHandedOver) return;
+    const progress = downloadProgress(onLoad);
+    const fetchFrom = async (path, read) => {
+      const response = await fetch(new URL(path, this.base));
+      if (!response.ok) throw new Error(`could not load ${path} for Python (${response.status})`);
+      return read === "text" ? response.text() : progress.read(response);
+    };
+    const [harness, ...buffers] = await Promise.all([
+      fetchFrom("sandbox-harness.py", "text"),
+      ...PYODIDE_FILES.map((name) => fetchFrom(`pyodide/${name}`, "arrayBuffer")),
+    ]);
+    const files = Object.fromEntries(PYODIDE_FILES.map((name, i) => [name, buffers[i]]));
+    this.port.postMessage({ type: "python", harness, files }, buffers);
+    this.pythonHandedOver = true;
+  }
+
+  #run(source, calls, language) {
     const id = this.nextId++;
     const port = this.port;
-    const limits = { callLimitMs: this.callLimitMs, runLimitMs: this.runLimitMs };
+    const limits = { callLimitMs: this.callLimitMs, runLimitMs: this.runLimitMs, pythonStartLimitMs: this.pythonStartLimitMs };
     return new Promise((resolve) => {
       let watchdog = 0;
       const end = (outcome) => {
@@ -134,19 +171,21 @@ export class Sandbox {
       };
       // The sandbox stops the worker itself at each deadline and reports within
       // callLimitMs of its last message; silence past that means the sandbox is gone.
-      const watch = () => {
+      // While Python starts, the sandbox's own deadline is the start limit.
+      const watch = (limitMs = this.callLimitMs) => {
         clearTimeout(watchdog);
         watchdog = setTimeout(() => {
           this.dispose();
           end({ results: [], logs: [], stopped: { reason: "gone", index: -1, message: stoppedMessage("gone", -1, calls.length, limits) } });
-        }, this.callLimitMs + GRACE_MS);
+        }, limitMs + GRACE_MS);
       };
       port.onmessage = (event) => {
         const m = event.data;
         if (!m || m.id !== id) return;
-        watch();
-        if (m.type === "progress") return;
+        watch(m.type === "starting" ? m.limitMs : undefined);
+        if (m.type === "progress" || m.type === "starting") return;
         const outcome = { results: m.results ?? [], logs: m.logs ?? [], elapsedMs: m.elapsedMs };
+        if (m.python) outcome.python = m.python;
         if (m.type === "stopped") {
           // For the run's limit, what counts is how many cases were done.
           const index = m.reason === "total" ? outcome.results.length : m.index;
@@ -159,7 +198,7 @@ export class Sandbox {
         end(outcome);
       };
       watch();
-      port.postMessage({ type: "run", id, source, calls, callLimitMs: this.callLimitMs, totalLimitMs: this.runLimitMs });
+      port.postMessage({ type: "run", id, language, source, calls, callLimitMs: this.callLimitMs, totalLimitMs: this.runLimitMs, startLimitMs: this.pythonStartLimitMs });
     });
   }
 
@@ -170,7 +209,52 @@ export class Sandbox {
     this.port = null;
     this.frame = null;
     this.starting = null;
+    this.pythonHandedOver = false;
   }
+}
+
+/**
+ * Reads responses to ArrayBuffers while telling `onLoad` the share of all their
+ * bytes read so far (by Content-Length; a response without one counts when done).
+ */
+function downloadProgress(onLoad) {
+  let total = 0;
+  let received = 0;
+  let last = -1;
+  const tell = () => {
+    const percent = total ? Math.min(100, Math.floor((received / total) * 100)) : 0;
+    if (percent !== last) onLoad?.((last = percent));
+  };
+  return {
+    async read(response) {
+      const length = Number(response.headers.get("content-length")) || 0;
+      total += length;
+      if (!response.body || !length) {
+        const buffer = await response.arrayBuffer();
+        received += length;
+        tell();
+        return buffer;
+      }
+      const bytes = new Uint8Array(length);
+      const reader = response.body.getReader();
+      let at = 0;
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        // A server may send more than it announced (or compress): grow if so.
+        if (at + chunk.value.length > bytes.length) return concatRest(bytes.subarray(0, at), chunk.value, reader);
+        bytes.set(chunk.value, at);
+        at += chunk.value.length;
+        received += chunk.value.length;
+        tell();
+      }
+      return at === bytes.length ? bytes.buffer : bytes.buffer.slice(0, at);
+    },
+  };
+}
+
+async function concatRest(head, chunk, reader) {
+  const parts = [head, chunk];
+  for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
+  return new Blob(parts).arrayBuffer();
 }
 
 function normalizeCall(call) {

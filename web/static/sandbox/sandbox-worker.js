@@ -2,10 +2,17 @@
 // sandbox page (sandbox.html), which starts it from a blob: URL made of this file's
 // text as the playground sent it. See README.md beside this file.
 //
-// One worker runs one request: it imports the learner's module from a blob: URL
-// (so stack traces carry the learner's own line numbers), then calls `reconcile`
-// on each case and reports over the private port the relay sent, never over
-// self.postMessage, which the learner's code can use as well.
+// JavaScript: one worker runs one request (`run`): it imports the learner's module
+// from a blob: URL (so stack traces carry the learner's own line numbers), then calls
+// `reconcile` on each case and reports over the private port the relay sent, never
+// over self.postMessage, which the learner's code can use as well.
+//
+// Python: a worker asked to `init` starts Python (Pyodide) from the files the page
+// handed over, then takes runs over its private port. It outlives a run: starting
+// Python takes seconds, so the relay keeps the worker and only starts a new one after
+// it had to stop it at a time limit. Each run's code runs in a fresh namespace
+// (sandbox-harness.py). It fetches nothing: the few requests Pyodide makes while it
+// starts are answered from the Blobs the page handed over (see `serveFrom`).
 "use strict";
 (() => {
   // Never run with a real origin: only an opaque one keeps the site's storage out of reach.
@@ -14,12 +21,14 @@
     return;
   }
   // Taken before the learner's code runs, so that patching globals or prototypes
-  // cannot change what the harness reports.
+  // cannot change what the harness reports. Python code reaches this worker's globals
+  // through Pyodide's `js` module, but not these, nor the port: they stay in this closure.
   const apply = Reflect.apply;
   const portPost = MessagePort.prototype.postMessage;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
   const createUrl = URL.createObjectURL;
+  const now = () => performance.now();
   const BlobType = Blob;
   const StringOf = String;
   const errorName = (error) => {
@@ -45,6 +54,12 @@
   const LOG_CHARS = 100000;
   let logLines = 0;
   let logChars = 0;
+  const emit = (level, text) => {
+    if (logLines >= LOG_LINES || logChars >= LOG_CHARS) return;
+    logLines++;
+    logChars += text.length;
+    send({ type: "log", level, index: current, text });
+  };
 
   /** Console output as text, the way a terminal would print it. */
   const show = (value) => {
@@ -65,9 +80,7 @@
       if (logLines >= LOG_LINES || logChars >= LOG_CHARS) return;
       let text = "";
       for (let i = 0; i < args.length; i++) text += (i ? " " : "") + show(args[i]);
-      logLines++;
-      logChars += text.length;
-      send({ type: "log", level, index: current, text });
+      emit(level, text);
     };
   }
 
@@ -146,11 +159,121 @@
       };
     });
 
-  self.onmessage = async (event) => {
+  /**
+   * The learner's code loaded: each case in order, said before it is called (the relay
+   * times each call from there), then its result `{ ok, json }` or `{ ok: false, error }`.
+   */
+  const runCases = async (calls, answer) => {
+    send({ type: "loaded" });
+    for (let index = 0; index < calls.length; index++) {
+      current = index;
+      send({ type: "call", index });
+      const result = await answer(calls[index]);
+      send(result.ok ? { type: "result", index, ok: true, json: result.json } : { type: "result", index, ok: false, error: result.error });
+    }
+    current = -1;
+    send({ type: "done" });
+  };
+
+  /** Where Pyodide thinks its files are; every request for them is answered from memory. */
+  const INDEX_URL = "https://pyodide.sandbox.invalid/";
+
+  /**
+   * A stand-in for fetch while Pyodide starts: it asks for pyodide.asm.wasm and
+   * python_stdlib.zip by URL, and gets them from the Blobs the page handed over.
+   * Anything else is refused (the sandbox's CSP would refuse it anyway).
+   */
+  const serveFrom = (files) => async (resource) => {
+    const url = StringOf(resource instanceof Request ? resource.url : resource);
+    const served = { [`${INDEX_URL}pyodide.asm.wasm`]: files.wasm, [`${INDEX_URL}python_stdlib.zip`]: files.stdlib };
+    const blob = served[url];
+    if (!blob) throw new TypeError(`the sandbox fetches nothing (${url})`);
+    return new Response(blob, { headers: { "content-type": blob.type } });
+  };
+
+  /** Starts Pyodide from the handed-over files, then the harness; resolves to the harness's functions. */
+  const startPython = async (files, harnessSource) => {
+    const moduleUrl = (blob) => apply(createUrl, URL, [blob]);
+    const realFetch = self.fetch;
+    self.fetch = serveFrom(files);
+    let pyodide;
+    try {
+      const { loadPyodide } = await import(moduleUrl(files.pyodide));
+      const { default: createPyodideModule } = await import(moduleUrl(files.asm));
+      pyodide = await loadPyodide({
+        indexURL: INDEX_URL,
+        lockFileContents: await files.lock.text(),
+        createPyodideModule,
+        stdout: () => {},
+        stderr: () => {},
+      });
+    } finally {
+      self.fetch = realFetch;
+    }
+    const namespace = pyodide.globals.get("dict")();
+    pyodide.runPython(harnessSource, { globals: namespace, filename: "sandbox-harness.py" });
+    namespace.get("start")((level, text) => emit(StringOf(level), StringOf(text)));
+    return { load: namespace.get("load"), call: namespace.get("call") };
+  };
+
+  /** What the harness returned (JSON text), or a harness failure, as a report's fields. */
+  const outcome = (run) => {
+    try {
+      return parse(run());
+    } catch (error) {
+      return { ok: false, error: { name: "Error", message: `the sandbox's Python harness failed: ${error}`, stack: "", line: null, column: null } };
+    }
+  };
+
+  let runs = 0;
+  /** One Python run: the learner's code in a fresh namespace, then each case. */
+  const runPython = (harness, request, startMs) => {
+    current = -1;
+    logLines = 0;
+    logChars = 0;
+    send({ type: "begin", warm: runs > 0, startMs });
+    runs++;
+    const loaded = outcome(() => harness.load(request.source) || '{"ok":true}');
+    if (!loaded.ok) {
+      send({ type: "load-error", error: loaded.error });
+      return;
+    }
+    // undefined becomes Python's None (JavaScript's null would become jsnull).
+    runCases(request.calls, (call) => outcome(() => harness.call(call.desired, call.observed, call.finalizers ?? undefined)));
+  };
+
+  /** A Python worker: starts Python, then takes runs over the private port. */
+  const servePython = (request) => {
+    const began = now();
+    const ready = startPython(request.files, request.harness).then(
+      (harness) => {
+        const startMs = Math.round(now() - began);
+        send({ type: "started", startMs });
+        return { harness, startMs };
+      },
+      (error) => {
+        send({ type: "start-error", error: { name: "Error", message: `Python could not start in the sandbox: ${error}`, stack: "", line: null, column: null } });
+        return null;
+      },
+    );
+    // Runs come over the private port, which the learner's code cannot reach.
+    port.onmessage = async (message) => {
+      const started = await ready;
+      if (started && message.data?.type === "run") runPython(started.harness, message.data, started.startMs);
+    };
+  };
+
+  self.onmessage = (event) => {
     self.onmessage = null;
     const request = event.data;
     port = event.ports[0];
-    if (!port || !request || request.type !== "run") return;
+    if (!port || !request) return;
+    if (request.type === "run") runJavaScript(request);
+    else if (request.type === "init") servePython(request);
+  };
+
+  /** One JavaScript run: imports the learner's module, then calls reconcile on each case. */
+  const runJavaScript = async (request) => {
     const url = apply(createUrl, URL, [new BlobType([request.source], { type: "text/javascript" })]);
     let reconcile;
     try {
@@ -181,12 +304,7 @@
       });
       return;
     }
-    send({ type: "loaded" });
-    const calls = request.calls;
-    for (let index = 0; index < calls.length; index++) {
-      current = index;
-      const call = calls[index];
-      send({ type: "call", index });
+    await runCases(request.calls, async (call) => {
       try {
         // Each call gets its own copies: what one call changes, the next never sees.
         const finalizers = call.finalizers === undefined ? undefined : parse(call.finalizers);
@@ -195,12 +313,10 @@
           value = await value;
         }
         const json = stringify(value);
-        send({ type: "result", index, ok: true, json: json === undefined ? null : json });
+        return { ok: true, json: json === undefined ? null : json };
       } catch (error) {
-        send({ type: "result", index, ok: false, error: describe(error, url) });
+        return { ok: false, error: describe(error, url) };
       }
-    }
-    current = -1;
-    send({ type: "done" });
+    });
   };
 })();
