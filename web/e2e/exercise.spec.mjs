@@ -1,6 +1,9 @@
 // "Your reconcile": the learner writes reconcile, Check runs it in the sandbox
 // on the editors' scenario and generated cases, and shows a minimal counterexample.
+import { readFileSync } from "node:fs";
 import { RIGHT_RECONCILE } from "../bench/learner-reconcile.mjs";
+
+const RIGHT_PYTHON = readFileSync(new URL("../bench/learner-reconcile.py", import.meta.url), "utf8");
 import { test, expect, editor, actionItems } from "./fixtures.mjs";
 
 const port = Number(process.env.PORT ?? 4173);
@@ -211,4 +214,70 @@ test("in the loop: a malformed answer ends the run with core's message", async (
   await write(page, "export function reconcile() {\n  return [[\"REMOVE\", \"a\", null]];\n}\n");
   await page.getByRole("button", { name: "Run in the loop" }).click();
   await expect(page.locator(".loop-status")).toHaveText(/^In the loop: Returned actions: line 1, column \d+ at \$\[0\]\[0\]: .*REMOVE/, { timeout: 30_000 });
+});
+
+test.describe("in Python (real CPython, through Pyodide)", () => {
+  // Pyodide starts in a few seconds on a busy machine; each test starts it once.
+  test.setTimeout(90_000);
+
+  test("the starter is the exercise's signature; a right reconcile passes, after Pyodide's download shows its progress", async ({ page }) => {
+    await page.goto("/?exercise=reconcile&lang=python");
+    await expect(code(page)).toHaveValue(/^def reconcile\(desired, observed, finalizers=None\):/);
+    await write(page, RIGHT_PYTHON);
+    await page.getByRole("button", { name: "Check", exact: true }).click();
+    await expect(page.locator("#runtime-progress")).toBeVisible();
+    await expect(status(page)).toHaveText(/^Passed: all 501 cases/, { timeout: 60_000 });
+  });
+
+  test("Python's True == 1 misses an UPDATE: the counterexample says so, as a lesson", async ({ page }) => {
+    await page.goto("/?exercise=reconcile&lang=python");
+    await write(page, RIGHT_PYTHON.replace("elif not same(desired[name], observed[name]):", "elif desired[name] != observed[name]:"));
+    await page.getByRole("button", { name: "Check", exact: true }).click();
+    const found = page.locator(".counterexample");
+    await expect(found).toBeVisible({ timeout: 60_000 });
+    await expect(found.locator(".rule")).toHaveText(/missing/);
+    await expect(found.locator(".equality-note")).toHaveAttribute("data-note", "python-bool-is-int");
+    await expect(found.locator(".equality-note")).toContainText("True == 1");
+  });
+
+  test("an exception shows the Python traceback with the learner's line, and print() is shown", async ({ page }) => {
+    await page.goto("/?exercise=reconcile&lang=python");
+    await write(page, "def reconcile(desired, observed, finalizers=None):\n    print('seen', len(desired))\n    return [('CREATE', n, desired[n]) for n in sorted(desired)] + [observed['missing']]\n");
+    await page.getByRole("button", { name: "Check", exact: true }).click();
+    const found = page.locator(".counterexample");
+    await expect(found.locator(".rule")).toHaveText(/^reconcile raised an error: KeyError: .*line 3/, { timeout: 60_000 });
+    await page.getByText(/^Output of your code/).click();
+    await expect(page.locator(".learner-output pre")).toContainText("seen");
+  });
+
+  test("in the loop, a right Python reconcile gets the three good verdicts", async ({ page }) => {
+    await page.goto("/?exercise=reconcile&lang=python");
+    await write(page, RIGHT_PYTHON);
+    await page.getByRole("button", { name: "Run in the loop" }).click();
+    const verdicts = page.getByRole("list", { name: "Your reconcile in the loop" }).locator("li");
+    await expect(verdicts).toHaveText([/^Converged after/, /^Idempotent: /, /^Survives a restart: /], { timeout: 60_000 });
+  });
+
+  test("code that reaches for the page's storage or DOM gets nothing", async ({ page }) => {
+    await page.goto("/?exercise=reconcile&lang=python");
+    await page.evaluate(() => localStorage.setItem("secret", "s3cret"));
+    await write(page, [
+      "import js",
+      "def reconcile(desired, observed, finalizers=None):",
+      "    for probe in ('localStorage', 'document', 'parent'):",
+      "        try:",
+      "            print(probe, getattr(js, probe).getItem('secret') if probe == 'localStorage' else getattr(js, probe))",
+      "        except Exception as e:",
+      "            print(probe, 'refused', type(e).__name__)",
+      "    return []",
+      "",
+    ].join("\n"));
+    await page.getByRole("button", { name: "Check", exact: true }).click();
+    await expect(status(page)).toHaveText(/^Failed/, { timeout: 60_000 });
+    await page.getByText(/^Output of your code/).click();
+    const output = await page.locator(".learner-output pre").textContent();
+    expect(output).not.toContain("s3cret");
+    expect(output).toMatch(/localStorage refused/);
+    expect(output).toMatch(/document refused/);
+  });
 });

@@ -5,7 +5,6 @@ import init, {
   check,
   checkLoop,
   loadSimulation,
-  type CheckResult,
   plan,
   reconcile,
   simulate,
@@ -52,7 +51,7 @@ export async function grade(): Promise<string> {
   const converged = verdict.verdict.verdict === "converged" ? verdict.verdict.passes : -1;
 
   const source = "export function reconcile() { return []; }";
-  const graded: CheckResult = await check(source, { language: "javascript", cases: 500, onProgress: ({ done }) => done });
+  const graded: CheckResult = await check(source, { language: "javascript", cases: 500, onProgress: (progress) => (progress.phase === "checking" ? progress.done : progress.percent) });
   const rule: string = graded.counterexample?.rule ?? "passed";
   const inLoop: LoopResult = await checkLoop(source, { scenario, options: { maxPasses: 10 } });
   const idempotent: boolean = inLoop.texts?.idempotence.holds ?? false;
