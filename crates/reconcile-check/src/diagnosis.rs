@@ -131,6 +131,50 @@ pub struct Counterexample {
     pub notes: Vec<EqualityNote>,
 }
 
+/// Why a returned value is not an action list, in the learner's language:
+/// which item (1-based, as a person counts), and core's reason, with Python's
+/// names for what JSON calls arrays and `null`.
+fn malformed_rule(error: &InputError, language: Language) -> String {
+    use reconcile_core::path::Segment;
+    let (what, triple) = match language {
+        Language::Python => (
+            "a list of (kind, name, spec) tuples",
+            "(kind, name, spec) tuple",
+        ),
+        Language::JavaScript => (
+            "an array of [kind, name, spec] arrays",
+            "[kind, name, spec] array",
+        ),
+    };
+    let reason = match language {
+        Language::Python => error
+            .message
+            .replace("an array [kind, name, spec]", "a (kind, name, spec) tuple")
+            .replace("[kind, name, spec]", "(kind, name, spec)")
+            .replace("expected null", "expected None")
+            .replace("found null", "found None"),
+        Language::JavaScript => error.message.clone(),
+    };
+    match error.path.segments() {
+        [] => format!("reconcile must return {what}: {reason}"),
+        [Segment::Index(item)] => format!(
+            "item {} of the returned list is not a {triple}: {reason}",
+            item + 1
+        ),
+        [Segment::Index(item), Segment::Index(part), ..] => {
+            let part = ["kind", "name", "spec"]
+                .get(*part)
+                .copied()
+                .unwrap_or("element");
+            format!(
+                "item {} of the returned list: its {part} is wrong: {reason}",
+                item + 1
+            )
+        }
+        _ => format!("reconcile must return {what}: {reason} (at {})", error.path),
+    }
+}
+
 impl Counterexample {
     pub(crate) fn of(case: Case, answer: Answer, language: Language) -> Self {
         let expected = case.expected();
@@ -150,7 +194,7 @@ impl Counterexample {
             })
             .collect();
         let (rule, notes) = match &answer {
-            Answer::Malformed(error) => (error.to_string(), Vec::new()),
+            Answer::Malformed(error) => (malformed_rule(error, language), Vec::new()),
             Answer::Raised(message) => {
                 (format!("reconcile raised an error: {message}"), Vec::new())
             }
@@ -381,5 +425,46 @@ mod tests {
     fn utf16_order_puts_the_rocket_first() {
         assert!(utf16_less("🚀", "\u{E000}"));
         assert!("\u{E000}" < "🚀");
+    }
+}
+
+#[cfg(test)]
+mod malformed_tests {
+    use super::*;
+    use reconcile_core::parse_actions;
+
+    fn rule(text: &str, language: Language) -> String {
+        malformed_rule(&parse_actions(text).expect_err("malformed"), language)
+    }
+
+    #[test]
+    fn a_malformed_answer_is_worded_in_the_learners_language_with_the_item_counted_from_one() {
+        assert_eq!(
+            rule(
+                r#"[["CREATE","a",1],["DELETE","c",{"x":1}]]"#,
+                Language::Python
+            ),
+            "item 2 of the returned list: its spec is wrong: DELETE takes no spec; expected None"
+        );
+        assert_eq!(
+            rule(r#"[["DELETE","c",{"x":1}]]"#, Language::JavaScript),
+            "item 1 of the returned list: its spec is wrong: DELETE takes no spec; expected null"
+        );
+        assert_eq!(
+            rule(r#"[["CREATE","a"],["DELETE","c",null]]"#, Language::Python),
+            "item 1 of the returned list is not a (kind, name, spec) tuple: expected 3 elements (kind, name, spec), found 2"
+        );
+        let unknown = rule(r#"[["REMOVE","a",null]]"#, Language::Python);
+        assert!(
+            unknown
+                .starts_with("item 1 of the returned list: its kind is wrong: expected \"CREATE\""),
+            "{unknown}"
+        );
+        assert!(unknown.ends_with(r#"found "REMOVE""#), "{unknown}");
+        let not_a_list = rule("5", Language::Python);
+        assert!(
+            not_a_list.starts_with("reconcile must return a list of (kind, name, spec) tuples: "),
+            "{not_a_list}"
+        );
     }
 }
