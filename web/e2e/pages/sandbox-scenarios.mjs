@@ -518,15 +518,41 @@ export async function pythonRunaway() {
 }
 
 /** Starting Python has its own limit (here 100 ms, so that it is reached), with its own message. */
-export async function pythonStartLimit() {
-  const { Sandbox } = await host();
-  const sandbox = new Sandbox({ pythonStartLimitMs: 100 });
-  try {
+export function pythonStartLimit() {
+  return withSandbox({ pythonStartLimitMs: 100 }, async (sandbox) => {
     const tooSlow = await sandbox.run(CORRECT_PY, [SEED], PYTHON);
     sandbox.pythonStartLimitMs = 20000;
     const next = await sandbox.run(CORRECT_PY, [SEED], PYTHON);
-    return { stopped: tooSlow.stopped ?? null, results: tooSlow.results, next: { results: parsed(next), warm: next.python?.warm ?? null } };
+    return { stopped: tooSlow.stopped ?? null, results: tooSlow.results, next: { results: parsed(next), warm: next.python?.warm ?? null, stopped: next.stopped ?? null } };
+  });
+}
+
+/** Runs `use(sandbox)` with a new Sandbox of `options`, and disposes of it. */
+async function withSandbox(options, use) {
+  const { Sandbox } = await host();
+  const sandbox = new Sandbox(options);
+  try {
+    return await use(sandbox);
   } finally {
     sandbox.dispose();
   }
+}
+
+/**
+ * Python's memory is WebAssembly memory, which cannot grow past 4 GiB: a reconcile that
+ * asks for more gets a MemoryError (the call limit is raised here so that the allocation,
+ * not the clock, ends it). A worker left holding that much memory is let go: the next
+ * run starts Python again.
+ */
+export function pythonMemory() {
+  return withSandbox({ callLimitMs: 20000 }, async (sandbox) => {
+    const greedy = await sandbox.run(`def reconcile(desired, observed):\n    hoard = []\n    while True:\n        hoard.append(bytearray(1024 ** 3))\n`, [SEED], PYTHON);
+    const next = await sandbox.run(CORRECT_PY, [SEED], PYTHON);
+    const again = await sandbox.run(CORRECT_PY, [SEED], PYTHON);
+    return {
+      greedy: greedy.results[0] ?? greedy,
+      next: { results: parsed(next), warm: next.python?.warm ?? null },
+      again: { results: parsed(again), warm: again.python?.warm ?? null },
+    };
+  });
 }

@@ -18,6 +18,10 @@ import math
 import sys
 import traceback
 
+# Bound now, so that a run that rebinds json.loads or json.dumps changes no later report.
+_loads = json.loads
+_dumps = json.dumps
+
 FILENAME = "your code"
 EXPECTED = "reconcile must return a list of (kind, name, spec) tuples"
 
@@ -64,7 +68,7 @@ def _flush():
 
 def _error(name, message, line=None, column=None, stack=""):
     error = {"name": name, "message": message, "line": line, "column": column, "stack": stack}
-    return json.dumps({"ok": False, "error": error}, ensure_ascii=False)
+    return _dumps({"ok": False, "error": error}, ensure_ascii=False)
 
 
 def _describe(exc):
@@ -135,7 +139,7 @@ def _no_json(value, path=""):
 
 def _answer(value):
     try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        text = _dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError) as exc:
         try:
             found = _no_json(value)
@@ -143,14 +147,14 @@ def _answer(value):
             found = "a list or dict that contains itself"
         name = "TypeError" if isinstance(exc, TypeError) else "ValueError"
         return _error(name, f"{EXPECTED}; found {found or exc}")
-    return json.dumps({"ok": True, "json": text}, ensure_ascii=False)
+    return _dumps({"ok": True, "json": text}, ensure_ascii=False)
 
 
 def call(desired, observed, finalizers):
     """One case: the arguments are JSON text, finalizers None when it is left out."""
-    arguments = [json.loads(desired), json.loads(observed)]
+    arguments = [_loads(desired), _loads(observed)]
     if finalizers is not None:
-        arguments.append(json.loads(finalizers))
+        arguments.append(_loads(finalizers))
     try:
         value = _reconcile(*arguments)
     except BaseException as exc:  # noqa: BLE001 - SystemExit and KeyboardInterrupt too

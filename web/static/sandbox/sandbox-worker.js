@@ -163,7 +163,7 @@
    * The learner's code loaded: each case in order, said before it is called (the relay
    * times each call from there), then its result `{ ok, json }` or `{ ok: false, error }`.
    */
-  const runCases = async (calls, answer) => {
+  const runCases = async (calls, answer, doneReport = () => ({})) => {
     send({ type: "loaded" });
     for (let index = 0; index < calls.length; index++) {
       current = index;
@@ -172,7 +172,7 @@
       send(result.ok ? { type: "result", index, ok: true, json: result.json } : { type: "result", index, ok: false, error: result.error });
     }
     current = -1;
-    send({ type: "done" });
+    send({ type: "done", ...doneReport() });
   };
 
   /** Where Pyodide thinks its files are; every request for them is answered from memory. */
@@ -213,7 +213,9 @@
     const namespace = pyodide.globals.get("dict")();
     pyodide.runPython(harnessSource, { globals: namespace, filename: "sandbox-harness.py" });
     namespace.get("start")((level, text) => emit(StringOf(level), StringOf(text)));
-    return { load: namespace.get("load"), call: namespace.get("call") };
+    // WebAssembly memory grows and never shrinks: the relay lets a worker that grew large go.
+    const memoryBytes = () => pyodide._module.HEAPU8.byteLength;
+    return { load: namespace.get("load"), call: namespace.get("call"), memoryBytes };
   };
 
   /** What the harness returned (JSON text), or a harness failure, as a report's fields. */
@@ -235,11 +237,15 @@
     runs++;
     const loaded = outcome(() => harness.load(request.source) || '{"ok":true}');
     if (!loaded.ok) {
-      send({ type: "load-error", error: loaded.error });
+      send({ type: "load-error", error: loaded.error, memoryBytes: harness.memoryBytes() });
       return;
     }
     // undefined becomes Python's None (JavaScript's null would become jsnull).
-    runCases(request.calls, (call) => outcome(() => harness.call(call.desired, call.observed, call.finalizers ?? undefined)));
+    runCases(
+      request.calls,
+      (call) => outcome(() => harness.call(call.desired, call.observed, call.finalizers ?? undefined)),
+      () => ({ memoryBytes: harness.memoryBytes() }),
+    );
   };
 
   /** A Python worker: starts Python, then takes runs over the private port. */
