@@ -3,7 +3,8 @@
 // `reconcile` and `plan` live in a small wasm module that `init()` loads. The
 // simulation is a second module, fetched the first time a page calls
 // `simulate`, `simulateVerdict` or `loadSimulation`, so a page that only grades
-// plans never downloads it. Both modules are thin adapters over the same core.
+// plans never downloads it. `check` and `checkLoop` fetch modules of their
+// own. All are thin adapters over the same core.
 import initPlan, { plan, reconcile } from "./reconcile_core.js";
 
 export { plan, reconcile };
@@ -59,6 +60,14 @@ function once(load) {
 
 const checkModule = once(async () => {
   const module = await import("./reconcile_check.js");
+  await module.default();
+  return module;
+});
+
+// A learner's reconcile in the loop: its own module, so that `simulate`'s
+// stays what a course page needs.
+const loopModule = once(async () => {
+  const module = await import("./reconcile_loop.js");
   await module.default();
   return module;
 });
@@ -128,9 +137,9 @@ export async function check(source, { language = "javascript", scenario = null, 
  */
 export async function checkLoop(source, { language = "javascript", scenario, options = null, onProgress } = {}) {
   expectLanguage(language);
-  const [simulation, { Sandbox }] = await Promise.all([simulationModule(), sandboxHost()]);
+  const [looping, { Sandbox }] = await Promise.all([loopModule(), sandboxHost()]);
   sandbox ??= new Sandbox();
-  const loop = new simulation.LoopCheck(scenario, options);
+  const loop = new looping.LoopCheck(scenario, options);
   const logs = [];
   let done = 0;
   try {

@@ -4,7 +4,7 @@ use js_sys::JSON;
 use reconcile_core::Document;
 #[cfg(feature = "plan")]
 use reconcile_core::{parse_finalizers, parse_resources, Finalizers, Resources};
-#[cfg(feature = "simulate")]
+#[cfg(any(feature = "simulate", feature = "loop"))]
 use reconcile_sim::{parse_options, SimConfig};
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsError, JsValue};
@@ -60,7 +60,7 @@ pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     JSON::parse(&serde_json::to_string(value)?).map_err(|error| JsError::new(&message(&error)))
 }
 
-#[cfg(feature = "simulate")]
+#[cfg(any(feature = "simulate", feature = "loop"))]
 /// Simulation options: a partial `SimConfig` as a JS object or JSON text,
 /// read by the simulation's own options parser. `undefined` and `null` mean
 /// the defaults.
@@ -90,7 +90,7 @@ fn message(error: &JsValue) -> String {
 /// One call of a learner's reconcile, as the sandbox takes its arguments:
 /// each as JSON text (`finalizers` missing when the argument is left out),
 /// and, in the loop, the controller process that calls.
-#[cfg(any(feature = "check", feature = "simulate"))]
+#[cfg(any(feature = "check", feature = "loop"))]
 #[derive(Serialize)]
 pub struct CallTexts {
     pub desired: String,

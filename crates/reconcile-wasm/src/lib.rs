@@ -17,20 +17,22 @@
 //!
 //! Inputs may be JS values (converted with `JSON.stringify`) or JSON strings.
 //!
-//! The crate is built three times for the site (see `js/reconcile.js`): with
+//! The crate is built four times for the site (see `js/reconcile.js`): with
 //! the `plan` feature as `reconcile_core`, with `simulate` as `reconcile_sim`,
-//! which the public module loads only when a page first simulates, and with
+//! which the public module loads only when a page first simulates, with
 //! `check` as `reconcile_check` (the `Check` class), loaded when a learner's
-//! reconcile is first checked.
+//! reconcile is first checked, and with `loop` as `reconcile_loop` (the
+//! `LoopCheck` class), loaded when a learner's reconcile first runs in the
+//! loop.
 
 #[cfg(feature = "check")]
 mod check;
 #[cfg(feature = "check")]
 pub use check::Check;
 mod convert;
-#[cfg(feature = "simulate")]
+#[cfg(feature = "loop")]
 mod loop_check;
-#[cfg(feature = "simulate")]
+#[cfg(feature = "loop")]
 pub use loop_check::LoopCheck;
 mod types;
 

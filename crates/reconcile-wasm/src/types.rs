@@ -12,54 +12,20 @@
 
 #[cfg(feature = "check")]
 pub use checking::CheckOutcome;
+#[cfg(feature = "loop")]
+pub use looping::LoopOutcome;
 #[cfg(feature = "simulate")]
-pub use simulation::{LoopOutcome, SimVerdict, Timeline};
+pub use simulation::{SimVerdict, Timeline};
 use wasm_bindgen::prelude::wasm_bindgen;
 
-#[cfg(feature = "simulate")]
-pub(crate) mod simulation {
-    use reconcile_sim::events::EventLog;
+/// A learner's reconcile in the loop: its own module, `reconcile_loop`,
+/// so that the simulation module stays what a course page's `simulate`
+/// needs.
+#[cfg(feature = "loop")]
+pub(crate) mod looping {
     use reconcile_sim::own_reconcile::{Idempotence, LoopVerdicts, RestartSurvival};
-    use reconcile_sim::{LogEntry, PassRecord, Verdict};
+    use reconcile_sim::Verdict;
     use serde::Serialize;
-
-    /// What `simulate` returns.
-    #[derive(Serialize)]
-    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
-    #[serde(rename_all = "camelCase")]
-    pub struct Timeline<'a> {
-        pub passes: &'a [PassRecord],
-        pub log: &'a [LogEntry],
-        /// Every step the controller took part in (requests, watch events,
-        /// queue adds, reconcile start and end), the first 10,000.
-        pub events: &'a EventLog,
-        pub verdict: &'a Verdict,
-        /// "Converged after 2 passes (t = 25 ms)", "Not converging: ...".
-        pub verdict_text: String,
-    }
-
-    impl<'a> Timeline<'a> {
-        pub fn of(timeline: &'a reconcile_sim::Timeline) -> Self {
-            Self {
-                passes: &timeline.passes,
-                log: &timeline.log,
-                events: &timeline.events,
-                verdict: &timeline.verdict,
-                verdict_text: timeline.verdict.to_string(),
-            }
-        }
-    }
-
-    /// What `simulateVerdict` returns: the end of a run without its passes.
-    #[derive(Serialize)]
-    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
-    #[serde(rename_all = "camelCase")]
-    pub struct SimVerdict<'a> {
-        /// How many passes ran.
-        pub passes: usize,
-        pub verdict: &'a Verdict,
-        pub verdict_text: String,
-    }
 
     /// How a learner's reconcile did in the loop: the three verdicts, each
     /// also in words; or why the check ended early.
@@ -129,6 +95,51 @@ pub(crate) mod simulation {
                 },
             }
         }
+    }
+}
+
+#[cfg(feature = "simulate")]
+pub(crate) mod simulation {
+    use reconcile_sim::events::EventLog;
+    use reconcile_sim::{LogEntry, PassRecord, Verdict};
+    use serde::Serialize;
+
+    /// What `simulate` returns.
+    #[derive(Serialize)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+    #[serde(rename_all = "camelCase")]
+    pub struct Timeline<'a> {
+        pub passes: &'a [PassRecord],
+        pub log: &'a [LogEntry],
+        /// Every step the controller took part in (requests, watch events,
+        /// queue adds, reconcile start and end), the first 10,000.
+        pub events: &'a EventLog,
+        pub verdict: &'a Verdict,
+        /// "Converged after 2 passes (t = 25 ms)", "Not converging: ...".
+        pub verdict_text: String,
+    }
+
+    impl<'a> Timeline<'a> {
+        pub fn of(timeline: &'a reconcile_sim::Timeline) -> Self {
+            Self {
+                passes: &timeline.passes,
+                log: &timeline.log,
+                events: &timeline.events,
+                verdict: &timeline.verdict,
+                verdict_text: timeline.verdict.to_string(),
+            }
+        }
+    }
+
+    /// What `simulateVerdict` returns: the end of a run without its passes.
+    #[derive(Serialize)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+    #[serde(rename_all = "camelCase")]
+    pub struct SimVerdict<'a> {
+        /// How many passes ran.
+        pub passes: usize,
+        pub verdict: &'a Verdict,
+        pub verdict_text: String,
     }
 
     impl<'a> SimVerdict<'a> {
@@ -265,7 +276,7 @@ mod generate {
     use ts_rs::{Config, TS};
 
     use super::checking;
-    use super::simulation::{LoopTexts, VerdictText};
+    use super::looping::{LoopTexts, VerdictText};
     use super::{CheckOutcome, LoopOutcome, SimVerdict, Timeline};
     use reconcile_sim::own_reconcile::{Idempotence, LoopVerdicts, RestartSurvival};
 

@@ -22,7 +22,7 @@ struct Rule {
     forbidden: &'static [&'static str],
 }
 
-const RULES: [Rule; 8] = [
+const RULES: [Rule; 9] = [
     Rule {
         what: "the contract depends on serde and serde_json only",
         package: "reconcile-core",
@@ -69,6 +69,13 @@ const RULES: [Rule; 8] = [
         features: &["--no-default-features", "--features", "simulate"],
         direct_only: None,
         forbidden: &["reconcile-content", TS_GENERATOR],
+    },
+    Rule {
+        what: "the JS API's loop module links neither the checker nor the content",
+        package: "reconcile-wasm",
+        features: &["--no-default-features", "--features", "loop"],
+        direct_only: None,
+        forbidden: &["reconcile-check", "reconcile-content", TS_GENERATOR],
     },
     Rule {
         what: "the JS API's check module links neither the simulation nor the content",

@@ -39,10 +39,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 /// The wasm modules behind `reconcile.js`: each is `reconcile-wasm` built
 /// with one cargo feature, named after the module wasm-bindgen writes.
-const MODULES: [(&str, &str); 3] = [
+const MODULES: [(&str, &str); 4] = [
     ("plan", "reconcile_core"),
     ("simulate", "reconcile_sim"),
     ("check", "reconcile_check"),
+    ("loop", "reconcile_loop"),
 ];
 
 /// Release builds of `reconcile-wasm`'s modules (`wasm-bindgen --target
