@@ -1,0 +1,132 @@
+//! Where a JSON path is in a YAML text: the line and column of an error that
+//! core's readers found in a value the YAML reader built.
+//!
+//! It reads the text's events again, tracking the path of each value, so the
+//! reader keeps no positions for the values that never have an error. Keys
+//! are taken as the reader takes them (a scalar key's text).
+
+use reconcile_core::path::Segment;
+use reconcile_core::{Document, ErrorKind, InputError, JsonPath, UnlocatedError};
+use saphyr_parser::{Event, Parser};
+
+use crate::reader::Position;
+
+/// What to find at the path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// The value at the path (or the alias the path goes through).
+    Value,
+    /// The second key named as the path's last member: a duplicate.
+    RepeatedKey,
+}
+
+/// Places `error`, found at its path in document `index` of the stream, in `text`.
+pub(crate) fn place(
+    document: Document,
+    text: &str,
+    index: usize,
+    error: UnlocatedError,
+) -> InputError {
+    let target = match error.kind {
+        ErrorKind::DuplicateKey => Target::RepeatedKey,
+        _ => Target::Value,
+    };
+    let position =
+        locate(text, index, &error.path, target).unwrap_or(Position { line: 1, column: 1 });
+    error.at(document, position.line, position.column)
+}
+
+/// One open collection while reading events.
+enum Open {
+    Sequence { next: usize },
+    Mapping { key: Option<String> },
+}
+
+/// The position of `target` at `path` in document `index`, if the text has it.
+pub(crate) fn locate(
+    text: &str,
+    index: usize,
+    path: &JsonPath,
+    target: Target,
+) -> Option<Position> {
+    let wanted = path.segments();
+    let mut parser = Parser::new_from_str(text);
+    let mut document = None::<usize>;
+    let mut stack: Vec<Open> = Vec::new();
+    let mut current: Vec<Segment> = Vec::new();
+    let mut repeats = 0;
+    while let Some(Ok((event, span))) = parser.next_event() {
+        let at = span.start;
+        if let Event::DocumentStart(_) = event {
+            document = Some(document.map_or(0, |d| d + 1));
+            continue;
+        }
+        if document != Some(index) {
+            if document.is_some_and(|d| d > index) {
+                return None;
+            }
+            continue;
+        }
+        // A mapping's key.
+        if let Some(Open::Mapping { key: slot @ None }) = stack.last_mut() {
+            let key = match &event {
+                Event::Scalar(text, ..) => text.to_string(),
+                _ => String::new(),
+            };
+            if target == Target::RepeatedKey
+                && wanted.len() == current.len() + 1
+                && wanted[..current.len()] == current[..]
+                && wanted.last() == Some(&Segment::Key(key.clone()))
+            {
+                repeats += 1;
+                if repeats == 2 {
+                    return Some(Position::of(&at));
+                }
+            }
+            *slot = Some(key);
+            continue;
+        }
+        match event {
+            Event::SequenceEnd | Event::MappingEnd => {
+                stack.pop();
+                current.pop();
+                value_done(&mut stack);
+                continue;
+            }
+            Event::DocumentEnd | Event::StreamEnd | Event::StreamStart | Event::Nothing => continue,
+            _ => {}
+        }
+        // A value: a scalar, an alias, or the start of a collection.
+        let segment = match stack.last() {
+            Some(Open::Sequence { next }) => Some(Segment::Index(*next)),
+            Some(Open::Mapping { key }) => key.clone().map(Segment::Key),
+            None => None,
+        };
+        current.extend(segment);
+        if target == Target::Value {
+            let here = current[..] == wanted[..];
+            let through_alias = matches!(event, Event::Alias(_)) && wanted.starts_with(&current);
+            if here || through_alias {
+                return Some(Position::of(&at));
+            }
+        }
+        match event {
+            Event::SequenceStart(..) => stack.push(Open::Sequence { next: 0 }),
+            Event::MappingStart(..) => stack.push(Open::Mapping { key: None }),
+            _ => {
+                current.pop();
+                value_done(&mut stack);
+            }
+        }
+    }
+    None
+}
+
+/// After a value: the sequence moves to its next item, the mapping to its next key.
+fn value_done(stack: &mut [Open]) {
+    match stack.last_mut() {
+        Some(Open::Sequence { next }) => *next += 1,
+        Some(Open::Mapping { key }) => *key = None,
+        None => {}
+    }
+}
