@@ -31,6 +31,17 @@ pub(crate) fn place(
         ErrorKind::DuplicateKey => Target::RepeatedKey,
         _ => Target::Value,
     };
+    place_at(document, text, index, error, target)
+}
+
+/// Places `error` at `target` of its path, or at the start of the text.
+pub(crate) fn place_at(
+    document: Document,
+    text: &str,
+    index: usize,
+    error: UnlocatedError,
+    target: Target,
+) -> InputError {
     let position =
         locate(text, index, &error.path, target).unwrap_or(Position { line: 1, column: 1 });
     error.at(document, position.line, position.column)
@@ -42,7 +53,9 @@ enum Open {
     Mapping { key: Option<String> },
 }
 
-/// The position of `target` at `path` in document `index`, if the text has it.
+/// The position of `target` at `path` in document `index`; when the text
+/// has no value there (a missing member), that of the deepest value on the
+/// way to it.
 pub(crate) fn locate(
     text: &str,
     index: usize,
@@ -55,6 +68,7 @@ pub(crate) fn locate(
     let mut stack: Vec<Open> = Vec::new();
     let mut current: Vec<Segment> = Vec::new();
     let mut repeats = 0;
+    let mut deepest: Option<(usize, Position)> = None;
     while let Some(Ok((event, span))) = parser.next_event() {
         let at = span.start;
         if let Event::DocumentStart(_) = event {
@@ -63,7 +77,7 @@ pub(crate) fn locate(
         }
         if document != Some(index) {
             if document.is_some_and(|d| d > index) {
-                return None;
+                break;
             }
             continue;
         }
@@ -110,6 +124,9 @@ pub(crate) fn locate(
                 return Some(Position::of(&at));
             }
         }
+        if wanted.starts_with(&current) && deepest.is_none_or(|(depth, _)| current.len() > depth) {
+            deepest = Some((current.len(), Position::of(&at)));
+        }
         match event {
             Event::SequenceStart(..) => stack.push(Open::Sequence { next: 0 }),
             Event::MappingStart(..) => stack.push(Open::Mapping { key: None }),
@@ -119,7 +136,7 @@ pub(crate) fn locate(
             }
         }
     }
-    None
+    deepest.map(|(_, position)| position)
 }
 
 /// After a value: the sequence moves to its next item, the mapping to its next key.

@@ -235,7 +235,10 @@ impl ManifestReader<'_> {
             None => format!("{kind}/{name}"),
         };
         if let Some(first) = self.objects.iter().find(|o| o.name == resource) {
-            return Err(self.place(
+            // At this object's name: the repeat is of the resource, not of a key.
+            return Err(locate::place_at(
+                self.document,
+                self.text,
                 index,
                 UnlocatedError {
                     kind: ErrorKind::DuplicateKey,
@@ -246,6 +249,7 @@ impl ManifestReader<'_> {
                         first.line
                     ),
                 },
+                locate::Target::Value,
             ));
         }
         let (spec, set_aside) = split_server_fields(object);

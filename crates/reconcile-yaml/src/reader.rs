@@ -360,6 +360,15 @@ impl Builder {
     }
 
     fn scan_error(&self, error: &ScanError) -> InputError {
+        // The scanner reads ahead of the events, and has a nesting limit of its
+        // own for flow collections (256 levels), which may stop it first.
+        if error.info().contains("recursion limit") {
+            return self.error(
+                error.marker(),
+                ErrorKind::TooDeep,
+                format!("values are nested more than {MAX_DEPTH} levels deep"),
+            );
+        }
         self.error(error.marker(), ErrorKind::Syntax, friendly(error.info()))
     }
 
