@@ -110,7 +110,12 @@ pub fn text_from_bytes(document: Document, bytes: &[u8]) -> Result<&str, InputEr
 
 /// Any value, in either format: one YAML document, or a JSON text.
 pub fn read_value(document: Document, text: &str) -> Result<Json, InputError> {
-    match detect_format(text) {
+    read_value_in(detect_format(text), document, text)
+}
+
+/// [`read_value`] of a text whose format is known.
+pub fn read_value_in(format: Format, document: Document, text: &str) -> Result<Json, InputError> {
+    match format {
         Format::Json => parse_json(document, text),
         Format::Yaml => {
             let value = one_document(document, text)?.unwrap_or(Json::Null);
@@ -136,7 +141,17 @@ pub fn read_resources(
     text: &str,
     options: &ManifestOptions,
 ) -> Result<ReadResources, InputError> {
-    if detect_format(text) == Format::Json {
+    read_resources_in(detect_format(text), document, text, options)
+}
+
+/// [`read_resources`] of a text whose format is known (a file's extension).
+pub fn read_resources_in(
+    format: Format,
+    document: Document,
+    text: &str,
+    options: &ManifestOptions,
+) -> Result<ReadResources, InputError> {
+    if format == Format::Json {
         return Ok(ReadResources {
             format: Format::Json,
             resources: parse_resources(document, text)?,
@@ -167,7 +182,12 @@ pub fn read_resources(
 /// A finalizers document in either format; blank, comments only or `null`
 /// mean no finalizers.
 pub fn read_finalizers(text: &str) -> Result<Option<Finalizers>, InputError> {
-    if detect_format(text) == Format::Json {
+    read_finalizers_in(detect_format(text), text)
+}
+
+/// [`read_finalizers`] of a text whose format is known.
+pub fn read_finalizers_in(format: Format, text: &str) -> Result<Option<Finalizers>, InputError> {
+    if format == Format::Json {
         return parse_finalizers(text);
     }
     match one_document(Document::Finalizers, text)? {
@@ -179,7 +199,12 @@ pub fn read_finalizers(text: &str) -> Result<Option<Finalizers>, InputError> {
 
 /// A scenario file `{desired, observed, finalizers?}` in either format.
 pub fn read_scenario(text: &str) -> Result<Scenario, InputError> {
-    if detect_format(text) == Format::Json {
+    read_scenario_in(detect_format(text), text)
+}
+
+/// [`read_scenario`] of a text whose format is known.
+pub fn read_scenario_in(format: Format, text: &str) -> Result<Scenario, InputError> {
+    if format == Format::Json {
         return parse_scenario(text);
     }
     let value = match one_document(Document::Scenario, text)? {
@@ -234,9 +259,21 @@ pub fn read_documents(
     finalizers: &str,
     options: &ManifestOptions,
 ) -> Result<ReadScenario, Vec<InputError>> {
-    let desired = read_resources(Document::Desired, desired, options);
-    let observed = read_resources(Document::Observed, observed, options);
-    let listed = read_finalizers(finalizers);
+    let formats = [desired, observed, finalizers].map(detect_format);
+    read_documents_in(formats, desired, observed, finalizers, options)
+}
+
+/// [`read_documents`] of texts whose formats are known: desired, observed, finalizers.
+pub fn read_documents_in(
+    [desired_format, observed_format, finalizers_format]: [Format; 3],
+    desired: &str,
+    observed: &str,
+    finalizers: &str,
+    options: &ManifestOptions,
+) -> Result<ReadScenario, Vec<InputError>> {
+    let desired = read_resources_in(desired_format, Document::Desired, desired, options);
+    let observed = read_resources_in(observed_format, Document::Observed, observed, options);
+    let listed = read_finalizers_in(finalizers_format, finalizers);
     let (desired, observed, listed) = match (desired, observed, listed) {
         (Ok(d), Ok(o), Ok(f)) => (d, o, f),
         (d, o, f) => return Err([d.err(), o.err(), f.err()].into_iter().flatten().collect()),

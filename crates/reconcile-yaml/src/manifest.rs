@@ -6,7 +6,8 @@
 //! - Its name is `Kind/namespace/name` (`default` when a namespaced object
 //!   gives no namespace), or `Kind/name` for a cluster-scoped kind
 //!   ([`crate::scope`]); two objects with one name are an error.
-//! - Its spec is the object without `metadata.finalizers` and without the
+//! - Its spec is the object with its namespace filled in (`default`), and
+//!   without `metadata.finalizers` and without the
 //!   fields the API server fills in ([`SERVER_FIELDS`], [`SERVER_METADATA`]),
 //!   so a spec copied from `kubectl get` compares equal to the manifest it
 //!   was applied from, as far as the server's own fields go. Fields the
@@ -252,7 +253,7 @@ impl ManifestReader<'_> {
                 locate::Target::Value,
             ));
         }
-        let (spec, set_aside) = split_server_fields(object);
+        let (spec, set_aside) = split_server_fields(object, namespace.as_deref());
         let deletion_timestamp = set_aside
             .get("metadata")
             .and_then(|m| m.get("deletionTimestamp"))
@@ -276,14 +277,18 @@ impl ManifestReader<'_> {
 
 /// The object without `metadata.finalizers` and the server's fields, and
 /// those fields (not the finalizers) nested as they were.
-fn split_server_fields(object: &Json) -> (Json, Json) {
+///
+/// A namespaced object without `metadata.namespace` gets the one its name
+/// says (`default`), as the API server would store it, so a manifest that
+/// leaves it out does not differ from what `kubectl get` prints.
+fn split_server_fields(object: &Json, namespace: Option<&str>) -> (Json, Json) {
     let mut spec = Vec::new();
     let mut set_aside = Vec::new();
     for (key, value) in object.as_object().unwrap_or_default() {
         if SERVER_FIELDS.contains(&&**key) {
             set_aside.push((key.clone(), value.clone()));
         } else if &**key == "metadata" {
-            let (kept, server) = split_metadata(value);
+            let (kept, server) = split_metadata(value, namespace);
             spec.push((key.clone(), kept));
             if !server.is_empty() {
                 set_aside.push((key.clone(), Json::object(server)));
@@ -295,7 +300,7 @@ fn split_server_fields(object: &Json) -> (Json, Json) {
     (Json::object(spec), Json::object(set_aside))
 }
 
-fn split_metadata(metadata: &Json) -> (Json, Vec<(Box<str>, Json)>) {
+fn split_metadata(metadata: &Json, namespace: Option<&str>) -> (Json, Vec<(Box<str>, Json)>) {
     let mut kept = Vec::new();
     let mut server = Vec::new();
     for (key, value) in metadata.as_object().unwrap_or_default() {
@@ -304,6 +309,18 @@ fn split_metadata(metadata: &Json) -> (Json, Vec<(Box<str>, Json)>) {
         } else if &**key != "finalizers" {
             kept.push((key.clone(), value.clone()));
         }
+    }
+    let has_namespace = kept
+        .iter()
+        .any(|(key, value)| &**key == "namespace" && !matches!(value, Json::Null));
+    if let (Some(namespace), false) = (namespace, has_namespace) {
+        // After the name, where manifests put it.
+        kept.retain(|(key, _)| &**key != "namespace");
+        let at = kept
+            .iter()
+            .position(|(key, _)| &**key == "name")
+            .map_or(0, |i| i + 1);
+        kept.insert(at, ("namespace".into(), Json::string(namespace)));
     }
     (Json::object(kept), server)
 }

@@ -22,7 +22,7 @@ struct Rule {
     forbidden: &'static [&'static str],
 }
 
-const RULES: [Rule; 8] = [
+const RULES: [Rule; 9] = [
     Rule {
         what: "the contract depends on serde and serde_json only",
         package: "reconcile-core",
@@ -43,6 +43,13 @@ const RULES: [Rule; 8] = [
         features: &[],
         direct_only: Some(&["reconcile-core", "serde", "serde_json"]),
         forbidden: &["reconcile-sim", "reconcile-content"],
+    },
+    Rule {
+        what: "the YAML reader builds on the contract and one YAML parser alone",
+        package: "reconcile-yaml",
+        features: &[],
+        direct_only: Some(&["reconcile-core", "saphyr-parser", "serde"]),
+        forbidden: &["reconcile-sim", "reconcile-content", "reconcile-check"],
     },
     Rule {
         what: "the content crate knows nothing about the browser",
