@@ -21,7 +21,9 @@
 //! the `plan` feature as `reconcile_core`, with `simulate` as `reconcile_sim`,
 //! which the public module loads only when a page first simulates, and with
 //! `check` as `reconcile_check` (the `Check` class), loaded when a learner's
-//! reconcile is first checked.
+//! reconcile is first checked, and with `yaml` as `reconcile_yaml`
+//! (`reconcileYaml`, `planYaml`, `readDocuments`, `toYaml`, `toYamlStream`:
+//! YAML and Kubernetes manifests), loaded on the first YAML call.
 
 #[cfg(feature = "check")]
 mod check;
@@ -33,6 +35,8 @@ mod loop_check;
 #[cfg(feature = "simulate")]
 pub use loop_check::LoopCheck;
 mod types;
+#[cfg(feature = "yaml")]
+mod yaml;
 
 #[cfg(feature = "simulate")]
 use convert::sim_config;

@@ -63,6 +63,7 @@ pub use writer::{to_yaml, to_yaml_stream};
 
 /// The format of a document's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     Json,

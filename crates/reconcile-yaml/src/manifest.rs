@@ -53,12 +53,13 @@ pub struct ManifestOptions {
 
 /// One object of a manifest, beside the resource it became.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ManifestObject {
     /// The resource name: `Kind/namespace/name` or `Kind/name`.
     pub name: String,
     pub kind: String,
-    /// `None` for a cluster-scoped kind.
+    /// `null` (`None`) for a cluster-scoped kind.
     pub namespace: Option<String>,
     /// `metadata.finalizers`, taken out of the spec.
     pub finalizers: Vec<String>,
