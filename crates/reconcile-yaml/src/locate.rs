@@ -53,49 +53,40 @@ enum Open {
     Mapping { key: Option<String> },
 }
 
-/// The position of `target` at `path` in document `index`; when the text
-/// has no value there (a missing member), that of the deepest value on the
-/// way to it.
-pub(crate) fn locate(
-    text: &str,
-    index: usize,
-    path: &JsonPath,
-    target: Target,
-) -> Option<Position> {
-    let wanted = path.segments();
+/// What the walk of a document's events meets.
+enum Met<'e> {
+    /// A mapping's key, with the path of its mapping.
+    Key(&'e [Segment], &'e str),
+    /// A value (a scalar, an alias, or the start of a collection) at its path.
+    Value(&'e [Segment], bool),
+}
+
+/// Walks document `index` of `text`, telling `visit` each key and value
+/// with its position, until `visit` says stop (returns `true`).
+fn walk(text: &str, index: usize, mut visit: impl FnMut(Met<'_>, Position) -> bool) {
     let mut parser = Parser::new_from_str(text);
     let mut document = None::<usize>;
     let mut stack: Vec<Open> = Vec::new();
     let mut current: Vec<Segment> = Vec::new();
-    let mut repeats = 0;
-    let mut deepest: Option<(usize, Position)> = None;
     while let Some(Ok((event, span))) = parser.next_event() {
-        let at = span.start;
+        let at = Position::of(&span.start);
         if let Event::DocumentStart(_) = event {
             document = Some(document.map_or(0, |d| d + 1));
             continue;
         }
         if document != Some(index) {
             if document.is_some_and(|d| d > index) {
-                break;
+                return;
             }
             continue;
         }
-        // A mapping's key.
         if let Some(Open::Mapping { key: slot @ None }) = stack.last_mut() {
             let key = match &event {
                 Event::Scalar(text, ..) => text.to_string(),
                 _ => String::new(),
             };
-            if target == Target::RepeatedKey
-                && wanted.len() == current.len() + 1
-                && wanted[..current.len()] == current[..]
-                && wanted.last() == Some(&Segment::Key(key.clone()))
-            {
-                repeats += 1;
-                if repeats == 2 {
-                    return Some(Position::of(&at));
-                }
+            if visit(Met::Key(&current, &key), at) {
+                return;
             }
             *slot = Some(key);
             continue;
@@ -110,22 +101,14 @@ pub(crate) fn locate(
             Event::DocumentEnd | Event::StreamEnd | Event::StreamStart | Event::Nothing => continue,
             _ => {}
         }
-        // A value: a scalar, an alias, or the start of a collection.
         let segment = match stack.last() {
             Some(Open::Sequence { next }) => Some(Segment::Index(*next)),
             Some(Open::Mapping { key }) => key.clone().map(Segment::Key),
             None => None,
         };
         current.extend(segment);
-        if target == Target::Value {
-            let here = current[..] == wanted[..];
-            let through_alias = matches!(event, Event::Alias(_)) && wanted.starts_with(&current);
-            if here || through_alias {
-                return Some(Position::of(&at));
-            }
-        }
-        if wanted.starts_with(&current) && deepest.is_none_or(|(depth, _)| current.len() > depth) {
-            deepest = Some((current.len(), Position::of(&at)));
+        if visit(Met::Value(&current, matches!(event, Event::Alias(_))), at) {
+            return;
         }
         match event {
             Event::SequenceStart(..) => stack.push(Open::Sequence { next: 0 }),
@@ -136,7 +119,68 @@ pub(crate) fn locate(
             }
         }
     }
-    deepest.map(|(_, position)| position)
+}
+
+/// The position of `target` at `path` in document `index`; when the text
+/// has no value there (a missing member), that of the deepest value on the
+/// way to it.
+pub(crate) fn locate(
+    text: &str,
+    index: usize,
+    path: &JsonPath,
+    target: Target,
+) -> Option<Position> {
+    let wanted = path.segments();
+    let mut repeats = 0;
+    let mut found = None;
+    let mut deepest: Option<(usize, Position)> = None;
+    walk(text, index, |met, at| match met {
+        Met::Key(map, key) => {
+            let repeat = target == Target::RepeatedKey
+                && wanted.len() == map.len() + 1
+                && wanted[..map.len()] == *map
+                && matches!(wanted.last(), Some(Segment::Key(k)) if k == key);
+            if repeat {
+                repeats += 1;
+                if repeats == 2 {
+                    found = Some(at);
+                }
+            }
+            found.is_some()
+        }
+        Met::Value(current, is_alias) => {
+            let here = *current == *wanted;
+            if target == Target::Value && (here || (is_alias && wanted.starts_with(current))) {
+                found = Some(at);
+                return true;
+            }
+            if wanted.starts_with(current) && deepest.is_none_or(|(depth, _)| current.len() > depth)
+            {
+                deepest = Some((current.len(), at));
+            }
+            false
+        }
+    });
+    found.or(deepest.map(|(_, position)| position))
+}
+
+/// Where each item of the sequence at `path` in document `index` starts, in
+/// one reading of the text (a `kind: List`'s items).
+pub(crate) fn item_positions(text: &str, index: usize, path: &JsonPath) -> Vec<Position> {
+    let prefix = path.segments();
+    let mut positions = Vec::new();
+    walk(text, index, |met, at| {
+        if let Met::Value(current, _) = met {
+            if current.len() == prefix.len() + 1
+                && current.starts_with(prefix)
+                && matches!(current.last(), Some(Segment::Index(_)))
+            {
+                positions.push(at);
+            }
+        }
+        false
+    });
+    positions
 }
 
 /// After a value: the sequence moves to its next item, the mapping to its next key.

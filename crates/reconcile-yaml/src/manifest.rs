@@ -68,7 +68,8 @@ pub struct ManifestObject {
     pub set_aside: Json,
     /// `metadata.deletionTimestamp`: the object is terminating.
     pub deletion_timestamp: Option<String>,
-    /// Where the object starts in the text (1-based).
+    /// Where the object starts in the text (1-based): its document's first
+    /// line (its `---`, if it has one), or its item's in a List.
     pub line: usize,
 }
 
@@ -109,7 +110,7 @@ pub(crate) fn read_manifests(
         }
         // No member name twice, by core's rule and message.
         let value = json_from_value(&yaml.value).map_err(|e| reader.place(index, e))?;
-        reader.document_objects(index, &value)?;
+        reader.document_objects(index, &value, yaml.start.line)?;
     }
     let ManifestReader {
         mut objects,
@@ -145,7 +146,12 @@ impl ManifestReader<'_> {
     }
 
     /// The objects of one YAML document: itself, or a List's items.
-    fn document_objects(&mut self, index: usize, value: &Json) -> Result<(), InputError> {
+    fn document_objects(
+        &mut self,
+        index: usize,
+        value: &Json,
+        start: usize,
+    ) -> Result<(), InputError> {
         let root = JsonPath::root();
         if !is_object_manifest(value) {
             return Err(self.shape(
@@ -167,8 +173,11 @@ impl ManifestReader<'_> {
                         format!("expected an array of objects, found {}", items.type_name()),
                     ));
                 };
+                // One reading of the text for every item's line, not one per item.
+                let lines = locate::item_positions(self.text, index, &root.key("items"));
                 for (at, item) in items.iter().enumerate() {
                     let path = root.key("items").index(at);
+                    let line = lines.get(at).map_or(start, |position| position.line);
                     if !is_object_manifest(item) {
                         return Err(self.shape(
                             index,
@@ -176,16 +185,22 @@ impl ManifestReader<'_> {
                             format!("expected a Kubernetes object (a mapping with apiVersion, kind and metadata.name), found {}", describe(item)),
                         ));
                     }
-                    self.object(index, &path, item)?;
+                    self.object(index, &path, item, line)?;
                 }
                 Ok(())
             }
-            _ => self.object(index, &root, value),
+            _ => self.object(index, &root, value, start),
         }
     }
 
     /// One object at `path` of document `index`.
-    fn object(&mut self, index: usize, path: &JsonPath, object: &Json) -> Result<(), InputError> {
+    fn object(
+        &mut self,
+        index: usize,
+        path: &JsonPath,
+        object: &Json,
+        line: usize,
+    ) -> Result<(), InputError> {
         let kind = object
             .get("kind")
             .and_then(Json::as_str)
@@ -260,8 +275,6 @@ impl ManifestReader<'_> {
             .and_then(|m| m.get("deletionTimestamp"))
             .and_then(Json::as_str)
             .map(str::to_owned);
-        let line = locate::locate(self.text, index, path, locate::Target::Value)
-            .map_or(1, |position| position.line);
         self.objects.push(ManifestObject {
             name: resource.clone(),
             kind,

@@ -126,3 +126,34 @@ fn a_multi_megabyte_document_reads_in_time() {
         .expect_err("cut short");
     assert!(e.line > 180_000, "{e}");
 }
+
+#[test]
+fn a_long_manifest_stream_and_list_read_in_linear_time() {
+    // 5,000 Deployments: once as a stream, once as a List (each object's line
+    // is found in one reading of the text, not one per object).
+    let object = |i: usize, indent: &str| {
+        format!("apiVersion: apps/v1\n{indent}kind: Deployment\n{indent}metadata:\n{indent}  name: app-{i}\n{indent}spec:\n{indent}  replicas: 3\n")
+    };
+    let stream: String = (0..5_000)
+        .map(|i| format!("---\n{}", object(i, "")))
+        .collect();
+    let list = String::from("apiVersion: v1\nkind: List\nitems:\n")
+        + &(0..5_000)
+            .map(|i| format!("- {}", object(i, "  ")))
+            .collect::<String>();
+    for text in [stream, list] {
+        let started = Instant::now();
+        let read =
+            read_resources(Document::Observed, &text, &ManifestOptions::default()).expect("valid");
+        assert_eq!(read.resources.len(), 5_000);
+        assert_eq!(
+            read.manifests.last().map(|o| o.name.as_str()),
+            Some("Deployment/default/app-999")
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+}
