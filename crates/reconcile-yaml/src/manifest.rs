@@ -17,6 +17,8 @@
 //!   (for a UI to show, never compared), and `metadata.deletionTimestamp`,
 //!   which marks the object terminating.
 
+use std::collections::HashMap;
+
 use reconcile_core::{
     finalizer_list_from_value, json_from_value, Document, ErrorKind, InputError, Json, JsonPath,
     Resources, UnlocatedError,
@@ -102,6 +104,7 @@ pub(crate) fn read_manifests(
         options,
         objects: Vec::new(),
         entries: Vec::new(),
+        lines: HashMap::new(),
     };
     for (index, yaml) in documents.iter().enumerate() {
         // An empty document (a stray `---`) holds nothing.
@@ -127,6 +130,8 @@ struct ManifestReader<'a> {
     options: &'a ManifestOptions,
     objects: Vec<ManifestObject>,
     entries: Vec<(String, Json)>,
+    /// Each resource name so far and the line of its object.
+    lines: HashMap<String, usize>,
 }
 
 impl ManifestReader<'_> {
@@ -251,7 +256,7 @@ impl ManifestReader<'_> {
             Some(namespace) => format!("{kind}/{namespace}/{name}"),
             None => format!("{kind}/{name}"),
         };
-        if let Some(first) = self.objects.iter().find(|o| o.name == resource) {
+        if let Some(first_line) = self.lines.get(&resource) {
             // At this object's name: the repeat is of the resource, not of a key.
             return Err(locate::place_at(
                 self.document,
@@ -263,7 +268,7 @@ impl ManifestReader<'_> {
                     message: format!(
                         "duplicate resource {}; the same object is at line {} already",
                         reconcile_core::json::quoted(&resource),
-                        first.line
+                        first_line
                     ),
                 },
                 locate::Target::Value,
@@ -275,6 +280,7 @@ impl ManifestReader<'_> {
             .and_then(|m| m.get("deletionTimestamp"))
             .and_then(Json::as_str)
             .map(str::to_owned);
+        self.lines.insert(resource.clone(), line);
         self.objects.push(ManifestObject {
             name: resource.clone(),
             kind,
