@@ -464,7 +464,8 @@ setAside: Json,
  */
 deletionTimestamp: string | null, 
 /**
- * Where the object starts in the text (1-based).
+ * Where the object starts in the text (1-based): its document's first
+ * line (its `---`, if it has one), or its item's in a List.
  */
 line: number, };
 
