@@ -86,10 +86,15 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
 
 /// Writes `contents` to a fresh file under Cargo's per-target temp dir.
 fn temp_file(contents: &[u8]) -> PathBuf {
+    temp_file_ending(contents, "json")
+}
+
+/// [`temp_file`] with the extension `extension`.
+fn temp_file_ending(contents: &[u8], extension: &str) -> PathBuf {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("cli-test-{}-{n}.json", std::process::id()));
+        .join(format!("cli-test-{}-{n}.{extension}", std::process::id()));
     std::fs::write(&path, contents).expect("temp file is writable");
     path
 }
@@ -441,14 +446,13 @@ fn non_utf8_file_is_a_clear_error() {
     bytes.extend_from_slice(br#"": 1}, "observed": {}}"#);
     let out = run_file(&[], &bytes);
     out.assert_input_error();
-    assert!(out.stderr.contains("is not UTF-8 text"), "{}", out.stderr);
-    assert!(out.stderr.contains("offset 17"), "{}", out.stderr);
+    let located = "Scenario: line 1, column 18 at $: byte 0xE9 is not UTF-8; expected UTF-8 text, so save the file as UTF-8";
+    assert!(out.stderr.contains(located), "{}", out.stderr);
 
     let out = run(&[], Some(&bytes));
     out.assert_input_error();
     assert!(
-        out.stderr
-            .contains("standard input is not UTF-8 text (invalid byte at offset 17)"),
+        out.stderr.contains(&format!("standard input: {located}")),
         "{}",
         out.stderr
     );
@@ -520,7 +524,125 @@ fn help_prints_usage_and_succeeds() {
     for flag in ["--help", "-h"] {
         let out = run(&[flag], None);
         out.assert_ok();
-        assert!(out.stdout.starts_with("usage: reconcile [--plan] [FILE|-]"));
+        assert!(out
+            .stdout
+            .starts_with("usage: reconcile [--plan] [--format json|yaml] [FILE|-]"));
         assert!(out.stdout.contains("Exit status"));
     }
+}
+
+// ---------------------------------------------------------------------------
+// YAML and Kubernetes manifests (the fixtures are reconcile-yaml's, from upstream examples).
+
+fn fixture(name: &str) -> String {
+    format!(
+        "{}/../reconcile-yaml/tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn manifests_from_document_files() {
+    let out = run(
+        &[
+            "--desired",
+            &fixture("nginx-deployment.yaml"),
+            "--observed",
+            &fixture("kubectl-get-list.yaml"),
+            "--plan",
+        ],
+        None,
+    );
+    out.assert_ok();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("~ UPDATE Deployment/default/nginx-deployment"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("\u{2298} FINALIZE Service/default/my-service")),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("- DELETE Namespace/shop")),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        lines.last(),
+        Some(&"0 to create, 1 to update, 1 to finalize, 1 to delete")
+    );
+}
+
+#[test]
+fn a_load_balancer_service_is_finalized_not_deleted() {
+    let desired = temp_file(b"{}");
+    let finalizers = temp_file_ending(b"# none\n", "yml");
+    let out = run(
+        &[
+            "--desired",
+            desired.to_str().unwrap_or_default(),
+            "--observed",
+            &fixture("service-loadbalancer.yaml"),
+            "--finalizers",
+            finalizers.to_str().unwrap_or_default(),
+        ],
+        None,
+    );
+    let _ = std::fs::remove_file(&desired);
+    let _ = std::fs::remove_file(&finalizers);
+    out.assert_ok();
+    assert_eq!(
+        out.stdout,
+        "[[\"FINALIZE\",\"Service/default/my-service\",null]]\n"
+    );
+}
+
+#[test]
+fn a_yaml_scenario_by_extension_or_format() {
+    let yaml = b"desired:\n  a: {replicas: 1}\n  b: {replicas: 3}\nobserved:\n  b: {replicas: 1}\n  c: {replicas: 1}\n";
+    let path = temp_file_ending(yaml, "yaml");
+    let out = run(&[path.to_str().unwrap_or_default()], None);
+    let _ = std::fs::remove_file(&path);
+    out.assert_ok();
+    assert_eq!(out.stdout.trim_end(), SEED_1_ACTIONS);
+    let out = run(&["--format", "yaml"], Some(yaml));
+    out.assert_ok();
+    assert_eq!(out.stdout.trim_end(), SEED_1_ACTIONS);
+    // Detected from the text when nothing says.
+    let out = run(&[], Some(yaml));
+    assert_eq!(out.stdout.trim_end(), SEED_1_ACTIONS);
+}
+
+#[test]
+fn yaml_errors_name_document_line_column_and_path() {
+    let observed = temp_file_ending(b"web:\n  replicas: 1\n  replicas: 2\n", "yaml");
+    let out = run(
+        &[
+            "--desired",
+            &fixture("nginx-deployment.yaml"),
+            "--observed",
+            observed.to_str().unwrap_or_default(),
+        ],
+        None,
+    );
+    let _ = std::fs::remove_file(&observed);
+    out.assert_input_error();
+    assert_eq!(
+        out.stderr.trim_end(),
+        "reconcile: Observed state: line 3, column 3 at $.web.replicas: duplicate member name \"replicas\"; each name may appear only once"
+    );
+    let out = run(&["--desired", "x.yaml"], None);
+    out.assert_input_error();
+    assert!(
+        out.stderr.contains("--desired and --observed go together"),
+        "{}",
+        out.stderr
+    );
 }

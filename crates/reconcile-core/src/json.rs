@@ -372,7 +372,7 @@ impl Trail {
 }
 
 /// A name as a JSON string literal, for messages.
-pub(crate) fn quoted(key: &str) -> String {
+pub fn quoted(key: &str) -> String {
     serde_json::to_string(key).unwrap_or_else(|_| key.to_owned())
 }
 
@@ -473,6 +473,48 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
 impl<'de> serde::Deserialize<'de> for Json {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         ValueSeed(&Trail::default()).deserialize(deserializer)
+    }
+}
+
+/// Reads a [`Json`] value as serde input, so that the visitors and seeds that
+/// read JSON text read a value built by another reader (the YAML reader)
+/// the same way: one set of rules and messages for every format.
+#[derive(Clone, Copy)]
+pub(crate) struct ValueDeserializer<'a>(pub(crate) &'a Json);
+
+impl<'de, 'a: 'de> de::IntoDeserializer<'de, de::value::Error> for ValueDeserializer<'a> {
+    type Deserializer = Self;
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+impl<'de, 'a: 'de> de::Deserializer<'de> for ValueDeserializer<'a> {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Json::Null => visitor.visit_unit(),
+            Json::Bool(b) => visitor.visit_bool(*b),
+            Json::Number(Number::Unsigned(u)) => visitor.visit_u64(*u),
+            Json::Number(Number::Signed(i)) => visitor.visit_i64(*i),
+            Json::Number(Number::Float(f)) => visitor.visit_f64(*f),
+            Json::String(s) => visitor.visit_borrowed_str(s),
+            Json::Array(items) => visitor.visit_seq(de::value::SeqDeserializer::new(
+                items.iter().map(ValueDeserializer),
+            )),
+            Json::Object(members) => visitor.visit_map(de::value::MapDeserializer::new(
+                members
+                    .iter()
+                    .map(|(key, value)| (&**key, ValueDeserializer(value))),
+            )),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
     }
 }
 

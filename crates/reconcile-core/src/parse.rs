@@ -80,6 +80,12 @@ pub enum ErrorKind {
     TooDeep,
     /// Nothing but whitespace where a value is required.
     Empty,
+    /// Valid in its format but outside what the playground reads: a YAML tag
+    /// such as `!!binary`, `.inf`, a merge key, a text that is not UTF-8.
+    Unsupported,
+    /// Within the grammar but past a size limit, such as YAML aliases that
+    /// expand to too many values (an alias bomb).
+    TooLarge,
 }
 
 /// A located, human-readable input error.
@@ -119,6 +125,77 @@ impl fmt::Display for InputError {
 }
 
 impl std::error::Error for InputError {}
+
+/// An error in a value that another reader built (the YAML reader), not yet
+/// located in its text: that reader knows where each path is, and [`Self::at`]
+/// places it. Kind, path and message are those the JSON reader gives for the
+/// same value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnlocatedError {
+    pub kind: ErrorKind,
+    pub path: JsonPath,
+    pub message: String,
+}
+
+impl UnlocatedError {
+    /// The error at `line` and `column` (1-based, in characters) of `document`.
+    pub fn at(self, document: Document, line: usize, column: usize) -> InputError {
+        InputError {
+            document,
+            kind: self.kind,
+            line,
+            column,
+            path: self.path,
+            message: self.message,
+        }
+    }
+}
+
+/// [`parse_json`] of a value: a copy of it, checked by the same rules (no
+/// member name twice in an object).
+pub fn json_from_value(value: &Json) -> Result<Json, UnlocatedError> {
+    run_value(value, AnyValue)
+}
+
+/// [`parse_resources`] of a value: `{name: spec}`, checked by the same rules.
+pub fn resources_from_value(value: &Json) -> Result<Resources, UnlocatedError> {
+    run_value(value, ResourcesSeed)
+}
+
+/// [`parse_finalizers`] of a value: `{name: [finalizer, ...]}` or `null`.
+pub fn finalizers_from_value(value: &Json) -> Result<Option<Finalizers>, UnlocatedError> {
+    run_value(value, FinalizersSeed)
+}
+
+/// One object's list of finalizer names, as a finalizers document holds it
+/// (a Kubernetes manifest's `metadata.finalizers`).
+pub fn finalizer_list_from_value(value: &Json) -> Result<Vec<String>, UnlocatedError> {
+    run_value(value, FinalizerListSeed)
+}
+
+/// [`parse_scenario`] of a value: `{desired, observed, finalizers?}`.
+pub fn scenario_from_value(value: &Json) -> Result<Scenario, UnlocatedError> {
+    run_value(value, ScenarioSeed)
+}
+
+/// Runs a document's seed over a value, as [`run`] does over a text.
+fn run_value<S: DocumentSeed>(value: &Json, seed: S) -> Result<S::Value, UnlocatedError> {
+    let ctx = Ctx::default();
+    seed.deserialize_with(&ctx, json::ValueDeserializer(value))
+        .map_err(|error| {
+            let path = JsonPath::from_segments(ctx.trail.take_path());
+            let kind = match ctx.error_kind.take() {
+                Some(kind) => kind,
+                None if ctx.trail.is_duplicate() => ErrorKind::DuplicateKey,
+                None => ErrorKind::Shape,
+            };
+            UnlocatedError {
+                kind,
+                path,
+                message: error.to_string(),
+            }
+        })
+}
 
 /// Parses a desired or observed document: an object mapping names to specs.
 pub fn parse_resources(document: Document, text: &str) -> Result<Resources, InputError> {
@@ -850,6 +927,45 @@ mod tests {
 
     fn err_resources(text: &str) -> InputError {
         parse_resources(Document::Observed, text).expect_err("should fail")
+    }
+
+    #[test]
+    fn values_are_read_by_the_rules_and_messages_of_text() {
+        let value = |text| parse_json(Document::Desired, text).expect("valid JSON");
+        let resources = resources_from_value(&value(r#"{"b":{"r":1},"a":[1.0]}"#));
+        assert_eq!(
+            resources.ok(),
+            parse_resources(Document::Desired, r#"{"a":[1],"b":{"r":1}}"#).ok()
+        );
+        let text = r#"{"svc": ["a", 7]}"#;
+        let from_text = parse_finalizers(text).expect_err("a number in the list");
+        let from_value = finalizers_from_value(&value(text)).expect_err("a number in the list");
+        assert_eq!(from_value.kind, from_text.kind);
+        assert_eq!(from_value.path, from_text.path);
+        assert_eq!(from_value.message, from_text.message);
+        let placed = from_value.at(Document::Finalizers, 3, 4);
+        assert_eq!(
+            placed.to_string(),
+            format!(
+                "Finalizers: line 3, column 4 at $.svc[1]: {}",
+                from_text.message
+            )
+        );
+
+        let shape = resources_from_value(&value("[1]")).expect_err("an array");
+        assert_eq!(shape.kind, ErrorKind::Shape);
+        assert_eq!(
+            shape.message,
+            r#"expected an object of {"name": spec}, found an array"#
+        );
+        assert_eq!(finalizers_from_value(&Json::Null), Ok(None));
+        assert_eq!(
+            finalizer_list_from_value(&value(r#"["x/y"]"#)),
+            Ok(vec!["x/y".to_owned()])
+        );
+        let scenario = scenario_from_value(&value(r#"{"desired":{},"observed":{"a":1},"x":2}"#))
+            .expect_err("an unknown member");
+        assert_eq!(scenario.path.to_string(), "$.x");
     }
 
     #[test]

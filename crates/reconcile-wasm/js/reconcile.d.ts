@@ -1,7 +1,19 @@
 // Declarations of /pkg/reconcile.js. The types (Resources, Action, Plan,
 // Timeline, ...) and `reconcile`/`plan` come from the generated module; only
 // the functions reconcile.js exports are re-exported as values (not `initSync`).
-import type { Scenario, SimOptions, SimVerdict, Timeline } from "./reconcile_core.js";
+import type {
+  Action,
+  Finalizers,
+  Json,
+  Plan,
+  ReadDocuments,
+  Resources,
+  Scenario,
+  SimOptions,
+  SimVerdict,
+  Timeline,
+  YamlOptions,
+} from "./reconcile_core.js";
 
 export type * from "./reconcile_core.js";
 export { default, plan, reconcile } from "./reconcile_core.js";
@@ -68,3 +80,43 @@ export function checkLoop(
     onProgress?: (progress: { phase: "loading"; percent: number } | { phase: "running"; done: number }) => void;
   },
 ): Promise<LoopResult>;
+
+/** Fetches and starts the YAML module; the YAML functions call it on first use. */
+export function loadYaml(): Promise<void>;
+
+/**
+ * `reconcile` with each document in JSON or YAML (text that does not start
+ * with `{` or `[` is YAML); desired and observed may be Kubernetes manifests
+ * (a multi-document stream or a `kind: List`), whose objects are named
+ * `Kind/namespace/name` (`Kind/name` when cluster-scoped) and whose
+ * `metadata.finalizers` fill the finalizers. Rejects with the playground's
+ * message (document, line, column, path) when a document is not valid.
+ */
+export function reconcileYaml(
+  desired: Resources | string,
+  observed: Resources | string,
+  finalizers?: Finalizers | string | null,
+  options?: YamlOptions | null,
+): Promise<Action[]>;
+
+/** `plan`, with the documents read as `reconcileYaml` reads them. */
+export function planYaml(
+  desired: Resources | string,
+  observed: Resources | string,
+  finalizers?: Finalizers | string | null,
+  options?: YamlOptions | null,
+): Promise<Plan>;
+
+/** The documents as `reconcileYaml` reads them, with each manifest's set-aside fields. */
+export function readDocuments(
+  desired: Resources | string,
+  observed: Resources | string,
+  finalizers?: Finalizers | string | null,
+  options?: YamlOptions | null,
+): Promise<ReadDocuments>;
+
+/** A value (or JSON or YAML text) as YAML text that reads back as the same value, here and in kubectl. */
+export function toYaml(value: Json | string): Promise<string>;
+
+/** Values as a YAML stream, `---` between documents, for `kubectl apply -f`. */
+export function toYamlStream(values: Json[]): Promise<string>;

@@ -58,6 +58,48 @@ function once(load) {
   };
 }
 
+const yamlModule = once(async () => {
+  const module = await import("./reconcile_yaml.js");
+  await module.default();
+  return module;
+});
+
+/** Starts fetching the YAML module now, for a page that will read YAML soon. */
+export async function loadYaml() {
+  await yamlModule();
+}
+
+/**
+ * `reconcile` with each document in JSON or YAML (text that does not start
+ * with `{` or `[` is YAML); desired and observed may be Kubernetes manifests
+ * (a multi-document stream or a `kind: List`), whose objects are named
+ * `Kind/namespace/name` and whose `metadata.finalizers` fill the finalizers.
+ * Resolves once the YAML module is loaded (on the first call).
+ */
+export async function reconcileYaml(desired, observed, finalizers, options) {
+  return (await yamlModule()).reconcileYaml(desired, observed, finalizers, options);
+}
+
+/** `plan`, with the documents read as `reconcileYaml` reads them. */
+export async function planYaml(desired, observed, finalizers, options) {
+  return (await yamlModule()).planYaml(desired, observed, finalizers, options);
+}
+
+/** The documents as `reconcileYaml` reads them, with each manifest's set-aside fields. */
+export async function readDocuments(desired, observed, finalizers, options) {
+  return (await yamlModule()).readDocuments(desired, observed, finalizers, options);
+}
+
+/** A value as YAML text that reads back as the same value (here and in kubectl). */
+export async function toYaml(value) {
+  return (await yamlModule()).toYaml(value);
+}
+
+/** Values as a YAML stream, `---` between documents, for `kubectl apply -f`. */
+export async function toYamlStream(values) {
+  return (await yamlModule()).toYamlStream(values);
+}
+
 const checkModule = once(async () => {
   const module = await import("./reconcile_check.js");
   await module.default();

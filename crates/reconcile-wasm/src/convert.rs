@@ -26,7 +26,7 @@ pub fn text(document: Document, value: &JsValue) -> Result<String, JsError> {
     }
 }
 
-#[cfg(feature = "plan")]
+#[cfg(any(feature = "plan", feature = "yaml"))]
 /// The finalizers text: `undefined` and `null` both mean "no finalizers".
 pub fn finalizers_text(value: Option<JsValue>) -> Result<String, JsError> {
     value.map_or(Ok(String::new()), |value| {
@@ -80,7 +80,7 @@ pub fn sim_config(options: Option<JsValue>) -> Result<SimConfig, JsError> {
 }
 
 /// The message of a thrown JS value (an `Error`'s `message`, or the value as text).
-fn message(error: &JsValue) -> String {
+pub(crate) fn message(error: &JsValue) -> String {
     match error.dyn_ref::<js_sys::Error>() {
         Some(error) => String::from(error.message()),
         None => error.as_string().unwrap_or_else(|| format!("{error:?}")),

@@ -17,13 +17,15 @@
 //!
 //! Inputs may be JS values (converted with `JSON.stringify`) or JSON strings.
 //!
-//! The crate is built four times for the site (see `js/reconcile.js`): with
+//! The crate is built five times for the site (see `js/reconcile.js`): with
 //! the `plan` feature as `reconcile_core`, with `simulate` as `reconcile_sim`,
 //! which the public module loads only when a page first simulates, with
 //! `check` as `reconcile_check` (the `Check` class), loaded when a learner's
-//! reconcile is first checked, and with `loop` as `reconcile_loop` (the
+//! reconcile is first checked, with `loop` as `reconcile_loop` (the
 //! `LoopCheck` class), loaded when a learner's reconcile first runs in the
-//! loop.
+//! loop, and with `yaml` as `reconcile_yaml` (`reconcileYaml`, `planYaml`,
+//! `readDocuments`, `toYaml`, `toYamlStream`: YAML and Kubernetes
+//! manifests), loaded on the first YAML call.
 
 #[cfg(feature = "check")]
 mod check;
@@ -35,6 +37,8 @@ mod loop_check;
 #[cfg(feature = "loop")]
 pub use loop_check::LoopCheck;
 mod types;
+#[cfg(feature = "yaml")]
+mod yaml;
 
 #[cfg(feature = "simulate")]
 use convert::sim_config;

@@ -432,3 +432,56 @@ export type CheckOutcome = { passed: boolean,
  * Cases run, shrink candidates included.
  */
 total: number, counterexample: CounterexampleView | null, };
+
+/**
+ * The format of a document's text.
+ */
+export type Format = "json" | "yaml";
+
+/**
+ * One object of a manifest, beside the resource it became.
+ */
+export type ManifestObject = { 
+/**
+ * The resource name: `Kind/namespace/name` or `Kind/name`.
+ */
+name: string, kind: string, 
+/**
+ * `null` (`None`) for a cluster-scoped kind.
+ */
+namespace: string | null, 
+/**
+ * `metadata.finalizers`, taken out of the spec.
+ */
+finalizers: Array<string>, 
+/**
+ * The server-populated fields taken out of the spec, nested as they
+ * were (`{"metadata": {"uid": …}, "status": {…}}`); `{}` when none.
+ */
+setAside: Json, 
+/**
+ * `metadata.deletionTimestamp`: the object is terminating.
+ */
+deletionTimestamp: string | null, 
+/**
+ * Where the object starts in the text (1-based): its document's first
+ * line (its `---`, if it has one), or its item's in a List.
+ */
+line: number, };
+
+/**
+ * What `readDocuments` returns: the scenario as `reconcileYaml` reads
+ * it (finalizers filled from the manifests), each document's format,
+ * and the manifests' objects, with the fields set aside from each.
+ */
+export type ReadDocuments = { scenario: Scenario, desiredFormat: Format, observedFormat: Format, 
+/**
+ * Empty unless desired was Kubernetes manifests; in name order.
+ */
+desiredManifests: Array<ManifestObject>, observedManifests: Array<ManifestObject>, };
+
+/**
+ * The options of the YAML functions: kinds to read as cluster-scoped
+ * (named `Kind/name`), beyond the built-in ones.
+ */
+export type YamlOptions = { clusterScoped?: Array<string>, };

@@ -153,6 +153,53 @@ pub(crate) mod simulation {
     }
 }
 
+#[cfg(feature = "yaml")]
+pub(crate) mod yaml {
+    use reconcile_core::Scenario;
+    use reconcile_yaml::{Format, ManifestObject, ReadScenario};
+    use serde::{Deserialize, Serialize};
+
+    /// What `readDocuments` returns: the scenario as `reconcileYaml` reads
+    /// it (finalizers filled from the manifests), each document's format,
+    /// and the manifests' objects, with the fields set aside from each.
+    #[derive(Serialize)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+    #[serde(rename_all = "camelCase")]
+    pub struct ReadDocuments<'a> {
+        pub scenario: &'a Scenario,
+        pub desired_format: Format,
+        pub observed_format: Format,
+        /// Empty unless desired was Kubernetes manifests; in name order.
+        pub desired_manifests: &'a [ManifestObject],
+        pub observed_manifests: &'a [ManifestObject],
+    }
+
+    impl<'a> ReadDocuments<'a> {
+        pub fn of(read: &'a ReadScenario) -> Self {
+            Self {
+                scenario: &read.scenario,
+                desired_format: read.desired.format,
+                observed_format: read.observed.format,
+                desired_manifests: &read.desired.manifests,
+                observed_manifests: &read.observed.manifests,
+            }
+        }
+    }
+
+    /// The options of the YAML functions: kinds to read as cluster-scoped
+    /// (named `Kind/name`), beyond the built-in ones.
+    #[derive(Deserialize, Default)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+    #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+    pub struct YamlOptions {
+        #[cfg_attr(
+            all(test, not(target_arch = "wasm32")),
+            ts(as = "Option<Vec<String>>", optional)
+        )]
+        pub cluster_scoped: Vec<String>,
+    }
+}
+
 #[cfg(feature = "check")]
 pub(crate) mod checking {
     use reconcile_check::{Answer, EqualityNote, FinalizersArg, Mark, Outcome};
@@ -395,6 +442,11 @@ mod generate {
             declaration::<checking::NoteView>(cfg),
             declaration::<checking::CounterexampleView<'static>>(cfg),
             declaration::<CheckOutcome<'static>>(cfg),
+            // YAML and Kubernetes manifests.
+            declaration::<reconcile_yaml::Format>(cfg),
+            declaration::<reconcile_yaml::ManifestObject>(cfg),
+            declaration::<super::yaml::ReadDocuments<'static>>(cfg),
+            declaration::<super::yaml::YamlOptions>(cfg),
         ]
     }
 

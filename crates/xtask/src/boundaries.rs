@@ -22,7 +22,7 @@ struct Rule {
     forbidden: &'static [&'static str],
 }
 
-const RULES: [Rule; 9] = [
+const RULES: [Rule; 11] = [
     Rule {
         what: "the contract depends on serde and serde_json only",
         package: "reconcile-core",
@@ -45,6 +45,13 @@ const RULES: [Rule; 9] = [
         forbidden: &["reconcile-sim", "reconcile-content"],
     },
     Rule {
+        what: "the YAML reader builds on the contract and one YAML parser alone",
+        package: "reconcile-yaml",
+        features: &[],
+        direct_only: Some(&["reconcile-core", "saphyr-parser", "serde"]),
+        forbidden: &["reconcile-sim", "reconcile-content", "reconcile-check"],
+    },
+    Rule {
         what: "the content crate knows nothing about the browser",
         package: "reconcile-content",
         features: &[],
@@ -60,6 +67,7 @@ const RULES: [Rule; 9] = [
             "reconcile-sim",
             "reconcile-check",
             "reconcile-content",
+            "reconcile-yaml",
             TS_GENERATOR,
         ],
     },
@@ -83,6 +91,18 @@ const RULES: [Rule; 9] = [
         features: &["--no-default-features", "--features", "check"],
         direct_only: None,
         forbidden: &["reconcile-sim", "reconcile-content", TS_GENERATOR],
+    },
+    Rule {
+        what: "the JS API's YAML module links neither the simulation, the checker nor the content",
+        package: "reconcile-wasm",
+        features: &["--no-default-features", "--features", "yaml"],
+        direct_only: None,
+        forbidden: &[
+            "reconcile-sim",
+            "reconcile-check",
+            "reconcile-content",
+            TS_GENERATOR,
+        ],
     },
     Rule {
         what: "the page does not link the TypeScript generator",

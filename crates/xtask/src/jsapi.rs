@@ -1,7 +1,8 @@
 //! `cargo xtask js-api [--into DIR]`: the JS API for course pages, built into
 //! `DIR/pkg/`: `reconcile.js` and `reconcile.d.ts` (hand-written, in
-//! `crates/reconcile-wasm/js/`) over two generated modules, `reconcile_core`
-//! (reconcile, plan) and `reconcile_sim` (simulate, loaded on first use).
+//! `crates/reconcile-wasm/js/`) over generated modules: `reconcile_core`
+//! (reconcile, plan), and `reconcile_sim` (simulate), `reconcile_check`
+//! (check) and `reconcile_yaml` (YAML and manifests), each loaded on first use.
 //!
 //! Trunk runs it as a `post_build` hook (see Trunk.toml), so `trunk serve` and
 //! `trunk build --release` both ship `dist/pkg/`. Trunk starts hooks without a
@@ -39,11 +40,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 /// The wasm modules behind `reconcile.js`: each is `reconcile-wasm` built
 /// with one cargo feature, named after the module wasm-bindgen writes.
-const MODULES: [(&str, &str); 4] = [
+const MODULES: [(&str, &str); 5] = [
     ("plan", "reconcile_core"),
     ("simulate", "reconcile_sim"),
     ("check", "reconcile_check"),
     ("loop", "reconcile_loop"),
+    ("yaml", "reconcile_yaml"),
 ];
 
 /// Release builds of `reconcile-wasm`'s modules (`wasm-bindgen --target
