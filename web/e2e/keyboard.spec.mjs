@@ -61,6 +61,7 @@ test("Tab visits the header, toolbar, editors and simulation controls in order, 
   for (const name of [
     "combobox Preset",
     "combobox Lesson",
+    "button New here? Start with lesson 1",
     "button Your reconcile",
     "button Share",
     "button Download scenario",
@@ -130,8 +131,8 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await expect(actionItems(page)).toHaveText([/CREATE\s*cache-1/]);
 
   // Ctrl/Cmd+Enter runs one pass, from anywhere, even inside an editor.
-  // (Eight Tabs reach the editor; a ninth would indent its text.)
-  for (let i = 0; i < 8; i++) await page.keyboard.press("Tab");
+  // (Nine Tabs reach the editor; a tenth would indent its text.)
+  for (let i = 0; i < 9; i++) await page.keyboard.press("Tab");
   expect(await focused(page)).toBe("textbox Desired state");
   const desiredText = await editor(page, "Desired state").inputValue();
   await page.keyboard.press("ControlOrMeta+Enter");
@@ -253,7 +254,9 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
 test("Your reconcile by keyboard alone: open, choose the language, write with Tab, leave with Esc then Tab, Check, load the counterexample", async ({ page }) => {
   await page.goto("/");
   await expect(actionItems(page)).toHaveCount(3);
-  for (const name of ["combobox Preset", "combobox Lesson", "button Your reconcile"]) await tabTo(page, name);
+  for (const name of ["combobox Preset", "combobox Lesson", "button New here? Start with lesson 1", "button Your reconcile"]) {
+    await tabTo(page, name);
+  }
   await page.keyboard.press("Enter");
   // The button goes once the pane is open; the pane follows the editors.
   await expect(page.getByRole("region", { name: "Your reconcile" })).toBeVisible();

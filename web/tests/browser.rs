@@ -185,21 +185,6 @@ fn replacing_edited_documents_keeps_them_restorable() {
 }
 
 #[wasm_bindgen_test]
-fn lesson_progress_round_trips_and_ignores_garbage() {
-    use reconcile_web::hooks::{parse_progress, render_progress};
-    let progress = parse_progress("four-actions=2,drift=0,broken,x=y");
-    assert_eq!(progress.len(), 2);
-    assert_eq!(progress.get("four-actions"), Some(&2));
-    assert_eq!(parse_progress(&render_progress(&progress)), progress);
-    let repeated = parse_progress("drift=3,four-actions=1,drift=2");
-    assert_eq!(
-        render_progress(&repeated),
-        "drift=2,four-actions=1",
-        "the last one counts"
-    );
-}
-
-#[wasm_bindgen_test]
 fn only_debug_panic_arms_the_deliberate_panic() {
     use reconcile_web::embed::EmbedOptions;
     let pairs = |value: &str| [("debug".to_owned(), value.to_owned())];

@@ -10,6 +10,6 @@ mod use_shortcut;
 pub use use_debounce::use_debounce;
 pub use use_embed_bridge::use_embed_bridge;
 pub use use_learner_run::use_learner_run;
-pub use use_lesson_progress::{parse_progress, render_progress, use_lesson_progress, Progress};
+pub use use_lesson_progress::{use_lesson_progress, LessonVisit};
 pub use use_persistence::{share_link, use_persistence, use_previous_session, AUTOSAVE_LIMIT};
 pub use use_shortcut::use_shortcuts;
