@@ -1319,3 +1319,36 @@ mod tests {
         assert_eq!(names, vec!["pod-a"]);
     }
 }
+#[cfg(test)]
+mod lesson_claims {
+    use super::*;
+
+    /// Lesson 7 says the requeue delays are the curve's 5, 10, 20 and 40 ms,
+    /// counted from the end of each failed pass, and that the gaps between
+    /// the passes' starts are longer by each pass's own time.
+    #[test]
+    fn the_backoff_lessons_numbers_hold() {
+        let lesson = lessons()
+            .iter()
+            .find(|l| l.id == "backoff")
+            .expect("lesson");
+        let task = lesson.steps[0].task.as_deref().unwrap_or_default();
+        let (_, timeline) = lesson_outcomes(lesson).expect("valid");
+        let mut delays = Vec::new();
+        for pair in timeline.passes.windows(2) {
+            let [pass, next] = pair else { continue };
+            let Some(ActionResult::Failed { requeued_at, .. }) =
+                pass.actions.first().map(|a| &a.result)
+            else {
+                continue;
+            };
+            let delay = requeued_at - pass.finished_at;
+            let duration = pass.finished_at - pass.started_at;
+            assert_eq!(next.started_at - pass.started_at, delay + duration);
+            assert!(task.contains(&format!("{duration} ms")), "{task}");
+            delays.push(delay);
+        }
+        assert_eq!(delays, [5, 10, 20, 40]);
+        assert!(task.contains("5, 10, 20 and 40 ms"), "{task}");
+    }
+}
