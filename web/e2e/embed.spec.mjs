@@ -59,9 +59,12 @@ test("Share offers embed code for the shared state; pasted into a course page, i
   expect(await code.inputValue()).toContain(`src="http://127.0.0.1:${port}/?embed${hash}"`);
   expect(await code.inputValue()).toContain(`if (event.origin !== "http://127.0.0.1:${port}") return;`);
 
+  // Without the faults: the timeline is named on its own.
+  await embedCode.getByLabel("Faults and settings", { exact: true }).uncheck();
+  expect(await code.inputValue()).toContain(`src="http://127.0.0.1:${port}/?embed&amp;panes=editors,plan,timeline${hash}"`);
   // Editors and plan only, read-only.
   await embedCode.getByLabel("Simulation", { exact: true }).uncheck();
-  await embedCode.getByLabel("Read-only editors").check();
+  await embedCode.getByLabel("Read-only (documents, faults and settings)").check();
   expect(await code.inputValue()).toContain(`src="http://127.0.0.1:${port}/?embed&amp;panes=editors,plan&amp;readonly${hash}"`);
   // An embed shows at least one pane: with only the plan left, it cannot be unticked.
   await embedCode.getByLabel("Editors", { exact: true }).uncheck();
@@ -129,7 +132,7 @@ test("an embed's Open in playground link follows edits and opens that state", as
   await expect(editor(opened, "Desired state")).toHaveValue('{"from-embed": {"replicas": 3}}');
 });
 
-test("a readonly embed locks the editors but the simulation stays live", async ({ page }) => {
+test("a readonly embed locks the editors and every control that changes the run; Step and Run still move through it", async ({ page }) => {
   await page.goto("/?embed&readonly");
   const desired = editor(page, "Desired state");
   await expect(desired).toHaveJSProperty("readOnly", true);
@@ -140,6 +143,31 @@ test("a readonly embed locks the editors but the simulation stays live", async (
   await expect(page.getByRole("button", { name: "Format Desired state" })).toHaveCount(0);
   await page.getByRole("button", { name: "Step" }).click();
   await expect(page.getByRole("list", { name: "Passes" }).locator(":scope > li")).toHaveCount(1);
+  // Faults and settings change the run: every one of its controls is disabled.
+  const faults = page.locator(".fault-panel");
+  await expect(faults).toContainText("Read-only: this run's faults and settings are fixed");
+  for (const name of ["Delete it", "Drift it"]) await expect(faults.getByRole("button", { name })).toBeDisabled();
+  const controls = faults.locator("button, input, select");
+  expect(await controls.count()).toBeGreaterThan(5);
+  for (const control of await controls.all()) await expect(control).toBeDisabled();
+});
+
+test("an embed that is not readonly keeps its faults and settings working", async ({ page }) => {
+  await page.goto("/?embed");
+  await expect(page.locator(".fault-panel").getByRole("button", { name: "Delete it" })).toBeEnabled();
+});
+
+test("panes= names the timeline and the faults apart; sim is both", async ({ page }) => {
+  await page.goto("/?embed&panes=plan,timeline");
+  await expect(page.getByRole("button", { name: "Step" })).toBeVisible();
+  await expect(page.locator(".sim-grid")).toBeVisible();
+  await expect(page.locator(".fault-panel")).toHaveCount(0);
+  await page.goto("/?embed&panes=faults");
+  await expect(page.locator(".fault-panel")).toBeVisible();
+  await expect(page.locator(".sim-grid")).toHaveCount(0);
+  await page.goto("/?embed&panes=sim");
+  await expect(page.locator(".fault-panel")).toBeVisible();
+  await expect(page.locator(".sim-grid")).toBeVisible();
 });
 
 test("panes= chooses what shows and preset= the starting content", async ({ page }) => {

@@ -305,8 +305,9 @@ pub fn App() -> Html {
                 if options.shows(Pane::Plan) {
                     <ActionList plan={state.plan.clone()} stale={state.is_stale()} concealed={conceal_plan} />
                 }
-                if options.shows(Pane::Simulation) {
-                    <Simulation sim={state.sim.clone()} on_action={on_sim_action} concealed={conceal_sim} />
+                if options.shows_simulation() {
+                    <Simulation sim={state.sim.clone()} on_action={on_sim_action} concealed={conceal_sim} readonly={options.readonly}
+                                timeline={options.shows(Pane::Timeline)} faults={options.shows(Pane::Faults)} />
                 }
             </main>
             </div>

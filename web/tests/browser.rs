@@ -239,12 +239,13 @@ fn embeds_of_different_links_save_apart() {
 fn embed_snippets_open_what_was_chosen() {
     use reconcile_web::embed::{embed_snippet, EmbedChoice, EmbedOptions, Pane};
     let link = "https://course.example:8443/play/#v1/abc-_123";
-    for bits in 0..16u8 {
+    for bits in 0..32u8 {
         let choice = EmbedChoice {
             editors: bits & 1 != 0,
             plan: bits & 2 != 0,
-            simulation: bits & 4 != 0,
-            readonly: bits & 8 != 0,
+            timeline: bits & 4 != 0,
+            faults: bits & 8 != 0,
+            readonly: bits & 16 != 0,
         };
         let snippet = embed_snippet(link, choice);
         let src = snippet
@@ -270,17 +271,32 @@ fn embed_snippets_open_what_was_chosen() {
         let options = EmbedOptions::from_query(&pairs);
         assert!(options.embed);
         assert_eq!(options.readonly, choice.readonly);
-        let none = !(choice.editors || choice.plan || choice.simulation);
+        let none = choice.panes().is_empty();
         for (pane, chosen) in [
             (Pane::Editors, choice.editors),
             (Pane::Plan, choice.plan),
-            (Pane::Simulation, choice.simulation),
+            (Pane::Timeline, choice.timeline),
+            (Pane::Faults, choice.faults),
         ] {
             // No pane chosen cannot be asked for (the form keeps one); it shows all.
             assert_eq!(options.shows(pane), chosen || none, "{choice:?} {pane:?}");
         }
         assert!(snippet.contains("if (event.origin !== \"https://course.example:8443\") return;"));
     }
+}
+
+/// `panes=sim` (the name embeds used before the timeline and the faults
+/// could be named apart) still shows the whole simulation.
+#[wasm_bindgen_test]
+fn panes_sim_is_the_timeline_and_the_faults() {
+    use reconcile_web::embed::{EmbedOptions, Pane};
+    let panes = |value: &str| EmbedOptions::from_query(&[("panes".to_owned(), value.to_owned())]);
+    let old = panes("sim");
+    assert!(old.shows(Pane::Timeline) && old.shows(Pane::Faults) && !old.shows(Pane::Plan));
+    let without_faults = panes("plan,timeline");
+    assert!(without_faults.shows(Pane::Timeline) && !without_faults.shows(Pane::Faults));
+    assert!(without_faults.shows_simulation());
+    assert!(!panes("editors,plan").shows_simulation());
 }
 
 mod editor_window {

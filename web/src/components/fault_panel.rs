@@ -19,6 +19,9 @@ pub struct FaultPanelProps {
     /// The shown pass: its objects are offered as targets.
     pub shown: usize,
     pub on_action: Callback<SimAction>,
+    /// A read-only embed: the run is the author's; nothing here may change it.
+    #[prop_or_default]
+    pub readonly: bool,
 }
 
 /// Objects offered as targets at most.
@@ -262,7 +265,11 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
     html! {
         <details class="fault-panel" open=true>
             <summary><h3>{ "Faults and settings" }</h3></summary>
-            <div class="fault-grid">
+            if props.readonly {
+                <p class="muted small">{ "Read-only: this run's faults and settings are fixed by the page that embeds it." }</p>
+            }
+            // A disabled fieldset disables every control inside it.
+            <fieldset class="fault-grid" disabled={props.readonly}>
                 <fieldset>
                     <legend>{ format!("Another actor, right after pass {}", sim.cursor) }</legend>
                     <label>{ "Object " }
@@ -369,7 +376,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                     }) }
                     { owner_speeds(config, &entries, &props.on_action) }
                 </fieldset>
-            </div>
+            </fieldset>
         </details>
     }
 }

@@ -18,6 +18,15 @@ pub struct SimulationProps {
     /// A lesson asks for a prediction about the loop first.
     #[prop_or_default]
     pub concealed: bool,
+    /// A read-only embed: Step and Run move through the run, nothing changes it.
+    #[prop_or_default]
+    pub readonly: bool,
+    /// Which parts an embed shows (`panes=timeline,faults`): the passes with
+    /// the chart, the status grid and level vs edge; and Faults and settings.
+    #[prop_or(true)]
+    pub timeline: bool,
+    #[prop_or(true)]
+    pub faults: bool,
 }
 
 #[component]
@@ -76,16 +85,22 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                     </button>
                 </div>
             }
-            <div class="sim-grid">
-                <PassList timeline={timeline.clone()} cursor={sim.cursor} selected={sim.selected} event={sim.event}
-                          on_action={props.on_action.clone()} />
-                <div class="sim-side">
-                    { convergence_chart(&timeline, sim.cursor, sim.selected) }
-                    <StatusGrid timeline={timeline.clone()} pass={shown} config={sim.config.clone()} />
+            if props.timeline {
+                <div class="sim-grid">
+                    <PassList timeline={timeline.clone()} cursor={sim.cursor} selected={sim.selected} event={sim.event}
+                              on_action={props.on_action.clone()} />
+                    <div class="sim-side">
+                        { convergence_chart(&timeline, sim.cursor, sim.selected) }
+                        <StatusGrid timeline={timeline.clone()} pass={shown} config={sim.config.clone()} />
+                    </div>
                 </div>
-            </div>
-            <FaultPanel sim={sim.clone()} {shown} on_action={props.on_action.clone()} />
-            { level_edge_view(sim, &props.on_action) }
+            }
+            if props.faults {
+                <FaultPanel sim={sim.clone()} {shown} on_action={props.on_action.clone()} readonly={props.readonly} />
+            }
+            if props.timeline {
+                { level_edge_view(sim, &props.on_action) }
+            }
         </section>
     }
 }
