@@ -266,6 +266,9 @@ pub fn App() -> Html {
     html! {
         <div class={classes!("app", options.embed.then_some("embed"), options.readonly.then_some("readonly"))}
              {ondragenter} {ondragover} {ondrop}>
+            if options.shows_simulation() {
+                { skip_link() }
+            }
             { drop_zone }
             if options.embed {
                 <header class="embed-bar">
@@ -315,7 +318,7 @@ pub fn App() -> Html {
                 <footer class="help">
                     <p>
                         { "Ctrl+Enter (Cmd+Enter) runs one pass; Ctrl+S (Cmd+S) copies a share link. \
-                           Tab indents and Shift+Tab outdents inside an editor; press Esc, then Tab, to move on. \
+                           Tab moves on through an editor until you type in it or press Enter there; then Tab indents and Shift+Tab outdents, until Esc. \
                            Escape closes the panel that has the focus. \
                            Drop a scenario file anywhere to import it. \
                            Specs compare as JSON values: key order is ignored and 1 equals 1.0." }
@@ -368,4 +371,17 @@ fn exercise_pane(
 fn carries_files(e: &DragEvent) -> bool {
     e.data_transfer()
         .is_some_and(|transfer| transfer.types().includes(&"Files".into(), 0))
+}
+
+/// The first stop for a keyboard: past the header and the editors, straight
+/// to the simulation. The address's hash is the share link's, so the link
+/// moves the focus itself rather than navigating to `#sim-heading`.
+fn skip_link() -> Html {
+    let onclick = Callback::from(|e: MouseEvent| {
+        e.prevent_default();
+        browser::focus_element("sim-heading");
+    });
+    html! {
+        <a class="skip-link" href="#sim-heading" {onclick}>{ "Skip to the simulation" }</a>
+    }
 }

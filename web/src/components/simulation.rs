@@ -109,7 +109,8 @@ pub fn Simulation(props: &SimulationProps) -> Html {
 fn heading() -> Html {
     html! {
         <header class="pane-header">
-            <h2 id="sim-heading">{ "Simulation: apply, then reconcile again" }</h2>
+            // The skip link's target: focusable by script only.
+            <h2 id="sim-heading" tabindex="-1">{ "Simulation: apply, then reconcile again" }</h2>
         </header>
     }
 }
