@@ -124,7 +124,8 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await expect(actionItems(page)).toHaveCount(3);
 
   // The preset menu: Alt+Down opens it, Escape closes it unchanged, and the
-  // arrow keys then choose the next preset.
+  // arrow keys then choose the next preset. (The skip link comes first.)
+  await tabTo(page, "link Skip to the simulation");
   await tabTo(page, "combobox Preset");
   const preset = page.locator("#preset-select");
   await expect(preset).toHaveValue("basics");

@@ -310,7 +310,7 @@ pub fn App() -> Html {
                 }
                 if options.shows_simulation() {
                     <Simulation sim={state.sim.clone()} on_action={on_sim_action} concealed={conceal_sim} readonly={options.readonly}
-                                timeline={options.shows(Pane::Timeline)} faults={options.shows(Pane::Faults)} />
+                                timeline={options.shows(Pane::Timeline)} faults={options.shows(Pane::Faults)} embed={options.embed} />
                 }
             </main>
             </div>

@@ -239,7 +239,7 @@ pub fn embed_snippet(link: &str, choice: EmbedChoice) -> String {
         .unwrap_or(page);
     let src = format!("{page}{}{hash}", choice.query()).replace('&', "&amp;");
     format!(
-        "<iframe title=\"Reconcile Playground\" style=\"width:100%;height:480px;border:0\" loading=\"lazy\"\n        \
+        "<iframe title=\"Reconcile Playground\" style=\"width:100%;height:600px;border:0\" loading=\"lazy\"\n        \
          src=\"{src}\"></iframe>\n\
          <script>\n\
          \x20 // Resizes the frame to the playground's content; once per page is enough.\n\

@@ -22,6 +22,9 @@ pub struct FaultPanelProps {
     /// A read-only embed: the run is the author's; nothing here may change it.
     #[prop_or_default]
     pub readonly: bool,
+    /// Starts closed (in an embed, where a course column has little room).
+    #[prop_or_default]
+    pub closed: bool,
 }
 
 /// Objects offered as targets at most.
@@ -263,7 +266,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
         .map_or("off", |c| c.0);
 
     html! {
-        <details class="fault-panel" open=true>
+        <details class="fault-panel" open={!props.closed}>
             <summary><h3>{ "Faults and settings" }</h3></summary>
             if props.readonly {
                 <p class="muted small">{ "Read-only: this run's faults and settings are fixed by the page that embeds it." }</p>

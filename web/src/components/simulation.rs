@@ -9,6 +9,7 @@ use super::level_edge::level_edge_view;
 use super::pass_list::PassList;
 use super::sim_controls::{sim_controls, verdict_banner};
 use super::status_grid::StatusGrid;
+use crate::hooks::use_reveal_scroll;
 use crate::state::{SimAction, SimState};
 
 #[derive(Properties, PartialEq)]
@@ -27,6 +28,9 @@ pub struct SimulationProps {
     pub timeline: bool,
     #[prop_or(true)]
     pub faults: bool,
+    /// An embed: Faults and settings start closed.
+    #[prop_or_default]
+    pub embed: bool,
 }
 
 #[component]
@@ -44,6 +48,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             move || drop(beat)
         });
     }
+    let pane = use_reveal_scroll(props.concealed);
     if props.concealed {
         return html! {
             <section class="pane sim-pane concealed" aria-labelledby="sim-heading">
@@ -71,7 +76,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
     };
     let shown = sim.shown_pass();
     html! {
-        <section class="pane sim-pane" aria-labelledby="sim-heading">
+        <section class="pane sim-pane" aria-labelledby="sim-heading" ref={pane}>
             <header class="pane-header">
                 { heading() }
             </header>
@@ -96,7 +101,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                 </div>
             }
             if props.faults {
-                <FaultPanel sim={sim.clone()} {shown} on_action={props.on_action.clone()} readonly={props.readonly} />
+                <FaultPanel sim={sim.clone()} {shown} on_action={props.on_action.clone()} readonly={props.readonly} closed={props.embed} />
             }
             if props.timeline {
                 { level_edge_view(sim, &props.on_action) }
