@@ -38,7 +38,7 @@ for (const scheme of ["light", "dark"]) {
     await page.goto("/");
     await page.getByRole("button", { name: "Share" }).click();
     await page.getByText("Embed this state in a course page").click();
-    await page.locator(".embed-code").getByLabel("Read-only editors").check();
+    await page.locator(".embed-code").getByLabel("Read-only (documents, faults and settings)").check();
     await expect(page.getByLabel("Embed code")).toHaveValue(/readonly/);
     expect(await violations(page)).toEqual([]);
   });

@@ -27,21 +27,24 @@ test("an embedded playground tells its parent its height, and the parent resizes
   await expect(frame.getByRole("button", { name: "Share" })).toHaveCount(0);
 });
 
-test("an embedded playground's frame shrinks to its content, and follows it down when a panel closes", async ({ page }) => {
+test("an embedded playground's frame shrinks to its content, and follows it up and down as a panel opens and closes", async ({ page }) => {
   // The frame starts far taller than a plan alone needs.
   const frame = await hostPage(page, "embed&panes=sim&preset=missed-events", 3000);
   const faults = frame.locator("details.fault-panel");
-  await expect(faults).toHaveJSProperty("open", true);
+  // In a course column "Faults and settings" starts closed.
+  await expect(faults).toHaveJSProperty("open", false);
   const contentHeight = () => frame.locator(".app").evaluate((app) => Math.ceil(app.getBoundingClientRect().height));
   const frameHeight = () => page.locator("#pg").evaluate((f) => f.getBoundingClientRect().height);
   await expect.poll(frameHeight).toBeLessThan(3000);
-  const open = await contentHeight();
-  await expect.poll(frameHeight).toBe(open);
-  // Closing "Faults and settings" makes the content shorter; the frame follows.
-  await frame.getByText("Faults and settings").click();
-  await expect(faults).toHaveJSProperty("open", false);
   const closed = await contentHeight();
-  expect(closed).toBeLessThan(open - 100);
+  await expect.poll(frameHeight).toBe(closed);
+  await frame.getByText("Faults and settings").click();
+  await expect(faults).toHaveJSProperty("open", true);
+  const open = await contentHeight();
+  expect(open).toBeGreaterThan(closed + 100);
+  await expect.poll(frameHeight).toBe(open);
+  // Closing it makes the content shorter; the frame follows.
+  await frame.getByText("Faults and settings").click();
   await expect.poll(frameHeight).toBe(closed);
 });
 
@@ -59,9 +62,12 @@ test("Share offers embed code for the shared state; pasted into a course page, i
   expect(await code.inputValue()).toContain(`src="http://127.0.0.1:${port}/?embed${hash}"`);
   expect(await code.inputValue()).toContain(`if (event.origin !== "http://127.0.0.1:${port}") return;`);
 
+  // Without the faults: the timeline is named on its own.
+  await embedCode.getByLabel("Faults and settings", { exact: true }).uncheck();
+  expect(await code.inputValue()).toContain(`src="http://127.0.0.1:${port}/?embed&amp;panes=editors,plan,timeline${hash}"`);
   // Editors and plan only, read-only.
   await embedCode.getByLabel("Simulation", { exact: true }).uncheck();
-  await embedCode.getByLabel("Read-only editors").check();
+  await embedCode.getByLabel("Read-only (documents, faults and settings)").check();
   expect(await code.inputValue()).toContain(`src="http://127.0.0.1:${port}/?embed&amp;panes=editors,plan&amp;readonly${hash}"`);
   // An embed shows at least one pane: with only the plan left, it cannot be unticked.
   await embedCode.getByLabel("Editors", { exact: true }).uncheck();
@@ -81,11 +87,11 @@ test("Share offers embed code for the shared state; pasted into a course page, i
   await expect(editor(frame, "Desired state")).toHaveJSProperty("readOnly", true);
   await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li").first()).toContainText("CREATE");
   await expect(frame.getByRole("button", { name: "Step" })).toHaveCount(0);
-  // The snippet's listener sized the frame to the playground's content (not its 480px start).
+  // The snippet's listener sized the frame to the playground's content (not its 600px start).
   const fits = async () => (await page.locator("iframe").evaluate((f) => f.clientHeight)) ===
     (await frame.locator(".app").evaluate((app) => Math.ceil(app.getBoundingClientRect().height)));
   await expect.poll(fits).toBe(true);
-  expect(await page.locator("iframe").evaluate((f) => f.clientHeight)).not.toBe(480);
+  expect(await page.locator("iframe").evaluate((f) => f.clientHeight)).not.toBe(600);
 });
 
 test("two exact-state embeds on one course page keep their work apart", async ({ page }) => {
@@ -129,7 +135,7 @@ test("an embed's Open in playground link follows edits and opens that state", as
   await expect(editor(opened, "Desired state")).toHaveValue('{"from-embed": {"replicas": 3}}');
 });
 
-test("a readonly embed locks the editors but the simulation stays live", async ({ page }) => {
+test("a readonly embed locks the editors and every control that changes the run; Step and Run still move through it", async ({ page }) => {
   await page.goto("/?embed&readonly");
   const desired = editor(page, "Desired state");
   await expect(desired).toHaveJSProperty("readOnly", true);
@@ -140,6 +146,33 @@ test("a readonly embed locks the editors but the simulation stays live", async (
   await expect(page.getByRole("button", { name: "Format Desired state" })).toHaveCount(0);
   await page.getByRole("button", { name: "Step" }).click();
   await expect(page.getByRole("list", { name: "Passes" }).locator(":scope > li")).toHaveCount(1);
+  // Faults and settings change the run: every one of its controls is disabled.
+  const faults = page.locator(".fault-panel");
+  await faults.locator("summary").click();
+  await expect(faults).toContainText("Read-only: this run's faults and settings are fixed");
+  for (const name of ["Delete it", "Drift it"]) await expect(faults.getByRole("button", { name })).toBeDisabled();
+  const controls = faults.locator("button, input, select");
+  expect(await controls.count()).toBeGreaterThan(5);
+  for (const control of await controls.all()) await expect(control).toBeDisabled();
+});
+
+test("an embed that is not readonly keeps its faults and settings working", async ({ page }) => {
+  await page.goto("/?embed");
+  await page.getByText("Faults and settings").click();
+  await expect(page.locator(".fault-panel").getByRole("button", { name: "Delete it" })).toBeEnabled();
+});
+
+test("panes= names the timeline and the faults apart; sim is both", async ({ page }) => {
+  await page.goto("/?embed&panes=plan,timeline");
+  await expect(page.getByRole("button", { name: "Step" })).toBeVisible();
+  await expect(page.locator(".sim-grid")).toBeVisible();
+  await expect(page.locator(".fault-panel")).toHaveCount(0);
+  await page.goto("/?embed&panes=faults");
+  await expect(page.locator(".fault-panel")).toBeVisible();
+  await expect(page.locator(".sim-grid")).toHaveCount(0);
+  await page.goto("/?embed&panes=sim");
+  await expect(page.locator(".fault-panel")).toBeVisible();
+  await expect(page.locator(".sim-grid")).toBeVisible();
 });
 
 test("panes= chooses what shows and preset= the starting content", async ({ page }) => {

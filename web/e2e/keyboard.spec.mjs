@@ -59,8 +59,10 @@ test("Tab visits the header, toolbar, editors and simulation controls in order, 
   await page.goto("/");
   await expect(actionItems(page)).toHaveCount(3);
   for (const name of [
+    "link Skip to the simulation",
     "combobox Preset",
     "combobox Lesson",
+    "button New here? Start with lesson 1",
     "button Your reconcile",
     "button Share",
     "button Download scenario",
@@ -72,14 +74,23 @@ test("Tab visits the header, toolbar, editors and simulation controls in order, 
     await tabTo(page, name);
   }
 
-  // Inside an editor Tab indents and Shift+Tab outdents; Esc, then Tab, moves on.
+  // Tab passes through an editor without touching it...
   const desired = editor(page, "Desired state");
   const text = await desired.inputValue();
+  await tabTo(page, "button Format Observed state");
+  await expect(desired).toHaveValue(text);
+  await page.keyboard.press("Shift+Tab");
+  expect(await focused(page)).toBe("textbox Desired state");
+  // ...until the user types there or presses Enter: then Tab indents and
+  // Shift+Tab outdents, until Esc.
   await page.keyboard.press("ControlOrMeta+Home");
+  await page.keyboard.press("Enter");
   await page.keyboard.press("Tab");
-  await expect(desired).toHaveValue(`  ${text}`);
+  await expect(desired).toHaveValue(`\n  ${text}`);
   expect(await focused(page)).toBe("textbox Desired state");
   await page.keyboard.press("Shift+Tab");
+  await expect(desired).toHaveValue(`\n${text}`);
+  await page.keyboard.press("Backspace");
   await expect(desired).toHaveValue(text);
   await page.keyboard.press("Escape");
   await tabTo(page, "button Format Observed state");
@@ -113,7 +124,8 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await expect(actionItems(page)).toHaveCount(3);
 
   // The preset menu: Alt+Down opens it, Escape closes it unchanged, and the
-  // arrow keys then choose the next preset.
+  // arrow keys then choose the next preset. (The skip link comes first.)
+  await tabTo(page, "link Skip to the simulation");
   await tabTo(page, "combobox Preset");
   const preset = page.locator("#preset-select");
   await expect(preset).toHaveValue("basics");
@@ -130,8 +142,8 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await expect(actionItems(page)).toHaveText([/CREATE\s*cache-1/]);
 
   // Ctrl/Cmd+Enter runs one pass, from anywhere, even inside an editor.
-  // (Eight Tabs reach the editor; a ninth would indent its text.)
-  for (let i = 0; i < 8; i++) await page.keyboard.press("Tab");
+  // (Nine Tabs reach the editor.)
+  for (let i = 0; i < 9; i++) await page.keyboard.press("Tab");
   expect(await focused(page)).toBe("textbox Desired state");
   const desiredText = await editor(page, "Desired state").inputValue();
   await page.keyboard.press("ControlOrMeta+Enter");
@@ -208,6 +220,7 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   // A lesson, from the menu to a checked prediction. The comparison's summary
   // is the last stop, so Tab wraps round to the top.
   await page.keyboard.press("Tab");
+  await tabTo(page, "link Skip to the simulation");
   await tabTo(page, "combobox Preset");
   await tabTo(page, "combobox Lesson");
   await page.keyboard.press("ArrowDown");
@@ -253,7 +266,9 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
 test("Your reconcile by keyboard alone: open, choose the language, write with Tab, leave with Esc then Tab, Check, load the counterexample", async ({ page }) => {
   await page.goto("/");
   await expect(actionItems(page)).toHaveCount(3);
-  for (const name of ["combobox Preset", "combobox Lesson", "button Your reconcile"]) await tabTo(page, name);
+  for (const name of ["link Skip to the simulation", "combobox Preset", "combobox Lesson", "button New here? Start with lesson 1", "button Your reconcile"]) {
+    await tabTo(page, name);
+  }
   await page.keyboard.press("Enter");
   // The button goes once the pane is open; the pane follows the editors.
   await expect(page.getByRole("region", { name: "Your reconcile" })).toBeVisible();
@@ -278,4 +293,20 @@ test("Your reconcile by keyboard alone: open, choose the language, write with Ta
   await tabTo(page, "button Load into the editors");
   await page.keyboard.press("Enter");
   await expect(page.locator(".notice")).toContainText("Loaded the counterexample.");
+});
+
+test("from the top, a keyboard user reaches Step without changing any document: by the skip link, or by Tab through the editors", async ({ page }) => {
+  await page.goto("/");
+  await expect(actionItems(page)).toHaveCount(3);
+  const documents = () => Promise.all(["Desired state", "Observed state", "Finalizers"].map((name) => editor(page, name).inputValue()));
+  const before = await documents();
+  await tabTo(page, "link Skip to the simulation");
+  await page.keyboard.press("Enter");
+  await tabTo(page, "button Step");
+  // Without the skip link, Tab passes through the three editors.
+  await page.goto("/");
+  await expect(actionItems(page)).toHaveCount(3);
+  for (let i = 0; i < 30 && (await focused(page)) !== "button Step"; i++) await page.keyboard.press("Tab");
+  expect(await focused(page)).toBe("button Step");
+  expect(await documents()).toEqual(before);
 });

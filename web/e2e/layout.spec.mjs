@@ -1,45 +1,40 @@
-import { test, expect, editor, actionItems } from "./fixtures.mjs";
+// Layouts a learner and a course author meet: a 390 px phone and a 760 px course column.
+import { test, expect, actionItems } from "./fixtures.mjs";
 
-const names = ["Desired state", "Observed state", "Finalizers"];
+/** How far the page reaches past the screen's right edge, in CSS pixels. */
+const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
-async function boxes(page) {
-  return Promise.all(names.map((name) => editor(page, name).boundingBox()));
-}
+test.describe("on a 390 px phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
 
-test("editors sit side by side on a wide screen", async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto("/");
-  await expect(actionItems(page).first()).toBeVisible();
-  const [d, o, f] = await boxes(page);
-  expect(Math.abs(d.y - o.y)).toBeLessThan(2);
-  expect(Math.abs(o.y - f.y)).toBeLessThan(2);
-  expect(d.x).toBeLessThan(o.x);
-  expect(o.x).toBeLessThan(f.x);
+  test("nothing reaches past the screen's edge, with or without a lesson, embedded or not", async ({ page }) => {
+    for (const address of ["/", "/?lesson=four-actions", "/?lesson=four-actions&step=4", "/?lesson=backoff", "/?embed"]) {
+      await page.goto(address);
+      await expect(page.getByRole("textbox", { name: "Desired state", exact: true })).toBeVisible();
+      expect(await overflow(page), address).toBeLessThanOrEqual(0);
+    }
+  });
+
+  test("a plan revealed by a lesson's answer scrolls into view", async ({ page }) => {
+    await page.goto("/?lesson=four-actions&step=2");
+    await expect(page.locator(".plan-pane")).not.toBeInViewport();
+    for (const action of ["CREATE a", "UPDATE b", "DELETE c"]) await page.getByRole("button", { name: action, exact: true }).click();
+    await page.getByRole("button", { name: "Check", exact: true }).click();
+    await expect(page.locator(".feedback")).toContainText("✓ Correct");
+    await expect(page.locator(".plan-pane")).toBeInViewport();
+  });
 });
 
-test("editors stack on a narrow screen", async ({ page }, testInfo) => {
-  await page.setViewportSize({ width: 420, height: 900 });
-  await page.goto("/");
-  await expect(actionItems(page).first()).toBeVisible();
-  const [d, o, f] = await boxes(page);
-  expect(d.y).toBeLessThan(o.y);
-  expect(o.y).toBeLessThan(f.y);
-  expect(Math.abs(d.x - o.x)).toBeLessThan(2);
-  // Nothing forces horizontal scrolling of the page.
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: testInfo.outputPath("narrow.png"), fullPage: true });
-});
-
-test("follows the system light and dark theme", async ({ page }, testInfo) => {
-  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.goto("/");
-  await expect(actionItems(page).first()).toBeVisible();
-  const light = await background();
-  await page.emulateMedia({ colorScheme: "dark" });
-  const dark = await background();
-  expect(light).toBe("rgb(247, 247, 248)");
-  expect(dark).toBe("rgb(21, 23, 27)");
-  await page.screenshot({ path: testInfo.outputPath("dark.png"), fullPage: true });
+test("in a 760 px course column an embed shows the plan within the snippet's first 600 px, and its editors side by side", async ({ page }) => {
+  await page.setViewportSize({ width: 760, height: 600 });
+  await page.goto("/?embed");
+  await expect(actionItems(page)).toHaveCount(3);
+  const bottom = await page.locator(".plan-pane").evaluate((pane) => pane.getBoundingClientRect().bottom);
+  expect(bottom).toBeLessThanOrEqual(600);
+  const tops = await page.locator(".editor-pane").evaluateAll((panes) => panes.map((pane) => pane.getBoundingClientRect().top));
+  expect(new Set(tops).size, "the three editors share one row").toBe(1);
+  expect(await overflow(page)).toBeLessThanOrEqual(0);
+  // An empty Finalizers document takes the room of its line, not a tall box.
+  const finalizers = await page.locator(".editor-pane").nth(2).locator(".code").evaluate((code) => code.getBoundingClientRect().height);
+  expect(finalizers).toBeLessThan(80);
 });

@@ -70,7 +70,7 @@ test("invalid JSON shows line:col, keeps the text and marks the list stale", asy
   await expect(actionList(page)).toHaveAttribute("data-stale", "false");
 });
 
-test("Tab indents, Format pretty-prints, and Format on bad JSON keeps the text", async ({ page }) => {
+test("Tab indents once you type, Format pretty-prints, and Format on bad JSON keeps the text", async ({ page }) => {
   await typeInto(page, "Desired state", '{"a":{"replicas":1}}');
   const desired = editor(page, "Desired state");
   await desired.press("Home");
@@ -89,9 +89,17 @@ test("Tab indents, Format pretty-prints, and Format on bad JSON keeps the text",
 
   // Escape, then Tab, leaves the editor instead of indenting.
   await desired.focus();
+  await desired.press("End");
+  await desired.press("x");
   await desired.press("Escape");
   await desired.press("Tab");
   await expect(desired).not.toBeFocused();
+  // Reached without typing, Tab passes through and leaves the text as it was.
+  const before = await desired.inputValue();
+  await desired.focus();
+  await desired.press("Tab");
+  await expect(desired).not.toBeFocused();
+  await expect(desired).toHaveValue(before);
 });
 
 test("names sort by code point, not UTF-16", async ({ page }) => {

@@ -24,7 +24,10 @@ for (const name of Object.keys(checks)) {
     // see nothing. Only that exact report is expected, and only there.
     if (name === "storage") test.use({ expectedProblems: /^page error: undefined$/ });
     test(`${name} (Chromium)`, async ({ page }) => {
-      if (name === "runaway") test.slow();
+      // Python scenarios start Pyodide up to three times (about 3.5 s each on
+      // an idle machine, far more on 2 busy cores): a full run once timed
+      // pythonMemory out at the default 30 s.
+      if (name === "runaway" || name.startsWith("python")) test.slow();
       await openPlayground(page);
       const report = await scenario(page, name);
       checks[name](report);

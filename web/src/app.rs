@@ -8,7 +8,7 @@ use reconcile_core::{export_scenario, Document};
 use yew::prelude::*;
 
 use crate::browser;
-use crate::components::lesson_panel::{lesson_menu, LessonPanel};
+use crate::components::lesson_panel::{lesson_invite, lesson_menu, LessonPanel};
 use crate::components::toolbar::{notice_banner, toolbar, ToolbarCallbacks};
 use crate::components::{preset_menu, ActionList, ExercisePane, JsonEditor, Simulation};
 use crate::embed::{EmbedOptions, Pane};
@@ -197,17 +197,16 @@ pub fn App() -> Html {
             dispatcher.dispatch(Action::Lesson(action))
         })
     };
-    let progress =
-        use_lesson_progress(state.lesson.as_ref().map(|l| (l.lesson.id.clone(), l.step)));
-    let pending = state.lesson.as_ref().and_then(|l| l.pending_exercise());
-    let conceal_plan = pending == Some(reconcile_content::lesson::ExerciseKind::Actions);
-    let conceal_sim = matches!(
-        pending,
-        Some(
-            reconcile_content::lesson::ExerciseKind::Passes
-                | reconcile_content::lesson::ExerciseKind::PassActions
-        )
+    let progress = use_lesson_progress(
+        state
+            .lesson
+            .as_ref()
+            .map(|l| (l.lesson.id.clone(), l.step, l.answered.clone())),
     );
+    let (conceal_plan, conceal_sim) = (state.plan_concealed(), state.simulation_concealed());
+    // Until a first lesson is opened: where to begin, without blocking free play.
+    let invite = (!options.embed && state.lesson.is_none() && progress.is_empty())
+        .then(|| lesson_invite(&on_lesson));
     let editor = |document: Document| {
         let (on_edit, on_format) = (on_edit.clone(), on_format.clone());
         html! {
@@ -219,6 +218,11 @@ pub fn App() -> Html {
         }
     };
     let on_choose = dispatch.reform(Action::LoadPreset);
+    let lesson_documents = state
+        .lesson
+        .as_ref()
+        .filter(|_| state.pristine && state.preset_id.is_none())
+        .map(|l| l.lesson.title.as_str());
     let exercise_pane = exercise_pane(&state, options.embed, &on_learner_run, &dispatch);
     let open_exercise = (!state.exercise_open).then(|| {
         html! {
@@ -262,6 +266,9 @@ pub fn App() -> Html {
     html! {
         <div class={classes!("app", options.embed.then_some("embed"), options.readonly.then_some("readonly"))}
              {ondragenter} {ondragover} {ondrop}>
+            if options.shows_simulation() {
+                { skip_link() }
+            }
             { drop_zone }
             if options.embed {
                 <header class="embed-bar">
@@ -277,8 +284,10 @@ pub fn App() -> Html {
                                Reconcile computes the actions that close the gap." }
                         </p>
                     </div>
-                    { preset_menu(state.preset_id, &on_choose) }
+                    { preset_menu(state.preset_id, lesson_documents, &on_choose) }
                     { lesson_menu(state.lesson.as_ref().map(|l| l.lesson.id.as_str()), &progress, &on_lesson) }
+                    // A stable slot: the menu before it keeps the focus when the invitation goes.
+                    <span class="invite-slot">{ invite }</span>
                     { open_exercise }
                     { toolbar(&callbacks, state.scenario.is_some() && state.errors.is_empty()) }
                 </header>
@@ -286,7 +295,8 @@ pub fn App() -> Html {
             { notice }
             <div class={classes!("layout", state.lesson.is_some().then_some("with-lesson"))} ref={layout} tabindex="-1">
             if let Some(lesson) = &state.lesson {
-                <LessonPanel lesson={lesson.clone()} on_action={on_lesson.clone()} />
+                <LessonPanel lesson={lesson.clone()} saved={progress.get(&lesson.lesson.id).cloned()}
+                             on_action={on_lesson.clone()} />
             }
             <main class="workspace">
                 if options.shows(Pane::Editors) {
@@ -298,8 +308,9 @@ pub fn App() -> Html {
                 if options.shows(Pane::Plan) {
                     <ActionList plan={state.plan.clone()} stale={state.is_stale()} concealed={conceal_plan} />
                 }
-                if options.shows(Pane::Simulation) {
-                    <Simulation sim={state.sim.clone()} on_action={on_sim_action} concealed={conceal_sim} />
+                if options.shows_simulation() {
+                    <Simulation sim={state.sim.clone()} on_action={on_sim_action} concealed={conceal_sim} readonly={options.readonly}
+                                timeline={options.shows(Pane::Timeline)} faults={options.shows(Pane::Faults)} embed={options.embed} />
                 }
             </main>
             </div>
@@ -307,7 +318,7 @@ pub fn App() -> Html {
                 <footer class="help">
                     <p>
                         { "Ctrl+Enter (Cmd+Enter) runs one pass; Ctrl+S (Cmd+S) copies a share link. \
-                           Tab indents and Shift+Tab outdents inside an editor; press Esc, then Tab, to move on. \
+                           Tab moves on through an editor until you type in it or press Enter there; then Tab indents and Shift+Tab outdents, until Esc. \
                            Escape closes the panel that has the focus. \
                            Drop a scenario file anywhere to import it. \
                            Specs compare as JSON values: key order is ignored and 1 equals 1.0." }
@@ -360,4 +371,17 @@ fn exercise_pane(
 fn carries_files(e: &DragEvent) -> bool {
     e.data_transfer()
         .is_some_and(|transfer| transfer.types().includes(&"Files".into(), 0))
+}
+
+/// The first stop for a keyboard: past the header and the editors, straight
+/// to the simulation. The address's hash is the share link's, so the link
+/// moves the focus itself rather than navigating to `#sim-heading`.
+fn skip_link() -> Html {
+    let onclick = Callback::from(|e: MouseEvent| {
+        e.prevent_default();
+        browser::focus_element("sim-heading");
+    });
+    html! {
+        <a class="skip-link" href="#sim-heading" {onclick}>{ "Skip to the simulation" }</a>
+    }
 }

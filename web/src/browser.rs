@@ -160,3 +160,14 @@ pub fn post_to_parent(message: &JsValue) {
         let _ = parent.post_message(message, "*");
     }
 }
+
+/// Moves the keyboard focus to the element `id` names (which needs a
+/// `tabindex` unless it is a control) and scrolls it into view.
+pub fn focus_element(id: &str) {
+    use wasm_bindgen::JsCast;
+    let element = gloo::utils::document().get_element_by_id(id);
+    if let Some(element) = element.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = element.focus();
+        element.scroll_into_view();
+    }
+}

@@ -9,25 +9,37 @@ use reconcile_core::stable::fnv1a;
 pub enum Pane {
     Editors,
     Plan,
-    Simulation,
+    /// The simulation's timeline: its controls, verdict, passes, chart, status
+    /// grid and level vs edge.
+    Timeline,
+    /// The simulation's "Faults and settings".
+    Faults,
 }
 
 impl Pane {
+    /// Every pane, in page order.
+    pub const ALL: [Pane; 4] = [Pane::Editors, Pane::Plan, Pane::Timeline, Pane::Faults];
+
     /// The name `panes=` takes (aliases aside).
     fn name(self) -> &'static str {
         match self {
             Pane::Editors => "editors",
             Pane::Plan => "plan",
-            Pane::Simulation => "sim",
+            Pane::Timeline => "timeline",
+            Pane::Faults => "faults",
         }
     }
 
-    fn parse(name: &str) -> Option<Self> {
+    /// The panes one name stands for: `sim` is the whole simulation, as it
+    /// was before the timeline and the faults could be named apart.
+    fn parse(name: &str) -> &'static [Pane] {
         match name.trim() {
-            "editors" => Some(Pane::Editors),
-            "plan" | "actions" => Some(Pane::Plan),
-            "sim" | "simulation" => Some(Pane::Simulation),
-            _ => None,
+            "editors" => &[Pane::Editors],
+            "plan" | "actions" => &[Pane::Plan],
+            "sim" | "simulation" => &[Pane::Timeline, Pane::Faults],
+            "timeline" => &[Pane::Timeline],
+            "faults" => &[Pane::Faults],
+            _ => &[],
         }
     }
 }
@@ -75,7 +87,8 @@ impl EmbedOptions {
                 "embed" => options.embed = flag,
                 "readonly" => options.readonly = flag,
                 "panes" => {
-                    let panes: Vec<Pane> = value.split(',').filter_map(Pane::parse).collect();
+                    let panes: Vec<Pane> =
+                        value.split(',').flat_map(Pane::parse).copied().collect();
                     options.panes = (!panes.is_empty()).then_some(panes);
                 }
                 "preset" => options.preset = Some(value.clone()),
@@ -109,6 +122,11 @@ impl EmbedOptions {
         self.panes
             .as_ref()
             .is_none_or(|panes| panes.contains(&pane))
+    }
+
+    /// The simulation section shows with its timeline, its faults, or both.
+    pub fn shows_simulation(&self) -> bool {
+        self.shows(Pane::Timeline) || self.shows(Pane::Faults)
     }
 
     /// Exact match only: `https://a.example` does not admit `https://a.example.evil`.
@@ -156,7 +174,8 @@ impl EmbedOptions {
 pub struct EmbedChoice {
     pub editors: bool,
     pub plan: bool,
-    pub simulation: bool,
+    pub timeline: bool,
+    pub faults: bool,
     pub readonly: bool,
 }
 
@@ -165,7 +184,8 @@ impl Default for EmbedChoice {
         Self {
             editors: true,
             plan: true,
-            simulation: true,
+            timeline: true,
+            faults: true,
             readonly: false,
         }
     }
@@ -174,23 +194,28 @@ impl Default for EmbedChoice {
 impl EmbedChoice {
     /// The panes ticked, in page order.
     pub fn panes(&self) -> Vec<Pane> {
-        [
-            (self.editors, Pane::Editors),
-            (self.plan, Pane::Plan),
-            (self.simulation, Pane::Simulation),
-        ]
-        .into_iter()
-        .filter_map(|(shown, pane)| shown.then_some(pane))
-        .collect()
+        [self.editors, self.plan, self.timeline, self.faults]
+            .into_iter()
+            .zip(Pane::ALL)
+            .filter_map(|(shown, pane)| shown.then_some(pane))
+            .collect()
     }
 
     /// The embed's query: `?embed`, then `panes=` unless every pane shows, then `readonly`.
     pub fn query(&self) -> String {
-        let panes: Vec<&str> = self.panes().into_iter().map(Pane::name).collect();
+        let panes = self.panes();
+        let mut names: Vec<&str> = panes.iter().map(|pane| pane.name()).collect();
+        // The shorter, older name when the whole simulation shows.
+        if self.timeline && self.faults {
+            names.retain(|name| *name != "faults");
+            if let Some(timeline) = names.iter_mut().find(|name| **name == "timeline") {
+                *timeline = "sim";
+            }
+        }
         let mut query = String::from("?embed");
-        if panes.len() < 3 && !panes.is_empty() {
+        if panes.len() < Pane::ALL.len() && !panes.is_empty() {
             query.push_str("&panes=");
-            query.push_str(&panes.join(","));
+            query.push_str(&names.join(","));
         }
         if self.readonly {
             query.push_str("&readonly");
@@ -214,7 +239,7 @@ pub fn embed_snippet(link: &str, choice: EmbedChoice) -> String {
         .unwrap_or(page);
     let src = format!("{page}{}{hash}", choice.query()).replace('&', "&amp;");
     format!(
-        "<iframe title=\"Reconcile Playground\" style=\"width:100%;height:480px;border:0\" loading=\"lazy\"\n        \
+        "<iframe title=\"Reconcile Playground\" style=\"width:100%;height:600px;border:0\" loading=\"lazy\"\n        \
          src=\"{src}\"></iframe>\n\
          <script>\n\
          \x20 // Resizes the frame to the playground's content; once per page is enough.\n\

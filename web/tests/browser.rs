@@ -185,21 +185,6 @@ fn replacing_edited_documents_keeps_them_restorable() {
 }
 
 #[wasm_bindgen_test]
-fn lesson_progress_round_trips_and_ignores_garbage() {
-    use reconcile_web::hooks::{parse_progress, render_progress};
-    let progress = parse_progress("four-actions=2,drift=0,broken,x=y");
-    assert_eq!(progress.len(), 2);
-    assert_eq!(progress.get("four-actions"), Some(&2));
-    assert_eq!(parse_progress(&render_progress(&progress)), progress);
-    let repeated = parse_progress("drift=3,four-actions=1,drift=2");
-    assert_eq!(
-        render_progress(&repeated),
-        "drift=2,four-actions=1",
-        "the last one counts"
-    );
-}
-
-#[wasm_bindgen_test]
 fn only_debug_panic_arms_the_deliberate_panic() {
     use reconcile_web::embed::EmbedOptions;
     let pairs = |value: &str| [("debug".to_owned(), value.to_owned())];
@@ -254,12 +239,13 @@ fn embeds_of_different_links_save_apart() {
 fn embed_snippets_open_what_was_chosen() {
     use reconcile_web::embed::{embed_snippet, EmbedChoice, EmbedOptions, Pane};
     let link = "https://course.example:8443/play/#v1/abc-_123";
-    for bits in 0..16u8 {
+    for bits in 0..32u8 {
         let choice = EmbedChoice {
             editors: bits & 1 != 0,
             plan: bits & 2 != 0,
-            simulation: bits & 4 != 0,
-            readonly: bits & 8 != 0,
+            timeline: bits & 4 != 0,
+            faults: bits & 8 != 0,
+            readonly: bits & 16 != 0,
         };
         let snippet = embed_snippet(link, choice);
         let src = snippet
@@ -285,17 +271,32 @@ fn embed_snippets_open_what_was_chosen() {
         let options = EmbedOptions::from_query(&pairs);
         assert!(options.embed);
         assert_eq!(options.readonly, choice.readonly);
-        let none = !(choice.editors || choice.plan || choice.simulation);
+        let none = choice.panes().is_empty();
         for (pane, chosen) in [
             (Pane::Editors, choice.editors),
             (Pane::Plan, choice.plan),
-            (Pane::Simulation, choice.simulation),
+            (Pane::Timeline, choice.timeline),
+            (Pane::Faults, choice.faults),
         ] {
             // No pane chosen cannot be asked for (the form keeps one); it shows all.
             assert_eq!(options.shows(pane), chosen || none, "{choice:?} {pane:?}");
         }
         assert!(snippet.contains("if (event.origin !== \"https://course.example:8443\") return;"));
     }
+}
+
+/// `panes=sim` (the name embeds used before the timeline and the faults
+/// could be named apart) still shows the whole simulation.
+#[wasm_bindgen_test]
+fn panes_sim_is_the_timeline_and_the_faults() {
+    use reconcile_web::embed::{EmbedOptions, Pane};
+    let panes = |value: &str| EmbedOptions::from_query(&[("panes".to_owned(), value.to_owned())]);
+    let old = panes("sim");
+    assert!(old.shows(Pane::Timeline) && old.shows(Pane::Faults) && !old.shows(Pane::Plan));
+    let without_faults = panes("plan,timeline");
+    assert!(without_faults.shows(Pane::Timeline) && !without_faults.shows(Pane::Faults));
+    assert!(without_faults.shows_simulation());
+    assert!(!panes("editors,plan").shows_simulation());
 }
 
 mod editor_window {

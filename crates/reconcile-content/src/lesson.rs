@@ -72,6 +72,9 @@ pub struct Step {
     /// What to do in the playground, e.g. "Press Step once."
     pub task: Option<String>,
     pub exercise: Option<Exercise>,
+    /// Shown once the exercise is answered, never before: it gives the
+    /// answer away.
+    pub explanation: Option<String>,
 }
 
 /// A prediction made before the answer is revealed.
@@ -101,6 +104,21 @@ pub enum ExerciseKind {
     PassActions,
 }
 
+impl ExerciseKind {
+    /// The plan is hidden until an `actions` prediction is answered: it is
+    /// the answer.
+    pub fn conceals_plan(self) -> bool {
+        self == ExerciseKind::Actions
+    }
+
+    /// The simulation is hidden until a prediction about the loop is
+    /// answered, and for `actions` too: its first pass shows the plan.
+    /// Hidden, its Step and Run cannot give the answer away either.
+    pub fn conceals_simulation(self) -> bool {
+        self != ExerciseKind::Choice
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Choice {
     pub text: String,
@@ -113,6 +131,9 @@ pub struct Choice {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Feedback {
     pub correct: bool,
+    /// What a first wrong answer shows: a nudge that gives nothing of the
+    /// answer away, so that a second try means something.
+    pub hint: String,
     pub headline: String,
     /// One line per difference, each with its reason.
     pub details: Vec<String>,
@@ -199,13 +220,14 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, ContentError> {
 }
 
 fn read_step(reader: &Reader<'_>, value: &Json, path: JsonPath) -> Step {
-    let step = reader.object(value, path, &["text", "task", "exercise"]);
+    let step = reader.object(value, path, &["text", "task", "exercise", "explanation"]);
     Step {
         text: reader.string(&step, "text"),
         task: reader.optional_string(&step, "task"),
         exercise: step
             .optional("exercise")
             .map(|value| read_exercise(reader, value, step.path_of("exercise"))),
+        explanation: reader.optional_string(&step, "explanation"),
     }
 }
 
@@ -353,6 +375,7 @@ pub fn check_actions(answer: &[String], plan: &Plan) -> Feedback {
         },
     );
     let correct = details.is_empty();
+    let hint = ordered_hint(answer, &expected);
     let headline = if correct && expected.is_empty() {
         "Correct: reconcile returns nothing, because the observed state already matches the \
          desired state."
@@ -371,6 +394,7 @@ pub fn check_actions(answer: &[String], plan: &Plan) -> Feedback {
     };
     Feedback {
         correct,
+        hint,
         headline,
         details,
     }
@@ -381,11 +405,70 @@ fn why_not(given: &str, plan: &Plan) -> String {
     let name = given.split_once(' ').map_or(given, |(_, name)| name);
     match plan.actions.iter().find(|a| &*a.action.name == name) {
         Some(actual) => format!(
-            "{name} gets {} instead ({}).",
+            "{name} gets {} instead ({}).{}",
             actual.action.kind.as_str(),
-            actual.reason
+            actual.reason,
+            api_mapping(given, actual.action.kind)
         ),
         None => format!("{name} needs no action: it is either in sync or not involved."),
+    }
+}
+
+/// How FINALIZE and DELETE map to the real API, when the learner mixed them
+/// up: both are one delete request; the API server's registry store only
+/// sets `deletionTimestamp` while finalizers are pending
+/// (`staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`,
+/// `updateForGracefulDeletionAndFinalizers`).
+fn api_mapping(given: &str, actual: ActionKind) -> &'static str {
+    match (given.split_once(' ').map(|(kind, _)| kind), actual) {
+        (Some("DELETE"), ActionKind::Finalize) => {
+            " FINALIZE is this playground's word for the delete request sent to an object whose \
+             finalizers are still pending: the API server only sets its deletionTimestamp, and \
+             keeps the object until the last finalizer is removed."
+        }
+        (Some("FINALIZE"), ActionKind::Delete) => {
+            " DELETE is the same delete request as FINALIZE, sent to an object with no \
+             finalizers pending: the API server removes it at once."
+        }
+        _ => "",
+    }
+}
+
+/// A nudge after a wrong list of actions: how many are right, missing or
+/// unexpected, or that only the order is wrong; never which ones.
+fn ordered_hint(answer: &[String], expected: &[String]) -> String {
+    let right = answer.iter().filter(|a| expected.contains(a)).count();
+    let extra = answer.len() - right;
+    let missing = expected.iter().filter(|e| !answer.contains(e)).count();
+    let actions = |n: usize| plural(n, "action", "actions");
+    match (extra, missing) {
+        (0, 0) if answer != expected => {
+            "Not quite: these are the right actions, in the wrong order. In what order does \
+             reconcile return them?"
+                .to_owned()
+        }
+        (0, 0) => "Correct.".to_owned(),
+        (0, missing) => format!(
+            "Not quite: everything you picked is right, but {} missing.",
+            if missing == 1 {
+                "1 action is".to_owned()
+            } else {
+                format!("{missing} actions are")
+            }
+        ),
+        (extra, 0) => format!(
+            "Not quite: {} of your answer should not be there.",
+            actions(extra)
+        ),
+        (extra, missing) => format!(
+            "Not quite: {} of your answer should not be there, and {} missing.",
+            actions(extra),
+            if missing == 1 {
+                "1 action is".to_owned()
+            } else {
+                format!("{missing} actions are")
+            }
+        ),
     }
 }
 
@@ -399,8 +482,20 @@ pub fn check_passes(answer: usize, timeline: &Timeline) -> Feedback {
             } else {
                 format!("Not quite: it converges after {passes} passes, not {answer}.")
             };
+            let hint = match answer.cmp(passes) {
+                std::cmp::Ordering::Less => format!(
+                    "Not quite: it takes more than {}.",
+                    plural(answer, "pass", "passes")
+                ),
+                std::cmp::Ordering::Greater => format!(
+                    "Not quite: it takes fewer than {}.",
+                    plural(answer, "pass", "passes")
+                ),
+                std::cmp::Ordering::Equal => headline.clone(),
+            };
             Feedback {
                 correct,
+                hint,
                 headline,
                 details: quiet_passes(timeline)
                     .into_iter()
@@ -410,6 +505,8 @@ pub fn check_passes(answer: usize, timeline: &Timeline) -> Feedback {
         }
         Verdict::NotConverging { reason } => Feedback {
             correct: false,
+            hint: "Not quite: does this loop converge at all? Think about what each pass finds."
+                .to_owned(),
             headline: format!("It never converges: {reason}."),
             details: Vec::new(),
         },
@@ -480,13 +577,15 @@ fn stale_repeats(timeline: &Timeline) -> Vec<String> {
 /// Checks an ordered list of predicted actions for pass `pass` (1-based) of the simulation.
 pub fn check_pass_actions(answer: &[String], pass: usize, timeline: &Timeline) -> Feedback {
     let Some(record) = pass.checked_sub(1).and_then(|i| timeline.passes.get(i)) else {
+        let headline = format!(
+            "There is no pass {pass}: this run ends after {} ({}).",
+            plural(timeline.passes.len(), "pass", "passes"),
+            timeline.verdict
+        );
         return Feedback {
             correct: false,
-            headline: format!(
-                "There is no pass {pass}: this run ends after {} ({}).",
-                plural(timeline.passes.len(), "pass", "passes"),
-                timeline.verdict
-            ),
+            hint: headline.clone(),
+            headline,
             details: Vec::new(),
         };
     };
@@ -514,6 +613,7 @@ pub fn check_pass_actions(answer: &[String], pass: usize, timeline: &Timeline) -
         },
     );
     let correct = details.is_empty();
+    let hint = ordered_hint(answer, &expected);
     let returned = if expected.is_empty() {
         "nothing".to_owned()
     } else {
@@ -561,6 +661,7 @@ pub fn check_pass_actions(answer: &[String], pass: usize, timeline: &Timeline) -
     }
     Feedback {
         correct,
+        hint,
         headline,
         details,
     }
@@ -606,6 +707,7 @@ pub fn check_choice(index: usize, exercise: &Exercise) -> Feedback {
     let Some(choice) = exercise.choices.get(index) else {
         return Feedback {
             correct: false,
+            hint: "Choose an answer first.".to_owned(),
             headline: "Choose an answer first.".to_owned(),
             details: Vec::new(),
         };
@@ -623,6 +725,8 @@ pub fn check_choice(index: usize, exercise: &Exercise) -> Feedback {
     }
     Feedback {
         correct: choice.correct,
+        // A wrong choice's own "why" says what is wrong with it, not which is right.
+        hint: format!("{headline} {}", choice.why),
         headline: headline.to_owned(),
         details,
     }
@@ -727,6 +831,127 @@ mod tests {
     }
 
     #[test]
+    fn no_task_asks_for_what_its_exercise_hides() {
+        // Words that send the learner to the plan or to the simulation.
+        const PLAN: &[&str] = &["plan", "action list"];
+        const SIMULATION: &[&str] = &[
+            "Run",
+            "Step",
+            "timeline",
+            "status grid",
+            "Faults and settings",
+            "Reset",
+            "verdict",
+            "pass ",
+        ];
+        let mut wrong = Vec::new();
+        for lesson in lessons() {
+            for (i, step) in lesson.steps.iter().enumerate() {
+                let (Some(exercise), Some(task)) = (&step.exercise, &step.task) else {
+                    continue;
+                };
+                let mut hidden: Vec<&str> = Vec::new();
+                if exercise.kind.conceals_plan() {
+                    hidden.extend(PLAN);
+                }
+                if exercise.kind.conceals_simulation() {
+                    hidden.extend(SIMULATION);
+                }
+                let asks = hidden.iter().find(|word| task.contains(**word));
+                if let Some(word) = asks.filter(|_| !task.starts_with("After checking")) {
+                    wrong.push(format!(
+                        "{} step {}: {word:?} in {task:?}",
+                        lesson.id,
+                        i + 1
+                    ));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "tasks that send the learner to what the exercise hides must start with \
+             \"After checking\":\n{}",
+            wrong.join("\n")
+        );
+    }
+
+    #[test]
+    fn a_hint_never_gives_the_answer_away() {
+        for lesson in lessons() {
+            let (plan, timeline) = lesson_outcomes(&lesson).expect("valid lesson");
+            for step in &lesson.steps {
+                let Some(exercise) = &step.exercise else {
+                    continue;
+                };
+                match exercise.kind {
+                    ExerciseKind::Choice => {
+                        let right = exercise.choices.iter().find(|c| c.correct).unwrap();
+                        for (i, choice) in exercise.choices.iter().enumerate() {
+                            let feedback = check_choice(i, exercise);
+                            if !choice.correct {
+                                assert!(!feedback.hint.contains(&right.text), "{}", lesson.id);
+                            }
+                        }
+                    }
+                    ExerciseKind::Actions | ExerciseKind::PassActions => {
+                        // Every single option, and none, as wrong answers.
+                        let answers = exercise.options.iter().map(|o| vec![o.clone()]);
+                        for answer in answers.chain([Vec::new()]) {
+                            let feedback = if exercise.kind == ExerciseKind::Actions {
+                                check_actions(&answer, &plan)
+                            } else {
+                                check_pass_actions(&answer, exercise.pass.unwrap(), &timeline)
+                            };
+                            let named = exercise
+                                .options
+                                .iter()
+                                .find(|o| feedback.hint.contains(o.as_str()));
+                            assert!(
+                                feedback.correct || named.is_none(),
+                                "{}: {:?}",
+                                lesson.id,
+                                feedback.hint
+                            );
+                        }
+                    }
+                    ExerciseKind::Passes => {
+                        let Verdict::Converged { passes, .. } = timeline.verdict else {
+                            continue;
+                        };
+                        for answer in [1, passes + 1] {
+                            let hint = check_passes(answer, &timeline).hint;
+                            assert!(!hint.contains(&passes.to_string()), "{}: {hint}", lesson.id);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mixing_up_finalize_and_delete_says_how_they_map_to_the_api() {
+        let plan = plan_of(
+            r#"{}"#,
+            r#"{"svc": {"type": "LoadBalancer"}}"#,
+            r#"{"svc": ["service.kubernetes.io/load-balancer-cleanup"]}"#,
+        );
+        let feedback = check_actions(&["DELETE svc".to_owned()], &plan);
+        assert!(!feedback.correct);
+        assert!(
+            feedback
+                .details
+                .iter()
+                .any(|d| d.contains("sets its deletionTimestamp")),
+            "{:?}",
+            feedback.details
+        );
+        assert_eq!(
+            feedback.hint,
+            "Not quite: 1 action of your answer should not be there, and 1 action is missing."
+        );
+    }
+
+    #[test]
     fn every_lesson_parses_starts_valid_and_has_answerable_exercises() {
         assert_eq!(
             lessons().len(),
@@ -740,6 +965,12 @@ mod tests {
             assert!(!lesson.steps.is_empty(), "{} has no steps", lesson.id);
             for step in &lesson.steps {
                 let Some(exercise) = &step.exercise else {
+                    // An explanation waits for an answer; without an exercise it would never show.
+                    assert!(
+                        step.explanation.is_none(),
+                        "{}: explanation without an exercise",
+                        lesson.id
+                    );
                     continue;
                 };
                 match exercise.kind {
@@ -808,14 +1039,21 @@ mod tests {
         }
     }
 
+    fn plan_of(desired: &str, observed: &str, finalizers: &str) -> Plan {
+        let scenario = check_scenario_texts(desired, observed, finalizers).expect("valid");
+        plan(
+            &scenario.desired,
+            &scenario.observed,
+            scenario.finalizers.as_ref(),
+        )
+    }
+
     fn seed_plan() -> Plan {
-        let scenario = check_scenario_texts(
+        plan_of(
             r#"{"a":{"replicas":1},"b":{"replicas":3}}"#,
             r#"{"b":{"replicas":1},"c":{"replicas":1}}"#,
             "null",
         )
-        .expect("valid");
-        plan(&scenario.desired, &scenario.observed, None)
     }
 
     #[test]
@@ -840,7 +1078,10 @@ mod tests {
             vec![
                 "Missing UPDATE b: observed spec differs from desired in 1 field.".to_owned(),
                 "Missing DELETE c: no longer desired, and it has no finalizers.".to_owned(),
-                "FINALIZE c is not in the plan: c gets DELETE instead (no longer desired, and it has no finalizers).".to_owned(),
+                "FINALIZE c is not in the plan: c gets DELETE instead (no longer desired, and it has no \
+                 finalizers). DELETE is the same delete request as FINALIZE, sent to an object with \
+                 no finalizers pending: the API server removes it at once."
+                    .to_owned(),
             ]
         );
     }
@@ -1076,5 +1317,38 @@ mod tests {
         let (_, timeline) = lesson_outcomes(&lesson).expect("valid");
         let names: Vec<&str> = timeline.passes[0].world_after.observed.names().collect();
         assert_eq!(names, vec!["pod-a"]);
+    }
+}
+#[cfg(test)]
+mod lesson_claims {
+    use super::*;
+
+    /// Lesson 7 says the requeue delays are the curve's 5, 10, 20 and 40 ms,
+    /// counted from the end of each failed pass, and that the gaps between
+    /// the passes' starts are longer by each pass's own time.
+    #[test]
+    fn the_backoff_lessons_numbers_hold() {
+        let lesson = lessons()
+            .iter()
+            .find(|l| l.id == "backoff")
+            .expect("lesson");
+        let task = lesson.steps[0].task.as_deref().unwrap_or_default();
+        let (_, timeline) = lesson_outcomes(lesson).expect("valid");
+        let mut delays = Vec::new();
+        for pair in timeline.passes.windows(2) {
+            let [pass, next] = pair else { continue };
+            let Some(ActionResult::Failed { requeued_at, .. }) =
+                pass.actions.first().map(|a| &a.result)
+            else {
+                continue;
+            };
+            let delay = requeued_at - pass.finished_at;
+            let duration = pass.finished_at - pass.started_at;
+            assert_eq!(next.started_at - pass.started_at, delay + duration);
+            assert!(task.contains(&format!("{duration} ms")), "{task}");
+            delays.push(delay);
+        }
+        assert_eq!(delays, [5, 10, 20, 40]);
+        assert!(task.contains("5, 10, 20 and 40 ms"), "{task}");
     }
 }

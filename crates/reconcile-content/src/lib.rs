@@ -11,6 +11,7 @@ mod data;
 pub mod exercise;
 pub mod lesson;
 pub mod presets;
+pub mod progress;
 pub mod share;
 
 pub use data::ContentError;

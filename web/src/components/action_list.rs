@@ -4,6 +4,7 @@ use gloo::timers::callback::Timeout;
 use reconcile_core::{ActionKind, Drift, ExplainedAction, Json, Plan};
 use yew::prelude::*;
 
+use crate::hooks::use_reveal_scroll;
 use crate::shared::Shared;
 
 /// Actions listed at most.
@@ -31,6 +32,7 @@ pub fn ActionList(props: &ActionListProps) -> Html {
     // Concealed, the plan is the answer to the lesson's question: never announce it.
     let announcement = plan.filter(|_| !props.concealed).map(announcement_text);
     let live_region = use_plan_announcement(announcement);
+    let pane = use_reveal_scroll(props.concealed);
     if props.concealed {
         return html! {
             <section class="pane plan-pane concealed" aria-labelledby="plan-heading">
@@ -52,7 +54,7 @@ pub fn ActionList(props: &ActionListProps) -> Html {
         .map(action_item);
     html! {
         <section class={classes!("pane", "plan-pane", stale.then_some("stale"))}
-                 aria-labelledby="plan-heading">
+                 aria-labelledby="plan-heading" ref={pane}>
             { live_region }
             <header class="pane-header">
                 <h2 id="plan-heading">{ "Plan" }</h2>

@@ -53,9 +53,10 @@ pub fn EmbedCode(props: &EmbedCodeProps) -> Html {
                     <legend>{ "Show" }</legend>
                     { checkbox("Editors", |c| &mut c.editors, true) }
                     { checkbox("Plan", |c| &mut c.plan, true) }
-                    { checkbox("Simulation", |c| &mut c.simulation, true) }
+                    { checkbox("Simulation", |c| &mut c.timeline, true) }
+                    { checkbox("Faults and settings", |c| &mut c.faults, true) }
                 </fieldset>
-                { checkbox("Read-only editors", |c| &mut c.readonly, false) }
+                { checkbox("Read-only (documents, faults and settings)", |c| &mut c.readonly, false) }
             </div>
             <textarea class="snippet" readonly=true rows="6" spellcheck="false"
                       aria-label="Embed code" value={snippet} />

@@ -19,6 +19,12 @@ pub struct FaultPanelProps {
     /// The shown pass: its objects are offered as targets.
     pub shown: usize,
     pub on_action: Callback<SimAction>,
+    /// A read-only embed: the run is the author's; nothing here may change it.
+    #[prop_or_default]
+    pub readonly: bool,
+    /// Starts closed (in an embed, where a course column has little room).
+    #[prop_or_default]
+    pub closed: bool,
 }
 
 /// Objects offered as targets at most.
@@ -260,9 +266,13 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
         .map_or("off", |c| c.0);
 
     html! {
-        <details class="fault-panel" open=true>
+        <details class="fault-panel" open={!props.closed}>
             <summary><h3>{ "Faults and settings" }</h3></summary>
-            <div class="fault-grid">
+            if props.readonly {
+                <p class="muted small">{ "Read-only: this run's faults and settings are fixed by the page that embeds it." }</p>
+            }
+            // A disabled fieldset disables every control inside it.
+            <fieldset class="fault-grid" disabled={props.readonly}>
                 <fieldset>
                     <legend>{ format!("Another actor, right after pass {}", sim.cursor) }</legend>
                     <label>{ "Object " }
@@ -369,7 +379,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                     }) }
                     { owner_speeds(config, &entries, &props.on_action) }
                 </fieldset>
-            </div>
+            </fieldset>
         </details>
     }
 }

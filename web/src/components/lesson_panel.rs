@@ -1,17 +1,18 @@
-//! The lesson side panel: the step's text and task, its exercise, and the feedback.
+//! The lesson side panel: the step's text and task, its exercise, and the
+//! feedback; the lesson menu; the invitation to start with lesson 1.
 
-use reconcile_content::lesson::{lessons, Exercise, ExerciseKind, Feedback};
+use reconcile_content::lesson::{lessons, Exercise, ExerciseKind, Feedback, Lesson};
+use reconcile_content::progress::{LessonProgress, Progress};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::hooks::Progress;
 use crate::state::{LessonAction, LessonState};
 
-/// " ✓" when the last step was reached, " (step k of n)" when started.
-fn progress_mark(reached: Option<&usize>, steps: usize) -> String {
-    match reached {
-        Some(step) if step + 1 >= steps => " ✓".to_owned(),
-        Some(step) => format!(" (step {} of {steps})", step + 1),
+/// " ✓" when every exercise was answered, " (step k of n)" when started.
+fn progress_mark(saved: Option<&LessonProgress>, lesson: &Lesson) -> String {
+    match saved {
+        Some(saved) if saved.is_complete(lesson) => " ✓".to_owned(),
+        Some(saved) => format!(" (step {} of {})", saved.reached + 1, lesson.steps.len()),
         None => String::new(),
     }
 }
@@ -29,7 +30,7 @@ pub fn lesson_menu(
         if id.is_empty() {
             LessonAction::Close
         } else {
-            let step = saved.get(&id).copied().unwrap_or(0);
+            let step = saved.get(&id).map_or(0, |p| p.reached);
             LessonAction::Open { id, step }
         }
     });
@@ -40,7 +41,7 @@ pub fn lesson_menu(
                 <option value="" selected={current.is_none()}>{ "None (free play)" }</option>
                 { for lessons().iter().enumerate().map(|(i, lesson)| html! {
                     <option value={lesson.id.clone()} selected={current == Some(lesson.id.as_str())}>
-                        { format!("{}. {}{}", i + 1, lesson.title, progress_mark(progress.get(&lesson.id), lesson.steps.len())) }
+                        { format!("{}. {}{}", i + 1, lesson.title, progress_mark(progress.get(&lesson.id), lesson)) }
                     </option>
                 }) }
             </select>
@@ -48,9 +49,25 @@ pub fn lesson_menu(
     }
 }
 
+/// For a newcomer: where to begin, one button beside the lesson menu.
+pub fn lesson_invite(on_action: &Callback<LessonAction>) -> Html {
+    let Some(first) = lessons().first() else {
+        return Html::default();
+    };
+    let id = first.id.clone();
+    html! {
+        <button type="button" class="lesson-invite" title={format!("Lesson 1: {}", first.title)}
+                onclick={on_action.reform(move |_| LessonAction::Open { id: id.clone(), step: 0 })}>
+            { "New here? Start with lesson 1" }
+        </button>
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct LessonPanelProps {
     pub lesson: LessonState,
+    /// What earlier visits saved for this lesson.
+    pub saved: Option<LessonProgress>,
     pub on_action: Callback<LessonAction>,
 }
 
@@ -65,6 +82,9 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
     let on = &props.on_action;
     let previous = state.step.checked_sub(1);
     let next = (state.step + 1 < total).then_some(state.step + 1);
+    let (feedback, revealed) = state
+        .feedback()
+        .map_or((None, false), |(f, revealed)| (Some(f.clone()), revealed));
     html! {
         <aside class="pane lesson-panel" aria-labelledby="lesson-title">
             <header class="pane-header">
@@ -78,7 +98,7 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
             }
             if let Some(exercise) = &step.exercise {
                 <ExerciseView key={state.step} exercise={exercise.clone()} picked={state.picked.clone()}
-                              feedback={state.feedback.clone()} on_action={on.clone()} />
+                              {feedback} {revealed} explanation={step.explanation.clone()} on_action={on.clone()} />
             }
             <nav class="lesson-nav" aria-label="Lesson steps">
                 <button type="button" disabled={previous.is_none()}
@@ -86,7 +106,44 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
                 <button type="button" class="primary" disabled={next.is_none()}
                         onclick={on.reform(move |_| LessonAction::GoTo(next.unwrap_or(0)))}>{ "Next →" }</button>
             </nav>
+            if next.is_none() {
+                { lesson_end(state, props.saved.as_ref(), on) }
+            }
         </aside>
+    }
+}
+
+/// The last step: whether every exercise was answered, and the way on.
+fn lesson_end(
+    state: &LessonState,
+    saved: Option<&LessonProgress>,
+    on: &Callback<LessonAction>,
+) -> Html {
+    let lesson = &state.lesson;
+    let mut progress = saved.cloned().unwrap_or_default();
+    progress.merge(state.step, &state.answered);
+    let unanswered = progress.unanswered(lesson);
+    let following = lessons()
+        .iter()
+        .position(|l| l.id == lesson.id)
+        .and_then(|i| Some((i + 2, lessons().get(i + 1)?)));
+    html! {
+        <div class="lesson-end">
+            if unanswered.is_empty() {
+                <p>{ "✓ Lesson done: every exercise answered." }</p>
+            } else {
+                <p>{ format!("Not done yet: the exercise of step {} is unanswered.",
+                     unanswered.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")) }</p>
+            }
+            if let Some((number, following)) = following {
+                <button type="button" class="primary"
+                        onclick={{ let id = following.id.clone(); on.reform(move |_| LessonAction::Open { id: id.clone(), step: 0 }) }}>
+                    { format!("Next lesson: {number}. {} →", following.title) }
+                </button>
+            } else {
+                <p>{ "That was the last lesson." }</p>
+            }
+        </div>
     }
 }
 
@@ -95,6 +152,10 @@ struct ExerciseProps {
     exercise: Exercise,
     picked: Vec<String>,
     feedback: Option<Feedback>,
+    /// The whole feedback shows; otherwise only its hint.
+    revealed: bool,
+    /// Shown with the revealed answer.
+    explanation: Option<String>,
     on_action: Callback<LessonAction>,
 }
 
@@ -104,7 +165,7 @@ fn ExerciseView(props: &ExerciseProps) -> Html {
     let passes = use_state(String::new);
     let choice = use_state(|| None::<usize>);
     let exercise = &props.exercise;
-    let answered = props.feedback.is_some();
+    let answered = props.revealed;
     let body = match exercise.kind {
         ExerciseKind::Actions => action_picker(
             exercise,
@@ -166,17 +227,39 @@ fn ExerciseView(props: &ExerciseProps) -> Html {
             <p class="exercise-prompt"><strong>{ "Predict: " }</strong>{ &exercise.prompt }</p>
             { body }
             if let Some(feedback) = &props.feedback {
-                <div class={classes!("feedback", if feedback.correct { "right" } else { "wrong" })} role="status">
-                    <p><span aria-hidden="true">{ if feedback.correct { "✓ " } else { "✗ " } }</span>{ &feedback.headline }</p>
-                    if !feedback.details.is_empty() {
-                        <ul>{ for feedback.details.iter().map(|d| html! { <li>{ d }</li> }) }</ul>
-                    }
-                    if !feedback.correct {
-                        <button type="button" onclick={on.reform(|_| LessonAction::ClearPicks)}>{ "Try again" }</button>
-                    }
-                </div>
+                { feedback_view(feedback, props.revealed, props.explanation.as_deref(), on) }
             }
         </section>
+    }
+}
+
+/// A first wrong answer shows its hint and a way to give up; a revealed
+/// one shows the answer, why, and the step's explanation.
+fn feedback_view(
+    feedback: &Feedback,
+    revealed: bool,
+    explanation: Option<&str>,
+    on: &Callback<LessonAction>,
+) -> Html {
+    if !revealed {
+        return html! {
+            <div class="feedback wrong" role="status">
+                <p><span aria-hidden="true">{ "✗ " }</span>{ &feedback.hint }</p>
+                <p>{ "Try once more." }</p>
+                <button type="button" onclick={on.reform(|_| LessonAction::ShowAnswer)}>{ "Show the answer" }</button>
+            </div>
+        };
+    }
+    html! {
+        <div class={classes!("feedback", if feedback.correct { "right" } else { "wrong" })} role="status">
+            <p><span aria-hidden="true">{ if feedback.correct { "✓ " } else { "✗ " } }</span>{ &feedback.headline }</p>
+            if !feedback.details.is_empty() {
+                <ul>{ for feedback.details.iter().map(|d| html! { <li>{ d }</li> }) }</ul>
+            }
+            if let Some(explanation) = explanation {
+                <p class="explanation">{ explanation }</p>
+            }
+        </div>
     }
 }
 

@@ -9,6 +9,7 @@ use super::level_edge::level_edge_view;
 use super::pass_list::PassList;
 use super::sim_controls::{sim_controls, verdict_banner};
 use super::status_grid::StatusGrid;
+use crate::hooks::use_reveal_scroll;
 use crate::state::{SimAction, SimState};
 
 #[derive(Properties, PartialEq)]
@@ -18,6 +19,18 @@ pub struct SimulationProps {
     /// A lesson asks for a prediction about the loop first.
     #[prop_or_default]
     pub concealed: bool,
+    /// A read-only embed: Step and Run move through the run, nothing changes it.
+    #[prop_or_default]
+    pub readonly: bool,
+    /// Which parts an embed shows (`panes=timeline,faults`): the passes with
+    /// the chart, the status grid and level vs edge; and Faults and settings.
+    #[prop_or(true)]
+    pub timeline: bool,
+    #[prop_or(true)]
+    pub faults: bool,
+    /// An embed: Faults and settings start closed.
+    #[prop_or_default]
+    pub embed: bool,
 }
 
 #[component]
@@ -35,6 +48,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             move || drop(beat)
         });
     }
+    let pane = use_reveal_scroll(props.concealed);
     if props.concealed {
         return html! {
             <section class="pane sim-pane concealed" aria-labelledby="sim-heading">
@@ -62,7 +76,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
     };
     let shown = sim.shown_pass();
     html! {
-        <section class="pane sim-pane" aria-labelledby="sim-heading">
+        <section class="pane sim-pane" aria-labelledby="sim-heading" ref={pane}>
             <header class="pane-header">
                 { heading() }
             </header>
@@ -76,16 +90,22 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                     </button>
                 </div>
             }
-            <div class="sim-grid">
-                <PassList timeline={timeline.clone()} cursor={sim.cursor} selected={sim.selected} event={sim.event}
-                          on_action={props.on_action.clone()} />
-                <div class="sim-side">
-                    { convergence_chart(&timeline, sim.cursor, sim.selected) }
-                    <StatusGrid timeline={timeline.clone()} pass={shown} config={sim.config.clone()} />
+            if props.timeline {
+                <div class="sim-grid">
+                    <PassList timeline={timeline.clone()} cursor={sim.cursor} selected={sim.selected} event={sim.event}
+                              on_action={props.on_action.clone()} />
+                    <div class="sim-side">
+                        { convergence_chart(&timeline, sim.cursor, sim.selected) }
+                        <StatusGrid timeline={timeline.clone()} pass={shown} config={sim.config.clone()} />
+                    </div>
                 </div>
-            </div>
-            <FaultPanel sim={sim.clone()} {shown} on_action={props.on_action.clone()} />
-            { level_edge_view(sim, &props.on_action) }
+            }
+            if props.faults {
+                <FaultPanel sim={sim.clone()} {shown} on_action={props.on_action.clone()} readonly={props.readonly} closed={props.embed} />
+            }
+            if props.timeline {
+                { level_edge_view(sim, &props.on_action) }
+            }
         </section>
     }
 }
@@ -94,7 +114,8 @@ pub fn Simulation(props: &SimulationProps) -> Html {
 fn heading() -> Html {
     html! {
         <header class="pane-header">
-            <h2 id="sim-heading">{ "Simulation: apply, then reconcile again" }</h2>
+            // The skip link's target: focusable by script only.
+            <h2 id="sim-heading" tabindex="-1">{ "Simulation: apply, then reconcile again" }</h2>
         </header>
     }
 }

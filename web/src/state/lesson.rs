@@ -17,7 +17,18 @@ pub struct LessonState {
     /// Actions picked so far, in order, for an `actions` or `pass-actions` exercise.
     pub picked: Vec<String>,
     /// The answer checked on this step, and what the core said.
-    pub feedback: Option<Feedback>,
+    pub answer: Option<Answer>,
+    /// Steps (0-based) whose exercise was answered since the lesson opened.
+    pub answered: Vec<usize>,
+}
+
+/// Where the exercise on this step stands once checked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// A first wrong answer: only the hint shows, and the learner tries again.
+    Hinted(Feedback),
+    /// Right, or wrong twice, or asked for: the whole feedback shows.
+    Revealed(Feedback),
 }
 
 /// What a learner can do in the lesson panel.
@@ -36,6 +47,8 @@ pub enum LessonAction {
     CheckPassActions,
     CheckPasses(usize),
     CheckChoice(usize),
+    /// Gives up after a hint: the whole answer shows.
+    ShowAnswer,
 }
 
 impl LessonState {
@@ -46,26 +59,52 @@ impl LessonState {
             lesson: Rc::new(lesson),
             step,
             picked: Vec::new(),
-            feedback: None,
+            answer: None,
+            answered: Vec::new(),
         })
     }
 
     pub fn go_to(&mut self, step: usize) {
         self.step = step.min(self.lesson.steps.len().saturating_sub(1));
         self.picked.clear();
-        self.feedback = None;
+        self.answer = None;
     }
 
-    /// The exercise on this step, if it is not answered yet: its answer stays hidden.
+    /// The exercise on this step, while its answer is not revealed: it stays
+    /// hidden, and so does whatever would give it away.
     ///
-    /// The page hides what it asks about: the plan for `Actions`, the
-    /// simulation for `Passes` and `PassActions`.
+    /// [`ExerciseKind::conceals_plan`] and [`ExerciseKind::conceals_simulation`]
+    /// say what the page hides.
     pub fn pending_exercise(&self) -> Option<ExerciseKind> {
         let exercise = self.lesson.steps.get(self.step)?.exercise.as_ref()?;
-        self.feedback.is_none().then_some(exercise.kind)
+        (!matches!(self.answer, Some(Answer::Revealed(_)))).then_some(exercise.kind)
+    }
+
+    /// The feedback to show: the hint alone, or all of it.
+    pub fn feedback(&self) -> Option<(&Feedback, bool)> {
+        match &self.answer {
+            Some(Answer::Hinted(feedback)) => Some((feedback, false)),
+            Some(Answer::Revealed(feedback)) => Some((feedback, true)),
+            None => None,
+        }
+    }
+
+    /// Reveals the answer after a hint.
+    pub fn show_answer(&mut self) {
+        if let Some(Answer::Hinted(feedback)) = self.answer.take() {
+            self.reveal(feedback);
+        }
+    }
+
+    fn reveal(&mut self, feedback: Feedback) {
+        if !self.answered.contains(&self.step) {
+            self.answered.push(self.step);
+        }
+        self.answer = Some(Answer::Revealed(feedback));
     }
 
     /// Checks an answer against the playground's current plan and timeline.
+    /// The first wrong answer earns a hint; a second one, the answer.
     pub fn check(
         &mut self,
         action: &LessonAction,
@@ -89,13 +128,22 @@ impl LessonState {
                 check_passes(*passes, timeline)
             }
             (LessonAction::CheckChoice(index), _, _) => check_choice(*index, exercise),
-            _ => Feedback {
-                correct: false,
-                headline: "Fix the input errors first: there is nothing to check against."
-                    .to_owned(),
-                details: Vec::new(),
-            },
+            _ => {
+                // Not a try: there was nothing to check the answer against.
+                let headline = "Fix the input errors first: there is nothing to check against.";
+                self.answer = Some(Answer::Hinted(Feedback {
+                    correct: false,
+                    hint: headline.to_owned(),
+                    headline: headline.to_owned(),
+                    details: Vec::new(),
+                }));
+                return;
+            }
         };
-        self.feedback = Some(feedback);
+        if feedback.correct || matches!(self.answer, Some(Answer::Hinted(_))) {
+            self.reveal(feedback);
+        } else {
+            self.answer = Some(Answer::Hinted(feedback));
+        }
     }
 }

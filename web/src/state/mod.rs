@@ -20,7 +20,7 @@ pub use exercise::{
     ActionText, CheckReport, CounterexampleReport, ExerciseAction, ExerciseState, Job, LogLine,
     LoopReport, Report, Run, RunPhase,
 };
-pub use lesson::{LessonAction, LessonState};
+pub use lesson::{Answer, LessonAction, LessonState};
 pub use sim::{SimAction, SimState, SPEEDS};
 
 /// The three editable documents, in display order.
@@ -289,6 +289,23 @@ impl Playground {
 
     /// Opens the "Your reconcile" pane, in `language` when given (the code's
     /// own otherwise; Python for a first start).
+    /// A lesson's prediction hides the plan until it is answered.
+    pub fn plan_concealed(&self) -> bool {
+        self.pending_exercise()
+            .is_some_and(|kind| kind.conceals_plan())
+    }
+
+    /// A lesson's prediction hides the simulation, and stops it, until it
+    /// is answered.
+    pub fn simulation_concealed(&self) -> bool {
+        self.pending_exercise()
+            .is_some_and(|kind| kind.conceals_simulation())
+    }
+
+    fn pending_exercise(&self) -> Option<reconcile_content::lesson::ExerciseKind> {
+        self.lesson.as_ref()?.pending_exercise()
+    }
+
     pub fn open_exercise(&mut self, language: Option<Language>) {
         let exercise = self.exercise.get_or_insert_with(|| {
             ExerciseState::new(LearnerCode::starter(language.unwrap_or(Language::Python)))
@@ -455,6 +472,9 @@ impl Reducible for Playground {
                     format!("Loaded the preset “{}”.", preset.title)
                 });
             }
+            // Hidden for a prediction, the loop does not move either: a
+            // shortcut must not run what the lesson asks to predict.
+            Action::Sim(action) if self.simulation_concealed() && action.needs_timeline() => {}
             Action::Sim(action) => {
                 if next.sim.deferred && action.needs_timeline() {
                     next.sim.recompute(next.scenario.as_deref(), true);
@@ -536,7 +556,11 @@ impl Reducible for Playground {
                 LessonAction::ClearPicks => {
                     if let Some(lesson) = &mut next.lesson {
                         lesson.picked.clear();
-                        lesson.feedback = None;
+                    }
+                }
+                LessonAction::ShowAnswer => {
+                    if let Some(lesson) = &mut next.lesson {
+                        lesson.show_answer();
                     }
                 }
                 check => {

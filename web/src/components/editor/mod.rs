@@ -59,6 +59,7 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
     let KeyHandlers {
         onkeydown,
         onkeyup,
+        onblur,
         onmouseup,
     } = use_editor_keys(&editor.state, &on_window_edit);
     let ClipboardHandlers {
@@ -103,7 +104,7 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
                             value={AttrValue::from(window_text.to_owned())}
                             data-partial={(!window.is_whole(props.text.len())).then_some("true")}
                             readonly={props.readonly}
-                            {oninput} {onkeydown} {onkeyup} {onmouseup} {oncopy} {oncut} {onpaste} />
+                            {oninput} {onkeydown} {onkeyup} {onblur} {onmouseup} {oncopy} {oncut} {onpaste} />
                     </div>
                 </div>
                 <div class="code-spacer" ref={editor.refs.spacer_below} aria-hidden="true"></div>

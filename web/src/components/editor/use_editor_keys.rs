@@ -11,24 +11,37 @@ use crate::editor_window::{EDGE_BYTES, EDGE_LINES};
 pub(super) struct KeyHandlers {
     pub onkeydown: Callback<KeyboardEvent>,
     pub onkeyup: Callback<KeyboardEvent>,
+    /// Leaving the editor hands Tab back to moving the focus.
+    pub onblur: Callback<FocusEvent>,
     /// A click moves the caret as the arrow keys do.
     pub onmouseup: Callback<MouseEvent>,
 }
 
 #[hook]
 pub(super) fn use_editor_keys(state: &EditorState, on_window_edit: &WindowEdit) -> KeyHandlers {
-    // After Escape, the next Tab leaves the editor instead of indenting (keyboard users' way out).
-    let escape_pressed = use_mut_ref(|| false);
+    // Tab moves the focus, as everywhere on the page, until the user types in
+    // the editor or presses Enter in it; then it indents, until Escape or the
+    // focus leaves (a code editor's "Tab moves focus" toggle). So a keyboard
+    // user on the way to Step never edits a document by accident.
+    let tab_indents = use_mut_ref(|| false);
     let onkeydown = {
-        let (state, on_edit) = (state.clone(), on_window_edit.clone());
+        let (state, on_edit, tab_indents) =
+            (state.clone(), on_window_edit.clone(), tab_indents.clone());
         Callback::from(move |e: KeyboardEvent| {
-            let leave = std::mem::take(&mut *escape_pressed.borrow_mut());
             let command = e.ctrl_key() || e.meta_key();
-            match e.key().as_str() {
+            let key = e.key();
+            match key.as_str() {
                 "Home" if command => to_document_edge(&state, &e, false),
                 "End" if command => to_document_edge(&state, &e, true),
-                "Escape" => *escape_pressed.borrow_mut() = true,
-                "Tab" if !leave && !e.ctrl_key() && !e.alt_key() && !e.meta_key() => {
+                "Escape" => *tab_indents.borrow_mut() = false,
+                "Enter" | "Backspace" | "Delete" if !command => *tab_indents.borrow_mut() = true,
+                // A character typed.
+                _ if key.chars().nth(1).is_none() && !command && !e.alt_key() => {
+                    *tab_indents.borrow_mut() = true;
+                }
+                "Tab"
+                    if *tab_indents.borrow() && !e.ctrl_key() && !e.alt_key() && !e.meta_key() =>
+                {
                     e.prevent_default();
                     let area: HtmlTextAreaElement = e.target_unchecked_into();
                     if e.shift_key() {
@@ -49,9 +62,11 @@ pub(super) fn use_editor_keys(state: &EditorState, on_window_edit: &WindowEdit) 
     let state = state.clone();
     let onmouseup =
         Callback::from(move |e: MouseEvent| follow_caret(&state, &e.target_unchecked_into()));
+    let onblur = Callback::from(move |_: FocusEvent| *tab_indents.borrow_mut() = false);
     KeyHandlers {
         onkeydown,
         onkeyup,
+        onblur,
         onmouseup,
     }
 }
