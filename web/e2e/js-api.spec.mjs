@@ -173,3 +173,48 @@ test("check() runs a learner's Python reconcile with Pyodide in the sandbox: a r
   expect(result.loops.error).toMatch(/^Your reconcile ran for more than 2 seconds on case 1 of \d+/);
   expect(result.syntax.error).toMatch(/ \(line 2\)$/);
 });
+
+const manifest = (name) => readFileSync(new URL(`../../crates/reconcile-yaml/tests/fixtures/${name}`, import.meta.url), "utf8");
+
+test("the JS API reads YAML and real manifests, on demand: a Deployment, a LoadBalancer Service with its finalizer, a kubectl List", async ({ page }) => {
+  await page.goto("/");
+  const result = await page.evaluate(
+    async ({ deployment, service, list }) => {
+      const api = await import("/pkg/reconcile.js");
+      await api.default();
+      const fetchedEarly = performance.getEntriesByType("resource").some((entry) => entry.name.includes("reconcile_yaml"));
+      const rejected = (promise) => promise.then(() => null, (error) => error.message);
+      return {
+        fetchedEarly,
+        apply: await api.reconcileYaml(deployment, service),
+        read: await api.readDocuments("{}", service),
+        listed: await api.readDocuments("{}", list),
+        duplicate: await rejected(api.reconcileYaml("web:\n  replicas: 1\nweb:\n  replicas: 2\n", "{}")),
+        trailingComma: await rejected(api.reconcileYaml('{"a": 1,}', "{}")),
+        quoted: await api.toYaml({ enabled: "on", mode: "0777" }),
+      };
+    },
+    { deployment: manifest("nginx-deployment.yaml"), service: manifest("service-loadbalancer.yaml"), list: manifest("kubectl-get-list.yaml") },
+  );
+  // The YAML module is not part of init()'s set.
+  expect(result.fetchedEarly).toBe(false);
+  expect(result.apply.map(([kind, name]) => `${kind} ${name}`)).toEqual([
+    "CREATE Deployment/default/nginx-deployment",
+    "FINALIZE Service/default/my-service",
+  ]);
+  // The Service's finalizer fills the finalizers document; server fields are set aside.
+  expect(result.read.observedFormat).toBe("yaml");
+  expect(result.read.scenario.finalizers).toEqual({ "Service/default/my-service": ["service.kubernetes.io/load-balancer-cleanup"] });
+  const [svc] = result.read.observedManifests;
+  expect(svc.setAside.metadata).toHaveProperty("uid");
+  expect(svc.setAside.metadata).toHaveProperty("resourceVersion");
+  expect(result.read.scenario.observed["Service/default/my-service"].metadata).not.toHaveProperty("uid");
+  // A List: a cluster-scoped Namespace is Kind/name.
+  expect(Object.keys(result.listed.scenario.observed)).toContain("Namespace/shop");
+  expect(result.duplicate).toMatch(/line 3, column 1/i);
+  // Text that starts with { is JSON, with JSON's errors.
+  expect(result.trailingComma).toMatch(/Desired state: line 1/);
+  // Strings YAML 1.1 would misread stay strings.
+  expect(result.quoted).toContain('"on"');
+  expect(result.quoted).toContain('"0777"');
+});

@@ -80,7 +80,10 @@ fn walk(text: &str, index: usize, mut visit: impl FnMut(Met<'_>, Position) -> bo
             }
             continue;
         }
-        if let Some(Open::Mapping { key: slot @ None }) = stack.last_mut() {
+        // A mapping waiting for its next key gets one, unless this is its end.
+        let mapping_ends = matches!(event, Event::MappingEnd);
+        if let Some(Open::Mapping { key: slot @ None }) = stack.last_mut().filter(|_| !mapping_ends)
+        {
             let key = match &event {
                 Event::Scalar(text, ..) => text.to_string(),
                 _ => String::new(),

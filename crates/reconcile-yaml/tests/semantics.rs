@@ -216,3 +216,18 @@ fn documents_other_than_resources_take_one_yaml_document() {
     .expect_err("empty");
     assert_eq!(e.kind, ErrorKind::Empty);
 }
+
+#[test]
+fn a_duplicate_resource_with_a_mapping_value_is_an_error_at_the_repeat() {
+    let e = read_resources(
+        Document::Desired,
+        "web:\n  replicas: 1\nweb:\n  replicas: 2\n",
+        &ManifestOptions::default(),
+    )
+    .expect_err("a resource twice");
+    assert_eq!(
+        (e.kind, e.line, e.column),
+        (ErrorKind::DuplicateKey, 3, 1),
+        "{e}"
+    );
+}
