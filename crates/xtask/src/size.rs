@@ -1,7 +1,7 @@
 //! Transfer size of the built page: each file raw and gzipped (level 9, as a static host would).
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
@@ -45,10 +45,28 @@ pub fn report(dist: &Path) -> Result<String, String> {
     if pkg.is_dir() {
         let simulation = |name: &str| name.starts_with("reconcile_sim");
         let checker = |name: &str| name.starts_with("reconcile_check");
+        let pane = |name: &str| name.starts_with(crate::exercise_ui::MODULE);
+        if pkg
+            .join(format!("{}.js", crate::exercise_ui::MODULE))
+            .is_file()
+        {
+            report.push_str("\n\"Your reconcile\", the page's pane, loaded the first time it opens (`pkg/`, js + wasm + its snippet):\n\n");
+            let snippets = pkg.join("snippets");
+            let mut files = files(&pkg, pane)?;
+            for folder in files_in(&snippets, |name| name.starts_with("reconcile-exercise-ui"))? {
+                let name = |file: &str| format!("snippets/{}/{file}", folder.0);
+                files.extend(
+                    files_in(&folder.1, |_| true)?
+                        .into_iter()
+                        .map(|(file, path)| (name(&file), path)),
+                );
+            }
+            report.push_str(&table_of(files, "no budget of its own")?);
+        }
         report.push_str("\nJS API for course pages, what `init()` loads (`pkg/`, js + wasm):\n\n");
         report.push_str(&table(
             &pkg,
-            |name| !simulation(name) && !checker(name),
+            |name| !simulation(name) && !checker(name) && !pane(name),
             "budget 80 KB",
         )?);
         report.push_str("\nIts simulation module, fetched on the first `simulate` call:\n\n");
@@ -63,19 +81,39 @@ pub fn report(dist: &Path) -> Result<String, String> {
 
 /// The page assets in `dir` that `include` accepts, with a total row.
 fn table(dir: &Path, include: impl Fn(&str) -> bool, budget: &str) -> Result<String, String> {
+    table_of(files(dir, include)?, budget)
+}
+
+/// The page assets in `dir` that `include` accepts, by name.
+fn files(dir: &Path, include: impl Fn(&str) -> bool) -> Result<Vec<(String, PathBuf)>, String> {
+    files_in(dir, |name| is_page_asset(name) && include(name))
+}
+
+/// What is in `dir` (files and folders) that `include` accepts, by name.
+fn files_in(dir: &Path, include: impl Fn(&str) -> bool) -> Result<Vec<(String, PathBuf)>, String> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         format!(
             "cannot read {}: {e}; run `cargo xtask build` first",
             dir.display()
         )
     })?;
+    Ok(entries
+        .flatten()
+        .map(|entry| {
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                entry.path(),
+            )
+        })
+        .filter(|(name, _)| include(name))
+        .collect())
+}
+
+/// Each of `files` raw and gzipped, with a total row.
+fn table_of(files: Vec<(String, PathBuf)>, budget: &str) -> Result<String, String> {
     let mut rows = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !is_page_asset(&name) || !include(&name) {
-            continue;
-        }
-        let bytes = std::fs::read(entry.path()).map_err(|e| e.to_string())?;
+    for (name, path) in files {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
         rows.push((name, bytes.len(), gzipped_len(&bytes)?));
     }
     rows.sort();
