@@ -50,18 +50,19 @@ pub fn App() -> Html {
     );
     use_previous_session(state.restorable.clone(), options.previous_key());
     use_embed_bridge(Rc::clone(&options), dispatch.clone());
+    // Only the first one is kept (it holds the reducer's dispatcher, which stays).
     let on_pane_event = {
         let (dispatcher, options) = (state.dispatcher(), Rc::clone(&options));
-        use_callback((), move |event: PaneEvent, ()| match event {
-            PaneEvent::Edited(code) => {
+        Callback::from(move |event: PaneEvent| match event {
+            PaneEvent::Edited { code } => {
                 dispatcher.dispatch(Action::Exercise(ExerciseAction::Edited(code)))
             }
-            PaneEvent::LoadDocuments(documents) => dispatcher.dispatch(Action::LoadDocuments {
+            PaneEvent::LoadDocuments { documents } => dispatcher.dispatch(Action::LoadDocuments {
                 documents,
                 what: "the counterexample".to_owned(),
             }),
             PaneEvent::Close => dispatcher.dispatch(Action::Exercise(ExerciseAction::Close)),
-            PaneEvent::Checked(report) => report_checked(&options, &report),
+            PaneEvent::Checked { report } => report_checked(&options, &report),
         })
     };
     let exercise_pane = use_exercise_pane(&state, !options.embed, on_pane_event);

@@ -1,13 +1,19 @@
 //! What the page and the "Your reconcile" pane tell each other. The pane is a
 //! wasm module of its own (`reconcile-exercise-ui`), loaded the first time it
 //! opens, so the two talk through JavaScript: each message is one of these
-//! types as JSON text, written and read here on both sides.
+//! types as JSON text, written and read here on both sides. The page reads
+//! the pane's [`PaneEvent`]s with core's JSON reader, like lessons: a serde
+//! reader of them would be one more in the page's first load.
 //!
 //! Invariant: these only carry data; the page and the pane each convert, and
 //! the checker and core decide.
 
+use reconcile_check::Language;
+use reconcile_core::json::Json;
+use reconcile_core::path::JsonPath;
 use serde::{Deserialize, Serialize};
 
+use crate::data::{read_json, ContentError, Object, Reader};
 use crate::exercise::LearnerCode;
 
 /// The page to the pane, at mount and whenever one of these changes.
@@ -29,20 +35,21 @@ pub struct PaneInput {
     pub closable: bool,
 }
 
-/// The pane to the page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The pane to the page: `{"event": "edited", "code": {…}}` and so on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
 pub enum PaneEvent {
     /// The learner changed the code (typed, chose a language, started over):
     /// the page keeps it for autosaves and links.
-    Edited(LearnerCode),
+    Edited { code: LearnerCode },
     /// "Load into the editors": a counterexample's desired, observed and
     /// finalizers documents.
-    LoadDocuments([String; 3]),
+    LoadDocuments { documents: [String; 3] },
     /// The pane's Close button.
     Close,
     /// A Check ended: the JS API's `{passed, total, counterexample}` as JSON
     /// text, which the page posts to an embedding page as it is.
-    Checked(String),
+    Checked { report: String },
 }
 
 impl PaneInput {
@@ -60,8 +67,65 @@ impl PaneEvent {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    pub fn from_json(text: &str) -> Result<Self, String> {
-        serde_json::from_str(text).map_err(|e| format!("the pane's message: {e}"))
+    /// Reads what [`PaneEvent::to_json`] wrote.
+    pub fn from_json(text: &str) -> Result<Self, ContentError> {
+        const FILE: &str = "the pane's message";
+        let value = read_json(FILE, text)?;
+        let reader = Reader::new(FILE);
+        let message = reader.object(
+            &value,
+            JsonPath::root(),
+            &["event", "code", "documents", "report"],
+        );
+        let event = match reader.string(&message, "event").as_str() {
+            "edited" => PaneEvent::Edited {
+                code: code_of(&reader, &message),
+            },
+            "load-documents" => {
+                let texts = reader.strings(&message, "documents");
+                let documents = <[String; 3]>::try_from(texts).unwrap_or_else(|texts| {
+                    let found = texts.len();
+                    reader.fail(
+                        message.path_of("documents"),
+                        format!("expected 3 documents, not {found}"),
+                    );
+                    Default::default()
+                });
+                PaneEvent::LoadDocuments { documents }
+            }
+            "close" => PaneEvent::Close,
+            "checked" => PaneEvent::Checked {
+                report: reader.string(&message, "report"),
+            },
+            other => {
+                reader.fail(message.path_of("event"), format!("unknown event {other:?}"));
+                PaneEvent::Close
+            }
+        };
+        reader.finish(event)
+    }
+}
+
+/// `{"language", "source", "other"?}`, as serde writes a [`LearnerCode`].
+fn code_of(reader: &Reader<'_>, message: &Object<'_>) -> LearnerCode {
+    let value = message.get("code").unwrap_or(&Json::Null);
+    let code = reader.object(
+        value,
+        message.path_of("code"),
+        &["language", "source", "other"],
+    );
+    let language = reader.string(&code, "language");
+    let language = Language::from_id(&language).unwrap_or_else(|| {
+        reader.fail(
+            code.path_of("language"),
+            format!("unknown language {language:?}"),
+        );
+        Language::Python
+    });
+    LearnerCode {
+        language,
+        source: reader.string(&code, "source"),
+        other: reader.optional_string(&code, "other"),
     }
 }
 
@@ -81,10 +145,23 @@ mod tests {
         };
         assert_eq!(PaneInput::from_json(&input.to_json()), Ok(input));
         let events = [
-            PaneEvent::Edited(LearnerCode::starter(Language::Python)),
-            PaneEvent::LoadDocuments(["{}".into(), "{\"a\":1}".into(), "null".into()]),
+            PaneEvent::Edited {
+                code: LearnerCode::starter(Language::Python),
+            },
+            PaneEvent::Edited {
+                code: LearnerCode {
+                    language: Language::JavaScript,
+                    source: "export function reconcile() {}\n".into(),
+                    other: Some("def reconcile(d, o, f=None):\n    return []\n".into()),
+                },
+            },
+            PaneEvent::LoadDocuments {
+                documents: ["{}".into(), "{\"a\":1}".into(), "null".into()],
+            },
             PaneEvent::Close,
-            PaneEvent::Checked(r#"{"passed":true,"total":501,"counterexample":null}"#.into()),
+            PaneEvent::Checked {
+                report: r#"{"passed":true,"total":501,"counterexample":null}"#.into(),
+            },
         ];
         for event in events {
             assert_eq!(PaneEvent::from_json(&event.to_json()), Ok(event));
@@ -93,7 +170,17 @@ mod tests {
 
     #[test]
     fn a_malformed_message_is_an_error_not_a_default() {
-        assert!(PaneEvent::from_json(r#"{"Edited":{"language":"cobol","source":""}}"#).is_err());
+        for wrong in [
+            r#"{"event":"edited","code":{"language":"cobol","source":""}}"#,
+            r#"{"event":"edited","code":{"language":"python"}}"#,
+            r#"{"event":"load-documents","documents":["{}","{}"]}"#,
+            r#"{"event":"checked","report":null}"#,
+            r#"{"event":"opened"}"#,
+            r#"{"event":"close","extra":1}"#,
+            r#""close""#,
+        ] {
+            assert!(PaneEvent::from_json(wrong).is_err(), "{wrong}");
+        }
         assert!(PaneInput::from_json("{}").is_err());
     }
 }

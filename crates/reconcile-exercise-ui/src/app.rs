@@ -32,7 +32,7 @@ pub fn PaneApp(props: &PaneProps) -> Html {
     };
     use_page_code(input, &dispatch);
     use_report_edits(&state, &props.events);
-    let on_checked = props.events.reform(PaneEvent::Checked);
+    let on_checked = props.events.reform(|report| PaneEvent::Checked { report });
     let on_learner_run = use_learner_run(dispatch.clone(), on_checked);
 
     let on_run = {
@@ -46,7 +46,9 @@ pub fn PaneApp(props: &PaneProps) -> Html {
             on_run.emit((job, code.clone(), input));
         })
     };
-    let on_load = props.events.reform(PaneEvent::LoadDocuments);
+    let on_load = props
+        .events
+        .reform(|documents| PaneEvent::LoadDocuments { documents });
     let on_close = input
         .closable
         .then(|| props.events.reform(|()| PaneEvent::Close));
@@ -78,7 +80,7 @@ fn use_report_edits(state: &ExerciseState, events: &Callback<PaneEvent>) {
     use_effect_with(state.code.clone(), move |code| {
         if *sent.borrow() != *code {
             *sent.borrow_mut() = code.clone();
-            events.emit(PaneEvent::Edited(code.clone()));
+            events.emit(PaneEvent::Edited { code: code.clone() });
         }
     });
 }

@@ -1,8 +1,10 @@
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use reconcile_content::pane::{PaneEvent, PaneInput};
 use reconcile_core::export_scenario;
 use wasm_bindgen::prelude::*;
+use yew::functional::UseForceUpdateHandle;
 use yew::prelude::*;
 
 use crate::pane::{self, MountedPane};
@@ -33,76 +35,98 @@ pub struct ExercisePane {
 
 /// Loads and mounts "Your reconcile" the first time it opens, then keeps it
 /// given what it needs from the page: the code, the editors' scenario while
-/// it is valid, the simulation's settings. `on_event` hears what it says.
+/// it is valid, the simulation's settings. `on_event` hears what it says
+/// (only the first one given is kept).
+///
+/// Few hooks on purpose: each is generic code of its own in the page's
+/// first load, which this module exists to keep small.
 #[hook]
 pub fn use_exercise_pane(
     state: &Playground,
     closable: bool,
     on_event: Callback<PaneEvent>,
 ) -> ExercisePane {
-    let host = use_memo((), |()| {
+    let input = use_pane_input(state, closable);
+    let bridge = use_mut_ref(|| Bridge::new(on_event));
+    let rerender = use_force_update();
+    let open = state.exercise_open && state.code.is_some();
+    {
+        let (bridge, rerender) = (Rc::clone(&bridge), rerender.clone());
+        use_effect_with((open, input), move |(open, input)| {
+            let mut inner = bridge.borrow_mut();
+            inner.latest = Rc::clone(input);
+            if let (Some(pane), Some(input)) = (&inner.mounted, input.as_deref()) {
+                pane.give(input);
+            } else if *open && inner.load == PaneLoad::Idle {
+                drop(inner);
+                load(bridge, rerender);
+            }
+        });
+    }
+    let retry = {
+        let bridge = Rc::clone(&bridge);
+        Callback::from(move |()| load(Rc::clone(&bridge), rerender.clone()))
+    };
+    let inner = bridge.borrow();
+    ExercisePane {
+        load: inner.load.clone(),
+        retry,
+        host: inner.host.clone().into(),
+    }
+}
+
+/// The page's side of the pane, kept across renders.
+struct Bridge {
+    host: web_sys::Element,
+    load: PaneLoad,
+    mounted: Option<MountedPane>,
+    /// The input as it is now: a pane that finishes loading starts from it,
+    /// not from what the page held when the download began.
+    latest: Rc<Option<String>>,
+    /// Made once and kept as long as the page: the pane calls it.
+    listener: Closure<dyn Fn(String)>,
+}
+
+impl Bridge {
+    fn new(on_event: Callback<PaneEvent>) -> Self {
         let host = gloo::utils::document()
             .create_element("div")
             .expect_throw("a div");
         host.set_class_name("exercise-host");
-        host
-    });
-    let input = use_pane_input(state, closable);
-    // Read when the module has loaded, so the pane starts from what the page
-    // holds then, not from what it held when the download began.
-    let latest = use_mut_ref(|| Rc::clone(&input));
-    *latest.borrow_mut() = Rc::clone(&input);
-    let mounted = use_mut_ref(|| None::<MountedPane>);
-    // Made once and kept as long as the page: the pane calls it.
-    let listener = use_memo((), move |()| {
-        Closure::<dyn Fn(String)>::new(move |text: String| match PaneEvent::from_json(&text) {
-            Ok(event) => on_event.emit(event),
-            Err(message) => gloo::console::error!(message),
-        })
-    });
-    let load = use_state(|| PaneLoad::Idle);
-    let attempt = use_state(|| 0u32);
-    {
-        let (load, host, mounted) = (load.clone(), Rc::clone(&host), Rc::clone(&mounted));
-        let open = state.exercise_open && state.code.is_some();
-        use_effect_with((open, *attempt), move |(open, _)| {
-            if !*open || matches!(*load, PaneLoad::Loading | PaneLoad::Ready) {
-                return;
-            }
-            load.set(PaneLoad::Loading);
-            wasm_bindgen_futures::spawn_local(async move {
-                let started = match pane::load().await {
-                    Ok(module) => {
-                        let input = latest.borrow().clone();
-                        let input = input.as_deref().unwrap_or_default();
-                        let listener: &JsValue = (*listener).as_ref();
-                        module.start(&host, input, listener.unchecked_ref())
-                    }
-                    Err(message) => Err(message),
-                };
-                match started {
-                    Ok(pane) => {
-                        *mounted.borrow_mut() = Some(pane);
-                        load.set(PaneLoad::Ready);
-                    }
-                    Err(message) => load.set(PaneLoad::Failed(message)),
-                }
-            });
+        Self {
+            host,
+            load: PaneLoad::Idle,
+            mounted: None,
+            latest: Rc::new(None),
+            listener: Closure::new(move |text: String| match PaneEvent::from_json(&text) {
+                Ok(event) => on_event.emit(event),
+                Err(error) => gloo::console::error!(error.to_string()),
+            }),
+        }
+    }
+}
+
+/// Imports the module and mounts the pane, saying how it goes.
+fn load(bridge: Rc<RefCell<Bridge>>, rerender: UseForceUpdateHandle) {
+    bridge.borrow_mut().load = PaneLoad::Loading;
+    rerender.force_update();
+    wasm_bindgen_futures::spawn_local(async move {
+        let module = pane::load().await;
+        let mut inner = bridge.borrow_mut();
+        let started = module.and_then(|module| {
+            let input = inner.latest.as_deref().unwrap_or_default();
+            module.start(&inner.host, input, inner.listener.as_ref().unchecked_ref())
         });
-    }
-    {
-        let mounted = Rc::clone(&mounted);
-        use_effect_with(Rc::clone(&input), move |input| {
-            if let (Some(pane), Some(input)) = (mounted.borrow().as_ref(), input.as_deref()) {
-                pane.give(input);
+        match started {
+            Ok(pane) => {
+                inner.mounted = Some(pane);
+                inner.load = PaneLoad::Ready;
             }
-        });
-    }
-    ExercisePane {
-        load: (*load).clone(),
-        retry: Callback::from(move |()| attempt.set(*attempt + 1)),
-        host: web_sys::Node::clone(&host),
-    }
+            Err(message) => inner.load = PaneLoad::Failed(message),
+        }
+        drop(inner);
+        rerender.force_update();
+    });
 }
 
 /// What the pane is given, as JSON, once there is code; made again only when
