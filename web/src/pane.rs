@@ -9,10 +9,12 @@ use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen(inline_js = r#"
 let pane = null;
+let failures = 0;
 export function load_pane(url) {
-  pane ??= import(url)
+  // The browser keeps a failed import failed for its URL, so a retry asks for another.
+  pane ??= import(failures ? `${url}?retry=${failures}` : url)
     .then(async (module) => { await module.default(); return module; })
-    .catch((error) => { pane = null; throw error; });
+    .catch((error) => { pane = null; failures += 1; throw error; });
   return pane;
 }
 "#)]
