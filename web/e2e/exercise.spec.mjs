@@ -72,10 +72,13 @@ test("a right JavaScript reconcile passes in the pane; the page's first view loa
   expect(requests.filter((path) => /reconcile_exercise_ui/.test(path))).toEqual([]);
   await page.getByRole("button", { name: "Your reconcile" }).click();
   await expect(code(page)).toBeVisible();
-  expect(requests.filter((path) => /reconcile_exercise_ui/.test(path))).toEqual([
+  expect(requests.filter((path) => /reconcile_exercise_ui/.test(path)).sort()).toEqual([
+    "/pkg/reconcile_exercise_ui.css",
     "/pkg/reconcile_exercise_ui.js",
     "/pkg/reconcile_exercise_ui_bg.wasm",
   ]);
+  // Its stylesheet came with it.
+  await expect(page.locator(".code-editor")).toHaveCSS("display", "flex");
   expect(requests.filter((path) => /reconcile_check|sandbox|reconcile\.js/.test(path))).toEqual([]);
   await page.getByLabel("Language").selectOption("javascript");
   await write(page, RIGHT_RECONCILE);
@@ -86,7 +89,7 @@ test("a right JavaScript reconcile passes in the pane; the page's first view loa
 
 test.describe("a failed download", () => {
   test.use({ expectedProblems: /^console error: Failed to load resource: net::ERR_FAILED$/ });
-  for (const file of ["reconcile_exercise_ui.js", "reconcile_exercise_ui_bg.wasm"]) {
+  for (const file of ["reconcile_exercise_ui.js", "reconcile_exercise_ui_bg.wasm", "reconcile_exercise_ui.css"]) {
     test(`of the pane (${file}) says so, and Try again loads it`, async ({ page }) => {
       let fail = true;
       await page.route(`**/pkg/${file}`, (route) => (fail ? route.abort() : route.continue()));

@@ -9,18 +9,30 @@ use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen(inline_js = r#"
 let pane = null;
+let style = null;
 let failures = 0;
+function stylesheet(href) {
+  return new Promise((resolve, reject) => {
+    const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href });
+    link.onload = resolve;
+    link.onerror = () => { link.remove(); reject(new Error(`${href} could not be loaded`)); };
+    document.head.append(link);
+  });
+}
 export function load_pane(url) {
   // The browser keeps a failed import failed for its URL, so a retry asks for another.
-  pane ??= import(failures ? `${url}?retry=${failures}` : url)
-    .then(async (module) => { await module.default(); return module; })
+  const retry = failures ? `?retry=${failures}` : "";
+  style ??= stylesheet(url.replace(/\.js$/, ".css") + retry).catch((error) => { style = null; throw error; });
+  pane ??= Promise.all([import(url + retry), style])
+    .then(async ([module]) => { await module.default(); return module; })
     .catch((error) => { pane = null; failures += 1; throw error; });
   return pane;
 }
 "#)]
 extern "C" {
-    /// Imports the module and starts its wasm, once; after a failed
-    /// download the next call tries again.
+    /// Imports the module with its stylesheet (so the pane never shows
+    /// unstyled) and starts its wasm, once; after a failed download the next
+    /// call tries again.
     fn load_pane(url: &str) -> js_sys::Promise;
 
     /// The module's exports.

@@ -1,7 +1,8 @@
 //! `cargo xtask exercise-ui [--into DIR]`: the "Your reconcile" pane
 //! (`crates/reconcile-exercise-ui`), a wasm module of its own that the page
 //! imports the first time the pane opens, built into
-//! `DIR/pkg/reconcile_exercise_ui{.js,_bg.wasm}` and its `snippets/`.
+//! `DIR/pkg/reconcile_exercise_ui{.js,_bg.wasm}` and its `snippets/`, with
+//! the pane's stylesheet beside it (`reconcile_exercise_ui.css`).
 //!
 //! Trunk runs it as a `post_build` hook (see Trunk.toml), like the JS API,
 //! which it is built like; `DIR` is trunk's staging folder then, else `dist`.
@@ -30,5 +31,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         folder: FOLDER,
     }
     .build(&env)?;
-    copy_files(&cache_dir(&env, FOLDER), &into.join("pkg"))
+    let cache = cache_dir(&env, FOLDER);
+    let style = env.root.join("crates/reconcile-exercise-ui/style/pane.css");
+    let css = cache.join(format!("{MODULE}.css"));
+    std::fs::copy(&style, &css).map_err(|e| format!("copying {}: {e}", style.display()))?;
+    copy_files(&cache, &into.join("pkg"))
 }

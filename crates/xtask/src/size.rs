@@ -27,11 +27,10 @@ fn gzipped_len(bytes: &[u8]) -> Result<usize, String> {
 pub fn report(dist: &Path) -> Result<String, String> {
     // The sandbox for a learner's code loads on its first run, never with the page.
     let sandbox = |name: &str| name.starts_with("sandbox");
-    let mut report = table(
-        dist,
-        |name| name != "example.html" && !sandbox(name),
-        "budget 150 KB",
-    )?;
+    // The page's glue imports its inline JavaScript (`snippets/`) at once.
+    let mut page = files(dist, |name| name != "example.html" && !sandbox(name))?;
+    page.extend(snippets(dist, "reconcile-web")?);
+    let mut report = table_of(page, "budget 150 KB")?;
     report.push_str("\nThe sandbox for a learner's code, loaded on its first run:\n\n");
     report.push_str(&table(dist, sandbox, "no budget of its own")?);
     let pyodide = dist.join(crate::pyodide::DIR);
@@ -50,17 +49,9 @@ pub fn report(dist: &Path) -> Result<String, String> {
             .join(format!("{}.js", crate::exercise_ui::MODULE))
             .is_file()
         {
-            report.push_str("\n\"Your reconcile\", the page's pane, loaded the first time it opens (`pkg/`, js + wasm + its snippet):\n\n");
-            let snippets = pkg.join("snippets");
+            report.push_str("\n\"Your reconcile\", the page's pane, loaded the first time it opens (`pkg/`):\n\n");
             let mut files = files(&pkg, pane)?;
-            for folder in files_in(&snippets, |name| name.starts_with("reconcile-exercise-ui"))? {
-                let name = |file: &str| format!("snippets/{}/{file}", folder.0);
-                files.extend(
-                    files_in(&folder.1, |_| true)?
-                        .into_iter()
-                        .map(|(file, path)| (name(&file), path)),
-                );
-            }
+            files.extend(snippets(&pkg, "reconcile-exercise-ui")?);
             report.push_str(&table_of(files, "no budget of its own")?);
         }
         report.push_str("\nJS API for course pages, what `init()` loads (`pkg/`, js + wasm):\n\n");
@@ -87,6 +78,21 @@ fn table(dir: &Path, include: impl Fn(&str) -> bool, budget: &str) -> Result<Str
 /// The page assets in `dir` that `include` accepts, by name.
 fn files(dir: &Path, include: impl Fn(&str) -> bool) -> Result<Vec<(String, PathBuf)>, String> {
     files_in(dir, |name| is_page_asset(name) && include(name))
+}
+
+/// The inline JavaScript wasm-bindgen wrote for crate `name` beside its
+/// module in `dir`: `snippets/NAME-HASH/*.js`.
+fn snippets(dir: &Path, name: &str) -> Result<Vec<(String, PathBuf)>, String> {
+    let folder = dir.join("snippets");
+    if !folder.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut found = Vec::new();
+    for (crate_folder, path) in files_in(&folder, |folder| folder.starts_with(name))? {
+        let named = |(file, path)| (format!("snippets/{crate_folder}/{file}"), path);
+        found.extend(files(&path, |_| true)?.into_iter().map(named));
+    }
+    Ok(found)
 }
 
 /// What is in `dir` (files and folders) that `include` accepts, by name.
