@@ -64,18 +64,95 @@ const WRONG = [
   },
 ];
 
-test("a right JavaScript reconcile passes in the pane; the page's first view loaded none of the checker", async ({ page }) => {
+test("a right JavaScript reconcile passes in the pane; the page's first view loaded none of the pane and none of the checker", async ({ page }) => {
   const requests = [];
   page.on("request", (request) => requests.push(new URL(request.url()).pathname));
   await page.goto("/");
   await expect(actionItems(page).first()).toBeVisible();
+  expect(requests.filter((path) => /reconcile_exercise_ui/.test(path))).toEqual([]);
   await page.getByRole("button", { name: "Your reconcile" }).click();
+  await expect(code(page)).toBeVisible();
+  expect(requests.filter((path) => /reconcile_exercise_ui/.test(path)).sort()).toEqual([
+    "/pkg/reconcile_exercise_ui.css",
+    "/pkg/reconcile_exercise_ui.js",
+    "/pkg/reconcile_exercise_ui_bg.wasm",
+  ]);
+  // Its stylesheet came with it.
+  await expect(page.locator(".code-editor")).toHaveCSS("display", "flex");
   expect(requests.filter((path) => /reconcile_check|sandbox|reconcile\.js/.test(path))).toEqual([]);
   await page.getByLabel("Language").selectOption("javascript");
   await write(page, RIGHT_RECONCILE);
   await page.getByRole("button", { name: "Check", exact: true }).click();
   await expect(status(page)).toHaveText(/^Passed: all 501 cases give the contract's actions/, { timeout: 20_000 });
   await expect(page.locator(".counterexample")).toHaveCount(0);
+});
+
+test.describe("a failed download", () => {
+  test.use({ expectedProblems: /^console error: Failed to load resource: net::ERR_FAILED$/ });
+  for (const file of ["reconcile_exercise_ui.js", "reconcile_exercise_ui_bg.wasm", "reconcile_exercise_ui.css"]) {
+    test(`of the pane (${file}) says so, and Try again loads it`, async ({ page }) => {
+      let fail = true;
+      await page.route(`**/pkg/${file}`, (route) => (fail ? route.abort() : route.continue()));
+      await page.goto("/");
+      await expect(actionItems(page).first()).toBeVisible();
+      await page.getByRole("button", { name: "Your reconcile" }).click();
+      await expect(page.locator(".exercise-loading[role=alert]")).toContainText("Your reconcile could not be loaded");
+      fail = false;
+      await page.getByRole("button", { name: "Try again" }).click();
+      await expect(code(page)).toHaveValue(/^def reconcile\(desired, observed, finalizers=None\):/);
+      await expect(page.locator(".exercise-loading")).toHaveCount(0);
+    });
+  }
+});
+
+test("the pane's yew app numbers its DOM tree apart from the page's, so neither runs the other's listeners", async ({ page }) => {
+  // Both apps mark elements with a tree number under one JS property, each
+  // counting from 1; the page's handler on <body> sees the pane's events too.
+  await page.goto("/?exercise=reconcile&lang=javascript");
+  await expect(code(page)).toBeVisible();
+  const [body, pane] = await page.evaluate(() => [document.body.__yew_subtree_id, document.querySelector(".exercise-host").__yew_subtree_id]);
+  expect(body).toBeGreaterThan(0);
+  expect(pane).toBeGreaterThan(body);
+  // A click in the pane does what the pane says and nothing of the page's.
+  await write(page, RIGHT_RECONCILE);
+  await page.getByRole("button", { name: "Start over" }).click();
+  await expect(code(page)).toHaveValue(/Your turn/);
+  await expect(page.locator(".notice")).toHaveCount(0);
+  await expect(actionItems(page)).toHaveCount(3);
+});
+
+test("closed and opened again, the pane still shows its result; the page keeps the code meanwhile", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Your reconcile" }).click();
+  await page.getByLabel("Language").selectOption("javascript");
+  await write(page, RIGHT_RECONCILE);
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(status(page)).toHaveText(/^Passed/, { timeout: 20_000 });
+  await page.getByRole("button", { name: "Close Your reconcile" }).click();
+  await expect(page.getByRole("region", { name: "Your reconcile" })).toHaveCount(0);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("byCodePoint");
+  await page.getByRole("button", { name: "Your reconcile" }).click();
+  await expect(status(page)).toHaveText(/^Passed/);
+  await expect(code(page)).toHaveValue(RIGHT_RECONCILE);
+});
+
+test("code the page puts back while the pane is open (Restore your last session) shows in the pane", async ({ page }) => {
+  await page.goto("/?exercise=reconcile&lang=javascript");
+  await write(page, "// the link's\n");
+  await page.keyboard.press("Control+s");
+  const link = await page.evaluate(() => location.href.replace(/\?[^#]*/, ""));
+  await write(page, "// mine\n");
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("// mine");
+  await page.goto("about:blank");
+  await page.goto(link);
+  await expect(code(page)).toHaveValue("// the link's\n");
+  await page.getByRole("button", { name: "Restore your last session" }).click();
+  await expect(code(page)).toHaveValue("// mine\n");
+  // And the pane's edits go on reaching the page: a reload keeps them.
+  await write(page, "// mine, then more\n");
+  await page.waitForTimeout(700);
+  await page.reload();
+  await expect(code(page)).toHaveValue("// mine, then more\n");
 });
 
 for (const wrong of WRONG) {

@@ -10,18 +10,15 @@ use yew::prelude::*;
 use crate::browser;
 use crate::components::lesson_panel::{lesson_invite, lesson_menu, LessonPanel};
 use crate::components::toolbar::{notice_banner, toolbar, ToolbarCallbacks};
-use crate::components::{preset_menu, ActionList, ExercisePane, JsonEditor, Simulation};
+use crate::components::{exercise_host, preset_menu, ActionList, JsonEditor, Simulation};
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
-    share_link, use_debounce, use_embed_bridge, use_learner_run, use_lesson_progress,
-    use_persistence, use_previous_session, use_shortcuts,
+    report_checked, share_link, use_debounce, use_embed_bridge, use_exercise_pane,
+    use_lesson_progress, use_persistence, use_previous_session, use_shortcuts,
 };
-use crate::learner::RunInput;
 use crate::startup::initial_state;
-use crate::state::{
-    Action, ExerciseAction, Job, LessonAction, Notice, Playground, SimAction, DOCUMENTS,
-};
-use reconcile_content::exercise::LearnerCode;
+use crate::state::{Action, ExerciseAction, LessonAction, Notice, SimAction, DOCUMENTS};
+use reconcile_content::pane::PaneEvent;
 
 /// Typing pauses this long before the documents are re-checked.
 const CHECK_DELAY_MS: u32 = 120;
@@ -53,7 +50,22 @@ pub fn App() -> Html {
     );
     use_previous_session(state.restorable.clone(), options.previous_key());
     use_embed_bridge(Rc::clone(&options), dispatch.clone());
-    let on_learner_run = use_learner_run(Rc::clone(&options), dispatch.clone());
+    // Only the first one is kept (it holds the reducer's dispatcher, which stays).
+    let on_pane_event = {
+        let (dispatcher, options) = (state.dispatcher(), Rc::clone(&options));
+        Callback::from(move |event: PaneEvent| match event {
+            PaneEvent::Edited { code } => {
+                dispatcher.dispatch(Action::Exercise(ExerciseAction::Edited(code)))
+            }
+            PaneEvent::LoadDocuments { documents } => dispatcher.dispatch(Action::LoadDocuments {
+                documents,
+                what: "the counterexample".to_owned(),
+            }),
+            PaneEvent::Close => dispatcher.dispatch(Action::Exercise(ExerciseAction::Close)),
+            PaneEvent::Checked { report } => report_checked(&options, &report),
+        })
+    };
+    let exercise_pane = use_exercise_pane(&state, !options.embed, on_pane_event);
 
     let on_share = {
         let state = state.clone();
@@ -223,7 +235,7 @@ pub fn App() -> Html {
         .as_ref()
         .filter(|_| state.pristine && state.preset_id.is_none())
         .map(|l| l.lesson.title.as_str());
-    let exercise_pane = exercise_pane(&state, options.embed, &on_learner_run, &dispatch);
+    let exercise_pane = exercise_host(state.exercise_open, &exercise_pane);
     let open_exercise = (!state.exercise_open).then(|| {
         html! {
             <button type="button" class="open-exercise"
@@ -326,44 +338,6 @@ pub fn App() -> Html {
                 </footer>
             }
         </div>
-    }
-}
-
-/// The "Your reconcile" pane, while it is open. Its runs take the editors'
-/// scenario (when valid) and the simulation's settings.
-fn exercise_pane(
-    state: &Playground,
-    embed: bool,
-    on_run: &Callback<(Job, LearnerCode, RunInput)>,
-    dispatch: &Callback<Action>,
-) -> Html {
-    let Some(exercise) = state.exercise.as_ref().filter(|_| state.exercise_open) else {
-        return html! {};
-    };
-    let scenario = state
-        .scenario
-        .as_deref()
-        .filter(|_| state.errors.is_empty())
-        .map(export_scenario);
-    let on_run = {
-        let (on_run, code, scenario) = (on_run.clone(), exercise.code.clone(), scenario.clone());
-        let options = serde_json::to_string(&state.sim.config).unwrap_or_default();
-        Callback::from(move |job: Job| {
-            let input = RunInput {
-                scenario: scenario.clone(),
-                options: options.clone(),
-            };
-            on_run.emit((job, code.clone(), input));
-        })
-    };
-    let on_load = dispatch.reform(|documents| Action::LoadDocuments {
-        documents,
-        what: "the counterexample".to_owned(),
-    });
-    html! {
-        <ExercisePane exercise={exercise.clone()} scenario_ready={scenario.is_some()}
-            on_action={dispatch.reform(Action::Exercise)} {on_run} {on_load}
-            closable={!embed} />
     }
 }
 

@@ -42,6 +42,27 @@ pub fn page_base() -> String {
     )
 }
 
+/// The address of `path` beside the page (its base URI), for a module to import.
+pub fn beside_page(path: &str) -> String {
+    let base = gloo::utils::document()
+        .base_uri()
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    Url::new_with_base(path, &base)
+        .map(|url| url.href())
+        .unwrap_or_else(|_| path.to_owned())
+}
+
+/// An error's message, or the value as text.
+pub fn message_of(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "unknown error".to_owned())
+}
+
 /// Replaces the hash without a reload or a history entry.
 pub fn replace_hash(hash: &str) {
     replace_query_and_hash(&window().location().search().unwrap_or_default(), hash);

@@ -10,7 +10,7 @@ pub mod editor_window;
 pub mod embed;
 pub mod highlight;
 pub mod hooks;
-pub mod learner;
+pub mod pane;
 pub mod panic_banner;
 pub mod shared;
 pub mod startup;

@@ -22,7 +22,7 @@ struct Rule {
     forbidden: &'static [&'static str],
 }
 
-const RULES: [Rule; 11] = [
+const RULES: [Rule; 12] = [
     Rule {
         what: "the contract depends on serde and serde_json only",
         package: "reconcile-core",
@@ -105,13 +105,24 @@ const RULES: [Rule; 11] = [
         ],
     },
     Rule {
-        what: "the page does not link the TypeScript generator",
+        what: "the page links neither the TypeScript generator nor the pane it loads on demand",
         package: "reconcile-web",
         features: &[],
         direct_only: None,
-        forbidden: &[TS_GENERATOR],
+        forbidden: &[TS_GENERATOR, PANE],
+    },
+    Rule {
+        what: "the Your reconcile pane links neither the page nor the JS API, which it calls through pkg/reconcile.js",
+        package: PANE,
+        features: &[],
+        direct_only: None,
+        forbidden: &["reconcile-web", "reconcile-wasm", TS_GENERATOR],
     },
 ];
+
+/// "Your reconcile", a wasm module of its own that the page imports when the
+/// pane first opens: linked into the page, it would be in its first load again.
+const PANE: &str = "reconcile-exercise-ui";
 
 /// Generates the JS API's declarations in a test (the `ts` features of core
 /// and sim); no module a browser loads may link it.
@@ -152,8 +163,8 @@ fn violations(env: &Env, rule: &Rule) -> Result<Vec<String>, String> {
     }
     let whole = tree(env, rule, None)?;
     let forbidden = rule.forbidden.iter().chain(
-        // The JS API and the page are the crates here that are made of wasm-bindgen.
-        (!matches!(rule.package, "reconcile-wasm" | "reconcile-web"))
+        // The JS API, the page and its pane are the crates here that are made of wasm-bindgen.
+        (!matches!(rule.package, "reconcile-wasm" | "reconcile-web" | PANE))
             .then_some(WEB.iter())
             .into_iter()
             .flatten(),

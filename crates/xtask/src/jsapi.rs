@@ -55,48 +55,95 @@ const MODULES: [(&str, &str); 5] = [
 /// new wasm, so the hook costs a few seconds on a `trunk serve` rebuild that
 /// didn't touch it.
 pub fn build(env: &Env, pkg: &Path) -> Result<(), String> {
-    let target_dir =
-        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| env.root.join("target"), PathBuf::from);
-    let cache = target_dir.join("js-api/pkg");
+    let cache = cache_dir(env, JS_API);
     for (feature, module) in MODULES {
-        build_module(env, &target_dir, feature, module)?;
+        WasmModule {
+            package: "reconcile-wasm",
+            features: &["--no-default-features", "--features", feature],
+            module,
+            folder: JS_API,
+        }
+        .build(env)?;
     }
     copy_files(&env.root.join("crates/reconcile-wasm/js"), &cache)?;
     copy_files(&cache, pkg)
 }
 
-/// One module into `target/js-api/pkg/`.
-fn build_module(env: &Env, target_dir: &Path, feature: &str, module: &str) -> Result<(), String> {
-    env.step(
-        "cargo",
-        &[
-            "build",
-            "--release",
-            "--target",
-            WASM_TARGET,
-            "-p",
-            "reconcile-wasm",
-            "--no-default-features",
-            "--features",
-            feature,
-        ],
-    )
-    .run()?;
-    // Cargo keeps each feature set's artifact and links the requested one
-    // here, with that artifact's own modification time.
-    let wasm = target_dir.join(format!("{WASM_TARGET}/release/reconcile_wasm.wasm"));
-    let cache = target_dir.join("js-api/pkg");
+/// The JS API's folder in the target folder.
+const JS_API: &str = "js-api";
+
+/// Where a [`WasmModule`] with this `folder` is built: `target/FOLDER/pkg/`.
+pub fn cache_dir(env: &Env, folder: &str) -> PathBuf {
+    target_dir(env).join(folder).join("pkg")
+}
+
+fn target_dir(env: &Env) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| env.root.join("target"), PathBuf::from)
+}
+
+/// A wasm module for the browser, made from a cdylib crate.
+pub struct WasmModule<'a> {
+    pub package: &'a str,
+    /// Cargo's feature arguments.
+    pub features: &'a [&'a str],
+    /// The name wasm-bindgen gives its files: `MODULE.js`, `MODULE_bg.wasm`.
+    pub module: &'a str,
+    /// Its folder in the target folder.
+    pub folder: &'a str,
+}
+
+impl WasmModule<'_> {
+    /// A release build, through wasm-bindgen and wasm-opt, into
+    /// [`cache_dir`]; its inline JavaScript goes beside it, in `snippets/`.
+    pub fn build(&self, env: &Env) -> Result<(), String> {
+        env.step(
+            "cargo",
+            &[
+                "build",
+                "--release",
+                "--target",
+                WASM_TARGET,
+                "-p",
+                self.package,
+            ],
+        )
+        .args(self.features)
+        .run()?;
+        // Cargo keeps each feature set's artifact and links the requested one
+        // here, with that artifact's own modification time.
+        let artifact = self.package.replace('-', "_");
+        let wasm = target_dir(env).join(format!("{WASM_TARGET}/release/{artifact}.wasm"));
+        let folder = target_dir(env).join(self.folder);
+        bind_and_optimize(
+            env,
+            &wasm,
+            &cache_dir(env, self.folder),
+            &folder,
+            self.module,
+        )
+    }
+}
+
+/// wasm-bindgen and wasm-opt on `wasm`, into `cache` as `module`, unless it
+/// is there already from that same `wasm`.
+fn bind_and_optimize(
+    env: &Env,
+    wasm: &Path,
+    cache: &Path,
+    folder: &Path,
+    module: &str,
+) -> Result<(), String> {
     // Written once wasm-opt succeeded, so a failed run never counts as done.
-    let stamp = target_dir.join(format!("js-api/{module}.done"));
+    let stamp = folder.join(format!("{module}.done"));
     let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
     let fresh =
-        matches!((modified(&wasm), modified(&stamp)), (Some(built), Some(done)) if done > built);
+        matches!((modified(wasm), modified(&stamp)), (Some(built), Some(done)) if done > built);
     if fresh && cache.join(format!("{module}_bg.wasm")).is_file() {
         return Ok(());
     }
     // Built beside the cache and moved in, so that a concurrent run (say,
     // `trunk serve` and `trunk build` at once) never copies a half-built module.
-    let partial = target_dir.join(format!("js-api/{module}.{}", std::process::id()));
+    let partial = folder.join(format!("{module}.{}", std::process::id()));
     env.step(
         "wasm-bindgen",
         &["--target", "web", "--out-name", module, "--out-dir"],
@@ -112,17 +159,22 @@ fn build_module(env: &Env, target_dir: &Path, feature: &str, module: &str) -> Re
         .args(&WASM_FEATURES)
         .args(&["-o", &optimized, &optimized])
         .run()?;
-    copy_files(&partial, &cache)
+    copy_files(&partial, cache)
         .and_then(|()| std::fs::remove_dir_all(&partial).map_err(|e| e.to_string()))
         .and_then(|()| std::fs::write(&stamp, "").map_err(|e| format!("{}: {e}", stamp.display())))
 }
 
-fn copy_files(from: &Path, to: &Path) -> Result<(), String> {
+/// Copies the files in `from` into `to`, and its folders' (`snippets/`) likewise.
+pub fn copy_files(from: &Path, to: &Path) -> Result<(), String> {
     let error = |e: std::io::Error| format!("copying {} to {}: {e}", from.display(), to.display());
     std::fs::create_dir_all(to).map_err(error)?;
     for entry in std::fs::read_dir(from).map_err(error)? {
         let entry = entry.map_err(error)?;
-        std::fs::copy(entry.path(), to.join(entry.file_name())).map_err(error)?;
+        if entry.file_type().map_err(error)?.is_dir() {
+            copy_files(&entry.path(), &to.join(entry.file_name()))?;
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).map_err(error)?;
+        }
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ mod bench;
 mod bench_inputs;
 mod boundaries;
 mod csp;
+mod exercise_ui;
 mod fuzz;
 mod jsapi;
 mod pyodide;
@@ -44,6 +45,9 @@ usage: cargo xtask <command>
                      hook, else dist/)
   js-api [--into D]  build the JS API for course pages into D/pkg/ (default: trunk's
                      staging dir when run as its hook, else dist/)
+  exercise-ui [--into D]
+                     build the Your reconcile pane, which the page loads on demand,
+                     into D/pkg/ (default: as js-api)
   bench              release build, then the performance report, docs/PERFORMANCE.md: the
                      core against a Python reference (criterion, bench-speed profile) and
                      the wasm JS API against plain JS in headless Chromium, on generated
@@ -58,6 +62,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("bench") => bench(),
         Some("js-api") => jsapi::run(&args[1..]),
+        Some("exercise-ui") => exercise_ui::run(&args[1..]),
         Some("csp") => csp::run(&args[1..]),
         Some("pyodide") => pyodide::run(&args[1..]),
         Some("fuzz") => fuzz::command(&args[1..]),
@@ -132,6 +137,8 @@ fn test() -> Result<(), String> {
                 "reconcile-web",
                 "-p",
                 "reconcile-wasm",
+                "-p",
+                "reconcile-exercise-ui",
                 "--all-targets",
             ],
         )

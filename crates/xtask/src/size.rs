@@ -1,7 +1,7 @@
 //! Transfer size of the built page: each file raw and gzipped (level 9, as a static host would).
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
@@ -27,11 +27,10 @@ fn gzipped_len(bytes: &[u8]) -> Result<usize, String> {
 pub fn report(dist: &Path) -> Result<String, String> {
     // The sandbox for a learner's code loads on its first run, never with the page.
     let sandbox = |name: &str| name.starts_with("sandbox");
-    let mut report = table(
-        dist,
-        |name| name != "example.html" && !sandbox(name),
-        "budget 150 KB",
-    )?;
+    // The page's glue imports its inline JavaScript (`snippets/`) at once.
+    let mut page = files(dist, |name| name != "example.html" && !sandbox(name))?;
+    page.extend(snippets(dist, "reconcile-web")?);
+    let mut report = table_of(page, "budget 150 KB")?;
     report.push_str("\nThe sandbox for a learner's code, loaded on its first run:\n\n");
     report.push_str(&table(dist, sandbox, "no budget of its own")?);
     let pyodide = dist.join(crate::pyodide::DIR);
@@ -47,10 +46,22 @@ pub fn report(dist: &Path) -> Result<String, String> {
         let checker = |name: &str| name.starts_with("reconcile_check");
         let looping = |name: &str| name.starts_with("reconcile_loop");
         let yaml = |name: &str| name.starts_with("reconcile_yaml");
+        let pane = |name: &str| name.starts_with(crate::exercise_ui::MODULE);
+        if pkg
+            .join(format!("{}.js", crate::exercise_ui::MODULE))
+            .is_file()
+        {
+            report.push_str("\n\"Your reconcile\", the page's pane, loaded the first time it opens (`pkg/`):\n\n");
+            let mut files = files(&pkg, pane)?;
+            files.extend(snippets(&pkg, "reconcile-exercise-ui")?);
+            report.push_str(&table_of(files, "no budget of its own")?);
+        }
         report.push_str("\nJS API for course pages, what `init()` loads (`pkg/`, js + wasm):\n\n");
         report.push_str(&table(
             &pkg,
-            |name| !simulation(name) && !checker(name) && !looping(name) && !yaml(name),
+            |name| {
+                !simulation(name) && !checker(name) && !looping(name) && !yaml(name) && !pane(name)
+            },
             "budget 80 KB",
         )?);
         report.push_str("\nIts simulation module, fetched on the first `simulate` call:\n\n");
@@ -71,19 +82,54 @@ pub fn report(dist: &Path) -> Result<String, String> {
 
 /// The page assets in `dir` that `include` accepts, with a total row.
 fn table(dir: &Path, include: impl Fn(&str) -> bool, budget: &str) -> Result<String, String> {
+    table_of(files(dir, include)?, budget)
+}
+
+/// The page assets in `dir` that `include` accepts, by name.
+fn files(dir: &Path, include: impl Fn(&str) -> bool) -> Result<Vec<(String, PathBuf)>, String> {
+    files_in(dir, |name| is_page_asset(name) && include(name))
+}
+
+/// The inline JavaScript wasm-bindgen wrote for crate `name` beside its
+/// module in `dir`: `snippets/NAME-HASH/*.js`.
+fn snippets(dir: &Path, name: &str) -> Result<Vec<(String, PathBuf)>, String> {
+    let folder = dir.join("snippets");
+    if !folder.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut found = Vec::new();
+    for (crate_folder, path) in files_in(&folder, |folder| folder.starts_with(name))? {
+        let named = |(file, path)| (format!("snippets/{crate_folder}/{file}"), path);
+        found.extend(files(&path, |_| true)?.into_iter().map(named));
+    }
+    Ok(found)
+}
+
+/// What is in `dir` (files and folders) that `include` accepts, by name.
+fn files_in(dir: &Path, include: impl Fn(&str) -> bool) -> Result<Vec<(String, PathBuf)>, String> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         format!(
             "cannot read {}: {e}; run `cargo xtask build` first",
             dir.display()
         )
     })?;
+    Ok(entries
+        .flatten()
+        .map(|entry| {
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                entry.path(),
+            )
+        })
+        .filter(|(name, _)| include(name))
+        .collect())
+}
+
+/// Each of `files` raw and gzipped, with a total row.
+fn table_of(files: Vec<(String, PathBuf)>, budget: &str) -> Result<String, String> {
     let mut rows = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !is_page_asset(&name) || !include(&name) {
-            continue;
-        }
-        let bytes = std::fs::read(entry.path()).map_err(|e| e.to_string())?;
+    for (name, path) in files {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
         rows.push((name, bytes.len(), gzipped_len(&bytes)?));
     }
     rows.sort();

@@ -2,11 +2,9 @@
 
 pub mod action_list;
 pub mod chart;
-pub mod code_editor;
-pub mod counterexample;
 pub mod editor;
 pub mod embed_code;
-pub mod exercise_pane;
+pub mod exercise_host;
 pub mod fault_panel;
 pub mod lesson_panel;
 pub mod level_edge;
@@ -19,6 +17,6 @@ pub mod toolbar;
 
 pub use action_list::ActionList;
 pub use editor::JsonEditor;
-pub use exercise_pane::ExercisePane;
+pub use exercise_host::exercise_host;
 pub use preset_menu::preset_menu;
 pub use simulation::Simulation;

@@ -2,15 +2,15 @@
 
 mod use_debounce;
 mod use_embed_bridge;
-mod use_learner_run;
+mod use_exercise_pane;
 mod use_lesson_progress;
 mod use_persistence;
 mod use_reveal_scroll;
 mod use_shortcut;
 
 pub use use_debounce::use_debounce;
-pub use use_embed_bridge::use_embed_bridge;
-pub use use_learner_run::use_learner_run;
+pub use use_embed_bridge::{report_checked, use_embed_bridge};
+pub use use_exercise_pane::{use_exercise_pane, ExercisePane, PaneLoad};
 pub use use_lesson_progress::{use_lesson_progress, LessonVisit};
 pub use use_persistence::{share_link, use_persistence, use_previous_session, AUTOSAVE_LIMIT};
 pub use use_reveal_scroll::use_reveal_scroll;

@@ -8,7 +8,9 @@ use web_sys::{MessageEvent, ResizeObserver};
 use yew::prelude::*;
 
 use crate::browser;
-use crate::embed::{EmbedOptions, MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_RUN, MESSAGE_STEP};
+use crate::embed::{
+    EmbedOptions, MESSAGE_CHECKED, MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_RUN, MESSAGE_STEP,
+};
 use crate::state::{Action, SimAction};
 
 /// Inside an iframe: tells the parent the content height whenever it changes,
@@ -92,5 +94,26 @@ fn command(data: &JsValue) -> Option<Action> {
             Some(Action::LoadShared(Rc::new(shared)))
         }
         _ => None,
+    }
+}
+
+/// A Check's result (the JSON text of `{passed, total, counterexample}`) to
+/// the embedding page as `{type, passed, total, counterexample}`, addressed
+/// to each origin `allow=` names: the browser delivers it only to the one the
+/// page really has, so no other origin ever reads a learner's result.
+pub fn report_checked(options: &EmbedOptions, report: &str) {
+    if !browser::in_frame() {
+        return;
+    }
+    let Ok(message) = js_sys::JSON::parse(report) else {
+        return;
+    };
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &MESSAGE_CHECKED.into());
+    for origin in options
+        .allowed_origins
+        .iter()
+        .filter(|o| o.as_str() != "null")
+    {
+        browser::post_to_parent_at(&message, origin);
     }
 }

@@ -16,10 +16,7 @@ use yew::{AttrValue, Reducible};
 
 use crate::shared::Shared;
 
-pub use exercise::{
-    ActionText, CheckReport, CounterexampleReport, ExerciseAction, ExerciseState, Job, LogLine,
-    LoopReport, Report, Run, RunPhase,
-};
+pub use exercise::ExerciseAction;
 pub use lesson::{Answer, LessonAction, LessonState};
 pub use sim::{SimAction, SimState, SPEEDS};
 
@@ -160,7 +157,11 @@ pub struct Playground {
     pub pristine: bool,
     /// The learner's own reconcile, once the exercise was opened; it stays
     /// (and is saved) when the pane is closed.
-    pub exercise: Option<ExerciseState>,
+    pub code: Option<LearnerCode>,
+    /// Counts the times the page itself replaced `code` (a link or an
+    /// autosave opened, a session restored), for the pane: it takes the
+    /// page's code only then, since every other change of it came from the pane.
+    pub code_revision: u32,
     pub exercise_open: bool,
 }
 
@@ -218,7 +219,8 @@ impl Playground {
             restorable: None,
             lesson: None,
             pristine: preset_id.is_some(),
-            exercise: None,
+            code: None,
+            code_revision: 0,
             exercise_open: false,
         }
         .checked()
@@ -239,8 +241,8 @@ impl Playground {
             .lesson
             .as_deref()
             .and_then(|id| LessonState::open(id, shared.step.unwrap_or(0)));
-        state.exercise = shared.code.clone().map(ExerciseState::new);
-        state.exercise_open = shared.exercise && state.exercise.is_some();
+        state.code = shared.code.clone();
+        state.exercise_open = shared.exercise && state.code.is_some();
         state
     }
 
@@ -258,7 +260,7 @@ impl Playground {
             selected: self.sim.selected,
             preset: self.preset_id,
             lesson: self.lesson.as_ref().map(|l| (l.lesson.id.clone(), l.step)),
-            code: self.exercise.as_ref().map(|e| e.code.clone()),
+            code: self.code.clone(),
             exercise_open: self.exercise_open,
         }
     }
@@ -272,7 +274,7 @@ impl Playground {
         let preset = lesson.lesson.preset.as_deref().and_then(presets::find);
         let mut next = Self::new(texts, lesson.lesson.sim_config(), preset);
         (next.notice, next.restorable) = (self.notice, self.restorable);
-        (next.exercise, next.exercise_open) = (self.exercise, self.exercise_open);
+        (next.code, next.exercise_open) = (self.code, self.exercise_open);
         next.lesson = Some(lesson);
         next.pristine = true;
         next
@@ -307,12 +309,7 @@ impl Playground {
     }
 
     pub fn open_exercise(&mut self, language: Option<Language>) {
-        let exercise = self.exercise.get_or_insert_with(|| {
-            ExerciseState::new(LearnerCode::starter(language.unwrap_or(Language::Python)))
-        });
-        if let Some(language) = language {
-            exercise.apply(ExerciseAction::ChooseLanguage(language));
-        }
+        self.code = Some(exercise::code_to_open(self.code.take(), language));
         self.exercise_open = true;
     }
 
@@ -324,10 +321,13 @@ impl Playground {
                 true
             }
             ExerciseAction::Close => std::mem::replace(&mut self.exercise_open, false),
-            action => self
-                .exercise
-                .as_mut()
-                .is_some_and(|exercise| exercise.apply(action)),
+            ExerciseAction::Edited(code) => {
+                if self.code.as_ref() == Some(&code) {
+                    return false;
+                }
+                self.code = Some(code);
+                true
+            }
         }
     }
 
@@ -425,6 +425,7 @@ impl Reducible for Playground {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let from_pane = matches!(action, Action::Exercise(ExerciseAction::Edited(_)));
         let mut next = (*self).clone();
         match action {
             Action::Edit { document, text } => {
@@ -486,12 +487,12 @@ impl Reducible for Playground {
             }
             Action::LoadShared(shared) => {
                 let keep = (next.notice.clone(), next.restorable.clone());
-                let exercise = (next.exercise.take(), next.exercise_open);
+                let exercise = (next.code.take(), next.exercise_open);
                 next = Playground::from_shared(&shared);
                 (next.notice, next.restorable) = keep;
                 // Documents from an embedding page carry no code: the learner's stays.
                 if shared.code.is_none() {
-                    (next.exercise, next.exercise_open) = exercise;
+                    (next.code, next.exercise_open) = exercise;
                 }
             }
             Action::RestorePrevious => {
@@ -575,6 +576,12 @@ impl Reducible for Playground {
                 }
             },
         }
+        // Any change of the code but the pane's own edits is news to the pane.
+        next.code_revision = if from_pane || next.code == self.code {
+            self.code_revision
+        } else {
+            self.code_revision.wrapping_add(1)
+        };
         Rc::new(next)
     }
 }

@@ -19,8 +19,8 @@ pub struct ExercisePaneProps {
     pub on_run: Callback<Job>,
     /// Loads a counterexample's documents into the editors.
     pub on_load: Callback<[String; 3]>,
-    #[prop_or_default]
-    pub closable: bool,
+    /// The Close button, when the pane has one.
+    pub on_close: Option<Callback<()>>,
 }
 
 #[component]
@@ -49,9 +49,9 @@ pub fn ExercisePane(props: &ExercisePaneProps) -> Html {
                     </select>
                 </label>
                 { start_over_buttons(exercise, &props.on_action) }
-                if props.closable {
+                if let Some(on_close) = &props.on_close {
                     <button type="button" class="close-exercise" aria-label="Close Your reconcile"
-                            onclick={props.on_action.reform(|_: MouseEvent| ExerciseAction::Close)}>{ "×" }</button>
+                            onclick={on_close.reform(|_: MouseEvent| ())}>{ "×" }</button>
                 }
             </header>
             <p class="exercise-intro">{ intro(language) }</p>

@@ -5,37 +5,35 @@ use reconcile_content::exercise::LearnerCode;
 use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
-use crate::embed::{EmbedOptions, MESSAGE_CHECKED};
 use crate::learner::{self, RunInput};
-use crate::state::{Action, ExerciseAction, Job};
+use crate::state::{ExerciseAction, Job};
 
 /// Runs the learner's code for a job (Check, or the loop) when called,
-/// reporting progress and the result to the reducer. Inside a course page's
-/// frame, a Check's result also goes to the page, if its origin is one that
-/// `allow=` names.
+/// reporting progress and the result to the reducer. A Check's result also
+/// goes to `on_checked`, as the JSON text of the JS API's `{passed, total,
+/// counterexample}`: the page sends it on to a course page that embeds it.
 #[hook]
 pub fn use_learner_run(
-    options: Rc<EmbedOptions>,
-    dispatch: Callback<Action>,
+    dispatch: Callback<ExerciseAction>,
+    on_checked: Callback<String>,
 ) -> Callback<(Job, LearnerCode, RunInput)> {
     let counter = use_mut_ref(|| Cell::new(0u32));
     use_callback(
-        (options, dispatch),
-        move |(job, code, input): (Job, LearnerCode, RunInput), (options, dispatch)| {
+        (dispatch, on_checked),
+        move |(job, code, input): (Job, LearnerCode, RunInput), (exercise, on_checked)| {
             let id = counter.borrow().get() + 1;
             counter.borrow().set(id);
-            let exercise = dispatch.reform(Action::Exercise);
             exercise.emit(ExerciseAction::Started { job, id });
             let progress = {
                 let exercise = exercise.clone();
                 Rc::new(move |phase| exercise.emit(ExerciseAction::Progress { id, phase }))
             };
-            let options = Rc::clone(options);
+            let (exercise, on_checked) = (exercise.clone(), on_checked.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 match learner::run(job, &code, input, progress).await {
                     Ok(finished) => {
                         if job == Job::Check {
-                            report_to_host(&options, &finished.outcome);
+                            on_checked.emit(host_report(&finished.outcome));
                         }
                         exercise.emit(ExerciseAction::Finished {
                             id,
@@ -49,24 +47,16 @@ pub fn use_learner_run(
     )
 }
 
-/// `{type, passed, total, counterexample}` to the embedding page, addressed
-/// to each origin `allow=` names: the browser delivers it only to the one the
-/// page really has, so no other origin ever reads a learner's result.
-fn report_to_host(options: &EmbedOptions, outcome: &JsValue) {
-    if !crate::browser::in_frame() {
-        return;
-    }
-    let message = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&message, &"type".into(), &MESSAGE_CHECKED.into());
+/// The fields of a Check's result an embedding page is sent (not the
+/// learner's printed output), as JSON text.
+fn host_report(outcome: &JsValue) -> String {
+    let report = js_sys::Object::new();
     for field in ["passed", "total", "counterexample"] {
         let value = js_sys::Reflect::get(outcome, &field.into()).unwrap_or(JsValue::NULL);
-        let _ = js_sys::Reflect::set(&message, &field.into(), &value);
+        let _ = js_sys::Reflect::set(&report, &field.into(), &value);
     }
-    for origin in options
-        .allowed_origins
-        .iter()
-        .filter(|o| o.as_str() != "null")
-    {
-        crate::browser::post_to_parent_at(&message, origin);
-    }
+    js_sys::JSON::stringify(&report)
+        .ok()
+        .and_then(|text| text.as_string())
+        .unwrap_or_default()
 }
