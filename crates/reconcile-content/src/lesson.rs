@@ -878,7 +878,7 @@ mod tests {
     #[test]
     fn a_hint_never_gives_the_answer_away() {
         for lesson in lessons() {
-            let (plan, timeline) = lesson_outcomes(&lesson).expect("valid lesson");
+            let (plan, timeline) = lesson_outcomes(lesson).expect("valid lesson");
             for step in &lesson.steps {
                 let Some(exercise) = &step.exercise else {
                     continue;
