@@ -108,6 +108,7 @@ mod engine;
 pub mod events;
 mod fault_input;
 mod gc_record;
+mod moments;
 pub mod options;
 pub mod own_reconcile;
 pub mod ownership;
@@ -125,6 +126,7 @@ pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
 pub use fault_input::DriftInputError;
 pub use gc_record::GcAction;
+pub use moments::{ActorEventRecord, Moment};
 pub use options::{options_from_json, parse_options, OptionsError};
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
@@ -576,6 +578,10 @@ pub struct PassRecord {
     /// ended, sorted by name: what the next pass may read stale.
     #[serde(skip)]
     pub cache_lag: Vec<CacheLagEntry>,
+    /// What this pass's reconcile read: the desired state and the informer
+    /// cache's objects and finalizers (for "the plan for pass N").
+    #[serde(skip)]
+    pub read: std::rc::Rc<SimScenario>,
 }
 
 /// Something that happened between passes, for the timeline's log.
@@ -760,6 +766,12 @@ pub struct Timeline {
     pub final_world: World,
     /// Every step the controller took part in, for stepping by event.
     pub events: events::EventLog,
+    /// Each scripted event of another actor, with the world it left.
+    #[serde(skip)]
+    pub actor_events: Vec<ActorEventRecord>,
+    /// The moments a view can show, in time order (see [`Moment`]).
+    #[serde(skip)]
+    pub moments: Vec<Moment>,
 }
 
 impl Timeline {
