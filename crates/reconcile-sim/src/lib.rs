@@ -126,7 +126,7 @@ pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
 pub use fault_input::DriftInputError;
 pub use gc_record::GcAction;
-pub use moments::{ActorEventRecord, Moment};
+pub use moments::{world_rows, ActorEventRecord, Moment, ObjectChange, WorldRow};
 pub use options::{options_from_json, parse_options, OptionsError};
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;

@@ -54,6 +54,70 @@ pub struct ActorEventRecord {
     pub out_of_sync: usize,
 }
 
+/// How one object at a moment differs from the start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectChange {
+    Unchanged,
+    /// Not there at the start.
+    Added,
+    /// Another spec or other finalizers than at the start.
+    Changed,
+    /// There at the start, gone now.
+    Removed,
+    /// Being deleted now (it was not at the start).
+    Terminating,
+}
+
+impl ObjectChange {
+    /// Words for the world view; never only a colour.
+    pub fn label(self) -> &'static str {
+        match self {
+            ObjectChange::Unchanged => "unchanged",
+            ObjectChange::Added => "added",
+            ObjectChange::Changed => "changed",
+            ObjectChange::Removed => "removed",
+            ObjectChange::Terminating => "terminating",
+        }
+    }
+}
+
+/// One object of the world at a moment (or gone since the start).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorldRow {
+    pub name: String,
+    /// Its spec now; the spec it had for a removed object.
+    pub spec: reconcile_core::json::Json,
+    pub finalizers: Vec<String>,
+    pub change: ObjectChange,
+}
+
+/// Every object of `start` and `now`, sorted by name, with how it changed.
+pub fn world_rows(start: &World, now: &World) -> Vec<WorldRow> {
+    crate::status::union_of_sorted(start.observed.names(), now.observed.names())
+        .into_iter()
+        .filter_map(|name| {
+            let (before, after) = (start.observed.get(name), now.observed.get(name));
+            let change = match (before, after) {
+                (_, Some(_)) if now.is_terminating(name) && !start.is_terminating(name) => {
+                    ObjectChange::Terminating
+                }
+                (None, Some(_)) => ObjectChange::Added,
+                (Some(_), None) => ObjectChange::Removed,
+                (Some(a), Some(b)) if a != b || start.pending(name) != now.pending(name) => {
+                    ObjectChange::Changed
+                }
+                _ => ObjectChange::Unchanged,
+            };
+            Some(WorldRow {
+                name: name.to_owned(),
+                spec: after.or(before)?.clone(),
+                finalizers: now.pending(name).to_vec(),
+                change,
+            })
+        })
+        .collect()
+}
+
 /// The moments of a run with `passes` passes and these actor events, in order.
 pub(crate) fn moments_of(passes: usize, actor_events: &[ActorEventRecord]) -> Vec<Moment> {
     let mut moments = Vec::with_capacity(1 + passes + actor_events.len());
@@ -160,6 +224,11 @@ impl Timeline {
             finalizers: Some(world.finalizers.clone()),
         };
         (next, view)
+    }
+
+    /// The store's objects at `moment`, each marked with how it changed since the start.
+    pub fn world_rows_at(&self, moment: Moment) -> Vec<WorldRow> {
+        world_rows(&self.initial, self.world_at(moment))
     }
 
     /// "the start", "pass 2", "someone deletes a, after pass 3".
@@ -271,6 +340,49 @@ mod tests {
             timeline.describe_moment(last),
             "someone deletes a, after pass 1"
         );
+        let changes: Vec<(String, ObjectChange)> = timeline
+            .world_rows_at(last)
+            .into_iter()
+            .map(|row| (row.name, row.change))
+            .collect();
+        use ObjectChange::*;
+        assert_eq!(
+            changes,
+            [("b".into(), Changed), ("c".into(), Removed)],
+            "a was created and deleted again: not in the world, and not at the start"
+        );
+        let after_pass_1: Vec<ObjectChange> = timeline
+            .world_rows_at(Moment::AfterPass(1))
+            .iter()
+            .map(|row| row.change)
+            .collect();
+        assert_eq!(after_pass_1, [Added, Changed, Removed]);
+    }
+
+    #[test]
+    fn a_deleted_object_with_finalizers_is_marked_terminating() {
+        let res = |text| parse_resources(Document::Desired, text).expect("valid");
+        let scenario = SimScenario {
+            desired: res(r#"{"svc":{}}"#),
+            observed: res(r#"{"svc":{}}"#),
+            finalizers: parse_finalizers(r#"{"svc":["x/y"]}"#).expect("valid"),
+        };
+        let config = SimConfig {
+            stuck_finalizers: vec![crate::FinalizerRef {
+                object: "svc".into(),
+                finalizer: "x/y".into(),
+            }],
+            script: vec![ScriptedEvent {
+                after_pass: 1,
+                event: WorldEvent::Delete { name: "svc".into() },
+            }],
+            ..SimConfig::default()
+        };
+        let timeline = simulate(&scenario, &config);
+        let rows = timeline.world_rows_at(Moment::AfterEvent(0));
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].change, ObjectChange::Terminating);
+        assert_eq!(rows[0].finalizers, ["x/y"]);
     }
 
     #[test]
