@@ -231,14 +231,14 @@ impl Timeline {
         world_rows(&self.initial, self.world_at(moment))
     }
 
-    /// "the start", "pass 2", "someone deletes a, after pass 3".
+    /// "the start", "pass 2", "someone deletes a (after pass 3)".
     pub fn describe_moment(&self, moment: Moment) -> String {
         match moment {
             Moment::Start => "the start".to_owned(),
             Moment::AfterPass(pass) => format!("pass {pass}"),
             Moment::AfterEvent(i) => match self.actor_events.get(i) {
-                Some(e) if e.after_pass == 0 => format!("{}, before pass 1", e.event),
-                Some(e) => format!("{}, after pass {}", e.event, e.after_pass),
+                Some(e) if e.after_pass == 0 => format!("{} (before pass 1)", e.event),
+                Some(e) => format!("{} (after pass {})", e.event, e.after_pass),
                 None => "the end".to_owned(),
             },
         }
@@ -338,7 +338,7 @@ mod tests {
         assert_eq!(next_plan(&timeline, last), (2, vec!["CREATE a".into()]));
         assert_eq!(
             timeline.describe_moment(last),
-            "someone deletes a, after pass 1"
+            "someone deletes a (after pass 1)"
         );
         let changes: Vec<(String, ObjectChange)> = timeline
             .world_rows_at(last)
