@@ -188,7 +188,7 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await tabTo(page, "button Reset");
   await tabTo(page, "button Pass 1 t = 1 ms why: custom resource added");
   await page.keyboard.press("Enter");
-  await expect(page.getByText("Viewing pass 1 as a read-only snapshot.")).toBeVisible();
+  await expect(page.getByText(/^Viewing pass 1; the run is revealed up to pass \d+\.$/)).toBeVisible();
   const faults = page.locator("details.fault-panel");
   let name = await focused(page);
   // The selected pass's "Every step" disclosure is a stop of its own.

@@ -333,14 +333,18 @@ pub fn App() -> Html {
             }
             <main class="workspace">
                 if options.shows(Pane::Editors) {
-                    if world_now_view.is_some() {
-                        // Past the start, two worlds are on the page: say which is which.
-                        <h2 class="editors-heading">{ "Starting scenario (what you edit)" }</h2>
-                    }
-                    <div class="editors">
-                        { for DOCUMENTS.iter().map(|d| editor(*d)) }
+                    // One column in every state, so the editors keep their
+                    // place (and their caret) when the world view comes and goes.
+                    <div class="scenario-column">
+                        if world_now_view.is_some() {
+                            // Past the start, two worlds are on the page: say which is which.
+                            <h2 class="editors-heading">{ "Starting scenario (what you edit)" }</h2>
+                        }
+                        <div class="editors">
+                            { for DOCUMENTS.iter().map(|d| editor(*d)) }
+                        </div>
+                        { world_now_view.unwrap_or_default() }
                     </div>
-                    { world_now_view.unwrap_or_default() }
                 }
                 { exercise_pane }
                 if options.shows(Pane::Plan) {
