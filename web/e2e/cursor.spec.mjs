@@ -21,7 +21,6 @@ test.beforeEach(async ({ page }) => {
 /** Run the seed example to its end, then have another actor delete b right after pass 3. */
 async function deleteBAfterTheRun(page) {
   await page.getByRole("button", { name: "Run to convergence" }).click();
-  await page.locator("details.fault-panel > summary").click();
   await page.getByLabel("Target object").selectOption("b");
   await page.getByRole("button", { name: "Delete it" }).click();
 }
