@@ -126,7 +126,9 @@ pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
 pub use fault_input::DriftInputError;
 pub use gc_record::GcAction;
-pub use moments::{world_rows, ActorEventRecord, Moment, ObjectChange, WorldRow};
+pub use moments::{
+    next_plan_view, pass_view, world_rows, ActorEventRecord, Moment, ObjectChange, WorldRow,
+};
 pub use options::{options_from_json, parse_options, OptionsError};
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
@@ -578,10 +580,6 @@ pub struct PassRecord {
     /// ended, sorted by name: what the next pass may read stale.
     #[serde(skip)]
     pub cache_lag: Vec<CacheLagEntry>,
-    /// What this pass's reconcile read: the desired state and the informer
-    /// cache's objects and finalizers (for "the plan for pass N").
-    #[serde(skip)]
-    pub read: std::rc::Rc<SimScenario>,
 }
 
 /// Something that happened between passes, for the timeline's log.

@@ -6,8 +6,9 @@
 
 use reconcile_core::{plan, Plan, Scenario};
 use reconcile_sim::{
-    compare_level_edge, simulate, BackoffPolicy, Comparison, CrashPlan, FinalizerOwner,
-    FinalizerRef, Millis, Moment, QueueModel, ScriptedEvent, SimConfig, Timeline, WorldEvent,
+    compare_level_edge, next_plan_view, simulate, BackoffPolicy, Comparison, CrashPlan,
+    FinalizerOwner, FinalizerRef, Millis, Moment, QueueModel, ScriptedEvent, SimConfig, Timeline,
+    WorldEvent,
 };
 
 use crate::shared::Shared;
@@ -35,6 +36,9 @@ pub struct SimState {
     /// What `reconcile` returns for the pass after the cursor, once the
     /// cursor is past the start (at the start the page's own plan holds).
     pub next_plan: Option<(usize, Shared<Plan>)>,
+    /// The scenario the timeline was simulated from: the plan at the cursor
+    /// replays the run up to the next pass's reconcile call.
+    simulated: Option<Shared<Scenario>>,
     pub playing: bool,
     pub speed: u32,
     /// The scenario is too large to re-simulate on every edit: the timeline is
@@ -56,6 +60,7 @@ impl Default for SimState {
             revealed: 0,
             event: None,
             next_plan: None,
+            simulated: None,
             playing: false,
             speed: 2,
             deferred: false,
@@ -180,8 +185,13 @@ impl SimState {
     /// The plan for the pass after the cursor: computed here, once per move,
     /// from the view reconcile-sim says that pass reads.
     fn refresh_next_plan(&mut self) {
-        self.next_plan = self.timeline.as_ref().filter(|_| self.cursor > 0).map(|t| {
-            let (pass, view) = t.next_plan_view(self.moment_at(self.cursor));
+        let (Some(timeline), Some(scenario)) = (&self.timeline, &self.simulated) else {
+            self.next_plan = None;
+            return;
+        };
+        self.next_plan = (self.cursor > 0).then(|| {
+            let moment = self.moment_at(self.cursor);
+            let (pass, view) = next_plan_view(scenario, &self.config, timeline, moment);
             let next = plan(&view.desired, &view.observed, view.finalizers.as_ref());
             (pass, Shared::new(next))
         });
@@ -246,6 +256,7 @@ impl SimState {
         self.revealed = place(revealed, revealed_passes);
         self.cursor = place(cursor, cursor_passes).min(self.revealed);
         self.timeline = Some(Shared::new(timeline));
+        self.simulated = Some(Shared::new(scenario.clone()));
         self.refresh_next_plan();
         self.comparison = self
             .show_comparison

@@ -113,11 +113,6 @@ impl Engine {
             actions: plan.len(),
         };
         self.event_log.push(start, started);
-        let read = Rc::new(crate::SimScenario {
-            desired: self.informer.desired.clone(),
-            observed: self.informer.cache.observed.clone(),
-            finalizers: Some(self.informer.cache.finalizers.clone()),
-        });
         self.passes.push(PassRecord {
             index,
             started_at: start,
@@ -129,7 +124,6 @@ impl Engine {
             out_of_sync: 0,
             terminating: 0,
             cache_lag: Vec::new(),
-            read,
         });
         self.pass_in_progress = true;
         self.running = Some(RunningPass {
