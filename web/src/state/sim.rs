@@ -179,7 +179,14 @@ impl SimState {
     fn move_to(&mut self, position: usize) {
         self.cursor = position.min(self.last_position());
         self.revealed = self.revealed.max(self.cursor);
-        self.refresh_next_plan();
+        // While Play runs, a beat must stay short: the plan at the cursor
+        // replays the run up to it (a whole run's work at 1,000 resources),
+        // so it is computed when Play stops.
+        if self.playing {
+            self.next_plan = None;
+        } else {
+            self.refresh_next_plan();
+        }
     }
 
     /// The plan for the pass after the cursor: computed here, once per move,
@@ -298,8 +305,8 @@ impl SimState {
             .and_then(|t| t.position_of(Moment::AfterPass(pass)))
             .unwrap_or(0);
         self.event = Some(event);
-        self.move_to(position);
         self.playing = false;
+        self.move_to(position);
     }
 
     /// Applies an action. Returns true if the timeline must be recomputed.
@@ -312,13 +319,14 @@ impl SimState {
             SimAction::StepEvent { forward } => self.step_event(forward),
             SimAction::Step | SimAction::Tick => {
                 self.move_to(self.cursor + 1);
-                if self.cursor >= last {
+                if self.cursor >= last && self.playing {
                     self.playing = false;
+                    self.refresh_next_plan();
                 }
             }
             SimAction::RunToEnd => {
-                self.move_to(last);
                 self.playing = false;
+                self.move_to(last);
             }
             SimAction::Play => {
                 if self.cursor >= last {
@@ -327,15 +335,18 @@ impl SimState {
                 }
                 self.playing = true;
             }
-            SimAction::Pause => self.playing = false,
+            SimAction::Pause => {
+                self.playing = false;
+                self.refresh_next_plan();
+            }
             SimAction::Reset => {
                 self.revealed = 0;
-                self.move_to(0);
                 self.playing = false;
+                self.move_to(0);
             }
             SimAction::MoveTo(position) => {
-                self.move_to(position.min(self.revealed));
                 self.playing = false;
+                self.move_to(position.min(self.revealed));
             }
             SimAction::SetSpeed(speed) => self.speed = speed.clamp(1, 60),
             SimAction::SetFailureRate(rate) => {
