@@ -46,10 +46,6 @@ pub struct SimState {
     pub deferred: bool,
 }
 
-/// Past this many resources the plan at the cursor is not computed (see
-/// `refresh_next_plan`).
-pub const PLAN_REPLAY_LIMIT: usize = 400;
-
 /// Scenarios with more resources than this are simulated on demand.
 pub const AUTO_SIMULATE_LIMIT: usize = 2_000;
 
@@ -200,11 +196,7 @@ impl SimState {
             self.next_plan = None;
             return;
         };
-        // Replaying a run to the cursor is a whole run's work: past this size
-        // a move would block the page (1.3 s at 1,000 pods), so the Plan
-        // keeps the starting scenario's plan there.
-        let resources = scenario.desired.len() + scenario.observed.len();
-        self.next_plan = (self.cursor > 0 && resources <= PLAN_REPLAY_LIMIT).then(|| {
+        self.next_plan = (self.cursor > 0).then(|| {
             let moment = self.moment_at(self.cursor);
             let (pass, view) = next_plan_view(scenario, &self.config, timeline, moment);
             let next = plan(&view.desired, &view.observed, view.finalizers.as_ref());
