@@ -362,8 +362,7 @@ pub fn App() -> Html {
                 }
                 { exercise_pane }
                 if options.shows(Pane::Plan) {
-                    <ActionList plan={shown_plan} stale={state.is_stale() || (state.sim.playing && state.sim.cursor > 0)}
-                                concealed={conceal_plan} moment={plan_moment} />
+                    <ActionList plan={shown_plan} stale={state.is_stale()} concealed={conceal_plan} moment={plan_moment} />
                 }
                 if options.shows_simulation() {
                     <Simulation sim={state.sim.clone()} on_action={on_sim_action} concealed={conceal_sim} readonly={options.readonly}

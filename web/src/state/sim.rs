@@ -179,14 +179,7 @@ impl SimState {
     fn move_to(&mut self, position: usize) {
         self.cursor = position.min(self.last_position());
         self.revealed = self.revealed.max(self.cursor);
-        // While Play runs, a beat must stay short: the plan at the cursor
-        // replays the run up to it (a whole run's work at 1,000 resources),
-        // so it is computed when Play stops.
-        if self.playing {
-            self.next_plan = None;
-        } else {
-            self.refresh_next_plan();
-        }
+        self.refresh_next_plan();
     }
 
     /// The plan for the pass after the cursor: computed here, once per move,
@@ -305,8 +298,8 @@ impl SimState {
             .and_then(|t| t.position_of(Moment::AfterPass(pass)))
             .unwrap_or(0);
         self.event = Some(event);
-        self.playing = false;
         self.move_to(position);
+        self.playing = false;
     }
 
     /// Applies an action. Returns true if the timeline must be recomputed.
@@ -319,14 +312,13 @@ impl SimState {
             SimAction::StepEvent { forward } => self.step_event(forward),
             SimAction::Step | SimAction::Tick => {
                 self.move_to(self.cursor + 1);
-                if self.cursor >= last && self.playing {
+                if self.cursor >= last {
                     self.playing = false;
-                    self.refresh_next_plan();
                 }
             }
             SimAction::RunToEnd => {
-                self.playing = false;
                 self.move_to(last);
+                self.playing = false;
             }
             SimAction::Play => {
                 if self.cursor >= last {
@@ -335,18 +327,15 @@ impl SimState {
                 }
                 self.playing = true;
             }
-            SimAction::Pause => {
-                self.playing = false;
-                self.refresh_next_plan();
-            }
+            SimAction::Pause => self.playing = false,
             SimAction::Reset => {
                 self.revealed = 0;
-                self.playing = false;
                 self.move_to(0);
+                self.playing = false;
             }
             SimAction::MoveTo(position) => {
-                self.playing = false;
                 self.move_to(position.min(self.revealed));
+                self.playing = false;
             }
             SimAction::SetSpeed(speed) => self.speed = speed.clamp(1, 60),
             SimAction::SetFailureRate(rate) => {
