@@ -115,7 +115,7 @@ pub struct ResourceStatus {
 }
 
 /// The names of two name-sorted sets, merged: sorted, each once.
-pub(crate) fn union_of_sorted<'a>(
+fn union_of_sorted<'a>(
     a: impl Iterator<Item = &'a str>,
     b: impl Iterator<Item = &'a str>,
 ) -> Vec<&'a str> {
