@@ -258,6 +258,9 @@ test("markup in a share link's state renders as text", async ({ page }) => {
   const shared = await page.getByLabel("Share link").inputValue();
   await page.goto("about:blank");
   await page.goto(shared);
+  // The link keeps the cursor after pass 3, where the plan is the next pass's
+  // (issue 18: one cursor); at the start it is the editors' plan again.
+  await page.getByRole("button", { name: "Reset" }).click();
   await expect(actionItems(page).locator(".name")).toHaveText([payloads.svg, payloads.image, payloads.script]);
   await expectNoInjection(page, dialogs);
 });

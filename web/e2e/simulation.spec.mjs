@@ -41,13 +41,16 @@ test("stepping through the seed example shows the observed state after each pass
   ]);
 });
 
-test("choosing a pass shows a read-only snapshot; one click goes back to live", async ({ page }) => {
+// Issue 18 (one cursor): choosing a pass moves the one cursor there (it was a
+// "read-only snapshot" beside a live point); the later passes stay listed.
+test("choosing a pass moves the cursor there; one click goes back to the latest", async ({ page }) => {
   await runToEnd(page);
   await passes(page).nth(0).getByRole("button").click();
-  await expect(page.getByText("Viewing pass 1 as a read-only snapshot.")).toBeVisible();
+  await expect(page.getByText("Viewing pass 1; the run is revealed up to pass 3.")).toBeVisible();
+  await expect(passes(page)).toHaveCount(3);
   await expect(page.getByRole("table", { name: "Resource status" }).locator("caption")).toHaveText("Resource status after pass 1");
-  await page.getByRole("button", { name: "Back to live" }).click();
-  await expect(page.getByText("Viewing pass 1 as a read-only snapshot.")).toHaveCount(0);
+  await page.getByRole("button", { name: "Back to the latest" }).click();
+  await expect(page.getByText("Viewing pass 1; the run is revealed up to pass 3.")).toHaveCount(0);
   await expect(page.getByRole("table", { name: "Resource status" }).locator("caption")).toHaveText("Resource status after pass 3");
 });
 

@@ -10,7 +10,9 @@ use yew::prelude::*;
 use crate::browser;
 use crate::components::lesson_panel::{lesson_invite, lesson_menu, LessonPanel};
 use crate::components::toolbar::{notice_banner, toolbar, ToolbarCallbacks};
-use crate::components::{exercise_host, preset_menu, ActionList, JsonEditor, Simulation};
+use crate::components::{
+    exercise_host, preset_menu, world_now, ActionList, JsonEditor, Simulation,
+};
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
     report_checked, share_link, use_debounce, use_embed_bridge, use_exercise_pane,
@@ -216,6 +218,39 @@ pub fn App() -> Html {
             .map(|l| (l.lesson.id.clone(), l.step, l.answered.clone())),
     );
     let (conceal_plan, conceal_sim) = (state.plan_concealed(), state.simulation_concealed());
+    // Past the start, the plan and the world follow the simulation's cursor
+    // (hidden while a lesson asks for a prediction about either).
+    let at_cursor = state
+        .sim
+        .timeline
+        .as_ref()
+        .filter(|_| state.sim.cursor > 0 && !conceal_plan && !conceal_sim);
+    let world_now_view = at_cursor.map(|timeline| {
+        let moment = state.sim.shown_moment();
+        world_now(
+            &timeline.describe_moment(moment),
+            &timeline.world_rows_at(moment),
+        )
+    });
+    let (shown_plan, plan_moment) = match (at_cursor, &state.sim.next_plan) {
+        (Some(timeline), Some((pass, plan))) => {
+            let at = timeline.describe_moment(state.sim.shown_moment());
+            let note = plan_moment_note(
+                *pass,
+                &at,
+                *pass <= timeline.passes.len(),
+                plan.actions.is_empty(),
+            );
+            (
+                Some(plan.clone()),
+                Some((
+                    AttrValue::from(format!("Plan for pass {pass}")),
+                    note.into(),
+                )),
+            )
+        }
+        _ => (state.plan.clone(), None),
+    };
     // Until a first lesson is opened: where to begin, without blocking free play.
     let invite = (!options.embed && state.lesson.is_none() && progress.is_empty())
         .then(|| lesson_invite(&on_lesson));
@@ -312,13 +347,22 @@ pub fn App() -> Html {
             }
             <main class="workspace">
                 if options.shows(Pane::Editors) {
-                    <div class="editors">
-                        { for DOCUMENTS.iter().map(|d| editor(*d)) }
+                    // One column in every state, so the editors keep their
+                    // place (and their caret) when the world view comes and goes.
+                    <div class="scenario-column">
+                        if world_now_view.is_some() {
+                            // Past the start, two worlds are on the page: say which is which.
+                            <h2 class="editors-heading">{ "Starting scenario (what you edit)" }</h2>
+                        }
+                        <div class="editors">
+                            { for DOCUMENTS.iter().map(|d| editor(*d)) }
+                        </div>
+                        { world_now_view.unwrap_or_default() }
                     </div>
                 }
                 { exercise_pane }
                 if options.shows(Pane::Plan) {
-                    <ActionList plan={state.plan.clone()} stale={state.is_stale()} concealed={conceal_plan} />
+                    <ActionList plan={shown_plan} stale={state.is_stale()} concealed={conceal_plan} moment={plan_moment} />
                 }
                 if options.shows_simulation() {
                     <Simulation sim={state.sim.clone()} on_action={on_sim_action} concealed={conceal_sim} readonly={options.readonly}
@@ -338,6 +382,21 @@ pub fn App() -> Html {
                 </footer>
             }
         </div>
+    }
+}
+
+/// What the plan at the cursor is, in words.
+fn plan_moment_note(pass: usize, at: &str, runs: bool, empty: bool) -> String {
+    let start = "The editors' plan is the one at the start.";
+    match (runs, empty) {
+        (true, _) => format!(
+            "What pass {pass} does: reconcile on the controller's cache, after {at} \
+             (the cache may still lack the latest writes). {start}"
+        ),
+        (false, true) => format!("After {at} the run has ended: nothing to do. {start}"),
+        (false, false) => {
+            format!("After {at} nothing triggers pass {pass}; this is what it would do. {start}")
+        }
     }
 }
 

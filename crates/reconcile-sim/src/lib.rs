@@ -108,6 +108,7 @@ mod engine;
 pub mod events;
 mod fault_input;
 mod gc_record;
+mod moments;
 pub mod options;
 pub mod own_reconcile;
 pub mod ownership;
@@ -125,6 +126,9 @@ pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
 pub use fault_input::DriftInputError;
 pub use gc_record::GcAction;
+pub use moments::{
+    next_plan_view, pass_view, world_rows, ActorEventRecord, Moment, ObjectChange, WorldRow,
+};
 pub use options::{options_from_json, parse_options, OptionsError};
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
@@ -760,6 +764,12 @@ pub struct Timeline {
     pub final_world: World,
     /// Every step the controller took part in, for stepping by event.
     pub events: events::EventLog,
+    /// Each scripted event of another actor, with the world it left.
+    #[serde(skip)]
+    pub actor_events: Vec<ActorEventRecord>,
+    /// The moments a view can show, in time order (see [`Moment`]).
+    #[serde(skip)]
+    pub moments: Vec<Moment>,
 }
 
 impl Timeline {

@@ -115,7 +115,7 @@ pub struct ResourceStatus {
 }
 
 /// The names of two name-sorted sets, merged: sorted, each once.
-fn union_of_sorted<'a>(
+pub(crate) fn union_of_sorted<'a>(
     a: impl Iterator<Item = &'a str>,
     b: impl Iterator<Item = &'a str>,
 ) -> Vec<&'a str> {

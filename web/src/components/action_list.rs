@@ -23,6 +23,10 @@ pub struct ActionListProps {
     /// A lesson asks for a prediction first: the actions stay hidden until then.
     #[prop_or_default]
     pub concealed: bool,
+    /// While the simulation's cursor is past the start: the plan is the next
+    /// pass's ("Plan for pass 3"), with a line that says what it is.
+    #[prop_or_default]
+    pub moment: Option<(AttrValue, AttrValue)>,
 }
 
 /// A component (not a plain function) so it is skipped while its plan is unchanged.
@@ -52,12 +56,16 @@ pub fn ActionList(props: &ActionListProps) -> Html {
         .flat_map(|plan| plan.actions.iter())
         .take(ITEM_LIMIT)
         .map(action_item);
+    let heading = props
+        .moment
+        .as_ref()
+        .map_or(AttrValue::Static("Plan"), |(heading, _)| heading.clone());
     html! {
-        <section class={classes!("pane", "plan-pane", stale.then_some("stale"))}
+        <section class={classes!("pane", "plan-pane", stale.then_some("stale"), props.moment.is_some().then_some("at-cursor"))}
                  aria-labelledby="plan-heading" ref={pane}>
             { live_region }
             <header class="pane-header">
-                <h2 id="plan-heading">{ "Plan" }</h2>
+                <h2 id="plan-heading">{ heading }</h2>
                 if stale {
                     <span class="stale-badge">{ "Stale" }</span>
                 }
@@ -67,7 +75,13 @@ pub fn ActionList(props: &ActionListProps) -> Html {
                     { "The input has errors. Showing the last valid result until they are fixed." }
                 </p>
             }
+            if let Some((_, note)) = &props.moment {
+                <p class="plan-moment-note">{ note.clone() }</p>
+            }
             <p id="plan-summary" class="summary">{ summary }</p>
+            if plan.is_some_and(|plan| plan.actions.is_empty()) {
+                <p class="nothing-to-do">{ "Nothing to do: reconcile returns no actions." }</p>
+            }
             <ol class="actions" aria-label="Actions" aria-describedby="plan-summary"
                 data-stale={stale.to_string()}>
                 { for items }

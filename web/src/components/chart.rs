@@ -1,9 +1,12 @@
-//! Out-of-sync resources per pass, drawn as SVG, with terminating objects as a second line.
+//! Out-of-sync resources at each moment of the run, drawn as SVG, with
+//! terminating objects as a second line and the cursor marked.
 
 use std::fmt::Write as _;
 
-use reconcile_sim::Timeline;
+use reconcile_sim::{Moment, Timeline};
 use yew::prelude::*;
+
+use crate::state::SimAction;
 
 // Whole SVG units: integer coordinates keep float formatting out of the bundle.
 const WIDTH: usize = 360;
@@ -12,21 +15,25 @@ const PAD_LEFT: usize = 30;
 const PAD_BOTTOM: usize = 22;
 const PAD_TOP: usize = 10;
 
-pub fn convergence_chart(timeline: &Timeline, cursor: usize, selected: Option<usize>) -> Html {
-    let shown = cursor.min(timeline.passes.len());
-    // Point k is what pass k found out of sync when it started (its action count):
-    // that includes changes other actors made between passes. The last point is
-    // the state after the last revealed pass.
-    let revealed = &timeline.passes[..shown];
-    let mut out_of_sync: Vec<usize> = revealed.iter().map(|p| p.actions.len()).collect();
-    let mut terminating: Vec<usize> = std::iter::once(timeline.initial.terminating.len())
-        .chain(revealed.iter().map(|p| p.terminating))
-        .take(shown)
+/// One point per revealed moment (the start, after each pass, after each
+/// actor's event): what is out of sync and terminating in the store then.
+/// The cursor's point is marked; clicking a point moves the cursor there
+/// (with the keyboard, the timeline's rows do the same).
+pub fn convergence_chart(
+    timeline: &Timeline,
+    revealed: usize,
+    cursor: usize,
+    on_action: &Callback<SimAction>,
+) -> Html {
+    let moments = &timeline.moments[..(revealed + 1).min(timeline.moments.len())];
+    let out_of_sync: Vec<usize> = moments
+        .iter()
+        .map(|m| timeline.out_of_sync_at(*m))
         .collect();
-    if let Some(last) = revealed.last() {
-        out_of_sync.push(last.out_of_sync);
-        terminating.push(last.terminating);
-    }
+    let terminating: Vec<usize> = moments
+        .iter()
+        .map(|m| timeline.world_at(*m).terminating.len())
+        .collect();
     let max_y = out_of_sync
         .iter()
         .chain(&terminating)
@@ -34,8 +41,8 @@ pub fn convergence_chart(timeline: &Timeline, cursor: usize, selected: Option<us
         .max()
         .unwrap_or(0)
         .max(1);
-    // x = 0 is the start of pass 1; x = n is the end of pass n.
-    let max_x = timeline.passes.len().max(1);
+    // x = 0 is the start; x = the last position is the end of the run.
+    let max_x = timeline.moments.len().saturating_sub(1).max(1);
     let x = |i: usize| PAD_LEFT + (WIDTH - PAD_LEFT - 8) * i / max_x;
     let y = |v: usize| PAD_TOP + (HEIGHT - PAD_TOP - PAD_BOTTOM) * (max_y - v.min(max_y)) / max_y;
     let line = |values: &[usize]| {
@@ -47,14 +54,17 @@ pub fn convergence_chart(timeline: &Timeline, cursor: usize, selected: Option<us
                 points
             })
     };
+    let at = timeline.describe_moment(moments.get(cursor).copied().unwrap_or(Moment::Start));
     let description = format!(
-        "Out of sync at the start of each pass, then after the last one: {}. Terminating: {}.",
+        "Out of sync at the start, after each pass and after each other actor's event: {}. \
+         Terminating: {}. The cursor is at {at}: {} out of sync.",
         join(&out_of_sync),
-        join(&terminating)
+        join(&terminating),
+        out_of_sync.get(cursor).copied().unwrap_or(0),
     );
     html! {
         <figure class="chart">
-            <figcaption>{ "Out-of-sync resources per pass" }</figcaption>
+            <figcaption>{ "Out-of-sync resources at each moment" }</figcaption>
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-labelledby="chart-desc"
                  preserveAspectRatio="xMidYMid meet">
                 <desc id="chart-desc">{ description }</desc>
@@ -64,21 +74,25 @@ pub fn convergence_chart(timeline: &Timeline, cursor: usize, selected: Option<us
                       x2={PAD_LEFT.to_string()} y2={y(0).to_string()} />
                 <text class="tick" x={(PAD_LEFT - 6).to_string()} y={(y(max_y) + 4).to_string()} text-anchor="end">{ max_y }</text>
                 <text class="tick" x={(PAD_LEFT - 6).to_string()} y={(y(0) + 4).to_string()} text-anchor="end">{ "0" }</text>
-                <text class="tick" x={x(0).to_string()} y={(HEIGHT - 6).to_string()} text-anchor="middle">{ "pass 1" }</text>
-                <text class="tick" x={x(max_x).to_string()} y={(HEIGHT - 6).to_string()} text-anchor="end">{ format!("after pass {max_x}") }</text>
-                if let Some(selected) = selected {
-                    <line class="selected-marker" x1={x(selected.saturating_sub(1)).to_string()} y1={PAD_TOP.to_string()}
-                          x2={x(selected.saturating_sub(1)).to_string()} y2={y(0).to_string()} />
-                }
+                <text class="tick" x={x(0).to_string()} y={(HEIGHT - 6).to_string()} text-anchor="middle">{ "start" }</text>
+                <text class="tick" x={x(max_x).to_string()} y={(HEIGHT - 6).to_string()} text-anchor="end">{ "end" }</text>
+                <line class="selected-marker" x1={x(cursor).to_string()} y1={PAD_TOP.to_string()}
+                      x2={x(cursor).to_string()} y2={y(0).to_string()} />
                 <polyline class="series terminating" points={line(&terminating)} />
                 <polyline class="series out-of-sync" points={line(&out_of_sync)} />
-                { for out_of_sync.iter().enumerate().map(|(i, v)| html! {
-                    <circle class="point" cx={x(i).to_string()} cy={y(*v).to_string()} r="3" />
+                { for out_of_sync.iter().enumerate().map(|(i, v)| {
+                    let onclick = on_action.reform(move |_: MouseEvent| SimAction::MoveTo(i));
+                    html! {
+                        <circle class={classes!("point", (i == cursor).then_some("current"))}
+                                cx={x(i).to_string()} cy={y(*v).to_string()} r={if i == cursor { "5" } else { "3" }}
+                                data-moment={i.to_string()} data-out-of-sync={v.to_string()} {onclick} />
+                    }
                 }) }
             </svg>
             <p class="legend">
                 <span class="key out-of-sync">{ "━ out of sync" }</span>
                 <span class="key terminating">{ "┅ terminating" }</span>
+                <span class="key cursor">{ "│ the cursor" }</span>
             </p>
         </figure>
     }

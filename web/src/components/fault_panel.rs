@@ -16,8 +16,6 @@ use crate::state::{SimAction, SimState};
 #[derive(Properties, PartialEq)]
 pub struct FaultPanelProps {
     pub sim: SimState,
-    /// The shown pass: its objects are offered as targets.
-    pub shown: usize,
     pub on_action: Callback<SimAction>,
     /// A read-only embed: the run is the author's; nothing here may change it.
     #[prop_or_default]
@@ -76,7 +74,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
     let world = sim
         .timeline
         .as_ref()
-        .map_or(&empty, |t| t.world_after(props.shown));
+        .map_or(&empty, |t| t.world_at(sim.shown_moment()));
     // A long select is unusable and slow to redraw on every pass: offer the first names.
     let names: Vec<String> = world
         .observed
@@ -274,7 +272,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
             // A disabled fieldset disables every control inside it.
             <fieldset class="fault-grid" disabled={props.readonly}>
                 <fieldset>
-                    <legend>{ format!("Another actor, right after pass {}", sim.cursor) }</legend>
+                    <legend>{ format!("Another actor, right after pass {}", sim.shown_pass()) }</legend>
                     <label>{ "Object " }
                         <select onchange={on_target} aria-label="Target object">
                             { for names.iter().map(|n| html! { <option value={n.clone()} selected={*n == chosen}>{ n }</option> }) }

@@ -14,9 +14,11 @@ pub mod sim_controls;
 pub mod simulation;
 pub mod status_grid;
 pub mod toolbar;
+pub mod world_now;
 
 pub use action_list::ActionList;
 pub use editor::JsonEditor;
 pub use exercise_host::exercise_host;
 pub use preset_menu::preset_menu;
 pub use simulation::Simulation;
+pub use world_now::world_now;

@@ -1,8 +1,9 @@
-//! The timeline: one entry per revealed pass, with its trigger, actions and results.
+//! The timeline: one entry per revealed pass, with its trigger, actions and
+//! results, and a row for each other actor's event; each moves the cursor.
 
 use reconcile_sim::events::SimEvent;
 use reconcile_sim::workqueue::AddOutcome;
-use reconcile_sim::{format_millis, ActionResult, Happening, LogEntry, Timeline};
+use reconcile_sim::{format_millis, ActionResult, ActorEventRecord, Happening, Moment, Timeline};
 use yew::prelude::*;
 
 use crate::shared::Shared;
@@ -11,52 +12,110 @@ use crate::state::SimAction;
 #[derive(Properties, PartialEq)]
 pub struct PassListProps {
     pub timeline: Shared<Timeline>,
+    /// The cursor and how far the run is revealed: positions in the
+    /// timeline's moments.
     pub cursor: usize,
-    pub selected: Option<usize>,
+    pub revealed: usize,
     /// The event Step event shows, if any (an index into the event log).
     pub event: Option<usize>,
     pub on_action: Callback<SimAction>,
 }
 
+/// Where one pass and the actors' events after it sit in the run's moments.
+struct PassPlace {
+    /// 0-based position in `timeline.passes`.
+    position: usize,
+    /// Its own moment's position.
+    at: usize,
+    /// Its actors' events that are revealed.
+    events: usize,
+}
+
 #[component]
 pub fn PassList(props: &PassListProps) -> Html {
     let timeline = &props.timeline;
-    let (cursor, selected) = (props.cursor, props.selected);
+    let (cursor, revealed) = (props.cursor, props.revealed);
     let list = use_node_ref();
     {
-        // Keep the newest pass in view as Step, Play and Run reveal passes. The
+        // Keep the newest moment in view as Step, Play and Run reveal them. The
         // list scrolls smoothly unless the reader asked for reduced motion
         // (main.css), in which case it jumps.
         let list = list.clone();
-        let shown_before = use_mut_ref(|| cursor);
-        use_effect_with(cursor, move |cursor| {
+        let shown_before = use_mut_ref(|| revealed);
+        use_effect_with(revealed, move |revealed| {
             let revealed_more =
-                *cursor > std::mem::replace(&mut *shown_before.borrow_mut(), *cursor);
+                *revealed > std::mem::replace(&mut *shown_before.borrow_mut(), *revealed);
             if let (true, Some(list)) = (revealed_more, list.cast::<web_sys::Element>()) {
                 list.set_scroll_top(list.scroll_height());
             }
         });
     }
-    let revealed = &timeline.passes[..cursor.min(timeline.passes.len())];
-    let before_first = timeline.log.iter().filter(|e| e.after_pass == 0).count();
+    // One sweep over the revealed moments: each pass's position and its
+    // events' (they follow it), and the events before pass 1.
+    let mut places: Vec<PassPlace> = Vec::new();
+    let mut before_first = 0;
+    for (at, moment) in timeline.moments.iter().enumerate().take(revealed + 1) {
+        match moment {
+            Moment::AfterPass(pass) => places.push(PassPlace {
+                position: pass - 1,
+                at,
+                events: 0,
+            }),
+            Moment::AfterEvent(_) => match places.last_mut() {
+                Some(place) => place.events += 1,
+                None => before_first += 1,
+            },
+            Moment::Start => {}
+        }
+    }
+    let (earliest, cursor_before_first) = (1, cursor >= 1 && cursor <= before_first);
     html! {
         <div class="pass-list-wrap">
             <h3>{ "Timeline" }</h3>
-            if revealed.is_empty() {
+            if before_first > 0 {
+                <ol class="moment-list" aria-label="Before pass 1">
+                    { for timeline.actor_events.iter().take(before_first).enumerate().map(|(i, event)| {
+                        let at = earliest + i;
+                        actor_event_row(event, at, cursor_before_first && cursor == at, &props.on_action)
+                    }) }
+                </ol>
+            }
+            if places.is_empty() {
                 <p class="muted">{ "No passes yet. Press Step to run the first one." }</p>
             }
             <ol class="pass-list" aria-label="Passes" ref={list}>
-                { for revealed.iter().enumerate().map(|(position, pass)| html! {
-                    <PassItem key={pass.index} timeline={timeline.clone()} {position}
-                        selected={selected == Some(pass.index)}
-                        event={props.event.filter(|_| selected == Some(pass.index))}
-                        on_action={props.on_action.clone()} />
+                { for places.iter().map(|place| {
+                    let index = timeline.passes[place.position].index;
+                    let current = (place.at..=place.at + place.events)
+                        .contains(&cursor)
+                        .then(|| cursor - place.at);
+                    html! {
+                        <PassItem key={index} timeline={timeline.clone()} position={place.position}
+                            at={place.at} events={place.events} {current}
+                            event={props.event.filter(|_| current == Some(0))}
+                            on_action={props.on_action.clone()} />
+                    }
                 }) }
             </ol>
-            if before_first > 0 && !revealed.is_empty() {
-                <p class="muted small">{ format!("{before_first} event(s) before pass 1.") }</p>
-            }
         </div>
+    }
+}
+
+/// Another actor's event, a moment of its own: a row that moves the cursor there.
+fn actor_event_row(
+    event: &ActorEventRecord,
+    at: usize,
+    current: bool,
+    on_action: &Callback<SimAction>,
+) -> Html {
+    let onclick = on_action.reform(move |_| SimAction::MoveTo(at));
+    html! {
+        <li class={classes!("actor-event", current.then_some("selected"))}
+            aria-current={current.then_some("step")} data-moment={at.to_string()}>
+            <button type="button" class="moment-row" {onclick} aria-pressed={current.to_string()}>
+                { format!("t = {}: {}: {}", format_millis(event.at), event.event, event.effect) }
+            </button>
+        </li>
     }
 }
 
@@ -65,7 +124,12 @@ struct PassItemProps {
     timeline: Shared<Timeline>,
     /// 0-based position in `timeline.passes`.
     position: usize,
-    selected: bool,
+    /// Its moment's position in the run's moments; its actors' events follow.
+    at: usize,
+    /// How many of the actors' events after it are revealed.
+    events: usize,
+    /// Where the cursor is, when it is here: 0 on the pass, k on its k-th event.
+    current: Option<usize>,
     /// The event Step event shows, if any (an index into the event log).
     event: Option<usize>,
     on_action: Callback<SimAction>,
@@ -74,25 +138,44 @@ struct PassItemProps {
 /// One pass. A component so revealing pass n+1 does not re-render passes 1..=n.
 #[component]
 fn PassItem(props: &PassItemProps) -> Html {
-    let pass = &props.timeline.passes[props.position];
-    let after: Vec<&LogEntry> = props
-        .timeline
+    let timeline = &props.timeline;
+    let pass = &timeline.passes[props.position];
+    // The actors' events after this pass are rows of their own (moments);
+    // the rest of what happened is told in its place among them.
+    let first_event = timeline
+        .actor_events
+        .iter()
+        .position(|e| e.after_pass >= pass.index)
+        .unwrap_or(timeline.actor_events.len());
+    let mut actor_events = timeline.actor_events[first_event..]
+        .iter()
+        .take_while(|e| e.after_pass == pass.index)
+        .take(props.events)
+        .enumerate();
+    let after: Vec<Html> = timeline
         .log
         .iter()
         .filter(|e| e.after_pass == pass.index)
+        .filter_map(|entry| match &entry.what {
+            Happening::ExternalEvent { .. } => actor_events.next().map(|(i, event)| {
+                let current = props.current == Some(i + 1);
+                actor_event_row(event, props.at + i + 1, current, &props.on_action)
+            }),
+            what => Some(html! {
+                <li>{ format!("t = {}: {}", format_millis(entry.at), happening_text(what)) }</li>
+            }),
+        })
         .collect();
-    let selected = props.selected;
-    let index = pass.index;
-    let onclick = props
-        .on_action
-        .reform(move |_| SimAction::Select((!selected).then_some(index)));
+    let selected = props.current == Some(0);
+    let (index, at) = (pass.index, props.at);
+    let onclick = props.on_action.reform(move |_| SimAction::MoveTo(at));
     let observed = shorten(
         &pass.world_after.observed.to_json_string(),
         OBSERVED_PREVIEW_CHARS,
     );
     html! {
         <li key={index} class={classes!("pass", selected.then_some("selected"), pass.crashed.then_some("crashed"))}
-            aria-current={selected.then_some("step")} data-pass={index.to_string()}>
+            aria-current={selected.then_some("step")} data-pass={index.to_string()} data-moment={at.to_string()}>
             <button type="button" class="pass-head" {onclick} aria-pressed={selected.to_string()}>
                 // The spaces keep the button's accessible name readable
                 // ("Pass 1 t = 1 ms why: …"); the flex layout spaces them on screen.
@@ -118,9 +201,7 @@ fn PassItem(props: &PassItemProps) -> Html {
             </p>
             if !after.is_empty() {
                 <ul class="happenings" aria-label={format!("Then, after pass {index}")}>
-                    { for after.iter().map(|entry| html! {
-                        <li>{ format!("t = {}: {}", format_millis(entry.at), happening_text(&entry.what)) }</li>
-                    }) }
+                    { for after }
                 </ul>
             }
             if selected {

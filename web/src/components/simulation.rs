@@ -74,7 +74,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             </section>
         };
     };
-    let shown = sim.shown_pass();
+    let moment = sim.shown_moment();
     html! {
         <section class="pane sim-pane" aria-labelledby="sim-heading" ref={pane}>
             <header class="pane-header">
@@ -82,26 +82,27 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             </header>
             { sim_controls(sim, &props.on_action) }
             { verdict_banner(sim) }
-            if let Some(selected) = sim.selected {
+            if sim.cursor < sim.revealed {
                 <div class="snapshot-banner" role="status">
-                    <span>{ format!("Viewing pass {selected} as a read-only snapshot.") }</span>
-                    <button type="button" onclick={props.on_action.reform(|_| SimAction::Select(None))}>
-                        { "Back to live" }
+                    <span>{ format!("Viewing {}; the run is revealed up to {}.",
+                        timeline.describe_moment(moment), timeline.describe_moment(sim.moment_at(sim.revealed))) }</span>
+                    <button type="button" onclick={props.on_action.reform(move |_| SimAction::MoveTo(usize::MAX))}>
+                        { "Back to the latest" }
                     </button>
                 </div>
             }
             if props.timeline {
                 <div class="sim-grid">
-                    <PassList timeline={timeline.clone()} cursor={sim.cursor} selected={sim.selected} event={sim.event}
+                    <PassList timeline={timeline.clone()} cursor={sim.cursor} revealed={sim.revealed} event={sim.event}
                               on_action={props.on_action.clone()} />
                     <div class="sim-side">
-                        { convergence_chart(&timeline, sim.cursor, sim.selected) }
-                        <StatusGrid timeline={timeline.clone()} pass={shown} config={sim.config.clone()} />
+                        { convergence_chart(&timeline, sim.revealed, sim.cursor, &props.on_action) }
+                        <StatusGrid timeline={timeline.clone()} {moment} />
                     </div>
                 </div>
             }
             if props.faults {
-                <FaultPanel sim={sim.clone()} {shown} on_action={props.on_action.clone()} readonly={props.readonly} closed={props.embed} />
+                <FaultPanel sim={sim.clone()} on_action={props.on_action.clone()} readonly={props.readonly} closed={props.embed} />
             }
             if props.timeline {
                 { level_edge_view(sim, &props.on_action) }

@@ -1,7 +1,7 @@
 //! Per-resource status at the shown pass: in sync, drifted, missing, extra or terminating,
 //! and where the controller's informer cache still differs from the store.
 
-use reconcile_sim::{resource_statuses, SimConfig, SyncState, Timeline};
+use reconcile_sim::{resource_statuses, Moment, SyncState, Timeline};
 use yew::prelude::*;
 
 use crate::shared::Shared;
@@ -22,34 +22,32 @@ const ROW_LIMIT: usize = 100;
 #[derive(Properties, PartialEq)]
 pub struct StatusGridProps {
     pub timeline: Shared<Timeline>,
-    /// Passes done at the shown point (0 = the start).
-    pub pass: usize,
-    pub config: SimConfig,
+    /// The simulation's cursor: the grid is computed for this moment.
+    pub moment: Moment,
 }
 
-/// A component, so a Play beat that doesn't change the shown pass skips it.
+/// A component, so a Play beat that doesn't change the shown moment skips it.
 #[component]
 pub fn StatusGrid(props: &StatusGridProps) -> Html {
-    let pass = props.pass;
-    let desired = props.timeline.desired_after(pass, &props.config);
+    let (timeline, moment) = (&props.timeline, props.moment);
+    let desired = timeline.desired_at(moment);
     // Problems first (each group keeps the name order; a stale cached copy is
     // one), and at most ROW_LIMIT
     // rows: a thousand in-sync rows would only hide what matters. (A partition,
     // not a sort: a sort costs the page ~1 KB gzipped.)
     let (mut statuses, in_sync): (Vec<_>, Vec<_>) = resource_statuses(
         &desired,
-        props.timeline.world_after(pass),
-        props.timeline.cache_lag_after(pass),
+        timeline.world_at(moment),
+        timeline.cache_lag_at(moment),
     )
     .into_iter()
     .partition(|status| status.state != SyncState::InSync || status.cache.is_some());
     statuses.extend(in_sync);
     let hidden = statuses.len().saturating_sub(ROW_LIMIT);
     statuses.truncate(ROW_LIMIT);
-    let caption = if pass == 0 {
-        "Resource status at the start".to_owned()
-    } else {
-        format!("Resource status after pass {pass}")
+    let caption = match moment {
+        Moment::Start => "Resource status at the start".to_owned(),
+        _ => format!("Resource status after {}", timeline.describe_moment(moment)),
     };
     html! {
         <table class="status-grid" aria-label="Resource status">

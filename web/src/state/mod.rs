@@ -235,8 +235,7 @@ impl Playground {
         ]);
         let preset = shared.preset.as_deref().and_then(presets::find);
         let mut state = Self::new(texts, shared.sim.clone(), preset);
-        state.sim.cursor = shared.pass.min(state.sim.total_passes());
-        state.sim.selected = shared.selected.filter(|s| *s <= state.sim.cursor);
+        state.sim.restore(shared.pass, shared.selected);
         state.lesson = shared
             .lesson
             .as_deref()
@@ -256,8 +255,8 @@ impl Playground {
         Persisted {
             texts: self.texts.clone(),
             sim: self.sim.config.clone(),
-            pass: self.sim.cursor,
-            selected: self.sim.selected,
+            pass: self.sim.saved_position().0,
+            selected: self.sim.saved_position().1,
             preset: self.preset_id,
             lesson: self.lesson.as_ref().map(|l| (l.lesson.id.clone(), l.step)),
             code: self.code.clone(),
@@ -480,9 +479,15 @@ impl Reducible for Playground {
                 if next.sim.deferred && action.needs_timeline() {
                     next.sim.recompute(next.scenario.as_deref(), true);
                 }
+                let injected = matches!(action, SimAction::Inject(_));
                 if next.sim.apply(action) {
                     let force = next.sim.timeline.is_some();
                     next.sim.recompute(next.scenario.as_deref(), force);
+                    if injected {
+                        // The event is a moment of its own: show it.
+                        let entry = next.sim.config.script.len().saturating_sub(1);
+                        next.sim.show_script_entry(entry);
+                    }
                 }
             }
             Action::LoadShared(shared) => {

@@ -4,10 +4,11 @@
 //! scenario or a setting changes; Step, Play and Run only move the cursor, so
 //! stepping is instant and every run replays identically.
 
-use reconcile_core::Scenario;
+use reconcile_core::{plan, Plan, Scenario};
 use reconcile_sim::{
-    compare_level_edge, simulate, BackoffPolicy, Comparison, CrashPlan, FinalizerOwner,
-    FinalizerRef, Millis, QueueModel, ScriptedEvent, SimConfig, Timeline, WorldEvent,
+    compare_level_edge, next_plan_view, simulate, BackoffPolicy, Comparison, CrashPlan,
+    FinalizerOwner, FinalizerRef, Millis, Moment, QueueModel, ScriptedEvent, SimConfig, Timeline,
+    WorldEvent,
 };
 
 use crate::shared::Shared;
@@ -22,13 +23,22 @@ pub struct SimState {
     /// Level- vs edge-triggered run of the same trace, computed while its view is open.
     pub comparison: Option<Shared<Comparison>>,
     pub show_comparison: bool,
-    /// Passes revealed so far (0 = none): the "live" point.
+    /// The one moment every view shows (verdict, chart, status grid,
+    /// timeline, world now, plan): a position in the timeline's moments
+    /// (0 = the start). Never past `revealed`.
     pub cursor: usize,
-    /// A revealed pass being inspected as a read-only snapshot.
-    pub selected: Option<usize>,
+    /// How far Step, Play and Run have revealed the run: a position in the
+    /// timeline's moments. Moving the cursor back keeps the rest listed.
+    pub revealed: usize,
     /// Stepping by event: the event shown (an index into the timeline's
-    /// event log), in the pass it belongs to, which is selected.
+    /// event log), in the pass it belongs to, which the cursor is at.
     pub event: Option<usize>,
+    /// What `reconcile` returns for the pass after the cursor, once the
+    /// cursor is past the start (at the start the page's own plan holds).
+    pub next_plan: Option<(usize, Shared<Plan>)>,
+    /// The scenario the timeline was simulated from: the plan at the cursor
+    /// replays the run up to the next pass's reconcile call.
+    simulated: Option<Shared<Scenario>>,
     pub playing: bool,
     pub speed: u32,
     /// The scenario is too large to re-simulate on every edit: the timeline is
@@ -47,8 +57,10 @@ impl Default for SimState {
             comparison: None,
             show_comparison: false,
             cursor: 0,
-            selected: None,
+            revealed: 0,
             event: None,
+            next_plan: None,
+            simulated: None,
             playing: false,
             speed: 2,
             deferred: false,
@@ -67,8 +79,9 @@ pub enum SimAction {
     Tick,
     Reset,
     SetSpeed(u32),
-    /// Inspect a revealed pass; `None` goes back to live.
-    Select(Option<usize>),
+    /// Move the cursor to a revealed moment (a position in the timeline's
+    /// moments): a pass, a chart point or a timeline row was chosen.
+    MoveTo(usize),
     /// Step by event: the next or (`false`) the previous step of the
     /// control plane; the pass it belongs to is revealed and selected.
     StepEvent {
@@ -121,14 +134,94 @@ impl SimState {
         self.timeline.as_ref().map_or(0, |t| t.passes.len())
     }
 
-    /// True once every pass has been revealed, so the verdict can be shown.
-    pub fn finished(&self) -> bool {
-        self.timeline.is_some() && self.cursor >= self.total_passes()
+    /// The position of the run's last moment (0 without a timeline).
+    pub fn last_position(&self) -> usize {
+        self.timeline
+            .as_ref()
+            .map_or(0, |t| t.moments.len().saturating_sub(1))
     }
 
-    /// The pass whose state is on show: the selected one, else the live cursor.
+    /// True once the whole run has been revealed, so the verdict can be shown.
+    pub fn finished(&self) -> bool {
+        self.timeline.is_some() && self.revealed >= self.last_position()
+    }
+
+    /// The moment on show: the one every view of the simulation shows.
+    pub fn shown_moment(&self) -> Moment {
+        self.moment_at(self.cursor)
+    }
+
+    /// The moment at a position of the timeline's moments.
+    pub fn moment_at(&self, position: usize) -> Moment {
+        self.timeline
+            .as_ref()
+            .and_then(|t| t.moments.get(position).copied())
+            .unwrap_or(Moment::Start)
+    }
+
+    /// Passes finished at the moment on show.
     pub fn shown_pass(&self) -> usize {
-        self.selected.unwrap_or(self.cursor)
+        self.passes_at(self.cursor)
+    }
+
+    /// Passes revealed so far.
+    pub fn revealed_passes(&self) -> usize {
+        self.passes_at(self.revealed)
+    }
+
+    fn passes_at(&self, position: usize) -> usize {
+        self.timeline
+            .as_ref()
+            .map_or(0, |t| t.passes_at(self.moment_at(position)))
+    }
+
+    /// Moves the cursor (and the revealed part with it, when it goes further).
+    fn move_to(&mut self, position: usize) {
+        self.cursor = position.min(self.last_position());
+        self.revealed = self.revealed.max(self.cursor);
+        self.refresh_next_plan();
+    }
+
+    /// The plan for the pass after the cursor: computed here, once per move,
+    /// from the view reconcile-sim says that pass reads.
+    fn refresh_next_plan(&mut self) {
+        let (Some(timeline), Some(scenario)) = (&self.timeline, &self.simulated) else {
+            self.next_plan = None;
+            return;
+        };
+        self.next_plan = (self.cursor > 0).then(|| {
+            let moment = self.moment_at(self.cursor);
+            let (pass, view) = next_plan_view(scenario, &self.config, timeline, moment);
+            let next = plan(&view.desired, &view.observed, view.finalizers.as_ref());
+            (pass, Shared::new(next))
+        });
+    }
+
+    /// Restores a saved position: `pass` passes revealed (with the actors'
+    /// events after the last of them) and the cursor after pass `selected`.
+    pub fn restore(&mut self, pass: usize, selected: Option<usize>) {
+        let Some(timeline) = self.timeline.clone() else {
+            return;
+        };
+        let passes = |m: &Moment| timeline.passes_at(*m);
+        let revealed = timeline
+            .moments
+            .iter()
+            .rposition(|m| passes(m) <= pass)
+            .unwrap_or(0);
+        let cursor = selected
+            .and_then(|s| timeline.moments.iter().position(|m| passes(m) == s))
+            .filter(|c| *c <= revealed)
+            .unwrap_or(revealed);
+        self.revealed = revealed;
+        self.move_to(cursor);
+    }
+
+    /// What a link or an autosave keeps of the position: the passes revealed
+    /// and, when the cursor is behind them, the passes at the cursor.
+    pub fn saved_position(&self) -> (usize, Option<usize>) {
+        let selected = (self.cursor < self.revealed).then(|| self.shown_pass());
+        (self.revealed_passes(), selected)
     }
 
     /// Re-runs the simulation; keeps the cursor where it was (clamped).
@@ -140,19 +233,46 @@ impl SimState {
             self.comparison = None;
             self.deferred = true;
             self.cursor = 0;
-            self.selected = None;
+            self.revealed = 0;
+            self.next_plan = None;
             self.playing = false;
             return;
         }
         self.deferred = false;
         self.event = None;
+        // The same moments stay on show in the new run, where they still are.
+        let (cursor, revealed) = (self.shown_moment(), self.moment_at(self.revealed));
+        let (cursor_passes, revealed_passes) = (self.shown_pass(), self.revealed_passes());
         let timeline = simulate(scenario, &self.config);
-        self.cursor = self.cursor.min(timeline.passes.len());
-        self.selected = self.selected.filter(|s| *s <= self.cursor);
+        let place = |moment: Moment, passes: usize| {
+            timeline.position_of(moment).unwrap_or_else(|| {
+                timeline
+                    .moments
+                    .iter()
+                    .rposition(|m| timeline.passes_at(*m) <= passes)
+                    .unwrap_or(0)
+            })
+        };
+        self.revealed = place(revealed, revealed_passes);
+        self.cursor = place(cursor, cursor_passes).min(self.revealed);
         self.timeline = Some(Shared::new(timeline));
+        self.simulated = Some(Shared::new(scenario.clone()));
+        self.refresh_next_plan();
         self.comparison = self
             .show_comparison
             .then(|| Shared::new(compare_level_edge(scenario, &self.config)));
+    }
+
+    /// After an actor's event was added to the script and the run
+    /// recomputed: the cursor goes to that event, a moment of its own.
+    pub fn show_script_entry(&mut self, script_index: usize) {
+        let position = self
+            .timeline
+            .as_ref()
+            .and_then(|t| t.position_of_script(script_index));
+        if let Some(position) = position {
+            self.move_to(position);
+        }
     }
 
     /// Moves the event cursor one step, revealing and selecting its pass.
@@ -171,52 +291,53 @@ impl SimState {
             Some(i) if forward => (i + 1).min(last),
             Some(i) => i.saturating_sub(1).max(first),
         };
+        let pass = events.passes_started_by(event);
+        let position = self
+            .timeline
+            .as_ref()
+            .and_then(|t| t.position_of(Moment::AfterPass(pass)))
+            .unwrap_or(0);
         self.event = Some(event);
-        self.cursor = events.passes_started_by(event);
-        self.selected = (self.cursor > 0).then_some(self.cursor);
+        self.move_to(position);
         self.playing = false;
     }
 
     /// Applies an action. Returns true if the timeline must be recomputed.
     pub fn apply(&mut self, action: SimAction) -> bool {
-        let total = self.total_passes();
+        let last = self.last_position();
         if !matches!(action, SimAction::StepEvent { .. } | SimAction::SetSpeed(_)) {
             self.event = None;
         }
         match action {
             SimAction::StepEvent { forward } => self.step_event(forward),
-            SimAction::Step => {
-                self.cursor = (self.cursor + 1).min(total);
-                self.selected = None;
-            }
-            SimAction::RunToEnd => {
-                self.cursor = total;
-                self.selected = None;
-                self.playing = false;
-            }
-            SimAction::Play => {
-                if self.cursor >= total {
-                    self.cursor = 0;
-                }
-                self.playing = true;
-                self.selected = None;
-            }
-            SimAction::Pause => self.playing = false,
-            SimAction::Tick => {
-                if self.cursor < total {
-                    self.cursor += 1;
-                }
-                if self.cursor >= total {
+            SimAction::Step | SimAction::Tick => {
+                self.move_to(self.cursor + 1);
+                if self.cursor >= last {
                     self.playing = false;
                 }
             }
+            SimAction::RunToEnd => {
+                self.move_to(last);
+                self.playing = false;
+            }
+            SimAction::Play => {
+                if self.cursor >= last {
+                    self.revealed = 0;
+                    self.move_to(0);
+                }
+                self.playing = true;
+            }
+            SimAction::Pause => self.playing = false,
             SimAction::Reset => {
-                self.cursor = 0;
-                self.selected = None;
+                self.revealed = 0;
+                self.move_to(0);
+                self.playing = false;
+            }
+            SimAction::MoveTo(position) => {
+                self.move_to(position.min(self.revealed));
                 self.playing = false;
             }
             SimAction::SetSpeed(speed) => self.speed = speed.clamp(1, 60),
-            SimAction::Select(pass) => self.selected = pass.filter(|p| *p <= self.cursor),
             SimAction::SetFailureRate(rate) => {
                 return self.set(|c| c.failure_rate = rate.clamp(0.0, 1.0))
             }
@@ -268,7 +389,7 @@ impl SimState {
                 });
             }
             SimAction::CrashNextPass { after_actions } => {
-                let at_pass = self.cursor + 1;
+                let at_pass = self.shown_pass() + 1;
                 return self.set(|c| {
                     c.crash = Some(CrashPlan {
                         at_pass,
@@ -277,7 +398,7 @@ impl SimState {
                 });
             }
             SimAction::Inject(event) => {
-                let after_pass = self.cursor;
+                let after_pass = self.shown_pass();
                 return self.set(|c| c.script.push(ScriptedEvent { after_pass, event }));
             }
             SimAction::ShowComparison(show) => {

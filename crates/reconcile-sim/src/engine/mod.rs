@@ -158,6 +158,8 @@ struct Engine {
     passes: Vec<PassRecord>,
     log: Vec<LogEntry>,
     event_log: EventLog,
+    /// The scripted events of other actors, each with the world it left.
+    actor_events: Vec<crate::ActorEventRecord>,
     scheduled_script: Vec<bool>,
     scheduled_writers: SortedSet<usize>,
     last_other_writer: SortedMap<String, String>,
@@ -214,6 +216,7 @@ impl Engine {
             passes: Vec::new(),
             log: Vec::new(),
             event_log: EventLog::default(),
+            actor_events: Vec::new(),
             scheduled_script: vec![false; config.script.len()],
             scheduled_writers: SortedSet::new(),
             last_other_writer: SortedMap::new(),

@@ -122,6 +122,17 @@ impl Engine {
                 self.delete_custom_resource(*propagation, now, dropped)
             }
         };
+        // A moment of its own for the page's views: the world it left.
+        self.actor_events.push(crate::ActorEventRecord {
+            at: now,
+            after_pass: self.passes.len(),
+            script_index: index,
+            event: event.clone(),
+            effect: effect.clone(),
+            world_after: Rc::new(self.world.clone()),
+            desired_after: self.desired.clone(),
+            out_of_sync: self.out_of_sync(),
+        });
         self.note(now, Happening::ExternalEvent { event, effect });
         self.schedule_other_writers(now);
     }

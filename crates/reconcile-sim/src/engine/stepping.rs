@@ -126,6 +126,7 @@ impl Simulation {
         let mut log = engine.log;
         log.sort_by_key(|entry| entry.at);
         Timeline {
+            moments: crate::moments::moments_of(engine.passes.len(), &engine.actor_events),
             passes: engine.passes,
             log,
             verdict,
@@ -133,6 +134,7 @@ impl Simulation {
             desired_initial: self.desired_initial,
             final_world: engine.world,
             events: engine.event_log,
+            actor_events: engine.actor_events,
         }
     }
 }

@@ -1,0 +1,448 @@
+//! The moments of a run a view can stand at: the start, the end of each
+//! pass, and right after each scripted event of another actor (a delete, a
+//! drift, a stray create...). One list in time order, so that every view of a
+//! page (verdict, chart, status grid, timeline, the world and the plan) can
+//! show the same moment.
+//!
+//! # Guarantees
+//! - [`Timeline::moments`] starts with [`Moment::Start`], lists every pass
+//!   once, in order, and each actor's event right after the pass it followed
+//!   (the ones before the first pass come before it).
+//! - What a moment shows is the API server's store then ([`Timeline::world_at`]);
+//!   its out-of-sync count is the engine's, the one the verdict uses, so the
+//!   last moment agrees with a `NoTrigger` verdict.
+//! - [`next_plan_view`] is what the next pass reconciles: the
+//!   informer cache and desired state that pass read (which may lag the
+//!   store), or, when no pass follows, the store at the moment itself.
+
+use std::rc::Rc;
+
+use reconcile_core::model::{Resources, Scenario};
+use reconcile_core::reconcile::{count_out_of_sync, reconcile};
+
+use crate::status::CacheLagEntry;
+use crate::workqueue::Millis;
+use crate::world::World;
+use crate::{SimConfig, Simulation, Step, Timeline, WorldEvent};
+
+/// A point of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    /// Before the first pass: the scenario as written.
+    Start,
+    /// Right after pass `n` (1-based) ended.
+    AfterPass(usize),
+    /// Right after another actor's event: an index into [`Timeline::actor_events`].
+    AfterEvent(usize),
+}
+
+/// One scripted event of another actor, with the world it left.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActorEventRecord {
+    pub at: Millis,
+    /// Passes finished when it happened.
+    pub after_pass: usize,
+    /// Its entry in `SimConfig::script`.
+    pub script_index: usize,
+    pub event: WorldEvent,
+    /// What it did ("deleted", "has finalizers, so it is terminating"...).
+    pub effect: String,
+    pub world_after: Rc<World>,
+    /// The desired state in force right after it (a `set-desired` changes it).
+    pub desired_after: Resources,
+    /// How many actions `reconcile` would return right after it.
+    pub out_of_sync: usize,
+}
+
+/// What pass `pass` (from 1) of the run of `scenario` under `config`
+/// reconciled: the desired state and its informer cache's objects and
+/// finalizers, which may lag the store. The run is replayed up to that call
+/// (it is deterministic), so a timeline keeps no copy of every pass's cache:
+/// that doubled the time of a 1,000-pass run.
+pub fn pass_view(scenario: &Scenario, config: &SimConfig, pass: usize) -> Option<Scenario> {
+    let mut simulation = Simulation::new(scenario, config.clone());
+    while let Step::Reconcile(call) = simulation.step() {
+        if call.pass == pass {
+            return Some(Scenario {
+                desired: call.desired.clone(),
+                observed: call.observed.clone(),
+                finalizers: Some(call.finalizers.clone()),
+            });
+        }
+        let plan = reconcile(call.desired, call.observed, Some(call.finalizers));
+        simulation.resume(plan);
+    }
+    None
+}
+
+/// What the pass after `moment` of `timeline` (the run of `scenario` under
+/// `config`) reconciles, and that pass's number: the view it read (its
+/// informer cache, which may still lack recent writes) when it is the next
+/// moment; else (another actor acts first, or no pass follows) the store and
+/// desired state at `moment`, what a pass would read once its cache caught up.
+pub fn next_plan_view(
+    scenario: &Scenario,
+    config: &SimConfig,
+    timeline: &Timeline,
+    moment: Moment,
+) -> (usize, Scenario) {
+    let next = timeline.passes_at(moment) + 1;
+    let comes_next = timeline
+        .position_of(moment)
+        .and_then(|at| timeline.moments.get(at + 1))
+        == Some(&Moment::AfterPass(next));
+    if comes_next {
+        if let Some(view) = pass_view(scenario, config, next) {
+            return (next, view);
+        }
+    }
+    let world = timeline.world_at(moment);
+    let view = Scenario {
+        desired: timeline.desired_at(moment),
+        observed: world.observed.clone(),
+        finalizers: Some(world.finalizers.clone()),
+    };
+    (next, view)
+}
+
+/// How one object at a moment differs from the start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectChange {
+    Unchanged,
+    /// Not there at the start.
+    Added,
+    /// Another spec or other finalizers than at the start.
+    Changed,
+    /// There at the start, gone now.
+    Removed,
+    /// Being deleted now (it was not at the start).
+    Terminating,
+}
+
+impl ObjectChange {
+    /// Words for the world view; never only a colour.
+    pub fn label(self) -> &'static str {
+        match self {
+            ObjectChange::Unchanged => "unchanged",
+            ObjectChange::Added => "added",
+            ObjectChange::Changed => "changed",
+            ObjectChange::Removed => "removed",
+            ObjectChange::Terminating => "terminating",
+        }
+    }
+}
+
+/// One object of the world at a moment (or gone since the start).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorldRow {
+    pub name: String,
+    /// Its spec now; the spec it had for a removed object.
+    pub spec: reconcile_core::json::Json,
+    pub finalizers: Vec<String>,
+    pub change: ObjectChange,
+}
+
+/// Every object of `start` and `now`, sorted by name, with how it changed.
+pub fn world_rows(start: &World, now: &World) -> Vec<WorldRow> {
+    crate::status::union_of_sorted(start.observed.names(), now.observed.names())
+        .into_iter()
+        .filter_map(|name| {
+            let (before, after) = (start.observed.get(name), now.observed.get(name));
+            let change = match (before, after) {
+                (_, Some(_)) if now.is_terminating(name) && !start.is_terminating(name) => {
+                    ObjectChange::Terminating
+                }
+                (None, Some(_)) => ObjectChange::Added,
+                (Some(_), None) => ObjectChange::Removed,
+                (Some(a), Some(b)) if a != b || start.pending(name) != now.pending(name) => {
+                    ObjectChange::Changed
+                }
+                _ => ObjectChange::Unchanged,
+            };
+            Some(WorldRow {
+                name: name.to_owned(),
+                spec: after.or(before)?.clone(),
+                finalizers: now.pending(name).to_vec(),
+                change,
+            })
+        })
+        .collect()
+}
+
+/// The moments of a run with `passes` passes and these actor events, in order.
+pub(crate) fn moments_of(passes: usize, actor_events: &[ActorEventRecord]) -> Vec<Moment> {
+    let mut moments = Vec::with_capacity(1 + passes + actor_events.len());
+    moments.push(Moment::Start);
+    let mut events = actor_events.iter().enumerate().peekable();
+    for pass in 0..=passes {
+        if pass > 0 {
+            moments.push(Moment::AfterPass(pass));
+        }
+        while let Some((index, _)) = events.next_if(|(_, e)| e.after_pass <= pass) {
+            moments.push(Moment::AfterEvent(index));
+        }
+    }
+    moments
+}
+
+impl Timeline {
+    /// Passes finished at `moment`.
+    pub fn passes_at(&self, moment: Moment) -> usize {
+        match moment {
+            Moment::Start => 0,
+            Moment::AfterPass(pass) => pass,
+            Moment::AfterEvent(i) => self.actor_events.get(i).map_or(0, |e| e.after_pass),
+        }
+    }
+
+    /// The API server's store at `moment`.
+    pub fn world_at(&self, moment: Moment) -> &World {
+        match moment {
+            Moment::AfterEvent(i) => match self.actor_events.get(i) {
+                Some(event) => &event.world_after,
+                None => &self.final_world,
+            },
+            _ => self.world_after(self.passes_at(moment)),
+        }
+    }
+
+    /// The desired state in force at `moment`.
+    pub fn desired_at(&self, moment: Moment) -> Resources {
+        match moment {
+            Moment::AfterEvent(i) => match self.actor_events.get(i) {
+                Some(event) => event.desired_after.clone(),
+                None => self.desired_initial.clone(),
+            },
+            _ => self.desired_after(self.passes_at(moment), &SimConfig::default()),
+        }
+    }
+
+    /// How many actions `reconcile` would return on the store at `moment`.
+    pub fn out_of_sync_at(&self, moment: Moment) -> usize {
+        match moment {
+            Moment::Start => count_out_of_sync(
+                &self.desired_initial,
+                &self.initial.observed,
+                Some(&self.initial.finalizers),
+            ),
+            Moment::AfterPass(pass) => self.passes.get(pass - 1).map_or(0, |p| p.out_of_sync),
+            Moment::AfterEvent(i) => self.actor_events.get(i).map_or(0, |e| e.out_of_sync),
+        }
+    }
+
+    /// Where the controller's cache differed from the store at `moment`:
+    /// known as each pass ends; none at the start or after an actor's event.
+    pub fn cache_lag_at(&self, moment: Moment) -> &[CacheLagEntry] {
+        match moment {
+            Moment::AfterPass(pass) => self.cache_lag_after(pass),
+            _ => &[],
+        }
+    }
+
+    /// The position of `moment` in [`Timeline::moments`].
+    pub fn position_of(&self, moment: Moment) -> Option<usize> {
+        self.moments.iter().position(|m| *m == moment)
+    }
+
+    /// The position of the moment right after the actor's event of script
+    /// entry `script_index`, when it happened.
+    pub fn position_of_script(&self, script_index: usize) -> Option<usize> {
+        let event = self
+            .actor_events
+            .iter()
+            .position(|e| e.script_index == script_index)?;
+        self.position_of(Moment::AfterEvent(event))
+    }
+
+    /// The store's objects at `moment`, each marked with how it changed since the start.
+    pub fn world_rows_at(&self, moment: Moment) -> Vec<WorldRow> {
+        world_rows(&self.initial, self.world_at(moment))
+    }
+
+    /// "the start", "pass 2", "someone deletes a (after pass 3)".
+    pub fn describe_moment(&self, moment: Moment) -> String {
+        match moment {
+            Moment::Start => "the start".to_owned(),
+            Moment::AfterPass(pass) => format!("pass {pass}"),
+            Moment::AfterEvent(i) => match self.actor_events.get(i) {
+                Some(e) if e.after_pass == 0 => format!("{} (before pass 1)", e.event),
+                Some(e) => format!("{} (after pass {})", e.event, e.after_pass),
+                None => "the end".to_owned(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use reconcile_core::explain::plan;
+    use reconcile_core::{parse_finalizers, parse_resources, Document};
+
+    use super::*;
+    use crate::{simulate, NotConvergingReason, ScriptedEvent, SimConfig, SimScenario, Verdict};
+
+    fn seed() -> SimScenario {
+        let res = |text| parse_resources(Document::Desired, text).expect("valid");
+        SimScenario {
+            desired: res(r#"{"a":{"replicas":1},"b":{"replicas":3}}"#),
+            observed: res(r#"{"b":{"replicas":1},"c":{"replicas":1}}"#),
+            finalizers: parse_finalizers("null").expect("valid"),
+        }
+    }
+
+    fn next_plan(
+        scenario: &SimScenario,
+        config: &SimConfig,
+        timeline: &Timeline,
+        moment: Moment,
+    ) -> (usize, Vec<String>) {
+        let (pass, view) = next_plan_view(scenario, config, timeline, moment);
+        let plan = plan(&view.desired, &view.observed, view.finalizers.as_ref());
+        let actions = plan
+            .actions
+            .iter()
+            .map(|a| format!("{} {}", a.action.kind.as_str(), a.action.name))
+            .collect();
+        (pass, actions)
+    }
+
+    #[test]
+    fn the_seed_example_has_a_start_and_one_moment_per_pass() {
+        let (scenario, config) = (seed(), SimConfig::default());
+        let timeline = simulate(&scenario, &config);
+        use Moment::*;
+        assert_eq!(
+            timeline.moments,
+            [Start, AfterPass(1), AfterPass(2), AfterPass(3)]
+        );
+        let counts: Vec<usize> = timeline
+            .moments
+            .iter()
+            .map(|m| timeline.out_of_sync_at(*m))
+            .collect();
+        assert_eq!(counts, [3, 0, 0, 0]);
+        assert_eq!(
+            next_plan(&scenario, &config, &timeline, Start),
+            (
+                1,
+                vec!["CREATE a".into(), "UPDATE b".into(), "DELETE c".into()]
+            )
+        );
+        // Pass 2 read a cache that had not seen c's delete yet: its plan is
+        // what it did, not what the store says.
+        assert_eq!(
+            next_plan(&scenario, &config, &timeline, AfterPass(1)),
+            (2, vec!["DELETE c".into()])
+        );
+        assert_eq!(
+            next_plan(&scenario, &config, &timeline, AfterPass(3)),
+            (4, vec![])
+        );
+        assert_eq!(timeline.describe_moment(AfterPass(2)), "pass 2");
+    }
+
+    #[test]
+    fn an_unheard_delete_is_a_moment_of_its_own_that_agrees_with_the_verdict() {
+        let config = SimConfig {
+            // Nobody watches owned objects: the delete never triggers a pass.
+            watch_owned: false,
+            script: vec![ScriptedEvent {
+                after_pass: 1,
+                event: WorldEvent::Delete { name: "a".into() },
+            }],
+            ..SimConfig::default()
+        };
+        let timeline = simulate(&seed(), &config);
+        let last = *timeline.moments.last().expect("moments");
+        let scenario = seed();
+        assert_eq!(last, Moment::AfterEvent(0));
+        assert_eq!(timeline.passes_at(last), 1);
+        assert_eq!(
+            timeline.position_of_script(0),
+            Some(timeline.moments.len() - 1)
+        );
+        assert!(timeline.world_after(1).observed.contains("a"));
+        assert!(!timeline.world_at(last).observed.contains("a"));
+        assert_eq!(timeline.out_of_sync_at(Moment::AfterPass(1)), 0);
+        assert_eq!(timeline.out_of_sync_at(last), 1);
+        assert_eq!(
+            timeline.verdict,
+            Verdict::NotConverging {
+                reason: NotConvergingReason::NoTrigger { out_of_sync: 1 }
+            }
+        );
+        assert_eq!(timeline.world_at(last), &timeline.final_world);
+        // No pass follows: the plan is the store's, as a pass would read it.
+        assert_eq!(
+            next_plan(&scenario, &config, &timeline, last),
+            (2, vec!["CREATE a".into()])
+        );
+        assert_eq!(
+            timeline.describe_moment(last),
+            "someone deletes a (after pass 1)"
+        );
+        let changes: Vec<(String, ObjectChange)> = timeline
+            .world_rows_at(last)
+            .into_iter()
+            .map(|row| (row.name, row.change))
+            .collect();
+        use ObjectChange::*;
+        assert_eq!(
+            changes,
+            [("b".into(), Changed), ("c".into(), Removed)],
+            "a was created and deleted again: not in the world, and not at the start"
+        );
+        let after_pass_1: Vec<ObjectChange> = timeline
+            .world_rows_at(Moment::AfterPass(1))
+            .iter()
+            .map(|row| row.change)
+            .collect();
+        assert_eq!(after_pass_1, [Added, Changed, Removed]);
+    }
+
+    #[test]
+    fn a_deleted_object_with_finalizers_is_marked_terminating() {
+        let res = |text| parse_resources(Document::Desired, text).expect("valid");
+        let scenario = SimScenario {
+            desired: res(r#"{"svc":{}}"#),
+            observed: res(r#"{"svc":{}}"#),
+            finalizers: parse_finalizers(r#"{"svc":["x/y"]}"#).expect("valid"),
+        };
+        let config = SimConfig {
+            stuck_finalizers: vec![crate::FinalizerRef {
+                object: "svc".into(),
+                finalizer: "x/y".into(),
+            }],
+            script: vec![ScriptedEvent {
+                after_pass: 1,
+                event: WorldEvent::Delete { name: "svc".into() },
+            }],
+            ..SimConfig::default()
+        };
+        let timeline = simulate(&scenario, &config);
+        let rows = timeline.world_rows_at(Moment::AfterEvent(0));
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].change, ObjectChange::Terminating);
+        assert_eq!(rows[0].finalizers, ["x/y"]);
+    }
+
+    #[test]
+    fn events_before_the_first_pass_come_before_it() {
+        let config = SimConfig {
+            script: vec![ScriptedEvent {
+                after_pass: 0,
+                event: WorldEvent::Delete { name: "b".into() },
+            }],
+            ..SimConfig::default()
+        };
+        let timeline = simulate(&seed(), &config);
+        assert_eq!(
+            timeline.moments[..3],
+            [Moment::Start, Moment::AfterEvent(0), Moment::AfterPass(1)]
+        );
+        assert!(!timeline
+            .world_at(Moment::AfterEvent(0))
+            .observed
+            .contains("b"));
+    }
+}

@@ -1,0 +1,140 @@
+// Issue 18, "One cursor": the simulation has one current moment (the start,
+// after a pass, or after another actor's event), and every view shows it:
+// the verdict banner, the chart, the status grid, the timeline, World now
+// and the Plan.
+import AxeBuilder from "@axe-core/playwright";
+import { test, expect, actionItems } from "./fixtures.mjs";
+
+const momentStatus = (page) => page.locator(".moment-status");
+const chartPoints = (page) => page.locator(".chart circle.point");
+const currentPoint = (page) => page.locator(".chart circle.point.current");
+const grid = (page) => page.getByRole("table", { name: "Resource status" });
+const world = (page) => page.getByRole("table", { name: "World now" });
+const planHeading = (page) => page.locator("#plan-heading");
+const step = (page) => page.getByRole("button", { name: "Step" });
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/");
+  await expect(step(page)).toBeEnabled();
+});
+
+/** Run the seed example to its end, then have another actor delete b right after pass 3. */
+async function deleteBAfterTheRun(page) {
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await page.getByLabel("Target object").selectOption("b");
+  await page.getByRole("button", { name: "Delete it" }).click();
+}
+
+/** The rows of a table as { name, text }: the row header's name and the whole row's text. */
+const rowsOf = (table) =>
+  table.locator("tbody tr").evaluateAll((rows) =>
+    rows.filter((row) => row.querySelector("th")).map((row) => ({ name: row.querySelector("th").textContent, text: row.textContent })));
+
+/** What the views say at the cursor, read from each of them. */
+async function views(page) {
+  const status = await momentStatus(page).textContent();
+  const rows = await rowsOf(grid(page));
+  return {
+    status,
+    statusCount: Number(await momentStatus(page).getAttribute("data-out-of-sync")),
+    chartCount: Number(await currentPoint(page).getAttribute("data-out-of-sync")),
+    gridCaption: await grid(page).locator("caption").textContent(),
+    // Every row that is not in sync is one action reconcile would return.
+    gridOutOfSync: rows.filter((row) => !/✓ in sync/.test(row.text)).length,
+    gridRows: rows,
+    worldHeading: (await world(page).count()) ? await page.locator("#world-now-heading").textContent() : null,
+    worldRows: (await world(page).count()) ? await rowsOf(world(page)) : [],
+  };
+}
+
+test("after an injected delete the verdict, chart, status grid and World now agree at every cursor position", async ({ page }) => {
+  await deleteBAfterTheRun(page);
+  // The delete is a moment of its own, and the cursor goes there.
+  const eventRow = page.locator(".actor-event");
+  await expect(eventRow).toHaveCount(1);
+  await expect(eventRow).toHaveAttribute("aria-current", "step");
+  await expect(momentStatus(page)).toHaveText("At this moment (after someone deletes b (after pass 3)): 1 out of sync.");
+  await expect(grid(page).locator("caption")).toHaveText("Resource status after someone deletes b (after pass 3)");
+  await expect(grid(page).locator("tbody tr").filter({ has: page.getByRole("rowheader", { name: "b", exact: true }) })).toContainText("∅ missing");
+  await expect(page.locator("#world-now-heading")).toHaveText("World now — after someone deletes b (after pass 3)");
+  await expect(world(page).locator("tbody tr").filter({ has: page.getByRole("rowheader", { name: "b", exact: true }) })).toContainText("removed");
+  await expect(currentPoint(page)).toHaveAttribute("data-out-of-sync", "1");
+
+  // Walk every moment from the start: each view names the same moment and the same count.
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await expect(page.locator(".verdict")).toContainText("Converged after 5 passes");
+  await page.getByRole("button", { name: "Reset" }).click();
+  const seen = [];
+  for (let position = 0; position < 20; position++) {
+    await expect(currentPoint(page)).toHaveAttribute("data-moment", String(position));
+    const now = await views(page);
+    seen.push(now.statusCount);
+    expect(now.chartCount, `chart at position ${position}: ${now.status}`).toBe(now.statusCount);
+    expect(now.gridOutOfSync, `grid at position ${position}: ${now.gridRows.map((row) => row.text).join(" | ")}`).toBe(now.statusCount);
+    if (position === 0) {
+      expect(now.status).toBe("At the start: 3 out of sync.");
+      expect(now.gridCaption).toBe("Resource status at the start");
+      expect(now.worldHeading).toBeNull();
+    } else {
+      const at = now.gridCaption.replace("Resource status after ", "");
+      expect(now.status).toContain(`At this moment (after ${at})`);
+      expect(now.worldHeading).toBe(`World now — after ${at}`);
+      // World now lists what exists in the store at that moment: the names the
+      // grid neither calls missing nor knows only from the controller's cache.
+      const present = now.gridRows.filter((row) => !/∅ missing|the controller's cache still has it/.test(row.text)).map((row) => row.name);
+      const listed = now.worldRows.filter((row) => !/removed/.test(row.text)).map((row) => row.name);
+      expect(listed.sort(), `world at position ${position}`).toEqual(present.sort());
+    }
+    if (!(await step(page).isEnabled())) break;
+    await step(page).click();
+  }
+  // Start, passes 1-3, the delete, pass 4 (recreates b), pass 5 (nothing to do).
+  expect(seen).toEqual([3, 0, 0, 0, 1, 0, 0]);
+  await expect(page.locator(".verdict")).toContainText("Converged after 5 passes");
+
+  // A chart point and a timeline row move the cursor too.
+  await page.locator('.chart circle.point[data-moment="4"]').click();
+  await expect(momentStatus(page)).toContainText("after someone deletes b (after pass 3)): 1 out of sync.");
+  await expect(page.getByText("Viewing someone deletes b (after pass 3); the run is revealed up to pass 5.")).toBeVisible();
+  await page.getByRole("list", { name: "Passes", exact: true }).locator(":scope > li").nth(1).locator(".pass-head").click();
+  await expect(grid(page).locator("caption")).toHaveText("Resource status after pass 2");
+  await expect(currentPoint(page)).toHaveAttribute("data-moment", "2");
+  await eventRow.getByRole("button").click();
+  await expect(currentPoint(page)).toHaveAttribute("data-moment", "4");
+  await page.getByRole("button", { name: "Back to the latest" }).click();
+  await expect(currentPoint(page)).toHaveAttribute("data-moment", "6");
+  await expect(chartPoints(page)).toHaveCount(7);
+});
+
+test("the plan follows the cursor: the start's plan, then the next pass's, and nothing to do at the end", async ({ page }) => {
+  await expect(planHeading(page)).toHaveText("Plan");
+  await expect(actionItems(page).locator(".action-head")).toHaveText([/CREATE\s*a/, /UPDATE\s*b/, /DELETE\s*c/]);
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await expect(planHeading(page)).toHaveText("Plan for pass 4");
+  await expect(page.locator(".plan-pane .nothing-to-do")).toHaveText("Nothing to do: reconcile returns no actions.");
+  await expect(actionItems(page)).toHaveCount(0);
+  await expect(page.locator(".plan-moment-note")).toContainText("the run has ended: nothing to do");
+  // At pass 1, the plan is what pass 2 does: its cache has not seen c's delete yet.
+  await page.getByRole("list", { name: "Passes", exact: true }).locator(":scope > li").nth(0).locator(".pass-head").click();
+  await expect(planHeading(page)).toHaveText("Plan for pass 2");
+  await expect(actionItems(page).locator(".action-head")).toHaveText([/DELETE\s*c/]);
+  await expect(page.getByRole("list", { name: "Actions of pass 2" }).locator(".kind")).toHaveText(["DELETE"]);
+  // The editors still hold the starting scenario, and say so.
+  await expect(page.locator(".editors-heading")).toHaveText("Starting scenario (what you edit)");
+  await page.getByRole("button", { name: "Reset" }).click();
+  await expect(planHeading(page)).toHaveText("Plan");
+  await expect(actionItems(page)).toHaveCount(3);
+  await expect(page.locator(".editors-heading")).toHaveCount(0);
+  await expect(world(page)).toHaveCount(0);
+});
+
+for (const scheme of ["light", "dark"]) {
+  test(`axe finds no violations on World now and the plan at the cursor (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await deleteBAfterTheRun(page);
+    await expect(world(page)).toBeVisible();
+    await expect(planHeading(page)).toHaveText("Plan for pass 4");
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(" ")}`)).toEqual([]);
+  });
+}
