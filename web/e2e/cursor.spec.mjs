@@ -138,3 +138,71 @@ for (const scheme of ["light", "dark"]) {
     expect(results.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(" ")}`)).toEqual([]);
   });
 }
+
+// Level vs edge as two lanes per object, walked by the same Step.
+const lanes = (page) => page.getByRole("table", { name: "Level versus edge, object by object" });
+// An object's edge row holds its name (rowspan 2); its level row is the next one.
+const lane = (page, object, world) => {
+  const edge = `tr.edge-lane:has(th code:text-is("${object}"))`;
+  return lanes(page).locator(world === "edge" ? edge : `${edge} + tr.level-lane`);
+};
+const openLanes = (page) => page.locator("details.level-edge > summary").click();
+
+test("the level lane shows b missing from the delete until the pass that recreates it; the edge handler heard it at once", async ({ page }) => {
+  await deleteBAfterTheRun(page);
+  await openLanes(page);
+  const head = lanes(page).locator("thead th[aria-current=step]");
+  await expect(head).toContainText("someone deletes b");
+  await expect(head).toContainText("→ heard: someone deletes b. the handler: CREATE b: applied");
+  await expect(head).toContainText("≠ the worlds differ");
+  await expect(lane(page, "b", "level").locator("td.at-cursor")).toHaveText("✗ missing");
+  await expect(lane(page, "b", "edge").locator("td.at-cursor")).toHaveText("✓ in sync");
+  // Before the delete, both had b.
+  await expect(lane(page, "b", "level").locator("td.lane-cell").nth(3)).toHaveText("✓ in sync");
+  // The same Step moves the lanes on: the next pass puts b back in the store.
+  await step(page).click();
+  await expect(head).toContainText("pass 4");
+  await expect(lane(page, "b", "level").locator("td.at-cursor")).toHaveText("✓ in sync");
+  await expect(lane(page, "b", "level").locator("td.lane-missing")).toHaveCount(1);
+  await expect(lane(page, "b", "edge").locator("td.lane-missing")).toHaveCount(0);
+  // Reset: only the start is left.
+  await page.getByRole("button", { name: "Reset" }).click();
+  await expect(lanes(page).locator("thead th.lane-head")).toHaveCount(1);
+  await expect(head).toContainText("start");
+});
+
+test("a change while the controller is down is a broken arrow, and only the edge lane keeps web-1", async ({ page }) => {
+  await page.goto("/?preset=missed-events");
+  await openLanes(page);
+  await expect(lanes(page).locator("thead th.lane-head")).toHaveCount(1);
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  const missed = lanes(page).locator("thead .hearing.missed");
+  await expect(missed).toHaveCount(1);
+  await expect(missed).toContainText("missed: the custom resource's spec changes");
+  await expect(missed).toContainText("nobody was listening: the controller was down");
+  await expect(lane(page, "web-1", "edge").locator("td.lane-cell").last()).toHaveText("+ extra");
+  await expect(lane(page, "web-1", "level").locator("td.lane-cell").last()).toHaveText("not there");
+});
+
+test("a link shared with level vs edge open opens it at that step for a class, the conclusion hidden until shown", async ({ page, context }) => {
+  await page.goto("/?preset=missed-events");
+  await step(page).click();
+  await openLanes(page);
+  await expect(page.locator(".divergence")).toBeVisible();
+  await expect.poll(() => page.url()).toContain("#v2/");
+  await page.waitForTimeout(400);
+  const link = page.url();
+  const classroom = await context.newPage();
+  await classroom.goto(link);
+  await expect(lanes(classroom)).toBeVisible();
+  // The link keeps the passes revealed (1) and the actors' events after them: the scale-down.
+  await expect(lanes(classroom).locator("thead th.lane-head")).toHaveCount(3);
+  await expect(lanes(classroom).locator("thead th.lane-head").last()).toContainText("missed: the custom resource's spec changes");
+  await expect(classroom.locator(".divergence")).toHaveCount(0);
+  await expect(classroom.locator(".edge-table")).toHaveCount(0);
+  await expect(classroom.locator(".conclusion-hidden")).toContainText("Predict first");
+  await classroom.getByRole("button", { name: "Show the conclusion" }).click();
+  await expect(classroom.locator(".divergence")).toHaveText("They first diverge at step 2: the controller restarted and listed what exists.");
+  const results = await new AxeBuilder({ page: classroom }).include("details.level-edge").analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
+});

@@ -13,6 +13,11 @@ test("a large scenario stays responsive: capped lists, simulation on demand", as
   await expect(page.locator(".deferred-note")).toContainText("Press Step, Run or Play to simulate it.");
   await page.getByRole("button", { name: "Step" }).click();
   await expect(page.getByRole("list", { name: "Passes" }).locator(":scope > li")).toHaveCount(1);
+  // A pass lists its first 100 actions and counts the rest, until asked for all.
+  await expect(page.locator(".pass .pass-action")).toHaveCount(100);
+  await expect(page.locator(".more-pass-actions")).toContainText("…and 2900 more: 2900 ok.");
+  await page.getByRole("button", { name: "Show all 3000 actions" }).click();
   await expect(page.locator(".pass .pass-action")).toHaveCount(3000);
+  await expect(page.locator(".more-pass-actions")).toHaveCount(0);
   await expect(page.locator(".status-grid .more-rows")).toContainText("more resources, all in sync, not listed");
 });

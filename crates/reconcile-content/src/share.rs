@@ -40,6 +40,10 @@ pub struct SharedState {
     pub pass: usize,
     /// A pass shown as a snapshot.
     pub selected: Option<usize>,
+    /// Level vs edge is open: a link opens it at this position for a class,
+    /// its conclusion hidden until revealed. Left out when closed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub compare: bool,
     pub preset: Option<String>,
     pub lesson: Option<String>,
     pub step: Option<usize>,
@@ -62,6 +66,7 @@ impl Default for SharedState {
             sim: preset.sim.clone(),
             pass: 0,
             selected: None,
+            compare: false,
             preset: Some(preset.id.to_owned()),
             lesson: None,
             step: None,
@@ -242,6 +247,7 @@ mod tests {
             desired: "{\"🚀\": {\"replicas\": 3}}".into(),
             pass: 4,
             selected: Some(2),
+            compare: true,
             ..SharedState::default()
         };
         state.sim.failure_rate = 0.3;

@@ -21,7 +21,7 @@ use super::engine::simulate;
 use super::ownership::OwnerRefs;
 use super::status::{resource_statuses, ResourceStatus};
 use super::world::{Change, World};
-use super::{Happening, LogEntry, SimConfig, SimScenario, Timeline, WorldEvent};
+use super::{Happening, LogEntry, Moment, SimConfig, SimScenario, Timeline, WorldEvent};
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
 use reconcile_core::reconcile::{Action, ActionKind};
@@ -43,6 +43,14 @@ pub struct EdgeStep {
     /// Passes the level-triggered loop had run when this step's state was taken.
     pub level_passes: usize,
     pub diverged: bool,
+    /// The moment of the level loop's run at which the handler's world is
+    /// this step's: the event's own moment; the loop's first pass for the
+    /// initial "added" and for a restart (both react to the same news then).
+    #[serde(skip)]
+    pub moment: Moment,
+    /// The handler's whole world after the step (terminating objects too).
+    #[serde(skip)]
+    pub edge_world: World,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -78,7 +86,10 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
         .map_or(level.passes.len(), |e| e.after_pass);
     let actions = edge.on_custom_resource_added(&scenario.desired);
     let initial = "custom resource added".to_owned();
-    let mut steps = vec![edge.step(initial, false, actions, (first, level.world_after(first)))];
+    let first_pass = pass_moment(&level, 1);
+    let level_at = (first, level.world_after(first));
+    let mut steps = vec![edge.step(initial, false, actions, level_at, first_pass)];
+    let mut actor_events = 0;
     let trace: Vec<&LogEntry> = level
         .log
         .iter()
@@ -103,11 +114,14 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
                 let spec = level.desired_after(entry.after_pass, config);
                 let actions = edge.on_custom_resource_added(&spec);
                 let event = "the controller restarted and listed what exists".to_owned();
-                steps.push(edge.step(event, false, actions, level_at));
+                let moment = pass_moment(&level, entry.after_pass + 1);
+                steps.push(edge.step(event, false, actions, level_at, moment));
             }
             Happening::ExternalEvent { event, .. } => {
                 let actions = edge.on_external(event, down);
-                steps.push(edge.step(event.to_string(), down, actions, level_at));
+                let moment = Moment::AfterEvent(actor_events);
+                actor_events += 1;
+                steps.push(edge.step(event.to_string(), down, actions, level_at, moment));
             }
             _ => {}
         }
@@ -122,6 +136,15 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
         first_divergence,
         edge_final,
         level_final,
+    }
+}
+
+/// Pass `pass`'s moment, or the run's last moment when it has fewer passes.
+fn pass_moment(level: &Timeline, pass: usize) -> Moment {
+    if pass <= level.passes.len() {
+        Moment::AfterPass(pass)
+    } else {
+        level.moments.last().copied().unwrap_or(Moment::Start)
     }
 }
 
@@ -140,6 +163,7 @@ impl EdgeHandler<'_> {
         missed: bool,
         edge_actions: Vec<(Action, String)>,
         (level_passes, level_world): (usize, &World),
+        moment: Moment,
     ) -> EdgeStep {
         let level_observed = level_world.observed.clone();
         let diverged = level_observed != self.world.observed;
@@ -151,6 +175,8 @@ impl EdgeHandler<'_> {
             level_observed,
             level_passes,
             diverged,
+            moment,
+            edge_world: self.world.clone(),
         }
     }
 

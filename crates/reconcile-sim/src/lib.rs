@@ -108,6 +108,7 @@ mod engine;
 pub mod events;
 mod fault_input;
 mod gc_record;
+mod lanes;
 mod moments;
 pub mod options;
 pub mod own_reconcile;
@@ -126,8 +127,10 @@ pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
 pub use fault_input::DriftInputError;
 pub use gc_record::GcAction;
+pub use lanes::{column_label, EdgeHearing, LaneColumn, Lanes, ObjectLanes};
 pub use moments::{
-    next_plan_view, pass_view, world_rows, ActorEventRecord, Moment, ObjectChange, WorldRow,
+    next_plan_view, pass_view, world_rows, ActorEventRecord, Moment, ObjectChange, PassViews,
+    WorldRow,
 };
 pub use options::{options_from_json, parse_options, OptionsError};
 use reconcile_core::json::Json;

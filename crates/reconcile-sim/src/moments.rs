@@ -54,35 +54,77 @@ pub struct ActorEventRecord {
     pub out_of_sync: usize,
 }
 
-/// What pass `pass` (from 1) of the run of `scenario` under `config`
-/// reconciled: the desired state and its informer cache's objects and
-/// finalizers, which may lag the store. The run is replayed up to that call
-/// (it is deterministic), so a timeline keeps no copy of every pass's cache:
-/// that doubled the time of a 1,000-pass run.
-pub fn pass_view(scenario: &Scenario, config: &SimConfig, pass: usize) -> Option<Scenario> {
-    let mut simulation = Simulation::new(scenario, config.clone());
-    while let Step::Reconcile(call) = simulation.step() {
-        if call.pass == pass {
-            return Some(Scenario {
-                desired: call.desired.clone(),
-                observed: call.observed.clone(),
-                finalizers: Some(call.finalizers.clone()),
-            });
-        }
-        let plan = reconcile(call.desired, call.observed, Some(call.finalizers));
-        simulation.resume(plan);
-    }
-    None
+/// The views the passes of one run read, replayed on demand: what pass
+/// `pass` (from 1) reconciled, i.e. the desired state and its informer
+/// cache's objects and finalizers, which may lag the store. The run is
+/// deterministic, so a timeline keeps no copy of every pass's cache (that
+/// doubled the time of a 1,000-pass run); instead the replay stays where the
+/// last question stopped it.
+///
+/// # Guarantees
+/// - A question about a later pass continues the replay: walking forward
+///   through a run, one pass at a time as Play does, costs one pass each.
+/// - A question about an earlier pass, or any after the run ended, starts the replay again.
+#[derive(Debug)]
+pub struct PassViews {
+    scenario: Scenario,
+    config: SimConfig,
+    run: Simulation,
 }
 
-/// What the pass after `moment` of `timeline` (the run of `scenario` under
-/// `config`) reconciles, and that pass's number: the view it read (its
-/// informer cache, which may still lack recent writes) when it is the next
-/// moment; else (another actor acts first, or no pass follows) the store and
-/// desired state at `moment`, what a pass would read once its cache caught up.
+impl PassViews {
+    pub fn new(scenario: &Scenario, config: &SimConfig) -> Self {
+        Self {
+            scenario: scenario.clone(),
+            config: config.clone(),
+            run: Simulation::new(scenario, config.clone()),
+        }
+    }
+
+    /// What pass `pass` reconciled; `None` past the run's last pass.
+    pub fn view(&mut self, pass: usize) -> Option<Scenario> {
+        // Behind the question, the replay goes on; past it (or ended), it starts again.
+        if self.waiting_pass().is_none_or(|waiting| waiting > pass) {
+            self.run = Simulation::new(&self.scenario, self.config.clone());
+        }
+        loop {
+            let Step::Reconcile(call) = self.run.step() else {
+                return None;
+            };
+            if call.pass == pass {
+                return Some(Scenario {
+                    desired: call.desired.clone(),
+                    observed: call.observed.clone(),
+                    finalizers: Some(call.finalizers.clone()),
+                });
+            }
+            let plan = reconcile(call.desired, call.observed, Some(call.finalizers));
+            self.run.resume(plan);
+        }
+    }
+
+    /// The pass the replay stands at, waiting for its plan; `None` once the run has ended.
+    fn waiting_pass(&mut self) -> Option<usize> {
+        match self.run.step() {
+            Step::Reconcile(call) => Some(call.pass),
+            Step::Finished(_) => None,
+        }
+    }
+}
+
+/// What pass `pass` of the run of `scenario` under `config` reconciled (a
+/// replay from the start; see [`PassViews`] to walk through a run).
+pub fn pass_view(scenario: &Scenario, config: &SimConfig, pass: usize) -> Option<Scenario> {
+    PassViews::new(scenario, config).view(pass)
+}
+
+/// What the pass after `moment` of `timeline` (the run `views` replays)
+/// reconciles, and that pass's number: the view it read (its informer cache,
+/// which may still lack recent writes) when it is the next moment; else
+/// (another actor acts first, or no pass follows) the store and desired
+/// state at `moment`, what a pass would read once its cache caught up.
 pub fn next_plan_view(
-    scenario: &Scenario,
-    config: &SimConfig,
+    views: &mut PassViews,
     timeline: &Timeline,
     moment: Moment,
 ) -> (usize, Scenario) {
@@ -92,7 +134,7 @@ pub fn next_plan_view(
         .and_then(|at| timeline.moments.get(at + 1))
         == Some(&Moment::AfterPass(next));
     if comes_next {
-        if let Some(view) = pass_view(scenario, config, next) {
+        if let Some(view) = views.view(next) {
             return (next, view);
         }
     }
@@ -296,7 +338,7 @@ mod tests {
         timeline: &Timeline,
         moment: Moment,
     ) -> (usize, Vec<String>) {
-        let (pass, view) = next_plan_view(scenario, config, timeline, moment);
+        let (pass, view) = next_plan_view(&mut PassViews::new(scenario, config), timeline, moment);
         let plan = plan(&view.desired, &view.observed, view.finalizers.as_ref());
         let actions = plan
             .actions
@@ -339,6 +381,29 @@ mod tests {
             (4, vec![])
         );
         assert_eq!(timeline.describe_moment(AfterPass(2)), "pass 2");
+    }
+
+    #[test]
+    fn one_replay_walked_forward_and_back_gives_the_views_of_fresh_replays() {
+        // A flaky API: many passes, each reading a cache that lags the store.
+        let config = SimConfig {
+            failure_rate: 0.5,
+            ..SimConfig::default()
+        };
+        let scenario = seed();
+        let timeline = simulate(&scenario, &config);
+        let passes = timeline.passes.len();
+        assert!(passes > 3, "a flaky run has retries: {passes} passes");
+        let mut views = PassViews::new(&scenario, &config);
+        let order: Vec<usize> = (1..=passes + 1).chain([2, 1, passes, 3]).collect();
+        for pass in order {
+            assert_eq!(
+                views.view(pass),
+                pass_view(&scenario, &config, pass),
+                "pass {pass}"
+            );
+        }
+        assert_eq!(views.view(passes + 1), None);
     }
 
     #[test]

@@ -166,6 +166,16 @@ fn PassItem(props: &PassItemProps) -> Html {
             }),
         })
         .collect();
+    // A pass of a thousand actions would otherwise be a thousand rows on
+    // every beat of Play: the rest are counted until asked for.
+    let all_actions = use_state(|| false);
+    let shown_actions = if *all_actions {
+        pass.actions.len()
+    } else {
+        pass.actions.len().min(ACTIONS_SHOWN)
+    };
+    let hidden_actions = pass.actions.len() - shown_actions;
+    let show_all = Callback::from(move |_: MouseEvent| all_actions.set(true));
     let selected = props.current == Some(0);
     let (index, at) = (pass.index, props.at);
     let onclick = props.on_action.reform(move |_| SimAction::MoveTo(at));
@@ -187,13 +197,21 @@ fn PassItem(props: &PassItemProps) -> Html {
                 <p class="no-actions">{ "reconcile returned nothing: in sync" }</p>
             } else {
                 <ul class="pass-actions" aria-label={format!("Actions of pass {index}")}>
-                    { for pass.actions.iter().map(|outcome| html! {
+                    { for pass.actions.iter().take(shown_actions).map(|outcome| html! {
                         <li class={classes!("pass-action", result_class(&outcome.result))}>
                             <span class="kind">{ outcome.action.kind.as_str() }</span>{ " " }
                             <code class="name">{ &outcome.action.name }</code>{ " → " }
                             <span class="result">{ result_text(&outcome.result) }</span>
                         </li>
                     }) }
+                    if hidden_actions > 0 {
+                        <li class="more-pass-actions">
+                            { format!("…and {hidden_actions} more: {}. ", results_summary(&pass.actions[shown_actions..])) }
+                            <button type="button" onclick={show_all}>
+                                { format!("Show all {} actions", pass.actions.len()) }
+                            </button>
+                        </li>
+                    }
                 </ul>
             }
             <p class="observed-line">
@@ -205,9 +223,40 @@ fn PassItem(props: &PassItemProps) -> Html {
                 </ul>
             }
             if selected {
-                { pass_events(&props.timeline, props.position, props.event) }
+                <PassEvents timeline={props.timeline.clone()} position={props.position} current={props.event} />
             }
         </li>
+    }
+}
+
+/// Actions listed per pass until "Show all" is pressed.
+const ACTIONS_SHOWN: usize = 100;
+
+/// "950 ok, 50 failed": how the actions not listed ended, in words.
+fn results_summary(outcomes: &[reconcile_sim::ActionOutcome]) -> String {
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    for outcome in outcomes {
+        let word = result_word(&outcome.result);
+        match counts.iter_mut().find(|(w, _)| *w == word) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((word, 1)),
+        }
+    }
+    counts
+        .iter()
+        .map(|(word, n)| format!("{n} {word}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn result_word(result: &ActionResult) -> &'static str {
+    match result {
+        ActionResult::Applied => "ok",
+        ActionResult::AlreadyTerminating => "already terminating",
+        ActionResult::AlreadyGone => "already gone",
+        ActionResult::Failed { .. } => "failed",
+        ActionResult::NotAttempted => "not attempted",
+        ActionResult::LostInCrash => "lost in the crash",
     }
 }
 
@@ -250,16 +299,44 @@ fn result_text(result: &ActionResult) -> String {
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct PassEventsProps {
+    timeline: Shared<Timeline>,
+    position: usize,
+    /// The event Step event shows, if any (an index into the event log).
+    current: Option<usize>,
+}
+
 /// Every step from this pass's start to the next pass's, from the event log:
 /// the view that steps by event (shown for the selected pass). While Step
-/// event walks through it, `current` is the event shown, and the list stops there.
-fn pass_events(timeline: &Timeline, position: usize, current: Option<usize>) -> Html {
-    let index = timeline.passes[position].index;
+/// event walks through it, `current` is the event shown, and the list stops
+/// there. Its rows exist only while it is open: a pass of a thousand
+/// actions has thousands of steps, and the selected pass changes on every
+/// beat of Play.
+#[component]
+fn PassEvents(props: &PassEventsProps) -> Html {
+    let timeline = &props.timeline;
+    let opened = use_state(|| false);
+    let ontoggle = {
+        let opened = opened.clone();
+        Callback::from(move |e: Event| {
+            opened.set(
+                e.target_unchecked_into::<web_sys::HtmlDetailsElement>()
+                    .open(),
+            )
+        })
+    };
+    let index = timeline.passes[props.position].index;
     let range = timeline.events.of_pass(index);
     let (from, to) = (range.start, range.end);
-    let current = current.filter(|i| range.contains(i));
+    let current = props.current.filter(|i| range.contains(i));
+    let open = *opened || current.is_some();
     let shown_to = current.map_or(to, |i| i + 1);
-    let events = &timeline.events.entries[from..shown_to];
+    let events = if open {
+        &timeline.events.entries[from..shown_to]
+    } else {
+        &[]
+    };
     let summary = match current {
         Some(i) => format!(
             "Step by event: event {} of {} until the next pass",
@@ -269,7 +346,7 @@ fn pass_events(timeline: &Timeline, position: usize, current: Option<usize>) -> 
         None => format!("Every step until the next pass ({} events)", to - from),
     };
     html! {
-        <details class="pass-events" open={current.is_some()}>
+        <details class="pass-events" {open} {ontoggle}>
             <summary>{ summary }</summary>
             <ol aria-label={format!("Events from pass {index}")}>
                 { for events.iter().enumerate().map(|(offset, entry)| {
@@ -281,7 +358,7 @@ fn pass_events(timeline: &Timeline, position: usize, current: Option<usize>) -> 
                     }
                 }) }
             </ol>
-            if timeline.events.truncated && to == timeline.events.entries.len() {
+            if open && timeline.events.truncated && to == timeline.events.entries.len() {
                 <p class="muted small">{ "The event log keeps the first 10,000 events of a run." }</p>
             }
         </details>

@@ -97,6 +97,7 @@ pub struct Persisted {
     sim: SimConfig,
     pass: usize,
     selected: Option<usize>,
+    compare: bool,
     preset: Option<&'static str>,
     lesson: Option<(String, usize)>,
     code: Option<LearnerCode>,
@@ -112,6 +113,7 @@ impl Persisted {
             sim: self.sim.clone(),
             pass: self.pass,
             selected: self.selected,
+            compare: self.compare,
             preset: self.preset.map(str::to_owned),
             lesson: self.lesson.as_ref().map(|(id, _)| id.clone()),
             step: self.lesson.as_ref().map(|(_, step)| *step),
@@ -236,6 +238,11 @@ impl Playground {
         let preset = shared.preset.as_deref().and_then(presets::find);
         let mut state = Self::new(texts, shared.sim.clone(), preset);
         state.sim.restore(shared.pass, shared.selected);
+        if shared.compare {
+            state
+                .sim
+                .open_comparison_for_class(state.scenario.as_deref());
+        }
         state.lesson = shared
             .lesson
             .as_deref()
@@ -257,6 +264,7 @@ impl Playground {
             sim: self.sim.config.clone(),
             pass: self.sim.saved_position().0,
             selected: self.sim.saved_position().1,
+            compare: self.sim.show_comparison,
             preset: self.preset_id,
             lesson: self.lesson.as_ref().map(|l| (l.lesson.id.clone(), l.step)),
             code: self.code.clone(),

@@ -4,11 +4,13 @@
 //! scenario or a setting changes; Step, Play and Run only move the cursor, so
 //! stepping is instant and every run replays identically.
 
+use std::cell::RefCell;
+
 use reconcile_core::{plan, Plan, Scenario};
 use reconcile_sim::{
     compare_level_edge, next_plan_view, simulate, BackoffPolicy, Comparison, CrashPlan,
-    FinalizerOwner, FinalizerRef, Millis, Moment, QueueModel, ScriptedEvent, SimConfig, Timeline,
-    WorldEvent,
+    FinalizerOwner, FinalizerRef, Millis, Moment, PassViews, QueueModel, ScriptedEvent, SimConfig,
+    Timeline, WorldEvent,
 };
 
 use crate::shared::Shared;
@@ -23,6 +25,9 @@ pub struct SimState {
     /// Level- vs edge-triggered run of the same trace, computed while its view is open.
     pub comparison: Option<Shared<Comparison>>,
     pub show_comparison: bool,
+    /// Level vs edge was opened by a class link: its conclusion (where the
+    /// worlds part, how each ends, the whole trace) waits until revealed.
+    pub conclusion_hidden: bool,
     /// The one moment every view shows (verdict, chart, status grid,
     /// timeline, world now, plan): a position in the timeline's moments
     /// (0 = the start). Never past `revealed`.
@@ -36,9 +41,11 @@ pub struct SimState {
     /// What `reconcile` returns for the pass after the cursor, once the
     /// cursor is past the start (at the start the page's own plan holds).
     pub next_plan: Option<(usize, Shared<Plan>)>,
-    /// The scenario the timeline was simulated from: the plan at the cursor
-    /// replays the run up to the next pass's reconcile call.
-    simulated: Option<Shared<Scenario>>,
+    /// The run the timeline came from, replayed up to the next pass's
+    /// reconcile call for the plan at the cursor. The replay stays where it
+    /// stopped, so Play's beats cost one pass each; it is a memo of a
+    /// deterministic run, which is why it may change behind a shared reference.
+    views: Option<Shared<RefCell<PassViews>>>,
     pub playing: bool,
     pub speed: u32,
     /// The scenario is too large to re-simulate on every edit: the timeline is
@@ -56,11 +63,12 @@ impl Default for SimState {
             timeline: None,
             comparison: None,
             show_comparison: false,
+            conclusion_hidden: false,
             cursor: 0,
             revealed: 0,
             event: None,
             next_plan: None,
-            simulated: None,
+            views: None,
             playing: false,
             speed: 2,
             deferred: false,
@@ -106,6 +114,8 @@ pub enum SimAction {
     /// Another actor does something right after the current pass.
     Inject(WorldEvent),
     ShowComparison(bool),
+    /// The class has predicted: show level vs edge's conclusion.
+    RevealConclusion,
 }
 
 impl SimAction {
@@ -185,13 +195,13 @@ impl SimState {
     /// The plan for the pass after the cursor: computed here, once per move,
     /// from the view reconcile-sim says that pass reads.
     fn refresh_next_plan(&mut self) {
-        let (Some(timeline), Some(scenario)) = (&self.timeline, &self.simulated) else {
+        let (Some(timeline), Some(views)) = (&self.timeline, &self.views) else {
             self.next_plan = None;
             return;
         };
         self.next_plan = (self.cursor > 0).then(|| {
             let moment = self.moment_at(self.cursor);
-            let (pass, view) = next_plan_view(scenario, &self.config, timeline, moment);
+            let (pass, view) = next_plan_view(&mut views.borrow_mut(), timeline, moment);
             let next = plan(&view.desired, &view.observed, view.finalizers.as_ref());
             (pass, Shared::new(next))
         });
@@ -256,11 +266,23 @@ impl SimState {
         self.revealed = place(revealed, revealed_passes);
         self.cursor = place(cursor, cursor_passes).min(self.revealed);
         self.timeline = Some(Shared::new(timeline));
-        self.simulated = Some(Shared::new(scenario.clone()));
+        self.views = Some(Shared::new(RefCell::new(PassViews::new(
+            scenario,
+            &self.config,
+        ))));
         self.refresh_next_plan();
         self.comparison = self
             .show_comparison
             .then(|| Shared::new(compare_level_edge(scenario, &self.config)));
+    }
+
+    /// Opens level vs edge the way a class link asks: at the position
+    /// restored, with its conclusion hidden until revealed.
+    pub fn open_comparison_for_class(&mut self, scenario: Option<&Scenario>) {
+        self.show_comparison = true;
+        self.conclusion_hidden = true;
+        self.comparison =
+            scenario.map(|scenario| Shared::new(compare_level_edge(scenario, &self.config)));
     }
 
     /// After an actor's event was added to the script and the run
@@ -401,6 +423,7 @@ impl SimState {
                 let after_pass = self.shown_pass();
                 return self.set(|c| c.script.push(ScriptedEvent { after_pass, event }));
             }
+            SimAction::RevealConclusion => self.conclusion_hidden = false,
             SimAction::ShowComparison(show) => {
                 self.show_comparison = show;
                 return show && self.comparison.is_none();
