@@ -88,7 +88,8 @@ impl Format {
 /// The format a text is read in unless told otherwise: JSON when the first
 /// character other than JSON whitespace is `{` or `[`, or there is none, so
 /// broken JSON such as `{"a":1,}` keeps its JSON error although it is valid
-/// YAML; YAML otherwise.
+/// YAML; JSON too when the whole text is a JSON value (`null`, `3`,
+/// `"text"`), which YAML reads as the same value; YAML otherwise.
 pub fn detect_format(text: &str) -> Format {
     match text
         .trim_start_matches([' ', '\t', '\n', '\r'])
@@ -96,6 +97,8 @@ pub fn detect_format(text: &str) -> Format {
         .next()
     {
         Some('{' | '[') | None => Format::Json,
+        // A YAML text fails here at once, at its first key or plain word.
+        Some(_) if parse_json(Document::Scenario, text).is_ok() => Format::Json,
         Some(_) => Format::Yaml,
     }
 }
@@ -965,6 +968,39 @@ mod tests {
 
     fn err_resources(text: &str) -> InputError {
         parse_resources(Document::Observed, text).expect_err("should fail")
+    }
+
+    #[test]
+    fn a_text_is_json_when_it_starts_with_a_brace_or_is_json() {
+        for json in [
+            "{\"a\":1,}",
+            " [",
+            "",
+            "\n",
+            "null\n",
+            " 3",
+            "\"text\"",
+            "true",
+        ] {
+            assert_eq!(detect_format(json), Format::Json, "{json:?}");
+        }
+        for yaml in [
+            "a: 1",
+            "# c\n{}",
+            "- 1",
+            "null\n---\nnull",
+            "\"k\": v",
+            "yes",
+        ] {
+            assert_eq!(detect_format(yaml), Format::Yaml, "{yaml:?}");
+        }
+    }
+
+    #[test]
+    fn an_error_reads_back_from_its_json() {
+        let error = err_resources("{\"a\": {\"b.c\": [1,]}}");
+        let json = serde_json::to_string(&error).unwrap();
+        assert_eq!(serde_json::from_str::<InputError>(&json).unwrap(), error);
     }
 
     #[test]
