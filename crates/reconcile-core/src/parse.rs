@@ -89,10 +89,11 @@ impl Format {
 /// character other than JSON whitespace is `{` or `[`, or there is none, so
 /// broken JSON such as `{"a":1,}` keeps its JSON error although it is valid
 /// YAML; JSON too when the whole text is a JSON value (`null`, `3`,
-/// `"text"`), which YAML reads as the same value; YAML otherwise.
+/// `"text"`), which YAML reads as the same value; YAML otherwise. A byte
+/// order mark is looked past, so `{` after one keeps JSON's error for it.
 pub fn detect_format(text: &str) -> Format {
     match text
-        .trim_start_matches([' ', '\t', '\n', '\r'])
+        .trim_start_matches([' ', '\t', '\n', '\r', '\u{FEFF}'])
         .chars()
         .next()
     {
