@@ -35,6 +35,19 @@ function tenMegabytes({ trailingComma = false } = {}) {
   return `{\n${lines.join(",\n")}${trailingComma ? "," : ""}\n}\n`;
 }
 
+/** Six levels of ten aliases: a million values, past the 100,000 the reader allows. */
+const YAML_BOMB = [
+  'a: &a ["x","x","x","x","x","x","x","x","x","x"]',
+  ..."bcdef".split("").map((level, i) => `${level}: &${level} [${Array(10).fill(`*${"abcde"[i]}`).join(",")}]`),
+].join("\n") + "\n";
+const UNTAGGED = "expected an untagged value (a string, number, boolean, null, sequence or mapping), since only those have a JSON value";
+
+/** `count` resources as pretty YAML, two lines each. */
+function yamlMegabytes(count) {
+  const image = `registry.example/app:${"x".repeat(40)}`;
+  return Array.from({ length: count }, (_, i) => `pod-${String(i).padStart(6, "0")}:\n  image: ${image}\n`).join("");
+}
+
 const sha256 = (text) => createHash("sha256").update(text, "utf8").digest("hex");
 
 async function openDefault(page) {
@@ -236,7 +249,7 @@ const cases = [
         buffer: Buffer.from('{"desired": {"caf\xe9": {}}, "observed": {}}', "latin1"),
       });
       await expect(notice(page)).toHaveText(
-        "Import failed: latin1.json: the file is not UTF-8 text (invalid byte at offset 17); save it as UTF-8 JSON",
+        "Import failed: latin1.json: the file is not UTF-8 text (invalid byte at offset 17); save it as UTF-8",
       );
       await expectTextIntact(page, "Desired state", '{"mine": {}}');
       await expectResponsive(page);
@@ -432,6 +445,62 @@ const cases = [
       await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b", "DELETE c"]);
       // The autosave is attempted (and refused) after a pause; the page goes on.
       await page.waitForTimeout(500);
+      await expectResponsive(page);
+    },
+  },
+  // YAML (issue 15): read by the YAML module, in a worker, on the first YAML document.
+  errorCase("a YAML alias bomb", "Desired state", YAML_BOMB, [
+    5, 29, "$.e[7]", "aliases expand to more than 100000 values (an alias bomb?); expected fewer or smaller aliases",
+  ], { via: "paste" }),
+  errorCase("100,000-deep YAML nesting", "Desired state", () => `deep: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`, [
+    1, 262, "$.deep[0]", "values are nested more than 127 levels deep",
+  ]),
+  errorCase("a YAML !!binary tag", "Desired state", "web:\n  data: !!binary aGVsbG8=\n", [
+    2, 9, "$.web.data", `the tag !!binary is not supported; ${UNTAGGED}`,
+  ], { via: "paste" }),
+  errorCase("a custom YAML tag", "Desired state", "web:\n  replicas: !Ref count\n", [
+    2, 13, "$.web.replicas", `the tag !Ref is not supported; ${UNTAGGED}`,
+  ], { via: "paste" }),
+  errorCase("tab indentation in YAML", "Desired state", "web:\n\treplicas: 2\n", [
+    2, 2, "$.web", "a tab in the indentation; expected spaces (YAML indents with spaces only)",
+  ]),
+  errorCase("mixed YAML and JSON", "Desired state", 'web:\n  replicas: 2\n{"db": {"replicas": 1}}\n', [
+    4, 1, "$", "a line without `:` after its key; expected `key: value` (JSON lines among YAML ones are read as YAML)",
+  ], { via: "paste" }),
+  {
+    name: "a multi-megabyte YAML document",
+    slow: true,
+    run: async (page, testInfo) => {
+      await openDefault(page);
+      const text = yamlMegabytes(40_000);
+      expect(text.length).toBeGreaterThan(3_000_000);
+      const started = Date.now();
+      await paste(page, "Desired state", text);
+      await expect(summary(page)).toHaveText("40000 to create, 0 to update, 0 to finalize, 2 to delete", { timeout: 30_000 });
+      testInfo.annotations.push({ type: "YAML paste to plan", description: `${Date.now() - started} ms` });
+      await expectTextIntact(page, "Desired state", text);
+      // With an error on its last line: that line, at its path.
+      const broken = `${text}pod-x: [1,\n`;
+      await paste(page, "Desired state", broken);
+      await expectLocatedError(page, {
+        document: "Desired state", line: 80_002, column: 1, path: "$[\"pod-x\"][1]", message: "expected a value here",
+      }, 30_000);
+      await expectResponsive(page);
+    },
+  },
+  {
+    name: "a non-UTF-8 YAML file",
+    run: async (page) => {
+      await openDefault(page);
+      await importPicker(page).setInputFiles({
+        name: "latin1.yaml",
+        mimeType: "application/yaml",
+        buffer: Buffer.from("web:\n  image: caf\xe9\n", "latin1"),
+      });
+      await expect(notice(page)).toHaveText(
+        "Import failed: latin1.yaml: the file is not UTF-8 text (invalid byte at offset 17); save it as UTF-8",
+      );
+      await expect(editor(page, "Desired state")).toHaveValue(DEFAULT_DESIRED);
       await expectResponsive(page);
     },
   },

@@ -67,7 +67,9 @@ test("Tab visits the header, toolbar, editors and simulation controls in order, 
     "button Share",
     "button Download scenario",
     "button Download results",
+    "button Download desired as YAML",
     "file Import a scenario file",
+    "summary Desired state is JSON: change the format",
     "button Format Desired state",
     "textbox Desired state",
   ]) {
@@ -77,7 +79,7 @@ test("Tab visits the header, toolbar, editors and simulation controls in order, 
   // Tab passes through an editor without touching it...
   const desired = editor(page, "Desired state");
   const text = await desired.inputValue();
-  await tabTo(page, "button Format Observed state");
+  await tabTo(page, "summary Observed state is JSON: change the format");
   await expect(desired).toHaveValue(text);
   await page.keyboard.press("Shift+Tab");
   expect(await focused(page)).toBe("textbox Desired state");
@@ -93,9 +95,11 @@ test("Tab visits the header, toolbar, editors and simulation controls in order, 
   await page.keyboard.press("Backspace");
   await expect(desired).toHaveValue(text);
   await page.keyboard.press("Escape");
+  await tabTo(page, "summary Observed state is JSON: change the format");
   await tabTo(page, "button Format Observed state");
   await tabTo(page, "textbox Observed state");
   await page.keyboard.press("Escape");
+  await tabTo(page, "summary Finalizers is JSON: change the format");
   await tabTo(page, "button Format Finalizers");
   await tabTo(page, "textbox Finalizers");
   await page.keyboard.press("Escape");
@@ -142,8 +146,8 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await expect(actionItems(page)).toHaveText([/CREATE\s*cache-1/]);
 
   // Ctrl/Cmd+Enter runs one pass, from anywhere, even inside an editor.
-  // (Nine Tabs reach the editor.)
-  for (let i = 0; i < 9; i++) await page.keyboard.press("Tab");
+  // (Eleven Tabs reach the editor: the toolbar, then its format menu and Format.)
+  for (let i = 0; i < 11; i++) await page.keyboard.press("Tab");
   expect(await focused(page)).toBe("textbox Desired state");
   const desiredText = await editor(page, "Desired state").inputValue();
   await page.keyboard.press("ControlOrMeta+Enter");
@@ -158,9 +162,9 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
 
   // The simulation controls answer Enter and Space; Play keeps the focus when it becomes Pause.
   await page.keyboard.press("Escape");
-  for (const name of ["button Format Observed state", "textbox Observed state"]) await tabTo(page, name);
+  for (const name of ["summary Observed state is JSON: change the format", "button Format Observed state", "textbox Observed state"]) await tabTo(page, name);
   await page.keyboard.press("Escape");
-  for (const name of ["button Format Finalizers", "textbox Finalizers"]) await tabTo(page, name);
+  for (const name of ["summary Finalizers is JSON: change the format", "button Format Finalizers", "textbox Finalizers"]) await tabTo(page, name);
   await page.keyboard.press("Escape");
   await tabTo(page, "button Step");
   await page.keyboard.press("Enter");
@@ -228,7 +232,7 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await page.keyboard.press("ArrowDown");
   await expect(page.locator(".lesson-panel h2")).toHaveText("Desired vs observed: the four actions");
   // The lesson panel follows the toolbar; the editors follow the panel.
-  for (const name of ["button Your reconcile", "button Share", "button Download scenario", "button Download results", "file Import a scenario file"]) {
+  for (const name of ["button Your reconcile", "button Share", "button Download scenario", "button Download results", "button Download desired as YAML", "file Import a scenario file"]) {
     await tabTo(page, name);
   }
   // The share link notice is still up: it can be read, copied and dismissed by keyboard.

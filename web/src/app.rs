@@ -16,11 +16,14 @@ use crate::components::{
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
     report_checked, share_link, use_debounce, use_embed_bridge, use_exercise_pane,
-    use_lesson_progress, use_persistence, use_previous_session, use_shortcuts,
+    use_lesson_progress, use_persistence, use_previous_session, use_shortcuts, use_yaml, YamlLoad,
 };
 use crate::startup::initial_state;
-use crate::state::{Action, ExerciseAction, LessonAction, Notice, SimAction, DOCUMENTS};
+use crate::state::{
+    Action, ExerciseAction, LessonAction, Notice, SimAction, YamlAction, DOCUMENTS,
+};
 use reconcile_content::pane::PaneEvent;
+use reconcile_core::Format;
 
 /// Typing pauses this long before the documents are re-checked.
 const CHECK_DELAY_MS: u32 = 120;
@@ -68,6 +71,7 @@ pub fn App() -> Html {
         })
     };
     let exercise_pane = use_exercise_pane(&state, !options.embed, on_pane_event);
+    let yaml = use_yaml(&state, dispatch.clone());
 
     let on_share = {
         let state = state.clone();
@@ -106,6 +110,7 @@ pub fn App() -> Html {
                 }
             })
         },
+        on_export_yaml: yaml.export_desired.clone(),
         on_export_results: {
             let (plan, timeline) = (state.plan.clone(), state.sim.timeline.clone());
             Callback::from(move |()| {
@@ -193,10 +198,10 @@ pub fn App() -> Html {
             dispatcher.dispatch(Action::Edit { document, text });
         })
     };
-    let on_format = {
+    let on_switch = {
         let dispatcher = state.dispatcher();
-        use_callback((), move |document: Document, ()| {
-            dispatcher.dispatch(Action::Format(document))
+        use_callback((), move |(document, format): (Document, Format), ()| {
+            dispatcher.dispatch(Action::Yaml(YamlAction::Switch(document, format)))
         })
     };
     let on_sim_action = {
@@ -255,13 +260,18 @@ pub fn App() -> Html {
     let invite = (!options.embed && state.lesson.is_none() && progress.is_empty())
         .then(|| lesson_invite(&on_lesson));
     let editor = |document: Document| {
-        let (on_edit, on_format) = (on_edit.clone(), on_format.clone());
+        let (on_edit, on_switch) = (on_edit.clone(), on_switch.clone());
+        let (on_convert, on_retry) = (yaml.convert.clone(), yaml.retry.clone());
+        let format = state.format_of(document);
+        let yaml_load =
+            (format == Format::Yaml && yaml.load != YamlLoad::Ready).then(|| yaml.load.clone());
         html! {
             <JsonEditor key={document.label()} {document}
                 text={state.texts.value(document).clone()}
                 error={state.error_of(document).cloned()}
                 readonly={options.readonly}
-                {on_edit} {on_format} />
+                {format} {yaml_load}
+                {on_edit} {on_switch} {on_convert} {on_retry} />
         }
     };
     let on_choose = dispatch.reform(Action::LoadPreset);
@@ -300,6 +310,7 @@ pub fn App() -> Html {
         state.restorable.is_some(),
         &then_focus_layout(|| Action::Dismiss),
         &then_focus_layout(|| Action::RestorePrevious),
+        &dispatch.reform(Action::Yaml),
     );
     // Made when typing pauses (compressing costs time); only embeds show it.
     let open_full = options.embed.then(|| {

@@ -147,7 +147,7 @@ pub fn read_text_file(
                 let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
                 String::from_utf8(bytes).map_err(|e| {
                     format!(
-                        "the file is not UTF-8 text (invalid byte at offset {}); save it as UTF-8 JSON",
+                        "the file is not UTF-8 text (invalid byte at offset {}); save it as UTF-8",
                         e.utf8_error().valid_up_to()
                     )
                 })

@@ -15,6 +15,7 @@ pub mod panic_banner;
 pub mod shared;
 pub mod startup;
 pub mod state;
+pub mod yaml_worker;
 
 /// Mounts the playground on `<body>`.
 pub fn run() {

@@ -15,6 +15,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
+use reconcile_core::{Document, Format};
 use reconcile_sim::SimConfig;
 
 /// The version this build writes: since the simulation has an informer,
@@ -54,6 +55,48 @@ pub struct SharedState {
     /// The "Your reconcile" pane is open.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub exercise: bool,
+    /// Each document's format where it was chosen rather than detected from
+    /// its text; left out when none was, so older links read the same.
+    #[serde(skip_serializing_if = "DocumentFormats::is_detected")]
+    pub formats: DocumentFormats,
+}
+
+/// The format chosen for each document, or `None` to detect it from the
+/// text (`reconcile_core::detect_format`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DocumentFormats {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub desired: Option<Format>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observed: Option<Format>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finalizers: Option<Format>,
+}
+
+impl DocumentFormats {
+    pub fn is_detected(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// The chosen format of an editor's document (`None` for the others).
+    pub fn get(&self, document: Document) -> Option<Format> {
+        match document {
+            Document::Desired => self.desired,
+            Document::Observed => self.observed,
+            Document::Finalizers => self.finalizers,
+            Document::Scenario | Document::Actions => None,
+        }
+    }
+
+    pub fn set(&mut self, document: Document, format: Option<Format>) {
+        match document {
+            Document::Desired => self.desired = format,
+            Document::Observed => self.observed = format,
+            Document::Finalizers => self.finalizers = format,
+            Document::Scenario | Document::Actions => {}
+        }
+    }
 }
 
 impl Default for SharedState {
@@ -72,6 +115,7 @@ impl Default for SharedState {
             step: None,
             code: None,
             exercise: false,
+            formats: DocumentFormats::default(),
         }
     }
 }
@@ -239,6 +283,23 @@ mod tests {
                 note: None
             })
         );
+    }
+
+    #[test]
+    fn a_chosen_format_travels_and_older_links_detect_theirs() {
+        let mut state = SharedState {
+            desired: "{a: 1}\n".into(),
+            ..SharedState::default()
+        };
+        state.formats.set(Document::Desired, Some(Format::Yaml));
+        let opened = state_of(&encode(&state)).expect("opens");
+        assert_eq!(opened.formats.get(Document::Desired), Some(Format::Yaml));
+        assert_eq!(opened.formats.get(Document::Observed), None);
+        // Detected formats write nothing, so links stay as they were.
+        let plain = SharedState::default();
+        assert!(!to_autosave(&plain).contains("formats"));
+        let old = state_of(&link(VERSION, r#"{"desired":"a: 1"}"#)).expect("opens");
+        assert!(old.formats.is_detected());
     }
 
     #[test]

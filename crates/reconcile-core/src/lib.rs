@@ -28,9 +28,10 @@ pub use explain::{diff, plan, Drift, ExplainedAction, Plan, Reason, Summary};
 pub use json::{Json, Number};
 pub use model::{Finalizers, Resources, Scenario};
 pub use parse::{
-    finalizer_list_from_value, finalizers_from_value, format_document, json_from_value,
-    parse_finalizers, parse_json, parse_resources, parse_scenario, parse_scenario_owned,
-    resources_from_value, scenario_from_value, Document, ErrorKind, InputError, UnlocatedError,
+    detect_format, finalizer_list_from_value, finalizers_from_value, format_document,
+    json_from_value, parse_finalizers, parse_json, parse_resources, parse_scenario,
+    parse_scenario_owned, resources_from_value, scenario_from_value, Document, ErrorKind, Format,
+    InputError, UnlocatedError,
 };
 pub use path::JsonPath;
 pub use reconcile::{count_out_of_sync, reconcile, Action, ActionKind};

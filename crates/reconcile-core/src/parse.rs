@@ -22,7 +22,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::json::{self, Json, Trail, ValueSeed};
 use crate::model::{Finalizers, Resources, Scenario};
@@ -35,7 +35,7 @@ use crate::scan;
 pub const MAX_DEPTH: usize = 127;
 
 /// Which document a piece of input is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Document {
     Desired,
@@ -66,8 +66,46 @@ impl fmt::Display for Document {
     }
 }
 
+/// The format of a document's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Json,
+    Yaml,
+}
+
+impl Format {
+    /// "JSON" or "YAML", as people see it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Json => "JSON",
+            Format::Yaml => "YAML",
+        }
+    }
+}
+
+/// The format a text is read in unless told otherwise: JSON when the first
+/// character other than JSON whitespace is `{` or `[`, or there is none, so
+/// broken JSON such as `{"a":1,}` keeps its JSON error although it is valid
+/// YAML; JSON too when the whole text is a JSON value (`null`, `3`,
+/// `"text"`), which YAML reads as the same value; YAML otherwise. A byte
+/// order mark is looked past, so `{` after one keeps JSON's error for it.
+pub fn detect_format(text: &str) -> Format {
+    match text
+        .trim_start_matches([' ', '\t', '\n', '\r', '\u{FEFF}'])
+        .chars()
+        .next()
+    {
+        Some('{' | '[') | None => Format::Json,
+        // A YAML text fails here at once, at its first key or plain word.
+        Some(_) if parse_json(Document::Scenario, text).is_ok() => Format::Json,
+        Some(_) => Format::Yaml,
+    }
+}
+
 /// What kind of problem the input has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorKind {
     /// Not JSON: a stray character, a missing comma, an unterminated string…
@@ -88,8 +126,9 @@ pub enum ErrorKind {
     TooLarge,
 }
 
-/// A located, human-readable input error.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A located, human-readable input error. It reads back from its JSON, so
+/// the page can take errors from the YAML module it loads on demand.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InputError {
     pub document: Document,
     pub kind: ErrorKind,
@@ -98,7 +137,10 @@ pub struct InputError {
     /// 1-based column, counted in Unicode characters.
     pub column: usize,
     /// Where in the document, e.g. `$.web.replicas`.
-    #[serde(serialize_with = "crate::path::serialize_display")]
+    #[serde(
+        serialize_with = "crate::path::serialize_display",
+        deserialize_with = "crate::path::deserialize_display"
+    )]
     pub path: JsonPath,
     /// What went wrong and what was expected, without the location.
     pub message: String,
@@ -927,6 +969,39 @@ mod tests {
 
     fn err_resources(text: &str) -> InputError {
         parse_resources(Document::Observed, text).expect_err("should fail")
+    }
+
+    #[test]
+    fn a_text_is_json_when_it_starts_with_a_brace_or_is_json() {
+        for json in [
+            "{\"a\":1,}",
+            " [",
+            "",
+            "\n",
+            "null\n",
+            " 3",
+            "\"text\"",
+            "true",
+        ] {
+            assert_eq!(detect_format(json), Format::Json, "{json:?}");
+        }
+        for yaml in [
+            "a: 1",
+            "# c\n{}",
+            "- 1",
+            "null\n---\nnull",
+            "\"k\": v",
+            "yes",
+        ] {
+            assert_eq!(detect_format(yaml), Format::Yaml, "{yaml:?}");
+        }
+    }
+
+    #[test]
+    fn an_error_reads_back_from_its_json() {
+        let error = err_resources("{\"a\": {\"b.c\": [1,]}}");
+        let json = serde_json::to_string(&error).unwrap();
+        assert_eq!(serde_json::from_str::<InputError>(&json).unwrap(), error);
     }
 
     #[test]

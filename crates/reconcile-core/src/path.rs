@@ -237,6 +237,14 @@ pub(crate) fn serialize_display<T: fmt::Display, S: serde::Serializer>(
     serializer.collect_str(value)
 }
 
+/// A path as [`JsonPath::parse`] reads it, from its `Display` text.
+pub(crate) fn deserialize_display<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<JsonPath, D::Error> {
+    let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+    JsonPath::parse(&text).map_err(serde::de::Error::custom)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

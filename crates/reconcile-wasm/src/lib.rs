@@ -39,6 +39,8 @@ pub use loop_check::LoopCheck;
 mod types;
 #[cfg(feature = "yaml")]
 mod yaml;
+#[cfg(feature = "yaml")]
+mod yaml_page;
 
 #[cfg(feature = "simulate")]
 use convert::sim_config;

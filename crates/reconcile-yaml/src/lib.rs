@@ -43,6 +43,7 @@
 //! model and an emitter this crate does not need), saphyr (saphyr-parser
 //! plus its own value model).
 
+pub mod convert;
 mod locate;
 pub mod manifest;
 mod reader;
@@ -50,38 +51,16 @@ mod scalar;
 pub mod scope;
 mod writer;
 
+pub use convert::{convert, has_comments, Converted};
+pub use manifest::{ManifestObject, ManifestOptions};
+pub use reader::{read_stream, Position, YamlDocument, MAX_ALIAS_NODES};
+pub use reconcile_core::{detect_format, Format};
 use reconcile_core::{
     finalizers_from_value, json_from_value, parse_finalizers, parse_json, parse_resources,
     parse_scenario, resources_from_value, scenario_from_value, Document, ErrorKind, Finalizers,
     InputError, Json, JsonPath, Resources, Scenario,
 };
-use serde::Serialize;
-
-pub use manifest::{ManifestObject, ManifestOptions};
-pub use reader::{read_stream, Position, YamlDocument, MAX_ALIAS_NODES};
 pub use writer::{to_yaml, to_yaml_stream};
-
-/// The format of a document's text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    Json,
-    Yaml,
-}
-
-/// JSON when the first character other than JSON whitespace is `{` or `[`,
-/// or there is none; YAML otherwise.
-pub fn detect_format(text: &str) -> Format {
-    match text
-        .trim_start_matches([' ', '\t', '\n', '\r'])
-        .chars()
-        .next()
-    {
-        Some('{' | '[') | None => Format::Json,
-        Some(_) => Format::Yaml,
-    }
-}
 
 /// The text of a file, or where it stops being UTF-8.
 pub fn text_from_bytes(document: Document, bytes: &[u8]) -> Result<&str, InputError> {

@@ -388,6 +388,8 @@ fn friendly(info: &str) -> String {
         "a tab in the indentation; expected spaces (YAML indents with spaces only)"
     } else if info.contains("mapping values are not allowed in this context") {
         "unexpected `:`; expected a nested mapping on a new, more indented line, or quotes around a value that holds `: `"
+    } else if info.contains("simple key expect ':'") {
+        "a line without `:` after its key; expected `key: value` (JSON lines among YAML ones are read as YAML)"
     } else if info.contains("did not find expected node content") {
         "expected a value here"
     } else if info.contains("found unknown anchor") {

@@ -105,11 +105,11 @@ const RULES: [Rule; 12] = [
         ],
     },
     Rule {
-        what: "the page links neither the TypeScript generator nor the pane it loads on demand",
+        what: "the page links neither the TypeScript generator, the pane nor the YAML reader it loads on demand",
         package: "reconcile-web",
         features: &[],
         direct_only: None,
-        forbidden: &[TS_GENERATOR, PANE],
+        forbidden: &[TS_GENERATOR, PANE, "reconcile-yaml", "saphyr-parser"],
     },
     Rule {
         what: "the Your reconcile pane links neither the page nor the JS API, which it calls through pkg/reconcile.js",

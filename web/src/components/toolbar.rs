@@ -6,12 +6,13 @@ use yew::prelude::*;
 use crate::components::embed_code::EmbedCode;
 use reconcile_content::share::{LinkNote, ShareError};
 
-use crate::state::Notice;
+use crate::state::{Notice, YamlAction};
 
 pub struct ToolbarCallbacks {
     pub on_share: Callback<()>,
     pub on_export_scenario: Callback<()>,
     pub on_export_results: Callback<()>,
+    pub on_export_yaml: Callback<()>,
     pub on_import: Callback<web_sys::File>,
 }
 
@@ -41,9 +42,13 @@ pub fn toolbar(callbacks: &ToolbarCallbacks, can_export: bool) -> Html {
                     title="Download the action list and the simulation timeline as JSON">
                 { "Download results" }
             </button>
+            <button type="button" onclick={callbacks.on_export_yaml.reform(|_| ())} disabled={!can_export}
+                    title="Download the desired state as a YAML manifest stream, for kubectl apply -f">
+                { "Download desired as YAML" }
+            </button>
             <label class="button">
                 { "Import…" }
-                <input type="file" accept=".json,application/json" class="visually-hidden"
+                <input type="file" accept=".json,.yaml,.yml,application/json,application/yaml" class="visually-hidden"
                        onchange={on_file} aria-label="Import a scenario file" />
             </label>
         </div>
@@ -79,6 +84,7 @@ pub fn notice_banner(
     can_restore: bool,
     on_dismiss: &Callback<()>,
     on_restore: &Callback<()>,
+    on_yaml: &Callback<YamlAction>,
 ) -> Html {
     if notice.is_none() && !can_restore {
         return Html::default();
@@ -113,6 +119,26 @@ pub fn notice_banner(
         Some(Notice::Imported(message) | Notice::Replaced(message)) => {
             ("notice info", html! { { message } })
         }
+        Some(Notice::CommentsWillBeLost { document, to, .. }) => (
+            "notice warning",
+            html! {
+                <>
+                    { format!("Comments will be lost: {} in {} keeps no YAML comments. ", document.label(), to.label()) }
+                    <button type="button" onclick={on_yaml.reform(|_| YamlAction::Confirm)}>
+                        { if matches!(to, reconcile_core::Format::Yaml) { "Format anyway" } else { "Convert anyway" } }
+                    </button>
+                </>
+            },
+        ),
+        Some(Notice::Converted { document, to, .. }) => (
+            "notice info",
+            html! {
+                <>
+                    { format!("{} is now {}. ", document.label(), to.label()) }
+                    <button type="button" onclick={on_yaml.reform(|_| YamlAction::Undo)}>{ "Undo" }</button>
+                </>
+            },
+        ),
         Some(Notice::ImportFailed(message)) => (
             "notice warning",
             html! { { format!("Import failed: {message}") } },

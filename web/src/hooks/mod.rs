@@ -7,6 +7,7 @@ mod use_lesson_progress;
 mod use_persistence;
 mod use_reveal_scroll;
 mod use_shortcut;
+mod use_yaml;
 
 pub use use_debounce::use_debounce;
 pub use use_embed_bridge::{report_checked, use_embed_bridge};
@@ -15,3 +16,4 @@ pub use use_lesson_progress::{use_lesson_progress, LessonVisit};
 pub use use_persistence::{share_link, use_persistence, use_previous_session, AUTOSAVE_LIMIT};
 pub use use_reveal_scroll::use_reveal_scroll;
 pub use use_shortcut::use_shortcuts;
+pub use use_yaml::{use_yaml, YamlLoad, YamlSupport};

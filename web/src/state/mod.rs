@@ -3,14 +3,17 @@
 mod exercise;
 mod lesson;
 mod sim;
+mod yaml;
 
 use std::rc::Rc;
 
 use reconcile_check::Language;
 use reconcile_content::exercise::LearnerCode;
 use reconcile_content::presets::{self, Preset};
-use reconcile_content::share::{LinkNote, ShareError, SharedState};
-use reconcile_core::{check_scenario, format_document, plan, Document, InputError, Plan, Scenario};
+use reconcile_content::share::{DocumentFormats, LinkNote, ShareError, SharedState};
+use reconcile_core::{
+    check_scenario, format_document, plan, Document, Format, InputError, Plan, Scenario,
+};
 use reconcile_sim::SimConfig;
 use yew::{AttrValue, Reducible};
 
@@ -19,6 +22,7 @@ use crate::shared::Shared;
 pub use exercise::ExerciseAction;
 pub use lesson::{Answer, LessonAction, LessonState};
 pub use sim::{SimAction, SimState, SPEEDS};
+pub use yaml::{Converted, YamlAction, YamlReply, YamlRequest};
 
 /// The three editable documents, in display order.
 pub const DOCUMENTS: [Document; 3] = [Document::Desired, Document::Observed, Document::Finalizers];
@@ -80,12 +84,16 @@ impl Texts {
     }
 
     fn set(&mut self, document: Document, text: String) {
+        self.set_shared(document, text.into());
+    }
+
+    fn set_shared(&mut self, document: Document, text: AttrValue) {
         let slot = match document {
             Document::Desired => &mut self.desired,
             Document::Observed => &mut self.observed,
             Document::Finalizers | Document::Scenario | Document::Actions => &mut self.finalizers,
         };
-        *slot = text.into();
+        *slot = text;
     }
 }
 
@@ -102,6 +110,7 @@ pub struct Persisted {
     lesson: Option<(String, usize)>,
     code: Option<LearnerCode>,
     exercise_open: bool,
+    formats: DocumentFormats,
 }
 
 impl Persisted {
@@ -119,6 +128,7 @@ impl Persisted {
             step: self.lesson.as_ref().map(|(_, step)| *step),
             code: self.code.clone(),
             exercise: self.exercise_open,
+            formats: self.formats,
         }
     }
 
@@ -165,6 +175,11 @@ pub struct Playground {
     /// page's code only then, since every other change of it came from the pane.
     pub code_revision: u32,
     pub exercise_open: bool,
+    /// Each document's format where the user chose one; detected otherwise.
+    pub formats: DocumentFormats,
+    /// The read the YAML module is asked for, while a document is YAML and
+    /// the module has not answered.
+    pub yaml_request: Option<Shared<YamlRequest>>,
 }
 
 /// Messages the page shows above the editors.
@@ -191,6 +206,20 @@ pub enum Notice {
     /// An imported file was loaded, or why it was not.
     Imported(String),
     ImportFailed(String),
+    /// Converting a document would drop its YAML comments: asks first.
+    CommentsWillBeLost {
+        document: Document,
+        to: Format,
+        converted: AttrValue,
+    },
+    /// A document was converted (or its YAML formatted); Undo puts back
+    /// `previous` and the formats from before.
+    Converted {
+        document: Document,
+        to: Format,
+        previous: AttrValue,
+        previous_formats: DocumentFormats,
+    },
 }
 
 impl Playground {
@@ -205,6 +234,15 @@ impl Playground {
 
     /// A checked state; it names `preset` only while the texts are exactly its texts.
     fn new(texts: Texts, config: SimConfig, preset: Option<&'static Preset>) -> Self {
+        Self::with_formats(texts, DocumentFormats::default(), config, preset)
+    }
+
+    fn with_formats(
+        texts: Texts,
+        formats: DocumentFormats,
+        config: SimConfig,
+        preset: Option<&'static Preset>,
+    ) -> Self {
         let preset_id = preset
             .filter(|p| Texts::of(p) == texts)
             .map(|p| p.id.as_str());
@@ -224,6 +262,8 @@ impl Playground {
             code: None,
             code_revision: 0,
             exercise_open: false,
+            formats,
+            yaml_request: None,
         }
         .checked()
     }
@@ -236,7 +276,7 @@ impl Playground {
             shared.finalizers.clone(),
         ]);
         let preset = shared.preset.as_deref().and_then(presets::find);
-        let mut state = Self::new(texts, shared.sim.clone(), preset);
+        let mut state = Self::with_formats(texts, shared.formats, shared.sim.clone(), preset);
         state.sim.restore(shared.pass, shared.selected);
         if shared.compare {
             state
@@ -269,6 +309,7 @@ impl Playground {
             lesson: self.lesson.as_ref().map(|l| (l.lesson.id.clone(), l.step)),
             code: self.code.clone(),
             exercise_open: self.exercise_open,
+            formats: self.formats,
         }
     }
 
@@ -290,6 +331,7 @@ impl Playground {
     /// The same state with other documents, checked.
     fn with_documents(mut self, documents: [String; 3]) -> Self {
         self.texts = Texts::from_strings(documents);
+        self.formats = DocumentFormats::default();
         self.preset_id = None;
         self.revision += 1;
         self.pristine = false;
@@ -362,26 +404,56 @@ impl Playground {
     }
 
     fn checked(mut self) -> Self {
-        let texts = &self.texts;
-        match check_scenario(&texts.desired, &texts.observed, &texts.finalizers) {
-            Ok(scenario) => {
-                let fresh = plan(
-                    &scenario.desired,
-                    &scenario.observed,
-                    scenario.finalizers.as_ref(),
-                );
-                self.plan = Some(Shared::new(fresh));
-                self.errors.clear();
-                if self.scenario.as_deref() != Some(&scenario) {
-                    self.scenario = Some(Rc::new(scenario));
-                    self.sim.recompute(self.scenario.as_deref(), false);
-                }
-            }
-            Err(errors) => self.errors = errors,
-        }
-        self.checked_revision = self.revision;
+        self.check();
         self
     }
+
+    /// Parses the documents and plans; with a YAML document, asks the YAML
+    /// module instead, and its answer comes back as [`YamlAction::Read`].
+    fn check(&mut self) {
+        self.checked_revision = self.revision;
+        if self.request_yaml_read() {
+            return;
+        }
+        let texts = &self.texts;
+        match check_scenario(&texts.desired, &texts.observed, &texts.finalizers) {
+            Ok(scenario) => self.accept(scenario),
+            Err(errors) => self.errors = errors,
+        }
+    }
+
+    /// Valid documents: planned, and simulated when they changed.
+    fn accept(&mut self, scenario: Scenario) {
+        let fresh = plan(
+            &scenario.desired,
+            &scenario.observed,
+            scenario.finalizers.as_ref(),
+        );
+        self.plan = Some(Shared::new(fresh));
+        self.errors.clear();
+        if self.scenario.as_deref() != Some(&scenario) {
+            self.scenario = Some(Rc::new(scenario));
+            self.sim.recompute(self.scenario.as_deref(), false);
+        }
+    }
+}
+
+/// The editors' documents after importing a file: a scenario file's three
+/// (JSON), or a YAML file (`.yaml`, `.yml`, or text that is YAML) as the
+/// desired state, exactly as it is (comments and all), with the others kept.
+fn import_documents(
+    state: &Playground,
+    file_name: &str,
+    text: String,
+) -> Result<[String; 3], InputError> {
+    let yaml_name = [".yaml", ".yml"]
+        .iter()
+        .any(|end| file_name.to_ascii_lowercase().ends_with(end));
+    if yaml_name || reconcile_core::detect_format(&text) == Format::Yaml {
+        let keep = |document| state.texts.get(document).to_owned();
+        return Ok([text, keep(Document::Observed), keep(Document::Finalizers)]);
+    }
+    reconcile_core::import_scenario(&text)
 }
 
 impl Default for Playground {
@@ -420,6 +492,7 @@ pub enum Action {
     Dismiss,
     Lesson(LessonAction),
     Exercise(ExerciseAction),
+    Yaml(YamlAction),
     /// Replace the three documents with `documents` (a counterexample's),
     /// keeping edited ones restorable; `what` names them for the notice.
     LoadDocuments {
@@ -450,6 +523,8 @@ impl Reducible for Playground {
                 }
                 next = next.checked();
             }
+            // A YAML document is formatted by the YAML module (`YamlAction::Converted`).
+            Action::Format(document) if next.format_of(document) == Format::Yaml => return self,
             Action::Format(document) => match format_document(document, next.texts.get(document)) {
                 Ok(mut pretty) => {
                     pretty.push('\n');
@@ -460,16 +535,14 @@ impl Reducible for Playground {
                     }
                     next = next.checked();
                 }
-                Err(error) => {
-                    next.errors.retain(|e| e.document != document);
-                    next.errors.push(error);
-                }
+                Err(error) => next.show_error(error),
             },
             Action::LoadPreset(id) => {
                 let Some(preset) = presets::find(id) else {
                     return self;
                 };
                 next.texts = Texts::of(preset);
+                next.formats = DocumentFormats::default();
                 next.preset_id = Some(preset.id.as_str());
                 next.revision += 1;
                 next.sim = SimState::with_config(preset.sim.clone());
@@ -518,7 +591,7 @@ impl Reducible for Playground {
                     "Restored your earlier documents.".to_owned()
                 });
             }
-            Action::Import { file_name, text } => match reconcile_core::import_scenario(&text) {
+            Action::Import { file_name, text } => match import_documents(&next, &file_name, text) {
                 Ok(documents) => {
                     next = next.with_documents(documents);
                     next.notice = Some(Notice::Imported(format!("Loaded {file_name}.")));
@@ -541,6 +614,11 @@ impl Reducible for Playground {
             }
             Action::Exercise(action) => {
                 if !next.apply_exercise(action) {
+                    return self;
+                }
+            }
+            Action::Yaml(action) => {
+                if !next.apply_yaml(action) {
                     return self;
                 }
             }

@@ -10,19 +10,20 @@ mod use_editor_keys;
 mod use_editor_listeners;
 mod use_editor_window;
 
-use reconcile_core::{Document, InputError};
+use reconcile_core::{Document, Format, InputError};
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use clipboard::{clipboard_handlers, ClipboardHandlers};
 use dom::input_handler;
-use render::{highlighted_lines, render_header, render_numbers};
+use render::{highlighted_lines, render_header, render_numbers, render_yaml_load, Header};
 use state::window_text;
 use use_editor_keys::{use_editor_keys, KeyHandlers};
 use use_editor_listeners::use_editor_listeners;
 use use_editor_window::{use_editor_window, window_edits, EditorWindow};
 
 use crate::editor_window::TextWindow;
+use crate::hooks::YamlLoad;
 
 #[derive(Properties, PartialEq)]
 pub struct EditorProps {
@@ -32,7 +33,17 @@ pub struct EditorProps {
     pub error: Option<InputError>,
     /// Receives this editor's document with its new text.
     pub on_edit: Callback<(Document, String)>,
-    pub on_format: Callback<Document>,
+    /// The format the text is read in.
+    pub format: Format,
+    /// Where the YAML reader stands, while this document is YAML.
+    #[prop_or_default]
+    pub yaml_load: Option<YamlLoad>,
+    /// Read this document in another format / convert it to one (its own
+    /// format: pretty-print it).
+    pub on_switch: Callback<(Document, Format)>,
+    pub on_convert: Callback<(Document, Format)>,
+    /// Loads a YAML reader that failed to load again.
+    pub on_retry: Callback<()>,
     /// Locked by an embed's `readonly`: selectable and copyable, not editable.
     #[prop_or_default]
     pub readonly: bool,
@@ -73,7 +84,11 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
     let label = props.document.label();
     let error_id = format!("{id}-error");
     let document = props.document;
-    let onclick_format = props.on_format.reform(move |_: MouseEvent| document);
+    let format = props.format;
+    // Formatting is converting to its own format.
+    let onclick_format = props
+        .on_convert
+        .reform(move |_: MouseEvent| (document, format));
     let error_elsewhere = error_outside(props.error.as_ref(), window, props.text.len());
     let onclick_goto_error = go_to_error(&editor, error_elsewhere);
 
@@ -86,7 +101,16 @@ pub fn JsonEditor(props: &EditorProps) -> Html {
     html! {
         <section class={classes!("pane", "editor-pane", props.error.is_some().then_some("has-error"))}
                  aria-labelledby={format!("{id}-heading")}>
-            { render_header(id, label, props.readonly, onclick_format) }
+            { render_header(Header {
+                id,
+                document,
+                format: props.format,
+                readonly: props.readonly,
+                on_format: onclick_format,
+                on_switch: props.on_switch.reform(move |format| (document, format)),
+                on_convert: props.on_convert.reform(move |format| (document, format)),
+            }) }
+            { render_yaml_load(props.yaml_load.as_ref(), &props.on_retry) }
             <div class="code" ref={editor.refs.scroller}>
                 <div class="code-spacer" ref={editor.refs.spacer_above} aria-hidden="true"></div>
                 <div class="code-row">

@@ -3,7 +3,10 @@
 
 use std::ops::RangeInclusive;
 
+use reconcile_core::{Document, Format};
 use yew::prelude::*;
+
+use crate::hooks::YamlLoad;
 
 use crate::highlight::tokenize_line;
 
@@ -13,21 +16,88 @@ use crate::highlight::tokenize_line;
 const HIGHLIGHT_LINE_LIMIT: usize = 1_500;
 const HIGHLIGHT_LINE_BYTES: usize = 4_000;
 
-/// The pane's heading, and its Format button unless the editor is read-only.
-pub(super) fn render_header(
-    id: &str,
-    label: &'static str,
-    readonly: bool,
-    onclick_format: Callback<MouseEvent>,
-) -> Html {
+/// What the editor's header shows and offers.
+pub(super) struct Header<'a> {
+    pub id: &'a str,
+    pub document: Document,
+    pub format: Format,
+    pub readonly: bool,
+    pub on_format: Callback<MouseEvent>,
+    /// Read the text in the other format, or convert it to the other format.
+    pub on_switch: Callback<Format>,
+    pub on_convert: Callback<Format>,
+}
+
+/// The pane's heading, its format (a menu to switch or convert it) and its
+/// Format button, unless the editor is read-only.
+pub(super) fn render_header(header: Header<'_>) -> Html {
+    let Header {
+        id,
+        document,
+        format,
+        readonly,
+        ..
+    } = header;
+    let label = document.label();
+    let other = match format {
+        Format::Json => Format::Yaml,
+        Format::Yaml => Format::Json,
+    };
+    let badge =
+        html! { <span class="format-badge" id={format!("{id}-format")}>{ format.label() }</span> };
+    if readonly {
+        return html! {
+            <header class="pane-header"><h2 id={format!("{id}-heading")}>{ label }</h2>{ badge }</header>
+        };
+    }
+    let item = |text: String, on: &Callback<Format>| {
+        let onclick = on.reform(move |event: MouseEvent| {
+            close_menu(&event);
+            other
+        });
+        html! { <button type="button" role="menuitem" {onclick}>{ text }</button> }
+    };
     html! {
         <header class="pane-header">
             <h2 id={format!("{id}-heading")}>{ label }</h2>
-            if !readonly {
-                <button type="button" class="format-button" onclick={onclick_format}
-                        aria-label={format!("Format {label}")}>{ "Format" }</button>
-            }
+            <details class="format-menu">
+                <summary aria-label={format!("{label} is {}: change the format", format.label())}>
+                    { badge }{ " ▾" }
+                </summary>
+                <div class="format-menu-items" role="menu">
+                    { item(format!("Read as {}", other.label()), &header.on_switch) }
+                    { item(format!("Convert to {}", other.label()), &header.on_convert) }
+                </div>
+            </details>
+            <button type="button" class="format-button" onclick={header.on_format}
+                    aria-label={format!("Format {label}")}>{ "Format" }</button>
         </header>
+    }
+}
+
+/// Closes the menu a choice was made in.
+fn close_menu(event: &MouseEvent) {
+    let menu = event
+        .target_dyn_into::<web_sys::Element>()
+        .and_then(|target| target.closest("details").ok().flatten());
+    if let Some(menu) = menu {
+        let _ = menu.remove_attribute("open");
+    }
+}
+
+/// "Loading YAML support…", or why it failed with a way to try again.
+pub(super) fn render_yaml_load(load: Option<&YamlLoad>, on_retry: &Callback<()>) -> Html {
+    match load {
+        Some(YamlLoad::Loading) => html! {
+            <p class="yaml-status" role="status">{ "Loading YAML support…" }</p>
+        },
+        Some(YamlLoad::Failed(message)) => html! {
+            <p class="yaml-status failed" role="status">
+                { format!("YAML support could not be loaded ({message}). ") }
+                <button type="button" onclick={on_retry.reform(|_| ())}>{ "Try again" }</button>
+            </p>
+        },
+        _ => Html::default(),
     }
 }
 

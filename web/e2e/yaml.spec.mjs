@@ -1,0 +1,183 @@
+// YAML in the editors (issue 15, the page part): each editor takes JSON or
+// YAML, shows which, reads YAML through the YAML module (a worker started on
+// the first YAML document, never with the page), converts and formats with a
+// warning before comments are lost and an Undo, keeps formats in links and
+// autosaves, exports the desired state as a manifest stream and imports
+// .yaml files. Real manifests come from crates/reconcile-yaml/tests/fixtures.
+import { readFileSync } from "node:fs";
+import { test, expect, editor, actionList, paste, actionSummaries } from "./fixtures.mjs";
+
+const fixture = (name) =>
+  readFileSync(new URL(`../../crates/reconcile-yaml/tests/fixtures/${name}`, import.meta.url), "utf8");
+const DEFAULT_ACTIONS = ["CREATE a", "UPDATE b", "DELETE c"];
+const summary = (page) => page.locator("#plan-summary");
+const badge = (page, id) => page.locator(`#${id}-format`);
+const notice = (page) => page.locator(".notice p");
+const errorOf = (page, id) => page.locator(`#${id}-error`);
+
+async function openDefault(page) {
+  await page.goto("/");
+  await expect(actionList(page).locator(":scope > li")).toHaveCount(3);
+}
+
+/** Chooses an item of an editor's format menu. */
+async function formatMenu(page, label, item) {
+  const pane = page.locator(".editor-pane", { has: editor(page, label) });
+  await pane.locator(".format-menu summary").click();
+  await pane.getByRole("menuitem", { name: item }).click();
+}
+
+test("the first view requests no YAML module, and the first YAML document loads it", async ({ page }) => {
+  const requested = [];
+  page.on("request", (request) => requested.push(request.url()));
+  await openDefault(page);
+  await page.waitForTimeout(300);
+  expect(requested.filter((url) => /yaml/i.test(url))).toEqual([]);
+  await paste(page, "Desired state", "web:\n  replicas: 2\n");
+  await expect(badge(page, "desired")).toHaveText("YAML");
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b", "DELETE c"]);
+  expect(requested.some((url) => url.endsWith("/yaml-worker.js"))).toBe(true);
+  expect(requested.some((url) => url.endsWith("/reconcile_yaml_bg.wasm"))).toBe(true);
+  await expect(actionList(page)).toHaveAttribute("data-stale", "false");
+  await expect(page.locator(".yaml-status")).toHaveCount(0);
+});
+
+test("the format is detected and shown; text starting with { stays JSON with its JSON error", async ({ page }) => {
+  await openDefault(page);
+  await expect(badge(page, "desired")).toHaveText("JSON");
+  await paste(page, "Desired state", '{"a":1,}');
+  await expect(badge(page, "desired")).toHaveText("JSON");
+  await expect(errorOf(page, "desired")).toHaveText(
+    "Line 1, column 8 at $: trailing comma; expected another member or value after `,`",
+  );
+  await expect(actionList(page)).toHaveAttribute("data-stale", "true");
+});
+
+test("a YAML error is located: document, line:column, path, what was expected", async ({ page }) => {
+  await openDefault(page);
+  await paste(page, "Observed state", "b:\n  replicas: 1\n  replicas: 2\n");
+  await expect(errorOf(page, "observed")).toHaveText(/^Line 3, column 3 at \$\.b\.replicas: duplicate member name "replicas"; each name may appear only once$/);
+  await expect(editor(page, "Observed state")).toHaveAttribute("aria-invalid", "true");
+  await expect(editor(page, "Observed state")).toHaveValue("b:\n  replicas: 1\n  replicas: 2\n");
+  expect(await actionSummaries(page)).toEqual(DEFAULT_ACTIONS);
+  await paste(page, "Observed state", "b:\n  replicas: 1\n");
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE a", "UPDATE b"]);
+});
+
+test("convert YAML with comments to JSON: asks first, converts, and Undo brings the text back exactly", async ({ page }) => {
+  await openDefault(page);
+  const yaml = "# the web tier\nweb:\n  replicas: 2   # two for now\n";
+  await paste(page, "Desired state", yaml);
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b", "DELETE c"]);
+  await formatMenu(page, "Desired state", "Convert to JSON");
+  await expect(notice(page)).toContainText("Comments will be lost");
+  await expect(editor(page, "Desired state")).toHaveValue(yaml);
+  await page.getByRole("button", { name: "Convert anyway" }).click();
+  await expect(editor(page, "Desired state")).toHaveValue('{\n  "web": {\n    "replicas": 2\n  }\n}\n');
+  await expect(badge(page, "desired")).toHaveText("JSON");
+  await expect(notice(page)).toContainText("Desired state is now JSON.");
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b", "DELETE c"]);
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(editor(page, "Desired state")).toHaveValue(yaml);
+  await expect(badge(page, "desired")).toHaveText("YAML");
+});
+
+test("convert JSON to YAML (no warning), then format YAML", async ({ page }) => {
+  await openDefault(page);
+  await formatMenu(page, "Desired state", "Convert to YAML");
+  await expect(editor(page, "Desired state")).toHaveValue("a:\n  replicas: 1\nb:\n  replicas: 3\n");
+  await expect(badge(page, "desired")).toHaveText("YAML");
+  await expect(notice(page)).toHaveText("Desired state is now YAML. Undo");
+  await expect.poll(() => actionSummaries(page)).toEqual(DEFAULT_ACTIONS);
+  await paste(page, "Observed state", "b:   {replicas:   1}\nc: {replicas: 1}\n");
+  await page.getByRole("button", { name: "Format Observed state" }).click();
+  await expect(editor(page, "Observed state")).toHaveValue("b:\n  replicas: 1\nc:\n  replicas: 1\n");
+  await expect.poll(() => actionSummaries(page)).toEqual(DEFAULT_ACTIONS);
+});
+
+test("Read as YAML switches a document's format; reload and links keep each format", async ({ page }) => {
+  await openDefault(page);
+  // Flow YAML starts with `{`, so it is read as JSON until switched.
+  await paste(page, "Desired state", "{web: {replicas: 2}}");
+  await expect(errorOf(page, "desired")).toContainText("Line 1, column 2 at $");
+  await formatMenu(page, "Desired state", "Read as YAML");
+  await expect(badge(page, "desired")).toHaveText("YAML");
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b", "DELETE c"]);
+  await paste(page, "Observed state", "b:\n  replicas: 1 # kept\n");
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b"]);
+  await page.waitForTimeout(600); // the autosave and the address bar follow a pause
+  const link = page.url();
+  expect(link).toContain("#v2/");
+  await page.reload();
+  await expect(badge(page, "desired")).toHaveText("YAML");
+  await expect(editor(page, "Observed state")).toHaveValue("b:\n  replicas: 1 # kept\n");
+  await expect(badge(page, "observed")).toHaveText("YAML");
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b"]);
+  const other = await page.context().newPage();
+  await other.goto(link);
+  await expect(editor(other, "Desired state")).toHaveValue("{web: {replicas: 2}}");
+  await expect(badge(other, "desired")).toHaveText("YAML");
+  await expect.poll(() => actionSummaries(other)).toEqual(["CREATE web", "DELETE b"]);
+});
+
+test("Download desired as YAML gives a manifest stream", async ({ page }) => {
+  await openDefault(page);
+  await paste(page, "Desired state", fixture("nginx-deployment.yaml") + "---\n" + fixture("service-loadbalancer.yaml"));
+  await expect(summary(page)).toContainText("2 to create");
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download desired as YAML" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe("desired.yaml");
+  const text = readFileSync(await download.path(), "utf8");
+  const documents = text.split(/^---\n/m);
+  expect(documents).toHaveLength(2);
+  expect(documents[0]).toMatch(/^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n  name: nginx-deployment\n  namespace: default\n/);
+  expect(documents[1]).toMatch(/^apiVersion: v1\nkind: Service\n/);
+  // It reads back as the same desired state.
+  await paste(page, "Desired state", text);
+  await expect(summary(page)).toContainText("2 to create");
+});
+
+test("import a .yaml file: it becomes the desired state, exactly as written", async ({ page }) => {
+  await openDefault(page);
+  const text = fixture("nginx-deployment.yaml");
+  await page.getByLabel("Import a scenario file").setInputFiles({
+    name: "nginx.yaml",
+    mimeType: "application/yaml",
+    buffer: Buffer.from(text),
+  });
+  await expect(editor(page, "Desired state")).toHaveValue(text);
+  await expect(badge(page, "desired")).toHaveText("YAML");
+  await expect.poll(() => actionSummaries(page)).toEqual([
+    "CREATE Deployment/default/nginx-deployment", "DELETE b", "DELETE c",
+  ]);
+});
+
+test("the upstream manifests give their plan", async ({ page }) => {
+  await openDefault(page);
+  await paste(page, "Finalizers", "");
+  await paste(page, "Desired state", fixture("nginx-deployment.yaml"));
+  await paste(page, "Observed state", fixture("kubectl-get-list.yaml"));
+  await expect.poll(() => actionSummaries(page)).toEqual([
+    "UPDATE Deployment/default/nginx-deployment",
+    "DELETE Namespace/shop",
+    "FINALIZE Service/default/my-service",
+  ]);
+  await expect(summary(page)).toHaveText("0 to create, 1 to update, 1 to finalize, 1 to delete");
+  await paste(page, "Desired state", fixture("nginx-deployment.yaml") + "---\n" + fixture("service-loadbalancer.yaml"));
+  await expect(summary(page)).toContainText("1 to delete");
+  await expect.poll(() => actionSummaries(page)).not.toContain("FINALIZE Service/default/my-service");
+});
+
+test("a YAML module that fails to download says so, and Try again loads it", async ({ page }) => {
+  await page.route("**/reconcile_yaml_bg.wasm", (route) => route.abort());
+  await openDefault(page);
+  await paste(page, "Desired state", "web: {}\n");
+  await expect(page.locator("#desired-input").locator("xpath=ancestor::section").locator(".yaml-status.failed"))
+    .toContainText("YAML support could not be loaded");
+  await page.unroute("**/reconcile_yaml_bg.wasm");
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b", "DELETE c"]);
+  await expect(page.locator(".yaml-status")).toHaveCount(0);
+});

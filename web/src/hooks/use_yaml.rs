@@ -1,0 +1,171 @@
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use reconcile_core::{Document, Format, Scenario};
+use yew::prelude::*;
+
+use crate::shared::Shared;
+use crate::state::{Action, Playground, YamlAction, YamlRequest, DOCUMENTS};
+use crate::yaml_worker::{self, Unavailable};
+
+/// Where the YAML reader stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum YamlLoad {
+    /// No document has been YAML yet: nothing was downloaded.
+    Idle,
+    Loading,
+    /// The download or the start failed, with the browser's words.
+    Failed(String),
+    Ready,
+}
+
+/// YAML support as the page uses it.
+pub struct YamlSupport {
+    pub load: YamlLoad,
+    /// Loads a failed reader again and repeats the last read.
+    pub retry: Callback<()>,
+    /// Converts a document to a format (its own: formats it).
+    pub convert: Callback<(Document, Format)>,
+    /// Downloads the desired state as a YAML manifest stream.
+    pub export_desired: Callback<()>,
+}
+
+/// What the callbacks need of the page at the moment they run.
+#[derive(Default)]
+struct Latest {
+    request: Option<Shared<YamlRequest>>,
+    texts: [AttrValue; 3],
+    formats: [Option<Format>; 3],
+    scenario: Option<Rc<Scenario>>,
+}
+
+/// Sends each read the page asks for (a document is YAML) to the YAML
+/// module's worker, started on the first one, and gives the answers back
+/// as actions; converts and exports through it too.
+#[hook]
+pub fn use_yaml(state: &Playground, dispatch: Callback<Action>) -> YamlSupport {
+    let load = use_state_eq(|| YamlLoad::Idle);
+    let latest = use_mut_ref(Latest::default);
+    {
+        let mut latest = latest.borrow_mut();
+        latest.texts = DOCUMENTS.map(|document| state.texts.value(document).clone());
+        latest.formats = DOCUMENTS.map(|document| Some(state.format_of(document)));
+        latest.scenario = state.scenario.clone();
+    }
+    {
+        let (latest, load, dispatch) = (Rc::clone(&latest), load.clone(), dispatch.clone());
+        use_effect_with(state.yaml_request.clone(), move |request| {
+            latest.borrow_mut().request = request.clone();
+            if let Some(request) = request {
+                read(request.clone(), load, dispatch);
+            }
+        });
+    }
+    // Made once, so the editors are not rendered again for a new closure.
+    let retry = {
+        let (latest, load, dispatch) = (Rc::clone(&latest), load.clone(), dispatch.clone());
+        use_callback((), move |(), ()| match latest.borrow().request.clone() {
+            Some(request) => read(request, load.clone(), dispatch.clone()),
+            None => load.set(YamlLoad::Idle),
+        })
+    };
+    let convert = {
+        let (latest, load, dispatch) = (Rc::clone(&latest), load.clone(), dispatch.clone());
+        use_callback((), move |(document, to): (Document, Format), ()| {
+            convert(&latest, document, to, load.clone(), dispatch.clone());
+        })
+    };
+    let export_desired = {
+        let (latest, load) = (Rc::clone(&latest), load.clone());
+        Callback::from(move |()| export_desired(&latest, load.clone()))
+    };
+    YamlSupport {
+        load: (*load).clone(),
+        retry,
+        convert,
+        export_desired,
+    }
+}
+
+/// Says "Loading" until the reader answers, unless it already has.
+fn loading(load: &UseStateHandle<YamlLoad>) {
+    if **load != YamlLoad::Ready {
+        load.set(YamlLoad::Loading);
+    }
+}
+
+fn unavailable(load: &UseStateHandle<YamlLoad>, Unavailable(message): Unavailable) {
+    load.set(YamlLoad::Failed(message));
+}
+
+fn read(request: Shared<YamlRequest>, load: UseStateHandle<YamlLoad>, dispatch: Callback<Action>) {
+    loading(&load);
+    wasm_bindgen_futures::spawn_local(async move {
+        let texts = DOCUMENTS.map(|document| request.texts.get(document));
+        match yaml_worker::read(request.formats, texts).await {
+            Ok(reply) => {
+                load.set(YamlLoad::Ready);
+                dispatch.emit(Action::Yaml(YamlAction::Read { request, reply }));
+            }
+            Err(error) => unavailable(&load, error),
+        }
+    });
+}
+
+fn convert(
+    latest: &RefCell<Latest>,
+    document: Document,
+    to: Format,
+    load: UseStateHandle<YamlLoad>,
+    dispatch: Callback<Action>,
+) {
+    let at = DOCUMENTS.iter().position(|d| *d == document).unwrap_or(0);
+    let (source, from) = {
+        let latest = latest.borrow();
+        (
+            latest.texts[at].clone(),
+            latest.formats[at].unwrap_or(Format::Json),
+        )
+    };
+    if (from, to) == (Format::Json, Format::Json) {
+        // JSON formats as it always has, without the YAML module.
+        return dispatch.emit(Action::Format(document));
+    }
+    loading(&load);
+    wasm_bindgen_futures::spawn_local(async move {
+        match yaml_worker::convert(document, &source, from, to).await {
+            Ok(result) => {
+                load.set(YamlLoad::Ready);
+                dispatch.emit(Action::Yaml(YamlAction::Converted {
+                    document,
+                    source,
+                    to,
+                    result,
+                }));
+            }
+            Err(error) => unavailable(&load, error),
+        }
+    });
+}
+
+fn export_desired(latest: &RefCell<Latest>, load: UseStateHandle<YamlLoad>) {
+    let Some(scenario) = latest.borrow().scenario.clone() else {
+        return;
+    };
+    let specs: Vec<String> = scenario
+        .desired
+        .iter()
+        .map(|(_, spec)| spec.to_compact_string())
+        .collect();
+    let values = format!("[{}]", specs.join(","));
+    loading(&load);
+    wasm_bindgen_futures::spawn_local(async move {
+        match yaml_worker::yaml_stream(values).await {
+            Ok(text) => {
+                load.set(YamlLoad::Ready);
+                crate::browser::download("desired.yaml", &text);
+            }
+            Err(error) => unavailable(&load, error),
+        }
+    });
+}

@@ -1,0 +1,183 @@
+//! YAML in the editors: each document's format, the reads the YAML module
+//! (loaded on demand, in a worker) is asked for, and conversions with their
+//! Undo. The module reads; core parses its answer and plans, as for JSON.
+
+use reconcile_core::{detect_format, Document, Format, InputError};
+use yew::AttrValue;
+
+use super::{Notice, Playground, Texts, DOCUMENTS};
+use crate::shared::Shared;
+
+/// A read of the three documents, for the YAML module. The page takes the
+/// answer only while this exact request (by identity) is the latest.
+#[derive(Debug)]
+pub struct YamlRequest {
+    /// Desired, observed, finalizers.
+    pub formats: [Format; 3],
+    pub texts: Texts,
+}
+
+/// What the YAML module answered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum YamlReply {
+    /// The scenario as read, as JSON text, for core's reader.
+    Scenario(String),
+    /// Each document's located error.
+    Errors(Vec<InputError>),
+}
+
+/// A document's text in another format, or pretty-printed in its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Converted {
+    pub text: String,
+    /// The YAML it came from had comments, which this text has not.
+    pub dropped_comments: bool,
+}
+
+/// Everything about YAML a user (or the YAML module) does to the page.
+#[derive(Debug, Clone, PartialEq)]
+pub enum YamlAction {
+    /// The module read `request`'s texts.
+    Read {
+        request: Shared<YamlRequest>,
+        reply: YamlReply,
+    },
+    /// Read a document in this format from now on (its text unchanged).
+    Switch(Document, Format),
+    /// The module converted `source`, the document's text when it was asked.
+    Converted {
+        document: Document,
+        source: AttrValue,
+        to: Format,
+        result: Result<Converted, InputError>,
+    },
+    /// "Convert anyway" after the warning that comments will be lost.
+    Confirm,
+    /// Put back the text and format from before the last conversion.
+    Undo,
+}
+
+impl Playground {
+    /// The format a document is read in: chosen, or detected from its text.
+    pub fn format_of(&self, document: Document) -> Format {
+        self.formats
+            .get(document)
+            .unwrap_or_else(|| detect_format(self.texts.get(document)))
+    }
+
+    fn formats_now(&self) -> [Format; 3] {
+        DOCUMENTS.map(|document| self.format_of(document))
+    }
+
+    /// Asks the YAML module for a read when a document is YAML; true then.
+    pub(super) fn request_yaml_read(&mut self) -> bool {
+        let formats = self.formats_now();
+        self.yaml_request = formats.contains(&Format::Yaml).then(|| {
+            Shared::new(YamlRequest {
+                formats,
+                texts: self.texts.clone(),
+            })
+        });
+        self.yaml_request.is_some()
+    }
+
+    /// Applies a YAML action; false when nothing changed.
+    pub(super) fn apply_yaml(&mut self, action: YamlAction) -> bool {
+        match action {
+            YamlAction::Read { request, reply } => {
+                if self.yaml_request.as_ref() != Some(&request) {
+                    return false;
+                }
+                self.yaml_request = None;
+                match reply {
+                    YamlReply::Scenario(json) => match reconcile_core::parse_scenario(&json) {
+                        Ok(scenario) => self.accept(scenario),
+                        Err(error) => self.errors = vec![error],
+                    },
+                    YamlReply::Errors(errors) => self.errors = errors,
+                }
+            }
+            YamlAction::Switch(document, format) => {
+                if self.format_of(document) == format {
+                    return false;
+                }
+                self.formats.set(document, Some(format));
+                self.edited();
+            }
+            YamlAction::Converted {
+                document,
+                source,
+                to,
+                result,
+            } => {
+                if !super::same_text(self.texts.value(document), &source) {
+                    return false; // typed over since: the conversion is of an older text
+                }
+                match result {
+                    Err(error) => self.show_error(error),
+                    Ok(converted) if converted.dropped_comments => {
+                        self.notice = Some(Notice::CommentsWillBeLost {
+                            document,
+                            to,
+                            converted: converted.text.into(),
+                        });
+                    }
+                    Ok(converted) => self.convert(document, to, converted.text.into()),
+                }
+            }
+            YamlAction::Confirm => {
+                let Some(Notice::CommentsWillBeLost {
+                    document,
+                    to,
+                    converted,
+                }) = self.notice.clone()
+                else {
+                    return false;
+                };
+                self.convert(document, to, converted);
+            }
+            YamlAction::Undo => {
+                let Some(Notice::Converted {
+                    document,
+                    previous,
+                    previous_formats,
+                    ..
+                }) = self.notice.take()
+                else {
+                    return false;
+                };
+                self.texts.set_shared(document, previous);
+                self.formats = previous_formats;
+                self.edited();
+            }
+        }
+        true
+    }
+
+    /// Replaces a document with its conversion, keeping what Undo puts back.
+    fn convert(&mut self, document: Document, to: Format, text: AttrValue) {
+        self.notice = Some(Notice::Converted {
+            document,
+            to,
+            previous: self.texts.value(document).clone(),
+            previous_formats: self.formats,
+        });
+        self.texts.set_shared(document, text);
+        self.formats.set(document, Some(to));
+        self.edited();
+    }
+
+    /// After a change of a document's text or format: checked again at once.
+    fn edited(&mut self) {
+        self.revision += 1;
+        self.preset_id = None;
+        self.pristine = false;
+        self.check();
+    }
+
+    /// Shows a document's error in place of the one it had.
+    pub(super) fn show_error(&mut self, error: InputError) {
+        self.errors.retain(|e| e.document != error.document);
+        self.errors.push(error);
+    }
+}

@@ -1,0 +1,143 @@
+//! The YAML module's worker (`yaml-worker.js`, which runs the JS API's
+//! `pkg/reconcile_yaml.js`), started the first time a document is YAML,
+//! never with the page. This only starts it and passes calls; what each call
+//! means is in `crates/reconcile-wasm/src/yaml_page.rs`.
+
+use reconcile_core::{Document, Format, InputError};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::state::{Converted, YamlReply};
+
+#[wasm_bindgen(inline_js = r#"
+let ready = null;
+let worker = null;
+let failures = 0;
+let next = 0;
+const waiting = new Map();
+function start(url) {
+  ready ??= new Promise((resolve, reject) => {
+    // A new worker fetches its module again; the query keeps a cache from answering.
+    const started = new Worker(failures ? `${url}?retry=${failures}` : url, { type: "module" });
+    const fail = (message) => {
+      started.terminate();
+      ready = null;
+      worker = null;
+      failures += 1;
+      for (const answer of waiting.values()) answer({ failed: message });
+      waiting.clear();
+      reject(new Error(message));
+    };
+    started.onerror = (event) => {
+      event.preventDefault();
+      fail(event.message || "the YAML reader could not be downloaded");
+    };
+    started.onmessage = ({ data }) => {
+      if (data.id === undefined) {
+        if (data.ready) { worker = started; resolve(); } else { fail(data.failed); }
+        return;
+      }
+      const answer = waiting.get(data.id);
+      waiting.delete(data.id);
+      answer?.(data);
+    };
+  });
+  return ready;
+}
+export function yaml_call(url, op, args) {
+  return start(url).then(
+    () => new Promise((answer) => {
+      next += 1;
+      waiting.set(next, answer);
+      worker.postMessage({ id: next, op, args });
+    }),
+    (error) => ({ failed: error.message }),
+  );
+}
+"#)]
+extern "C" {
+    /// Starts the worker once (again after a failure) and makes one call:
+    /// resolves to `{ ok }`, `{ errors }` or `{ failed }`, never rejects.
+    fn yaml_call(url: &str, op: &str, args: js_sys::Array) -> js_sys::Promise;
+}
+
+/// Why a call got no answer: the module could not be loaded or started, or
+/// the call failed (never the input's fault), with the browser's words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unavailable(pub String);
+
+enum Answer {
+    Ok(JsValue),
+    Errors(Vec<InputError>),
+}
+
+async fn call(op: &str, args: &[JsValue]) -> Result<Answer, Unavailable> {
+    let url = crate::browser::beside_page("yaml-worker.js");
+    let args: js_sys::Array = args.iter().collect();
+    let answer = JsFuture::from(yaml_call(&url, op, args))
+        .await
+        .map_err(|error| Unavailable(crate::browser::message_of(&error)))?;
+    let field = |name: &str| js_sys::Reflect::get(&answer, &name.into()).unwrap_or_default();
+    if let Some(message) = field("failed").as_string() {
+        return Err(Unavailable(message));
+    }
+    if let Some(errors) = field("errors").as_string() {
+        return serde_json::from_str(&errors)
+            .map(Answer::Errors)
+            .map_err(|error| Unavailable(error.to_string()));
+    }
+    Ok(Answer::Ok(field("ok")))
+}
+
+/// A unit variant's serialized name (its JSON is the quoted name).
+fn name(quoted: serde_json::Result<String>) -> JsValue {
+    JsValue::from_str(quoted.unwrap_or_default().trim_matches('"'))
+}
+
+/// The three documents read in their formats.
+pub async fn read(formats: [Format; 3], texts: [&str; 3]) -> Result<YamlReply, Unavailable> {
+    let formats = serde_json::to_string(&formats).unwrap_or_default();
+    let [desired, observed, finalizers] = texts.map(JsValue::from_str);
+    match call("read", &[formats.into(), desired, observed, finalizers]).await? {
+        Answer::Ok(scenario) => Ok(YamlReply::Scenario(
+            scenario.as_string().unwrap_or_default(),
+        )),
+        Answer::Errors(errors) => Ok(YamlReply::Errors(errors)),
+    }
+}
+
+/// One document's text read as `from`, written as `to`.
+pub async fn convert(
+    document: Document,
+    text: &str,
+    from: Format,
+    to: Format,
+) -> Result<Result<Converted, InputError>, Unavailable> {
+    let args = [
+        name(serde_json::to_string(&document)),
+        text.into(),
+        name(serde_json::to_string(&from)),
+        name(serde_json::to_string(&to)),
+    ];
+    match call("convert", &args).await? {
+        Answer::Ok(reply) => {
+            let field = |name: &str| js_sys::Reflect::get(&reply, &name.into()).unwrap_or_default();
+            Ok(Ok(Converted {
+                text: field("text").as_string().unwrap_or_default(),
+                dropped_comments: field("droppedComments").is_truthy(),
+            }))
+        }
+        Answer::Errors(errors) => match errors.into_iter().next() {
+            Some(error) => Ok(Err(error)),
+            None => Err(Unavailable("the YAML reader gave no answer".to_owned())),
+        },
+    }
+}
+
+/// Values (a JSON array's text) as a YAML stream, `---` between documents.
+pub async fn yaml_stream(values: String) -> Result<String, Unavailable> {
+    match call("stream", &[values.into()]).await? {
+        Answer::Ok(text) => Ok(text.as_string().unwrap_or_default()),
+        Answer::Errors(_) => Err(Unavailable("the YAML writer refused the values".to_owned())),
+    }
+}
