@@ -1,5 +1,5 @@
 // The sandbox for the learner's own reconcile (issue 14, step 1), in Chromium.
-// The same scenarios and checks run in Firefox and WebKit through e2e/engines/sandbox.mjs;
+// The same scenarios and checks run in Firefox and WebKit through e2e/engines/run.mjs;
 // this file adds what only Playwright's Chromium can look at (requests, long tasks, the
 // sandbox frame's own main thread) and a plain `python3 -m http.server` host.
 import { spawn } from "node:child_process";

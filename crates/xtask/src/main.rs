@@ -182,8 +182,8 @@ fn run_test_steps(env: &Env, tally: &mut Tally) -> Result<(), String> {
         .dir(&env.root.join("web"))
         .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
         .run_tests(tally)?;
-    // The sandbox's checks in Firefox and WebKit (Chromium ran them above).
-    env.step("node", &["e2e/engines/sandbox.mjs"])
+    // The main flows and the sandbox's checks in Firefox and WebKit (Chromium ran them above).
+    env.step("node", &["e2e/engines/run.mjs"])
         .dir(&env.root.join("web"))
         .run_tests(tally)?;
     if tally.passed == 0 {

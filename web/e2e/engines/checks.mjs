@@ -1,5 +1,5 @@
 // What each sandbox scenario (e2e/pages/sandbox-scenarios.mjs) must report, in every
-// engine. Shared by e2e/sandbox.spec.mjs (Chromium, Playwright) and e2e/engines/sandbox.mjs
+// engine. Shared by e2e/sandbox.spec.mjs (Chromium, Playwright) and e2e/engines/run.mjs
 // (Firefox over WebDriver BiDi, WebKitGTK over WebDriver). Each check throws an
 // AssertionError that says what was wrong.
 import assert from "node:assert/strict";
@@ -66,7 +66,7 @@ export const checks = {
   /**
    * 1,000 calls in one run, all right. The issue's budget is 300 ms for 1,000 cases
    * with the checking (a later step); here the bound only catches a run that pays a
-   * round trip to the page per call (SANDBOX_REPORTS=1 prints the time).
+   * round trip to the page per call (ENGINE_REPORTS=1 prints the time).
    */
   throughput(report) {
     assert.equal(report.stopped, null);

@@ -1,5 +1,5 @@
 // In-page scenarios for the sandbox (issue 14), shared by the Chromium spec
-// (e2e/sandbox.spec.mjs) and the Firefox and WebKit runner (e2e/engines/sandbox.mjs).
+// (e2e/sandbox.spec.mjs) and the Firefox and WebKit runner (e2e/engines/run.mjs).
 // Each runs inside the playground page itself (its origin, its storage, its CSP),
 // imported from /__e2e/ as a module, and returns plain data for the runner to assert on.
 

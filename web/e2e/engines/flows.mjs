@@ -1,0 +1,105 @@
+// The main flows, one spec for Firefox and WebKit (run.mjs drives it through driver.mjs):
+// edit and plan, an error with its location, a preset, Step/Run, a share link round
+// trip, an embed, autosave and restore, and the features of later issues (level vs
+// edge lanes, YAML). Chromium runs the same flows, and more, in the Playwright specs.
+import assert from "node:assert/strict";
+
+const SEED_SUMMARY = "1 to create, 1 to update, 0 to finalize, 1 to delete";
+
+/** Opens the playground afresh (a reset of the tab's session), on the seed example. */
+async function openSeed(d) {
+  await d.goto("/?preset=basics");
+  await d.waitForText("#plan-summary", SEED_SUMMARY);
+}
+
+export const flows = {
+  async editAndPlan(d) {
+    await openSeed(d);
+    await d.typeInto("Desired state", '{"a": {"replicas": 2}}');
+    await d.waitForText("#plan-summary", "1 to create, 0 to update, 0 to finalize, 2 to delete");
+    assert.equal(await d.editorValue("Desired state"), '{"a": {"replicas": 2}}');
+  },
+
+  async errorIsLocatedAndTheTextStays(d) {
+    await openSeed(d);
+    const typed = '{"b": {"replicas": 1},}';
+    await d.typeInto("Observed state", typed);
+    await d.waitForText("#observed-error", /^Line 1, column 23 at \$: trailing comma/);
+    assert.equal(await d.editorValue("Observed state"), typed);
+    assert.equal(await d.evaluate(() => document.querySelector('[aria-label="Actions"]').dataset.stale), "true");
+  },
+
+  async preset(d) {
+    await openSeed(d);
+    await d.selectOption("Preset", "LoadBalancer finalizer");
+    await d.waitForText("#plan-summary", "0 to create, 0 to update, 1 to finalize, 0 to delete");
+  },
+
+  async stepAndRun(d) {
+    await openSeed(d);
+    await d.clickButton("Step");
+    await d.waitFor(() => document.querySelectorAll('[aria-label="Passes"] > li').length === 1, [], { what: "one pass" });
+    await d.clickButton("Run to convergence");
+    await d.waitForText(".verdict", /Converged after 3 passes/);
+  },
+
+  async shareLinkRoundTrip(d) {
+    await openSeed(d);
+    const typed = '{"a": {"replicas": 2}, "z": {}}';
+    await d.typeInto("Desired state", typed);
+    await d.waitForText("#plan-summary", "2 to create, 0 to update, 0 to finalize, 2 to delete");
+    // The simulation follows the edit once typing pauses; until then the page below the plan still moves.
+    await d.waitForText(".moment-status", "At the start: 4 out of sync.");
+    await d.clickButton("Step");
+    await d.waitFor(() => document.querySelectorAll('[aria-label="Passes"] > li').length === 1, [], { what: "one pass" });
+    await d.clickButton("Share");
+    const link = await d.waitFor(() => document.querySelector('input[aria-label="Share link"]')?.value, [], { what: "the share link" });
+    assert.match(link, /\/#v2\/[A-Za-z0-9_-]+$/);
+    await d.goto("/?preset=basics");
+    await d.waitForText("#plan-summary", SEED_SUMMARY);
+    await d.goto(link);
+    await d.waitFor((t) => document.querySelector('textarea[aria-label="Desired state"]')?.value === t, [typed], { what: "the link's document" });
+    await d.waitFor(() => document.querySelectorAll('[aria-label="Passes"] > li').length === 1, [], { what: "the link's pass" });
+  },
+
+  async autosaveAndRestore(d) {
+    await openSeed(d);
+    const typed = '{"kept": {"replicas": 7}}';
+    await d.typeInto("Desired state", typed);
+    await d.waitForText("#plan-summary", "1 to create, 0 to update, 0 to finalize, 2 to delete");
+    // Saved once typing pauses; a reload of the address without its state restores it.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await d.goto("/");
+    await d.waitFor((t) => document.querySelector('textarea[aria-label="Desired state"]')?.value === t, [typed], { what: "the autosaved document" });
+  },
+
+  async embed(d) {
+    await d.goto("/?embed&preset=load-balancer-finalizer&panes=editors,plan");
+    await d.waitForText("#plan-summary", "0 to create, 0 to update, 1 to finalize, 0 to delete");
+    assert.equal(await d.evaluate(() => document.querySelector(".app")?.classList.contains("embed")), true);
+    assert.equal(await d.evaluate(() => document.querySelector(".sim-pane")), null, "panes=editors,plan shows no simulation");
+  },
+
+  async levelVersusEdgeLanes(d) {
+    await d.goto("/?preset=missed-events");
+    await d.waitFor(() => !!document.querySelector("details.level-edge > summary"), [], { what: "level vs edge" });
+    await d.evaluate(() => document.querySelector("details.level-edge > summary").setAttribute("data-e2e-target", ""));
+    await d.clickSelector("[data-e2e-target]");
+    await d.clickButton("Run to convergence");
+    const missed = await d.waitFor(() => document.querySelector(".lanes thead .hearing.missed")?.textContent, [], { what: "a broken arrow" });
+    assert.match(missed, /missed: the custom resource's spec changes/);
+    const lastEdge = await d.evaluate(() => {
+      const row = [...document.querySelectorAll(".lanes tr.edge-lane")].find((r) => r.querySelector("th code")?.textContent === "web-1");
+      return [...row.querySelectorAll("td.lane-cell")].pop()?.textContent;
+    });
+    assert.equal(lastEdge, "+ extra");
+  },
+
+  async yamlInAnEditor(d) {
+    await openSeed(d);
+    await d.typeInto("Desired state", "web: {replicas: 2}");
+    await d.waitForText("#desired-format", "YAML");
+    await d.waitForText("#plan-summary", "1 to create, 0 to update, 0 to finalize, 2 to delete");
+    assert.equal(await d.evaluate(() => document.querySelector('[aria-label="Actions"]').dataset.stale), "false");
+  },
+};

@@ -1,0 +1,105 @@
+// The engines Playwright cannot drive here, Debian's Firefox ESR and WebKitGTK's
+// MiniBrowser (driver.mjs), each running two suites: the main flows (flows.mjs) and the
+// sandbox's checks (checks.mjs; Chromium runs those in e2e/sandbox.spec.mjs, and its own
+// flows in the Playwright specs). How the sandbox works: web/static/sandbox/README.md.
+//
+//   node e2e/engines/run.mjs [firefox] [webkit]     (from web/; DIST and PORT as for Playwright)
+//
+// ENGINE_REPORTS=1 prints what each sandbox scenario reported; ENGINE_TESTS=a,b runs only
+// those flows and checks. Serves DIST (default ../dist) itself, prints one line per test
+// and closes with Playwright-style counts ("N passed (Xs)", "N failed", "N skipped"),
+// which `cargo xtask test` adds to its totals. Exits 1 if any test failed. A time cap
+// (ENGINE_TIME_CAP_S, default 600 s) fails the run rather than letting CI hang.
+import { fileURLToPath } from "node:url";
+import { checks, PLAYGROUND_PATH } from "./checks.mjs";
+import { firefox, missing, processes, webkit } from "./driver.mjs";
+import { flows } from "./flows.mjs";
+import { listening } from "./listening.mjs";
+
+const port = Number(process.env.PORT ?? 4176);
+const dist = process.env.DIST ?? "../dist";
+const base = `http://127.0.0.1:${port}`;
+const engines = process.argv.slice(2).length ? process.argv.slice(2) : ["firefox", "webkit"];
+const only = process.env.ENGINE_TESTS?.split(",");
+const chosen = (names) => names.filter((name) => !only || only.includes(name));
+const flowNames = chosen(Object.keys(flows));
+const checkNames = chosen(Object.keys(checks));
+const counts = { passed: 0, failed: 0, skipped: 0 };
+const started = Date.now();
+const running = processes();
+
+async function attempt(label, body) {
+  const t = Date.now();
+  try {
+    await body();
+    counts.passed++;
+    console.log(`  ok    ${label} (${Date.now() - t} ms)`);
+  } catch (error) {
+    counts.failed++;
+    console.log(`  FAIL  ${label} (${Date.now() - t} ms)\n        ${String(error.message).split("\n").join("\n        ")}`);
+  }
+}
+
+const scenario = (name) => import("/__e2e/sandbox-scenarios.mjs").then((m) => m[name]());
+
+async function runEngine(engine) {
+  const why = missing(engine);
+  if (why) {
+    counts.skipped += flowNames.length + checkNames.length;
+    console.log(`  skip  ${engine} › ${flowNames.length + checkNames.length} tests: ${why}`);
+    return;
+  }
+  const driver = engine === "firefox" ? await firefox(base) : await webkit(base, port + 1, running.start);
+  try {
+    for (const name of flowNames) await attempt(`${engine} › flows › ${name}`, () => flows[name](driver));
+    if (checkNames.length) {
+      await driver.goto(PLAYGROUND_PATH);
+      await driver.waitFor(() => !!document.querySelector('textarea[aria-label="Desired state"]'));
+      for (const name of checkNames) {
+        await attempt(`${engine} › sandbox › ${name}`, async () => {
+          const report = await driver.evaluate(scenario, name);
+          if (process.env.ENGINE_REPORTS) console.log(`  report ${engine} ${name}: ${JSON.stringify(report)}`);
+          checks[name](report);
+        });
+      }
+    }
+    // The storage and policy checks provoke CSP refusals on purpose (a fetch from the
+    // sandbox, string eval on the page); any other page error fails. (WebDriver reports none.)
+    if (engine === "firefox") {
+      await attempt(`${engine} › no unexpected page errors`, async () => {
+        const unexpected = driver.problems.filter((problem) => !/^page error: Content-Security-Policy: /.test(problem));
+        if (unexpected.length) throw new Error(unexpected.join("\n"));
+      });
+    }
+  } finally {
+    await driver.close();
+  }
+}
+
+const capSeconds = Number(process.env.ENGINE_TIME_CAP_S ?? 600);
+const cap = setTimeout(() => {
+  console.log(`  FAIL  the engines' suites ran past their ${capSeconds} s cap`);
+  running.stopAll();
+  process.exit(1);
+}, capSeconds * 1000);
+try {
+  running.start(process.execPath, [fileURLToPath(new URL("../serve.mjs", import.meta.url)), dist, String(port)]);
+  await listening(port);
+  for (const engine of engines) {
+    try {
+      if (engine !== "firefox" && engine !== "webkit") throw new Error(`unknown engine ${engine} (firefox, webkit)`);
+      await runEngine(engine);
+    } catch (error) {
+      counts.failed++;
+      console.log(`  FAIL  ${engine} › could not run: ${error.stack ?? error}`);
+    }
+  }
+} finally {
+  clearTimeout(cap);
+  running.stopAll();
+}
+console.log("");
+console.log(`  ${counts.passed} passed (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+if (counts.failed) console.log(`  ${counts.failed} failed`);
+if (counts.skipped) console.log(`  ${counts.skipped} skipped`);
+process.exit(counts.failed ? 1 : 0);
