@@ -14,6 +14,7 @@ use reconcile_core::{check_scenario, format_document, plan, Document, InputError
 use reconcile_sim::SimConfig;
 use yew::{AttrValue, Reducible};
 
+use crate::browser::StorageProblem;
 use crate::shared::Shared;
 
 pub use exercise::ExerciseAction;
@@ -163,6 +164,8 @@ pub struct Playground {
     /// page's code only then, since every other change of it came from the pane.
     pub code_revision: u32,
     pub exercise_open: bool,
+    /// Why autosave is off, while it is: shown until a save succeeds.
+    pub autosave_problem: Option<StorageProblem>,
 }
 
 /// Messages the page shows above the editors.
@@ -189,6 +192,15 @@ pub enum Notice {
     /// An imported file was loaded, or why it was not.
     Imported(String),
     ImportFailed(String),
+    /// This new tab started from a copy of the newest session; the others
+    /// are in Recent sessions.
+    StartedFromLatest,
+    /// Another tab saved this tab's session: this tab now keeps its own copy.
+    Forked,
+    /// A session from Recent sessions was opened; the tab's earlier one is kept there.
+    SessionOpened,
+    /// The session chosen in Recent sessions was deleted meanwhile (by another tab).
+    SessionGone,
 }
 
 impl Playground {
@@ -222,6 +234,7 @@ impl Playground {
             code: None,
             code_revision: 0,
             exercise_open: false,
+            autosave_problem: None,
         }
         .checked()
     }
@@ -402,6 +415,10 @@ pub enum Action {
     LoadShared(Rc<SharedState>),
     /// Put back the autosave from before a link was opened.
     RestorePrevious,
+    /// Replace everything with a session chosen in Recent sessions.
+    OpenSession(Rc<SharedState>),
+    /// A save failed (and autosave is off), or succeeded (`None`).
+    AutosaveProblem(Option<StorageProblem>),
     /// Replace the three documents with an imported scenario file's text.
     Import {
         file_name: String,
@@ -426,6 +443,11 @@ impl Reducible for Playground {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let from_pane = matches!(action, Action::Exercise(ExerciseAction::Edited(_)));
+        // Whatever replaces the state, autosave stays off until a save succeeds.
+        let autosave_problem = match &action {
+            Action::AutosaveProblem(problem) => *problem,
+            _ => self.autosave_problem,
+        };
         let mut next = (*self).clone();
         match action {
             Action::Edit { document, text } => {
@@ -493,6 +515,17 @@ impl Reducible for Playground {
                 // Documents from an embedding page carry no code: the learner's stays.
                 if shared.code.is_none() {
                     (next.code, next.exercise_open) = exercise;
+                }
+            }
+            Action::OpenSession(shared) => {
+                let restorable = next.restorable.take();
+                next = Playground::from_shared(&shared);
+                next.restorable = restorable;
+                next.notice = Some(Notice::SessionOpened);
+            }
+            Action::AutosaveProblem(problem) => {
+                if next.autosave_problem == problem {
+                    return self;
                 }
             }
             Action::RestorePrevious => {
@@ -576,6 +609,7 @@ impl Reducible for Playground {
                 }
             },
         }
+        next.autosave_problem = autosave_problem;
         // Any change of the code but the pane's own edits is news to the pane.
         next.code_revision = if from_pane || next.code == self.code {
             self.code_revision
