@@ -24,7 +24,7 @@ pub fn RecentSessionsMenu(props: &RecentSessionsProps) -> Html {
         let (on_show, toggle) = (recent.on_show.clone(), toggle.clone());
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Escape" {
-                e.stop_propagation();
+                e.prevent_default();
                 on_show.emit(false);
                 if let Some(button) = toggle.cast::<web_sys::HtmlElement>() {
                     let _ = button.focus();
