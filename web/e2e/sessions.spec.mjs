@@ -22,13 +22,17 @@ async function editDesired(page, text, mark) {
   await expect.poll(() => autosaved(page)).toContain(mark);
 }
 
+/** A new tab that edits its desired document to `text` (until its session holds `mark`). */
+async function tabThatEdits(context, text, mark) {
+  const page = await context.newPage();
+  await page.goto("/");
+  await editDesired(page, text, mark);
+  return page;
+}
+
 test("two tabs keep their own work: after one closes, a new tab reaches it from Recent sessions", async ({ context }) => {
-  const a = await context.newPage();
-  await a.goto("/");
-  await editDesired(a, '{"tab-a": {"replicas": 1}}', "tab-a");
-  const b = await context.newPage();
-  await b.goto("/");
-  await editDesired(b, '{"tab-b": {"replicas": 2}}', "tab-b");
+  const a = await tabThatEdits(context, '{"tab-a": {"replicas": 1}}', "tab-a");
+  const b = await tabThatEdits(context, '{"tab-b": {"replicas": 2}}', "tab-b");
   expect(await tabSession(a)).not.toBe(await tabSession(b));
   await a.close();
 
@@ -68,12 +72,8 @@ test("two tabs keep their own work: after one closes, a new tab reaches it from 
 });
 
 test("a reload keeps the tab's own session even when another tab saved later", async ({ context }) => {
-  const a = await context.newPage();
-  await a.goto("/");
-  await editDesired(a, '{"mine": {}}', "mine");
-  const b = await context.newPage();
-  await b.goto("/");
-  await editDesired(b, '{"theirs": {}}', "theirs");
+  const a = await tabThatEdits(context, '{"mine": {}}', "mine");
+  await tabThatEdits(context, '{"theirs": {}}', "theirs");
   await a.reload();
   await expect(editor(a, "Desired state")).toHaveValue('{"mine": {}}');
   await expect(notice(a)).toHaveCount(0);
@@ -96,9 +96,7 @@ async function duplicateOf(context, page, { deaf = false } = {}) {
 }
 
 test("two tabs on one session: the other tab's write makes this one fork, and neither overwrites the other", async ({ context }) => {
-  const a = await context.newPage();
-  await a.goto("/");
-  await editDesired(a, '{"shared": {"v": 1}}', "shared");
+  const a = await tabThatEdits(context, '{"shared": {"v": 1}}', "shared");
   const { id, twin: b } = await duplicateOf(context, a);
   await expect(editor(b, "Desired state")).toHaveValue('{"shared": {"v": 1}}');
   expect(await tabSession(b)).toBe(id);
@@ -119,9 +117,7 @@ test("two tabs on one session: the other tab's write makes this one fork, and ne
 });
 
 test("a tab that missed the other tab's write still forks before it saves", async ({ context }) => {
-  const a = await context.newPage();
-  await a.goto("/");
-  await editDesired(a, '{"shared": {"v": 1}}', "shared");
+  const a = await tabThatEdits(context, '{"shared": {"v": 1}}', "shared");
   const { id, twin: b } = await duplicateOf(context, a, { deaf: true });
   await expect(editor(b, "Desired state")).toHaveValue('{"shared": {"v": 1}}');
   await editDesired(a, '{"shared": {"v": 2}}', '\\"v\\": 2');
@@ -223,12 +219,8 @@ test("storage denied in an embed: a compact notice that blocks nothing", async (
 });
 
 test("the Recent sessions menu works from the keyboard, and axe finds no violations in it", async ({ context }) => {
-  const a = await context.newPage();
-  await a.goto("/");
-  await editDesired(a, '{"first": {}}', "first");
-  const page = await context.newPage();
-  await page.goto("/");
-  await editDesired(page, '{"second": {}}', "second");
+  await tabThatEdits(context, '{"first": {}}', "first");
+  const page = await tabThatEdits(context, '{"second": {}}', "second");
   await recentButton(page).focus();
   await page.keyboard.press("Enter");
   await expect(recentList(page).getByRole("listitem")).toHaveCount(2);
