@@ -35,13 +35,11 @@ pub fn use_persistence(
     dispatch: Callback<Action>,
 ) -> Option<Rc<str>> {
     let link_hash = use_state(|| None::<Rc<str>>);
-    let latest = use_mut_ref(|| None::<Rc<Persisted>>);
-    use_fork_when_taken(Rc::clone(&autosave), latest.clone(), dispatch.clone());
     {
         let link_hash = link_hash.clone();
         use_effect_with(state, move |state| {
             let state = Rc::new(state.clone());
-            *latest.borrow_mut() = Some(Rc::clone(&state));
+            let forks = fork_when_taken(Rc::clone(&state), Rc::clone(&autosave), dispatch.clone());
             panic_banner::remember_state(Rc::clone(&state), &autosave.borrow().key());
             let pending = Rc::new(Cell::new(true));
             let save = {
@@ -73,7 +71,7 @@ pub fn use_persistence(
             // Leaving the page (closing, reloading, navigating) within the delay
             // saves at once, so the last edits are not lost.
             let flush = EventListener::new(&gloo::utils::window(), "pagehide", move |_| save());
-            move || drop((timeout, flush))
+            move || drop((timeout, flush, forks))
         });
     }
     (*link_hash).clone()
@@ -106,34 +104,28 @@ pub fn save_now(
 }
 
 /// Another tab saved this tab's session (its write of the index arrives as
-/// a `storage` event): this tab forks at once, saves its copy under the new
-/// id, and says so.
-#[hook]
-fn use_fork_when_taken(
+/// a `storage` event): this tab forks at once, saves `state` (what it shows)
+/// as its own copy, and says so. None in embeds, which keep no sessions.
+fn fork_when_taken(
+    state: Rc<Persisted>,
     autosave: AutosaveHandle,
-    latest: Rc<RefCell<Option<Rc<Persisted>>>>,
     dispatch: Callback<Action>,
-) {
-    use_effect_with((), move |()| {
-        let listener = EventListener::new(&gloo::utils::window(), "storage", move |event| {
-            let Some(event) = event.dyn_ref::<StorageEvent>() else {
-                return;
-            };
-            if event.key().as_deref() != Some(INDEX_KEY) {
-                return;
-            }
-            let index = SessionIndex::parse(&event.new_value().unwrap_or_default());
-            if !autosave.borrow_mut().fork_if_taken(&index) {
-                return;
-            }
+) -> Option<EventListener> {
+    autosave.borrow().session_id()?;
+    let listener = EventListener::new(&gloo::utils::window(), "storage", move |event| {
+        let Some(event) = event.dyn_ref::<StorageEvent>() else {
+            return;
+        };
+        if event.key().as_deref() != Some(INDEX_KEY) {
+            return;
+        }
+        let index = SessionIndex::parse(&event.new_value().unwrap_or_default());
+        if autosave.borrow_mut().fork_if_taken(&index) {
             dispatch.emit(Action::SetNotice(Some(Notice::Forked)));
-            let state = latest.borrow().clone();
-            if let Some(state) = state {
-                save_now(&state, &autosave, &dispatch);
-            }
-        });
-        move || drop(listener)
+            save_now(&state, &autosave, &dispatch);
+        }
     });
+    Some(listener)
 }
 
 /// Keeps the session that "Restore" offers in local storage while it is
