@@ -14,7 +14,7 @@ use reconcile_content::sessions::{SessionEntry, SessionIndex, Stamp};
 use reconcile_content::share::{self, SharedState};
 
 use crate::browser::{self, StorageProblem};
-use crate::embed::EmbedOptions;
+use crate::embed::{EmbedOptions, AUTOSAVE_KEY};
 
 /// The index of recent sessions, in local storage.
 pub const INDEX_KEY: &str = "reconcile-playground/v1/sessions";
@@ -22,7 +22,7 @@ const SESSION_KEY_PREFIX: &str = "reconcile-playground/v1/session/";
 /// In the tab's own storage: the id of the tab's session.
 const TAB_KEY: &str = "reconcile-playground/v1/tab-session";
 /// Where builds before sessions kept their one autosave; moved into a session once.
-const LEGACY_KEY: &str = "reconcile-playground/v1/autosave";
+const LEGACY_KEY: &str = AUTOSAVE_KEY;
 
 fn session_key(id: &str) -> String {
     format!("{SESSION_KEY_PREFIX}{id}")
