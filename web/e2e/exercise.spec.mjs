@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { RIGHT_RECONCILE } from "../bench/learner-reconcile.mjs";
 
 const RIGHT_PYTHON = readFileSync(new URL("../bench/learner-reconcile.py", import.meta.url), "utf8");
-import { test, expect, editor, actionItems } from "./fixtures.mjs";
+import { test, expect, editor, actionItems, autosaved } from "./fixtures.mjs";
 
 const port = Number(process.env.PORT ?? 4173);
 const code = (page) => page.getByRole("textbox", { name: /^Your reconcile, in / });
@@ -130,7 +130,7 @@ test("closed and opened again, the pane still shows its result; the page keeps t
   await expect(status(page)).toHaveText(/^Passed/, { timeout: 20_000 });
   await page.getByRole("button", { name: "Close Your reconcile" }).click();
   await expect(page.getByRole("region", { name: "Your reconcile" })).toHaveCount(0);
-  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("byCodePoint");
+  await expect.poll(() => autosaved(page)).toContain("byCodePoint");
   await page.getByRole("button", { name: "Your reconcile" }).click();
   await expect(status(page)).toHaveText(/^Passed/);
   await expect(code(page)).toHaveValue(RIGHT_RECONCILE);
@@ -142,7 +142,7 @@ test("code the page puts back while the pane is open (Restore your last session)
   await page.keyboard.press("Control+s");
   const link = await page.evaluate(() => location.href.replace(/\?[^#]*/, ""));
   await write(page, "// mine\n");
-  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("// mine");
+  await expect.poll(() => autosaved(page)).toContain("// mine");
   await page.goto("about:blank");
   await page.goto(link);
   await expect(code(page)).toHaveValue("// the link's\n");

@@ -65,3 +65,11 @@ export async function actionSummaries(page) {
   const names = await items.locator(".name").allTextContents();
   return kinds.map((kind, i) => `${kind} ${names[i]}`);
 }
+
+/** What the page autosaved in its tab's own session (the tab's sessionStorage names it), or "". */
+export function autosaved(page) {
+  return page.evaluate(() => {
+    const id = sessionStorage.getItem("reconcile-playground/v1/tab-session");
+    return localStorage.getItem(`reconcile-playground/v1/session/${id}`) ?? "";
+  });
+}

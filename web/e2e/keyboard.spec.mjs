@@ -64,6 +64,7 @@ test("Tab visits the header, toolbar, editors and simulation controls in order, 
     "combobox Lesson",
     "button New here? Start with lesson 1",
     "button Your reconcile",
+    "button Recent sessions",
     "button Share",
     "button Download scenario",
     "button Download results",
@@ -146,8 +147,8 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await expect(actionItems(page)).toHaveText([/CREATE\s*cache-1/]);
 
   // Ctrl/Cmd+Enter runs one pass, from anywhere, even inside an editor.
-  // (Eleven Tabs reach the editor: the toolbar, then its format menu and Format.)
-  for (let i = 0; i < 11; i++) await page.keyboard.press("Tab");
+  // (Twelve Tabs reach the editor: the toolbar with Recent sessions, then its format menu and Format.)
+  for (let i = 0; i < 12; i++) await page.keyboard.press("Tab");
   expect(await focused(page)).toBe("textbox Desired state");
   const desiredText = await editor(page, "Desired state").inputValue();
   await page.keyboard.press("ControlOrMeta+Enter");
@@ -232,7 +233,7 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await page.keyboard.press("ArrowDown");
   await expect(page.locator(".lesson-panel h2")).toHaveText("Desired vs observed: the four actions");
   // The lesson panel follows the toolbar; the editors follow the panel.
-  for (const name of ["button Your reconcile", "button Share", "button Download scenario", "button Download results", "button Download desired as YAML", "file Import a scenario file"]) {
+  for (const name of ["button Your reconcile", "button Recent sessions", "button Share", "button Download scenario", "button Download results", "button Download desired as YAML", "file Import a scenario file"]) {
     await tabTo(page, name);
   }
   // The share link notice is still up: it can be read, copied and dismissed by keyboard.

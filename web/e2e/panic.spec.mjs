@@ -1,10 +1,8 @@
 // If the page panics, the user sees a banner that keeps their work (docs/bad-input.md).
 // `?debug=panic` makes the next edit panic on purpose, in the release build.
-import { test, expect, editor, typeInto, paste, actionSummaries } from "./fixtures.mjs";
+import { test, expect, editor, typeInto, paste, actionSummaries, autosaved } from "./fixtures.mjs";
 
 const PANIC_MESSAGE = "deliberate panic on edit, requested with ?debug=panic";
-const AUTOSAVE_KEY = "reconcile-playground/v1/autosave";
-const autosave = (page) => page.evaluate((key) => localStorage.getItem(key) ?? "", AUTOSAVE_KEY);
 
 test.use({
   permissions: ["clipboard-read", "clipboard-write"],
@@ -22,7 +20,7 @@ test("a panic shows a banner that keeps the work, copies debug info and reloads 
   // Earlier work, autosaved.
   await page.goto("/");
   await typeInto(page, "Desired state", '{"kept": {"replicas": 2}}');
-  await expect.poll(() => autosave(page)).toContain("kept");
+  await expect.poll(() => autosaved(page)).toContain("kept");
 
   await page.goto("/?debug=panic");
   await expect(editor(page, "Desired state")).toHaveValue('{"kept": {"replicas": 2}}');
@@ -42,7 +40,7 @@ test("a panic shows a banner that keeps the work, copies debug info and reloads 
   expect(logged[1]).toBe("unreachable");
 
   // Saved at once, and the address now holds the state (without ?debug=panic).
-  expect(JSON.parse(await autosave(page)).observed).toBe(`${observed}x`);
+  expect(JSON.parse(await autosaved(page)).observed).toBe(`${observed}x`);
   expect(new URL(page.url()).search).toBe("");
   expect(new URL(page.url()).hash).toMatch(/^#v2\//);
 
@@ -73,7 +71,7 @@ test("a panic keeps a large document whole, not the window its editor shows", as
   const large = `{\n${Array.from({ length: 3_000 }, (_, i) => `  "pod-${i}": {\n    "replicas": ${i % 3},\n    "image": "app:1"\n  }`).join(",\n")}\n}`;
   await page.goto("/");
   await paste(page, "Desired state", large);
-  await expect.poll(() => autosave(page).then((saved) => saved.includes("pod-2999"))).toBe(true);
+  await expect.poll(() => autosaved(page).then((saved) => saved.includes("pod-2999"))).toBe(true);
 
   await page.goto("/?debug=panic");
   const shown = await editor(page, "Desired state").inputValue();
@@ -81,5 +79,5 @@ test("a panic keeps a large document whole, not the window its editor shows", as
   await editor(page, "Observed state").click();
   await page.keyboard.type("x");
   await expect(page.getByRole("alert")).toBeVisible();
-  expect(JSON.parse(await autosave(page)).desired).toBe(large);
+  expect(JSON.parse(await autosaved(page)).desired).toBe(large);
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { deflateRawSync } from "node:zlib";
-import { test, expect, editor, actionItems, typeInto, actionSummaries } from "./fixtures.mjs";
+import { test, expect, editor, actionItems, typeInto, actionSummaries, autosaved } from "./fixtures.mjs";
 
 const passes = (page) => page.getByRole("list", { name: "Passes", exact: true }).locator(":scope > li");
 const notice = (page) => page.locator(".notice");
@@ -64,13 +64,13 @@ test("a shown share link says when the playground has moved on from it", async (
 test("a reload restores the autosave", async ({ page }) => {
   await page.goto("/");
   await typeInto(page, "Observed state", '{"only": 1}');
-  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("only");
+  await expect.poll(() => autosaved(page)).toContain("only");
   await page.goto("/");
   await expect(editor(page, "Observed state")).toHaveValue('{"only": 1}');
 });
 
+/** Where builds before sessions kept their one autosave (read once, into a session). */
 const AUTOSAVE_KEY = "reconcile-playground/v1/autosave";
-const autosaved = (page) => page.evaluate((key) => localStorage.getItem(key) ?? "", AUTOSAVE_KEY);
 const backoffDescription = (page) => page.getByText(/^Per item: |^Every failure requeues /);
 /** A state as earlier builds wrote it, with the backoff's snake_case names. */
 const oldState = (backoff) => JSON.stringify({ desired: '{"a": 1}\n', observed: "{}\n", finalizers: "null\n", sim: { backoff } });
@@ -117,7 +117,7 @@ test("opening a link keeps the previous session restorable", async ({ page }) =>
   await page.getByRole("button", { name: "Share" }).click();
   const defaultLink = await page.getByLabel("Share link").inputValue();
   await typeInto(page, "Finalizers", '{"c": ["keep/me"]}');
-  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("keep/me");
+  await expect.poll(() => autosaved(page)).toContain("keep/me");
   await page.goto(defaultLink);
   await page.reload();
   await expect(editor(page, "Finalizers")).toHaveValue("null\n");
@@ -159,13 +159,13 @@ test("replaced edits are still offered after a reload, until restored or forgott
   await page.getByLabel("Preset").selectOption("stuck-namespace");
   await expect(notice(page)).toContainText("It replaced your edited documents.");
   // Closed (the preset autosaved meanwhile) and opened again.
-  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("stuck-namespace");
+  await expect.poll(() => autosaved(page)).toContain("stuck-namespace");
   await page.reload();
   await expect(notice(page)).toHaveText(/Your previous session is still saved in this browser\./);
   await page.getByRole("button", { name: "Restore your last session" }).click();
   await expect(editor(page, "Desired state")).toHaveValue('{"my-work": {}}');
   await expect(notice(page)).toHaveCount(0);
-  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("my-work");
+  await expect.poll(() => autosaved(page)).toContain("my-work");
   await page.reload();
   await expect(editor(page, "Desired state")).toHaveValue('{"my-work": {}}');
   await expect(notice(page)).toHaveCount(0);
@@ -177,7 +177,7 @@ test("replaced edits are still offered after a reload, until restored or forgott
   await page.getByRole("button", { name: "Forget it" }).click();
   await expect(notice(page)).toHaveCount(0);
   await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/previous"))).toBe(null);
-  await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("stuck-namespace");
+  await expect.poll(() => autosaved(page)).toContain("stuck-namespace");
   await page.reload();
   await expect(editor(page, "Desired state")).not.toHaveValue(/my-work/);
   await expect(notice(page)).toHaveCount(0);
@@ -187,7 +187,7 @@ for (const query of ["preset=stuck-namespace", "lesson=finalizers"]) {
   test(`opening ?${query} keeps the autosaved work restorable`, async ({ page }) => {
     await page.goto("/");
     await typeInto(page, "Desired state", '{"my-work": {}}');
-    await expect.poll(() => page.evaluate(() => localStorage.getItem("reconcile-playground/v1/autosave") ?? "")).toContain("my-work");
+    await expect.poll(() => autosaved(page)).toContain("my-work");
     await page.goto(`/?${query}`);
     await expect(editor(page, "Desired state")).not.toHaveValue(/my-work/);
     await page.getByRole("button", { name: "Restore your last session" }).click();

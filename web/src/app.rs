@@ -1,6 +1,7 @@
 //! The page: header, the three editors, the plan and the simulation.
 //! Reads its options from the query (`?embed&readonly&panes=…`, see docs/embedding.md).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use reconcile_content::export_results;
@@ -9,15 +10,20 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::components::lesson_panel::{lesson_invite, lesson_menu, LessonPanel};
-use crate::components::toolbar::{notice_banner, toolbar, ToolbarCallbacks};
+use crate::components::recent_sessions::RecentSessionsMenu;
+use crate::components::toolbar::{
+    notice_banner, storage_notice, toolbar, NoticeCallbacks, ToolbarCallbacks,
+};
 use crate::components::{
     exercise_host, preset_menu, world_now, ActionList, JsonEditor, Simulation,
 };
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
     report_checked, share_link, use_debounce, use_embed_bridge, use_exercise_pane,
-    use_lesson_progress, use_persistence, use_previous_session, use_shortcuts, use_yaml, YamlLoad,
+    use_lesson_progress, use_persistence, use_previous_session, use_recent_sessions, use_shortcuts,
+    use_yaml, YamlLoad,
 };
+use crate::sessions::Autosave;
 use crate::startup::initial_state;
 use crate::state::{
     Action, ExerciseAction, LessonAction, Notice, SimAction, YamlAction, DOCUMENTS,
@@ -33,10 +39,14 @@ pub fn App() -> Html {
     let options = use_memo((), |()| {
         EmbedOptions::from_query(&browser::query_params()).with_link(&browser::location_hash())
     });
-    let state = {
-        let options = Rc::clone(&options);
-        use_reducer(move || initial_state(&options))
-    };
+    // Where the page autosaves, and the state it starts from (read from it once).
+    let start = use_memo((), |()| {
+        let (autosave, opened) = Autosave::open(&options);
+        let state = initial_state(&options, opened);
+        (Rc::new(RefCell::new(autosave)), RefCell::new(Some(state)))
+    });
+    let autosave = Rc::clone(&start.0);
+    let state = use_reducer(|| start.1.borrow_mut().take().unwrap_or_default());
     let dispatch = {
         let dispatcher = state.dispatcher();
         Callback::from(move |action: Action| dispatcher.dispatch(action))
@@ -49,10 +59,11 @@ pub fn App() -> Html {
     );
     let link_hash = use_persistence(
         state.persisted(),
-        options.autosave_key(),
+        Rc::clone(&autosave),
         !options.embed,
         dispatch.clone(),
     );
+    let recent = use_recent_sessions(autosave, state.persisted(), dispatch.clone());
     use_previous_session(state.restorable.clone(), options.previous_key());
     use_embed_bridge(Rc::clone(&options), dispatch.clone());
     // Only the first one is kept (it holds the reducer's dispatcher, which stays).
@@ -74,11 +85,13 @@ pub fn App() -> Html {
     let yaml = use_yaml(&state, dispatch.clone());
 
     let on_share = {
-        let state = state.clone();
-        let dispatch = dispatch.clone();
+        let (state, dispatch, embed) = (state.clone(), dispatch.clone(), options.embed);
         Callback::from(move |()| {
             let url = share_link(&state);
-            browser::replace_hash(&url[url.find('#').unwrap_or(url.len())..]);
+            // Embeds never write the address (it is the course page's frame's).
+            if !embed {
+                browser::replace_hash(&url[url.find('#').unwrap_or(url.len())..]);
+            }
             let copied = browser::copy_to_clipboard(&url);
             let of = Box::new(state.persisted());
             dispatch.emit(Action::SetNotice(Some(Notice::LinkReady {
@@ -308,9 +321,19 @@ pub fn App() -> Html {
         state.notice.as_ref(),
         state.shown_link_is_outdated(),
         state.restorable.is_some(),
-        &then_focus_layout(|| Action::Dismiss),
-        &then_focus_layout(|| Action::RestorePrevious),
-        &dispatch.reform(Action::Yaml),
+        &NoticeCallbacks {
+            on_dismiss: then_focus_layout(|| Action::Dismiss),
+            on_restore: then_focus_layout(|| Action::RestorePrevious),
+            on_show_recent: recent.on_show.reform(|()| true),
+            on_yaml: dispatch.reform(Action::Yaml),
+        },
+    );
+    let can_export = state.scenario.is_some() && state.errors.is_empty();
+    let storage_notice = storage_notice(
+        state.autosave_problem,
+        options.embed,
+        &callbacks,
+        can_export,
     );
     // Made when typing pauses (compressing costs time); only embeds show it.
     let open_full = options.embed.then(|| {
@@ -347,9 +370,11 @@ pub fn App() -> Html {
                     // A stable slot: the menu before it keeps the focus when the invitation goes.
                     <span class="invite-slot">{ invite }</span>
                     { open_exercise }
-                    { toolbar(&callbacks, state.scenario.is_some() && state.errors.is_empty()) }
+                    <RecentSessionsMenu recent={recent.clone()} />
+                    { toolbar(&callbacks, can_export) }
                 </header>
             }
+            { storage_notice }
             { notice }
             <div class={classes!("layout", state.lesson.is_some().then_some("with-lesson"))} ref={layout} tabindex="-1">
             if let Some(lesson) = &state.lesson {

@@ -89,9 +89,51 @@ pub fn copy_to_clipboard(text: &str) -> bool {
     true
 }
 
-pub fn storage_get(key: &str) -> Option<String> {
+/// Why local storage took nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StorageProblem {
+    /// The browser gives this page no storage (denied, as in a sandboxed
+    /// third-party frame, or switched off).
+    Unavailable,
+    /// The storage refused the write: its quota is used up.
+    Full,
+}
+
+fn local_storage() -> Result<web_sys::Storage, StorageProblem> {
+    // `window.localStorage` throws where storage is denied.
     window()
         .local_storage()
+        .ok()
+        .flatten()
+        .ok_or(StorageProblem::Unavailable)
+}
+
+/// Whether this page has local storage at all.
+pub fn storage_problem() -> Option<StorageProblem> {
+    local_storage().err()
+}
+
+pub fn storage_get(key: &str) -> Option<String> {
+    local_storage().ok()?.get_item(key).ok().flatten()
+}
+
+pub fn storage_set(key: &str, value: &str) -> Result<(), StorageProblem> {
+    local_storage()?
+        .set_item(key, value)
+        .map_err(|_| StorageProblem::Full)
+}
+
+pub fn storage_remove(key: &str) {
+    if let Ok(storage) = local_storage() {
+        let _ = storage.remove_item(key);
+    }
+}
+
+/// This tab's own storage (`sessionStorage`): a reload keeps it, a new tab
+/// starts without it (a duplicated tab starts with a copy).
+pub fn tab_storage_get(key: &str) -> Option<String> {
+    window()
+        .session_storage()
         .ok()
         .flatten()?
         .get_item(key)
@@ -99,19 +141,29 @@ pub fn storage_get(key: &str) -> Option<String> {
         .flatten()
 }
 
-/// False when storage is unavailable or full.
-pub fn storage_set(key: &str, value: &str) -> bool {
-    window()
-        .local_storage()
-        .ok()
-        .flatten()
-        .is_some_and(|storage| storage.set_item(key, value).is_ok())
+/// Nothing happens where the tab has no storage: the page then forgets the
+/// tab's session at a reload, which it says (autosave is off).
+pub fn tab_storage_set(key: &str, value: &str) {
+    if let Ok(Some(storage)) = window().session_storage() {
+        let _ = storage.set_item(key, value);
+    }
 }
 
-pub fn storage_remove(key: &str) {
-    if let Ok(Some(storage)) = window().local_storage() {
-        let _ = storage.remove_item(key);
+/// The time in milliseconds since the epoch.
+pub fn now_ms() -> u64 {
+    js_sys::Date::now() as u64
+}
+
+/// A short random token (base 36), for ids no other tab picks.
+pub fn random_token() -> String {
+    let mut n = (js_sys::Math::random() * 2f64.powi(52)) as u64;
+    let mut token = String::new();
+    while n > 0 {
+        let digit = (n % 36) as u32;
+        token.push(char::from_digit(digit, 36).unwrap_or('0'));
+        n /= 36;
     }
+    token
 }
 
 /// Saves `text` as a file download.

@@ -147,6 +147,8 @@ impl EmbedOptions {
     }
 
     /// Where each embed keeps its own autosave, so embeds never clobber the main page's.
+    /// The main page's (`AUTOSAVE_KEY`) is where builds before sessions kept
+    /// it; the page now keeps a session per tab (`sessions.rs`).
     pub fn autosave_key(&self) -> String {
         if self.embed {
             let mut key = format!(

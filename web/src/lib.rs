@@ -12,6 +12,7 @@ pub mod highlight;
 pub mod hooks;
 pub mod pane;
 pub mod panic_banner;
+pub mod sessions;
 pub mod shared;
 pub mod startup;
 pub mod state;

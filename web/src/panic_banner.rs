@@ -136,7 +136,8 @@ fn keep_work() -> Kept {
         set_address(None);
         return Kept::TooLarge;
     }
-    browser::storage_set(&autosave_key, &share::to_autosave(&shared));
+    // Where storage refuses it, the address bar below still holds the state.
+    let _ = browser::storage_set(&autosave_key, &share::to_autosave(&shared));
     let hash = share::encode(&shared);
     set_address(Some(&hash));
     Kept::Saved {

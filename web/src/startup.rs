@@ -1,5 +1,6 @@
 //! The first state: a link beats the autosave, the autosave beats the defaults,
-//! and whatever is replaced stays recoverable.
+//! and whatever is replaced stays recoverable. The autosave is the tab's own
+//! session after a reload, else a copy of the newest session (see `sessions`).
 
 use std::rc::Rc;
 
@@ -8,11 +9,14 @@ use reconcile_content::share;
 
 use crate::browser;
 use crate::embed::EmbedOptions;
+use crate::sessions::Opened;
 use crate::state::{Notice, Playground};
 
-/// What the page starts from; reads the URL and local storage.
-pub fn initial_state(options: &EmbedOptions) -> Playground {
-    let mut state = with_lesson(first_state(options), options);
+/// What the page starts from: the URL, and what `opened` found saved.
+pub fn initial_state(options: &EmbedOptions, opened: Opened) -> Playground {
+    let problem = opened.problem;
+    let mut state = with_lesson(first_state(options, opened), options);
+    state.autosave_problem = problem;
     // `?exercise=reconcile` opens the pane over whatever the page starts from,
     // with the code it holds (a link's or the autosave's), in `?lang=`.
     if options.exercise {
@@ -43,10 +47,9 @@ fn with_lesson(state: Playground, options: &EmbedOptions) -> Playground {
     next
 }
 
-fn first_state(options: &EmbedOptions) -> Playground {
+fn first_state(options: &EmbedOptions, opened: Opened) -> Playground {
     let hash = browser::location_hash();
-    let saved_text = browser::storage_get(&options.autosave_key());
-    let saved = saved_text.as_deref().map(share::from_autosave);
+    let saved = opened.saved;
     let defaults = || match options.preset.as_deref().and_then(presets::find) {
         Some(preset) => Playground::from_preset(preset),
         None => Playground::default(),
@@ -71,7 +74,13 @@ fn first_state(options: &EmbedOptions) -> Playground {
         (defaults(), saved.flatten().filter(|s| s.preset.is_none()))
     } else {
         let state = match saved {
-            Some(Some(shared)) => Playground::from_shared(&shared),
+            Some(Some(shared)) => {
+                let mut state = Playground::from_shared(&shared);
+                if opened.from_latest {
+                    state.notice = Some(Notice::StartedFromLatest);
+                }
+                state
+            }
             Some(None) => {
                 let mut state = defaults();
                 state.notice = Some(Notice::AutosaveCorrupt);

@@ -1,5 +1,5 @@
 //! The playground's content and formats: the built-in presets, the guided
-//! lessons, the exercise's starters and what its on-demand pane and the page tell each other, share links and the autosave, and the results download.
+//! lessons, the exercise's starters and what its on-demand pane and the page tell each other, share links and the autosave, the index of recent sessions, and the results download.
 //!
 //! Invariant: content is data (`presets/` and `lessons/` are JSON files,
 //! compiled in), and this crate is the one reader that validates it, with
@@ -13,6 +13,7 @@ pub mod lesson;
 pub mod pane;
 pub mod presets;
 pub mod progress;
+pub mod sessions;
 pub mod share;
 
 pub use data::ContentError;

@@ -10,6 +10,7 @@ pub mod lesson_panel;
 pub mod level_edge;
 pub mod pass_list;
 pub mod preset_menu;
+pub mod recent_sessions;
 pub mod sim_controls;
 pub mod simulation;
 pub mod status_grid;

@@ -6,6 +6,7 @@ use yew::prelude::*;
 use crate::components::embed_code::EmbedCode;
 use reconcile_content::share::{LinkNote, ShareError};
 
+use crate::browser::StorageProblem;
 use crate::state::{Notice, YamlAction};
 
 pub struct ToolbarCallbacks {
@@ -78,14 +79,27 @@ fn link_note_text(note: LinkNote) -> String {
     }
 }
 
+/// What the page's message buttons do.
+pub struct NoticeCallbacks {
+    pub on_dismiss: Callback<()>,
+    pub on_restore: Callback<()>,
+    pub on_show_recent: Callback<()>,
+    /// Confirm or undo a YAML conversion.
+    pub on_yaml: Callback<YamlAction>,
+}
+
 pub fn notice_banner(
     notice: Option<&Notice>,
     link_outdated: bool,
     can_restore: bool,
-    on_dismiss: &Callback<()>,
-    on_restore: &Callback<()>,
-    on_yaml: &Callback<YamlAction>,
+    callbacks: &NoticeCallbacks,
 ) -> Html {
+    let NoticeCallbacks {
+        on_dismiss,
+        on_restore,
+        on_show_recent,
+        on_yaml,
+    } = callbacks;
     if notice.is_none() && !can_restore {
         return Html::default();
     }
@@ -143,6 +157,22 @@ pub fn notice_banner(
             "notice warning",
             html! { { format!("Import failed: {message}") } },
         ),
+        Some(Notice::StartedFromLatest) => (
+            "notice info",
+            html! { { "This tab starts from a copy of your latest session. Every tab keeps its own session; your earlier ones are in Recent sessions." } },
+        ),
+        Some(Notice::Forked) => (
+            "notice info",
+            html! { { "This session is also open in another tab; this tab now keeps its own copy." } },
+        ),
+        Some(Notice::SessionOpened) => (
+            "notice info",
+            html! { { "Opened the session. The one this tab had is kept in Recent sessions." } },
+        ),
+        Some(Notice::SessionGone) => (
+            "notice warning",
+            html! { { "That session is no longer saved: it was deleted in another tab." } },
+        ),
         None => (
             "notice info",
             html! { { "Your previous session is still saved in this browser." } },
@@ -158,6 +188,9 @@ pub fn notice_banner(
     html! {
         <div {class} role="status">
             <p>{ body }</p>
+            if matches!(notice, Some(Notice::StartedFromLatest)) {
+                <button type="button" onclick={on_show_recent.reform(|_| ())}>{ "Show recent sessions" }</button>
+            }
             if can_restore {
                 <button type="button" onclick={on_restore.reform(|_| ())}>
                     { if matches!(notice, Some(Notice::Replaced(_))) { "Bring back your edits" } else { "Restore your last session" } }
@@ -169,6 +202,37 @@ pub fn notice_banner(
                 <button type="button" onclick={on_dismiss.reform(|_| ())}>{ "Forget it" }</button>
             }
             { embed_code }
+        </div>
+    }
+}
+
+/// The persistent notice while autosave is off, with the two ways to keep
+/// the work; `compact` in embeds, where it must not crowd the frame.
+pub fn storage_notice(
+    problem: Option<StorageProblem>,
+    compact: bool,
+    callbacks: &ToolbarCallbacks,
+    can_export: bool,
+) -> Html {
+    let Some(problem) = problem else {
+        return Html::default();
+    };
+    let reason = match problem {
+        StorageProblem::Full => "Autosave is off: this browser's storage is full.",
+        StorageProblem::Unavailable => "Autosave is off: this browser's storage is unavailable.",
+    };
+    html! {
+        <div class={classes!("notice", "warning", "storage-notice", compact.then_some("compact"))} role="status">
+            <p>
+                { reason }
+                if !compact {
+                    { " Keep your work with Download scenario or a share link; the playground tries again at every change." }
+                }
+            </p>
+            <button type="button" onclick={callbacks.on_export_scenario.reform(|_| ())} disabled={!can_export}>
+                { "Download scenario" }
+            </button>
+            <button type="button" onclick={callbacks.on_share.reform(|_| ())}>{ "Copy share link" }</button>
         </div>
     }
 }

@@ -5,6 +5,7 @@ mod use_embed_bridge;
 mod use_exercise_pane;
 mod use_lesson_progress;
 mod use_persistence;
+mod use_recent_sessions;
 mod use_reveal_scroll;
 mod use_shortcut;
 mod use_yaml;
@@ -13,7 +14,10 @@ pub use use_debounce::use_debounce;
 pub use use_embed_bridge::{report_checked, use_embed_bridge};
 pub use use_exercise_pane::{use_exercise_pane, ExercisePane, PaneLoad};
 pub use use_lesson_progress::{use_lesson_progress, LessonVisit};
-pub use use_persistence::{share_link, use_persistence, use_previous_session, AUTOSAVE_LIMIT};
+pub use use_persistence::{
+    share_link, use_persistence, use_previous_session, AutosaveHandle, AUTOSAVE_LIMIT,
+};
+pub use use_recent_sessions::{use_recent_sessions, RecentList, RecentSessions};
 pub use use_reveal_scroll::use_reveal_scroll;
 pub use use_shortcut::use_shortcuts;
 pub use use_yaml::{use_yaml, YamlLoad, YamlSupport};

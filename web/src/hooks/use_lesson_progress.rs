@@ -31,7 +31,8 @@ pub fn use_lesson_progress(current: LessonVisit) -> Rc<Progress> {
                 if progress.get(id) != Some(&entry) {
                     let mut next = (**progress).clone();
                     next.insert(id.clone(), entry);
-                    browser::storage_set(KEY, &render_progress(&next));
+                    // Where storage refuses it, the autosave's notice says so.
+                    let _ = browser::storage_set(KEY, &render_progress(&next));
                     progress.set(Rc::new(next));
                 }
             }

@@ -1,11 +1,15 @@
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
+use reconcile_content::sessions::SessionIndex;
 use reconcile_content::share::{self, SharedState};
+use wasm_bindgen::JsCast;
+use web_sys::StorageEvent;
 use yew::prelude::*;
 
+use crate::sessions::{Autosave, Saved, INDEX_KEY};
 use crate::shared::Shared;
 use crate::state::{Action, Notice, Persisted, Playground};
 use crate::{browser, panic_banner};
@@ -13,6 +17,9 @@ use crate::{browser, panic_banner};
 /// Over this many bytes of documents, nothing is autosaved (local storage is small).
 pub const AUTOSAVE_LIMIT: usize = 1 << 20;
 const SAVE_DELAY_MS: u32 = 300;
+
+/// The page's autosave, shared by the hooks that save, fork and switch sessions.
+pub type AutosaveHandle = Rc<RefCell<Autosave>>;
 
 /// Autosaves the state shortly after it stops changing. Outside embeds it
 /// keeps the address bar's hash equal to the state, so a reload or a copied
@@ -23,7 +30,7 @@ const SAVE_DELAY_MS: u32 = 300;
 #[hook]
 pub fn use_persistence(
     state: Persisted,
-    key: String,
+    autosave: AutosaveHandle,
     write_hash: bool,
     dispatch: Callback<Action>,
 ) -> Option<Rc<str>> {
@@ -32,7 +39,8 @@ pub fn use_persistence(
         let link_hash = link_hash.clone();
         use_effect_with(state, move |state| {
             let state = Rc::new(state.clone());
-            panic_banner::remember_state(Rc::clone(&state), &key);
+            let forks = fork_when_taken(Rc::clone(&state), Rc::clone(&autosave), dispatch.clone());
+            panic_banner::remember_state(Rc::clone(&state), &autosave.borrow().key());
             let pending = Rc::new(Cell::new(true));
             let save = {
                 let pending = Rc::clone(&pending);
@@ -41,15 +49,12 @@ pub fn use_persistence(
                     if !pending.replace(false) || panic_banner::has_panicked() {
                         return;
                     }
-                    if state.text_size() > AUTOSAVE_LIMIT {
-                        dispatch.emit(Action::SetNotice(Some(Notice::TooLargeToAutosave)));
+                    let Some(shared) = save_now(&state, &autosave, &dispatch) else {
                         if !write_hash {
                             link_hash.set(None);
                         }
                         return;
-                    }
-                    let shared = state.to_shared();
-                    browser::storage_set(&key, &share::to_autosave(&shared));
+                    };
                     let hash = share::encode(&shared);
                     if write_hash {
                         browser::replace_hash(&hash);
@@ -66,10 +71,61 @@ pub fn use_persistence(
             // Leaving the page (closing, reloading, navigating) within the delay
             // saves at once, so the last edits are not lost.
             let flush = EventListener::new(&gloo::utils::window(), "pagehide", move |_| save());
-            move || drop((timeout, flush))
+            move || drop((timeout, flush, forks))
         });
     }
     (*link_hash).clone()
+}
+
+/// Saves `state` now and tells the page how it went: a failed save turns
+/// autosave off (a notice says so) until one succeeds. Returns the state as
+/// shared, unless it is over the autosave limit.
+pub fn save_now(
+    state: &Persisted,
+    autosave: &RefCell<Autosave>,
+    dispatch: &Callback<Action>,
+) -> Option<SharedState> {
+    if state.text_size() > AUTOSAVE_LIMIT {
+        dispatch.emit(Action::SetNotice(Some(Notice::TooLargeToAutosave)));
+        return None;
+    }
+    let shared = state.to_shared();
+    match autosave.borrow_mut().save(&shared) {
+        Ok(Saved::Unchanged) => {}
+        Ok(saved) => {
+            if saved == Saved::Forked {
+                dispatch.emit(Action::SetNotice(Some(Notice::Forked)));
+            }
+            dispatch.emit(Action::AutosaveProblem(None));
+        }
+        Err(problem) => dispatch.emit(Action::AutosaveProblem(Some(problem))),
+    }
+    Some(shared)
+}
+
+/// Another tab saved this tab's session (its write of the index arrives as
+/// a `storage` event): this tab forks at once, saves `state` (what it shows)
+/// as its own copy, and says so. None in embeds, which keep no sessions.
+fn fork_when_taken(
+    state: Rc<Persisted>,
+    autosave: AutosaveHandle,
+    dispatch: Callback<Action>,
+) -> Option<EventListener> {
+    autosave.borrow().session_id()?;
+    let listener = EventListener::new(&gloo::utils::window(), "storage", move |event| {
+        let Some(event) = event.dyn_ref::<StorageEvent>() else {
+            return;
+        };
+        if event.key().as_deref() != Some(INDEX_KEY) {
+            return;
+        }
+        let index = SessionIndex::parse(&event.new_value().unwrap_or_default());
+        if autosave.borrow_mut().fork_if_taken(&index) {
+            dispatch.emit(Action::SetNotice(Some(Notice::Forked)));
+            save_now(&state, &autosave, &dispatch);
+        }
+    });
+    Some(listener)
 }
 
 /// Keeps the session that "Restore" offers in local storage while it is
@@ -80,8 +136,9 @@ pub fn use_previous_session(restorable: Option<Rc<SharedState>>, key: String) {
     use_effect_with(
         restorable.map(Shared::from),
         move |restorable| match restorable {
+            // A failure here shows as the autosave's, which fails alike.
             Some(previous) if share::text_size(previous) <= AUTOSAVE_LIMIT => {
-                browser::storage_set(&key, &share::to_autosave(previous));
+                let _ = browser::storage_set(&key, &share::to_autosave(previous));
             }
             Some(_) => {}
             None => browser::storage_remove(&key),

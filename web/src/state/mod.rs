@@ -17,6 +17,7 @@ use reconcile_core::{
 use reconcile_sim::SimConfig;
 use yew::{AttrValue, Reducible};
 
+use crate::browser::StorageProblem;
 use crate::shared::Shared;
 
 pub use exercise::ExerciseAction;
@@ -180,6 +181,8 @@ pub struct Playground {
     /// The read the YAML module is asked for, while a document is YAML and
     /// the module has not answered.
     pub yaml_request: Option<Shared<YamlRequest>>,
+    /// Why autosave is off, while it is: shown until a save succeeds.
+    pub autosave_problem: Option<StorageProblem>,
 }
 
 /// Messages the page shows above the editors.
@@ -220,6 +223,15 @@ pub enum Notice {
         previous: AttrValue,
         previous_formats: DocumentFormats,
     },
+    /// This new tab started from a copy of the newest session; the others
+    /// are in Recent sessions.
+    StartedFromLatest,
+    /// Another tab saved this tab's session: this tab now keeps its own copy.
+    Forked,
+    /// A session from Recent sessions was opened; the tab's earlier one is kept there.
+    SessionOpened,
+    /// The session chosen in Recent sessions was deleted meanwhile (by another tab).
+    SessionGone,
 }
 
 impl Playground {
@@ -264,6 +276,7 @@ impl Playground {
             exercise_open: false,
             formats,
             yaml_request: None,
+            autosave_problem: None,
         }
         .checked()
     }
@@ -481,6 +494,10 @@ pub enum Action {
     LoadShared(Rc<SharedState>),
     /// Put back the autosave from before a link was opened.
     RestorePrevious,
+    /// Replace everything with a session chosen in Recent sessions.
+    OpenSession(Rc<SharedState>),
+    /// A save failed (and autosave is off), or succeeded (`None`).
+    AutosaveProblem(Option<StorageProblem>),
     /// Replace the three documents with an imported scenario file's text.
     Import {
         file_name: String,
@@ -506,6 +523,11 @@ impl Reducible for Playground {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let from_pane = matches!(action, Action::Exercise(ExerciseAction::Edited(_)));
+        // Whatever replaces the state, autosave stays off until a save succeeds.
+        let autosave_problem = match &action {
+            Action::AutosaveProblem(problem) => *problem,
+            _ => self.autosave_problem,
+        };
         let mut next = (*self).clone();
         match action {
             Action::Edit { document, text } => {
@@ -579,6 +601,17 @@ impl Reducible for Playground {
                 // Documents from an embedding page carry no code: the learner's stays.
                 if shared.code.is_none() {
                     (next.code, next.exercise_open) = exercise;
+                }
+            }
+            Action::OpenSession(shared) => {
+                let restorable = next.restorable.take();
+                next = Playground::from_shared(&shared);
+                next.restorable = restorable;
+                next.notice = Some(Notice::SessionOpened);
+            }
+            Action::AutosaveProblem(problem) => {
+                if next.autosave_problem == problem {
+                    return self;
                 }
             }
             Action::RestorePrevious => {
@@ -667,6 +700,7 @@ impl Reducible for Playground {
                 }
             },
         }
+        next.autosave_problem = autosave_problem;
         // Any change of the code but the pane's own edits is news to the pane.
         next.code_revision = if from_pane || next.code == self.code {
             self.code_revision
