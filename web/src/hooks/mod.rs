@@ -6,6 +6,7 @@ mod use_exercise_pane;
 mod use_lesson_progress;
 mod use_persistence;
 mod use_reveal_scroll;
+mod use_service_worker;
 mod use_shortcut;
 mod use_yaml;
 
@@ -15,5 +16,6 @@ pub use use_exercise_pane::{use_exercise_pane, ExercisePane, PaneLoad};
 pub use use_lesson_progress::{use_lesson_progress, LessonVisit};
 pub use use_persistence::{share_link, use_persistence, use_previous_session, AUTOSAVE_LIMIT};
 pub use use_reveal_scroll::use_reveal_scroll;
+pub use use_service_worker::use_service_worker;
 pub use use_shortcut::use_shortcuts;
 pub use use_yaml::{use_yaml, YamlLoad, YamlSupport};
