@@ -19,6 +19,34 @@ async function visitUntilControlled(page, url) {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
 }
 
+test("the worker is registered only after the first action list is on screen", async ({ page }) => {
+  await visitUntilControlled(page, "/");
+  const [mark, register] = await page.evaluate(() => [
+    performance.getEntriesByName("first-action-list")[0].startTime,
+    performance.getEntriesByType("resource").find((entry) => entry.name.endsWith("/sw-register.js")).startTime,
+  ]);
+  expect(register).toBeGreaterThan(mark);
+});
+
+test("an embed registers no worker, and a browser without service workers runs the page as before", async ({ page, context }) => {
+  await page.goto("/?embed");
+  await expect(actionItems(page)).toHaveCount(DEFAULT_ACTIONS);
+  await page.waitForLoadState("load");
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations())).toHaveLength(0);
+  const without = await context.newPage();
+  const errors = [];
+  without.on("pageerror", (error) => errors.push(error.message));
+  await without.addInitScript(() => delete Navigator.prototype.serviceWorker);
+  await without.goto("/");
+  await expect(actionItems(without)).toHaveCount(DEFAULT_ACTIONS);
+  await without.waitForLoadState("load");
+  await without.waitForTimeout(500);
+  expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations())).toHaveLength(0);
+  expect(errors).toEqual([]);
+  await without.close();
+});
+
 test("a second visit works offline: the plan shows and Step runs", async ({ page, context }) => {
   await visitUntilControlled(page, "/");
   await context.setOffline(true);
@@ -45,6 +73,19 @@ test("an on-demand module used once online (YAML) works offline after that", asy
   await paste(page, "Desired state", "api:\n  replicas: 1\n");
   await expect(actionItems(page).first()).toHaveText(/CREATE\s*api/);
   await expect(page.locator(".yaml-status")).toHaveCount(0);
+});
+
+test("Python used once online works offline after that: Pyodide is cached on first use", async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const status = page.locator(".exercise-pane .check-status");
+  await visitUntilControlled(page, "/?exercise=reconcile&lang=python");
+  // The starter returns nothing, so the check ends at its first case either way.
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(status).toHaveText(/^Failed/, { timeout: 90_000 });
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(status).toHaveText(/^Failed/, { timeout: 60_000 });
 });
 
 /** A copy of the build (without Pyodide, which these tests never load), served on a port of its own. */

@@ -27,12 +27,10 @@ async function start() {
     // Another tab let a newer version take over: this page is older than its worker.
     else if (replaced) offer();
   });
-  let registration;
-  try {
-    registration = await container.register(new URL("sw.js", import.meta.url));
-  } catch {
-    return; // Refused (a private window, blocked storage): the page works as before.
-  }
+  // Refused (a private window, blocked storage, a browser that blocks workers
+  // and answers nothing): the page works as before.
+  const registration = await container.register(new URL("sw.js", import.meta.url)).catch(() => null);
+  if (!registration) return;
   const follow = (worker) =>
     worker.addEventListener("statechange", () => {
       if (worker.state === "installed" && controlled) offer();

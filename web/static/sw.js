@@ -31,6 +31,10 @@ const FILES = new Map(
   ]),
 );
 
+/** This version's cache, opened once (every request of a visit looks in it). */
+let opened = null;
+const cache = () => (opened ??= caches.open(CACHE));
+
 /** A file of this version came back from the server with other contents: a newer deploy. */
 class Outdated extends Error {}
 
@@ -53,14 +57,14 @@ self.addEventListener("fetch", (event) => {
 
 /** Precaches the first view, taking unchanged files from the versions before. */
 async function install() {
-  const cache = await caches.open(CACHE);
-  const carried = await carryOver(cache);
+  const current = await cache();
+  const carried = await carryOver(current);
   const missing = [...FILES.values()].filter((file) => file.precache && !carried.has(file.path));
-  await Promise.all(missing.map(async (file) => cache.put(file.url, await download(file))));
+  await Promise.all(missing.map(async (file) => current.put(file.url, await download(file))));
 }
 
-/** Copies into `cache` each file an older version holds at the same revision; their paths. */
-async function carryOver(cache) {
+/** Copies into `current` each file an older version holds at the same revision; their paths. */
+async function carryOver(current) {
   const carried = new Set();
   for (const name of await caches.keys()) {
     if (!name.startsWith(PREFIX) || name === CACHE) continue;
@@ -69,7 +73,7 @@ async function carryOver(cache) {
       if (carried.has(file.path)) continue;
       const copy = await old.match(file.url);
       if (copy?.headers.get(REVISION_HEADER) === file.revision) {
-        await cache.put(file.url, copy);
+        await current.put(file.url, copy);
         carried.add(file.path);
       }
     }
@@ -105,12 +109,12 @@ function fileOf(request) {
 
 /** This version's copy; else the network's, kept for next time if it is this version's. */
 async function respond(file) {
-  const cache = await caches.open(CACHE);
-  const cached = await cache.match(file.url);
+  const current = await cache();
+  const cached = await current.match(file.url);
   if (cached) return cached;
   try {
     const response = await download(file);
-    await cache.put(file.url, response.clone());
+    await current.put(file.url, response.clone());
     return response;
   } catch (error) {
     if (!(error instanceof Outdated)) return Response.error();
@@ -132,9 +136,10 @@ async function download(file) {
     throw new Outdated(file.path);
   }
   const headers = new Headers(response.headers);
-  // The body is already decoded; the stored copy must not claim otherwise.
+  // The body is already decoded; the stored copy says so, with its own length
+  // (the sandbox's download progress reads it).
   headers.delete("content-encoding");
-  headers.delete("content-length");
+  headers.set("content-length", String(body.byteLength));
   headers.set(REVISION_HEADER, file.revision);
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
