@@ -158,3 +158,17 @@ test("an older page never gets a newer deploy's module: the download fails and t
     await site.close();
   }
 });
+
+test("a worker with no list (a debug build's sw.js) retires: its caches go and it unregisters", async ({ page }) => {
+  test.setTimeout(60_000);
+  const site = await siteCopy();
+  try {
+    await visitUntilControlled(page, site.url);
+    await writeFile(join(site.root, "sw.js"), await readFile(new URL("../static/sw.js", import.meta.url), "utf8"));
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.getRegistrations().then((all) => all.length)), { timeout: 20_000 }).toBe(0);
+    await expect.poll(() => page.evaluate(() => caches.keys())).toEqual([]);
+  } finally {
+    await site.close();
+  }
+});
