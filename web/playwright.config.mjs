@@ -15,6 +15,10 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    // The offline cache's worker is tested in e2e/offline.spec.mjs (which allows it) and by
+    // the Firefox and WebKit flows; elsewhere it would precache ~1 MB per test and serve
+    // files Playwright's routes cannot see.
+    serviceWorkers: "block",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
       args: [

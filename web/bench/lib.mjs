@@ -22,8 +22,9 @@ function freePort() {
 }
 
 /** Starts the static server on `port`; resolves once it listens, rejects if it exits first. */
-function serve(root, port) {
-  const server = spawn("node", ["e2e/serve.mjs", root, String(port)], { stdio: "pipe" });
+function serve(root, port, gzip) {
+  const args = ["e2e/serve.mjs", root, String(port), ...(gzip ? ["--gzip"] : [])];
+  const server = spawn("node", args, { stdio: "pipe" });
   return new Promise((resolve, reject) => {
     server.stdout.once("data", () => resolve(server));
     server.once("exit", (code) => reject(new Error(`static server exited with ${code} (port ${port} busy?)`)));
@@ -31,14 +32,15 @@ function serve(root, port) {
 }
 
 /** Serves `root` (default ../dist, or $DIST) on `port` (or, when that one is taken, on a free
- *  one: other work on this machine may be serving too) and starts Chromium; returns both. */
-export async function serveAndLaunch(port, root = process.env.DIST ?? "../dist") {
+ *  one: other work on this machine may be serving too) and starts Chromium; returns both.
+ *  With `gzip`, the server compresses as a production host does. */
+export async function serveAndLaunch(port, root = process.env.DIST ?? "../dist", { gzip = false } = {}) {
   let server;
   try {
-    server = await serve(root, port);
+    server = await serve(root, port, gzip);
   } catch {
     port = await freePort();
-    server = await serve(root, port);
+    server = await serve(root, port, gzip);
   }
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   return {

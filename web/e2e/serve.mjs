@@ -1,12 +1,13 @@
 // Serves the release build (dist/) for the end-to-end tests: static files only, as a course host would.
+// Run as a script: `node e2e/serve.mjs [DIR] [PORT] [--gzip]`; or import `startServer` (a test's own copy of a site).
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 
-const root = resolve(process.argv[2] ?? "../dist");
 // Test-only pages (a course page that embeds the playground) live beside the tests.
 const testPages = resolve(new URL("./pages", import.meta.url).pathname);
-const port = Number(process.argv[3] ?? 4173);
 const types = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -18,21 +19,48 @@ const types = {
   ".ts": "text/plain; charset=utf-8",
 };
 
-createServer(async (req, res) => {
-  const url = new URL(req.url, "http://localhost");
-  let path = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, "");
-  if (path.endsWith("/")) path += "index.html";
-  const base = path.startsWith("/__e2e/") ? testPages : root;
-  const file = join(base, path.replace(/^\/__e2e\//, "/"));
-  if (!file.startsWith(base)) {
-    res.writeHead(403).end();
-    return;
-  }
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+/** Serves `root` on `port` (0: any free one); with `gzip`, compresses for clients that accept it,
+ *  as a production host does. Resolves to the port and a `close()`. */
+export function startServer(root, port, { gzip = false } = {}) {
+  root = resolve(root);
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, "http://localhost");
+    let path = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, "");
+    if (path.endsWith("/")) path += "index.html";
+    const base = path.startsWith("/__e2e/") ? testPages : root;
+    const file = join(base, path.replace(/^\/__e2e\//, "/"));
+    if (!file.startsWith(base)) {
+      res.writeHead(403).end();
+      return;
+    }
+    let body;
+    try {
+      body = await readFile(file);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      return;
+    }
+    const headers = { "content-type": types[extname(file)] ?? "application/octet-stream" };
+    if (gzip && /\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
+      body = gzipSync(body, { level: 9 });
+      headers["content-encoding"] = "gzip";
+    }
+    res.writeHead(200, headers);
     res.end(body);
-  } catch {
-    res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-  }
-}).listen(port, "127.0.0.1", () => console.log(`serving ${root} at http://127.0.0.1:${port}`));
+  });
+  return new Promise((done, fail) => {
+    server.once("error", fail);
+    server.listen(port, "127.0.0.1", () =>
+      done({ port: server.address().port, close: () => new Promise((closed) => server.close(closed)) }),
+    );
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [dir, port] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+  const root = resolve(dir ?? "../dist");
+  const { port: listening } = await startServer(root, Number(port ?? 4173), {
+    gzip: process.argv.includes("--gzip"),
+  });
+  console.log(`serving ${root} at http://127.0.0.1:${listening}`);
+}

@@ -15,13 +15,13 @@ use crate::components::toolbar::{
     notice_banner, storage_notice, toolbar, NoticeCallbacks, ToolbarCallbacks,
 };
 use crate::components::{
-    exercise_host, preset_menu, world_now, ActionList, JsonEditor, Simulation,
+    exercise_host, preset_menu, update_notice, world_now, ActionList, JsonEditor, Simulation,
 };
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
     report_checked, share_link, use_debounce, use_embed_bridge, use_exercise_pane,
-    use_lesson_progress, use_persistence, use_previous_session, use_recent_sessions, use_shortcuts,
-    use_yaml, YamlLoad,
+    use_lesson_progress, use_persistence, use_previous_session, use_recent_sessions,
+    use_service_worker, use_shortcuts, use_yaml, YamlLoad,
 };
 use crate::sessions::Autosave;
 use crate::startup::initial_state;
@@ -112,6 +112,9 @@ pub fn App() -> Html {
             let _ = performance.mark("first-action-list");
         }
     });
+    // Not in embeds: a course page's frame may not get a worker, and a notice
+    // there would be the course page's to give (docs/offline.md).
+    let update_ready = use_service_worker(!options.embed);
 
     let callbacks = ToolbarCallbacks {
         on_share,
@@ -375,6 +378,7 @@ pub fn App() -> Html {
                 </header>
             }
             { storage_notice }
+            { update_notice(update_ready) }
             { notice }
             <div class={classes!("layout", state.lesson.is_some().then_some("with-lesson"))} ref={layout} tabindex="-1">
             if let Some(lesson) = &state.lesson {

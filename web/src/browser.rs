@@ -54,6 +54,18 @@ pub fn beside_page(path: &str) -> String {
         .unwrap_or_else(|_| path.to_owned())
 }
 
+/// Adds `<script type="module" src="{src}">` to the page: a module that
+/// only runs once the page is up, and is none of the first view's downloads.
+pub fn add_module_script(src: &str) {
+    let document = gloo::utils::document();
+    let (Ok(script), Some(head)) = (document.create_element("script"), document.head()) else {
+        return;
+    };
+    let _ = script.set_attribute("type", "module");
+    let _ = script.set_attribute("src", src);
+    let _ = head.append_child(&script);
+}
+
 /// An error's message, or the value as text.
 pub fn message_of(error: &JsValue) -> String {
     error

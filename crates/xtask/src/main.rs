@@ -14,6 +14,7 @@ mod fuzz;
 mod jsapi;
 mod pyodide;
 mod size;
+mod sw;
 mod tools;
 
 use std::path::PathBuf;
@@ -43,6 +44,11 @@ usage: cargo xtask <command>
   pyodide [DIR]      copy Pyodide's core files (npm pyodide) into DIR/pyodide/ for the
                      sandbox's Python (default: trunk's staging dir when run as its
                      hook, else dist/)
+  post-build         trunk's hook after every build: js-api, exercise-ui, csp, pyodide
+                     and sw, in this order, into trunk's staging dir
+  sw [DIR]           write DIR/sw.js, the service worker, with the list of the build's
+                     files and their revisions (default: trunk's staging dir when run
+                     as its hook, else dist/)
   js-api [--into D]  build the JS API for course pages into D/pkg/ (default: trunk's
                      staging dir when run as its hook, else dist/)
   exercise-ui [--into D]
@@ -52,7 +58,8 @@ usage: cargo xtask <command>
                      core against a Python reference (criterion, bench-speed profile) and
                      the wasm JS API against plain JS in headless Chromium, on generated
                      scenarios of 1k-1M resources; edit -> render latency, long tasks,
-                     time to the first action list, size, the simulation budget";
+                     time to the first action list (and a second visit offline), size,
+                     the simulation budget";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -65,6 +72,8 @@ fn main() -> ExitCode {
         Some("exercise-ui") => exercise_ui::run(&args[1..]),
         Some("csp") => csp::run(&args[1..]),
         Some("pyodide") => pyodide::run(&args[1..]),
+        Some("sw") => sw::run(&args[1..]),
+        Some("post-build") => post_build(),
         Some("fuzz") => fuzz::command(&args[1..]),
         Some("boundaries") => boundaries::check(&Env::new(), &mut Tally::default()),
         Some("size") => size::report(&Env::new().root.join("dist")).map(|table| print!("{table}")),
@@ -90,6 +99,16 @@ fn serve(release: bool) -> Result<(), String> {
         serve = serve.arg("--release");
     }
     serve.run()
+}
+
+/// Trunk starts all of a stage's hooks at once, so its one `post_build` hook
+/// runs the steps in order: the service worker lists what the others write.
+fn post_build() -> Result<(), String> {
+    jsapi::run(&[])?;
+    exercise_ui::run(&[])?;
+    csp::run(&[])?;
+    pyodide::run(&[])?;
+    sw::run(&[])
 }
 
 fn build() -> Result<(), String> {

@@ -25,14 +25,17 @@ fn gzipped_len(bytes: &[u8]) -> Result<usize, String> {
 /// Markdown tables of the page's files in `dist` and, when it was built, of
 /// the JS API in `dist/pkg`, each with a total row against its budget.
 pub fn report(dist: &Path) -> Result<String, String> {
-    // The sandbox for a learner's code loads on its first run, never with the page.
-    let sandbox = |name: &str| name.starts_with("sandbox");
-    // The page's glue imports its inline JavaScript (`snippets/`) at once.
-    let mut page = files(dist, |name| name != "example.html" && !sandbox(name))?;
-    page.extend(snippets(dist, "reconcile-web")?);
-    let mut report = table_of(page, "budget 150 KB")?;
+    let mut report = table_of(first_view(dist)?, "budget 150 KB")?;
     report.push_str("\nThe sandbox for a learner's code, loaded on its first run:\n\n");
-    report.push_str(&table(dist, sandbox, "no budget of its own")?);
+    report.push_str(&table(dist, is_sandbox, "no budget of its own")?);
+    report.push_str(
+        "\nThe service worker and the module that registers it once the first view is on screen (`docs/offline.md`):\n\n",
+    );
+    report.push_str(&table(
+        dist,
+        crate::sw::is_worker_file,
+        "no budget of its own",
+    )?);
     let pyodide = dist.join(crate::pyodide::DIR);
     if pyodide.is_dir() {
         report.push_str(
@@ -78,6 +81,22 @@ pub fn report(dist: &Path) -> Result<String, String> {
         report.push_str(&table(&pkg, yaml, "no budget of its own")?);
     }
     Ok(report)
+}
+
+/// The sandbox for a learner's code loads on its first run, never with the page.
+fn is_sandbox(name: &str) -> bool {
+    name.starts_with("sandbox")
+}
+
+/// What the page's first view downloads, by name relative to `dist`: the page,
+/// its stylesheet, js and wasm, and the inline JavaScript (`snippets/`) its glue
+/// imports at once. The service worker precaches these (and `sw-register.js`).
+pub fn first_view(dist: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+    let mut page = files(dist, |name| {
+        name != "example.html" && !crate::sw::is_worker_file(name) && !is_sandbox(name)
+    })?;
+    page.extend(snippets(dist, "reconcile-web")?);
+    Ok(page)
 }
 
 /// The page assets in `dir` that `include` accepts, with a total row.

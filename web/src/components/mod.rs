@@ -15,6 +15,7 @@ pub mod sim_controls;
 pub mod simulation;
 pub mod status_grid;
 pub mod toolbar;
+pub mod update_notice;
 pub mod world_now;
 
 pub use action_list::ActionList;
@@ -22,4 +23,5 @@ pub use editor::JsonEditor;
 pub use exercise_host::exercise_host;
 pub use preset_menu::preset_menu;
 pub use simulation::Simulation;
+pub use update_notice::update_notice;
 pub use world_now::world_now;

@@ -7,6 +7,7 @@ mod use_lesson_progress;
 mod use_persistence;
 mod use_recent_sessions;
 mod use_reveal_scroll;
+mod use_service_worker;
 mod use_shortcut;
 mod use_yaml;
 
@@ -19,5 +20,6 @@ pub use use_persistence::{
 };
 pub use use_recent_sessions::{use_recent_sessions, RecentList, RecentSessions};
 pub use use_reveal_scroll::use_reveal_scroll;
+pub use use_service_worker::use_service_worker;
 pub use use_shortcut::use_shortcuts;
 pub use use_yaml::{use_yaml, YamlLoad, YamlSupport};

@@ -1,0 +1,177 @@
+// The service worker (issue 17; docs/offline.md): a second visit works offline,
+// an on-demand module used once works offline too, and a new deploy waits, is
+// offered as "Reload", and takes over cleanly without losing what was typed.
+// The update test serves its own copy of the build, which it then "deploys" anew.
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { test, expect, actionItems, editor, paste, typeInto } from "./fixtures.mjs";
+import { startServer } from "./serve.mjs";
+
+// The rest of the suite blocks service workers (playwright.config.mjs); here they are the subject.
+test.use({ serviceWorkers: "allow" });
+
+const dist = resolve(process.env.DIST ?? "../dist");
+const DEFAULT_ACTIONS = 3;
+const updateNotice = (page) => page.locator(".update-notice");
+
+/** Opens `url` and waits until the service worker serves the page (it claims the first visit's page). */
+async function visitUntilControlled(page, url) {
+  await page.goto(url);
+  await expect(actionItems(page)).toHaveCount(DEFAULT_ACTIONS);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+}
+
+test("the worker is registered only after the first action list is on screen", async ({ page }) => {
+  await visitUntilControlled(page, "/");
+  const [mark, register] = await page.evaluate(() => [
+    performance.getEntriesByName("first-action-list")[0].startTime,
+    performance.getEntriesByType("resource").find((entry) => entry.name.endsWith("/sw-register.js")).startTime,
+  ]);
+  expect(register).toBeGreaterThan(mark);
+});
+
+test("an embed registers no worker, and a browser without service workers runs the page as before", async ({ page, context }) => {
+  await page.goto("/?embed");
+  await expect(actionItems(page)).toHaveCount(DEFAULT_ACTIONS);
+  await page.waitForLoadState("load");
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations())).toHaveLength(0);
+  const without = await context.newPage();
+  const errors = [];
+  without.on("pageerror", (error) => errors.push(error.message));
+  await without.addInitScript(() => delete Navigator.prototype.serviceWorker);
+  await without.goto("/");
+  await expect(actionItems(without)).toHaveCount(DEFAULT_ACTIONS);
+  await without.waitForLoadState("load");
+  await without.waitForTimeout(500);
+  expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations())).toHaveLength(0);
+  expect(errors).toEqual([]);
+  await without.close();
+});
+
+test("a second visit works offline: the plan shows and Step runs", async ({ page, context }) => {
+  await visitUntilControlled(page, "/");
+  await context.setOffline(true);
+  await page.reload();
+  await expect(actionItems(page)).toHaveCount(DEFAULT_ACTIONS);
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(page.getByRole("table", { name: "Resource status" }).locator("caption")).toHaveText(
+    "Resource status after pass 1",
+  );
+  // A new tab, with a query: the same page, from the cache.
+  const other = await context.newPage();
+  await other.goto("/?preset=cache-2-replicas");
+  await expect(actionItems(other).first()).toBeVisible();
+  await other.close();
+});
+
+test("an on-demand module used once online (YAML) works offline after that", async ({ page, context }) => {
+  await visitUntilControlled(page, "/");
+  await paste(page, "Desired state", "web:\n  replicas: 2\n");
+  await expect(page.locator("#desired-format")).toHaveText("YAML");
+  await expect(actionItems(page).first()).toHaveText(/CREATE\s*web/);
+  await context.setOffline(true);
+  await page.reload();
+  await paste(page, "Desired state", "api:\n  replicas: 1\n");
+  await expect(actionItems(page).first()).toHaveText(/CREATE\s*api/);
+  await expect(page.locator(".yaml-status")).toHaveCount(0);
+});
+
+test("Python used once online works offline after that: Pyodide is cached on first use", async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const status = page.locator(".exercise-pane .check-status");
+  await visitUntilControlled(page, "/?exercise=reconcile&lang=python");
+  // The starter returns nothing, so the check ends at its first case either way.
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(status).toHaveText(/^Failed/, { timeout: 90_000 });
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(status).toHaveText(/^Failed/, { timeout: 60_000 });
+});
+
+/** A copy of the build (without Pyodide, which these tests never load), served on a port of its own. */
+async function siteCopy() {
+  const root = await mkdtemp(join(tmpdir(), "playground-site-"));
+  await cp(dist, root, { recursive: true, filter: (path) => !path.startsWith(join(dist, "pyodide")) });
+  const server = await startServer(root, 0);
+  return {
+    root,
+    url: `http://127.0.0.1:${server.port}/`,
+    async close() {
+      await server.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Deploys a "new version" into `root`: a changed page (its title) and the worker's list updated for it. */
+async function deployNewVersion(root) {
+  const index = join(root, "index.html");
+  await writeFile(index, (await readFile(index, "utf8")).replace("<title>Reconcile Playground", "<title>Reconcile Playground v2"));
+  const worker = join(root, "sw.js");
+  const text = await readFile(worker, "utf8");
+  const build = JSON.parse(text.match(/const BUILD = (\{.*\});/)[1]);
+  build.version = `${build.version}-v2`;
+  // The worker checks no HTML page's contents (hosts may rewrite them), so any new revision will do.
+  build.files.find((file) => file.path === "index.html").revision = "0000000000000002";
+  await writeFile(worker, text.replace(/const BUILD = \{.*\};/, `const BUILD = ${JSON.stringify(build)};`));
+  return build.version;
+}
+
+test("a new version waits, is offered, and takes over on Reload with the typed text kept", async ({ page }) => {
+  test.setTimeout(60_000);
+  const site = await siteCopy();
+  try {
+    await visitUntilControlled(page, site.url);
+    const version = await deployNewVersion(site.root);
+    // The old worker still serves the old page; the browser finds the new one meanwhile.
+    await page.reload();
+    await expect(page).toHaveTitle("Reconcile Playground");
+    await expect(updateNotice(page)).toContainText("A new version of the playground is available", { timeout: 20_000 });
+    await typeInto(page, "Desired state", '{"typed": {"replicas": 7}}');
+    await expect(actionItems(page).first()).toHaveText(/CREATE\s*typed/);
+    await updateNotice(page).getByRole("button", { name: "Reload" }).click();
+    await expect(page).toHaveTitle("Reconcile Playground v2");
+    await expect(editor(page, "Desired state")).toHaveValue('{"typed": {"replicas": 7}}');
+    await expect(updateNotice(page)).toHaveCount(0);
+    // One cache left, the new version's: nothing of the old one can be served again.
+    const caches = await page.evaluate(() => caches.keys());
+    expect(caches).toHaveLength(1);
+    expect(caches[0].endsWith(` ${version}`)).toBe(true);
+  } finally {
+    await site.close();
+  }
+});
+
+test("an older page never gets a newer deploy's module: the download fails and the update is offered", async ({ page }) => {
+  test.setTimeout(60_000);
+  const site = await siteCopy();
+  try {
+    await visitUntilControlled(page, site.url);
+    // A deploy changes the YAML module the old page has not used yet.
+    const module = join(site.root, "pkg", "reconcile_yaml.js");
+    await writeFile(module, `${await readFile(module, "utf8")}\n// v2\n`);
+    await deployNewVersion(site.root);
+    await paste(page, "Desired state", "web:\n  replicas: 2\n");
+    await expect(page.locator(".yaml-status")).toContainText(/could not|failed/i, { timeout: 20_000 });
+    await expect(updateNotice(page)).toContainText("A new version of the playground is available", { timeout: 20_000 });
+  } finally {
+    await site.close();
+  }
+});
+
+test("a worker with no list (a debug build's sw.js) retires: its caches go and it unregisters", async ({ page }) => {
+  test.setTimeout(60_000);
+  const site = await siteCopy();
+  try {
+    await visitUntilControlled(page, site.url);
+    await writeFile(join(site.root, "sw.js"), await readFile(new URL("../static/sw.js", import.meta.url), "utf8"));
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.getRegistrations().then((all) => all.length)), { timeout: 20_000 }).toBe(0);
+    await expect.poll(() => page.evaluate(() => caches.keys())).toEqual([]);
+  } finally {
+    await site.close();
+  }
+});
