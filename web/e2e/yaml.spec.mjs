@@ -186,3 +186,25 @@ test.describe("a failed download", () => {
     await expect(page.locator(".yaml-status")).toHaveCount(0);
   });
 });
+
+test("a link or an autosave of YAML documents reopens at the same simulation position", async ({ page, browser }) => {
+  const passes = (p) => p.getByRole("list", { name: "Passes", exact: true }).locator(":scope > li");
+  await openDefault(page);
+  await paste(page, "Desired state", "a:\n  replicas: 2\nz: {}\n");
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE a", "CREATE z", "DELETE b", "DELETE c"]);
+  await page.getByRole("button", { name: "Step" }).click();
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(passes(page)).toHaveCount(2);
+  await page.getByRole("button", { name: "Share" }).click();
+  const link = await page.getByLabel("Share link").inputValue();
+
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await expect(badge(other, "desired")).toHaveText("YAML");
+  await expect(passes(other)).toHaveCount(2);
+  // The autosave, written while the YAML module was still reading, kept the position too.
+  await other.reload();
+  await expect(passes(other)).toHaveCount(2);
+  await fresh.close();
+});

@@ -7,7 +7,7 @@ use reconcile_core::{Document, Format, InputError};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::state::{Converted, YamlReply};
+use crate::state::{Converted, ReadDocuments, YamlReply};
 
 #[wasm_bindgen(inline_js = r#"
 let ready = null;
@@ -44,20 +44,44 @@ function start(url) {
   });
   return ready;
 }
+function send(op, args) {
+  return new Promise((answer) => {
+    next += 1;
+    waiting.set(next, answer);
+    worker.postMessage({ id: next, op, args });
+  });
+}
+// One read at a time: a read asked for while one is out waits, and a newer
+// one replaces it (it answers { superseded }), so typing never queues reads.
+let reading = null;
+let queued = null;
+function read() {
+  const { args, answer } = queued;
+  queued = null;
+  reading = send("read", args).then((reply) => {
+    answer(reply);
+    reading = null;
+    if (queued) read();
+  });
+}
 export function yaml_call(url, op, args) {
   return start(url).then(
-    () => new Promise((answer) => {
-      next += 1;
-      waiting.set(next, answer);
-      worker.postMessage({ id: next, op, args });
-    }),
+    () => {
+      if (op !== "read") return send(op, args);
+      return new Promise((answer) => {
+        queued?.answer({ superseded: true });
+        queued = { args, answer };
+        if (!reading) read();
+      });
+    },
     (error) => ({ failed: error.message }),
   );
 }
 "#)]
 extern "C" {
     /// Starts the worker once (again after a failure) and makes one call:
-    /// resolves to `{ ok }`, `{ errors }` or `{ failed }`, never rejects.
+    /// resolves to `{ ok }`, `{ errors }`, `{ failed }` or (a read replaced
+    /// by a newer one before it was sent) `{ superseded }`, never rejects.
     fn yaml_call(url: &str, op: &str, args: js_sys::Array) -> js_sys::Promise;
 }
 
@@ -69,6 +93,8 @@ pub struct Unavailable(pub String);
 enum Answer {
     Ok(JsValue),
     Errors(Vec<InputError>),
+    /// A newer read took this one's place.
+    Superseded,
 }
 
 async fn call(op: &str, args: &[JsValue]) -> Result<Answer, Unavailable> {
@@ -80,6 +106,9 @@ async fn call(op: &str, args: &[JsValue]) -> Result<Answer, Unavailable> {
     let field = |name: &str| js_sys::Reflect::get(&answer, &name.into()).unwrap_or_default();
     if let Some(message) = field("failed").as_string() {
         return Err(Unavailable(message));
+    }
+    if field("superseded").is_truthy() {
+        return Ok(Answer::Superseded);
     }
     if let Some(errors) = field("errors").as_string() {
         return serde_json::from_str(&errors)
@@ -94,16 +123,34 @@ fn name(quoted: serde_json::Result<String>) -> JsValue {
     JsValue::from_str(quoted.unwrap_or_default().trim_matches('"'))
 }
 
-/// The three documents read in their formats.
-pub async fn read(formats: [Format; 3], texts: [&str; 3]) -> Result<YamlReply, Unavailable> {
+/// The three documents read in their formats; `None` when a newer read
+/// took this one's place before it was sent.
+pub async fn read(
+    formats: [Format; 3],
+    texts: [&str; 3],
+) -> Result<Option<YamlReply>, Unavailable> {
     let formats = serde_json::to_string(&formats).unwrap_or_default();
     let [desired, observed, finalizers] = texts.map(JsValue::from_str);
-    match call("read", &[formats.into(), desired, observed, finalizers]).await? {
-        Answer::Ok(scenario) => Ok(YamlReply::Scenario(
-            scenario.as_string().unwrap_or_default(),
-        )),
-        Answer::Errors(errors) => Ok(YamlReply::Errors(errors)),
-    }
+    Ok(
+        match call("read", &[formats.into(), desired, observed, finalizers]).await? {
+            Answer::Ok(read) => {
+                let text = |name: &str| {
+                    js_sys::Reflect::get(&read, &name.into())
+                        .ok()
+                        .and_then(|value| value.as_string())
+                        .unwrap_or_default()
+                };
+                let terminating = serde_json::from_str(&text("terminating"))
+                    .map_err(|error| Unavailable(error.to_string()))?;
+                Some(YamlReply::Scenario(ReadDocuments {
+                    texts: ["desired", "observed", "finalizers"].map(text),
+                    terminating,
+                }))
+            }
+            Answer::Errors(errors) => Some(YamlReply::Errors(errors)),
+            Answer::Superseded => None,
+        },
+    )
 }
 
 /// One document's text read as `from`, written as `to`.
@@ -129,8 +176,9 @@ pub async fn convert(
         }
         Answer::Errors(errors) => match errors.into_iter().next() {
             Some(error) => Ok(Err(error)),
-            None => Err(Unavailable("the YAML reader gave no answer".to_owned())),
+            None => Err(no_answer()),
         },
+        Answer::Superseded => Err(no_answer()),
     }
 }
 
@@ -139,5 +187,10 @@ pub async fn yaml_stream(values: String) -> Result<String, Unavailable> {
     match call("stream", &[values.into()]).await? {
         Answer::Ok(text) => Ok(text.as_string().unwrap_or_default()),
         Answer::Errors(_) => Err(Unavailable("the YAML writer refused the values".to_owned())),
+        Answer::Superseded => Err(no_answer()),
     }
+}
+
+fn no_answer() -> Unavailable {
+    Unavailable("the YAML reader gave no answer".to_owned())
 }

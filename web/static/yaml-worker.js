@@ -1,7 +1,7 @@
 // The playground's YAML reader, off the main thread: the JS API's YAML
 // module (pkg/reconcile_yaml.js), started the first time a document is YAML.
 // A large YAML text is read here, so the page never waits on it; the page
-// gets back JSON text it reads with core's own parser (see
+// gets back JSON texts it reads with core's own parser (see
 // crates/reconcile-wasm/src/yaml_page.rs for each call).
 //
 // Messages in: { id, op, args }. Out: { ready } or { failed } once, after

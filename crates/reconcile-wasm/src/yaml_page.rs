@@ -2,37 +2,69 @@
 //! API for course pages): the page never links the YAML reader, and asks
 //! this module, run in a worker (`web/static/yaml-worker.js`), instead.
 //!
-//! Texts and formats go in; out comes JSON text the page reads with core:
-//! the scenario as read (which the page parses with core's own reader and
-//! plans as it does JSON), or the documents' located errors, thrown as a
-//! string holding a JSON array of `InputError`s. An `Error` thrown is a
-//! fault of the call itself, never of the input.
+//! Texts and formats go in; out come JSON texts the page reads with core:
+//! the scenario as read, one text per document (which the page parses with
+//! core's own reader and plans as it does JSON), or the documents' located
+//! errors, thrown as a string holding a JSON array of `InputError`s. An
+//! `Error` thrown is a fault of the call itself, never of the input.
+
+use std::cell::RefCell;
 
 use reconcile_core::{Document, Format, InputError};
-use reconcile_yaml::{convert, read_documents_in, ManifestOptions};
+use reconcile_yaml::{convert, read_documents_cached, ManifestOptions, ReadCache};
 use wasm_bindgen::prelude::*;
+
+thread_local! {
+    /// The last read of the editors' documents: an edit of a large YAML
+    /// document is read again only around the change.
+    static LAST_READ: RefCell<ReadCache> = RefCell::default();
+}
 
 /// The three editors' texts in their formats (a JSON array such as
 /// `["yaml","json","json"]`, in the order desired, observed, finalizers),
-/// read as the JS API's `readDocuments` reads them: the scenario as JSON
-/// text, or the errors of every document that has one.
+/// read as the JS API's `readDocuments` reads them: `{ desired, observed,
+/// finalizers, terminating }`, the scenario's documents as JSON texts and
+/// the names of the observed manifests' objects that have a
+/// `metadata.deletionTimestamp` (a JSON array); or the errors of every
+/// document that has one.
 #[wasm_bindgen(js_name = pageRead)]
 pub fn page_read(
     formats: &str,
     desired: &str,
     observed: &str,
     finalizers: &str,
-) -> Result<String, JsValue> {
+) -> Result<JsValue, JsValue> {
     let formats: [Format; 3] = serde_json::from_str(formats).map_err(fault)?;
-    let read = read_documents_in(
-        formats,
-        desired,
-        observed,
-        finalizers,
-        &ManifestOptions::default(),
-    )
-    .map_err(|errors| errors_value(&errors))?;
-    serde_json::to_string(&read.scenario).map_err(fault)
+    let read = LAST_READ.with_borrow_mut(|cache| {
+        read_documents_cached(
+            cache,
+            formats,
+            desired,
+            observed,
+            finalizers,
+            &ManifestOptions::default(),
+        )
+    });
+    let read = read.map_err(|errors| errors_value(&errors))?;
+    let terminating: Vec<&str> = read
+        .observed
+        .manifests
+        .iter()
+        .filter(|object| object.deletion_timestamp.is_some())
+        .map(|object| object.name.as_str())
+        .collect();
+    let scenario = &read.scenario;
+    let reply = js_sys::Object::new();
+    let texts = [
+        ("desired", serde_json::to_string(&scenario.desired)),
+        ("observed", serde_json::to_string(&scenario.observed)),
+        ("finalizers", serde_json::to_string(&scenario.finalizers)),
+        ("terminating", serde_json::to_string(&terminating)),
+    ];
+    for (name, text) in texts {
+        js_sys::Reflect::set(&reply, &name.into(), &text.map_err(fault)?.into())?;
+    }
+    Ok(reply.into())
 }
 
 /// One editor's text (`document`: `desired`, `observed` or `finalizers`)

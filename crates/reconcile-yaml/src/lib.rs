@@ -44,6 +44,7 @@
 //! plus its own value model).
 
 pub mod convert;
+mod incremental;
 mod locate;
 pub mod manifest;
 mod reader;
@@ -52,6 +53,7 @@ pub mod scope;
 mod writer;
 
 pub use convert::{convert, has_comments, Converted};
+pub use incremental::StreamCache;
 pub use manifest::{ManifestObject, ManifestOptions};
 pub use reader::{read_stream, Position, YamlDocument, MAX_ALIAS_NODES};
 pub use reconcile_core::{detect_format, Format};
@@ -131,6 +133,18 @@ pub fn read_resources_in(
     text: &str,
     options: &ManifestOptions,
 ) -> Result<ReadResources, InputError> {
+    read_resources_cached(format, document, text, options, &mut StreamCache::default())
+}
+
+/// [`read_resources_in`], reading a YAML text again only in part when
+/// `cache` holds the read of an earlier version of it.
+fn read_resources_cached(
+    format: Format,
+    document: Document,
+    text: &str,
+    options: &ManifestOptions,
+    cache: &mut StreamCache,
+) -> Result<ReadResources, InputError> {
     if format == Format::Json {
         return Ok(ReadResources {
             format: Format::Json,
@@ -138,7 +152,7 @@ pub fn read_resources_in(
             manifests: Vec::new(),
         });
     }
-    let documents = read_stream(document, text)?;
+    let documents = cache.read(document, text)?;
     let (resources, manifests) = if manifest::is_manifest_stream(&documents) {
         manifest::read_manifests(document, text, &documents, options)?
     } else {
@@ -245,14 +259,47 @@ pub fn read_documents(
 
 /// [`read_documents`] of texts whose formats are known: desired, observed, finalizers.
 pub fn read_documents_in(
+    formats: [Format; 3],
+    desired: &str,
+    observed: &str,
+    finalizers: &str,
+    options: &ManifestOptions,
+) -> Result<ReadScenario, Vec<InputError>> {
+    let cache = &mut ReadCache::default();
+    read_documents_cached(cache, formats, desired, observed, finalizers, options)
+}
+
+/// What reading the editors' documents keeps for the next read: an edit
+/// of a large YAML document is then read again only around the change.
+#[derive(Debug, Default)]
+pub struct ReadCache {
+    desired: StreamCache,
+    observed: StreamCache,
+}
+
+/// [`read_documents_in`] with a cache of the last read (the same results).
+pub fn read_documents_cached(
+    cache: &mut ReadCache,
     [desired_format, observed_format, finalizers_format]: [Format; 3],
     desired: &str,
     observed: &str,
     finalizers: &str,
     options: &ManifestOptions,
 ) -> Result<ReadScenario, Vec<InputError>> {
-    let desired = read_resources_in(desired_format, Document::Desired, desired, options);
-    let observed = read_resources_in(observed_format, Document::Observed, observed, options);
+    let desired = read_resources_cached(
+        desired_format,
+        Document::Desired,
+        desired,
+        options,
+        &mut cache.desired,
+    );
+    let observed = read_resources_cached(
+        observed_format,
+        Document::Observed,
+        observed,
+        options,
+        &mut cache.observed,
+    );
     let listed = read_finalizers_in(finalizers_format, finalizers);
     let (desired, observed, listed) = match (desired, observed, listed) {
         (Ok(d), Ok(o), Ok(f)) => (d, o, f),

@@ -57,6 +57,24 @@ pub struct YamlDocument {
 
 /// Reads every document of a YAML stream (none for a text of comments and blanks).
 pub fn read_stream(document: Document, text: &str) -> Result<Vec<YamlDocument>, InputError> {
+    read_stream_with_keys(document, text).map(|(documents, _)| documents)
+}
+
+/// Where a stream's first mapping starts and where each of its keys is: what
+/// [`crate::incremental`] needs to read an edited text again in parts.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RootKeys {
+    /// The first document's top-level mapping, if it is one.
+    pub start: Option<Position>,
+    /// Its keys, in order.
+    pub keys: Vec<Position>,
+}
+
+/// [`read_stream`], and the first document's top-level keys.
+pub(crate) fn read_stream_with_keys(
+    document: Document,
+    text: &str,
+) -> Result<(Vec<YamlDocument>, RootKeys), InputError> {
     let mut builder = Builder {
         document,
         documents: Vec::new(),
@@ -65,6 +83,7 @@ pub fn read_stream(document: Document, text: &str) -> Result<Vec<YamlDocument>, 
         start: Position { line: 1, column: 1 },
         anchors: HashMap::new(),
         alias_nodes: 0,
+        root_keys: RootKeys::default(),
     };
     let mut parser = Parser::new_from_str(text);
     while let Some(event) = parser.next_event() {
@@ -73,7 +92,7 @@ pub fn read_stream(document: Document, text: &str) -> Result<Vec<YamlDocument>, 
             Err(error) => return Err(builder.scan_error(&error)),
         }
     }
-    Ok(builder.documents)
+    Ok((builder.documents, builder.root_keys))
 }
 
 /// A value that can be aliased, and how many values it counts for.
@@ -109,6 +128,7 @@ struct Builder {
     start: Position,
     anchors: HashMap<usize, Anchored>,
     alias_nodes: u64,
+    root_keys: RootKeys,
 }
 
 impl Builder {
@@ -127,6 +147,9 @@ impl Builder {
             }
             Event::Scalar(text, style, anchor, tag) => {
                 if self.at_key() {
+                    if self.stack.len() == 1 && self.documents.is_empty() {
+                        self.root_keys.keys.push(Position::of(at));
+                    }
                     let key = self.scalar_key(&text, style, tag.as_deref(), at)?;
                     self.set_key(key);
                 } else {
@@ -139,6 +162,9 @@ impl Builder {
                 self.open(Items::Sequence(Vec::new()), anchor, tag.as_deref(), at)?;
             }
             Event::MappingStart(anchor, tag) => {
+                if self.stack.is_empty() && self.documents.is_empty() {
+                    self.root_keys.start = Some(Position::of(at));
+                }
                 let items = Items::Mapping {
                     members: Vec::new(),
                     key: None,

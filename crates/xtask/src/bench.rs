@@ -164,6 +164,11 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
             EDIT_SIZES[1],
         ],
     )?;
+    // Pretty YAML, read by the page's YAML module in its worker.
+    let edit_yaml = node(
+        "bench/edit-render.mjs",
+        &["--format", "yaml", "--edits", "7", EDIT_SIZES[1]],
+    )?;
     let big_paste = node("bench/edit-render.mjs", &["--edits", "1", BIG_PASTE])?;
     let first_action_list = node("bench/first-action-list.mjs", &[FIRST_ACTION_LIST_RUNS])?;
     let offline = node("bench/offline-second-visit.mjs", &[OFFLINE_RUNS])?;
@@ -187,6 +192,7 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
         versus_js: &versus_js,
         edit_compact: &edit_compact,
         edit_pretty: &edit_pretty,
+        edit_yaml: &edit_yaml,
         big_paste: &big_paste,
         first_action_list: &first_action_list,
         offline: &offline,
@@ -319,6 +325,7 @@ struct Measured<'a> {
     versus_js: &'a str,
     edit_compact: &'a str,
     edit_pretty: &'a str,
+    edit_yaml: &'a str,
     big_paste: &'a str,
     first_action_list: &'a str,
     /// `bench/offline-second-visit.mjs`: the JSON line.
@@ -569,6 +576,7 @@ impl Measured<'_> {
         for (format, lines) in [
             ("compact", self.edit_compact),
             ("pretty-printed", self.edit_pretty),
+            ("pretty YAML", self.edit_yaml),
         ] {
             let Some(line) = line_for(lines, EDIT_SIZES[1]) else {
                 continue;
@@ -593,6 +601,7 @@ impl Measured<'_> {
         let long_tasks: Vec<(String, f64)> = [
             ("editing 1k and 10k (compact)", self.edit_compact),
             ("editing 1k and 10k (pretty-printed)", self.edit_pretty),
+            ("editing 10k (pretty YAML)", self.edit_yaml),
             ("pasting 100k", self.big_paste),
             ("Play at 200 and 1,000 pods", self.play),
         ]
@@ -811,9 +820,13 @@ impl Measured<'_> {
              reducer, renders and the autosave.\n\n\
              Compact documents (one line each):\n\n```json\n{}\n```\n\n\
              Pretty-printed documents (two-space indent):\n\n```json\n{}\n```\n\n\
+             Pretty YAML documents (block style, two-space indent), read by the YAML module in its \
+             worker, which reads an edited text again only around the change \
+             (`crates/reconcile-yaml/src/incremental.rs`):\n\n```json\n{}\n```\n\n\
              A 100k-resource paste (compact), for the long-task budget:\n\n```json\n{}\n```\n\n",
             self.edit_compact.trim(),
             self.edit_pretty.trim(),
+            self.edit_yaml.trim(),
             self.big_paste.trim()
         )
     }

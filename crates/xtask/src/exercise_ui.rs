@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use crate::jsapi::{cache_dir, copy_files, WasmModule};
+use crate::jsapi::{cache_dir, copy_files, Tuning, WasmModule};
 use crate::tools::Env;
 
 /// The module's name: the page imports `pkg/MODULE.js`.
@@ -29,6 +29,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         features: &[],
         module: MODULE,
         folder: FOLDER,
+        tuning: Tuning::Size,
     }
     .build(&env)?;
     let cache = cache_dir(&env, FOLDER);

@@ -39,14 +39,42 @@ pub fn run(args: &[String]) -> Result<(), String> {
 }
 
 /// The wasm modules behind `reconcile.js`: each is `reconcile-wasm` built
-/// with one cargo feature, named after the module wasm-bindgen writes.
-const MODULES: [(&str, &str); 5] = [
-    ("plan", "reconcile_core"),
-    ("simulate", "reconcile_sim"),
-    ("check", "reconcile_check"),
-    ("loop", "reconcile_loop"),
-    ("yaml", "reconcile_yaml"),
+/// with one cargo feature, named after the module wasm-bindgen writes, and
+/// tuned for size, or for speed: the YAML module, which the playground runs
+/// on every edit of a YAML document, loads on demand, so its bytes matter
+/// less than the edit's latency (docs/SIZE.md has both sizes).
+const MODULES: [(&str, &str, Tuning); 5] = [
+    ("plan", "reconcile_core", Tuning::Size),
+    ("simulate", "reconcile_sim", Tuning::Size),
+    ("check", "reconcile_check", Tuning::Size),
+    ("loop", "reconcile_loop", Tuning::Size),
+    ("yaml", "reconcile_yaml", Tuning::Speed),
 ];
+
+/// What a module's build optimizes for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tuning {
+    /// The `release` profile (`opt-level = "z"`), then `wasm-opt -Oz`.
+    Size,
+    /// The `release-speed` profile (`opt-level = 3`), then `wasm-opt -O3`.
+    Speed,
+}
+
+impl Tuning {
+    fn profile(self) -> &'static str {
+        match self {
+            Tuning::Size => "release",
+            Tuning::Speed => "release-speed",
+        }
+    }
+
+    fn wasm_opt_level(self) -> &'static str {
+        match self {
+            Tuning::Size => "-Oz",
+            Tuning::Speed => "-O3",
+        }
+    }
+}
 
 /// Release builds of `reconcile-wasm`'s modules (`wasm-bindgen --target
 /// web`, then `wasm-opt -Oz`) into `target/js-api/pkg/`, beside the
@@ -56,12 +84,13 @@ const MODULES: [(&str, &str); 5] = [
 /// didn't touch it.
 pub fn build(env: &Env, pkg: &Path) -> Result<(), String> {
     let cache = cache_dir(env, JS_API);
-    for (feature, module) in MODULES {
+    for (feature, module, tuning) in MODULES {
         WasmModule {
             package: "reconcile-wasm",
             features: &["--no-default-features", "--features", feature],
             module,
             folder: JS_API,
+            tuning,
         }
         .build(env)?;
     }
@@ -90,17 +119,20 @@ pub struct WasmModule<'a> {
     pub module: &'a str,
     /// Its folder in the target folder.
     pub folder: &'a str,
+    pub tuning: Tuning,
 }
 
 impl WasmModule<'_> {
-    /// A release build, through wasm-bindgen and wasm-opt, into
+    /// A build with its tuning, through wasm-bindgen and wasm-opt, into
     /// [`cache_dir`]; its inline JavaScript goes beside it, in `snippets/`.
     pub fn build(&self, env: &Env) -> Result<(), String> {
+        let profile = self.tuning.profile();
         env.step(
             "cargo",
             &[
                 "build",
-                "--release",
+                "--profile",
+                profile,
                 "--target",
                 WASM_TARGET,
                 "-p",
@@ -112,14 +144,14 @@ impl WasmModule<'_> {
         // Cargo keeps each feature set's artifact and links the requested one
         // here, with that artifact's own modification time.
         let artifact = self.package.replace('-', "_");
-        let wasm = target_dir(env).join(format!("{WASM_TARGET}/release/{artifact}.wasm"));
+        let wasm = target_dir(env).join(format!("{WASM_TARGET}/{profile}/{artifact}.wasm"));
         let folder = target_dir(env).join(self.folder);
         bind_and_optimize(
             env,
             &wasm,
             &cache_dir(env, self.folder),
             &folder,
-            self.module,
+            (self.module, self.tuning),
         )
     }
 }
@@ -131,7 +163,7 @@ fn bind_and_optimize(
     wasm: &Path,
     cache: &Path,
     folder: &Path,
-    module: &str,
+    (module, tuning): (&str, Tuning),
 ) -> Result<(), String> {
     // Written once wasm-opt succeeded, so a failed run never counts as done.
     let stamp = folder.join(format!("{module}.done"));
@@ -155,7 +187,7 @@ fn bind_and_optimize(
         .join(format!("{module}_bg.wasm"))
         .to_string_lossy()
         .into_owned();
-    env.step("wasm-opt", &["-Oz"])
+    env.step("wasm-opt", &[tuning.wasm_opt_level()])
         .args(&WASM_FEATURES)
         .args(&["-o", &optimized, &optimized])
         .run()?;

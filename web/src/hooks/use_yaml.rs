@@ -105,7 +105,9 @@ fn read(request: Shared<YamlRequest>, load: UseStateHandle<YamlLoad>, dispatch: 
         match yaml_worker::read(request.formats, texts).await {
             Ok(reply) => {
                 load.set(YamlLoad::Ready);
-                dispatch.emit(Action::Yaml(YamlAction::Read { request, reply }));
+                if let Some(reply) = reply {
+                    dispatch.emit(Action::Yaml(YamlAction::Read { request, reply }));
+                }
             }
             Err(error) => unavailable(&load, error),
         }

@@ -23,7 +23,7 @@ use crate::shared::Shared;
 pub use exercise::ExerciseAction;
 pub use lesson::{Answer, LessonAction, LessonState};
 pub use sim::{SimAction, SimState, SPEEDS};
-pub use yaml::{Converted, YamlAction, YamlReply, YamlRequest};
+pub use yaml::{Converted, ReadDocuments, YamlAction, YamlReply, YamlRequest};
 
 /// The three editable documents, in display order.
 pub const DOCUMENTS: [Document; 3] = [Document::Desired, Document::Observed, Document::Finalizers];

@@ -51,6 +51,10 @@ pub struct SimState {
     /// The scenario is too large to re-simulate on every edit: the timeline is
     /// computed when the user first presses Step, Run or Play.
     pub deferred: bool,
+    /// A link's or an autosave's position (`pass`, `selected`) that came
+    /// before its timeline (YAML documents wait for the YAML module): taken
+    /// up by the first timeline, and saved as it is until then.
+    pending_position: Option<(usize, Option<usize>)>,
 }
 
 /// Scenarios with more resources than this are simulated on demand.
@@ -72,6 +76,7 @@ impl Default for SimState {
             playing: false,
             speed: 2,
             deferred: false,
+            pending_position: None,
         }
     }
 }
@@ -211,6 +216,7 @@ impl SimState {
     /// events after the last of them) and the cursor after pass `selected`.
     pub fn restore(&mut self, pass: usize, selected: Option<usize>) {
         let Some(timeline) = self.timeline.clone() else {
+            self.pending_position = (pass > 0).then_some((pass, selected));
             return;
         };
         let passes = |m: &Moment| timeline.passes_at(*m);
@@ -230,6 +236,9 @@ impl SimState {
     /// What a link or an autosave keeps of the position: the passes revealed
     /// and, when the cursor is behind them, the passes at the cursor.
     pub fn saved_position(&self) -> (usize, Option<usize>) {
+        if let Some(pending) = self.pending_position {
+            return pending;
+        }
         let selected = (self.cursor < self.revealed).then(|| self.shown_pass());
         (self.revealed_passes(), selected)
     }
@@ -271,6 +280,9 @@ impl SimState {
             &self.config,
         ))));
         self.refresh_next_plan();
+        if let Some((pass, selected)) = self.pending_position.take() {
+            self.restore(pass, selected);
+        }
         self.comparison = self
             .show_comparison
             .then(|| Shared::new(compare_level_edge(scenario, &self.config)));
@@ -327,6 +339,8 @@ impl SimState {
     /// Applies an action. Returns true if the timeline must be recomputed.
     pub fn apply(&mut self, action: SimAction) -> bool {
         let last = self.last_position();
+        // The user moved on from the position a link or an autosave asked for.
+        self.pending_position = None;
         if !matches!(action, SimAction::StepEvent { .. } | SimAction::SetSpeed(_)) {
             self.event = None;
         }

@@ -2,7 +2,7 @@
 //! (loaded on demand, in a worker) is asked for, and conversions with their
 //! Undo. The module reads; core parses its answer and plans, as for JSON.
 
-use reconcile_core::{detect_format, Document, Format, InputError};
+use reconcile_core::{check_scenario, detect_format, Document, Format, InputError};
 use yew::AttrValue;
 
 use super::{Notice, Playground, Texts, DOCUMENTS};
@@ -20,10 +20,19 @@ pub struct YamlRequest {
 /// What the YAML module answered.
 #[derive(Debug, Clone, PartialEq)]
 pub enum YamlReply {
-    /// The scenario as read, as JSON text, for core's reader.
-    Scenario(String),
+    /// The scenario as read, for core's reader.
+    Scenario(ReadDocuments),
     /// Each document's located error.
     Errors(Vec<InputError>),
+}
+
+/// The scenario the YAML module read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadDocuments {
+    /// Desired, observed and finalizers as JSON texts.
+    pub texts: [String; 3],
+    /// The observed objects whose manifests have a `metadata.deletionTimestamp`.
+    pub terminating: Vec<String>,
 }
 
 /// A document's text in another format, or pretty-printed in its own.
@@ -90,10 +99,13 @@ impl Playground {
                 }
                 self.yaml_request = None;
                 match reply {
-                    YamlReply::Scenario(json) => match reconcile_core::parse_scenario(&json) {
-                        Ok(scenario) => self.accept(scenario),
-                        Err(error) => self.errors = vec![error],
-                    },
+                    YamlReply::Scenario(read) => {
+                        let [desired, observed, finalizers] = &read.texts;
+                        match check_scenario(desired, observed, finalizers) {
+                            Ok(scenario) => self.accept(scenario),
+                            Err(errors) => self.errors = errors,
+                        }
+                    }
                     YamlReply::Errors(errors) => self.errors = errors,
                 }
             }

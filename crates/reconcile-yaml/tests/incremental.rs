@@ -1,0 +1,140 @@
+//! Reading an edited text again in part gives exactly what reading it whole
+//! gives: the same values (member order and number forms included), the same
+//! document starts, the same errors.
+
+use proptest::prelude::*;
+use reconcile_core::{Document, Json};
+use reconcile_yaml::{read_stream, to_yaml, StreamCache};
+
+/// One resource's spec, with the strings YAML readers trip on.
+fn spec() -> impl Strategy<Value = Json> {
+    let text = prop_oneof![
+        Just("a: b".to_owned()),
+        Just("\"quoted\"".to_owned()),
+        Just("multi\nline".to_owned()),
+        Just("# not a comment".to_owned()),
+        Just("yes".to_owned()),
+        "[a-z0-9 ./-]{0,10}",
+    ];
+    let leaf = prop_oneof![
+        any::<u32>().prop_map(|n| Json::Number(reconcile_core::Number::Unsigned(n.into()))),
+        text.prop_map(|s| Json::string(&s)),
+        Just(Json::Null),
+    ];
+    leaf.prop_recursive(3, 12, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Json::array),
+            prop::collection::btree_map("[a-z]{1,6}", inner, 0..3).prop_map(|members| {
+                Json::object(members.into_iter().map(|(k, v)| (k.into(), v)).collect())
+            }),
+        ]
+    })
+}
+
+/// A `{name: spec}` document as block YAML, maybe with comments between entries.
+fn document() -> impl Strategy<Value = String> {
+    prop::collection::btree_map("web-[0-9]{1,3}", (spec(), any::<bool>()), 1..12).prop_map(
+        |entries| {
+            let mut text = String::new();
+            for (name, (spec, comment)) in entries {
+                if comment {
+                    text.push_str("# a comment\n");
+                }
+                let one = Json::object(vec![(name.into(), spec)]);
+                text.push_str(&to_yaml(&one));
+            }
+            text
+        },
+    )
+}
+
+/// One edit: replace `len` bytes at a fraction of the text with `insert`.
+fn edit() -> impl Strategy<Value = (f64, usize, String)> {
+    let piece = prop_oneof![
+        Just("1"),
+        Just(" "),
+        Just("\n"),
+        Just(": "),
+        Just("\""),
+        Just("'"),
+        Just("- "),
+        Just("#"),
+        Just("{"),
+        Just("]"),
+        Just("|\n"),
+        Just("&a "),
+        Just("*a"),
+        Just("\t"),
+        Just("? "),
+        Just("---\n"),
+        Just("\nweb-9:\n  a: 1\n"),
+        Just("\nweb-1: 2\n"),
+        Just("x"),
+        Just(""),
+    ];
+    (0.0..=1.0f64, 0..6usize, prop::collection::vec(piece, 0..3))
+        .prop_map(|(at, len, pieces)| (at, len, pieces.concat()))
+}
+
+fn apply(text: &str, (at, len, insert): &(f64, usize, String)) -> String {
+    let mut start = (text.len() as f64 * at) as usize;
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (start + len).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    format!("{}{insert}{}", &text[..start], &text[end..])
+}
+
+/// What a read gives, exactly: each document's value as compact JSON and its start.
+fn outcome(read: Result<Vec<reconcile_yaml::YamlDocument>, reconcile_core::InputError>) -> String {
+    match read {
+        Ok(documents) => documents
+            .iter()
+            .map(|d| format!("{}@{:?}", d.value.to_compact_string(), d.start))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        Err(error) => format!("error: {error:?}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn a_read_in_part_equals_a_whole_read(text in document(), edits in prop::collection::vec(edit(), 1..6)) {
+        let mut cache = StreamCache::default();
+        let mut text = text;
+        let _ = cache.read(Document::Desired, &text);
+        for edit in &edits {
+            text = apply(&text, edit);
+            let whole = outcome(read_stream(Document::Desired, &text));
+            let in_part = outcome(cache.read(Document::Desired, &text));
+            prop_assert_eq!(in_part, whole, "text: {:?}", text);
+        }
+    }
+}
+
+#[test]
+fn one_changed_digit_is_read_again_in_part() {
+    let text: String = (0..2000)
+        .map(|i| {
+            format!(
+                "web-{i:04}:\n  replicas: {}\n  labels:\n    app: a\n",
+                i % 10
+            )
+        })
+        .collect();
+    let edited = text.replacen("replicas: 7", "replicas: 107", 1);
+    let mut cache = StreamCache::default();
+    cache.read(Document::Desired, &text).unwrap();
+    let whole = read_stream(Document::Desired, &edited).unwrap();
+    let in_part = cache.read(Document::Desired, &edited).unwrap();
+    assert_eq!(
+        in_part[0].value.to_compact_string(),
+        whole[0].value.to_compact_string()
+    );
+    assert!(cache.last_read_was_in_part(), "the edit was read in part");
+}
