@@ -241,6 +241,13 @@ mod tests {
             .expect("the scale-down is a moment");
         assert!(scale_down.edge.as_ref().expect("an event").missed);
         let web1 = lane_of(&lanes, "web-1");
+        // At pass 1, before the scale-down, web-1 was still desired.
+        let pass1 = lanes
+            .columns
+            .iter()
+            .position(|c| c.moment == Moment::AfterPass(1))
+            .expect("pass 1");
+        assert_eq!(web1.level[pass1], Some(SyncState::InSync));
         assert_eq!(web1.edge.last(), Some(&Some(SyncState::Extra)));
         assert_eq!(web1.level.last(), Some(&None));
         // Up to a chosen moment only.

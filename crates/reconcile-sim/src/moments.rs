@@ -248,15 +248,17 @@ impl Timeline {
         }
     }
 
-    /// The desired state in force at `moment`.
+    /// The desired state in force at `moment`: an actor's event right after
+    /// pass `n` comes after the moment of pass `n`, so it is not in force there.
     pub fn desired_at(&self, moment: Moment) -> Resources {
-        match moment {
-            Moment::AfterEvent(i) => match self.actor_events.get(i) {
-                Some(event) => event.desired_after.clone(),
-                None => self.desired_initial.clone(),
-            },
-            _ => self.desired_after(self.passes_at(moment), &SimConfig::default()),
-        }
+        let last_event = match moment {
+            Moment::Start => None,
+            Moment::AfterPass(pass) => self.actor_events.iter().rposition(|e| e.after_pass < pass),
+            Moment::AfterEvent(i) => Some(i),
+        };
+        last_event
+            .and_then(|i| self.actor_events.get(i))
+            .map_or_else(|| self.desired_initial.clone(), |e| e.desired_after.clone())
     }
 
     /// How many actions `reconcile` would return on the store at `moment`.
