@@ -637,6 +637,10 @@ pub fn check_pass_actions(answer: &[String], pass: usize, timeline: &Timeline) -
             ActionResult::AlreadyTerminating => {
                 format!("{spelled} wrote nothing: it was already terminating.")
             }
+            ActionResult::Unchanged => format!(
+                "{spelled} wrote nothing: with the API server's defaults filled in, it was \
+                 what the server stored."
+            ),
             ActionResult::Failed {
                 requeued_at,
                 code,

@@ -26,7 +26,10 @@
 //! - No grace periods: every object deletes like a kind without graceful
 //!   deletion (deletionGracePeriodSeconds 0), as custom resources and most
 //!   built-in kinds do. Pods' graceful deletion is not modelled.
-//! - No admission, dry run, generateName, status subresource or managed fields.
+//! - Defaulting ([`crate::defaulting`]) applies to every write, before an
+//!   update is compared with what is stored; objects of the starting
+//!   Observed state are taken as stored. No other admission, dry run,
+//!   generateName, status subresource or managed fields.
 //! - Finalizer names are not checked to be qualified names.
 
 use std::fmt;
@@ -34,6 +37,7 @@ use std::sync::Arc;
 
 use reconcile_core::json::Json;
 
+use crate::defaulting::apply_defaults;
 use crate::ownership::OwnerRefs;
 pub use crate::propagation::{
     deletion_finalizers_for_gc, DeleteOptions, DeleteStrategy, GcPolicy, PropagationPolicy,
@@ -201,8 +205,14 @@ impl World {
             return Ok(UpdateOutcome::Deleted);
         }
         let finalizers_changed = finalizers.as_slice() != old;
+        // Defaulted before comparing: a PUT that only leaves out what the
+        // server fills in changes nothing, and writes nothing.
         let spec = update
             .spec
+            .map(|mut spec| {
+                apply_defaults(&mut spec);
+                spec
+            })
             .filter(|spec| self.observed.get(name) != Some(spec));
         let owners = update
             .owner_references

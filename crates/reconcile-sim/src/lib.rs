@@ -103,6 +103,8 @@
 //!   happens, and a pass still running then ends there.
 
 pub mod apiserver;
+pub mod comparison;
+pub mod defaulting;
 mod edge;
 mod engine;
 pub mod events;
@@ -123,6 +125,7 @@ pub mod world;
 use serde::{Deserialize, Serialize};
 
 pub use apiserver::PropagationPolicy;
+pub use comparison::SpecComparison;
 pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
 pub use fault_input::DriftInputError;
@@ -190,6 +193,10 @@ pub struct SimConfig {
     /// The controller's work queue: client-go's (the default) or
     /// controller-runtime's priority queue, each with `backoff`'s rate limiter.
     pub queue: QueueModel,
+    /// What the controller compares to decide an UPDATE: the whole spec
+    /// (the contract), or only the fields it sets (beyond the contract;
+    /// see [`comparison`]).
+    pub compare: SpecComparison,
 }
 
 impl Default for SimConfig {
@@ -213,6 +220,7 @@ impl Default for SimConfig {
             other_writers: Vec::new(),
             requeue_while_terminating_ms: None,
             queue: QueueModel::ClientGo,
+            compare: SpecComparison::WholeSpec,
         }
     }
 }
@@ -537,6 +545,10 @@ pub enum ActionResult {
     /// FINALIZE on an object already terminating: the delete request
     /// succeeds and writes nothing.
     AlreadyTerminating,
+    /// UPDATE whose object, once the API server has filled in its defaults,
+    /// is what it stores: 200, nothing written, no new resourceVersion and
+    /// no watch event (`TestNoOpUpdates`).
+    Unchanged,
     /// DELETE or FINALIZE of an object that is gone already (404): what the
     /// controller wanted, so a success.
     AlreadyGone,
@@ -773,6 +785,9 @@ pub struct Timeline {
     /// The moments a view can show, in time order (see [`Moment`]).
     #[serde(skip)]
     pub moments: Vec<Moment>,
+    /// What the controller compared (its out-of-sync counts are by it).
+    #[serde(skip)]
+    pub compare: SpecComparison,
 }
 
 impl Timeline {

@@ -17,8 +17,8 @@
 
 use std::rc::Rc;
 
+use crate::comparison::{compared, controller_out_of_sync, controller_plan};
 use reconcile_core::model::{Resources, Scenario};
-use reconcile_core::reconcile::{count_out_of_sync, reconcile};
 
 use crate::status::CacheLagEntry;
 use crate::workqueue::Millis;
@@ -91,14 +91,15 @@ impl PassViews {
             let Step::Reconcile(call) = self.run.step() else {
                 return None;
             };
+            let compare = self.config.compare;
             if call.pass == pass {
                 return Some(Scenario {
                     desired: call.desired.clone(),
-                    observed: call.observed.clone(),
+                    observed: compared(compare, call.desired, call.observed).into_owned(),
                     finalizers: Some(call.finalizers.clone()),
                 });
             }
-            let plan = reconcile(call.desired, call.observed, Some(call.finalizers));
+            let plan = controller_plan(compare, call.desired, call.observed, call.finalizers);
             self.run.resume(plan);
         }
     }
@@ -139,9 +140,11 @@ pub fn next_plan_view(
         }
     }
     let world = timeline.world_at(moment);
+    let desired = timeline.desired_at(moment);
+    let observed = compared(views.config.compare, &desired, &world.observed).into_owned();
     let view = Scenario {
-        desired: timeline.desired_at(moment),
-        observed: world.observed.clone(),
+        desired,
+        observed,
         finalizers: Some(world.finalizers.clone()),
     };
     (next, view)
@@ -264,10 +267,11 @@ impl Timeline {
     /// How many actions `reconcile` would return on the store at `moment`.
     pub fn out_of_sync_at(&self, moment: Moment) -> usize {
         match moment {
-            Moment::Start => count_out_of_sync(
+            Moment::Start => controller_out_of_sync(
+                self.compare,
                 &self.desired_initial,
                 &self.initial.observed,
-                Some(&self.initial.finalizers),
+                &self.initial.finalizers,
             ),
             Moment::AfterPass(pass) => self.passes.get(pass - 1).map_or(0, |p| p.out_of_sync),
             Moment::AfterEvent(i) => self.actor_events.get(i).map_or(0, |e| e.out_of_sync),

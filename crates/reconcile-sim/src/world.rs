@@ -226,7 +226,9 @@ impl World {
     }
 
     /// [`World::write_spec`] with a shared name, which a new object keeps without copying.
-    pub(crate) fn write_spec_shared(&mut self, name: &Arc<str>, spec: Json) -> Option<Change> {
+    pub(crate) fn write_spec_shared(&mut self, name: &Arc<str>, mut spec: Json) -> Option<Change> {
+        // Every write passes the API server's defaulting on its way in.
+        crate::defaulting::apply_defaults(&mut spec);
         let change = match self.observed.get(name) {
             Some(current) if *current == spec => return None,
             Some(_) => Change::Updated,

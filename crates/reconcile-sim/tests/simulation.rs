@@ -14,8 +14,10 @@ use reconcile_core::{
     parse_finalizers, parse_json, parse_resources, reconcile, Action, ActionKind, Document,
     Finalizers, Json, Number, Resources,
 };
+use reconcile_sim::comparison::controller_out_of_sync;
 use reconcile_sim::ownership::{ObjectKey, OwnerRefs};
 use reconcile_sim::workqueue::{AddOutcome, RateLimiter, WorkQueue};
+use reconcile_sim::SpecComparison;
 use reconcile_sim::{
     compare_level_edge, resource_statuses, simulate, ActionResult, BackoffPolicy, CacheLag, Change,
     CrashPlan, FinalizerOwner, FinalizerRef, Happening, Millis, NotConvergingReason, OtherWriter,
@@ -2063,6 +2065,12 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                     _ if seed % 2 == 0 => QueueModel::ClientGo,
                     _ => QueueModel::ControllerRuntimePriority,
                 },
+                // The controller option beyond the contract, now and then.
+                compare: if seed % 4 == 1 {
+                    SpecComparison::FieldsItSets
+                } else {
+                    SpecComparison::WholeSpec
+                },
                 seed,
                 max_passes: 60,
                 failure_rate,
@@ -2309,7 +2317,9 @@ proptest! {
             // Measured when the pass ended, against the spec in force then (a
             // change at that very instant may come just before or after).
             let counts = [false, true].map(|inclusive| {
-                remaining(&desired_at(&timeline, pass.finished_at, inclusive), &pass.world_after).len()
+                let desired = desired_at(&timeline, pass.finished_at, inclusive);
+                let world = &pass.world_after;
+                controller_out_of_sync(config.compare, &desired, &world.observed, &world.finalizers)
             });
             prop_assert!(counts.contains(&pass.out_of_sync), "pass {}: {} not in {:?}", pass.index, pass.out_of_sync, counts);
             prop_assert_eq!(pass.terminating, pass.world_after.terminating.len());

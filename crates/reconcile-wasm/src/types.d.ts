@@ -83,6 +83,11 @@ export type BackoffPolicy = { "policy": "client-go", baseMs: number, maxMs: numb
 export type QueueModel = "client-go" | "controller-runtime-priority" | "kube-rs";
 
 /**
+ * What the controller compares to decide an UPDATE.
+ */
+export type SpecComparison = "whole-spec" | "fields-it-sets";
+
+/**
  * The events of a run, capped.
  */
 export type EventLog = { entries: Array<EventEntry>, 
@@ -217,7 +222,13 @@ requeueWhileTerminatingMs: number | null,
  * The controller's work queue: client-go's (the default) or
  * controller-runtime's priority queue, each with `backoff`'s rate limiter.
  */
-queue: QueueModel, };
+queue: QueueModel, 
+/**
+ * What the controller compares to decide an UPDATE: the whole spec
+ * (the contract), or only the fields it sets (beyond the contract;
+ * see `comparison`).
+ */
+compare: SpecComparison, };
 
 /**
  * `simulate`'s options: any of the settings of a `SimConfig`; the others keep
@@ -241,6 +252,7 @@ queue: QueueModel, };
  * - `otherWriters`: `[]`
  * - `requeueWhileTerminatingMs`: `null`
  * - `queue`: `"client-go"`
+ * - `compare`: `"whole-spec"`
  */
 export type SimOptions = Partial<SimConfig>;
 
@@ -257,9 +269,9 @@ export type Trigger = { "kind": "custom-resource", change: Change, afterRestart:
 /**
  * What became of one action of a pass.
  */
-export type ActionResult = { "result": "applied" } | { "result": "already-terminating" } | { "result": "already-gone" } | { "result": "failed", requeuedAt: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" };
+export type ActionResult = { "result": "applied" } | { "result": "already-terminating" } | { "result": "unchanged" } | { "result": "already-gone" } | { "result": "failed", requeuedAt: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" };
 
-export type ActionOutcome = { action: Action, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "already-gone" } | { "result": "failed", requeuedAt: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
+export type ActionOutcome = { action: Action, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "unchanged" } | { "result": "already-gone" } | { "result": "failed", requeuedAt: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
 
 /**
  * The objects of the world, as the API server holds them.

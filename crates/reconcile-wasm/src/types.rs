@@ -317,8 +317,8 @@ mod generate {
     use reconcile_sim::{
         ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerOwner,
         FinalizerRef, GcAction, Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord,
-        PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, Trigger, Verdict, World,
-        WorldEvent,
+        PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SpecComparison, Trigger, Verdict,
+        World, WorldEvent,
     };
     use ts_rs::{Config, TS};
 
@@ -402,6 +402,7 @@ mod generate {
             // The simulation's settings.
             declaration::<BackoffPolicy>(cfg),
             declaration::<QueueModel>(cfg),
+            declaration::<SpecComparison>(cfg),
             declaration::<EventLog>(cfg),
             declaration::<EventEntry>(cfg),
             declaration::<SimEvent>(cfg),

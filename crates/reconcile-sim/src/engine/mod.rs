@@ -28,12 +28,12 @@ use super::{
     Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord, SimConfig, SimScenario,
     Timeline, Trigger, Verdict,
 };
+use crate::comparison::controller_plan;
 use agenda::Agenda;
 use informer::{Delivery, Informer};
 use pass::{AwaitedPass, RunningPass};
 use queue::ControllerQueue;
 use reconcile_core::model::Resources;
-use reconcile_core::reconcile::reconcile;
 use reconcile_core::stable::{SplitMix64, StableHasher};
 use requeue::PassResult;
 
@@ -51,7 +51,7 @@ pub use stepping::{ReconcileCall, ResumeError, Simulation, Step};
 pub fn simulate(scenario: &SimScenario, config: &SimConfig) -> Timeline {
     let mut simulation = Simulation::new(scenario, config.clone());
     while let Step::Reconcile(call) = simulation.step() {
-        let plan = reconcile(call.desired, call.observed, Some(call.finalizers));
+        let plan = controller_plan(config.compare, call.desired, call.observed, call.finalizers);
         simulation.resume(plan);
     }
     simulation.into_timeline()

@@ -286,7 +286,10 @@ impl Engine {
                     resource_version: self.informer.cache.meta(name).map(|m| m.resource_version),
                     ..Update::default()
                 };
-                update_change(self.world.update(name, update)?)
+                match update_change(self.world.update(name, update)?) {
+                    Some(change) => Some(change),
+                    None => return Ok(ActionResult::Unchanged),
+                }
             }
             ActionKind::Finalize | ActionKind::Delete => {
                 match self.delete(name, at) {

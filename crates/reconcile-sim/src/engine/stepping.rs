@@ -135,6 +135,7 @@ impl Simulation {
             final_world: engine.world,
             events: engine.event_log,
             actor_events: engine.actor_events,
+            compare: engine.config.compare,
         }
     }
 }

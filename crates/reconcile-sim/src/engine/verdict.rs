@@ -4,10 +4,11 @@
 use std::sync::Arc;
 
 use super::{Engine, Scheduled, OSCILLATION_REPEATS};
+use crate::comparison::{controller_out_of_sync, controller_plan};
 use crate::ownership::ObjectKey;
 use crate::{NotConvergingReason, Verdict};
 use reconcile_core::explain::diff;
-use reconcile_core::reconcile::{count_out_of_sync, reconcile, Action, ActionKind};
+use reconcile_core::reconcile::{Action, ActionKind};
 
 impl Engine {
     /// Notes a start-of-pass state; the same state with work to do coming back
@@ -85,10 +86,11 @@ impl Engine {
 
     /// What `reconcile` would do now.
     pub(super) fn remaining(&self) -> Vec<Action> {
-        reconcile(
+        controller_plan(
+            self.config.compare,
             &self.desired,
             &self.world.observed,
-            Some(&self.world.finalizers),
+            &self.world.finalizers,
         )
     }
 
@@ -118,10 +120,11 @@ impl Engine {
     /// them without the reference) and it is gone; what is left counts.
     pub(super) fn out_of_sync(&self) -> usize {
         if self.world.custom_resource_live() {
-            return count_out_of_sync(
+            return controller_out_of_sync(
+                self.config.compare,
                 &self.desired,
                 &self.world.observed,
-                Some(&self.world.finalizers),
+                &self.world.finalizers,
             );
         }
         let custom_resource = self.world.get(&ObjectKey::CustomResource);

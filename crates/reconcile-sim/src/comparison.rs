@@ -1,0 +1,211 @@
+//! What the simulated controller compares to decide that an object drifted:
+//! a named controller behaviour, beyond the seed's contract.
+//!
+//! The contract's `reconcile` compares whole specs, so a field the API
+//! server fills in ([`crate::defaulting`]) is drift for ever. Real
+//! controllers compare only what they set: controller-runtime's
+//! `controllerutil.CreateOrUpdate` runs the caller's mutate function on the
+//! object it fetched and writes only when that changed it
+//! (`pkg/controller/controllerutil/controllerutil.go`), and server-side
+//! apply records a field manager per field, so an apply speaks only for the
+//! fields it holds (`k8s.io/apimachinery/pkg/util/managedfields`).
+//!
+//! # Guarantees
+//! - [`SpecComparison::WholeSpec`] hands `reconcile` the cache as it is:
+//!   the seed's contract, to the letter.
+//! - [`SpecComparison::FieldsItSets`] hands `reconcile` each observed spec cut
+//!   down to the members its desired spec has ([`fields_it_sets`]);
+//!   `reconcile` itself is unchanged and still decides by whole-spec
+//!   equality, on that view.
+//!
+//! # Caveats
+//! - Server-side apply matches the elements of a keyed list (containers by
+//!   `name`) by their key, and treats an atomic list (`args`) as one value.
+//!   Here the elements of two arrays of the same length are matched by
+//!   position, and arrays of different lengths are compared whole.
+
+use std::borrow::Cow;
+
+use reconcile_core::json::Json;
+use reconcile_core::model::{Finalizers, Resources};
+use reconcile_core::reconcile::{count_out_of_sync, reconcile, Action};
+use serde::{Deserialize, Serialize};
+
+/// What the controller compares to decide an UPDATE.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "kebab-case")]
+pub enum SpecComparison {
+    /// The whole spec, as the contract says.
+    #[default]
+    WholeSpec,
+    /// Only the members its desired spec sets; what others add (the API
+    /// server's defaults, another controller's fields) is not drift.
+    FieldsItSets,
+}
+
+/// `observed` cut down to the members `desired` has, at every depth: in
+/// objects, and in the elements of arrays of the same length, matched by
+/// position. Anything else (scalars, a type change, arrays of another
+/// length) is kept whole.
+pub fn fields_it_sets(desired: &Json, observed: &Json) -> Json {
+    match (desired, observed) {
+        (Json::Object(wanted), Json::Object(_)) => Json::object(
+            wanted
+                .iter()
+                .filter_map(|(name, want)| {
+                    let have = observed.get(name)?;
+                    Some((name.clone(), fields_it_sets(want, have)))
+                })
+                .collect(),
+        ),
+        // Element by element, as for a keyed list whose keys are in order.
+        (Json::Array(wanted), Json::Array(have)) if wanted.len() == have.len() => Json::array(
+            wanted
+                .iter()
+                .zip(have.iter())
+                .map(|(want, have)| fields_it_sets(want, have))
+                .collect(),
+        ),
+        _ => observed.clone(),
+    }
+}
+
+/// The observed state as the controller compares it with `desired`.
+pub fn compared<'a>(
+    comparison: SpecComparison,
+    desired: &Resources,
+    observed: &'a Resources,
+) -> Cow<'a, Resources> {
+    match comparison {
+        SpecComparison::WholeSpec => Cow::Borrowed(observed),
+        SpecComparison::FieldsItSets => {
+            let mut view = observed.clone();
+            for (name, want) in desired.iter() {
+                if let Some(have) = view.get_mut(name) {
+                    *have = fields_it_sets(want, have);
+                }
+            }
+            Cow::Owned(view)
+        }
+    }
+}
+
+/// What the simulated controller plans: the contract's `reconcile` on the
+/// cache as `comparison` shows it.
+pub fn controller_plan(
+    comparison: SpecComparison,
+    desired: &Resources,
+    observed: &Resources,
+    finalizers: &Finalizers,
+) -> Vec<Action> {
+    reconcile(
+        desired,
+        &compared(comparison, desired, observed),
+        Some(finalizers),
+    )
+}
+
+/// How many actions [`controller_plan`] would return, counted without building them.
+pub fn controller_out_of_sync(
+    comparison: SpecComparison,
+    desired: &Resources,
+    observed: &Resources,
+    finalizers: &Finalizers,
+) -> usize {
+    count_out_of_sync(
+        desired,
+        &compared(comparison, desired, observed),
+        Some(finalizers),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use reconcile_core::parse::parse_json_value;
+
+    use super::*;
+
+    fn json(text: &str) -> Json {
+        parse_json_value(text).expect("test JSON")
+    }
+
+    #[test]
+    fn members_the_desired_spec_lacks_are_left_out_at_every_depth() {
+        let desired =
+            json(r#"{"spec":{"replicas":3,"template":{"spec":{"containers":[{"image":"a"}]}}}}"#);
+        let observed = json(
+            r#"{"spec":{"replicas":3,"strategy":{"type":"RollingUpdate"},"template":{"spec":{"dnsPolicy":"ClusterFirst","containers":[{"image":"a","imagePullPolicy":"Always"}]}}}}"#,
+        );
+        assert_eq!(fields_it_sets(&desired, &observed), desired);
+        // Arrays of another length are compared whole.
+        let two = json(r#"{"c":[{"image":"a","x":1},{"image":"b"}]}"#);
+        assert_eq!(fields_it_sets(&json(r#"{"c":[{"image":"a"}]}"#), &two), two);
+    }
+
+    #[test]
+    fn a_member_missing_or_changed_is_still_drift() {
+        let desired = json(r#"{"replicas":3,"image":"a"}"#);
+        assert_ne!(
+            fields_it_sets(&desired, &json(r#"{"replicas":3}"#)),
+            desired
+        );
+        assert_ne!(
+            fields_it_sets(&desired, &json(r#"{"replicas":5,"image":"a"}"#)),
+            desired
+        );
+        assert_eq!(
+            fields_it_sets(&desired, &json(r#"{"replicas":3,"image":"a","x":1}"#)),
+            desired
+        );
+    }
+
+    fn small_json() -> impl Strategy<Value = Json> {
+        let leaf = prop_oneof![
+            Just(Json::Null),
+            any::<bool>().prop_map(Json::Bool),
+            (0u8..4).prop_map(|n| json(&n.to_string())),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Json::array),
+                proptest::collection::vec(
+                    (proptest::sample::select(vec!["a", "b", "c"]), inner),
+                    0..3
+                )
+                .prop_map(|members| {
+                    let mut seen = Vec::new();
+                    Json::object(
+                        members
+                            .into_iter()
+                            .filter(|(name, _)| {
+                                let fresh = !seen.contains(name);
+                                seen.push(*name);
+                                fresh
+                            })
+                            .map(|(name, value)| (name.into(), value))
+                            .collect(),
+                    )
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        /// An object compares equal to what it would be after its own
+        /// fields are written over anything: the view never invents drift
+        /// of what the controller set, and a spec always matches itself.
+        #[test]
+        fn a_spec_matches_itself_and_its_supersets(desired in small_json(), extra in small_json()) {
+            prop_assert_eq!(fields_it_sets(&desired, &desired), desired.clone());
+            let mut superset = extra;
+            if let (Json::Object(_), Json::Object(wanted)) = (&superset, &desired) {
+                for (name, value) in wanted.iter() {
+                    superset.set_path(&[name.to_string()], value.clone());
+                }
+                prop_assert_eq!(fields_it_sets(&desired, &superset), desired);
+            }
+        }
+    }
+}
