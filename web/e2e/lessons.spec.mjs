@@ -392,7 +392,98 @@ test("lesson 9, status: derived from what is observed, not from the plan", async
   await atTheEnd(page, 4);
 });
 
-test("the lesson menu lists all ten lessons in order", async ({ page }) => {
+test("lesson 11, defaults: a whole-spec comparison updates for nothing, for ever; comparing the fields it sets converges", async ({ page }) => {
+  const name = "Deployment/default/nginx-deployment";
+  await page.goto("/?lesson=defaults-drift");
+  await expect(panel(page)).toContainText("Step 1 of 5");
+  await pickActions(page, [`UPDATE ${name}`]);
+  await expectHint(page);
+  await startOver(page);
+  await pickActions(page, [`CREATE ${name}`]);
+  await expect(feedback(page)).toContainText("✓ Correct");
+
+  await next(page);
+  await pickActions(page, []);
+  await expectHint(page);
+  await startOver(page);
+  await pickActions(page, [`UPDATE ${name}`]);
+  await expect(feedback(page)).toContainText(`✓ Correct: pass 2 (why: owned object ${name} added) returned UPDATE ${name}.`);
+  // After pass 1, the plan is pass 2's: each defaulted field is explained, with its upstream source.
+  await page.getByRole("button", { name: "Step", exact: true }).click();
+  await expect(actionItems(page).first().locator(".defaults-note")).toContainText("All of them are defaults the API server fills in on every write.");
+  const drift = page.getByRole("list", { name: `Drift of ${name}` });
+  await expect(drift.locator(".drift-row", { hasText: "$.spec.strategy" })).toContainText("server default (apps/v1 SetDefaults_Deployment)");
+  await expect(drift.locator(".drift-row", { hasText: "$.spec.template.spec.dnsPolicy" })).toContainText("core/v1 SetDefaults_PodSpec");
+  await expect(drift.locator(".drift-row", { hasText: "imagePullPolicy" })).toContainText("core/v1 SetDefaults_Container");
+
+  await next(page);
+  await choose(page, "It answers 409 Conflict.");
+  await expectHint(page);
+  await choose(page, "It fills in the same defaults again");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  await next(page);
+  await choose(page, "It converges after pass 2.");
+  await expectHint(page);
+  await choose(page, "It never converges: every resync sends the same UPDATE");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("still planning actions after the pass limit of 12");
+  // Every pass after the create is an UPDATE the server turned into nothing.
+  await expect(passes(page)).toHaveCount(12);
+  await expect(passes(page).nth(1)).toContainText("unchanged: with the server's defaults it is what is stored (no write)");
+  await expect(passes(page).nth(11)).toContainText("unchanged");
+
+  await next(page);
+  await choose(page, "Copy the defaults into the desired manifest.");
+  await expectHint(page);
+  await choose(page, "Compare only the fields you set");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  // The fix, in the controller's settings: the run is simulated again and converges.
+  const settings = page.locator("details.fault-panel");
+  if (!(await settings.evaluate((details) => details.open))) await settings.locator("summary").click();
+  await page.getByLabel("What the controller compares").selectOption("fields-it-sets");
+  await expect(verdict(page)).toContainText("Converged after 2 passes");
+  await atTheEnd(page, 5);
+});
+
+test("lesson 12, keys not events: ten events, one pass; its own writes, one more, which reads a stale cache and gets 409", async ({ page }) => {
+  await page.goto("/?lesson=keys-not-events");
+  await expect(panel(page)).toContainText("Step 1 of 4");
+  await choose(page, "Ten, one per event, in the order they arrived.");
+  await expectHint(page);
+  await choose(page, "One: all ten add the same key");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  await next(page);
+  await choose(page, "It sends one UPDATE, for web-0");
+  await expectHint(page);
+  await choose(page, "It sends ten UPDATEs, one per pod");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  // Pass 1, the ten changes (a moment each), then pass 2.
+  for (let step = 0; step < 12; step++) await page.getByRole("button", { name: "Step", exact: true }).click();
+  await expect(passes(page).nth(1)).toContainText("why: owned object web-0 updated");
+  await expect(passes(page).nth(1).locator(".pass-action")).toHaveCount(10);
+
+  await next(page);
+  await choose(page, "Nothing: a controller does not hear its own writes.");
+  await expectHint(page);
+  await choose(page, "They mark the key dirty while it is being processed, once");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  await next(page);
+  await choose(page, "Nothing: it reads the API server");
+  await expectHint(page);
+  await choose(page, "It sends UPDATE web-9 again");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("Converged after 5 passes");
+  await expect(passes(page).nth(2)).toContainText("UPDATE web-9");
+  await expect(passes(page).nth(2)).toContainText("failed (409)");
+  await atTheEnd(page, 4);
+});
+
+test("the lesson menu lists all twelve lessons in order", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByLabel("Lesson", { exact: true }).locator("option")).toHaveText([
     "None (free play)",
@@ -406,6 +497,8 @@ test("the lesson menu lists all ten lessons in order", async ({ page }) => {
     "8. Fighting controllers never converge",
     "9. Reporting status after acting",
     "10. Equal as JSON, not as your language says",
+    "11. Defaults the API server fills in",
+    "12. The queue holds keys, not events",
   ]);
 });
 
@@ -474,7 +567,7 @@ test("the last lesson says so; a newcomer is invited to lesson 1 until a lesson 
   // Free play: the lesson closes, and the invitation stays gone.
   await page.getByRole("button", { name: "Close the lesson" }).click();
   await expect(invite).toHaveCount(0);
-  await page.goto("/?lesson=json-equality&step=3");
+  await page.goto("/?lesson=keys-not-events&step=4");
   await expect(panel(page)).toContainText("That was the last lesson.");
 });
 

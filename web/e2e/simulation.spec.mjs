@@ -126,6 +126,8 @@ const verdicts = [
   ["Flaky API", /^✓ Converged after \d+ passes/],
   ["Crash mid-pass", /^✓ Converged after 5 passes/],
   ["Missed events", "✓ Converged after 3 passes (t = 518 ms)"],
+  ["Defaults drift", "✗ Not converging: still planning actions after the pass limit of 12"],
+  ["Ten changes, one reconcile", "✓ Converged after 5 passes (t = 124 ms)"],
 ];
 
 for (const [preset, expected] of verdicts) {

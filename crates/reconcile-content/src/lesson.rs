@@ -37,6 +37,8 @@ pub const LESSON_FILES: &[(&str, &str)] = &[
     content_file!("lessons", "08-fighting-controllers.json"),
     content_file!("lessons", "09-status.json"),
     content_file!("lessons", "10-json-equality.json"),
+    content_file!("lessons", "11-defaults-drift.json"),
+    content_file!("lessons", "12-keys-not-events.json"),
 ];
 
 /// One lesson: a starting scenario and ordered steps.

@@ -45,6 +45,8 @@ pub const PRESET_FILES: &[(&str, &str)] = &[
     content_file!("presets", "06-flaky-api.json"),
     content_file!("presets", "07-crash-mid-pass.json"),
     content_file!("presets", "08-missed-events.json"),
+    content_file!("presets", "09-defaults-drift.json"),
+    content_file!("presets", "10-ten-changes.json"),
 ];
 
 /// Parses one preset file; `file` names it in errors. Read through core's
@@ -131,6 +133,12 @@ mod tests {
                     &verdict,
                     Verdict::NotConverging { reason: Why::Oscillation { object, field, .. } }
                         if object == "web" && field == "$.replicas"
+                ),
+                "defaults-drift" => matches!(
+                    &verdict,
+                    Verdict::NotConverging {
+                        reason: Why::PassLimit { limit: 12 }
+                    }
                 ),
                 _ => matches!(verdict, Verdict::Converged { .. }),
             };

@@ -6,7 +6,7 @@
 //! (`SetDefaults_Deployment`, `SetDefaults_DaemonSet`,
 //! `SetDefaults_ReplicaSet`) and, for their pod templates,
 //! `pkg/apis/core/v1/defaults.go` (`SetDefaults_PodSpec`,
-//! `SetDefaults_Container`), which the generated `SetObjectDefaults_*`
+//! `SetDefaults_Container`, `SetDefaults_ContainerPort`), which the generated `SetObjectDefaults_*`
 //! functions call for `spec.template`. The spec-level cases of upstream's
 //! `pkg/apis/apps/v1/defaults_test.go` are ported below, named after them.
 //!
@@ -19,13 +19,15 @@
 //! - Defaulting is idempotent: defaulting a defaulted object changes nothing.
 //!
 //! # Caveats
-//! - Not modelled: StatefulSet and the other groups' kinds, probes, ports'
-//!   `protocol`, volumes, resource requests copied from limits, and
+//! - Not modelled: StatefulSet and the other groups' kinds, probes,
+//!   volumes, resource requests copied from limits, and
 //!   feature-gated defaults. An image without a tag counts as `latest`
 //!   (`imagePullPolicy: Always`), as `parseImageName` does; digests are not
 //!   told apart from tags.
 
+use reconcile_core::explain::Drift;
 use reconcile_core::json::{Json, Number};
+use reconcile_core::path::Segment;
 
 /// The kinds of `apps/v1` this module defaults.
 pub const DEFAULTED_KINDS: [&str; 3] = ["Deployment", "DaemonSet", "ReplicaSet"];
@@ -178,6 +180,13 @@ const POD_TEMPLATE_DEFAULTS: &[ServerDefault] = &[
 /// `SetDefaults_Container`'s fields, on each container of the template.
 pub const CONTAINER_SOURCE: &str = "core/v1 SetDefaults_Container";
 const CONTAINER_LISTS: [&str; 2] = ["containers", "initContainers"];
+const CONTAINER_MEMBERS: [&str; 3] = [
+    "imagePullPolicy",
+    "terminationMessagePath",
+    "terminationMessagePolicy",
+];
+/// `SetDefaults_ContainerPort`'s field.
+pub const PORT_SOURCE: &str = "core/v1 SetDefaults_ContainerPort";
 
 /// The kind-level defaults of an object, or `None` when the API server
 /// defaults nothing of it here.
@@ -255,16 +264,40 @@ fn default_container(container: &mut Json) -> bool {
     }
     let mut changed = false;
     let policy = image_pull_policy(container.get("image").and_then(Json::as_str));
-    for (member, value) in [
-        ("imagePullPolicy", policy),
-        ("terminationMessagePath", "/dev/termination-log"),
-        ("terminationMessagePolicy", "File"),
-    ] {
+    for (member, value) in
+        CONTAINER_MEMBERS
+            .into_iter()
+            .zip([policy, "/dev/termination-log", "File"])
+    {
         let path = [member.to_owned()];
         if absent(container, &path) {
             container.set_path(&path, Json::string(value));
             changed = true;
         }
+    }
+    changed | default_ports(container)
+}
+
+/// `SetDefaults_ContainerPort`: each port's protocol is TCP unless set.
+fn default_ports(container: &mut Json) -> bool {
+    let path = ["ports".to_owned()];
+    let Some(Json::Array(ports)) = container.get_path(&path) else {
+        return false;
+    };
+    let protocol = ["protocol".to_owned()];
+    let mut ports = ports.as_ref().clone();
+    let mut changed = false;
+    for port in ports
+        .iter_mut()
+        .filter(|port| matches!(port, Json::Object(_)))
+    {
+        if absent(port, &protocol) {
+            port.set_path(&protocol, Json::string("TCP"));
+            changed = true;
+        }
+    }
+    if changed {
+        container.set_path(&path, Json::array(ports));
     }
     changed
 }
@@ -297,11 +330,39 @@ pub fn default_source(object: &Json, path: &[String]) -> Option<&'static str> {
     if let Some(default) = defaults.iter().chain(POD_TEMPLATE_DEFAULTS).find(covers) {
         return Some(default.source);
     }
-    // A container's own default: spec.template.spec.containers[i].member.
-    let container_field = path.len() >= 5
+    // A container's own default: spec.template.spec.containers[i].member,
+    // or a port's protocol, containers[i].ports[j].protocol.
+    let in_container = path.len() >= 6
         && path[..3] == owned(&["spec", "template", "spec"])
         && CONTAINER_LISTS.contains(&path[3].as_str());
-    container_field.then_some(CONTAINER_SOURCE)
+    match path.get(5..).unwrap_or_default() {
+        [member] if in_container && CONTAINER_MEMBERS.contains(&member.as_str()) => {
+            Some(CONTAINER_SOURCE)
+        }
+        [ports, _, protocol] if in_container && ports == "ports" && protocol == "protocol" => {
+            Some(PORT_SOURCE)
+        }
+        _ => None,
+    }
+}
+
+/// Why a drift of an UPDATE may be none of the writer's doing: the field is
+/// absent from the desired `spec` and the API server fills it in on objects
+/// like it. Returns the upstream function that does.
+pub fn defaulted_drift(spec: &Json, drift: &Drift) -> Option<&'static str> {
+    if drift.desired.is_some() || drift.observed.is_none() {
+        return None;
+    }
+    let path: Vec<String> = drift
+        .path
+        .segments()
+        .iter()
+        .map(|segment| match segment {
+            Segment::Key(key) => key.clone(),
+            Segment::Index(index) => index.to_string(),
+        })
+        .collect();
+    default_source(spec, &path)
 }
 
 #[cfg(test)]

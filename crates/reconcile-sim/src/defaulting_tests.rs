@@ -113,11 +113,11 @@ fn test_set_default_daemon_set_spec() {
 #[test]
 fn pod_template_and_containers() {
     let got = defaulted(&deployment(
-        r#"{"template":{"spec":{"containers":[{"name":"a","image":"nginx:1.14.2"},{"name":"b","image":"busybox"},{"name":"c","image":"x:1","imagePullPolicy":"Never"}]}}}"#,
+        r#"{"template":{"spec":{"containers":[{"name":"a","image":"nginx:1.14.2","ports":[{"containerPort":80},{"containerPort":53,"protocol":"UDP"}]},{"name":"b","image":"busybox"},{"name":"c","image":"x:1","imagePullPolicy":"Never"}]}}}"#,
     ));
     let expected = json(
         r#"{"spec":{"dnsPolicy":"ClusterFirst","restartPolicy":"Always","securityContext":{},"terminationGracePeriodSeconds":30,"schedulerName":"default-scheduler","containers":[
-            {"name":"a","image":"nginx:1.14.2","imagePullPolicy":"IfNotPresent","terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"},
+            {"name":"a","image":"nginx:1.14.2","ports":[{"containerPort":80,"protocol":"TCP"},{"containerPort":53,"protocol":"UDP"}],"imagePullPolicy":"IfNotPresent","terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"},
             {"name":"b","image":"busybox","imagePullPolicy":"Always","terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"},
             {"name":"c","image":"x:1","imagePullPolicy":"Never","terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}]}}"#,
     );
@@ -146,34 +146,29 @@ fn the_source_of_a_defaulted_field() {
     let object = defaulted(&deployment(
         r#"{"template":{"spec":{"containers":[{"image":"a"}]}}}"#,
     ));
-    let path = |members: &[&str]| members.iter().map(|m| (*m).to_owned()).collect::<Vec<_>>();
-    assert_eq!(
-        default_source(&object, &path(&["spec", "strategy"])),
-        Some("apps/v1 SetDefaults_Deployment")
-    );
-    assert_eq!(
-        default_source(&object, &path(&["spec", "template", "spec", "dnsPolicy"])),
-        Some("core/v1 SetDefaults_PodSpec")
-    );
-    assert_eq!(
-        default_source(
-            &object,
-            &path(&[
-                "spec",
-                "template",
-                "spec",
-                "containers",
-                "0",
-                "imagePullPolicy"
-            ])
+    let cases = [
+        ("spec.strategy", Some("apps/v1 SetDefaults_Deployment")),
+        (
+            "spec.template.spec.dnsPolicy",
+            Some("core/v1 SetDefaults_PodSpec"),
         ),
-        Some(CONTAINER_SOURCE)
-    );
-    assert_eq!(default_source(&object, &path(&["spec", "paused"])), None);
-    assert_eq!(
-        default_source(&json("{}"), &path(&["spec", "replicas"])),
-        None
-    );
+        (
+            "spec.template.spec.containers.0.imagePullPolicy",
+            Some(CONTAINER_SOURCE),
+        ),
+        (
+            "spec.template.spec.containers.0.ports.1.protocol",
+            Some(PORT_SOURCE),
+        ),
+        ("spec.template.spec.containers.0.env", None),
+        ("spec.paused", None),
+    ];
+    for (path, expected) in cases {
+        let path: Vec<String> = path.split('.').map(str::to_owned).collect();
+        assert_eq!(default_source(&object, &path), expected, "{path:?}");
+    }
+    let replicas = ["spec".to_owned(), "replicas".to_owned()];
+    assert_eq!(default_source(&json("{}"), &replicas), None);
 }
 
 fn optional(field: &'static str, values: Vec<&'static str>) -> impl Strategy<Value = String> {
@@ -205,4 +200,26 @@ proptest! {
         prop_assert!(!apply_defaults(&mut twice));
         prop_assert_eq!(twice, once);
     }
+}
+
+#[test]
+fn a_drift_the_server_filled_in_is_told_apart() {
+    let desired = json(&deployment(r#"{"replicas":3}"#));
+    let observed = defaulted(&deployment(r#"{"replicas":3}"#));
+    let drift = reconcile_core::explain::diff(&observed, &desired);
+    let told: Vec<(String, Option<&str>)> = drift
+        .iter()
+        .map(|d| (d.path.to_string(), defaulted_drift(&desired, d)))
+        .collect();
+    assert!(told.iter().any(|(path, source)| path == "$.spec.strategy"
+        && *source == Some("apps/v1 SetDefaults_Deployment")));
+    assert!(told.iter().all(|(_, source)| source.is_some()), "{told:?}");
+    // A field the writer set and the other side changed is its own drift.
+    let changed = defaulted(&deployment(r#"{"replicas":5}"#));
+    let drift = reconcile_core::explain::diff(&changed, &desired);
+    let replicas = drift
+        .iter()
+        .find(|d| d.path.to_string() == "$.spec.replicas")
+        .expect("drift");
+    assert_eq!(defaulted_drift(&desired, replicas), None);
 }

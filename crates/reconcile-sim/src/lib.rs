@@ -742,7 +742,7 @@ impl std::fmt::Display for NotConvergingReason {
                 )
             }
             NotConvergingReason::PassLimit { limit } => {
-                write!(f, "still changing after the pass limit of {limit}")
+                write!(f, "still planning actions after the pass limit of {limit}")
             }
             NotConvergingReason::NoTrigger { out_of_sync } => write!(
                 f,

@@ -822,7 +822,7 @@ fn transient_failures_requeue_with_client_go_exponential_backoff() {
     );
     assert_eq!(
         timeline.verdict.to_string(),
-        "Not converging: still changing after the pass limit of 8"
+        "Not converging: still planning actions after the pass limit of 8"
     );
     assert!(
         timeline.final_world.observed.is_empty(),
@@ -1486,6 +1486,37 @@ fn a_broken_watch_relists_and_synthesizes_the_missed_delete() {
     assert_eq!(timeline.final_world.observed, scenario.desired);
 }
 
+/// A PUT sends the object as reconcile read it: the resourceVersion of the
+/// cache at the start of the pass, even when the cache has caught up by the
+/// time the request goes out (controller-runtime's `Update` sends the
+/// object it was given). Pass 3 of "ten changes" starts as pass 2's last
+/// write is still on its way to the cache, plans UPDATE web-9 again, and
+/// gets 409 Conflict although the event has arrived before it sends.
+#[test]
+fn an_update_carries_the_version_reconcile_read() {
+    let (scenario, config) = preset_scenario("ten-changes");
+    let timeline = simulate(&scenario, &config);
+    let pass = &timeline.passes[2];
+    assert_eq!(pass.actions.len(), 1);
+    assert_eq!(pass.actions[0].action.name.as_ref() as &str, "web-9");
+    assert!(
+        matches!(
+            pass.actions[0].result,
+            ActionResult::Failed { code: 409, .. }
+        ),
+        "{:?}",
+        pass.actions[0].result
+    );
+    // The watch event of pass 2's write to web-9 reached the cache after
+    // pass 3 started and before its request went out.
+    let delivered = timeline.events.entries.iter().find(|e| {
+        matches!(&e.what, reconcile_sim::events::SimEvent::WatchDelivered { name, .. } if name == "web-9")
+            && e.at >= pass.started_at
+    });
+    let delivered = delivered.expect("the event of pass 2's write");
+    assert!(delivered.at > pass.started_at && delivered.at < pass.finished_at);
+}
+
 #[test]
 fn each_preset_reaches_its_verdict() {
     let mut seen = BTreeSet::new();
@@ -1535,6 +1566,17 @@ fn each_preset_reaches_its_verdict() {
                 passes: 3,
                 time: 518,
             },
+            // The API server's defaults are drift to a whole-spec
+            // comparison: an UPDATE that writes nothing at every resync.
+            "defaults-drift" => Verdict::NotConverging {
+                reason: NotConvergingReason::PassLimit { limit: 12 },
+            },
+            // Ten events, one pass; its own writes, one more, which reads a
+            // cache one event behind: 409 on web-9, then the requeue.
+            "ten-changes" => Verdict::Converged {
+                passes: 5,
+                time: 124,
+            },
             other => panic!("preset {other} has no expected verdict here"),
         };
         assert_eq!(timeline.verdict, expected, "preset {}", preset.id);
@@ -1547,7 +1589,7 @@ fn each_preset_reaches_its_verdict() {
         }
         seen.insert(preset.id.as_str());
     }
-    assert_eq!(seen.len(), 8, "every preset is covered");
+    assert_eq!(seen.len(), 10, "every preset is covered");
 }
 
 // ---------------------------------------------------------------------------

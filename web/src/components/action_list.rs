@@ -2,6 +2,7 @@
 
 use gloo::timers::callback::Timeout;
 use reconcile_core::{ActionKind, Drift, ExplainedAction, Json, Plan};
+use reconcile_sim::defaulting::defaulted_drift;
 use yew::prelude::*;
 
 use crate::hooks::use_reveal_scroll;
@@ -161,6 +162,12 @@ fn kind_class(kind: ActionKind) -> &'static str {
 fn action_item(explained: &ExplainedAction) -> Html {
     let action = &explained.action;
     let drift = &explained.drift;
+    let defaulted = action.spec.as_ref().map_or(0, |spec| {
+        drift
+            .iter()
+            .filter(|d| defaulted_drift(spec, d).is_some())
+            .count()
+    });
     // Unkeyed on purpose: a plan change usually shifts every item by one, and
     // yew's keyed diff then moves all of them; patching in place is cheaper.
     html! {
@@ -174,26 +181,46 @@ fn action_item(explained: &ExplainedAction) -> Html {
                 <code class="spec">{ spec.to_compact_string() }</code>
             }
             <p class="reason">{ explained.reason.to_string() }</p>
+            if defaulted > 0 {
+                <p class="defaults-note">{ defaults_note(defaulted, drift.len()) }</p>
+            }
             if !drift.is_empty() {
                 <ul class="drift" aria-label={format!("Drift of {}", action.name)}>
-                    { for drift.iter().map(drift_row) }
+                    { for drift.iter().map(|d| drift_row(d, action.spec.as_ref())) }
                 </ul>
             }
         </li>
     }
 }
 
-fn drift_row(drift: &Drift) -> Html {
+fn defaults_note(defaulted: usize, fields: usize) -> String {
+    let which = if defaulted == fields {
+        "All of them are".to_owned()
+    } else {
+        format!("{defaulted} of them are")
+    };
+    format!(
+        "{which} defaults the API server fills in on every write. Desired leaves them out, so a \
+         controller that compares whole specs finds this drift after every write; one that \
+         compares only the fields it sets does not."
+    )
+}
+
+fn drift_row(drift: &Drift, desired: Option<&Json>) -> Html {
     let show = |value: &Option<Json>| match value {
         Some(value) => value.to_compact_string(),
         None => "(absent)".to_owned(),
     };
+    let defaulted = desired.and_then(|spec| defaulted_drift(spec, drift));
     html! {
         <li class="drift-row">
             <code class="drift-path">{ drift.path.to_string() }</code>{ ": " }
             <span class="drift-observed" title="observed">{ show(&drift.observed) }</span>
             <span aria-hidden="true">{ " → " }</span><span class="visually-hidden">{ " becomes " }</span>
             <span class="drift-desired" title="desired">{ show(&drift.desired) }</span>
+            if let Some(source) = defaulted {
+                <span class="drift-default">{ format!(" — server default ({source})") }</span>
+            }
         </li>
     }
 }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use reconcile_core::Json;
 use reconcile_sim::{
     format_millis, BackoffPolicy, DriftInputError, FinalizerRef, Millis, PropagationPolicy,
-    QueueModel, SimConfig, World, WorldEvent,
+    QueueModel, SimConfig, SpecComparison, World, WorldEvent,
 };
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -202,6 +202,14 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
             _ => QueueModel::ClientGo,
         })
     });
+    let on_compare = props.on_action.reform(|e: Event| {
+        let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+        SimAction::SetCompare(if value == "fields-it-sets" {
+            SpecComparison::FieldsItSets
+        } else {
+            SpecComparison::WholeSpec
+        })
+    });
     let on_seed = props
         .on_action
         .reform(|e: Event| SimAction::SetSeed(input_value(&e).parse().unwrap_or(1)));
@@ -261,7 +269,13 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
     let current_resync = RESYNC_CHOICES
         .iter()
         .find(|(_, p)| *p == config.resync_period_ms)
-        .map_or("off", |c| c.0);
+        .map(|c| c.0);
+    // A period from a preset, a lesson or a link that is not on the menu is
+    // shown as it is, never as "off".
+    let other_resync = config
+        .resync_period_ms
+        .filter(|_| current_resync.is_none())
+        .map(format_millis);
 
     html! {
         <details class="fault-panel" open={!props.closed}>
@@ -317,8 +331,11 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                     <label>{ "Resync period " }
                         <select onchange={on_resync} aria-label="Resync period">
                             { for RESYNC_CHOICES.iter().map(|(label, _)| html! {
-                                <option value={*label} selected={*label == current_resync}>{ *label }</option>
+                                <option value={*label} selected={Some(*label) == current_resync}>{ *label }</option>
                             }) }
+                            if let Some(period) = &other_resync {
+                                <option value="other" selected=true>{ period.clone() }</option>
+                            }
                         </select>
                     </label>
                     <div class="row">
@@ -359,6 +376,18 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                         </select>
                     </label>
                     <p class="muted small">{ queue_description(config.queue) }</p>
+                </fieldset>
+                <fieldset>
+                    <legend>{ "The controller compares" }</legend>
+                    <select onchange={on_compare} aria-label="What the controller compares">
+                        <option value="whole-spec" selected={config.compare == SpecComparison::WholeSpec}>
+                            { "the whole spec (the contract)" }
+                        </option>
+                        <option value="fields-it-sets" selected={config.compare == SpecComparison::FieldsItSets}>
+                            { "only the fields it sets" }
+                        </option>
+                    </select>
+                    <p class="muted small">{ compare_description(config.compare) }</p>
                 </fieldset>
                 <fieldset>
                     <legend>{ "Finalizer owners" }</legend>
@@ -429,6 +458,18 @@ fn owner_speeds(
                 </label>
             }
         }) }
+    }
+}
+
+fn compare_description(compare: SpecComparison) -> &'static str {
+    match compare {
+        SpecComparison::WholeSpec => {
+            "Any difference is drift, including fields the API server filled in with defaults."
+        }
+        SpecComparison::FieldsItSets => {
+            "Beyond the contract: members its desired spec leaves out are not compared, as with \
+             controller-runtime's CreateOrUpdate or server-side apply's field ownership."
+        }
     }
 }
 

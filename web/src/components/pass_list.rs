@@ -253,6 +253,7 @@ fn result_word(result: &ActionResult) -> &'static str {
     match result {
         ActionResult::Applied => "ok",
         ActionResult::AlreadyTerminating => "already terminating",
+        ActionResult::Unchanged => "unchanged",
         ActionResult::AlreadyGone => "already gone",
         ActionResult::Failed { .. } => "failed",
         ActionResult::NotAttempted => "not attempted",
@@ -277,7 +278,9 @@ fn shorten(text: &str, limit: usize) -> String {
 fn result_class(result: &ActionResult) -> &'static str {
     match result {
         ActionResult::Applied => "ok",
-        ActionResult::AlreadyTerminating | ActionResult::AlreadyGone => "noop",
+        ActionResult::AlreadyTerminating | ActionResult::AlreadyGone | ActionResult::Unchanged => {
+            "noop"
+        }
         ActionResult::Failed { .. } => "failed",
         ActionResult::NotAttempted | ActionResult::LostInCrash => "skipped",
     }
@@ -287,6 +290,9 @@ fn result_text(result: &ActionResult) -> String {
     match result {
         ActionResult::Applied => "ok".to_owned(),
         ActionResult::AlreadyTerminating => "already terminating (no-op)".to_owned(),
+        ActionResult::Unchanged => {
+            "unchanged: with the server's defaults it is what is stored (no write)".to_owned()
+        }
         ActionResult::AlreadyGone => "already gone (404; done)".to_owned(),
         ActionResult::Failed {
             requeued_at, code, ..

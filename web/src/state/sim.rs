@@ -10,7 +10,7 @@ use reconcile_core::{plan, Plan, Scenario};
 use reconcile_sim::{
     compare_level_edge, next_plan_view, simulate, BackoffPolicy, Comparison, CrashPlan,
     FinalizerOwner, FinalizerRef, Millis, Moment, PassViews, QueueModel, ScriptedEvent, SimConfig,
-    Timeline, WorldEvent,
+    SpecComparison, Timeline, WorldEvent,
 };
 
 use crate::shared::Shared;
@@ -105,6 +105,8 @@ pub enum SimAction {
     SetResync(Option<Millis>),
     SetBackoff(BackoffPolicy),
     SetQueue(QueueModel),
+    /// What the simulated controller compares to decide an UPDATE.
+    SetCompare(SpecComparison),
     SetSeed(u64),
     ToggleStuck(FinalizerRef),
     /// How long the owner of `finalizer` takes per object; `None` is the default.
@@ -399,6 +401,7 @@ impl SimState {
                     }
                 })
             }
+            SimAction::SetCompare(compare) => return self.set(|c| c.compare = compare),
             SimAction::SetSeed(seed) => return self.set(|c| c.seed = seed),
             SimAction::ToggleStuck(entry) => {
                 return self.set(|c| {

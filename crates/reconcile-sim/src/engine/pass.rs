@@ -23,6 +23,11 @@ pub(super) struct RunningPass {
     key: &'static str,
     /// The plan reconcile returned, sent in order.
     plan: Vec<Action>,
+    /// The resourceVersion of each action's object in the cache reconcile
+    /// read: an UPDATE is a PUT of the object as it was read, so a write
+    /// since then makes it a 409 Conflict, even when the cache has caught
+    /// up by the time the request goes out.
+    read_versions: Vec<Option<u64>>,
     /// Crash before sending this action (the crash plan of this pass).
     crash_before: Option<usize>,
     failed_at: Option<usize>,
@@ -126,9 +131,17 @@ impl Engine {
             cache_lag: Vec::new(),
         });
         self.pass_in_progress = true;
+        let read_versions = plan
+            .iter()
+            .map(|action| {
+                let meta = self.informer.cache.meta(&action.name);
+                meta.map(|m| m.resource_version)
+            })
+            .collect();
         self.running = Some(RunningPass {
             key,
             plan,
+            read_versions,
             crash_before,
             failed_at: None,
         });
@@ -153,18 +166,16 @@ impl Engine {
 
     /// The response to request number `sent` arrives now.
     pub(super) fn answer_request(&mut self, sent: usize) {
-        let Some(action) = self
-            .running
-            .as_ref()
-            .and_then(|r| r.plan.get(sent))
-            .cloned()
-        else {
+        let Some((action, read_version)) = self.running.as_ref().and_then(|r| {
+            let action = r.plan.get(sent)?.clone();
+            Some((action, r.read_versions.get(sent).copied().flatten()))
+        }) else {
             return;
         };
         let response = if self.failures_rng.chance(self.config.failure_rate) {
             Err(ApiError::Unavailable)
         } else {
-            self.apply(&action, self.now)
+            self.apply(&action, read_version, self.now)
         };
         let result = response.unwrap_or_else(|error| ActionResult::Failed {
             requeued_at: 0,
@@ -269,7 +280,12 @@ impl Engine {
     /// CREATE is a POST, UPDATE a PUT of the version the pass read, FINALIZE
     /// and DELETE are both a DELETE request: the server decides from the
     /// finalizers whether the object goes or starts terminating.
-    fn apply(&mut self, action: &Action, at: Millis) -> Result<ActionResult, ApiError> {
+    fn apply(
+        &mut self,
+        action: &Action,
+        read_version: Option<u64>,
+        at: Millis,
+    ) -> Result<ActionResult, ApiError> {
         let name = &action.name;
         let spec = || action.spec.clone().unwrap_or(Json::Null);
         let change = match action.kind {
@@ -279,11 +295,11 @@ impl Engine {
                 Some(Change::Added)
             }
             ActionKind::Update => {
-                // A PUT of the object the controller read: its cached
-                // version, which a write since makes a 409 Conflict.
+                // A PUT of the object the controller read: the version its
+                // cache held then, which a write since makes a 409 Conflict.
                 let update = Update {
                     spec: Some(spec()),
-                    resource_version: self.informer.cache.meta(name).map(|m| m.resource_version),
+                    resource_version: read_version,
                     ..Update::default()
                 };
                 match update_change(self.world.update(name, update)?) {
