@@ -21,17 +21,27 @@ const types = {
 
 /** How a response is compressed for a request's `Accept-Encoding`, best first: brotli (when
  *  `brotli` is on) at its highest quality, else gzip level 9, as a host serving precompressed
- *  files would (each file is compressed once, then served from memory, so compressing never
- *  counts in a benchmark's timings); null for neither. */
+ *  files does: the build's copy beside the file (`FILE.br`, `FILE.gz`: `cargo xtask
+ *  precompress`) when there is one, else the file compressed once and kept in memory, so
+ *  compressing never counts in a benchmark's timings; null for neither. */
 function encoder(accepted, { gzip, brotli }) {
   if (brotli && /\bbr\b/.test(accepted)) {
     const params = { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY };
-    return { name: "br", compress: (body) => brotliCompressSync(body, { params }) };
+    return { name: "br", suffix: ".br", compress: (body) => brotliCompressSync(body, { params }) };
   }
   if ((gzip || brotli) && /\bgzip\b/.test(accepted)) {
-    return { name: "gzip", compress: (body) => gzipSync(body, { level: 9 }) };
+    return { name: "gzip", suffix: ".gz", compress: (body) => gzipSync(body, { level: 9 }) };
   }
   return null;
+}
+
+/** The build's precompressed copy of `file` for `encoding`, if it has one. */
+async function precompressed(file, encoding) {
+  try {
+    return await readFile(file + encoding.suffix);
+  } catch {
+    return null;
+  }
 }
 
 /** Serves `root` on `port` (0: any free one); with `gzip` (or `brotli`, which prefers brotli and
@@ -65,7 +75,7 @@ export function startServer(root, port, { gzip = false, brotli = false } = {}) {
       if (cached?.raw.equals(body)) body = cached.body;
       else {
         const raw = body;
-        body = encoding.compress(raw);
+        body = (await precompressed(file, encoding)) ?? encoding.compress(raw);
         compressed.set(key, { raw, body });
       }
       headers["content-encoding"] = encoding.name;
