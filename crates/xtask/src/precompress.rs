@@ -3,8 +3,10 @@
 //! for hosts that serve precompressed files by `Accept-Encoding` (nginx's
 //! `gzip_static` and `brotli_static`, Caddy's `precompressed`; docs/offline.md
 //! says how). Brotli sends about a fifth fewer bytes than gzip for the page's
-//! first view (docs/PERFORMANCE.md); compressing at the highest quality takes
-//! seconds, once per build, instead of on every request.
+//! first view (docs/PERFORMANCE.md). Brotli's highest quality is slow (about
+//! 35 s for a whole build on 2 cores), so the copies are kept in the target
+//! folder by the SHA-256 of what they copy (`precompressed/`), and a build
+//! compresses only what changed, on every core.
 //!
 //! Trunk's hook runs this after the service worker is written (`cargo xtask
 //! post-build`), so the copies are never listed in it: a host sends them in
@@ -13,9 +15,11 @@
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
+use sha2::{Digest as _, Sha256};
 
 use crate::tools::{self, Env};
 
@@ -42,21 +46,66 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if std::env::var("TRUNK_PROFILE").is_ok_and(|profile| profile == "debug") {
         return Ok(());
     }
-    write_copies(&dir)
+    write_copies(&dir, &crate::jsapi::target_dir(&env).join("precompressed"))
 }
 
-/// Writes both copies of every compressible file under `dir`, except Pyodide's.
-fn write_copies(dir: &Path) -> Result<(), String> {
-    for (path, file) in crate::sw::files_under(dir, "")? {
-        let pyodide = path.starts_with(&format!("{}/", crate::pyodide::DIR));
-        if pyodide || is_copy(&path) || !COMPRESSIBLE.iter().any(|ext| path.ends_with(ext)) {
-            continue;
+/// Writes both copies of every compressible file under `dir`, except Pyodide's,
+/// from `cache` when it has them; a thread per core takes the files in turn.
+fn write_copies(dir: &Path, cache: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(cache).map_err(|e| format!("{}: {e}", cache.display()))?;
+    let pyodide = format!("{}/", crate::pyodide::DIR);
+    let files = Mutex::new(
+        crate::sw::files_under(dir, "")?
+            .into_iter()
+            .filter(|(path, _)| {
+                !path.starts_with(&pyodide)
+                    && !is_copy(path)
+                    && COMPRESSIBLE.iter().any(|ext| path.ends_with(ext))
+            })
+            .map(|(_, file)| file)
+            .collect::<Vec<_>>(),
+    );
+    let next = || files.lock().map_or(None, |mut files| files.pop());
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..cores)
+            .map(|_| {
+                scope.spawn(|| {
+                    while let Some(file) = next() {
+                        write_copy(&file, cache)?;
+                    }
+                    Ok::<(), String>(())
+                })
+            })
+            .collect();
+        workers.into_iter().try_for_each(|worker| {
+            worker
+                .join()
+                .unwrap_or_else(|_| Err("a thread panicked".into()))
+        })
+    })
+}
+
+/// Writes `file`'s two copies beside it, compressing only what `cache` lacks.
+fn write_copy(file: &Path, cache: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let hash = format!("{:x}", Sha256::digest(&bytes));
+    for suffix in SUFFIXES {
+        let cached = cache.join(format!("{hash}{suffix}"));
+        if !cached.is_file() {
+            let compressed = if suffix == ".br" {
+                brotli(&bytes)?
+            } else {
+                gzip(&bytes)?
+            };
+            // Written whole, then renamed: a build stopped midway leaves no half copy.
+            let partial = cache.join(format!("{hash}{suffix}.{}", std::process::id()));
+            std::fs::write(&partial, compressed)
+                .map_err(|e| format!("{}: {e}", partial.display()))?;
+            std::fs::rename(&partial, &cached).map_err(|e| format!("{}: {e}", cached.display()))?;
         }
-        let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-        for (suffix, compressed) in SUFFIXES.iter().zip([brotli(&bytes)?, gzip(&bytes)?]) {
-            let out = PathBuf::from(format!("{}{suffix}", file.display()));
-            std::fs::write(&out, compressed).map_err(|e| format!("{}: {e}", out.display()))?;
-        }
+        let out = PathBuf::from(format!("{}{suffix}", file.display()));
+        std::fs::copy(&cached, &out).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     Ok(())
 }
@@ -92,7 +141,8 @@ mod tests {
         std::fs::write(dir.join("app.js"), &text).expect("write");
         std::fs::write(dir.join("pyodide/pyodide.mjs"), &text).expect("write");
         std::fs::write(dir.join("notes.txt"), &text).expect("write");
-        write_copies(&dir).expect("copies");
+        let cache = dir.join("cache");
+        write_copies(&dir, &cache).expect("copies");
 
         let br = std::fs::read(dir.join("app.js.br")).expect("a brotli copy");
         let mut unbrotli = String::new();
@@ -113,7 +163,12 @@ mod tests {
             "Pyodide is left as it is"
         );
         assert!(!dir.join("notes.txt.gz").exists(), "not a file of the page");
-        write_copies(&dir).expect("again");
+        std::fs::remove_file(dir.join("app.js.br")).expect("remove");
+        write_copies(&dir, &cache).expect("again");
+        assert_eq!(
+            std::fs::read(dir.join("app.js.br")).expect("from the cache"),
+            br
+        );
         assert!(!dir.join("app.js.br.br").exists(), "no copy of a copy");
         assert!(is_copy("pkg/reconcile_sim_bg.wasm.br") && !is_copy("index.html"));
         let _ = std::fs::remove_dir_all(&dir);
