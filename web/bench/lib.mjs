@@ -22,8 +22,8 @@ function freePort() {
 }
 
 /** Starts the static server on `port`; resolves once it listens, rejects if it exits first. */
-function serve(root, port, gzip) {
-  const args = ["e2e/serve.mjs", root, String(port), ...(gzip ? ["--gzip"] : [])];
+function serve(root, port, { gzip, brotli }) {
+  const args = ["e2e/serve.mjs", root, String(port), ...(gzip ? ["--gzip"] : []), ...(brotli ? ["--brotli"] : [])];
   const server = spawn("node", args, { stdio: "pipe" });
   return new Promise((resolve, reject) => {
     server.stdout.once("data", () => resolve(server));
@@ -33,14 +33,14 @@ function serve(root, port, gzip) {
 
 /** Serves `root` (default ../dist, or $DIST) on `port` (or, when that one is taken, on a free
  *  one: other work on this machine may be serving too) and starts Chromium; returns both.
- *  With `gzip`, the server compresses as a production host does. */
-export async function serveAndLaunch(port, root = process.env.DIST ?? "../dist", { gzip = false } = {}) {
+ *  With `gzip`, the server compresses as a production host does; with `brotli`, it prefers brotli. */
+export async function serveAndLaunch(port, root = process.env.DIST ?? "../dist", { gzip = false, brotli = false } = {}) {
   let server;
   try {
-    server = await serve(root, port, gzip);
+    server = await serve(root, port, { gzip, brotli });
   } catch {
     port = await freePort();
-    server = await serve(root, port, gzip);
+    server = await serve(root, port, { gzip, brotli });
   }
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   return {

@@ -1,10 +1,10 @@
 // Serves the release build (dist/) for the end-to-end tests: static files only, as a course host would.
-// Run as a script: `node e2e/serve.mjs [DIR] [PORT] [--gzip]`; or import `startServer` (a test's own copy of a site).
+// Run as a script: `node e2e/serve.mjs [DIR] [PORT] [--gzip] [--brotli]`; or import `startServer` (a test's own copy of a site).
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 // Test-only pages (a course page that embeds the playground) live beside the tests.
 const testPages = resolve(new URL("./pages", import.meta.url).pathname);
@@ -19,10 +19,37 @@ const types = {
   ".ts": "text/plain; charset=utf-8",
 };
 
-/** Serves `root` on `port` (0: any free one); with `gzip`, compresses for clients that accept it,
- *  as a production host does. Resolves to the port and a `close()`. */
-export function startServer(root, port, { gzip = false } = {}) {
+/** How a response is compressed for a request's `Accept-Encoding`, best first: brotli (when
+ *  `brotli` is on) at its highest quality, else gzip level 9, as a host serving precompressed
+ *  files does: the build's copy beside the file (`FILE.br`, `FILE.gz`: `cargo xtask
+ *  precompress`) when there is one, else the file compressed once and kept in memory, so
+ *  compressing never counts in a benchmark's timings; null for neither. */
+function encoder(accepted, { gzip, brotli }) {
+  if (brotli && /\bbr\b/.test(accepted)) {
+    const params = { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY };
+    return { name: "br", suffix: ".br", compress: (body) => brotliCompressSync(body, { params }) };
+  }
+  if ((gzip || brotli) && /\bgzip\b/.test(accepted)) {
+    return { name: "gzip", suffix: ".gz", compress: (body) => gzipSync(body, { level: 9 }) };
+  }
+  return null;
+}
+
+/** The build's precompressed copy of `file` for `encoding`, if it has one. */
+async function precompressed(file, encoding) {
+  try {
+    return await readFile(file + encoding.suffix);
+  } catch {
+    return null;
+  }
+}
+
+/** Serves `root` on `port` (0: any free one); with `gzip` (or `brotli`, which prefers brotli and
+ *  falls back to gzip), compresses for clients that accept it, as a production host does.
+ *  Resolves to the port and a `close()`. */
+export function startServer(root, port, { gzip = false, brotli = false } = {}) {
   root = resolve(root);
+  const compressed = new Map();
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://localhost");
     let path = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, "");
@@ -41,9 +68,17 @@ export function startServer(root, port, { gzip = false } = {}) {
       return;
     }
     const headers = { "content-type": types[extname(file)] ?? "application/octet-stream" };
-    if (gzip && /\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
-      body = gzipSync(body, { level: 9 });
-      headers["content-encoding"] = "gzip";
+    const encoding = encoder(req.headers["accept-encoding"] ?? "", { gzip, brotli });
+    if (encoding) {
+      const key = `${encoding.name} ${file}`;
+      const cached = compressed.get(key);
+      if (cached?.raw.equals(body)) body = cached.body;
+      else {
+        const raw = body;
+        body = (await precompressed(file, encoding)) ?? encoding.compress(raw);
+        compressed.set(key, { raw, body });
+      }
+      headers["content-encoding"] = encoding.name;
     }
     res.writeHead(200, headers);
     res.end(body);
@@ -61,6 +96,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = resolve(dir ?? "../dist");
   const { port: listening } = await startServer(root, Number(port ?? 4173), {
     gzip: process.argv.includes("--gzip"),
+    brotli: process.argv.includes("--brotli"),
   });
   console.log(`serving ${root} at http://127.0.0.1:${listening}`);
 }

@@ -33,6 +33,13 @@ const LONG_TASK_BUDGET_MS: f64 = 200.0;
 const FIRST_ACTION_LIST_BUDGET_MS: f64 = 300.0;
 /// A second visit with no network, from the service worker's cache (issue 17).
 const OFFLINE_SECOND_VISIT_BUDGET_MS: f64 = 300.0;
+/// A first visit over emulated slow links (issue 17): (profile, what it is, budget).
+const SLOW_LINKS: [(&str, &str, f64); 2] = [
+    ("4g", "4G (9 Mbps, 170 ms)", 800.0),
+    ("3g", "3G (1.6 Mbps, 300 ms)", 2200.0),
+];
+/// How the slow-link benchmark's server compresses: the budget is set for gzip.
+const SLOW_LINK_ENCODINGS: [&str; 2] = ["gzip", "br"];
 const SIMULATE_BUDGET_MS: f64 = 100.0;
 /// No main-thread task longer than this while the pane checks a learner's code.
 const CHECK_LONG_TASK_BUDGET_MS: f64 = 200.0;
@@ -64,6 +71,7 @@ const CHECK_RUNS: &str = "7";
 const CHECK_PYTHON_RUNS: &str = "5";
 const FIRST_ACTION_LIST_RUNS: &str = "21";
 const OFFLINE_RUNS: &str = "15";
+const SLOW_LINK_RUNS: &str = "7";
 
 /// Measures everything on the release build in `dist` and returns the report.
 pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
@@ -172,6 +180,7 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
     let big_paste = node("bench/edit-render.mjs", &["--edits", "1", BIG_PASTE])?;
     let first_action_list = node("bench/first-action-list.mjs", &[FIRST_ACTION_LIST_RUNS])?;
     let offline = node("bench/offline-second-visit.mjs", &[OFFLINE_RUNS])?;
+    let slow_links = node("bench/slow-links.mjs", &[SLOW_LINK_RUNS])?;
     let simulate = node("bench/simulate.mjs", &[SIMULATE_RUNS])?;
     let check = node("bench/check.mjs", &[CHECK_RUNS])?;
     let check_python = node("bench/check-python.mjs", &[CHECK_PYTHON_RUNS])?;
@@ -196,6 +205,7 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
         big_paste: &big_paste,
         first_action_list: &first_action_list,
         offline: &offline,
+        slow_links: &slow_links,
         simulate: &simulate,
         check: &check,
         check_python: &check_python,
@@ -330,6 +340,8 @@ struct Measured<'a> {
     first_action_list: &'a str,
     /// `bench/offline-second-visit.mjs`: the JSON line.
     offline: &'a str,
+    /// `bench/slow-links.mjs`: one JSON line per link profile and compression.
+    slow_links: &'a str,
     simulate: &'a str,
     /// `bench/check.mjs`: the JSON line.
     check: &'a str,
@@ -347,6 +359,41 @@ fn line_for(lines: &str, n: &str) -> Option<String> {
         .lines()
         .find(|line| line.contains(&needle))
         .map(str::to_owned)
+}
+
+/// The slow-link benchmark's line for a link profile and a compression.
+fn slow_link_line(lines: &str, profile: &str, encoding: &str) -> Option<String> {
+    let needle = format!("\"profile\":\"{profile}\",\"encoding\":\"{encoding}\",");
+    lines
+        .lines()
+        .find(|line| line.contains(&needle))
+        .map(str::to_owned)
+}
+
+/// The budget rows of a first visit over slow links: one per link profile and
+/// compression, with the bytes the page downloaded by its first action list.
+fn slow_link_rows(rows: &mut String, lines: &str) {
+    for (profile, link, budget_ms) in SLOW_LINKS {
+        for encoding in SLOW_LINK_ENCODINGS {
+            let Some(line) = slow_link_line(lines, profile, encoding) else {
+                continue;
+            };
+            let (Some(median), Some(bytes)) = (
+                number_after(&line, "\"firstActionListMs\":{\"median\":"),
+                number_after(&line, "\"bytesAtFirstActionList\":"),
+            ) else {
+                continue;
+            };
+            let _ = writeln!(
+                rows,
+                "| first visit, {link}, served with {encoding}: first action list | ≤ {budget_ms:.0} ms | \
+                 median {} ({:.1} KB downloaded) | {} |",
+                ms(median),
+                bytes / 1024.0,
+                verdict(median <= budget_ms)
+            );
+        }
+    }
 }
 
 /// The number after `key` (a quoted key and what follows it, e.g. `"wasmMs":{"median":`).
@@ -477,6 +524,15 @@ impl Measured<'_> {
              context offline), each from navigation to the `first-action-list` mark, everything from the \
              worker's cache (docs/offline.md). Budget: {OFFLINE_SECOND_VISIT_BUDGET_MS:.0} ms.\n\n\
              ```json\n{}\n```\n\n\
+             ## A first visit over slow links\n\n\
+             `web/bench/slow-links.mjs`: {SLOW_LINK_RUNS} first visits per line, each in a fresh browser context \
+             (nothing cached, no service worker), under Chromium's network emulation of 4G (9 Mbps, 170 ms) \
+             and 3G (1.6 Mbps, 300 ms), from a static server that compresses each file once, as a host \
+             serving precompressed files does: gzip (level 9), then brotli (quality 11). Navigation to the \
+             `first-action-list` mark; `bytesAtFirstActionList` is what the page downloaded by then, as sent \
+             (compressed, with headers), `bytesWhenIdle` once its network has been idle for a second. \
+             Budgets (gzip): 800 ms on 4G, 2,200 ms on 3G.\n\n\
+             ```json\n{}\n```\n\n\
              ## Transfer size (gzip -9)\n\n{sizes}\n\
              What the page's wasm is made of, and what each part costs: `docs/SIZE.md`.\n\n\
              ## Simulation budget in the browser\n\n\
@@ -520,6 +576,7 @@ impl Measured<'_> {
              | benchmark | median | ± |\n|---|---:|---:|\n{}\n",
             self.first_action_list.trim(),
             self.offline.trim(),
+            self.slow_links.trim(),
             self.simulate.trim(),
             self.check.trim(),
             self.check_python.trim(),
@@ -647,6 +704,7 @@ impl Measured<'_> {
             "a second visit, offline: first action list from the service worker's cache",
             OFFLINE_SECOND_VISIT_BUDGET_MS,
         );
+        slow_link_rows(&mut rows, self.slow_links);
         median_row(
             &mut rows,
             self.simulate,
@@ -987,6 +1045,43 @@ test other ... ignored";
         rows.clear();
         median_row(&mut rows, "{}", key, "offline", 300.0);
         assert_eq!(rows, "", "no figure, no row");
+    }
+
+    #[test]
+    fn slow_link_rows_have_a_verdict_per_profile_and_compression() {
+        let lines = "\
+{\"profile\":\"4g\",\"encoding\":\"gzip\",\"runs\":7,\"firstActionListMs\":{\"median\":974.8,\"min\":873.1},\"bytesAtFirstActionList\":400288}
+{\"profile\":\"3g\",\"encoding\":\"gzip\",\"runs\":7,\"firstActionListMs\":{\"median\":2100,\"min\":2000},\"bytesAtFirstActionList\":262144}
+{\"profile\":\"4g\",\"encoding\":\"br\",\"runs\":7,\"firstActionListMs\":{\"median\":700.1,\"min\":690},\"bytesAtFirstActionList\":325009}";
+        let mut rows = String::new();
+        slow_link_rows(&mut rows, lines);
+        let rows: Vec<&str> = rows.lines().collect();
+        assert_eq!(rows.len(), 3, "{rows:?}");
+        assert!(
+            rows[0].contains("4G (9 Mbps, 170 ms), served with gzip"),
+            "{}",
+            rows[0]
+        );
+        assert!(
+            rows[0].contains("| ≤ 800 ms | median 975 ms (390.9 KB downloaded) | **FAIL** |"),
+            "{}",
+            rows[0]
+        );
+        assert!(
+            rows[1].contains("served with br") && rows[1].ends_with("**pass** |"),
+            "{}",
+            rows[1]
+        );
+        assert!(
+            rows[2].contains("3G (1.6 Mbps, 300 ms), served with gzip"),
+            "{}",
+            rows[2]
+        );
+        assert!(
+            rows[2].contains("| ≤ 2200 ms | median 2100 ms (256.0 KB downloaded) | **pass** |"),
+            "{}",
+            rows[2]
+        );
     }
 
     #[test]

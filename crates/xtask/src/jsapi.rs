@@ -106,7 +106,7 @@ pub fn cache_dir(env: &Env, folder: &str) -> PathBuf {
     target_dir(env).join(folder).join("pkg")
 }
 
-fn target_dir(env: &Env) -> PathBuf {
+pub fn target_dir(env: &Env) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| env.root.join("target"), PathBuf::from)
 }
 

@@ -12,6 +12,7 @@ mod csp;
 mod exercise_ui;
 mod fuzz;
 mod jsapi;
+mod precompress;
 mod pyodide;
 mod size;
 mod sw;
@@ -37,18 +38,22 @@ usage: cargo xtask <command>
                      --asan with AddressSanitizer; targets: parse_scenario, reconcile,
                      simulate, share_decode
   boundaries         check the crate boundaries of ARCHITECTURE.md with `cargo tree`
-  size               gzipped size of each file in dist/ and dist/pkg/ (run `build` first)
+  size               gzipped size of each file in dist/ and dist/pkg/, and the first
+                     view's with brotli (run `build` first)
   csp [DIR]          add a Content-Security-Policy <meta> with the hash of every inline
                      script and style to each DIR/*.html (default: trunk's staging dir
                      when run as its hook, else dist/)
   pyodide [DIR]      copy Pyodide's core files (npm pyodide) into DIR/pyodide/ for the
                      sandbox's Python (default: trunk's staging dir when run as its
                      hook, else dist/)
-  post-build         trunk's hook after every build: js-api, exercise-ui, csp, pyodide
-                     and sw, in this order, into trunk's staging dir
+  post-build         trunk's hook after every build: js-api, exercise-ui, csp, pyodide,
+                     sw and precompress, in this order, into trunk's staging dir
   sw [DIR]           write DIR/sw.js, the service worker, with the list of the build's
                      files and their revisions (default: trunk's staging dir when run
                      as its hook, else dist/)
+  precompress [DIR]  write FILE.br (brotli 11) and FILE.gz (gzip 9) beside each text and
+                     wasm file of a release build, for hosts that serve precompressed
+                     files (default: as sw)
   js-api [--into D]  build the JS API for course pages into D/pkg/ (default: trunk's
                      staging dir when run as its hook, else dist/)
   exercise-ui [--into D]
@@ -73,6 +78,7 @@ fn main() -> ExitCode {
         Some("csp") => csp::run(&args[1..]),
         Some("pyodide") => pyodide::run(&args[1..]),
         Some("sw") => sw::run(&args[1..]),
+        Some("precompress") => precompress::run(&args[1..]),
         Some("post-build") => post_build(),
         Some("fuzz") => fuzz::command(&args[1..]),
         Some("boundaries") => boundaries::check(&Env::new(), &mut Tally::default()),
@@ -108,7 +114,8 @@ fn post_build() -> Result<(), String> {
     exercise_ui::run(&[])?;
     csp::run(&[])?;
     pyodide::run(&[])?;
-    sw::run(&[])
+    sw::run(&[])?;
+    precompress::run(&[])
 }
 
 fn build() -> Result<(), String> {

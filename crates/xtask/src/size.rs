@@ -1,10 +1,6 @@
 //! Transfer size of the built page: each file raw and gzipped (level 9, as a static host would).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-
-use flate2::write::GzEncoder;
-use flate2::Compression;
 
 /// Files a browser downloads for the playground page (and, on demand, for the sandbox:
 /// its Python harness, and Pyodide's modules, standard library and lock file).
@@ -17,15 +13,29 @@ fn is_page_asset(name: &str) -> bool {
 }
 
 fn gzipped_len(bytes: &[u8]) -> Result<usize, String> {
-    let mut encoder = GzEncoder::new(Vec::new(), Compression::best());
-    encoder.write_all(bytes).map_err(|e| e.to_string())?;
-    encoder.finish().map(|v| v.len()).map_err(|e| e.to_string())
+    crate::precompress::gzip(bytes).map(|v| v.len())
+}
+
+/// What `files` weigh together as brotli (quality 11), the encoding hosts that
+/// serve precompressed files send (`cargo xtask precompress`).
+fn brotli_line(files: &[(String, PathBuf)]) -> Result<String, String> {
+    let mut total = 0;
+    for (_, path) in files {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        total += crate::precompress::brotli(&bytes)?.len();
+    }
+    Ok(format!(
+        "\nThe same files as brotli (quality 11): {total} bytes ({:.1} KB).\n",
+        total as f64 / 1024.0
+    ))
 }
 
 /// Markdown tables of the page's files in `dist` and, when it was built, of
 /// the JS API in `dist/pkg`, each with a total row against its budget.
 pub fn report(dist: &Path) -> Result<String, String> {
-    let mut report = table_of(first_view(dist)?, "budget 150 KB")?;
+    let page = first_view(dist)?;
+    let mut report = table_of(page.clone(), "budget 150 KB")?;
+    report.push_str(&brotli_line(&page)?);
     report.push_str("\nThe sandbox for a learner's code, loaded on its first run:\n\n");
     report.push_str(&table(dist, is_sandbox, "no budget of its own")?);
     report.push_str(

@@ -67,7 +67,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 /// Every file of the build in `dist`, sorted by path: what the worker may serve.
 /// Left out: the worker itself, TypeScript declarations (for course authors'
-/// editors, never fetched by a page) and hidden entries.
+/// editors, never fetched by a page), precompressed copies (a host sends them
+/// in place of their file) and hidden entries.
 fn entries(dist: &Path) -> Result<Vec<Entry>, String> {
     let first_view: Vec<String> = crate::size::first_view(dist)?
         .into_iter()
@@ -75,7 +76,7 @@ fn entries(dist: &Path) -> Result<Vec<Entry>, String> {
         .collect();
     let mut entries = Vec::new();
     for (path, file) in files_under(dist, "")? {
-        if path == FILE || path.ends_with(".d.ts") {
+        if path == FILE || path.ends_with(".d.ts") || crate::precompress::is_copy(&path) {
             continue;
         }
         let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -90,7 +91,7 @@ fn entries(dist: &Path) -> Result<Vec<Entry>, String> {
 }
 
 /// The files under `dir`, recursively, by path relative to the root (`prefix` is `dir`'s).
-fn files_under(dir: &Path, prefix: &str) -> Result<Vec<(String, PathBuf)>, String> {
+pub fn files_under(dir: &Path, prefix: &str) -> Result<Vec<(String, PathBuf)>, String> {
     let error = |e: std::io::Error| format!("{}: {e}", dir.display());
     let mut found = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(error)? {
