@@ -58,6 +58,15 @@ pub fn Simulation(props: &SimulationProps) -> Html {
         };
     }
     let Some(timeline) = sim.timeline.clone() else {
+        if sim.held {
+            // A frame after the action list; the controls' place is kept.
+            return html! {
+                <section class="pane sim-pane" aria-labelledby="sim-heading" aria-busy="true">
+                    { heading() }
+                    <p class="deferred-note">{ "Simulating the loop…" }</p>
+                </section>
+            };
+        }
         let message = if sim.deferred {
             "This scenario is large, so it is not re-simulated on every edit. \
              Press Step, Run or Play to simulate it."

@@ -22,7 +22,7 @@ use crate::shared::Shared;
 
 pub use exercise::ExerciseAction;
 pub use lesson::{Answer, LessonAction, LessonState};
-pub use sim::{SimAction, SimState, SPEEDS};
+pub use sim::{hold_first_run, release_first_run, SimAction, SimState, SPEEDS};
 pub use yaml::{Converted, ReadDocuments, YamlAction, YamlReply, YamlRequest};
 
 /// The three editable documents, in display order.
@@ -490,6 +490,9 @@ pub enum Action {
     /// Replace all three documents with a preset, and its simulation settings.
     LoadPreset(&'static str),
     Sim(SimAction),
+    /// The page has painted its first action list: the simulation it held
+    /// back runs now.
+    FirstPainted,
     /// Replace everything with a state from a link, an autosave or the embedding page.
     LoadShared(Rc<SharedState>),
     /// Put back the autosave from before a link was opened.
@@ -577,6 +580,10 @@ impl Reducible for Playground {
             }
             // Hidden for a prediction, the loop does not move either: a
             // shortcut must not run what the lesson asks to predict.
+            Action::FirstPainted => {
+                release_first_run();
+                next.sim.run_held(next.scenario.as_deref());
+            }
             Action::Sim(action) if self.simulation_concealed() && action.needs_timeline() => {}
             Action::Sim(action) => {
                 if next.sim.deferred && action.needs_timeline() {

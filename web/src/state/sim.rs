@@ -4,7 +4,7 @@
 //! scenario or a setting changes; Step, Play and Run only move the cursor, so
 //! stepping is instant and every run replays identically.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use reconcile_core::{plan, Plan, Scenario};
 use reconcile_sim::{
@@ -55,10 +55,31 @@ pub struct SimState {
     /// before its timeline (YAML documents wait for the YAML module): taken
     /// up by the first timeline, and saved as it is until then.
     pending_position: Option<(usize, Option<usize>)>,
+    /// The run was held while the page started ([`hold_first_run`]).
+    pub held: bool,
 }
 
 /// Scenarios with more resources than this are simulated on demand.
 pub const AUTO_SIMULATE_LIMIT: usize = 2_000;
+
+thread_local! {
+    /// Set while the page starts: see [`hold_first_run`].
+    static FIRST_RUN_HELD: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Holds every simulation run until [`release_first_run`]. The page starts
+/// with the editors and the action list; the loop, below them, is simulated
+/// right after they have painted, so a slow link or device sees the plan
+/// sooner (docs/PERFORMANCE.md, "first visit over slow links").
+pub fn hold_first_run() {
+    FIRST_RUN_HELD.set(true);
+}
+
+/// Lets runs happen again; a state that was held then runs with
+/// [`SimState::run_held`].
+pub fn release_first_run() {
+    FIRST_RUN_HELD.set(false);
+}
 
 impl Default for SimState {
     fn default() -> Self {
@@ -77,6 +98,7 @@ impl Default for SimState {
             speed: 2,
             deferred: false,
             pending_position: None,
+            held: false,
         }
     }
 }
@@ -249,6 +271,14 @@ impl SimState {
     /// Large scenarios are only marked `deferred` unless `force` is set.
     pub fn recompute(&mut self, scenario: Option<&Scenario>, force: bool) {
         let Some(scenario) = scenario else { return };
+        self.held = FIRST_RUN_HELD.get();
+        if self.held {
+            // A link's position waits for the run, as it does for YAML.
+            self.timeline = None;
+            self.comparison = None;
+            self.next_plan = None;
+            return;
+        }
         if !force && scenario.desired.len() + scenario.observed.len() > AUTO_SIMULATE_LIMIT {
             self.timeline = None;
             self.comparison = None;
@@ -288,6 +318,13 @@ impl SimState {
         self.comparison = self
             .show_comparison
             .then(|| Shared::new(compare_level_edge(scenario, &self.config)));
+    }
+
+    /// The run a start held, now that the page has painted.
+    pub fn run_held(&mut self, scenario: Option<&Scenario>) {
+        if self.held {
+            self.recompute(scenario, false);
+        }
     }
 
     /// Opens level vs edge the way a class link asks: at the position
