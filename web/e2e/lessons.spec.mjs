@@ -483,7 +483,42 @@ test("lesson 12, keys not events: ten events, one pass; its own writes, one more
   await atTheEnd(page, 4);
 });
 
-test("the lesson menu lists all twelve lessons in order", async ({ page }) => {
+test("lesson 13, deleting an owner: foreground waits for every dependent, web-2's own finalizer included", async ({ page }) => {
+  await page.goto("/?lesson=owner-deletion");
+  await expect(panel(page)).toContainText("Step 1 of 4");
+  await choose(page, "This controller deletes the pods");
+  await expectHint(page);
+  await choose(page, "It stays, terminating");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  await next(page);
+  await choose(page, "Right after web-0 and web-1 are gone");
+  await expectHint(page);
+  await choose(page, "About 300 ms later, after web-2");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("Converged after 5 passes");
+  await expect(passes(page).nth(1)).toContainText("why: custom resource is being deleted");
+  await expect(passes(page).nth(4)).toContainText("why: custom resource deleted");
+  // With its owner gone, nothing is reconciled: no plan against the desired state of a deleted owner.
+  await expect(page.locator(".plan-pane")).toContainText("the custom resource is being deleted or is gone: its reconciler returns at once");
+  await expect(actionItems(page)).toHaveCount(0);
+
+  await next(page);
+  await choose(page, "The pods are kept.");
+  await expectHint(page);
+  await choose(page, "The owner is gone at once");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  await next(page);
+  await choose(page, "They are deleted with the owner.");
+  await expectHint(page);
+  await choose(page, "They stay, and lose their ownerReference");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await atTheEnd(page, 4);
+});
+
+test("the lesson menu lists all thirteen lessons in order", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByLabel("Lesson", { exact: true }).locator("option")).toHaveText([
     "None (free play)",
@@ -499,6 +534,7 @@ test("the lesson menu lists all twelve lessons in order", async ({ page }) => {
     "10. Equal as JSON, not as your language says",
     "11. Defaults the API server fills in",
     "12. The queue holds keys, not events",
+    "13. Deleting an owner: background, foreground, orphan",
   ]);
 });
 
@@ -567,7 +603,7 @@ test("the last lesson says so; a newcomer is invited to lesson 1 until a lesson 
   // Free play: the lesson closes, and the invitation stays gone.
   await page.getByRole("button", { name: "Close the lesson" }).click();
   await expect(invite).toHaveCount(0);
-  await page.goto("/?lesson=keys-not-events&step=4");
+  await page.goto("/?lesson=owner-deletion&step=4");
   await expect(panel(page)).toContainText("That was the last lesson.");
 });
 

@@ -128,6 +128,7 @@ const verdicts = [
   ["Missed events", "✓ Converged after 3 passes (t = 518 ms)"],
   ["Defaults drift", "✗ Not converging: still planning actions after the pass limit of 12"],
   ["Ten changes, one reconcile", "✓ Converged after 5 passes (t = 124 ms)"],
+  ["Deleting the owner", "✓ Converged after 5 passes (t = 339 ms)"],
 ];
 
 for (const [preset, expected] of verdicts) {

@@ -262,14 +262,19 @@ pub fn App() -> Html {
         )
     });
     let (shown_plan, plan_moment) = match (at_cursor, &state.sim.next_plan) {
-        (Some(timeline), Some((pass, plan))) => {
+        (Some(timeline), Some(next)) => {
+            let (pass, plan) = (next.pass, &next.plan);
             let at = timeline.describe_moment(state.sim.shown_moment());
-            let note = plan_moment_note(
-                *pass,
-                &at,
-                *pass <= timeline.passes.len(),
-                plan.actions.is_empty(),
-            );
+            let note = if next.owner_deleted {
+                owner_deleted_note(&at)
+            } else {
+                plan_moment_note(
+                    pass,
+                    &at,
+                    pass <= timeline.passes.len(),
+                    plan.actions.is_empty(),
+                )
+            };
             (
                 Some(plan.clone()),
                 Some((
@@ -446,6 +451,15 @@ fn plan_moment_note(pass: usize, at: &str, runs: bool, empty: bool) -> String {
             format!("After {at} nothing triggers pass {pass}; this is what it would do. {start}")
         }
     }
+}
+
+/// The plan at the cursor once the custom resource is being deleted or gone.
+fn owner_deleted_note(at: &str) -> String {
+    format!(
+        "After {at} the custom resource is being deleted or is gone: its reconciler returns at \
+         once, with nothing to do, and the garbage collector takes care of what it owned. The \
+         editors' plan is the one at the start."
+    )
 }
 
 /// Whether a drag carries files (not text or a link being dragged about).

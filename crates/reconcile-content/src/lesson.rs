@@ -39,6 +39,7 @@ pub const LESSON_FILES: &[(&str, &str)] = &[
     content_file!("lessons", "10-json-equality.json"),
     content_file!("lessons", "11-defaults-drift.json"),
     content_file!("lessons", "12-keys-not-events.json"),
+    content_file!("lessons", "13-owner-deletion.json"),
 ];
 
 /// One lesson: a starting scenario and ordered steps.

@@ -47,6 +47,7 @@ pub const PRESET_FILES: &[(&str, &str)] = &[
     content_file!("presets", "08-missed-events.json"),
     content_file!("presets", "09-defaults-drift.json"),
     content_file!("presets", "10-ten-changes.json"),
+    content_file!("presets", "11-owner-deletion.json"),
 ];
 
 /// Parses one preset file; `file` names it in errors. Read through core's

@@ -124,11 +124,15 @@ pub fn pass_view(scenario: &Scenario, config: &SimConfig, pass: usize) -> Option
 /// which may still lack recent writes) when it is the next moment; else
 /// (another actor acts first, or no pass follows) the store and desired
 /// state at `moment`, what a pass would read once its cache caught up.
+/// `None` when no pass reconciles anything: the custom resource is being
+/// deleted or gone, so the reconciler returns at once, with no actions (as
+/// the engine's passes do), and the garbage collector takes care of what it
+/// owned.
 pub fn next_plan_view(
     views: &mut PassViews,
     timeline: &Timeline,
     moment: Moment,
-) -> (usize, Scenario) {
+) -> (usize, Option<Scenario>) {
     let next = timeline.passes_at(moment) + 1;
     let comes_next = timeline
         .position_of(moment)
@@ -136,10 +140,13 @@ pub fn next_plan_view(
         == Some(&Moment::AfterPass(next));
     if comes_next {
         if let Some(view) = views.view(next) {
-            return (next, view);
+            return (next, Some(view));
         }
     }
     let world = timeline.world_at(moment);
+    if !world.custom_resource_live() {
+        return (next, None);
+    }
     let desired = timeline.desired_at(moment);
     let observed = compared(views.config.compare, &desired, &world.observed).into_owned();
     let view = Scenario {
@@ -147,7 +154,7 @@ pub fn next_plan_view(
         observed,
         finalizers: Some(world.finalizers.clone()),
     };
-    (next, view)
+    (next, Some(view))
 }
 
 /// How one object at a moment differs from the start.
@@ -345,6 +352,7 @@ mod tests {
         moment: Moment,
     ) -> (usize, Vec<String>) {
         let (pass, view) = next_plan_view(&mut PassViews::new(scenario, config), timeline, moment);
+        let view = view.expect("the custom resource lives");
         let plan = plan(&view.desired, &view.observed, view.finalizers.as_ref());
         let actions = plan
             .actions
@@ -515,5 +523,28 @@ mod tests {
             .world_at(Moment::AfterEvent(0))
             .observed
             .contains("b"));
+    }
+
+    /// Once the custom resource is deleted, no pass reconciles anything:
+    /// the plan at the cursor is none, not the contract's plan against the
+    /// desired state of an owner that is gone.
+    #[test]
+    fn no_plan_after_the_custom_resource_is_deleted() {
+        let config = SimConfig {
+            script: vec![ScriptedEvent {
+                after_pass: 1,
+                event: WorldEvent::DeleteCustomResource {
+                    propagation: crate::PropagationPolicy::Background,
+                },
+            }],
+            ..SimConfig::default()
+        };
+        let scenario = seed();
+        let timeline = simulate(&scenario, &config);
+        let mut views = PassViews::new(&scenario, &config);
+        let last = *timeline.moments.last().expect("moments");
+        assert!(next_plan_view(&mut views, &timeline, last).1.is_none());
+        let (_, before) = next_plan_view(&mut views, &timeline, Moment::Start);
+        assert!(before.is_some());
     }
 }

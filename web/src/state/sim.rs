@@ -40,7 +40,7 @@ pub struct SimState {
     pub event: Option<usize>,
     /// What `reconcile` returns for the pass after the cursor, once the
     /// cursor is past the start (at the start the page's own plan holds).
-    pub next_plan: Option<(usize, Shared<Plan>)>,
+    pub next_plan: Option<NextPlan>,
     /// The run the timeline came from, replayed up to the next pass's
     /// reconcile call for the plan at the cursor. The replay stays where it
     /// stopped, so Play's beats cost one pass each; it is a memo of a
@@ -57,6 +57,16 @@ pub struct SimState {
     pending_position: Option<(usize, Option<usize>)>,
     /// The run was held while the page started ([`hold_first_run`]).
     pub held: bool,
+}
+
+/// What the pass after the cursor does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NextPlan {
+    pub pass: usize,
+    pub plan: Shared<Plan>,
+    /// The custom resource is being deleted or gone: the reconciler returns
+    /// at once, and the plan is empty.
+    pub owner_deleted: bool,
 }
 
 /// Scenarios with more resources than this are simulated on demand.
@@ -231,8 +241,14 @@ impl SimState {
         self.next_plan = (self.cursor > 0).then(|| {
             let moment = self.moment_at(self.cursor);
             let (pass, view) = next_plan_view(&mut views.borrow_mut(), timeline, moment);
+            let owner_deleted = view.is_none();
+            let view = view.unwrap_or_default();
             let next = plan(&view.desired, &view.observed, view.finalizers.as_ref());
-            (pass, Shared::new(next))
+            NextPlan {
+                pass,
+                plan: Shared::new(next),
+                owner_deleted,
+            }
         });
     }
 
