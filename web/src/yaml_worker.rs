@@ -3,6 +3,9 @@
 //! never with the page. This only starts it and passes calls; what each call
 //! means is in `crates/reconcile-wasm/src/yaml_page.rs`.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use reconcile_core::{Document, Format, InputError};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -123,6 +126,12 @@ fn name(quoted: serde_json::Result<String>) -> JsValue {
     JsValue::from_str(quoted.unwrap_or_default().trim_matches('"'))
 }
 
+thread_local! {
+    /// The desired and observed JSON texts of the worker's last answer: it
+    /// answers `null` for a document that reads as it did then.
+    static ANSWERED: RefCell<[Option<Rc<str>>; 2]> = RefCell::default();
+}
+
 /// The three documents read in their formats; `None` when a newer read
 /// took this one's place before it was sent.
 pub async fn read(
@@ -134,16 +143,19 @@ pub async fn read(
     Ok(
         match call("read", &[formats.into(), desired, observed, finalizers]).await? {
             Answer::Ok(read) => {
-                let text = |name: &str| {
-                    js_sys::Reflect::get(&read, &name.into())
-                        .ok()
+                let field = |name: &str| js_sys::Reflect::get(&read, &name.into()).ok();
+                let text = |name: &str| field(name).and_then(|v| v.as_string()).unwrap_or_default();
+                // Taken first, whatever follows: the worker counts on it.
+                let resources = remember_answer(["desired", "observed"].map(|name| {
+                    field(name)
                         .and_then(|value| value.as_string())
-                        .unwrap_or_default()
-                };
+                        .map(Rc::from)
+                }))?;
                 let terminating = serde_json::from_str(&text("terminating"))
                     .map_err(|error| Unavailable(error.to_string()))?;
                 Some(YamlReply::Scenario(ReadDocuments {
-                    texts: ["desired", "observed", "finalizers"].map(text),
+                    resources,
+                    finalizers: text("finalizers"),
                     terminating,
                 }))
             }
@@ -151,6 +163,22 @@ pub async fn read(
             Answer::Superseded => None,
         },
     )
+}
+
+/// The answer's desired and observed texts, a `None` ("as before") taken
+/// from the last answer, which the answer then becomes.
+fn remember_answer(texts: [Option<Rc<str>>; 2]) -> Result<[Rc<str>; 2], Unavailable> {
+    ANSWERED.with_borrow_mut(|answered| {
+        for (slot, text) in answered.iter_mut().zip(texts) {
+            if let Some(text) = text {
+                *slot = Some(text);
+            }
+        }
+        match answered {
+            [Some(desired), Some(observed)] => Ok([Rc::clone(desired), Rc::clone(observed)]),
+            _ => Err(no_answer()),
+        }
+    })
 }
 
 /// One document's text read as `from`, written as `to`.

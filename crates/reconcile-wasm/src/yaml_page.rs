@@ -7,6 +7,11 @@
 //! core's own reader and plans as it does JSON), or the documents' located
 //! errors, thrown as a string holding a JSON array of `InputError`s. An
 //! `Error` thrown is a fault of the call itself, never of the input.
+//!
+//! A desired or observed document whose read has not changed since the
+//! last answer is answered `null` ("as before"): typing in one large
+//! document does not read, write and send the other one again, and the page
+//! does not parse it again.
 
 use std::cell::RefCell;
 
@@ -18,13 +23,17 @@ thread_local! {
     /// The last read of the editors' documents: an edit of a large YAML
     /// document is read again only around the change.
     static LAST_READ: RefCell<ReadCache> = RefCell::default();
+    /// The read revisions of desired and observed the page has last been
+    /// given a text of ([`ReadCache::revisions`]).
+    static ANSWERED: RefCell<[Option<u64>; 2]> = RefCell::default();
 }
 
 /// The three editors' texts in their formats (a JSON array such as
 /// `["yaml","json","json"]`, in the order desired, observed, finalizers),
 /// read as the JS API's `readDocuments` reads them: `{ desired, observed,
-/// finalizers, terminating }`, the scenario's documents as JSON texts and
-/// the names of the observed manifests' objects that have a
+/// finalizers, terminating }`, the scenario's documents as JSON texts (desired
+/// or observed `null` when it reads as it did at the last answer) and the
+/// names of the observed manifests' objects that have a
 /// `metadata.deletionTimestamp` (a JSON array); or the errors of every
 /// document that has one.
 #[wasm_bindgen(js_name = pageRead)]
@@ -35,17 +44,20 @@ pub fn page_read(
     finalizers: &str,
 ) -> Result<JsValue, JsValue> {
     let formats: [Format; 3] = serde_json::from_str(formats).map_err(fault)?;
-    let read = LAST_READ.with_borrow_mut(|cache| {
-        read_documents_cached(
+    let (read, revisions) = LAST_READ.with_borrow_mut(|cache| {
+        let read = read_documents_cached(
             cache,
             formats,
             desired,
             observed,
             finalizers,
             &ManifestOptions::default(),
-        )
+        );
+        (read, cache.revisions())
     });
     let read = read.map_err(|errors| errors_value(&errors))?;
+    let unchanged =
+        ANSWERED.with_borrow(|answered| [0, 1].map(|at| answered[at] == Some(revisions[at])));
     let terminating: Vec<&str> = read
         .observed
         .manifests
@@ -55,15 +67,25 @@ pub fn page_read(
         .collect();
     let scenario = &read.scenario;
     let reply = js_sys::Object::new();
+    let resources = [
+        ("desired", &scenario.desired, unchanged[0]),
+        ("observed", &scenario.observed, unchanged[1]),
+    ];
+    for (name, resources, unchanged) in resources {
+        let text = match unchanged {
+            true => JsValue::NULL,
+            false => serde_json::to_string(resources).map_err(fault)?.into(),
+        };
+        js_sys::Reflect::set(&reply, &name.into(), &text)?;
+    }
     let texts = [
-        ("desired", serde_json::to_string(&scenario.desired)),
-        ("observed", serde_json::to_string(&scenario.observed)),
         ("finalizers", serde_json::to_string(&scenario.finalizers)),
         ("terminating", serde_json::to_string(&terminating)),
     ];
     for (name, text) in texts {
         js_sys::Reflect::set(&reply, &name.into(), &text.map_err(fault)?.into())?;
     }
+    ANSWERED.set(revisions.map(Some));
     Ok(reply.into())
 }
 

@@ -270,11 +270,67 @@ pub fn read_documents_in(
 }
 
 /// What reading the editors' documents keeps for the next read: an edit
-/// of a large YAML document is then read again only around the change.
+/// of a large YAML document is then read again only around the change, and
+/// a document whose text did not change is not read again at all.
 #[derive(Debug, Default)]
 pub struct ReadCache {
-    desired: StreamCache,
-    observed: StreamCache,
+    desired: DocumentCache,
+    observed: DocumentCache,
+}
+
+impl ReadCache {
+    /// A number per desired and observed document that changes whenever
+    /// the read of that document changes, and only then: a reader that has
+    /// passed a document on need not pass it on again while it stays.
+    pub fn revisions(&self) -> [u64; 2] {
+        [self.desired.revision, self.observed.revision]
+    }
+}
+
+/// One document's last read, and the stream of its last YAML text.
+#[derive(Debug, Default)]
+struct DocumentCache {
+    stream: StreamCache,
+    last: Option<LastRead>,
+    revision: u64,
+}
+
+/// What a text read to, with what it was read from.
+#[derive(Debug)]
+struct LastRead {
+    format: Format,
+    text: String,
+    cluster_scoped: Vec<String>,
+    read: ReadResources,
+}
+
+impl DocumentCache {
+    fn read(
+        &mut self,
+        format: Format,
+        document: Document,
+        text: &str,
+        options: &ManifestOptions,
+    ) -> Result<ReadResources, InputError> {
+        let same = |last: &&LastRead| {
+            last.format == format
+                && last.text == text
+                && last.cluster_scoped == options.cluster_scoped
+        };
+        if let Some(last) = self.last.as_ref().filter(same) {
+            return Ok(last.read.clone());
+        }
+        self.last = None;
+        self.revision += 1;
+        let read = read_resources_cached(format, document, text, options, &mut self.stream)?;
+        self.last = Some(LastRead {
+            format,
+            text: text.to_owned(),
+            cluster_scoped: options.cluster_scoped.clone(),
+            read: read.clone(),
+        });
+        Ok(read)
+    }
 }
 
 /// [`read_documents_in`] with a cache of the last read (the same results).
@@ -286,20 +342,12 @@ pub fn read_documents_cached(
     finalizers: &str,
     options: &ManifestOptions,
 ) -> Result<ReadScenario, Vec<InputError>> {
-    let desired = read_resources_cached(
-        desired_format,
-        Document::Desired,
-        desired,
-        options,
-        &mut cache.desired,
-    );
-    let observed = read_resources_cached(
-        observed_format,
-        Document::Observed,
-        observed,
-        options,
-        &mut cache.observed,
-    );
+    let desired = cache
+        .desired
+        .read(desired_format, Document::Desired, desired, options);
+    let observed = cache
+        .observed
+        .read(observed_format, Document::Observed, observed, options);
     let listed = read_finalizers_in(finalizers_format, finalizers);
     let (desired, observed, listed) = match (desired, observed, listed) {
         (Ok(d), Ok(o), Ok(f)) => (d, o, f),

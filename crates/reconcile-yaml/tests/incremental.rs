@@ -138,3 +138,40 @@ fn one_changed_digit_is_read_again_in_part() {
     );
     assert!(cache.last_read_was_in_part(), "the edit was read in part");
 }
+
+/// The editors' reads: a document whose text stays keeps its revision (the
+/// page is not sent it again), and its read is the same as a fresh one.
+#[test]
+fn an_unchanged_document_keeps_its_revision() {
+    use reconcile_core::Format;
+    use reconcile_yaml::{read_documents_cached, read_documents_in, ManifestOptions, ReadCache};
+    let formats = [Format::Yaml, Format::Yaml, Format::Json];
+    let options = ManifestOptions::default();
+    let observed = "a:\n  replicas: 1\nb:\n  replicas: 2\n";
+    let mut cache = ReadCache::default();
+    let mut read = |desired: &str| {
+        let read = read_documents_cached(&mut cache, formats, desired, observed, "", &options);
+        let fresh = read_documents_in(formats, desired, observed, "", &options);
+        let outcome = |r: &Result<reconcile_yaml::ReadScenario, _>| match r {
+            Ok(read) => format!("{:?}", read.scenario),
+            Err(errors) => format!("{errors:?}"),
+        };
+        assert_eq!(outcome(&read), outcome(&fresh), "desired: {desired:?}");
+        (read.is_ok(), cache.revisions())
+    };
+    let (ok, first) = read("a:\n  replicas: 3\n");
+    assert!(ok);
+    let (_, edited) = read("a:\n  replicas: 4\n");
+    assert_ne!(edited[0], first[0], "an edited desired has a new revision");
+    assert_eq!(
+        edited[1], first[1],
+        "an observed that stays keeps its revision"
+    );
+    let (_, again) = read("a:\n  replicas: 4\n");
+    assert_eq!(again, edited, "the same texts, the same revisions");
+    let (ok, broken) = read("a: [1,\n");
+    assert!(!ok);
+    let (_, mended) = read("a:\n  replicas: 4\n");
+    assert_ne!(mended[0], edited[0], "a read after a failed one is new");
+    assert_eq!(broken[1], first[1]);
+}

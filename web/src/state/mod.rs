@@ -23,7 +23,7 @@ use crate::shared::Shared;
 pub use exercise::ExerciseAction;
 pub use lesson::{Answer, LessonAction, LessonState};
 pub use sim::{SimAction, SimState, SPEEDS};
-pub use yaml::{Converted, ReadDocuments, YamlAction, YamlReply, YamlRequest};
+pub use yaml::{Converted, ParsedAnswers, ReadDocuments, YamlAction, YamlReply, YamlRequest};
 
 /// The three editable documents, in display order.
 pub const DOCUMENTS: [Document; 3] = [Document::Desired, Document::Observed, Document::Finalizers];
@@ -181,6 +181,8 @@ pub struct Playground {
     /// The read the YAML module is asked for, while a document is YAML and
     /// the module has not answered.
     pub yaml_request: Option<Shared<YamlRequest>>,
+    /// Core's reads of the YAML module's last answers.
+    pub yaml_parsed: ParsedAnswers,
     /// Why autosave is off, while it is: shown until a save succeeds.
     pub autosave_problem: Option<StorageProblem>,
 }
@@ -276,6 +278,7 @@ impl Playground {
             exercise_open: false,
             formats,
             yaml_request: None,
+            yaml_parsed: ParsedAnswers::default(),
             autosave_problem: None,
         }
         .checked()
