@@ -170,6 +170,41 @@ test("the upstream manifests give their plan", async ({ page }) => {
   await expect.poll(() => actionSummaries(page)).not.toContain("FINALIZE Service/default/my-service");
 });
 
+test("typing in YAML sends the reader only the change, and every plan is the whole text's", async ({ page }) => {
+  await openDefault(page);
+  await paste(page, "Finalizers", "");
+  await paste(page, "Desired state", "a:\n  replicas: 1\nb:\n  replicas: 3\nc:\n  replicas: 5\n");
+  await paste(page, "Observed state", "a:\n  replicas: 1\nb:\n  replicas: 3\nd: {}\n");
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE c", "DELETE d"]);
+  /** Puts the caret after the first `after` in an editor and types `keys`. */
+  const typeAfter = async (name, after, keys) => {
+    const box = editor(page, name);
+    await box.evaluate((area, after) => {
+      const at = area.value.indexOf(after) + after.length;
+      area.focus();
+      area.setSelectionRange(at, at);
+    }, after);
+    await page.keyboard.type(keys);
+  };
+  await typeAfter("Desired state", "replicas: 3", "7");
+  await expect.poll(() => actionSummaries(page)).toEqual(["UPDATE b", "CREATE c", "DELETE d"]);
+  // An error in the middle of the document, then its fix: read whole, then in part again.
+  await typeAfter("Desired state", "replicas: 37", "\n  replicas: 2");
+  await expect(errorOf(page, "desired")).toContainText('duplicate member name "replicas"');
+  for (let i = 0; i < "\n  replicas: 2".length; i++) await page.keyboard.press("Backspace");
+  await expect(errorOf(page, "desired")).toHaveText("");
+  await expect.poll(() => actionSummaries(page)).toEqual(["UPDATE b", "CREATE c", "DELETE d"]);
+  // The other document, with characters of two and four bytes.
+  await typeAfter("Observed state", "d: {", "é: 🚀");
+  await expect.poll(() => actionSummaries(page)).toEqual(["UPDATE b", "CREATE c", "DELETE d"]);
+  await expect(page.locator("#plan-summary")).toHaveText("1 to create, 1 to update, 0 to finalize, 1 to delete");
+  await typeAfter("Desired state", "c:\n  replicas: 5\n", "d:\n  é: 🚀\n");
+  await expect.poll(() => actionSummaries(page)).toEqual(["UPDATE b", "CREATE c"]);
+  // A key repeated across entries is the whole read's duplicate error.
+  await typeAfter("Desired state", "  é: 🚀\n", "a: {}\n");
+  await expect(errorOf(page, "desired")).toHaveText('Line 9, column 1 at $.a: duplicate resource name "a"; each name may appear only once');
+});
+
 test.describe("a failed download", () => {
   // Playwright's routes miss what a service worker fetches for the YAML worker;
   // the service worker's own failures are offline.spec.mjs's.

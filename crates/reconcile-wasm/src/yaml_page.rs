@@ -26,10 +26,16 @@ thread_local! {
     /// The read revisions of desired and observed the page has last been
     /// given a text of ([`ReadCache::revisions`]).
     static ANSWERED: RefCell<[Option<u64>; 2]> = RefCell::default();
+    /// The texts of the last read (desired, observed, finalizers), which
+    /// the page sends only the changes of.
+    static TEXTS: RefCell<[String; 3]> = RefCell::default();
 }
 
 /// The three editors' texts in their formats (a JSON array such as
 /// `["yaml","json","json"]`, in the order desired, observed, finalizers),
+/// each given as its whole text, as `null` (the last read's text) or as
+/// `[from, to, insert]` (the last read's text with bytes `from..to`
+/// replaced by `insert`),
 /// read as the JS API's `readDocuments` reads them: `{ desired, observed,
 /// finalizers, terminating }`, the scenario's documents as JSON texts (desired
 /// or observed `null` when it reads as it did at the last answer) and the
@@ -39,22 +45,28 @@ thread_local! {
 #[wasm_bindgen(js_name = pageRead)]
 pub fn page_read(
     formats: &str,
-    desired: &str,
-    observed: &str,
-    finalizers: &str,
+    desired: JsValue,
+    observed: JsValue,
+    finalizers: JsValue,
 ) -> Result<JsValue, JsValue> {
     let formats: [Format; 3] = serde_json::from_str(formats).map_err(fault)?;
-    let (read, revisions) = LAST_READ.with_borrow_mut(|cache| {
-        let read = read_documents_cached(
-            cache,
-            formats,
-            desired,
-            observed,
-            finalizers,
-            &ManifestOptions::default(),
-        );
-        (read, cache.revisions())
-    });
+    let (read, revisions) = TEXTS.with_borrow_mut(|texts| {
+        for (text, change) in texts.iter_mut().zip([desired, observed, finalizers]) {
+            take_change(text, change)?;
+        }
+        let [desired, observed, finalizers] = texts;
+        Ok::<_, JsValue>(LAST_READ.with_borrow_mut(|cache| {
+            let read = read_documents_cached(
+                cache,
+                formats,
+                desired,
+                observed,
+                finalizers,
+                &ManifestOptions::default(),
+            );
+            (read, cache.revisions())
+        }))
+    })?;
     let read = read.map_err(|errors| errors_value(&errors))?;
     let unchanged =
         ANSWERED.with_borrow(|answered| [0, 1].map(|at| answered[at] == Some(revisions[at])));
@@ -87,6 +99,28 @@ pub fn page_read(
     }
     ANSWERED.set(revisions.map(Some));
     Ok(reply.into())
+}
+
+/// Applies one of [`page_read`]'s changes to the last text.
+fn take_change(text: &mut String, change: JsValue) -> Result<(), JsValue> {
+    if change.is_null() {
+        return Ok(());
+    }
+    if let Some(whole) = change.as_string() {
+        *text = whole;
+        return Ok(());
+    }
+    let part = |at: u32| js_sys::Reflect::get_u32(&change, at).unwrap_or_default();
+    let offset = |at: u32| part(at).as_f64().map(|offset| offset as usize);
+    match (offset(0), offset(1), part(2).as_string()) {
+        (Some(from), Some(to), Some(insert))
+            if from <= to && text.is_char_boundary(from) && text.is_char_boundary(to) =>
+        {
+            text.replace_range(from..to, &insert);
+            Ok(())
+        }
+        _ => Err(JsError::new("a change that does not fit the last text").into()),
+    }
 }
 
 /// One editor's text (`document`: `desired`, `observed` or `finalizers`)

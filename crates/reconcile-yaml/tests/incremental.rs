@@ -117,6 +117,40 @@ proptest! {
     }
 }
 
+/// What the editors' read gives, exactly: the scenario as JSON, or the errors.
+fn documents_outcome(
+    read: Result<reconcile_yaml::ReadScenario, Vec<reconcile_core::InputError>>,
+) -> String {
+    match read {
+        Ok(read) => serde_json::to_string(&read.scenario).unwrap_or_default(),
+        Err(errors) => format!("errors: {errors:?}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// The editors' cached reads (a text read in part, entries core reads
+    /// again only when new) give what reading the documents afresh gives.
+    #[test]
+    fn a_cached_read_equals_a_fresh_one(text in document(), edits in prop::collection::vec(edit(), 1..6)) {
+        use reconcile_core::Format;
+        use reconcile_yaml::{read_documents_cached, read_documents_in, ManifestOptions, ReadCache};
+        let formats = [Format::Yaml, Format::Yaml, Format::Json];
+        let options = ManifestOptions::default();
+        let mut cache = ReadCache::default();
+        let mut text = text;
+        let observed = "web-1: {}\n";
+        let _ = read_documents_cached(&mut cache, formats, &text, observed, "", &options);
+        for edit in &edits {
+            text = apply(&text, edit);
+            let fresh = documents_outcome(read_documents_in(formats, &text, observed, "", &options));
+            let cached = documents_outcome(read_documents_cached(&mut cache, formats, &text, observed, "", &options));
+            prop_assert_eq!(cached, fresh, "text: {:?}", text);
+        }
+    }
+}
+
 #[test]
 fn one_changed_digit_is_read_again_in_part() {
     let text: String = (0..2000)

@@ -100,17 +100,15 @@ fn unavailable(load: &UseStateHandle<YamlLoad>, Unavailable(message): Unavailabl
 
 fn read(request: Shared<YamlRequest>, load: UseStateHandle<YamlLoad>, dispatch: Callback<Action>) {
     loading(&load);
-    wasm_bindgen_futures::spawn_local(async move {
-        let texts = DOCUMENTS.map(|document| request.texts.get(document));
-        match yaml_worker::read(request.formats, texts).await {
-            Ok(reply) => {
-                load.set(YamlLoad::Ready);
-                if let Some(reply) = reply {
-                    dispatch.emit(Action::Yaml(YamlAction::Read { request, reply }));
-                }
+    let texts = DOCUMENTS.map(|document| request.texts.value(document).clone());
+    yaml_worker::read(request.formats, texts, move |reply| match reply {
+        Ok(reply) => {
+            load.set(YamlLoad::Ready);
+            if let Some(reply) = reply {
+                dispatch.emit(Action::Yaml(YamlAction::Read { request, reply }));
             }
-            Err(error) => unavailable(&load, error),
         }
+        Err(error) => unavailable(&load, error),
     });
 }
 

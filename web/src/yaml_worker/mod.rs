@@ -3,14 +3,15 @@
 //! never with the page. This only starts it and passes calls; what each call
 //! means is in `crates/reconcile-wasm/src/yaml_page.rs`.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+mod reads;
 
 use reconcile_core::{Document, Format, InputError};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::state::{Converted, ReadDocuments, YamlReply};
+use crate::state::Converted;
+
+pub use reads::{read, splice};
 
 #[wasm_bindgen(inline_js = r#"
 let ready = null;
@@ -54,37 +55,16 @@ function send(op, args) {
     worker.postMessage({ id: next, op, args });
   });
 }
-// One read at a time: a read asked for while one is out waits, and a newer
-// one replaces it (it answers { superseded }), so typing never queues reads.
-let reading = null;
-let queued = null;
-function read() {
-  const { args, answer } = queued;
-  queued = null;
-  reading = send("read", args).then((reply) => {
-    answer(reply);
-    reading = null;
-    if (queued) read();
-  });
-}
 export function yaml_call(url, op, args) {
   return start(url).then(
-    () => {
-      if (op !== "read") return send(op, args);
-      return new Promise((answer) => {
-        queued?.answer({ superseded: true });
-        queued = { args, answer };
-        if (!reading) read();
-      });
-    },
+    () => send(op, args),
     (error) => ({ failed: error.message }),
   );
 }
 "#)]
 extern "C" {
     /// Starts the worker once (again after a failure) and makes one call:
-    /// resolves to `{ ok }`, `{ errors }`, `{ failed }` or (a read replaced
-    /// by a newer one before it was sent) `{ superseded }`, never rejects.
+    /// resolves to `{ ok }`, `{ errors }` or `{ failed }`, never rejects.
     fn yaml_call(url: &str, op: &str, args: js_sys::Array) -> js_sys::Promise;
 }
 
@@ -96,8 +76,6 @@ pub struct Unavailable(pub String);
 enum Answer {
     Ok(JsValue),
     Errors(Vec<InputError>),
-    /// A newer read took this one's place.
-    Superseded,
 }
 
 async fn call(op: &str, args: &[JsValue]) -> Result<Answer, Unavailable> {
@@ -110,9 +88,6 @@ async fn call(op: &str, args: &[JsValue]) -> Result<Answer, Unavailable> {
     if let Some(message) = field("failed").as_string() {
         return Err(Unavailable(message));
     }
-    if field("superseded").is_truthy() {
-        return Ok(Answer::Superseded);
-    }
     if let Some(errors) = field("errors").as_string() {
         return serde_json::from_str(&errors)
             .map(Answer::Errors)
@@ -124,61 +99,6 @@ async fn call(op: &str, args: &[JsValue]) -> Result<Answer, Unavailable> {
 /// A unit variant's serialized name (its JSON is the quoted name).
 fn name(quoted: serde_json::Result<String>) -> JsValue {
     JsValue::from_str(quoted.unwrap_or_default().trim_matches('"'))
-}
-
-thread_local! {
-    /// The desired and observed JSON texts of the worker's last answer: it
-    /// answers `null` for a document that reads as it did then.
-    static ANSWERED: RefCell<[Option<Rc<str>>; 2]> = RefCell::default();
-}
-
-/// The three documents read in their formats; `None` when a newer read
-/// took this one's place before it was sent.
-pub async fn read(
-    formats: [Format; 3],
-    texts: [&str; 3],
-) -> Result<Option<YamlReply>, Unavailable> {
-    let formats = serde_json::to_string(&formats).unwrap_or_default();
-    let [desired, observed, finalizers] = texts.map(JsValue::from_str);
-    Ok(
-        match call("read", &[formats.into(), desired, observed, finalizers]).await? {
-            Answer::Ok(read) => {
-                let field = |name: &str| js_sys::Reflect::get(&read, &name.into()).ok();
-                let text = |name: &str| field(name).and_then(|v| v.as_string()).unwrap_or_default();
-                // Taken first, whatever follows: the worker counts on it.
-                let resources = remember_answer(["desired", "observed"].map(|name| {
-                    field(name)
-                        .and_then(|value| value.as_string())
-                        .map(Rc::from)
-                }))?;
-                let terminating = serde_json::from_str(&text("terminating"))
-                    .map_err(|error| Unavailable(error.to_string()))?;
-                Some(YamlReply::Scenario(ReadDocuments {
-                    resources,
-                    finalizers: text("finalizers"),
-                    terminating,
-                }))
-            }
-            Answer::Errors(errors) => Some(YamlReply::Errors(errors)),
-            Answer::Superseded => None,
-        },
-    )
-}
-
-/// The answer's desired and observed texts, a `None` ("as before") taken
-/// from the last answer, which the answer then becomes.
-fn remember_answer(texts: [Option<Rc<str>>; 2]) -> Result<[Rc<str>; 2], Unavailable> {
-    ANSWERED.with_borrow_mut(|answered| {
-        for (slot, text) in answered.iter_mut().zip(texts) {
-            if let Some(text) = text {
-                *slot = Some(text);
-            }
-        }
-        match answered {
-            [Some(desired), Some(observed)] => Ok([Rc::clone(desired), Rc::clone(observed)]),
-            _ => Err(no_answer()),
-        }
-    })
 }
 
 /// One document's text read as `from`, written as `to`.
@@ -206,7 +126,6 @@ pub async fn convert(
             Some(error) => Ok(Err(error)),
             None => Err(no_answer()),
         },
-        Answer::Superseded => Err(no_answer()),
     }
 }
 
@@ -215,7 +134,6 @@ pub async fn yaml_stream(values: String) -> Result<String, Unavailable> {
     match call("stream", &[values.into()]).await? {
         Answer::Ok(text) => Ok(text.as_string().unwrap_or_default()),
         Answer::Errors(_) => Err(Unavailable("the YAML writer refused the values".to_owned())),
-        Answer::Superseded => Err(no_answer()),
     }
 }
 
