@@ -12,6 +12,7 @@ use reconcile_core::{
     resources_from_value, Document, Format, InputError, Json, Resources, Scenario, UnlocatedError,
 };
 
+use crate::incremental::common_ends;
 use crate::{
     merge_finalizers, read_finalizers_in, read_resources_cached, ManifestOptions, ReadResources,
     ReadScenario, StreamCache,
@@ -142,16 +143,8 @@ pub(crate) fn resources_from_value_reusing(
 /// (then the whole read reports it).
 fn reuse(value: &Json, last_value: &Json, last: &Resources) -> Option<Resources> {
     let (new, old) = (value.as_object()?, last_value.as_object()?);
-    let same = |(a, b): (&Member, &Member)| a.0 == b.0 && identical(&a.1, &b.1);
-    let prefix = new.iter().zip(old).take_while(|&pair| same(pair)).count();
-    let room = new.len().min(old.len()) - prefix;
-    let suffix = new
-        .iter()
-        .rev()
-        .zip(old.iter().rev())
-        .take(room)
-        .take_while(|&pair| same(pair))
-        .count();
+    let same = |a: &Member, b: &Member| a.0 == b.0 && identical(&a.1, &b.1);
+    let (prefix, suffix) = common_ends(old, new, same);
     let (added, gone) = (
         &new[prefix..new.len() - suffix],
         &old[prefix..old.len() - suffix],
