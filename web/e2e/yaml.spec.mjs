@@ -205,6 +205,38 @@ test("typing in YAML sends the reader only the change, and every plan is the who
   await expect(errorOf(page, "desired")).toHaveText('Line 9, column 1 at $.a: duplicate resource name "a"; each name may appear only once');
 });
 
+test("a manifest's deletionTimestamp makes its object terminating from the start, until its finalizer's owner is done", async ({ page }) => {
+  const lb = (deleted) => [
+    "apiVersion: v1",
+    "kind: Service",
+    "metadata:",
+    "  name: lb",
+    ...(deleted ? ['  deletionTimestamp: "2024-05-01T10:00:00Z"'] : []),
+    "  finalizers:",
+    "    - service.kubernetes.io/load-balancer-cleanup",
+    "spec:",
+    "  type: LoadBalancer",
+    "",
+  ].join("\n");
+  const row = page.getByRole("table", { name: "Resource status" }).locator("tbody tr")
+    .filter({ has: page.getByRole("rowheader", { name: "Service/default/lb", exact: true }) });
+  await openDefault(page);
+  await paste(page, "Finalizers", "");
+  await paste(page, "Desired state", "{}");
+  await paste(page, "Observed state", lb(false));
+  await expect.poll(() => actionSummaries(page)).toEqual(["FINALIZE Service/default/lb"]);
+  await expect(row).toContainText("extra");
+  await paste(page, "Observed state", lb(true));
+  await expect(row).toContainText("terminating");
+  await expect.poll(() => actionSummaries(page)).toEqual(["FINALIZE Service/default/lb"]);
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await expect(page.getByRole("list", { name: "Passes", exact: true })).toContainText(
+    "t = 50 ms: the owner of service.kubernetes.io/load-balancer-cleanup removed it from Service/default/lb, the last finalizer",
+  );
+  await expect(page.locator(".verdict")).toContainText("Converged");
+  await expect(row).toHaveCount(0);
+});
+
 test.describe("a failed download", () => {
   // Playwright's routes miss what a service worker fetches for the YAML worker;
   // the service worker's own failures are offline.spec.mjs's.

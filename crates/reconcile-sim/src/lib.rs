@@ -190,6 +190,12 @@ pub struct SimConfig {
     /// The controller's work queue: client-go's (the default) or
     /// controller-runtime's priority queue, each with `backoff`'s rate limiter.
     pub queue: QueueModel,
+    /// Observed objects that are terminating at the start: their manifests
+    /// have a `metadata.deletionTimestamp`. This goes beyond the seed
+    /// contract, whose documents cannot say so; an object here with no
+    /// finalizer pending is gone at the start, as the API server deletes
+    /// such an object at once.
+    pub terminating: Vec<String>,
 }
 
 impl Default for SimConfig {
@@ -213,6 +219,7 @@ impl Default for SimConfig {
             other_writers: Vec::new(),
             requeue_while_terminating_ms: None,
             queue: QueueModel::ClientGo,
+            terminating: Vec::new(),
         }
     }
 }

@@ -217,7 +217,15 @@ requeueWhileTerminatingMs: number | null,
  * The controller's work queue: client-go's (the default) or
  * controller-runtime's priority queue, each with `backoff`'s rate limiter.
  */
-queue: QueueModel, };
+queue: QueueModel, 
+/**
+ * Observed objects that are terminating at the start: their manifests
+ * have a `metadata.deletionTimestamp`. This goes beyond the seed
+ * contract, whose documents cannot say so; an object here with no
+ * finalizer pending is gone at the start, as the API server deletes
+ * such an object at once.
+ */
+terminating: Array<string>, };
 
 /**
  * `simulate`'s options: any of the settings of a `SimConfig`; the others keep
@@ -241,6 +249,7 @@ queue: QueueModel, };
  * - `otherWriters`: `[]`
  * - `requeueWhileTerminatingMs`: `null`
  * - `queue`: `"client-go"`
+ * - `terminating`: `[]`
  */
 export type SimOptions = Partial<SimConfig>;
 

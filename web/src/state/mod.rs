@@ -433,13 +433,21 @@ impl Playground {
         }
         let texts = &self.texts;
         match check_scenario(&texts.desired, &texts.observed, &texts.finalizers) {
-            Ok(scenario) => self.accept(scenario),
+            // JSON documents say of nothing that it is terminating.
+            Ok(scenario) => self.accept(scenario, Vec::new()),
             Err(errors) => self.errors = errors,
         }
     }
 
-    /// Valid documents: planned, and simulated when they changed.
-    fn accept(&mut self, scenario: Scenario) {
+    /// Valid documents, with the observed objects they mark terminating
+    /// (manifests' `metadata.deletionTimestamp`): planned, and simulated
+    /// when they changed.
+    fn accept(&mut self, scenario: Scenario, terminating: Vec<String>) {
+        if self.sim.config.terminating != terminating {
+            self.sim.config.terminating = terminating;
+            // What the simulation starts from changed: simulated again below.
+            self.scenario = None;
+        }
         let fresh = plan(
             &scenario.desired,
             &scenario.observed,

@@ -147,7 +147,7 @@ impl Playground {
                 self.yaml_request = None;
                 match reply {
                     YamlReply::Scenario(read) => match self.parse_read(&read) {
-                        Ok(scenario) => self.accept(scenario),
+                        Ok(scenario) => self.accept(scenario, read.terminating),
                         Err(errors) => self.errors = errors,
                     },
                     YamlReply::Errors(errors) => self.errors = errors,

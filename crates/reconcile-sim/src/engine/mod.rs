@@ -187,8 +187,9 @@ struct Engine {
 
 impl Engine {
     fn new(scenario: &SimScenario, config: Rc<SimConfig>) -> Self {
-        let world =
+        let mut world =
             World::with_custom_resource(scenario.observed.clone(), scenario.finalizers.clone());
+        world.start_terminating(&config.terminating);
         let mut resync_rng = SimRng::stream(config.seed, Stream::ResyncJitter);
         let informer = Informer::list(&world, &scenario.desired, 0, &mut resync_rng);
         let mut engine = Self {
@@ -234,6 +235,12 @@ impl Engine {
             config,
         };
         engine.owner_refs = engine.world.controller_owner_refs();
+        // The owners of what is terminating from the start clean up from the start.
+        for name in &engine.config.terminating.clone() {
+            if engine.world.is_terminating(name) {
+                engine.schedule_owners_of(name, 0);
+            }
+        }
         engine.gc_list();
         engine.schedule_script_after(0, 0);
         // The informer's initial list delivers the custom resource.
