@@ -237,6 +237,29 @@ test("a manifest's deletionTimestamp makes its object terminating from the start
   await expect(row).toHaveCount(0);
 });
 
+test("kubectl get -o json: a JSON List is read as manifests; plain JSON documents load no YAML module", async ({ page }) => {
+  const requested = [];
+  page.on("request", (request) => requested.push(request.url()));
+  await openDefault(page);
+  await paste(page, "Finalizers", "");
+  // Specs that are Kubernetes objects, in a {name: spec} document: plain JSON.
+  await paste(page, "Desired state", '{"web": {"apiVersion": "apps/v1", "kind": "Deployment"}}');
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b", "DELETE c"]);
+  await page.waitForTimeout(300);
+  expect(requested.filter((url) => /yaml/i.test(url))).toEqual([]);
+  await paste(page, "Desired state", "{}");
+  await paste(page, "Observed state", fixture("kubectl-get-deployments.json"));
+  await expect.poll(() => actionSummaries(page)).toEqual([
+    "DELETE Deployment/default/nginx-deployment",
+    "FINALIZE Deployment/default/redis",
+  ]);
+  await expect(badge(page, "observed")).toHaveText("JSON");
+  expect(requested.some((url) => url.endsWith("/reconcile_yaml_bg.wasm"))).toBe(true);
+  // A manifest's error is located in the JSON text.
+  await paste(page, "Observed state", fixture("kubectl-get-deployments.json").replace('"name": "redis"', '"name": ""'));
+  await expect(errorOf(page, "observed")).toHaveText(/^Line 99, column 25 at \$\.items\[1\]\.metadata\.name: expected metadata\.name, a non-empty string/);
+});
+
 test.describe("a failed download", () => {
   // Playwright's routes miss what a service worker fetches for the YAML worker;
   // the service worker's own failures are offline.spec.mjs's.

@@ -153,6 +153,15 @@ pub(crate) fn read_resources_cached(
     last: Option<&(Json, Resources)>,
 ) -> Result<(ReadResources, Option<Json>), InputError> {
     if format == Format::Json {
+        if let Some(object) = json_manifest(text) {
+            let documents = [YamlDocument {
+                value: object,
+                start: Position { line: 1, column: 1 },
+            }];
+            let (resources, manifests) =
+                manifest::read_manifests(document, text, &documents, options)?;
+            return Ok((ReadResources::of(Format::Json, resources, manifests), None));
+        }
         let resources = parse_resources(document, text)?;
         return Ok((ReadResources::of(Format::Json, resources, Vec::new()), None));
     }
@@ -172,6 +181,19 @@ pub(crate) fn read_resources_cached(
         ReadResources::of(Format::Yaml, resources, Vec::new()),
         Some(value),
     ))
+}
+
+/// A JSON text that is one Kubernetes object or a `kind: List` (what
+/// `kubectl get -o json` prints), by the rule YAML manifests are known by;
+/// `None` for anything else (a `{name: spec}` document, or bad JSON, which
+/// core's reader then reports). JSON without an `"apiVersion"` is never
+/// parsed here.
+fn json_manifest(text: &str) -> Option<Json> {
+    if !text.contains("\"apiVersion\"") {
+        return None;
+    }
+    let value = parse_json(Document::Scenario, text).ok()?;
+    manifest::is_object_manifest(&value).then_some(value)
 }
 
 impl ReadResources {

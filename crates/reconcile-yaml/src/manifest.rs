@@ -1,5 +1,6 @@
 //! Kubernetes manifests as the playground's resources: a multi-document YAML
-//! stream, or a `kind: List` (what `kubectl get -o yaml` prints).
+//! stream, or a `kind: List` (what `kubectl get -o yaml` prints), or one
+//! object or a List in JSON (`kubectl get -o json`).
 //!
 //! Invariant: every object becomes exactly one resource, and nothing of it
 //! is lost.
@@ -86,7 +87,7 @@ pub fn is_manifest_stream(documents: &[YamlDocument]) -> bool {
     }
 }
 
-fn is_object_manifest(value: &Json) -> bool {
+pub(crate) fn is_object_manifest(value: &Json) -> bool {
     value.get("apiVersion").and_then(Json::as_str).is_some()
         && value.get("kind").and_then(Json::as_str).is_some()
 }

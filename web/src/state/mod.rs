@@ -428,12 +428,13 @@ impl Playground {
     /// module instead, and its answer comes back as [`YamlAction::Read`].
     fn check(&mut self) {
         self.checked_revision = self.revision;
-        if self.request_yaml_read() {
+        if self.request_yaml_read(None) {
             return;
         }
         let texts = &self.texts;
         match check_scenario(&texts.desired, &texts.observed, &texts.finalizers) {
-            // JSON documents say of nothing that it is terminating.
+            Ok(scenario) if self.request_yaml_read(Some(&scenario)) => {}
+            // `{name: spec}` documents say of nothing that it is terminating.
             Ok(scenario) => self.accept(scenario, Vec::new()),
             Err(errors) => self.errors = errors,
         }

@@ -63,6 +63,16 @@ impl PartialEq for ParsedAnswers {
     }
 }
 
+/// A JSON document read as resources named `apiVersion` and `kind` with
+/// string specs: the top level of a Kubernetes object. The YAML module's
+/// manifest rule (`reconcile_yaml::manifest`) decides what it is; this only
+/// keeps the module from loading for plain `{name: spec}` documents.
+fn may_be_manifest(resources: &Resources) -> bool {
+    ["apiVersion", "kind"]
+        .iter()
+        .all(|key| matches!(resources.get(key), Some(reconcile_core::Json::String(_))))
+}
+
 /// Core's read of `text`, or the last one when it is of the same text.
 fn parse_once(
     parsed: &mut Option<Rc<ParsedText>>,
@@ -125,10 +135,15 @@ impl Playground {
         DOCUMENTS.map(|document| self.format_of(document))
     }
 
-    /// Asks the YAML module for a read when a document is YAML; true then.
-    pub(super) fn request_yaml_read(&mut self) -> bool {
+    /// Asks the YAML module for a read when a document is YAML, or when
+    /// core's read of the JSON documents (`json`) has one that may be a
+    /// Kubernetes object or List (`kubectl get -o json`), which the module
+    /// reads as manifests; true then.
+    pub(super) fn request_yaml_read(&mut self, json: Option<&Scenario>) -> bool {
         let formats = self.formats_now();
-        self.yaml_request = formats.contains(&Format::Yaml).then(|| {
+        let manifests =
+            json.is_some_and(|s| may_be_manifest(&s.desired) || may_be_manifest(&s.observed));
+        self.yaml_request = (manifests || formats.contains(&Format::Yaml)).then(|| {
             Shared::new(YamlRequest {
                 formats,
                 texts: self.texts.clone(),
