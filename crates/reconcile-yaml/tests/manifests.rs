@@ -12,6 +12,16 @@ fn read(document: Document, text: &str) -> ReadResources {
     read_resources(document, text, &ManifestOptions::default()).unwrap_or_else(|e| panic!("{e}"))
 }
 
+fn plan_summary(read: &reconcile_yaml::ReadScenario) -> String {
+    let scenario = &read.scenario;
+    let plan = reconcile_core::plan(
+        &scenario.desired,
+        &scenario.observed,
+        scenario.finalizers.as_ref(),
+    );
+    plan.summary.to_string()
+}
+
 fn json(text: &str) -> Json {
     reconcile_core::parse_json(Document::Desired, text).expect("valid JSON")
 }
@@ -118,13 +128,8 @@ fn a_kubectl_list_gives_every_item() {
         .is_some());
     let scenario =
         read_documents(DEPLOYMENT, LIST, "", &ManifestOptions::default()).expect("valid");
-    let plan = reconcile_core::plan(
-        &scenario.scenario.desired,
-        &scenario.scenario.observed,
-        scenario.scenario.finalizers.as_ref(),
-    );
     assert_eq!(
-        plan.summary.to_string(),
+        plan_summary(&scenario),
         "0 to create, 1 to update, 1 to finalize, 1 to delete"
     );
 }
@@ -169,13 +174,8 @@ fn a_kubectl_json_list_is_read_as_manifests() {
         finalizers.pending("Deployment/default/redis"),
         ["example.com/backup"]
     );
-    let plan = reconcile_core::plan(
-        &scenario.scenario.desired,
-        &scenario.scenario.observed,
-        scenario.scenario.finalizers.as_ref(),
-    );
     assert_eq!(
-        plan.summary.to_string(),
+        plan_summary(&scenario),
         "0 to create, 1 to update, 1 to finalize, 0 to delete"
     );
 
