@@ -120,7 +120,7 @@ test("Read as YAML switches a document's format; reload and links keep each form
   await expect.poll(() => actionSummaries(other)).toEqual(["CREATE web", "DELETE b"]);
 });
 
-test("Download desired as YAML gives a manifest stream", async ({ page }) => {
+test("Download desired as YAML gives a manifest stream with each manifest's finalizers", async ({ page }) => {
   await openDefault(page);
   await paste(page, "Desired state", fixture("nginx-deployment.yaml") + "---\n" + fixture("service-loadbalancer.yaml"));
   await expect(summary(page)).toContainText("2 to create");
@@ -134,6 +134,9 @@ test("Download desired as YAML gives a manifest stream", async ({ page }) => {
   expect(documents).toHaveLength(2);
   expect(documents[0]).toMatch(/^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n  name: nginx-deployment\n  namespace: default\n/);
   expect(documents[1]).toMatch(/^apiVersion: v1\nkind: Service\n/);
+  // Ready for kubectl apply -f: the manifest's finalizers are back in its metadata, the server's fields are not.
+  expect(documents[1]).toMatch(/\n  finalizers:\n    - service\.kubernetes\.io\/load-balancer-cleanup\nspec:/);
+  expect(documents[1]).not.toContain("uid:");
   // It reads back as the same desired state.
   await paste(page, "Desired state", text);
   await expect(summary(page)).toContainText("2 to create");
@@ -152,6 +155,22 @@ test("import a .yaml file: it becomes the desired state, exactly as written", as
   await expect.poll(() => actionSummaries(page)).toEqual([
     "CREATE Deployment/default/nginx-deployment", "DELETE b", "DELETE c",
   ]);
+});
+
+test("import a YAML scenario file: it splits into the three editors, as a JSON one does; a broken one says where", async ({ page }) => {
+  await openDefault(page);
+  const importFile = (name, text) => page.getByLabel("Import a scenario file").setInputFiles({
+    name, mimeType: "application/yaml", buffer: Buffer.from(text),
+  });
+  await importFile("scenario.yaml", "# a scenario\ndesired:\n  web:\n    replicas: 2\nobserved:\n  web:\n    replicas: 1\n  old: {}\nfinalizers:\n  old: [example.com/x]\n");
+  await expect(editor(page, "Desired state")).toHaveValue("web:\n  replicas: 2\n");
+  await expect(editor(page, "Observed state")).toHaveValue("web:\n  replicas: 1\nold: {}\n");
+  await expect(editor(page, "Finalizers")).toHaveValue("old:\n  - example.com/x\n");
+  await expect.poll(() => actionSummaries(page)).toEqual(["UPDATE web", "FINALIZE old"]);
+  await expect(notice(page)).toContainText("Loaded scenario.yaml.");
+  await importFile("broken.yaml", "desired: {}\nobserved: [1]\n");
+  await expect(notice(page)).toContainText("broken.yaml: Scenario: line 2, column 11 at $.observed");
+  await expect(editor(page, "Desired state")).toHaveValue("web:\n  replicas: 2\n");
 });
 
 test("the upstream manifests give their plan", async ({ page }) => {

@@ -16,7 +16,11 @@
 use std::cell::RefCell;
 
 use reconcile_core::{Document, Format, InputError};
-use reconcile_yaml::{convert, read_documents_cached, ManifestOptions, ReadCache};
+use reconcile_yaml::manifest::objects_to_apply;
+use reconcile_yaml::{
+    convert, read_documents_cached, read_resources_in, scenario_documents, to_yaml_stream,
+    ManifestOptions, ReadCache,
+};
 use wasm_bindgen::prelude::*;
 
 thread_local! {
@@ -143,6 +147,27 @@ pub fn page_convert(document: &str, text: &str, from: &str, to: &str) -> Result<
         &converted.dropped_comments.into(),
     )?;
     Ok(reply.into())
+}
+
+/// The desired document (`text`, read as `format`) as a YAML manifest
+/// stream for `kubectl apply -f`: each object as it is, a manifest's
+/// `metadata.finalizers` put back ([`objects_to_apply`]).
+#[wasm_bindgen(js_name = pageDesiredStream)]
+pub fn page_desired_stream(format: &str, text: &str) -> Result<String, JsValue> {
+    let format: Format = serde_json::from_str(&format!("\"{format}\"")).map_err(fault)?;
+    let read = read_resources_in(format, Document::Desired, text, &ManifestOptions::default())
+        .map_err(|error| errors_value(&[error]))?;
+    Ok(to_yaml_stream(&objects_to_apply(&read)))
+}
+
+/// An imported YAML file as the three editors' texts when it is a scenario
+/// file (an array of three strings), else `null` (it is a desired state).
+#[wasm_bindgen(js_name = pageScenarioDocuments)]
+pub fn page_scenario_documents(text: &str) -> Result<JsValue, JsValue> {
+    let documents = scenario_documents(text).map_err(|error| errors_value(&[error]))?;
+    Ok(documents.map_or(JsValue::NULL, |texts| {
+        js_sys::Array::from_iter(texts.map(JsValue::from)).into()
+    }))
 }
 
 /// The errors, as the string the page reads them from.

@@ -53,7 +53,7 @@ mod scalar;
 pub mod scope;
 mod writer;
 
-pub use convert::{convert, has_comments, Converted};
+pub use convert::{convert, has_comments, scenario_documents, Converted};
 pub use incremental::StreamCache;
 pub use manifest::{ManifestObject, ManifestOptions};
 pub use read_cache::{read_documents_cached, ReadCache};

@@ -201,6 +201,35 @@ fn a_kubectl_json_list_is_read_as_manifests() {
     );
 }
 
+/// Download desired as YAML: each manifest gets its `metadata.finalizers`
+/// back, the server's fields stay out, and the stream reads back the same.
+#[test]
+fn desired_manifests_export_with_their_finalizers_for_kubectl_apply() {
+    use reconcile_yaml::manifest::objects_to_apply;
+    let desired = format!("{DEPLOYMENT}---\n{SERVICE}");
+    let read = read(Document::Desired, &desired);
+    let objects = objects_to_apply(&read);
+    let service = &objects[1];
+    let metadata = service.get("metadata").expect("kept");
+    assert_eq!(
+        metadata.get("finalizers"),
+        Some(&json(r#"["service.kubernetes.io/load-balancer-cleanup"]"#))
+    );
+    assert_eq!(metadata.get("uid"), None, "the server's to write");
+    assert_eq!(service.get("status"), None);
+    assert_eq!(
+        objects[0].get("metadata").and_then(|m| m.get("finalizers")),
+        None
+    );
+    let stream = reconcile_yaml::to_yaml_stream(&objects);
+    let again = self::read(Document::Desired, &stream);
+    assert_eq!(again.resources, read.resources);
+    assert_eq!(again.manifests[1].finalizers, read.manifests[1].finalizers);
+    // A {name: spec} document is written as it is.
+    let plain = self::read(Document::Desired, "web:\n  replicas: 2\n");
+    assert_eq!(objects_to_apply(&plain), [json(r#"{"replicas":2}"#)]);
+}
+
 #[test]
 fn a_stream_of_documents_and_a_custom_cluster_scoped_kind() {
     let text = "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\n";

@@ -463,18 +463,24 @@ impl Playground {
     }
 }
 
+/// A file to import as YAML: `.yaml`, `.yml`, or text that is YAML.
+pub fn is_yaml_file(file_name: &str, text: &str) -> bool {
+    let yaml_name = [".yaml", ".yml"]
+        .iter()
+        .any(|end| file_name.to_ascii_lowercase().ends_with(end));
+    yaml_name || reconcile_core::detect_format(text) == Format::Yaml
+}
+
 /// The editors' documents after importing a file: a scenario file's three
 /// (JSON), or a YAML file (`.yaml`, `.yml`, or text that is YAML) as the
 /// desired state, exactly as it is (comments and all), with the others kept.
+/// (A YAML scenario file is split by the YAML module first: `hooks::use_yaml`.)
 fn import_documents(
     state: &Playground,
     file_name: &str,
     text: String,
 ) -> Result<[String; 3], InputError> {
-    let yaml_name = [".yaml", ".yml"]
-        .iter()
-        .any(|end| file_name.to_ascii_lowercase().ends_with(end));
-    if yaml_name || reconcile_core::detect_format(&text) == Format::Yaml {
+    if is_yaml_file(file_name, &text) {
         let keep = |document| state.texts.get(document).to_owned();
         return Ok([text, keep(Document::Observed), keep(Document::Finalizers)]);
     }

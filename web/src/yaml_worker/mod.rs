@@ -129,11 +129,39 @@ pub async fn convert(
     }
 }
 
-/// Values (a JSON array's text) as a YAML stream, `---` between documents.
-pub async fn yaml_stream(values: String) -> Result<String, Unavailable> {
-    match call("stream", &[values.into()]).await? {
+/// The desired document as a YAML manifest stream for `kubectl apply -f`.
+pub async fn desired_stream(format: Format, text: &str) -> Result<String, Unavailable> {
+    let args = [name(serde_json::to_string(&format)), text.into()];
+    match call("desiredStream", &args).await? {
         Answer::Ok(text) => Ok(text.as_string().unwrap_or_default()),
-        Answer::Errors(_) => Err(Unavailable("the YAML writer refused the values".to_owned())),
+        Answer::Errors(_) => Err(Unavailable(
+            "the YAML writer refused the desired state".to_owned(),
+        )),
+    }
+}
+
+/// An imported YAML file as the three editors' texts when it is a scenario
+/// file; `None` when it is a desired state; its error when it is a scenario
+/// file that does not read.
+pub async fn scenario_documents(
+    text: &str,
+) -> Result<Result<Option<[String; 3]>, InputError>, Unavailable> {
+    match call("scenario", &[text.into()]).await? {
+        Answer::Ok(texts) if texts.is_null() => Ok(Ok(None)),
+        Answer::Ok(texts) => {
+            let text = |at: u32| {
+                js_sys::Reflect::get_u32(&texts, at)
+                    .ok()
+                    .and_then(|t| t.as_string())
+            };
+            match [0, 1, 2].map(text) {
+                [Some(desired), Some(observed), Some(finalizers)] => {
+                    Ok(Ok(Some([desired, observed, finalizers])))
+                }
+                _ => Err(no_answer()),
+            }
+        }
+        Answer::Errors(errors) => errors.into_iter().next().map(Err).ok_or_else(no_answer),
     }
 }
 
