@@ -140,6 +140,7 @@ function withAutosave(page, text) {
 }
 
 const importPicker = (page) => page.getByLabel("Import a scenario file");
+const KUBECTL_JSON = readFileSync(new URL("../../crates/reconcile-yaml/tests/fixtures/kubectl-get-deployments.json", import.meta.url), "utf8");
 
 const cases = [
   errorCase("truncated JSON", "Desired state", '{\n  "a": {"replicas": 1},\n  "b": {"replicas": ', [
@@ -500,6 +501,43 @@ const cases = [
       await expect(notice(page)).toHaveText(
         "Import failed: latin1.yaml: the file is not UTF-8 text (invalid byte at offset 17); save it as UTF-8",
       );
+      await expect(editor(page, "Desired state")).toHaveValue(DEFAULT_DESIRED);
+      await expectResponsive(page);
+    },
+  },
+  {
+    name: "a YAML key repeated while typing",
+    run: async (page) => {
+      await openDefault(page);
+      await paste(page, "Desired state", "a:\n  replicas: 1\nb:\n  replicas: 3\n");
+      await expect.poll(() => actionSummaries(page)).toEqual(["CREATE a", "UPDATE b", "DELETE c"]);
+      // Typed at the end, after reads in part: the repeat is the whole read's error.
+      await editor(page, "Desired state").evaluate((area) => {
+        area.focus();
+        area.setSelectionRange(area.value.length, area.value.length);
+      });
+      await page.keyboard.type("a: {}\n");
+      await expectLocatedError(page, {
+        document: "Desired state", line: 5, column: 1, path: "$.a", message: 'duplicate resource name "a"; each name may appear only once',
+      });
+      await expectTextIntact(page, "Desired state", "a:\n  replicas: 1\nb:\n  replicas: 3\na: {}\n");
+      await expectResponsive(page);
+    },
+  },
+  errorCase("a kubectl get -o json List without a name", "Observed state", () => KUBECTL_JSON.replace('"name": "redis"', '"name": ""'), [
+    99, 25, "$.items[1].metadata.name",
+    "expected metadata.name, a non-empty string (an object with only generateName has no name until the server gives it one)",
+  ], { via: "paste" }),
+  {
+    name: "a broken YAML scenario file",
+    run: async (page) => {
+      await openDefault(page);
+      await importPicker(page).setInputFiles({
+        name: "broken.yaml",
+        mimeType: "application/yaml",
+        buffer: Buffer.from("desired: {}\nobserved: [1]\n"),
+      });
+      await expect(notice(page)).toContainText("Import failed: broken.yaml: Scenario: line 2, column 11 at $.observed: ");
       await expect(editor(page, "Desired state")).toHaveValue(DEFAULT_DESIRED);
       await expectResponsive(page);
     },

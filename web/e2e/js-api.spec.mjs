@@ -179,7 +179,7 @@ const manifest = (name) => readFileSync(new URL(`../../crates/reconcile-yaml/tes
 test("the JS API reads YAML and real manifests, on demand: a Deployment, a LoadBalancer Service with its finalizer, a kubectl List", async ({ page }) => {
   await page.goto("/");
   const result = await page.evaluate(
-    async ({ deployment, service, list }) => {
+    async ({ deployment, service, list, jsonList }) => {
       const api = await import("/pkg/reconcile.js");
       await api.default();
       const fetchedEarly = performance.getEntriesByType("resource").some((entry) => entry.name.includes("reconcile_yaml"));
@@ -189,12 +189,20 @@ test("the JS API reads YAML and real manifests, on demand: a Deployment, a LoadB
         apply: await api.reconcileYaml(deployment, service),
         read: await api.readDocuments("{}", service),
         listed: await api.readDocuments("{}", list),
+        // `kubectl get -o json`: given as a string (JSON text) or as the value itself.
+        jsonList: await api.planYaml(deployment, jsonList),
+        jsonValue: await api.readDocuments("{}", JSON.parse(jsonList)),
         duplicate: await rejected(api.reconcileYaml("web:\n  replicas: 1\nweb:\n  replicas: 2\n", "{}")),
         trailingComma: await rejected(api.reconcileYaml('{"a": 1,}', "{}")),
         quoted: await api.toYaml({ enabled: "on", mode: "0777" }),
       };
     },
-    { deployment: manifest("nginx-deployment.yaml"), service: manifest("service-loadbalancer.yaml"), list: manifest("kubectl-get-list.yaml") },
+    {
+      deployment: manifest("nginx-deployment.yaml"),
+      service: manifest("service-loadbalancer.yaml"),
+      list: manifest("kubectl-get-list.yaml"),
+      jsonList: manifest("kubectl-get-deployments.json"),
+    },
   );
   // The YAML module is not part of init()'s set.
   expect(result.fetchedEarly).toBe(false);
@@ -211,6 +219,12 @@ test("the JS API reads YAML and real manifests, on demand: a Deployment, a LoadB
   expect(result.read.scenario.observed["Service/default/my-service"].metadata).not.toHaveProperty("uid");
   // A List: a cluster-scoped Namespace is Kind/name.
   expect(Object.keys(result.listed.scenario.observed)).toContain("Namespace/shop");
+  // A JSON List reads as manifests, keyed the same, its finalizers moved out.
+  expect(result.jsonList.summaryText).toBe("0 to create, 1 to update, 1 to finalize, 0 to delete");
+  expect(result.jsonValue.observedFormat).toBe("json");
+  expect(Object.keys(result.jsonValue.scenario.observed)).toEqual(["Deployment/default/nginx-deployment", "Deployment/default/redis"]);
+  expect(result.jsonValue.scenario.finalizers).toEqual({ "Deployment/default/redis": ["example.com/backup"] });
+  expect(result.jsonValue.observedManifests[1].setAside).toHaveProperty("status");
   expect(result.duplicate).toMatch(/line 3, column 1/i);
   // Text that starts with { is JSON, with JSON's errors.
   expect(result.trailingComma).toMatch(/Desired state: line 1/);

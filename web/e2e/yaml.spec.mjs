@@ -120,7 +120,7 @@ test("Read as YAML switches a document's format; reload and links keep each form
   await expect.poll(() => actionSummaries(other)).toEqual(["CREATE web", "DELETE b"]);
 });
 
-test("Download desired as YAML gives a manifest stream", async ({ page }) => {
+test("Download desired as YAML gives a manifest stream with each manifest's finalizers", async ({ page }) => {
   await openDefault(page);
   await paste(page, "Desired state", fixture("nginx-deployment.yaml") + "---\n" + fixture("service-loadbalancer.yaml"));
   await expect(summary(page)).toContainText("2 to create");
@@ -134,6 +134,9 @@ test("Download desired as YAML gives a manifest stream", async ({ page }) => {
   expect(documents).toHaveLength(2);
   expect(documents[0]).toMatch(/^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n  name: nginx-deployment\n  namespace: default\n/);
   expect(documents[1]).toMatch(/^apiVersion: v1\nkind: Service\n/);
+  // Ready for kubectl apply -f: the manifest's finalizers are back in its metadata, the server's fields are not.
+  expect(documents[1]).toMatch(/\n  finalizers:\n    - service\.kubernetes\.io\/load-balancer-cleanup\nspec:/);
+  expect(documents[1]).not.toContain("uid:");
   // It reads back as the same desired state.
   await paste(page, "Desired state", text);
   await expect(summary(page)).toContainText("2 to create");
@@ -154,6 +157,22 @@ test("import a .yaml file: it becomes the desired state, exactly as written", as
   ]);
 });
 
+test("import a YAML scenario file: it splits into the three editors, as a JSON one does; a broken one says where", async ({ page }) => {
+  await openDefault(page);
+  const importFile = (name, text) => page.getByLabel("Import a scenario file").setInputFiles({
+    name, mimeType: "application/yaml", buffer: Buffer.from(text),
+  });
+  await importFile("scenario.yaml", "# a scenario\ndesired:\n  web:\n    replicas: 2\nobserved:\n  web:\n    replicas: 1\n  old: {}\nfinalizers:\n  old: [example.com/x]\n");
+  await expect(editor(page, "Desired state")).toHaveValue("web:\n  replicas: 2\n");
+  await expect(editor(page, "Observed state")).toHaveValue("web:\n  replicas: 1\nold: {}\n");
+  await expect(editor(page, "Finalizers")).toHaveValue("old:\n  - example.com/x\n");
+  await expect.poll(() => actionSummaries(page)).toEqual(["UPDATE web", "FINALIZE old"]);
+  await expect(notice(page)).toContainText("Loaded scenario.yaml.");
+  await importFile("broken.yaml", "desired: {}\nobserved: [1]\n");
+  await expect(notice(page)).toContainText("broken.yaml: Scenario: line 2, column 11 at $.observed");
+  await expect(editor(page, "Desired state")).toHaveValue("web:\n  replicas: 2\n");
+});
+
 test("the upstream manifests give their plan", async ({ page }) => {
   await openDefault(page);
   await paste(page, "Finalizers", "");
@@ -168,6 +187,96 @@ test("the upstream manifests give their plan", async ({ page }) => {
   await paste(page, "Desired state", fixture("nginx-deployment.yaml") + "---\n" + fixture("service-loadbalancer.yaml"));
   await expect(summary(page)).toContainText("1 to delete");
   await expect.poll(() => actionSummaries(page)).not.toContain("FINALIZE Service/default/my-service");
+});
+
+test("typing in YAML sends the reader only the change, and every plan is the whole text's", async ({ page }) => {
+  await openDefault(page);
+  await paste(page, "Finalizers", "");
+  await paste(page, "Desired state", "a:\n  replicas: 1\nb:\n  replicas: 3\nc:\n  replicas: 5\n");
+  await paste(page, "Observed state", "a:\n  replicas: 1\nb:\n  replicas: 3\nd: {}\n");
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE c", "DELETE d"]);
+  /** Puts the caret after the first `after` in an editor and types `keys`. */
+  const typeAfter = async (name, after, keys) => {
+    const box = editor(page, name);
+    await box.evaluate((area, after) => {
+      const at = area.value.indexOf(after) + after.length;
+      area.focus();
+      area.setSelectionRange(at, at);
+    }, after);
+    await page.keyboard.type(keys);
+  };
+  await typeAfter("Desired state", "replicas: 3", "7");
+  await expect.poll(() => actionSummaries(page)).toEqual(["UPDATE b", "CREATE c", "DELETE d"]);
+  // An error in the middle of the document, then its fix: read whole, then in part again.
+  await typeAfter("Desired state", "replicas: 37", "\n  replicas: 2");
+  await expect(errorOf(page, "desired")).toContainText('duplicate member name "replicas"');
+  for (let i = 0; i < "\n  replicas: 2".length; i++) await page.keyboard.press("Backspace");
+  await expect(errorOf(page, "desired")).toHaveText("");
+  await expect.poll(() => actionSummaries(page)).toEqual(["UPDATE b", "CREATE c", "DELETE d"]);
+  // The other document, with characters of two and four bytes.
+  await typeAfter("Observed state", "d: {", "é: 🚀");
+  await expect.poll(() => actionSummaries(page)).toEqual(["UPDATE b", "CREATE c", "DELETE d"]);
+  await expect(page.locator("#plan-summary")).toHaveText("1 to create, 1 to update, 0 to finalize, 1 to delete");
+  await typeAfter("Desired state", "c:\n  replicas: 5\n", "d:\n  é: 🚀\n");
+  await expect.poll(() => actionSummaries(page)).toEqual(["UPDATE b", "CREATE c"]);
+  // A key repeated across entries is the whole read's duplicate error.
+  await typeAfter("Desired state", "  é: 🚀\n", "a: {}\n");
+  await expect(errorOf(page, "desired")).toHaveText('Line 9, column 1 at $.a: duplicate resource name "a"; each name may appear only once');
+});
+
+test("a manifest's deletionTimestamp makes its object terminating from the start, until its finalizer's owner is done", async ({ page }) => {
+  const lb = (deleted) => [
+    "apiVersion: v1",
+    "kind: Service",
+    "metadata:",
+    "  name: lb",
+    ...(deleted ? ['  deletionTimestamp: "2024-05-01T10:00:00Z"'] : []),
+    "  finalizers:",
+    "    - service.kubernetes.io/load-balancer-cleanup",
+    "spec:",
+    "  type: LoadBalancer",
+    "",
+  ].join("\n");
+  const row = page.getByRole("table", { name: "Resource status" }).locator("tbody tr")
+    .filter({ has: page.getByRole("rowheader", { name: "Service/default/lb", exact: true }) });
+  await openDefault(page);
+  await paste(page, "Finalizers", "");
+  await paste(page, "Desired state", "{}");
+  await paste(page, "Observed state", lb(false));
+  await expect.poll(() => actionSummaries(page)).toEqual(["FINALIZE Service/default/lb"]);
+  await expect(row).toContainText("extra");
+  await paste(page, "Observed state", lb(true));
+  await expect(row).toContainText("terminating");
+  await expect.poll(() => actionSummaries(page)).toEqual(["FINALIZE Service/default/lb"]);
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await expect(page.getByRole("list", { name: "Passes", exact: true })).toContainText(
+    "t = 50 ms: the owner of service.kubernetes.io/load-balancer-cleanup removed it from Service/default/lb, the last finalizer",
+  );
+  await expect(page.locator(".verdict")).toContainText("Converged");
+  await expect(row).toHaveCount(0);
+});
+
+test("kubectl get -o json: a JSON List is read as manifests; plain JSON documents load no YAML module", async ({ page }) => {
+  const requested = [];
+  page.on("request", (request) => requested.push(request.url()));
+  await openDefault(page);
+  await paste(page, "Finalizers", "");
+  // Specs that are Kubernetes objects, in a {name: spec} document: plain JSON.
+  await paste(page, "Desired state", '{"web": {"apiVersion": "apps/v1", "kind": "Deployment"}}');
+  await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b", "DELETE c"]);
+  await page.waitForTimeout(300);
+  expect(requested.filter((url) => /yaml/i.test(url))).toEqual([]);
+  await paste(page, "Desired state", "{}");
+  await paste(page, "Observed state", fixture("kubectl-get-deployments.json"));
+  await expect.poll(() => actionSummaries(page)).toEqual([
+    "DELETE Deployment/default/nginx-deployment",
+    "FINALIZE Deployment/default/redis",
+  ]);
+  await expect(badge(page, "observed")).toHaveText("JSON");
+  expect(requested.some((url) => url.endsWith("/reconcile_yaml_bg.wasm"))).toBe(true);
+  // A manifest's error is located in the JSON text.
+  await paste(page, "Observed state", fixture("kubectl-get-deployments.json").replace('"name": "redis"', '"name": ""'));
+  await expect(errorOf(page, "observed")).toHaveText(/^Line 99, column 25 at \$\.items\[1\]\.metadata\.name: expected metadata\.name, a non-empty string/);
 });
 
 test.describe("a failed download", () => {

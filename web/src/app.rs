@@ -144,11 +144,11 @@ pub fn App() -> Html {
             })
         },
         on_import: {
-            let dispatch = dispatch.clone();
+            let (dispatch, import) = (dispatch.clone(), yaml.import.clone());
             Callback::from(move |file: web_sys::File| {
-                let dispatch = dispatch.clone();
+                let (dispatch, import) = (dispatch.clone(), import.clone());
                 browser::read_text_file(file, move |file_name, result| match result {
-                    Ok(text) => dispatch.emit(Action::Import { file_name, text }),
+                    Ok(text) => import.emit((file_name, text)),
                     Err(message) => dispatch.emit(Action::SetNotice(Some(Notice::ImportFailed(
                         format!("{file_name}: {message}"),
                     )))),

@@ -12,7 +12,8 @@ import init, * as yaml from "./pkg/reconcile_yaml.js";
 const calls = {
   read: (formats, desired, observed, finalizers) => yaml.pageRead(formats, desired, observed, finalizers),
   convert: (document, text, from, to) => yaml.pageConvert(document, text, from, to),
-  stream: (values) => yaml.toYamlStream(values),
+  desiredStream: (format, text) => yaml.pageDesiredStream(format, text),
+  scenario: (text) => yaml.pageScenarioDocuments(text),
 };
 
 init().then(

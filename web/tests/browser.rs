@@ -433,3 +433,46 @@ mod editor_window {
         );
     }
 }
+
+/// The YAML worker is sent each edit as one replaced range: applied to the
+/// text it had, it gives exactly the new text, on character boundaries.
+#[wasm_bindgen_test]
+fn a_splice_turns_the_last_text_into_the_new_one() {
+    use reconcile_core::stable::SplitMix64;
+    use reconcile_web::yaml_worker::splice;
+    let apply = |old: &str, new: &str| {
+        let (from, to, insert) = splice(old, new);
+        let mut text = old.to_owned();
+        text.replace_range(from as usize..to as usize, insert);
+        assert_eq!(text, new, "from {old:?}");
+        (from, to, insert.len())
+    };
+    assert_eq!(apply("replicas: 7", "replicas: 107"), (10, 10, 2));
+    assert_eq!(
+        apply("aaaa", "aa"),
+        (2, 4, 0),
+        "the range ends where the texts agree"
+    );
+    assert_eq!(apply("é", "ê"), (0, 2, 2), "never inside a character");
+    assert_eq!(apply("", "x"), (0, 0, 1));
+    assert_eq!(apply("same", "same"), (4, 4, 0));
+    let mut random = SplitMix64::new(15);
+    let alphabet = ['a', 'b', 'é', '🚀', '\n', ' '];
+    let mut text = String::new();
+    for _ in 0..500 {
+        let pick = |random: &mut SplitMix64, n: usize| (random.next_u64() % n as u64) as usize;
+        let chars: Vec<char> = text.chars().collect();
+        let at = pick(&mut random, chars.len() + 1);
+        let cut = pick(&mut random, 3).min(chars.len() - at);
+        let inserted: String = (0..pick(&mut random, 3))
+            .map(|_| alphabet[pick(&mut random, alphabet.len())])
+            .collect();
+        let next: String = chars[..at]
+            .iter()
+            .chain(inserted.chars().collect::<Vec<_>>().iter())
+            .chain(&chars[at + cut..])
+            .collect();
+        apply(&text, &next);
+        text = next;
+    }
+}

@@ -580,6 +580,43 @@ fn manifests_from_document_files() {
     );
 }
 
+/// `kubectl get deployments -o json > observed.json`: a JSON List is manifests too.
+#[test]
+fn a_kubectl_json_list_is_manifests() {
+    let out = run(
+        &[
+            "--desired",
+            &fixture("nginx-deployment.yaml"),
+            "--observed",
+            &fixture("kubectl-get-deployments.json"),
+        ],
+        None,
+    );
+    out.assert_ok();
+    let actions: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let summary: Vec<(String, String)> = actions
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|a| {
+            (
+                a[0].as_str().unwrap_or_default().into(),
+                a[1].as_str().unwrap_or_default().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "UPDATE".into(),
+                "Deployment/default/nginx-deployment".into()
+            ),
+            ("FINALIZE".into(), "Deployment/default/redis".into()),
+        ]
+    );
+}
+
 #[test]
 fn a_load_balancer_service_is_finalized_not_deleted() {
     let desired = temp_file(b"{}");

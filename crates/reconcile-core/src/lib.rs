@@ -64,9 +64,19 @@ pub fn check_scenario(
     observed: &str,
     finalizers: &str,
 ) -> Result<Scenario, Vec<InputError>> {
-    let desired = parse_resources(Document::Desired, desired);
-    let observed = parse_resources(Document::Observed, observed);
-    let finalizers = parse_finalizers(finalizers);
+    scenario_from_reads(
+        parse_resources(Document::Desired, desired),
+        parse_resources(Document::Observed, observed),
+        parse_finalizers(finalizers),
+    )
+}
+
+/// The scenario of three documents read one by one, or every document's error.
+pub fn scenario_from_reads(
+    desired: Result<Resources, InputError>,
+    observed: Result<Resources, InputError>,
+    finalizers: Result<Option<Finalizers>, InputError>,
+) -> Result<Scenario, Vec<InputError>> {
     match (desired, observed, finalizers) {
         (Ok(desired), Ok(observed), Ok(finalizers)) => Ok(Scenario {
             desired,

@@ -161,6 +161,17 @@ impl Resources {
         Self::default()
     }
 
+    /// A copy that shares this one's text and the specs parsed from it, for
+    /// a reader that keeps a document to use again as it is (a `clone`
+    /// parses every spec, and specs compared with other text-read specs are
+    /// then compared as values, not as text).
+    pub fn share(&self) -> Self {
+        Self {
+            entries: self.entries.clone(),
+            texts: self.texts.clone(),
+        }
+    }
+
     /// Builds from entries whose names are known to be unique (the parser checks).
     /// If a name repeats anyway, the last entry wins.
     pub fn from_unique(entries: Vec<(String, Json)>) -> Self {

@@ -653,7 +653,14 @@ proptest! {
         let text = to_text(&case.desired);
         prop_assert_eq!(&parse_resources(Document::Desired, &text).expect("round trip"), &case.desired);
         let text = to_text(&case.observed);
-        prop_assert_eq!(&parse_resources(Document::Observed, &text).expect("round trip"), &case.observed);
+        let observed = parse_resources(Document::Observed, &text).expect("round trip");
+        prop_assert_eq!(&observed, &case.observed);
+        // A copy that shares the text reads the same, and plans the same.
+        prop_assert_eq!(&observed.share(), &case.observed);
+        prop_assert_eq!(
+            plan(&case.desired, &observed.share(), None),
+            plan(&case.desired, &case.observed, None)
+        );
 
         let text = serde_json::to_string(&case.finalizers).expect("serializes");
         prop_assert_eq!(&parse_finalizers(&text).expect("round trip"), &case.finalizers);

@@ -73,6 +73,11 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
         config,
         gone: false,
     };
+    // What is terminating from the start is deleted, and its owners (at once
+    // in this model) clear what they can, before the handler starts.
+    for name in &config.terminating {
+        edge.apply_to_world(&WorldEvent::Delete { name: name.clone() });
+    }
     // The level loop's state before the first event of the trace.
     let first = level
         .log

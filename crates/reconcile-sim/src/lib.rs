@@ -197,6 +197,12 @@ pub struct SimConfig {
     /// (the contract), or only the fields it sets (beyond the contract;
     /// see [`comparison`]).
     pub compare: SpecComparison,
+    /// Observed objects that are terminating at the start: their manifests
+    /// have a `metadata.deletionTimestamp`. This goes beyond the seed
+    /// contract, whose documents cannot say so; an object here with no
+    /// finalizer pending is gone at the start, as the API server deletes
+    /// such an object at once.
+    pub terminating: Vec<String>,
 }
 
 impl Default for SimConfig {
@@ -221,6 +227,7 @@ impl Default for SimConfig {
             requeue_while_terminating_ms: None,
             queue: QueueModel::ClientGo,
             compare: SpecComparison::WholeSpec,
+            terminating: Vec::new(),
         }
     }
 }

@@ -275,6 +275,19 @@ impl World {
         true
     }
 
+    /// Marks the objects that are terminating at the start
+    /// ([`crate::SimConfig::terminating`]); one with no finalizer pending is
+    /// deleted instead, as the API server would have.
+    pub fn start_terminating(&mut self, names: &[String]) {
+        for name in names {
+            if self.pending(name).is_empty() {
+                self.remove(name);
+            } else {
+                self.mark_terminating(name, 0);
+            }
+        }
+    }
+
     /// Adds a finalizer, unless the object is being deleted (the API server's rule).
     pub fn add_finalizer(&mut self, name: &str, finalizer: &str) -> Result<bool, &'static str> {
         if !self.observed.contains(name) {

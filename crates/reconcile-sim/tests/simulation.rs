@@ -1517,6 +1517,33 @@ fn an_update_carries_the_version_reconcile_read() {
     assert!(delivered.at > pass.started_at && delivered.at < pass.finished_at);
 }
 
+/// A crash before the informer's initial list has landed loses that list
+/// with the process: the pass after the restart is the restarted
+/// controller's list (found by `timelines_are_consistent`).
+#[test]
+fn a_list_of_a_crashed_process_is_lost_with_it() {
+    let config = reconcile_sim::options::parse_options(
+        r#"{"actionMs":0,"watchLatencyMs":0,"finalizerOwnerDelayMs":0,"restartDelayMs":200,
+            "crash":{"atPass":1,"afterActions":0},
+            "script":[{"afterPass":0,"event":{"kind":"stray-create","name":"a","spec":0}}]}"#,
+    )
+    .expect("options");
+    let scenario = SimScenario {
+        desired: Resources::new(),
+        observed: Resources::new(),
+        finalizers: None,
+    };
+    let timeline = simulate(&scenario, &config);
+    assert!(timeline.passes[0].crashed);
+    assert_eq!(
+        timeline.passes[1].trigger,
+        Trigger::CustomResource {
+            change: Change::Added,
+            after_restart: true
+        }
+    );
+}
+
 #[test]
 fn each_preset_reaches_its_verdict() {
     let mut seen = BTreeSet::new();
@@ -2131,6 +2158,13 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                 watch_latency_ms,
                 finalizer_owner_delay_ms,
                 restart_delay_ms: 200,
+                // A quarter of the runs start with objects terminating (picked by the seed's bits).
+                terminating: NAMES
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| seed % 4 == 0 && (seed >> (8 + i)) & 1 == 1)
+                    .map(|(_, name)| (*name).to_owned())
+                    .collect(),
                 stuck_finalizers: stuck
                     .into_iter()
                     .map(|(object, finalizer)| FinalizerRef {
@@ -3189,4 +3223,60 @@ fn delete_custom_resource_reads_with_a_default_propagation() {
         r#"{"script": [{"afterPass": 1, "event": {"kind": "delete-custom-resource", "propagation": "sideways"}}]}"#,
     );
     assert!(unknown.is_err());
+}
+
+/// A manifest's `metadata.deletionTimestamp` (`SimConfig::terminating`):
+/// the object is terminating from the start, before any pass; its
+/// finalizer's owner removes its entry on its own, and that update deletes
+/// it. An object listed with no finalizer pending is gone from the start.
+#[test]
+fn an_object_terminating_at_the_start_goes_when_its_finalizer_owner_is_done() {
+    let scenario = scenario(
+        "{}",
+        r#"{"svc":{"type":"LoadBalancer"},"old":{}}"#,
+        r#"{"svc":["cloud/lb"]}"#,
+    );
+    let config = SimConfig {
+        terminating: vec!["svc".into(), "old".into()],
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario, &config);
+    assert_eq!(timeline.initial.terminating.get("svc"), Some(&0));
+    assert!(
+        !timeline.initial.observed.contains("old"),
+        "nothing pending: deleted at once"
+    );
+    let statuses = resource_statuses(&scenario.desired, &timeline.initial, &[]);
+    assert_eq!(statuses.len(), 1);
+    assert_eq!(statuses[0].state, SyncState::Terminating);
+    let removed = timeline.log.iter().find_map(|entry| match &entry.what {
+        Happening::FinalizerRemoved {
+            object,
+            object_deleted,
+            ..
+        } if object == "svc" => Some((entry.at, *object_deleted)),
+        _ => None,
+    });
+    assert_eq!(
+        removed,
+        Some((50, true)),
+        "the owner's delay after the start"
+    );
+    assert!(timeline.final_world.observed.is_empty());
+    assert!(matches!(timeline.verdict, Verdict::Converged { .. }));
+
+    // Without the mark, it only starts terminating at the controller's request (after deleting `old`).
+    let unmarked = simulate(&scenario, &SimConfig::default());
+    assert!(unmarked.initial.terminating.is_empty());
+    assert_eq!(
+        unmarked.passes[0].world_after.terminating.get("svc"),
+        Some(&21)
+    );
+    // And the edge-triggered comparison starts from the same world.
+    let comparison = compare_level_edge(&scenario, &config);
+    assert!(
+        comparison.edge_final.is_empty(),
+        "{:?}",
+        comparison.edge_final
+    );
 }

@@ -228,7 +228,15 @@ queue: QueueModel,
  * (the contract), or only the fields it sets (beyond the contract;
  * see `comparison`).
  */
-compare: SpecComparison, };
+compare: SpecComparison, 
+/**
+ * Observed objects that are terminating at the start: their manifests
+ * have a `metadata.deletionTimestamp`. This goes beyond the seed
+ * contract, whose documents cannot say so; an object here with no
+ * finalizer pending is gone at the start, as the API server deletes
+ * such an object at once.
+ */
+terminating: Array<string>, };
 
 /**
  * `simulate`'s options: any of the settings of a `SimConfig`; the others keep
@@ -253,6 +261,7 @@ compare: SpecComparison, };
  * - `requeueWhileTerminatingMs`: `null`
  * - `queue`: `"client-go"`
  * - `compare`: `"whole-spec"`
+ * - `terminating`: `[]`
  */
 export type SimOptions = Partial<SimConfig>;
 

@@ -82,6 +82,38 @@ pub fn has_comments(text: &str) -> bool {
     })
 }
 
+/// A YAML scenario file (one mapping of `desired`, `observed` and maybe
+/// `finalizers`, nothing else) as the three editors' texts, each written
+/// as YAML (a missing `finalizers` is empty); `None` for a text that is no
+/// such mapping (a desired state, manifests, or a text that does not read).
+/// A scenario file that does not read as one is its located error.
+pub fn scenario_documents(text: &str) -> Result<Option<[String; 3]>, InputError> {
+    let Ok(documents) = read_stream(Document::Scenario, text) else {
+        return Ok(None);
+    };
+    let [only] = documents.as_slice() else {
+        return Ok(None);
+    };
+    let Some(members) = only.value.as_object() else {
+        return Ok(None);
+    };
+    let known = ["desired", "observed", "finalizers"];
+    let is_scenario = members.iter().all(|(key, _)| known.contains(&&**key))
+        && ["desired", "observed"]
+            .iter()
+            .all(|key| only.value.get(key).is_some());
+    if !is_scenario {
+        return Ok(None);
+    }
+    crate::read_scenario_in(Format::Yaml, text)?;
+    Ok(Some(known.map(|key| {
+        only.value
+            .get(key)
+            .filter(|value| !matches!(value, Json::Null))
+            .map_or_else(String::new, to_yaml)
+    })))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -89,15 +89,7 @@ impl Last {
         };
         let members = root.as_object()?;
         let (old, new) = (self.text.as_bytes(), text.as_bytes());
-        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-        let room = old.len().min(new.len()) - prefix;
-        let suffix = old
-            .iter()
-            .rev()
-            .zip(new.iter().rev())
-            .take(room)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let (prefix, suffix) = common_ends(old, new, |a, b| a == b);
         let changed_end = old.len() - suffix;
         // The entries the change touches, and one more on each side.
         let first = starts.partition_point(|&s| s <= prefix).saturating_sub(2);
@@ -140,6 +132,25 @@ impl Last {
         let value = Json::object(joined);
         Some((vec![YamlDocument { value, start }], joined_starts))
     }
+}
+
+/// How many items `old` and `new` share at their start, and then at their
+/// end (never overlapping the start): what lies between is what changed.
+pub(crate) fn common_ends<T>(
+    old: &[T],
+    new: &[T],
+    same: impl Fn(&T, &T) -> bool,
+) -> (usize, usize) {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| same(a, b)).count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| same(a, b))
+        .count();
+    (prefix, suffix)
 }
 
 /// Whether a text may be read in parts: nothing in it reaches beyond its own

@@ -47,20 +47,22 @@ pub mod convert;
 mod incremental;
 mod locate;
 pub mod manifest;
+mod read_cache;
 mod reader;
 mod scalar;
 pub mod scope;
 mod writer;
 
-pub use convert::{convert, has_comments, Converted};
+pub use convert::{convert, has_comments, scenario_documents, Converted};
 pub use incremental::StreamCache;
 pub use manifest::{ManifestObject, ManifestOptions};
+pub use read_cache::{read_documents_cached, ReadCache};
 pub use reader::{read_stream, Position, YamlDocument, MAX_ALIAS_NODES};
 pub use reconcile_core::{detect_format, Format};
 use reconcile_core::{
     finalizers_from_value, json_from_value, parse_finalizers, parse_json, parse_resources,
-    parse_scenario, resources_from_value, scenario_from_value, Document, ErrorKind, Finalizers,
-    InputError, Json, JsonPath, Resources, Scenario,
+    parse_scenario, scenario_from_value, Document, ErrorKind, Finalizers, InputError, Json,
+    JsonPath, Resources, Scenario,
 };
 pub use writer::{to_yaml, to_yaml_stream};
 
@@ -133,44 +135,75 @@ pub fn read_resources_in(
     text: &str,
     options: &ManifestOptions,
 ) -> Result<ReadResources, InputError> {
-    read_resources_cached(format, document, text, options, &mut StreamCache::default())
+    let stream = &mut StreamCache::default();
+    read_resources_cached(format, document, text, options, stream, None).map(|(read, _)| read)
 }
 
 /// [`read_resources_in`], reading a YAML text again only in part when
-/// `cache` holds the read of an earlier version of it.
-fn read_resources_cached(
+/// `cache` holds the read of an earlier version of it, and taking the
+/// resources of `last` (a `{name: spec}` document's value and resources)
+/// for the entries that are the same values. Also the `{name: spec}`
+/// value read, for the next read to take from.
+pub(crate) fn read_resources_cached(
     format: Format,
     document: Document,
     text: &str,
     options: &ManifestOptions,
     cache: &mut StreamCache,
-) -> Result<ReadResources, InputError> {
+    last: Option<&(Json, Resources)>,
+) -> Result<(ReadResources, Option<Json>), InputError> {
     if format == Format::Json {
-        return Ok(ReadResources {
-            format: Format::Json,
-            resources: parse_resources(document, text)?,
-            manifests: Vec::new(),
-        });
+        if let Some(object) = json_manifest(text) {
+            let documents = [YamlDocument {
+                value: object,
+                start: Position { line: 1, column: 1 },
+            }];
+            let (resources, manifests) =
+                manifest::read_manifests(document, text, &documents, options)?;
+            return Ok((ReadResources::of(Format::Json, resources, manifests), None));
+        }
+        let resources = parse_resources(document, text)?;
+        return Ok((ReadResources::of(Format::Json, resources, Vec::new()), None));
     }
     let documents = cache.read(document, text)?;
-    let (resources, manifests) = if manifest::is_manifest_stream(&documents) {
-        manifest::read_manifests(document, text, &documents, options)?
-    } else {
-        let value = only_document(document, documents)?;
-        let resources = match value {
-            // Comments only: JSON's "empty document" error, with its message.
-            None => parse_resources(document, "")?,
-            Some(value) => {
-                resources_from_value(&value).map_err(|e| locate::place(document, text, 0, e))?
-            }
-        };
-        (resources, Vec::new())
+    if manifest::is_manifest_stream(&documents) {
+        let (resources, manifests) = manifest::read_manifests(document, text, &documents, options)?;
+        return Ok((ReadResources::of(Format::Yaml, resources, manifests), None));
+    }
+    let Some(value) = only_document(document, documents)? else {
+        // Comments only: JSON's "empty document" error, with its message.
+        let resources = parse_resources(document, "")?;
+        return Ok((ReadResources::of(Format::Yaml, resources, Vec::new()), None));
     };
-    Ok(ReadResources {
-        format: Format::Yaml,
-        resources,
-        manifests,
-    })
+    let resources = read_cache::resources_from_value_reusing(&value, last)
+        .map_err(|e| locate::place(document, text, 0, e))?;
+    Ok((
+        ReadResources::of(Format::Yaml, resources, Vec::new()),
+        Some(value),
+    ))
+}
+
+/// A JSON text that is one Kubernetes object or a `kind: List` (what
+/// `kubectl get -o json` prints), by the rule YAML manifests are known by;
+/// `None` for anything else (a `{name: spec}` document, or bad JSON, which
+/// core's reader then reports). JSON without an `"apiVersion"` is never
+/// parsed here.
+fn json_manifest(text: &str) -> Option<Json> {
+    if !text.contains("\"apiVersion\"") {
+        return None;
+    }
+    let value = parse_json(Document::Scenario, text).ok()?;
+    manifest::is_object_manifest(&value).then_some(value)
+}
+
+impl ReadResources {
+    fn of(format: Format, resources: Resources, manifests: Vec<ManifestObject>) -> Self {
+        Self {
+            format,
+            resources,
+            manifests,
+        }
+    }
 }
 
 /// A finalizers document in either format; blank, comments only or `null`
@@ -269,57 +302,8 @@ pub fn read_documents_in(
     read_documents_cached(cache, formats, desired, observed, finalizers, options)
 }
 
-/// What reading the editors' documents keeps for the next read: an edit
-/// of a large YAML document is then read again only around the change.
-#[derive(Debug, Default)]
-pub struct ReadCache {
-    desired: StreamCache,
-    observed: StreamCache,
-}
-
-/// [`read_documents_in`] with a cache of the last read (the same results).
-pub fn read_documents_cached(
-    cache: &mut ReadCache,
-    [desired_format, observed_format, finalizers_format]: [Format; 3],
-    desired: &str,
-    observed: &str,
-    finalizers: &str,
-    options: &ManifestOptions,
-) -> Result<ReadScenario, Vec<InputError>> {
-    let desired = read_resources_cached(
-        desired_format,
-        Document::Desired,
-        desired,
-        options,
-        &mut cache.desired,
-    );
-    let observed = read_resources_cached(
-        observed_format,
-        Document::Observed,
-        observed,
-        options,
-        &mut cache.observed,
-    );
-    let listed = read_finalizers_in(finalizers_format, finalizers);
-    let (desired, observed, listed) = match (desired, observed, listed) {
-        (Ok(d), Ok(o), Ok(f)) => (d, o, f),
-        (d, o, f) => return Err([d.err(), o.err(), f.err()].into_iter().flatten().collect()),
-    };
-    let finalizers = merge_finalizers(listed, &desired.manifests, &observed.manifests, finalizers)
-        .map_err(|error| vec![error])?;
-    Ok(ReadScenario {
-        scenario: Scenario {
-            desired: desired.resources.clone(),
-            observed: observed.resources.clone(),
-            finalizers,
-        },
-        desired,
-        observed,
-    })
-}
-
 /// The Finalizers document's entries plus the manifests' lists.
-fn merge_finalizers(
+pub(crate) fn merge_finalizers(
     listed: Option<Finalizers>,
     desired: &[ManifestObject],
     observed: &[ManifestObject],

@@ -1,5 +1,6 @@
 //! Kubernetes manifests as the playground's resources: a multi-document YAML
-//! stream, or a `kind: List` (what `kubectl get -o yaml` prints).
+//! stream, or a `kind: List` (what `kubectl get -o yaml` prints), or one
+//! object or a List in JSON (`kubectl get -o json`).
 //!
 //! Invariant: every object becomes exactly one resource, and nothing of it
 //! is lost.
@@ -86,7 +87,7 @@ pub fn is_manifest_stream(documents: &[YamlDocument]) -> bool {
     }
 }
 
-fn is_object_manifest(value: &Json) -> bool {
+pub(crate) fn is_object_manifest(value: &Json) -> bool {
     value.get("apiVersion").and_then(Json::as_str).is_some()
         && value.get("kind").and_then(Json::as_str).is_some()
 }
@@ -351,4 +352,49 @@ fn describe(value: &Json) -> String {
         Json::Object(_) => "a mapping without a string apiVersion and kind".to_owned(),
         other => other.type_name().to_owned(),
     }
+}
+
+/// The objects of a desired document as `kubectl apply -f` takes them:
+/// each spec as it is, with the `metadata.finalizers` its manifest had put
+/// back (last in its metadata). The fields set aside are not put back: they
+/// are the server's to write. Resources that were no manifest are as they are.
+pub fn objects_to_apply(read: &crate::ReadResources) -> Vec<Json> {
+    read.resources
+        .iter()
+        .map(|(name, spec)| {
+            let finalizers = read
+                .manifests
+                .binary_search_by(|object| object.name.as_str().cmp(name))
+                .ok()
+                .map(|at| &read.manifests[at].finalizers)
+                .filter(|list| !list.is_empty());
+            match finalizers {
+                Some(list) => with_finalizers(spec, list),
+                None => spec.clone(),
+            }
+        })
+        .collect()
+}
+
+/// `object` with `metadata.finalizers` set to `list`.
+fn with_finalizers(object: &Json, list: &[String]) -> Json {
+    let finalizers = Json::Array(std::sync::Arc::new(
+        list.iter().map(|f| Json::string(f)).collect(),
+    ));
+    let members = object
+        .as_object()
+        .unwrap_or_default()
+        .iter()
+        .map(|(key, value)| {
+            let value = match (&**key, value.as_object()) {
+                ("metadata", Some(metadata)) => {
+                    let mut metadata = metadata.to_vec();
+                    metadata.push(("finalizers".into(), finalizers.clone()));
+                    Json::object(metadata)
+                }
+                _ => value.clone(),
+            };
+            (key.clone(), value)
+        });
+    Json::object(members.collect())
 }

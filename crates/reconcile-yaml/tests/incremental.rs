@@ -117,6 +117,40 @@ proptest! {
     }
 }
 
+/// What the editors' read gives, exactly: the scenario as JSON, or the errors.
+fn documents_outcome(
+    read: Result<reconcile_yaml::ReadScenario, Vec<reconcile_core::InputError>>,
+) -> String {
+    match read {
+        Ok(read) => serde_json::to_string(&read.scenario).unwrap_or_default(),
+        Err(errors) => format!("errors: {errors:?}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// The editors' cached reads (a text read in part, entries core reads
+    /// again only when new) give what reading the documents afresh gives.
+    #[test]
+    fn a_cached_read_equals_a_fresh_one(text in document(), edits in prop::collection::vec(edit(), 1..6)) {
+        use reconcile_core::Format;
+        use reconcile_yaml::{read_documents_cached, read_documents_in, ManifestOptions, ReadCache};
+        let formats = [Format::Yaml, Format::Yaml, Format::Json];
+        let options = ManifestOptions::default();
+        let mut cache = ReadCache::default();
+        let mut text = text;
+        let observed = "web-1: {}\n";
+        let _ = read_documents_cached(&mut cache, formats, &text, observed, "", &options);
+        for edit in &edits {
+            text = apply(&text, edit);
+            let fresh = documents_outcome(read_documents_in(formats, &text, observed, "", &options));
+            let cached = documents_outcome(read_documents_cached(&mut cache, formats, &text, observed, "", &options));
+            prop_assert_eq!(cached, fresh, "text: {:?}", text);
+        }
+    }
+}
+
 #[test]
 fn one_changed_digit_is_read_again_in_part() {
     let text: String = (0..2000)
@@ -137,4 +171,41 @@ fn one_changed_digit_is_read_again_in_part() {
         whole[0].value.to_compact_string()
     );
     assert!(cache.last_read_was_in_part(), "the edit was read in part");
+}
+
+/// The editors' reads: a document whose text stays keeps its revision (the
+/// page is not sent it again), and its read is the same as a fresh one.
+#[test]
+fn an_unchanged_document_keeps_its_revision() {
+    use reconcile_core::Format;
+    use reconcile_yaml::{read_documents_cached, read_documents_in, ManifestOptions, ReadCache};
+    let formats = [Format::Yaml, Format::Yaml, Format::Json];
+    let options = ManifestOptions::default();
+    let observed = "a:\n  replicas: 1\nb:\n  replicas: 2\n";
+    let mut cache = ReadCache::default();
+    let mut read = |desired: &str| {
+        let read = read_documents_cached(&mut cache, formats, desired, observed, "", &options);
+        let fresh = read_documents_in(formats, desired, observed, "", &options);
+        let outcome = |r: &Result<reconcile_yaml::ReadScenario, _>| match r {
+            Ok(read) => format!("{:?}", read.scenario),
+            Err(errors) => format!("{errors:?}"),
+        };
+        assert_eq!(outcome(&read), outcome(&fresh), "desired: {desired:?}");
+        (read.is_ok(), cache.revisions())
+    };
+    let (ok, first) = read("a:\n  replicas: 3\n");
+    assert!(ok);
+    let (_, edited) = read("a:\n  replicas: 4\n");
+    assert_ne!(edited[0], first[0], "an edited desired has a new revision");
+    assert_eq!(
+        edited[1], first[1],
+        "an observed that stays keeps its revision"
+    );
+    let (_, again) = read("a:\n  replicas: 4\n");
+    assert_eq!(again, edited, "the same texts, the same revisions");
+    let (ok, broken) = read("a: [1,\n");
+    assert!(!ok);
+    let (_, mended) = read("a:\n  replicas: 4\n");
+    assert_ne!(mended[0], edited[0], "a read after a failed one is new");
+    assert_eq!(broken[1], first[1]);
 }

@@ -6,9 +6,20 @@ use reconcile_yaml::{read_documents, read_resources, ManifestOptions, ReadResour
 const DEPLOYMENT: &str = include_str!("fixtures/nginx-deployment.yaml");
 const SERVICE: &str = include_str!("fixtures/service-loadbalancer.yaml");
 const LIST: &str = include_str!("fixtures/kubectl-get-list.yaml");
+const JSON_LIST: &str = include_str!("fixtures/kubectl-get-deployments.json");
 
 fn read(document: Document, text: &str) -> ReadResources {
     read_resources(document, text, &ManifestOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn plan_summary(read: &reconcile_yaml::ReadScenario) -> String {
+    let scenario = &read.scenario;
+    let plan = reconcile_core::plan(
+        &scenario.desired,
+        &scenario.observed,
+        scenario.finalizers.as_ref(),
+    );
+    plan.summary.to_string()
 }
 
 fn json(text: &str) -> Json {
@@ -117,15 +128,106 @@ fn a_kubectl_list_gives_every_item() {
         .is_some());
     let scenario =
         read_documents(DEPLOYMENT, LIST, "", &ManifestOptions::default()).expect("valid");
-    let plan = reconcile_core::plan(
-        &scenario.scenario.desired,
-        &scenario.scenario.observed,
-        scenario.scenario.finalizers.as_ref(),
-    );
     assert_eq!(
-        plan.summary.to_string(),
+        plan_summary(&scenario),
         "0 to create, 1 to update, 1 to finalize, 1 to delete"
     );
+}
+
+/// `kubectl get deployments -o json`: a List in JSON reads as the same
+/// manifests YAML gives, keyed, with finalizers moved out and the server's
+/// fields set aside; a `{name: spec}` JSON document stays one, even when its
+/// specs are Kubernetes objects.
+#[test]
+fn a_kubectl_json_list_is_read_as_manifests() {
+    let read = read(Document::Observed, JSON_LIST);
+    assert_eq!(read.format, reconcile_core::Format::Json);
+    let names: Vec<_> = read.resources.names().collect();
+    assert_eq!(
+        names,
+        [
+            "Deployment/default/nginx-deployment",
+            "Deployment/default/redis"
+        ]
+    );
+    let redis = read
+        .resources
+        .get("Deployment/default/redis")
+        .expect("listed");
+    assert_eq!(redis.get("status"), None);
+    let metadata = redis.get("metadata").expect("kept");
+    assert_eq!(metadata.get("finalizers"), None, "moved out");
+    assert_eq!(metadata.get("uid"), None, "set aside");
+    let object = &read.manifests[1];
+    assert_eq!(object.finalizers, ["example.com/backup"]);
+    assert!(object.set_aside.get("status").is_some());
+    assert_eq!(object.line, 87, "the item's line in the JSON text");
+
+    let scenario =
+        read_documents(DEPLOYMENT, JSON_LIST, "", &ManifestOptions::default()).expect("valid");
+    let finalizers = scenario
+        .scenario
+        .finalizers
+        .as_ref()
+        .expect("from the manifest");
+    assert_eq!(
+        finalizers.pending("Deployment/default/redis"),
+        ["example.com/backup"]
+    );
+    assert_eq!(
+        plan_summary(&scenario),
+        "0 to create, 1 to update, 1 to finalize, 0 to delete"
+    );
+
+    let map = r#"{"web": {"apiVersion": "apps/v1", "kind": "Deployment"}}"#;
+    let read = read_resources(Document::Desired, map, &ManifestOptions::default()).expect("valid");
+    assert!(read.manifests.is_empty());
+    assert_eq!(read.resources.names().collect::<Vec<_>>(), ["web"]);
+    // A JSON error stays core's, at its place.
+    let broken = JSON_LIST.replacen("\"kind\": \"List\",", "\"kind\": \"List\",,", 1);
+    let error = read_resources(Document::Observed, &broken, &ManifestOptions::default())
+        .expect_err("two commas");
+    let core = reconcile_core::parse_resources(Document::Observed, &broken).expect_err("the same");
+    assert_eq!(error, core);
+    // A manifest's own error is located in the JSON text.
+    let unnamed = JSON_LIST.replacen("\"name\": \"redis\"", "\"generateName\": \"redis-\"", 1);
+    let error = read_resources(Document::Observed, &unnamed, &ManifestOptions::default())
+        .expect_err("no name");
+    assert_eq!(error.path.to_string(), "$.items[1].metadata.name");
+    assert_eq!(
+        (error.line, error.column),
+        (90, 25),
+        "at the metadata without a name: {error}"
+    );
+}
+
+/// Download desired as YAML: each manifest gets its `metadata.finalizers`
+/// back, the server's fields stay out, and the stream reads back the same.
+#[test]
+fn desired_manifests_export_with_their_finalizers_for_kubectl_apply() {
+    use reconcile_yaml::manifest::objects_to_apply;
+    let desired = format!("{DEPLOYMENT}---\n{SERVICE}");
+    let read = read(Document::Desired, &desired);
+    let objects = objects_to_apply(&read);
+    let service = &objects[1];
+    let metadata = service.get("metadata").expect("kept");
+    assert_eq!(
+        metadata.get("finalizers"),
+        Some(&json(r#"["service.kubernetes.io/load-balancer-cleanup"]"#))
+    );
+    assert_eq!(metadata.get("uid"), None, "the server's to write");
+    assert_eq!(service.get("status"), None);
+    assert_eq!(
+        objects[0].get("metadata").and_then(|m| m.get("finalizers")),
+        None
+    );
+    let stream = reconcile_yaml::to_yaml_stream(&objects);
+    let again = self::read(Document::Desired, &stream);
+    assert_eq!(again.resources, read.resources);
+    assert_eq!(again.manifests[1].finalizers, read.manifests[1].finalizers);
+    // A {name: spec} document is written as it is.
+    let plain = self::read(Document::Desired, "web:\n  replicas: 2\n");
+    assert_eq!(objects_to_apply(&plain), [json(r#"{"replicas":2}"#)]);
 }
 
 #[test]

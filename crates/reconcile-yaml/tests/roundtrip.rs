@@ -163,3 +163,51 @@ fn resources_round_trip_through_yaml() {
         Ok(exact(&value))
     );
 }
+
+/// Import: a YAML scenario file splits into the three editors' texts, each
+/// reading as its part; anything else is no scenario; a broken one is its error.
+#[test]
+fn a_yaml_scenario_file_splits_into_three_documents() {
+    use reconcile_yaml::{read_finalizers, read_scenario, scenario_documents};
+    let file = "# a scenario\ndesired:\n  a:\n    replicas: 2\nobserved:\n  a:\n    replicas: 1\n  c: {}\nfinalizers:\n  c: [example.com/x]\n";
+    let [desired, observed, finalizers] = scenario_documents(file)
+        .expect("valid")
+        .expect("a scenario");
+    let scenario = read_scenario(file).expect("valid");
+    let options = ManifestOptions::default();
+    assert_eq!(
+        read_resources(Document::Desired, &desired, &options)
+            .expect("valid")
+            .resources,
+        scenario.desired
+    );
+    assert_eq!(
+        read_resources(Document::Observed, &observed, &options)
+            .expect("valid")
+            .resources,
+        scenario.observed
+    );
+    assert_eq!(
+        read_finalizers(&finalizers).expect("valid"),
+        scenario.finalizers
+    );
+    let without = scenario_documents("desired: {}\nobserved: {}\n")
+        .expect("valid")
+        .expect("a scenario");
+    assert_eq!(without[2], "");
+    for other in [
+        "web:\n  replicas: 1\n",
+        "desired: {}\n",
+        "apiVersion: v1\nkind: List\nitems: []\n",
+        "a: [\n",
+    ] {
+        assert_eq!(
+            scenario_documents(other).expect("no error"),
+            None,
+            "{other:?}"
+        );
+    }
+    let error = scenario_documents("desired: {}\nobserved: []\n").expect_err("observed is a list");
+    assert_eq!((error.document, error.line), (Document::Scenario, 2));
+    assert_eq!(error.path.to_string(), "$.observed");
+}

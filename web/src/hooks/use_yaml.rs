@@ -1,11 +1,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use reconcile_core::{Document, Format, Scenario};
+use reconcile_core::{Document, Format};
 use yew::prelude::*;
 
 use crate::shared::Shared;
-use crate::state::{Action, Playground, YamlAction, YamlRequest, DOCUMENTS};
+use crate::state::{is_yaml_file, Action, Notice, Playground, YamlAction, YamlRequest, DOCUMENTS};
 use crate::yaml_worker::{self, Unavailable};
 
 /// Where the YAML reader stands.
@@ -28,6 +28,9 @@ pub struct YamlSupport {
     pub convert: Callback<(Document, Format)>,
     /// Downloads the desired state as a YAML manifest stream.
     pub export_desired: Callback<()>,
+    /// Imports a file (its name and text): a YAML scenario file into the
+    /// three editors, any other file as `Action::Import` takes it.
+    pub import: Callback<(String, String)>,
 }
 
 /// What the callbacks need of the page at the moment they run.
@@ -36,7 +39,6 @@ struct Latest {
     request: Option<Shared<YamlRequest>>,
     texts: [AttrValue; 3],
     formats: [Option<Format>; 3],
-    scenario: Option<Rc<Scenario>>,
 }
 
 /// Sends each read the page asks for (a document is YAML) to the YAML
@@ -50,7 +52,6 @@ pub fn use_yaml(state: &Playground, dispatch: Callback<Action>) -> YamlSupport {
         let mut latest = latest.borrow_mut();
         latest.texts = DOCUMENTS.map(|document| state.texts.value(document).clone());
         latest.formats = DOCUMENTS.map(|document| Some(state.format_of(document)));
-        latest.scenario = state.scenario.clone();
     }
     {
         let (latest, load, dispatch) = (Rc::clone(&latest), load.clone(), dispatch.clone());
@@ -79,11 +80,18 @@ pub fn use_yaml(state: &Playground, dispatch: Callback<Action>) -> YamlSupport {
         let (latest, load) = (Rc::clone(&latest), load.clone());
         Callback::from(move |()| export_desired(&latest, load.clone()))
     };
+    let import = {
+        let load = load.clone();
+        Callback::from(move |(file_name, text): (String, String)| {
+            import(file_name, text, load.clone(), dispatch.clone());
+        })
+    };
     YamlSupport {
         load: (*load).clone(),
         retry,
         convert,
         export_desired,
+        import,
     }
 }
 
@@ -100,17 +108,15 @@ fn unavailable(load: &UseStateHandle<YamlLoad>, Unavailable(message): Unavailabl
 
 fn read(request: Shared<YamlRequest>, load: UseStateHandle<YamlLoad>, dispatch: Callback<Action>) {
     loading(&load);
-    wasm_bindgen_futures::spawn_local(async move {
-        let texts = DOCUMENTS.map(|document| request.texts.get(document));
-        match yaml_worker::read(request.formats, texts).await {
-            Ok(reply) => {
-                load.set(YamlLoad::Ready);
-                if let Some(reply) = reply {
-                    dispatch.emit(Action::Yaml(YamlAction::Read { request, reply }));
-                }
+    let texts = DOCUMENTS.map(|document| request.texts.value(document).clone());
+    yaml_worker::read(request.formats, texts, move |reply| match reply {
+        Ok(reply) => {
+            load.set(YamlLoad::Ready);
+            if let Some(reply) = reply {
+                dispatch.emit(Action::Yaml(YamlAction::Read { request, reply }));
             }
-            Err(error) => unavailable(&load, error),
         }
+        Err(error) => unavailable(&load, error),
     });
 }
 
@@ -150,24 +156,55 @@ fn convert(
     });
 }
 
+/// Offered only while the documents have no error: the desired text is the
+/// state the page shows.
 fn export_desired(latest: &RefCell<Latest>, load: UseStateHandle<YamlLoad>) {
-    let Some(scenario) = latest.borrow().scenario.clone() else {
-        return;
+    let (text, format) = {
+        let latest = latest.borrow();
+        (
+            latest.texts[0].clone(),
+            latest.formats[0].unwrap_or(Format::Json),
+        )
     };
-    let specs: Vec<String> = scenario
-        .desired
-        .iter()
-        .map(|(_, spec)| spec.to_compact_string())
-        .collect();
-    let values = format!("[{}]", specs.join(","));
     loading(&load);
     wasm_bindgen_futures::spawn_local(async move {
-        match yaml_worker::yaml_stream(values).await {
+        match yaml_worker::desired_stream(format, &text).await {
             Ok(text) => {
                 load.set(YamlLoad::Ready);
                 crate::browser::download("desired.yaml", &text);
             }
             Err(error) => unavailable(&load, error),
         }
+    });
+}
+
+/// A YAML file may be a scenario file, which the YAML module splits; any
+/// other file, or a YAML file when the module cannot be had, is imported as
+/// it always was.
+fn import(
+    file_name: String,
+    text: String,
+    load: UseStateHandle<YamlLoad>,
+    dispatch: Callback<Action>,
+) {
+    if !is_yaml_file(&file_name, &text) {
+        return dispatch.emit(Action::Import { file_name, text });
+    }
+    loading(&load);
+    wasm_bindgen_futures::spawn_local(async move {
+        let split = yaml_worker::scenario_documents(&text).await;
+        if split.is_ok() {
+            load.set(YamlLoad::Ready);
+        }
+        dispatch.emit(match split {
+            Ok(Ok(Some(documents))) => Action::LoadDocuments {
+                documents,
+                what: file_name,
+            },
+            Ok(Err(error)) => {
+                Action::SetNotice(Some(Notice::ImportFailed(format!("{file_name}: {error}"))))
+            }
+            Ok(Ok(None)) | Err(_) => Action::Import { file_name, text },
+        });
     });
 }

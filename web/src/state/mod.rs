@@ -23,7 +23,7 @@ use crate::shared::Shared;
 pub use exercise::ExerciseAction;
 pub use lesson::{Answer, LessonAction, LessonState};
 pub use sim::{hold_first_run, release_first_run, SimAction, SimState, SPEEDS};
-pub use yaml::{Converted, ReadDocuments, YamlAction, YamlReply, YamlRequest};
+pub use yaml::{Converted, ParsedAnswers, ReadDocuments, YamlAction, YamlReply, YamlRequest};
 
 /// The three editable documents, in display order.
 pub const DOCUMENTS: [Document; 3] = [Document::Desired, Document::Observed, Document::Finalizers];
@@ -181,6 +181,8 @@ pub struct Playground {
     /// The read the YAML module is asked for, while a document is YAML and
     /// the module has not answered.
     pub yaml_request: Option<Shared<YamlRequest>>,
+    /// Core's reads of the YAML module's last answers.
+    pub yaml_parsed: ParsedAnswers,
     /// Why autosave is off, while it is: shown until a save succeeds.
     pub autosave_problem: Option<StorageProblem>,
 }
@@ -276,6 +278,7 @@ impl Playground {
             exercise_open: false,
             formats,
             yaml_request: None,
+            yaml_parsed: ParsedAnswers::default(),
             autosave_problem: None,
         }
         .checked()
@@ -425,18 +428,27 @@ impl Playground {
     /// module instead, and its answer comes back as [`YamlAction::Read`].
     fn check(&mut self) {
         self.checked_revision = self.revision;
-        if self.request_yaml_read() {
+        if self.request_yaml_read(None) {
             return;
         }
         let texts = &self.texts;
         match check_scenario(&texts.desired, &texts.observed, &texts.finalizers) {
-            Ok(scenario) => self.accept(scenario),
+            Ok(scenario) if self.request_yaml_read(Some(&scenario)) => {}
+            // `{name: spec}` documents say of nothing that it is terminating.
+            Ok(scenario) => self.accept(scenario, Vec::new()),
             Err(errors) => self.errors = errors,
         }
     }
 
-    /// Valid documents: planned, and simulated when they changed.
-    fn accept(&mut self, scenario: Scenario) {
+    /// Valid documents, with the observed objects they mark terminating
+    /// (manifests' `metadata.deletionTimestamp`): planned, and simulated
+    /// when they changed.
+    fn accept(&mut self, scenario: Scenario, terminating: Vec<String>) {
+        if self.sim.config.terminating != terminating {
+            self.sim.config.terminating = terminating;
+            // What the simulation starts from changed: simulated again below.
+            self.scenario = None;
+        }
         let fresh = plan(
             &scenario.desired,
             &scenario.observed,
@@ -451,18 +463,24 @@ impl Playground {
     }
 }
 
+/// A file to import as YAML: `.yaml`, `.yml`, or text that is YAML.
+pub fn is_yaml_file(file_name: &str, text: &str) -> bool {
+    let yaml_name = [".yaml", ".yml"]
+        .iter()
+        .any(|end| file_name.to_ascii_lowercase().ends_with(end));
+    yaml_name || reconcile_core::detect_format(text) == Format::Yaml
+}
+
 /// The editors' documents after importing a file: a scenario file's three
 /// (JSON), or a YAML file (`.yaml`, `.yml`, or text that is YAML) as the
 /// desired state, exactly as it is (comments and all), with the others kept.
+/// (A YAML scenario file is split by the YAML module first: `hooks::use_yaml`.)
 fn import_documents(
     state: &Playground,
     file_name: &str,
     text: String,
 ) -> Result<[String; 3], InputError> {
-    let yaml_name = [".yaml", ".yml"]
-        .iter()
-        .any(|end| file_name.to_ascii_lowercase().ends_with(end));
-    if yaml_name || reconcile_core::detect_format(&text) == Format::Yaml {
+    if is_yaml_file(file_name, &text) {
         let keep = |document| state.texts.get(document).to_owned();
         return Ok([text, keep(Document::Observed), keep(Document::Finalizers)]);
     }

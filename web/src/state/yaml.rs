@@ -2,7 +2,12 @@
 //! (loaded on demand, in a worker) is asked for, and conversions with their
 //! Undo. The module reads; core parses its answer and plans, as for JSON.
 
-use reconcile_core::{check_scenario, detect_format, Document, Format, InputError};
+use std::rc::Rc;
+
+use reconcile_core::{
+    detect_format, parse_finalizers, parse_resources, scenario_from_reads, Document, Format,
+    InputError, Resources, Scenario,
+};
 use yew::AttrValue;
 
 use super::{Notice, Playground, Texts, DOCUMENTS};
@@ -29,10 +34,62 @@ pub enum YamlReply {
 /// The scenario the YAML module read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadDocuments {
-    /// Desired, observed and finalizers as JSON texts.
-    pub texts: [String; 3],
+    /// Desired and observed as JSON texts: the same `Rc` as in an earlier
+    /// answer when the document reads as it did then.
+    pub resources: [Rc<str>; 2],
+    /// The finalizers as a JSON text.
+    pub finalizers: String,
     /// The observed objects whose manifests have a `metadata.deletionTimestamp`.
     pub terminating: Vec<String>,
+}
+
+/// The desired and observed resources core parsed from the YAML module's
+/// last answers, with the text each came from (compared by identity).
+#[derive(Debug, Clone, Default)]
+pub struct ParsedAnswers([Option<Rc<ParsedText>>; 2]);
+
+#[derive(Debug)]
+struct ParsedText {
+    text: Rc<str>,
+    resources: Resources,
+}
+
+impl PartialEq for ParsedAnswers {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.iter().zip(&other.0).all(|pair| match pair {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        })
+    }
+}
+
+/// A JSON document read as resources named `apiVersion` and `kind` with
+/// string specs: the top level of a Kubernetes object. The YAML module's
+/// manifest rule (`reconcile_yaml::manifest`) decides what it is; this only
+/// keeps the module from loading for plain `{name: spec}` documents.
+fn may_be_manifest(resources: &Resources) -> bool {
+    ["apiVersion", "kind"]
+        .iter()
+        .all(|key| matches!(resources.get(key), Some(reconcile_core::Json::String(_))))
+}
+
+/// Core's read of `text`, or the last one when it is of the same text.
+fn parse_once(
+    parsed: &mut Option<Rc<ParsedText>>,
+    document: Document,
+    text: &Rc<str>,
+) -> Result<Resources, InputError> {
+    if let Some(last) = parsed.as_ref().filter(|last| Rc::ptr_eq(&last.text, text)) {
+        return Ok(last.resources.share());
+    }
+    let resources = parse_resources(document, text);
+    *parsed = resources.as_ref().ok().map(|resources| {
+        Rc::new(ParsedText {
+            text: Rc::clone(text),
+            resources: resources.share(),
+        })
+    });
+    resources
 }
 
 /// A document's text in another format, or pretty-printed in its own.
@@ -78,10 +135,15 @@ impl Playground {
         DOCUMENTS.map(|document| self.format_of(document))
     }
 
-    /// Asks the YAML module for a read when a document is YAML; true then.
-    pub(super) fn request_yaml_read(&mut self) -> bool {
+    /// Asks the YAML module for a read when a document is YAML, or when
+    /// core's read of the JSON documents (`json`) has one that may be a
+    /// Kubernetes object or List (`kubectl get -o json`), which the module
+    /// reads as manifests; true then.
+    pub(super) fn request_yaml_read(&mut self, json: Option<&Scenario>) -> bool {
         let formats = self.formats_now();
-        self.yaml_request = formats.contains(&Format::Yaml).then(|| {
+        let manifests =
+            json.is_some_and(|s| may_be_manifest(&s.desired) || may_be_manifest(&s.observed));
+        self.yaml_request = (manifests || formats.contains(&Format::Yaml)).then(|| {
             Shared::new(YamlRequest {
                 formats,
                 texts: self.texts.clone(),
@@ -99,13 +161,10 @@ impl Playground {
                 }
                 self.yaml_request = None;
                 match reply {
-                    YamlReply::Scenario(read) => {
-                        let [desired, observed, finalizers] = &read.texts;
-                        match check_scenario(desired, observed, finalizers) {
-                            Ok(scenario) => self.accept(scenario),
-                            Err(errors) => self.errors = errors,
-                        }
-                    }
+                    YamlReply::Scenario(read) => match self.parse_read(&read) {
+                        Ok(scenario) => self.accept(scenario, read.terminating),
+                        Err(errors) => self.errors = errors,
+                    },
                     YamlReply::Errors(errors) => self.errors = errors,
                 }
             }
@@ -164,6 +223,18 @@ impl Playground {
             }
         }
         true
+    }
+
+    /// The YAML module's scenario, parsed by core; a desired or observed
+    /// text the last answer had too is not parsed again.
+    fn parse_read(&mut self, read: &ReadDocuments) -> Result<Scenario, Vec<InputError>> {
+        let [desired, observed] = &mut self.yaml_parsed.0;
+        let [desired_text, observed_text] = &read.resources;
+        scenario_from_reads(
+            parse_once(desired, Document::Desired, desired_text),
+            parse_once(observed, Document::Observed, observed_text),
+            parse_finalizers(&read.finalizers),
+        )
     }
 
     /// Replaces a document with its conversion, keeping what Undo puts back.

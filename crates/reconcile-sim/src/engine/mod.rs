@@ -68,7 +68,11 @@ enum Advance {
 #[derive(Debug, Clone)]
 enum Scheduled {
     /// The informer lists the custom resource at start: it queues the key.
-    Listed,
+    /// `generation`: the controller process that listed; a crash before
+    /// the list lands loses it (the restart lists again).
+    Listed {
+        generation: u64,
+    },
     /// A watch event reaches the controller's informer.
     Deliver {
         delivery: Delivery,
@@ -187,8 +191,9 @@ struct Engine {
 
 impl Engine {
     fn new(scenario: &SimScenario, config: Rc<SimConfig>) -> Self {
-        let world =
+        let mut world =
             World::with_custom_resource(scenario.observed.clone(), scenario.finalizers.clone());
+        world.start_terminating(&config.terminating);
         let mut resync_rng = SimRng::stream(config.seed, Stream::ResyncJitter);
         let informer = Informer::list(&world, &scenario.desired, 0, &mut resync_rng);
         let mut engine = Self {
@@ -234,10 +239,21 @@ impl Engine {
             config,
         };
         engine.owner_refs = engine.world.controller_owner_refs();
+        // The owners of what is terminating from the start clean up from the start.
+        for name in &engine.config.terminating.clone() {
+            if engine.world.is_terminating(name) {
+                engine.schedule_owners_of(name, 0);
+            }
+        }
         engine.gc_list();
         engine.schedule_script_after(0, 0);
         // The informer's initial list delivers the custom resource.
-        engine.schedule(1, Scheduled::Listed);
+        engine.schedule(
+            1,
+            Scheduled::Listed {
+                generation: engine.generation,
+            },
+        );
         engine.schedule_resync(1);
         engine.schedule_other_writers(0);
         engine
@@ -345,10 +361,14 @@ impl Engine {
 
     fn handle(&mut self, scheduled: Scheduled) {
         match scheduled {
-            Scheduled::Listed => self.enqueue(Trigger::CustomResource {
-                change: Change::Added,
-                after_restart: false,
-            }),
+            Scheduled::Listed { generation } => {
+                if generation == self.generation {
+                    self.enqueue(Trigger::CustomResource {
+                        change: Change::Added,
+                        after_restart: false,
+                    });
+                }
+            }
             Scheduled::Deliver {
                 delivery,
                 generation,

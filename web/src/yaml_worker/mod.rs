@@ -3,11 +3,15 @@
 //! never with the page. This only starts it and passes calls; what each call
 //! means is in `crates/reconcile-wasm/src/yaml_page.rs`.
 
+mod reads;
+
 use reconcile_core::{Document, Format, InputError};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::state::{Converted, ReadDocuments, YamlReply};
+use crate::state::Converted;
+
+pub use reads::{read, splice};
 
 #[wasm_bindgen(inline_js = r#"
 let ready = null;
@@ -51,37 +55,16 @@ function send(op, args) {
     worker.postMessage({ id: next, op, args });
   });
 }
-// One read at a time: a read asked for while one is out waits, and a newer
-// one replaces it (it answers { superseded }), so typing never queues reads.
-let reading = null;
-let queued = null;
-function read() {
-  const { args, answer } = queued;
-  queued = null;
-  reading = send("read", args).then((reply) => {
-    answer(reply);
-    reading = null;
-    if (queued) read();
-  });
-}
 export function yaml_call(url, op, args) {
   return start(url).then(
-    () => {
-      if (op !== "read") return send(op, args);
-      return new Promise((answer) => {
-        queued?.answer({ superseded: true });
-        queued = { args, answer };
-        if (!reading) read();
-      });
-    },
+    () => send(op, args),
     (error) => ({ failed: error.message }),
   );
 }
 "#)]
 extern "C" {
     /// Starts the worker once (again after a failure) and makes one call:
-    /// resolves to `{ ok }`, `{ errors }`, `{ failed }` or (a read replaced
-    /// by a newer one before it was sent) `{ superseded }`, never rejects.
+    /// resolves to `{ ok }`, `{ errors }` or `{ failed }`, never rejects.
     fn yaml_call(url: &str, op: &str, args: js_sys::Array) -> js_sys::Promise;
 }
 
@@ -93,8 +76,6 @@ pub struct Unavailable(pub String);
 enum Answer {
     Ok(JsValue),
     Errors(Vec<InputError>),
-    /// A newer read took this one's place.
-    Superseded,
 }
 
 async fn call(op: &str, args: &[JsValue]) -> Result<Answer, Unavailable> {
@@ -107,9 +88,6 @@ async fn call(op: &str, args: &[JsValue]) -> Result<Answer, Unavailable> {
     if let Some(message) = field("failed").as_string() {
         return Err(Unavailable(message));
     }
-    if field("superseded").is_truthy() {
-        return Ok(Answer::Superseded);
-    }
     if let Some(errors) = field("errors").as_string() {
         return serde_json::from_str(&errors)
             .map(Answer::Errors)
@@ -121,36 +99,6 @@ async fn call(op: &str, args: &[JsValue]) -> Result<Answer, Unavailable> {
 /// A unit variant's serialized name (its JSON is the quoted name).
 fn name(quoted: serde_json::Result<String>) -> JsValue {
     JsValue::from_str(quoted.unwrap_or_default().trim_matches('"'))
-}
-
-/// The three documents read in their formats; `None` when a newer read
-/// took this one's place before it was sent.
-pub async fn read(
-    formats: [Format; 3],
-    texts: [&str; 3],
-) -> Result<Option<YamlReply>, Unavailable> {
-    let formats = serde_json::to_string(&formats).unwrap_or_default();
-    let [desired, observed, finalizers] = texts.map(JsValue::from_str);
-    Ok(
-        match call("read", &[formats.into(), desired, observed, finalizers]).await? {
-            Answer::Ok(read) => {
-                let text = |name: &str| {
-                    js_sys::Reflect::get(&read, &name.into())
-                        .ok()
-                        .and_then(|value| value.as_string())
-                        .unwrap_or_default()
-                };
-                let terminating = serde_json::from_str(&text("terminating"))
-                    .map_err(|error| Unavailable(error.to_string()))?;
-                Some(YamlReply::Scenario(ReadDocuments {
-                    texts: ["desired", "observed", "finalizers"].map(text),
-                    terminating,
-                }))
-            }
-            Answer::Errors(errors) => Some(YamlReply::Errors(errors)),
-            Answer::Superseded => None,
-        },
-    )
 }
 
 /// One document's text read as `from`, written as `to`.
@@ -178,16 +126,42 @@ pub async fn convert(
             Some(error) => Ok(Err(error)),
             None => Err(no_answer()),
         },
-        Answer::Superseded => Err(no_answer()),
     }
 }
 
-/// Values (a JSON array's text) as a YAML stream, `---` between documents.
-pub async fn yaml_stream(values: String) -> Result<String, Unavailable> {
-    match call("stream", &[values.into()]).await? {
+/// The desired document as a YAML manifest stream for `kubectl apply -f`.
+pub async fn desired_stream(format: Format, text: &str) -> Result<String, Unavailable> {
+    let args = [name(serde_json::to_string(&format)), text.into()];
+    match call("desiredStream", &args).await? {
         Answer::Ok(text) => Ok(text.as_string().unwrap_or_default()),
-        Answer::Errors(_) => Err(Unavailable("the YAML writer refused the values".to_owned())),
-        Answer::Superseded => Err(no_answer()),
+        Answer::Errors(_) => Err(Unavailable(
+            "the YAML writer refused the desired state".to_owned(),
+        )),
+    }
+}
+
+/// An imported YAML file as the three editors' texts when it is a scenario
+/// file; `None` when it is a desired state; its error when it is a scenario
+/// file that does not read.
+pub async fn scenario_documents(
+    text: &str,
+) -> Result<Result<Option<[String; 3]>, InputError>, Unavailable> {
+    match call("scenario", &[text.into()]).await? {
+        Answer::Ok(texts) if texts.is_null() => Ok(Ok(None)),
+        Answer::Ok(texts) => {
+            let text = |at: u32| {
+                js_sys::Reflect::get_u32(&texts, at)
+                    .ok()
+                    .and_then(|t| t.as_string())
+            };
+            match [0, 1, 2].map(text) {
+                [Some(desired), Some(observed), Some(finalizers)] => {
+                    Ok(Ok(Some([desired, observed, finalizers])))
+                }
+                _ => Err(no_answer()),
+            }
+        }
+        Answer::Errors(errors) => errors.into_iter().next().map(Err).ok_or_else(no_answer),
     }
 }
 
