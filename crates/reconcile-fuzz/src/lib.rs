@@ -18,7 +18,7 @@ use reconcile_core::{
 };
 use reconcile_sim::{
     BackoffPolicy, CrashPlan, FinalizerOwner, FinalizerRef, OtherWriter, QueueModel, ScriptedEvent,
-    SimConfig, WorldEvent,
+    SimConfig, SpecComparison, WorldEvent,
 };
 
 /// Separates the three documents of a `parse_scenario` input. A raw NUL is
@@ -580,6 +580,8 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
             QueueModel::ControllerRuntimePriority,
             QueueModel::KubeRs,
         ])?,
+        compare: *u.choose(&[SpecComparison::WholeSpec, SpecComparison::FieldsItSets])?,
+        terminating: short_list(u, 2, sim_name)?,
     };
     Ok((scenario, config))
 }
