@@ -3183,3 +3183,19 @@ fn delete_custom_resource_reads_with_a_default_propagation() {
     );
     assert!(unknown.is_err());
 }
+
+// ---------------------------------------------------------------------------
+// The control-plane picture (`reconcile_sim::picture`) agrees with the timeline.
+
+mod picture_checks;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..config() })]
+
+    /// At every event of any run, the picture's store, cache, controller,
+    /// queue and watch events in flight are what the timeline says.
+    #[test]
+    fn pictures_agree_with_the_timeline(scenario in any_scenario(), config in any_config()) {
+        picture_checks::check_run(&scenario, &config);
+    }
+}
