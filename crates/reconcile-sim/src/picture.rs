@@ -30,7 +30,6 @@
 //! - Going back to an earlier position than the recent ones kept replays
 //!   the run from its start.
 
-use std::collections::VecDeque;
 use std::rc::Rc;
 
 use crate::comparison::controller_plan;
@@ -225,11 +224,22 @@ impl Picture {
                 || self.store.meta.get(name).map(|m| m.resource_version)
                     != self.cache.meta.get(name).map(|m| m.resource_version)
         };
-        let (first, rest): (Vec<&str>, Vec<&str>) = names.iter().partition(|n| notable(n));
-        let mut shown: Vec<&str> = first.into_iter().chain(rest).take(limit).collect();
-        shown.sort_unstable();
+        // In name order, without a sort (each sort is kilobytes of wasm):
+        // the notable ones first claim their places, the rest fill what is left.
+        let notable_count = names.iter().filter(|n| notable(n)).count().min(limit);
+        let (mut notable_left, mut room) = (notable_count, limit - notable_count);
+        let shown = names.iter().filter(|n| {
+            let slot = if notable(n) {
+                &mut notable_left
+            } else {
+                &mut room
+            };
+            let take = *slot > 0;
+            *slot = slot.saturating_sub(1);
+            take
+        });
         Cards {
-            pairs: shown.into_iter().map(pair).collect(),
+            pairs: shown.map(|n| pair(n)).collect(),
             hidden: names.len().saturating_sub(limit),
         }
     }
@@ -299,7 +309,7 @@ pub struct PictureReplay {
     scenario: SimScenario,
     config: SimConfig,
     run: Simulation,
-    recent: VecDeque<Rc<Picture>>,
+    recent: Vec<Rc<Picture>>,
 }
 
 impl PictureReplay {
@@ -308,7 +318,7 @@ impl PictureReplay {
             scenario: scenario.clone(),
             config: config.clone(),
             run: Simulation::new(scenario, config.clone()),
-            recent: VecDeque::new(),
+            recent: Vec::new(),
         }
     }
 
@@ -348,9 +358,9 @@ impl PictureReplay {
         let kept: Vec<Rc<Picture>> = pictures.into_iter().map(Rc::new).collect();
         for picture in &kept {
             if self.recent.len() == RECENT {
-                self.recent.pop_front();
+                self.recent.remove(0);
             }
-            self.recent.push_back(Rc::clone(picture));
+            self.recent.push(Rc::clone(picture));
         }
         kept
     }

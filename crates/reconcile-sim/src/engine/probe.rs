@@ -146,8 +146,12 @@ impl Engine {
     /// What is scheduled: watch events in flight, the relist, the restart,
     /// the owners' and the collector's work.
     fn pending_into(&self, picture: &mut Picture) {
-        let mut pending: Vec<(&(Millis, u64), &Scheduled)> = self.events.iter().collect();
-        pending.sort_unstable_by_key(|(due, _)| **due);
+        // In time order; an insertion sort, as a few are pending at a time.
+        let mut pending: Vec<(&(Millis, u64), &Scheduled)> = Vec::new();
+        for (due, scheduled) in self.events.iter() {
+            let at = pending.partition_point(|(d, _)| *d < due);
+            pending.insert(at, (due, scheduled));
+        }
         for (&(at, _), scheduled) in pending {
             match scheduled {
                 Scheduled::Deliver {
