@@ -216,6 +216,14 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   const comparison = page.locator("details.level-edge");
   await page.keyboard.press("Escape");
   await expect(faults).not.toHaveAttribute("open");
+  // The control plane's picture: Enter opens it at the cursor, Escape closes it.
+  const picture = page.locator("details.control-plane");
+  await tabTo(page, "summary The control plane, pictured");
+  await page.keyboard.press("Enter");
+  await expect(picture.locator(".cp-text li[data-part=now]")).toContainText("pass 1 returns");
+  await page.keyboard.press("Escape");
+  await expect(picture).not.toHaveAttribute("open");
+  expect(await focused(page)).toBe("summary The control plane, pictured");
   await tabTo(page, "summary Level- vs edge-triggered");
   await page.keyboard.press("Enter");
   await expect(comparison.locator(".divergence")).toBeVisible();

@@ -115,6 +115,7 @@ mod moments;
 pub mod options;
 pub mod own_reconcile;
 pub mod ownership;
+pub mod picture;
 mod propagation;
 pub mod rng;
 pub mod sorted;

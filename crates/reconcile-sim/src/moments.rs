@@ -104,6 +104,11 @@ impl PassViews {
         }
     }
 
+    /// The same run replayed for its control-plane pictures.
+    pub fn pictures(&self) -> crate::picture::PictureReplay {
+        crate::picture::PictureReplay::new(&self.scenario, &self.config)
+    }
+
     /// The pass the replay stands at, waiting for its plan; `None` once the run has ended.
     fn waiting_pass(&mut self) -> Option<usize> {
         match self.run.step() {

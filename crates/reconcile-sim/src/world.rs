@@ -385,6 +385,14 @@ impl PartialEq for World {
 }
 
 impl World {
+    /// Equal, metadata included: a snapshot of one may stand for the other.
+    pub(crate) fn same_snapshot(&self, other: &Self) -> bool {
+        self == other
+            && self.meta == other.meta
+            && self.custom_resource.as_ref().map(|cr| &cr.meta)
+                == other.custom_resource.as_ref().map(|cr| &cr.meta)
+    }
+
     /// The same ownerReferences on every object (the names are equal already).
     fn owners_equal(&self, other: &Self) -> bool {
         self.meta

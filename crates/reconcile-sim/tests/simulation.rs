@@ -3280,3 +3280,19 @@ fn an_object_terminating_at_the_start_goes_when_its_finalizer_owner_is_done() {
         comparison.edge_final
     );
 }
+
+// ---------------------------------------------------------------------------
+// The control-plane picture (`reconcile_sim::picture`) agrees with the timeline.
+
+mod picture_checks;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..config() })]
+
+    /// At every event of any run, the picture's store, cache, controller,
+    /// queue and watch events in flight are what the timeline says.
+    #[test]
+    fn pictures_agree_with_the_timeline(scenario in any_scenario(), config in any_config()) {
+        picture_checks::check_run(&scenario, &config);
+    }
+}

@@ -192,6 +192,10 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
         .iter()
         .map(|pods| node("bench/play-long-tasks.mjs", &[pods]))
         .collect::<Result<Vec<_>, _>>()?;
+    let control_plane = [("50", 16.0), ("500", 50.0)]
+        .iter()
+        .map(|(pods, budget)| Ok((node("bench/control-plane-steps.mjs", &[pods])?, *budget)))
+        .collect::<Result<Vec<_>, String>>()?;
     let sizes_table = size::report(dist)?;
 
     let measured = Measured {
@@ -211,6 +215,7 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
         check_python: &check_python,
         check_tasks: &check_tasks.join(""),
         play: &play.join(""),
+        control_plane: &control_plane,
     };
     Ok(measured.markdown(&inputs, &criterion, &corner_cases, &sizes_table))
 }
@@ -350,6 +355,8 @@ struct Measured<'a> {
     /// `bench/check-long-tasks.mjs`, one JSON line per language.
     check_tasks: &'a str,
     play: &'a str,
+    /// `bench/control-plane-steps.mjs` at 50 and 500 pods, each with its budget in ms.
+    control_plane: &'a [(String, f64)],
 }
 
 /// A JSON line's line for `resources` = `n`.
@@ -688,6 +695,23 @@ impl Measured<'_> {
                 "| longest main-thread task | ≤ {LONG_TASK_BUDGET_MS:.0} ms | {} | {} |",
                 shown.join("; "),
                 verdict(long_tasks.iter().all(|(_, w)| *w <= LONG_TASK_BUDGET_MS))
+            );
+        }
+        for (line, budget) in self.control_plane {
+            let (Some(pods), Some(median), Some(worst)) = (
+                number_after(line, "\"pods\":"),
+                number_after(line, "\"medianStepMs\":"),
+                number_after(line, "\"maxStepMs\":"),
+            ) else {
+                continue;
+            };
+            let _ = writeln!(
+                rows,
+                "| a step by event with the control-plane picture open, {pods:.0} pods \
+                 (`web/bench/control-plane-steps.mjs`) | ≤ {budget:.0} ms | median {}, worst {} | {} |",
+                ms(median),
+                ms(worst),
+                verdict(worst <= *budget)
             );
         }
         median_row(

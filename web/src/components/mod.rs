@@ -2,6 +2,7 @@
 
 pub mod action_list;
 pub mod chart;
+pub mod control_plane;
 pub mod editor;
 pub mod embed_code;
 pub mod exercise_host;

@@ -286,7 +286,7 @@ fn result_class(result: &ActionResult) -> &'static str {
     }
 }
 
-fn result_text(result: &ActionResult) -> String {
+pub fn result_text(result: &ActionResult) -> String {
     match result {
         ActionResult::Applied => "ok".to_owned(),
         ActionResult::AlreadyTerminating => "already terminating (no-op)".to_owned(),
@@ -469,7 +469,7 @@ pub fn happening_text(what: &Happening) -> String {
     }
 }
 
-fn change_text(change: reconcile_sim::Change) -> &'static str {
+pub fn change_text(change: reconcile_sim::Change) -> &'static str {
     match change {
         reconcile_sim::Change::Added => "added",
         reconcile_sim::Change::Updated => "updated",

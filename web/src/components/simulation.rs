@@ -4,6 +4,7 @@ use gloo::timers::callback::Interval;
 use yew::prelude::*;
 
 use super::chart::convergence_chart;
+use super::control_plane::control_plane_view;
 use super::fault_panel::FaultPanel;
 use super::level_edge::level_edge_view;
 use super::pass_list::PassList;
@@ -114,6 +115,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                 <FaultPanel sim={sim.clone()} on_action={props.on_action.clone()} readonly={props.readonly} closed={props.embed} />
             }
             if props.timeline {
+                { control_plane_view(sim, &props.on_action) }
                 { level_edge_view(sim, &props.on_action) }
             }
         </section>

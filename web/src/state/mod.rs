@@ -2,6 +2,7 @@
 
 mod exercise;
 mod lesson;
+mod picture;
 mod sim;
 mod yaml;
 

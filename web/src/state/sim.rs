@@ -8,11 +8,13 @@ use std::cell::{Cell, RefCell};
 
 use reconcile_core::{plan, Plan, Scenario};
 use reconcile_sim::{
-    compare_level_edge, next_plan_view, simulate, BackoffPolicy, Comparison, CrashPlan,
-    FinalizerOwner, FinalizerRef, Millis, Moment, PassViews, QueueModel, ScriptedEvent, SimConfig,
-    SpecComparison, Timeline, WorldEvent,
+    compare_level_edge, next_plan_view,
+    picture::{position_of_moment, Position},
+    simulate, BackoffPolicy, Comparison, CrashPlan, FinalizerOwner, FinalizerRef, Millis, Moment,
+    PassViews, QueueModel, ScriptedEvent, SimConfig, SpecComparison, Timeline, WorldEvent,
 };
 
+use super::picture::PictureState;
 use crate::shared::Shared;
 
 /// Play speeds offered, in passes per second.
@@ -57,6 +59,8 @@ pub struct SimState {
     pending_position: Option<(usize, Option<usize>)>,
     /// The run was held while the page started ([`hold_first_run`]).
     pub held: bool,
+    /// The control-plane picture at the cursor (its view, when open).
+    pub picture: PictureState,
 }
 
 /// What the pass after the cursor does.
@@ -109,6 +113,7 @@ impl Default for SimState {
             deferred: false,
             pending_position: None,
             held: false,
+            picture: PictureState::default(),
         }
     }
 }
@@ -153,6 +158,8 @@ pub enum SimAction {
     /// Another actor does something right after the current pass.
     Inject(WorldEvent),
     ShowComparison(bool),
+    /// The control-plane picture's view was opened or closed.
+    ShowPicture(bool),
     /// The class has predicted: show level vs edge's conclusion.
     RevealConclusion,
 }
@@ -229,6 +236,16 @@ impl SimState {
         self.cursor = position.min(self.last_position());
         self.revealed = self.revealed.max(self.cursor);
         self.refresh_next_plan();
+        self.refresh_picture();
+    }
+
+    /// The picture at the cursor: the event shown, else the moment.
+    fn refresh_picture(&mut self) {
+        let position = self.timeline.as_ref().and_then(|t| match self.event {
+            Some(event) => Some(Position::Event(event)),
+            None => position_of_moment(t, self.shown_moment()),
+        });
+        self.picture.refresh(self.views.as_deref(), position);
     }
 
     /// The plan for the pass after the cursor: computed here, once per move,
@@ -327,7 +344,9 @@ impl SimState {
             scenario,
             &self.config,
         ))));
+        self.picture.reset();
         self.refresh_next_plan();
+        self.refresh_picture();
         if let Some((pass, selected)) = self.pending_position.take() {
             self.restore(pass, selected);
         }
@@ -396,7 +415,10 @@ impl SimState {
         let last = self.last_position();
         // The user moved on from the position a link or an autosave asked for.
         self.pending_position = None;
-        if !matches!(action, SimAction::StepEvent { .. } | SimAction::SetSpeed(_)) {
+        if !matches!(
+            action,
+            SimAction::StepEvent { .. } | SimAction::SetSpeed(_) | SimAction::ShowPicture(_)
+        ) {
             self.event = None;
         }
         match action {
@@ -494,6 +516,10 @@ impl SimState {
                 return self.set(|c| c.script.push(ScriptedEvent { after_pass, event }));
             }
             SimAction::RevealConclusion => self.conclusion_hidden = false,
+            SimAction::ShowPicture(open) => {
+                self.picture.open = open;
+                self.refresh_picture();
+            }
             SimAction::ShowComparison(show) => {
                 self.show_comparison = show;
                 return show && self.comparison.is_none();

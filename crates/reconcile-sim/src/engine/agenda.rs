@@ -66,6 +66,13 @@ impl<V> Agenda<V> {
         self.heap.pop().map(|pending| (pending.due, pending.value))
     }
 
+    /// In no particular order, with when each is due.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&Due, &V)> {
+        self.heap
+            .iter()
+            .map(|pending| (&pending.due, &pending.value))
+    }
+
     /// In no particular order.
     pub(super) fn values(&self) -> impl Iterator<Item = &V> {
         self.heap.iter().map(|pending| &pending.value)

@@ -66,6 +66,17 @@ pub(super) enum Delivery {
     },
 }
 
+impl Delivery {
+    /// Which object the event is about (`None`: the custom resource) and what changed.
+    pub(super) fn what(&self) -> (Option<String>, Change) {
+        match self {
+            Delivery::Object { name, change, .. } => (Some(name.to_string()), *change),
+            Delivery::CustomResource { state: None, .. } => (None, Change::Deleted),
+            Delivery::CustomResource { .. } => (None, Change::Updated),
+        }
+    }
+}
+
 impl Informer {
     /// Lists the server (the store and the custom resource) into a new cache.
     pub(super) fn list(
@@ -217,7 +228,7 @@ impl Engine {
                     name: name.to_string(),
                     change,
                 };
-                self.event_log.push(self.now, delivered);
+                self.push_event(self.now, delivered);
                 if self.config.watch_owned {
                     let name = name.to_string();
                     self.enqueue(Trigger::OwnedObject { name, change });

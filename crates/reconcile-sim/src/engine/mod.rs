@@ -7,6 +7,7 @@ mod informer;
 mod kube_queue;
 mod owners;
 mod pass;
+mod probe;
 mod queue;
 mod requests;
 mod requeue;
@@ -44,6 +45,7 @@ const IDLE_GAP_MS: Millis = 100;
 /// A state that comes back this many times, undone each time, is an oscillation.
 const OSCILLATION_REPEATS: u32 = 3;
 
+pub(crate) use probe::Probed;
 pub use stepping::{ReconcileCall, ResumeError, Simulation, Step};
 
 /// Runs the loop until it converges, provably won't, or hits the pass limit,
@@ -61,6 +63,8 @@ pub fn simulate(scenario: &SimScenario, config: &SimConfig) -> Timeline {
 enum Advance {
     /// A pass waits for its reconcile's plan.
     Reconcile,
+    /// The probe has the pictures it was armed for (never without one).
+    Paused,
     Finished(Verdict),
 }
 
@@ -187,6 +191,8 @@ struct Engine {
     gc: gc::GarbageCollector,
     /// The controller reference to the custom resource every object it creates carries.
     owner_refs: OwnerRefs,
+    /// Takes pictures of the control plane for [`crate::picture`]; `None` in `simulate`.
+    probe: Option<Box<probe::Probe>>,
 }
 
 impl Engine {
@@ -236,6 +242,7 @@ impl Engine {
             owners_free_at: Vec::new(),
             gc: gc::GarbageCollector::default(),
             owner_refs: OwnerRefs::default(),
+            probe: None,
             config,
         };
         engine.owner_refs = engine.world.controller_owner_refs();
@@ -262,6 +269,9 @@ impl Engine {
     /// Runs the clock until a pass waits for its reconcile's plan, or the run ends.
     fn advance(&mut self) -> Advance {
         Advance::Finished(loop {
+            if self.probe_paused() {
+                return Advance::Paused;
+            }
             if self.awaited.is_some() {
                 return Advance::Reconcile;
             }
@@ -392,7 +402,6 @@ impl Engine {
             Scheduled::Request { sent } => self.answer_request(sent),
             Scheduled::GcWork { queue, key } => self.gc_work(queue, key),
             Scheduled::PassDone { result } => {
-                self.pass_in_progress = false;
                 let requeued_at = self.handle_result(KEY, result);
                 if let Some(pass) = self.passes.last_mut() {
                     result.show_requeue(&mut pass.actions, requeued_at);
@@ -401,6 +410,8 @@ impl Engine {
                     self.queued_trigger = self.deferred_trigger.take();
                 }
                 self.deferred_trigger = None;
+                // The worker holds the key until `Done`, as the queue sees it.
+                self.pass_in_progress = false;
             }
             Scheduled::Restart => {
                 self.down = false;
@@ -435,7 +446,6 @@ impl Engine {
             outcome: added,
             trigger: trigger.clone(),
         };
-        self.event_log.push(self.now, event);
         match added {
             AddOutcome::Queued => self.queued_trigger = Some(trigger),
             AddOutcome::AlreadyQueued => {}
@@ -451,6 +461,8 @@ impl Engine {
                 }
             }
         }
+        // Recorded once the queue's reasons are up to date, for a picture taken here.
+        self.push_event(self.now, event);
     }
 
     fn crash(&mut self, pass: usize, at: Millis) {

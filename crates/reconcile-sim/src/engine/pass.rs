@@ -117,7 +117,6 @@ impl Engine {
             trigger: trigger.clone(),
             actions: plan.len(),
         };
-        self.event_log.push(start, started);
         self.passes.push(PassRecord {
             index,
             started_at: start,
@@ -145,6 +144,8 @@ impl Engine {
             crash_before,
             failed_at: None,
         });
+        // Recorded once the pass holds its plan, for a picture taken here.
+        self.push_event(start, started);
         self.next_request(start, 0);
     }
 
@@ -194,10 +195,10 @@ impl Engine {
             name: action.name.to_string(),
             code,
         };
-        self.event_log.push(self.now, request);
         if let Some(pass) = self.passes.last_mut() {
             pass.actions[sent].result = result;
         }
+        self.push_event(self.now, request);
         if failed {
             // The idiomatic `return err`: the rest are not sent.
             if let Some(running) = &mut self.running {
@@ -236,7 +237,7 @@ impl Engine {
             error: running.failed_at.is_some(),
             crashed,
         };
-        self.event_log.push(end, ended);
+        self.push_event(end, ended);
         let result = self.passes.last().map_or_else(
             || PassResult::of(&[], None, end),
             |pass| PassResult::of(&pass.actions, running.failed_at, end),

@@ -111,8 +111,7 @@ impl Engine {
             }
         };
         let ready_at = to_millis(ready_at);
-        self.event_log
-            .push(end, SimEvent::RequeueDelayed { ready_at });
+        self.push_event(end, SimEvent::RequeueDelayed { ready_at });
         self.schedule_wake(ready_at, periodic);
         Some(ready_at)
     }

@@ -133,6 +133,7 @@ impl Engine {
             desired_after: self.desired.clone(),
             out_of_sync: self.out_of_sync(),
         });
+        self.probe_actor_event();
         self.note(now, Happening::ExternalEvent { event, effect });
         self.schedule_other_writers(now);
     }

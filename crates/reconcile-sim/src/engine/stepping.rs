@@ -30,9 +30,9 @@ use crate::{NotConvergingReason, SimConfig, SimScenario, Timeline, Verdict};
 
 /// A simulation that stops at every reconcile call.
 pub struct Simulation {
-    engine: Engine,
+    pub(super) engine: Engine,
     desired_initial: Resources,
-    verdict: Option<Verdict>,
+    pub(super) verdict: Option<Verdict>,
 }
 
 /// What the controller's reconcile is called with: the informer's view.
@@ -85,9 +85,12 @@ impl Simulation {
     /// Runs until a pass waits for its plan, or the run ends. While a pass
     /// waits, calling again returns the same call.
     pub fn step(&mut self) -> Step<'_> {
-        if self.verdict.is_none() {
-            if let Advance::Finished(verdict) = self.engine.advance() {
-                self.verdict = Some(verdict);
+        while self.verdict.is_none() {
+            match self.engine.advance() {
+                Advance::Finished(verdict) => self.verdict = Some(verdict),
+                Advance::Reconcile => break,
+                // Only a probed run pauses (`probe.rs`), and it is not stepped here.
+                Advance::Paused => {}
             }
         }
         // `advance` returns only when a pass waits or the run ends.

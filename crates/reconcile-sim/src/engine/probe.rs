@@ -1,0 +1,251 @@
+//! The probe behind [`crate::picture`]: armed for one position of the run,
+//! it reads the engine's state there (and at every event the same scheduled
+//! step records after it), then pauses the run. Unarmed, as in
+//! [`super::simulate`], it costs one check per event.
+
+use std::rc::Rc;
+
+use super::gc_graph::Queue;
+use super::{Advance, Engine, Scheduled, Simulation, KEY};
+use crate::events::{EventEntry, SimEvent};
+use crate::ownership::ObjectKey;
+use crate::picture::{
+    CollectorTask, CollectorWork, ControllerPicture, InFlight, OwnerTask, Picture, Position,
+    QueuePicture,
+};
+use crate::workqueue::{to_millis, Millis};
+use crate::world::World;
+use crate::{ActionResult, ReconcileCall};
+
+#[derive(Debug, Default)]
+pub(super) struct Probe {
+    target: Option<Position>,
+    pictures: Vec<Picture>,
+}
+
+/// Where a probed run stopped.
+#[derive(Debug)]
+pub(crate) enum Probed<'s> {
+    /// The pictures from the position asked for to the end of its step.
+    Pictures(Vec<Picture>),
+    /// A pass waits for its plan first.
+    Reconcile(ReconcileCall<'s>),
+    Finished,
+}
+
+impl Engine {
+    /// Records an event, and the picture there when the probe asks for it.
+    pub(super) fn push_event(&mut self, at: Millis, what: SimEvent) {
+        self.event_log.push(at, what);
+        if self.probe.is_some() && !self.event_log.truncated {
+            let index = self.event_log.entries.len() - 1;
+            self.probe_at(Position::Event(index));
+        }
+    }
+
+    /// The probe at an actor's event (an index into `actor_events`).
+    pub(super) fn probe_actor_event(&mut self) {
+        if self.probe.is_some() {
+            self.probe_at(Position::ActorEvent(self.actor_events.len() - 1));
+        }
+    }
+
+    /// Whether the probe has pictures to hand over: the run pauses.
+    pub(super) fn probe_paused(&self) -> bool {
+        self.probe.as_ref().is_some_and(|p| !p.pictures.is_empty())
+    }
+
+    fn probe_at(&mut self, position: Position) {
+        let wanted = self
+            .probe
+            .as_ref()
+            .is_some_and(|p| !p.pictures.is_empty() || p.target == Some(position));
+        if wanted {
+            let picture = self.picture(position);
+            if let Some(probe) = &mut self.probe {
+                probe.pictures.push(picture);
+            }
+        }
+    }
+
+    /// What each part of the control plane holds now.
+    fn picture(&self, position: Position) -> Picture {
+        let event = match position {
+            Position::Event(i) => self.event_log.entries.get(i).cloned(),
+            _ => None,
+        };
+        let previous = self.probe.as_ref().and_then(|p| p.pictures.last());
+        let share = |now: &World, before: Option<&Rc<World>>| match before {
+            Some(before) if before.same_snapshot(now) => Rc::clone(before),
+            _ => Rc::new(now.clone()),
+        };
+        let mut picture = Picture {
+            position,
+            // A pass's end can be recorded ahead of the clock (at least 1 ms after its start).
+            at: event.as_ref().map_or(self.now, |e| e.at),
+            store: share(&self.world, previous.map(|p| &p.store)),
+            cache: share(&self.informer.cache, previous.map(|p| &p.cache)),
+            in_flight: Vec::new(),
+            relist_at: None,
+            queue: self.queue_picture(event.as_ref()),
+            controller: self.controller_picture(event.as_ref()),
+            owners: Vec::new(),
+            collector: Vec::new(),
+            event,
+        };
+        self.pending_into(&mut picture);
+        picture
+    }
+
+    fn queue_picture(&self, event: Option<&EventEntry>) -> QueuePicture {
+        let added = match event.map(|e| &e.what) {
+            Some(SimEvent::Enqueued { outcome, .. }) => Some(*outcome),
+            _ => None,
+        };
+        QueuePicture {
+            key: KEY,
+            queued: !self.queue.is_empty(),
+            processing: self.pass_in_progress || self.awaited.is_some(),
+            dirty: self.deferred_trigger.is_some(),
+            waiting_until: self.queue.next_ready_at().map(to_millis),
+            requeues: self.queue.num_requeues(KEY),
+            added,
+        }
+    }
+
+    fn controller_picture(&self, event: Option<&EventEntry>) -> ControllerPicture {
+        if let Some(SimEvent::ReconcileEnded {
+            pass,
+            error,
+            crashed,
+        }) = event.map(|e| &e.what)
+        {
+            return ControllerPicture::Returned {
+                pass: *pass,
+                error: *error,
+                crashed: *crashed,
+            };
+        }
+        match (&self.running, self.passes.last()) {
+            (Some(_), Some(pass)) => ControllerPicture::Reconciling {
+                pass: pass.index,
+                trigger: pass.trigger.clone(),
+                plan: pass.actions.clone(),
+                // Each answer is written into the pass's record as it comes.
+                sent: pass
+                    .actions
+                    .iter()
+                    .take_while(|a| a.result != ActionResult::NotAttempted)
+                    .count(),
+            },
+            _ if self.down => ControllerPicture::Down { restarts_at: None },
+            _ => ControllerPicture::Idle,
+        }
+    }
+
+    /// What is scheduled: watch events in flight, the relist, the restart,
+    /// the owners' and the collector's work.
+    fn pending_into(&self, picture: &mut Picture) {
+        // In time order; an insertion sort, as a few are pending at a time.
+        let mut pending: Vec<(&(Millis, u64), &Scheduled)> = Vec::new();
+        for (due, scheduled) in self.events.iter() {
+            let at = pending.partition_point(|(d, _)| *d < due);
+            pending.insert(at, (due, scheduled));
+        }
+        for (&(at, _), scheduled) in pending {
+            match scheduled {
+                Scheduled::Deliver {
+                    delivery,
+                    generation,
+                    epoch,
+                } if *generation == self.generation
+                    && *epoch == self.informer.epoch
+                    && !self.down =>
+                {
+                    let (object, change) = delivery.what();
+                    picture.in_flight.push(InFlight {
+                        object,
+                        change,
+                        arrives_at: at,
+                    });
+                }
+                Scheduled::Relist { generation, epoch }
+                    if *generation == self.generation && *epoch == self.informer.epoch =>
+                {
+                    picture.relist_at = Some(at);
+                }
+                Scheduled::Restart => {
+                    picture.controller = ControllerPicture::Down {
+                        restarts_at: Some(at),
+                    };
+                }
+                Scheduled::OwnerActs { object, finalizer } => picture.owners.push(OwnerTask {
+                    object: object.clone(),
+                    finalizer: finalizer.clone(),
+                    at: Some(at),
+                }),
+                Scheduled::GcWork { queue, key } => picture.collector.push(CollectorTask {
+                    object: match key {
+                        ObjectKey::CustomResource => None,
+                        ObjectKey::Object(name) => Some(name.to_string()),
+                    },
+                    work: match queue {
+                        Queue::AttemptToDelete => CollectorWork::AttemptToDelete,
+                        Queue::AttemptToOrphan => CollectorWork::AttemptToOrphan,
+                    },
+                    at,
+                }),
+                _ => {}
+            }
+        }
+        // Stuck owners never act: shown on the terminating objects they hold.
+        for stuck in &self.config.stuck_finalizers {
+            if self.world.is_terminating(&stuck.object)
+                && self.world.pending(&stuck.object).contains(&stuck.finalizer)
+            {
+                picture.owners.push(OwnerTask {
+                    object: stuck.object.clone(),
+                    finalizer: stuck.finalizer.clone(),
+                    at: None,
+                });
+            }
+        }
+    }
+}
+
+impl Simulation {
+    /// The picture of the run as it stands (a fresh run: the start).
+    pub(crate) fn picture_now(&self) -> Picture {
+        self.engine.picture(Position::Start)
+    }
+
+    /// Whether the run is past `position` already.
+    pub(crate) fn has_passed(&self, position: Position) -> bool {
+        match position {
+            Position::Start => true,
+            Position::Event(i) => self.engine.event_log.entries.len() > i,
+            Position::ActorEvent(i) => self.engine.actor_events.len() > i,
+        }
+    }
+
+    /// Runs on until the pictures from `position` on are taken (to the end
+    /// of the step that records it), a pass waits for its plan, or the run ends.
+    pub(crate) fn probe(&mut self, position: Position) -> Probed<'_> {
+        let probe = self.engine.probe.get_or_insert_with(Box::default);
+        probe.target = Some(position);
+        if !self.engine.probe_paused() && self.verdict.is_none() {
+            if let Advance::Finished(verdict) = self.engine.advance() {
+                self.verdict = Some(verdict);
+            }
+        }
+        if self.engine.probe_paused() {
+            let probe = self.engine.probe.get_or_insert_with(Box::default);
+            probe.target = None;
+            return Probed::Pictures(std::mem::take(&mut probe.pictures));
+        }
+        if self.verdict.is_some() {
+            return Probed::Finished;
+        }
+        Probed::Reconcile(self.engine.reconcile_call())
+    }
+}

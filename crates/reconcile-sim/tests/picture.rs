@@ -1,0 +1,80 @@
+//! The control-plane picture against the timeline, on every preset.
+
+mod picture_checks;
+
+use reconcile_core::{parse_finalizers, parse_resources, Document};
+use reconcile_sim::events::SimEvent;
+use reconcile_sim::picture::{Freshness, PictureReplay, Position};
+use reconcile_sim::{SimConfig, SimScenario};
+
+fn preset(id: &str) -> (SimScenario, SimConfig) {
+    let preset = reconcile_content::presets::find(id).expect("preset exists");
+    let res = |text: &str| parse_resources(Document::Desired, text).expect("valid");
+    let scenario = SimScenario {
+        desired: res(&preset.desired),
+        observed: res(&preset.observed),
+        finalizers: parse_finalizers(&preset.finalizers).expect("valid"),
+    };
+    (scenario, preset.sim.clone())
+}
+
+#[test]
+fn every_preset_pictures_agree_with_the_timeline_at_every_event() {
+    for preset in reconcile_content::presets::presets() {
+        let (scenario, config) = self::preset(&preset.id);
+        let timeline = picture_checks::check_run(&scenario, &config);
+        assert!(!timeline.events.entries.is_empty(), "{}", preset.id);
+    }
+}
+
+#[test]
+fn ten_changes_pass_3_reads_web_9_stale() {
+    let (scenario, config) = preset("ten-changes");
+    let timeline = reconcile_sim::simulate(&scenario, &config);
+    let start = timeline.events.start_of(3).expect("a third pass");
+    let mut replay = PictureReplay::new(&scenario, &config);
+    let picture = replay.at(Position::Event(start)).expect("its picture");
+    let cards = picture.cards(usize::MAX);
+    let web_9 = cards
+        .pairs
+        .iter()
+        .find(|p| p.store.as_ref().is_some_and(|c| c.name == "web-9"))
+        .expect("web-9 shown");
+    assert!(
+        matches!(web_9.freshness, Freshness::Stale { .. }),
+        "{web_9:?}"
+    );
+    // With a limit, the stale card is still among those shown.
+    assert!(picture
+        .cards(2)
+        .pairs
+        .iter()
+        .any(|p| p.store.as_ref().is_some_and(|c| c.name == "web-9")));
+}
+
+#[test]
+fn an_add_while_the_key_waits_is_pictured_as_merged() {
+    let (scenario, config) = preset("ten-changes");
+    let timeline = reconcile_sim::simulate(&scenario, &config);
+    let merged = timeline
+        .events
+        .entries
+        .iter()
+        .position(|e| {
+            matches!(
+                e.what,
+                SimEvent::Enqueued {
+                    outcome: reconcile_sim::workqueue::AddOutcome::AlreadyQueued,
+                    ..
+                }
+            )
+        })
+        .expect("ten events, one key: adds merge");
+    let mut replay = PictureReplay::new(&scenario, &config);
+    let picture = replay.at(Position::Event(merged)).expect("its picture");
+    assert!(picture.queue.queued);
+    assert_eq!(
+        picture.queue.added,
+        Some(reconcile_sim::workqueue::AddOutcome::AlreadyQueued)
+    );
+}

@@ -1,0 +1,134 @@
+// The control plane, pictured: the SVG and its text equivalent follow the one cursor,
+// and the words agree with the timeline at every step.
+import AxeBuilder from "@axe-core/playwright";
+import { test, expect } from "./fixtures.mjs";
+
+const view = (page) => page.locator("details.control-plane");
+const part = (page, name) => view(page).locator(`.cp-text li[data-part=${name}]`);
+const nextEvent = (page) => page.getByRole("button", { name: "Next event" });
+const currentRow = (page) => page.locator("li.current-event[aria-current=step]");
+
+async function open(page, preset) {
+  await page.goto(`/?preset=${preset}`);
+  await page.getByRole("button", { name: "Step" }).waitFor();
+  await view(page).locator("summary").click();
+  await expect(view(page)).toHaveAttribute("open");
+  await expect(part(page, "now")).toContainText("the start: the informer has listed the store into its cache");
+}
+
+/** Steps by event to the end, checking the words against the timeline's event row each time. */
+async function walk(page, check = () => {}) {
+  const seen = [];
+  for (let i = 0; i < 400 && (await nextEvent(page).isEnabled()); i++) {
+    await nextEvent(page).click();
+    const row = (await currentRow(page).textContent()).trim();
+    // The row reads "t = 16 ms: watch event a added: …"; the picture's "Now (t = 16 ms): watch event …".
+    const [, at, what] = row.match(/^t = (.+?): (.*)$/);
+    await expect(part(page, "now")).toHaveText(`Now (t = ${at}): ${what}`);
+    const selected = await page.locator("li.pass[aria-current=step]").getAttribute("data-pass");
+    const controller = (await part(page, "controller").textContent()) ?? "";
+    const pass = controller.match(/pass (\d+)/);
+    if (pass) expect(Number(pass[1]), `${row} / ${controller}`).toBe(Number(selected));
+    seen.push({ row, texts: await view(page).locator(".cp-text").textContent() });
+    await check(row);
+  }
+  return seen;
+}
+
+test("step by event: at every step the words agree with the timeline (seed example)", async ({ page }) => {
+  await open(page, "basics");
+  const seen = await walk(page);
+  expect(seen.length).toBeGreaterThan(10);
+  // Pass 1's CREATE a: the request wrote a, and its watch event is on its way.
+  const create = seen.find((s) => s.row.includes("CREATE a → 201"));
+  expect(create.texts).toMatch(/Watch events in flight: a added, arrives at t = \d+ ms/);
+  expect(create.texts).toContain("Informer cache: custom-resource");
+  expect(create.texts).toMatch(/a\s+not in the cache yet/);
+  // The delivery that follows puts a in the cache.
+  const delivered = seen.find((s) => s.row.includes("watch event a added"));
+  expect(delivered.texts).not.toMatch(/a\s+not in the cache yet/);
+});
+
+test("ten changes: adds merged into the waiting key, and pass 3 reads web-9 stale", async ({ page }) => {
+  await open(page, "ten-changes");
+  const seen = await walk(page, async (row) => {
+    // The stale card is drawn, not only told.
+    if (row.includes("pass 3 (")) await expect(view(page).locator(".cp-wide .cp-stale")).not.toHaveCount(0);
+  });
+  const merged = seen.find((s) => s.row.includes("already queued"));
+  expect(merged.texts).toContain("this add merged: the key was waiting already (one key, one entry)");
+  const pass3 = seen.find((s) => s.row.includes("pass 3 ("));
+  expect(pass3.texts).toMatch(/web-9 rv \d+ · gen \d+ stale: the store has rv \d+/);
+});
+
+test("missed events: the controller is down after its crash, and the picture follows Step and the timeline", async ({ page }) => {
+  await open(page, "missed-events");
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(part(page, "now")).toContainText("pass 1 ends: the controller crashed");
+  await expect(part(page, "controller")).toContainText("pass 1 ended: the controller crashed");
+  // The actor's event after pass 1 is a moment of its own.
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(part(page, "now")).toContainText("the custom resource's spec changes: spec changed");
+  await expect(part(page, "controller")).toContainText("down after a crash; restarts at t = ");
+  await expect(part(page, "watch")).toContainText("none");
+  // Clicking a pass in the timeline moves the picture there.
+  await page.getByRole("button", { name: /^Pass 1 / }).click();
+  await expect(part(page, "now")).toContainText("pass 1 ends");
+});
+
+test("axe finds nothing with the view open, light and dark; screenshots", async ({ page }, info) => {
+  await open(page, "ten-changes");
+  for (let i = 0; i < 30; i++) await nextEvent(page).click();
+  for (const scheme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).include("details.control-plane").analyze();
+    expect(results.violations, scheme).toEqual([]);
+    await view(page).screenshot({ path: info.outputPath(`control-plane-${scheme}.png`) });
+  }
+  const whole = await new AxeBuilder({ page }).analyze();
+  expect(whole.violations).toEqual([]);
+});
+
+test("a 375 px screen gets the stacked drawing, and the view widens nothing", async ({ page }, info) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto("/?preset=basics");
+  await page.getByRole("button", { name: "Step" }).waitFor();
+  const closed = await page.evaluate(() => document.documentElement.scrollWidth);
+  await view(page).locator("summary").click();
+  for (let i = 0; i < 3; i++) await nextEvent(page).click();
+  await expect(view(page).locator(".cp-stacked")).toBeVisible();
+  await expect(view(page).locator(".cp-wide")).toBeHidden();
+  const box = await view(page).locator(".cp-stacked").boundingBox();
+  expect(box.x + box.width).toBeLessThanOrEqual(375);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(closed);
+  await view(page).screenshot({ path: info.outputPath("control-plane-375.png") });
+});
+
+test("reduced motion: the highlighted part does not animate", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await open(page, "basics");
+  await nextEvent(page).click();
+  const lit = view(page).locator(".cp-wide .cp-lit > .cp-box").first();
+  await expect(lit).toBeVisible();
+  expect(await lit.evaluate((el) => getComputedStyle(el).animationName)).toBe("none");
+  await page.emulateMedia({ reducedMotion: "no-preference" });
+  expect(await lit.evaluate((el) => getComputedStyle(el).animationName)).toBe("cp-flash");
+});
+
+test("keyboard only: the view opens from its summary and event ▶ drives it", async ({ page }) => {
+  await page.goto("/?preset=basics");
+  await page.getByRole("button", { name: "Step" }).waitFor();
+  const summary = view(page).locator("summary");
+  await summary.focus();
+  await page.keyboard.press("Enter");
+  await expect(view(page)).toHaveAttribute("open");
+  await nextEvent(page).focus();
+  await page.keyboard.press("Enter");
+  await expect(part(page, "now")).toContainText("the worker takes the key: pass 1");
+  await page.keyboard.press("Enter");
+  await expect(part(page, "now")).toContainText("CREATE a → 201");
+  // Closed, it computes nothing and shows nothing.
+  await summary.focus();
+  await page.keyboard.press("Enter");
+  await expect(view(page).locator(".cp-text")).toHaveCount(0);
+});

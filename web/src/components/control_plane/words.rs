@@ -1,0 +1,207 @@
+//! The picture's words, used by both the drawing and its text equivalent.
+
+use reconcile_sim::picture::Position;
+use reconcile_sim::picture::{
+    Card, CardPair, CollectorWork, ControllerPicture, Freshness, Picture, QueuePicture,
+};
+use reconcile_sim::workqueue::AddOutcome;
+use reconcile_sim::{format_millis, ActionResult, Millis, Timeline};
+
+use super::LINES;
+use crate::components::pass_list::{change_text, event_text, result_text};
+
+/// "t = 25 ms".
+pub fn time(at: Millis) -> String {
+    format!("t = {}", format_millis(at))
+}
+
+/// What the position follows, as the timeline's rows say it.
+pub fn now(timeline: &Timeline, picture: &Picture) -> String {
+    match (picture.position, &picture.event) {
+        (_, Some(entry)) => event_text(&entry.what),
+        (Position::ActorEvent(i), None) => timeline
+            .actor_events
+            .get(i)
+            .map_or_else(String::new, |e| format!("{}: {}", e.event, e.effect)),
+        _ => "the start: the informer has listed the store into its cache".to_owned(),
+    }
+}
+
+/// "rv 12 · gen 2 · deleting since t = 30 ms · finalizers: a/b".
+pub fn card_meta(card: &Card) -> String {
+    let mut meta = format!("rv {} · gen {}", card.resource_version, card.generation);
+    if let Some(at) = card.deletion_timestamp {
+        meta.push_str(&format!(" · deleting since {}", time(at)));
+    }
+    if !card.finalizers.is_empty() {
+        meta.push_str(&format!(" · finalizers: {}", card.finalizers.join(", ")));
+    }
+    meta
+}
+
+/// How a cache card stands, in words (never colour alone).
+pub fn freshness(pair: &CardPair) -> String {
+    match pair.freshness {
+        Freshness::Fresh => "fresh".to_owned(),
+        Freshness::Stale { store_version } => format!("stale: the store has rv {store_version}"),
+        Freshness::Deleted => "deleted from the store, still cached".to_owned(),
+        Freshness::Unseen => "not in the cache yet".to_owned(),
+    }
+}
+
+/// The spec, cut to `limit` characters.
+pub fn spec(card: &Card, limit: usize) -> String {
+    if card.name == reconcile_sim::ownership::CUSTOM_RESOURCE {
+        return "the desired state (its spec)".to_owned();
+    }
+    let text = card.spec.to_string();
+    match text.char_indices().nth(limit) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
+/// The work queue, line by line.
+pub fn queue(picture: &Picture) -> Vec<String> {
+    let queue: &QueuePicture = &picture.queue;
+    let state = match (queue.queued, queue.processing, queue.dirty) {
+        (true, _, _) => "queued, ready for the worker",
+        (false, true, true) => {
+            "being processed; queued again when the pass is done (an add came meanwhile)"
+        }
+        (false, true, false) => "being processed by the worker",
+        (false, false, _) => "not queued",
+    };
+    let mut lines = vec![format!("key {}: {state}", queue.key)];
+    lines.extend(
+        queue
+            .waiting_until
+            .map(|at| format!("a requeue waits until {}", time(at))),
+    );
+    lines.push(format!("requeued {} time(s)", queue.requeues));
+    lines.extend(queue.added.map(|added| {
+        match added {
+            AddOutcome::Queued => "this add queued the key",
+            AddOutcome::AlreadyQueued => {
+                "this add merged: the key was waiting already (one key, one entry)"
+            }
+            AddOutcome::Deferred => "this add is deferred: the key is being processed",
+        }
+        .to_owned()
+    }));
+    lines
+}
+
+/// The controller, line by line: what it does, then its plan around the
+/// next request (a pass of a thousand actions shows a window of them).
+pub fn controller(controller: &ControllerPicture) -> Vec<String> {
+    let state = match controller {
+        ControllerPicture::Idle => "idle, waiting for the key".to_owned(),
+        ControllerPicture::Down { restarts_at } => match restarts_at {
+            Some(at) => format!("down after a crash; restarts at {}", time(*at)),
+            None => "down after a crash".to_owned(),
+        },
+        ControllerPicture::Reconciling {
+            pass,
+            trigger,
+            plan,
+            sent,
+        } => format!(
+            "pass {pass}: reconciling the key, {sent} of {} request(s) answered\nwhy: {trigger}",
+            plan.len()
+        ),
+        ControllerPicture::Returned {
+            pass,
+            error,
+            crashed,
+        } => match (crashed, error) {
+            (true, _) => format!("pass {pass} ended: the controller crashed"),
+            (false, true) => format!("pass {pass} returned an error"),
+            (false, false) => format!("pass {pass} returned"),
+        },
+    };
+    // Two lines for a pass: what it does, and why it runs.
+    let mut lines: Vec<String> = state.split('\n').map(str::to_owned).collect();
+    if let ControllerPicture::Reconciling { plan, sent, .. } = controller {
+        let from = sent.saturating_sub(2).min(plan.len().saturating_sub(LINES));
+        let to = (from + LINES).min(plan.len());
+        if from > 0 {
+            lines.push(format!("…{from} before"));
+        }
+        lines.extend((from..to).map(|i| plan_step(&plan[i], i == *sent)));
+        if to < plan.len() {
+            lines.push(format!("…and {} more", plan.len() - to));
+        }
+    }
+    lines
+}
+
+/// One action of the controller's plan: "UPDATE web-9 → ok", or "(next)".
+fn plan_step(outcome: &reconcile_sim::ActionOutcome, next: bool) -> String {
+    let what = format!("{} {}", outcome.action.kind.as_str(), outcome.action.name);
+    match &outcome.result {
+        ActionResult::NotAttempted if next => format!("{what} (next)"),
+        ActionResult::NotAttempted => format!("{what} (to send)"),
+        result => format!("{what} → {}", result_text(result)),
+    }
+}
+
+/// The owners' and the collector's next steps.
+pub fn others(picture: &Picture) -> Vec<String> {
+    let owners = picture.owners.iter().map(|task| match task.at {
+        Some(at) => format!(
+            "the owner of {} removes it from {} at {}",
+            task.finalizer,
+            task.object,
+            time(at)
+        ),
+        None => format!(
+            "the owner of {} never removes it from {} (stuck)",
+            task.finalizer, task.object
+        ),
+    });
+    let collector = picture.collector.iter().map(|task| {
+        let object = task.object.as_deref().unwrap_or("the custom resource");
+        let what = match task.work {
+            CollectorWork::AttemptToDelete => "looks at",
+            CollectorWork::AttemptToOrphan => "orphans the dependents of",
+        };
+        format!("the garbage collector {what} {object} at {}", time(task.at))
+    });
+    capped(owners.chain(collector).collect())
+}
+
+/// At most [`LINES`], then how many more.
+fn capped(mut lines: Vec<String>) -> Vec<String> {
+    if lines.len() > LINES {
+        let more = lines.len() - LINES;
+        lines.truncate(LINES);
+        lines.push(format!("…and {more} more"));
+    }
+    lines
+}
+
+/// The watch events in flight ("web-1 updated, arrives at t = 30 ms"), and a broken watch.
+pub fn in_flight(picture: &Picture) -> Vec<String> {
+    let mut lines = capped(
+        picture
+            .in_flight
+            .iter()
+            .map(|f| {
+                let object = f.object.as_deref().unwrap_or("the custom resource");
+                format!(
+                    "{object} {}, arrives at {}",
+                    change_text(f.change),
+                    time(f.arrives_at)
+                )
+            })
+            .collect(),
+    );
+    lines.extend(picture.relist_at.map(|at| {
+        format!(
+            "the watch is broken: the informer lists again at {}",
+            time(at)
+        )
+    }));
+    lines
+}
