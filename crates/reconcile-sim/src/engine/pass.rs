@@ -130,11 +130,15 @@ impl Engine {
             cache_lag: Vec::new(),
         });
         self.pass_in_progress = true;
+        // Only an UPDATE sends a version; looking up the others would cost
+        // a long plan one cache lookup per action for nothing.
         let read_versions = plan
             .iter()
             .map(|action| {
-                let meta = self.informer.cache.meta(&action.name);
-                meta.map(|m| m.resource_version)
+                (action.kind == ActionKind::Update)
+                    .then(|| self.informer.cache.meta(&action.name))
+                    .flatten()
+                    .map(|m| m.resource_version)
             })
             .collect();
         self.running = Some(RunningPass {
