@@ -108,10 +108,12 @@ pub mod defaulting;
 mod edge;
 mod engine;
 pub mod events;
+pub mod expectations;
 mod fault_input;
 mod gc_record;
 mod lanes;
 mod moments;
+pub mod naming;
 pub mod options;
 pub mod own_reconcile;
 pub mod ownership;
@@ -129,6 +131,7 @@ pub use apiserver::PropagationPolicy;
 pub use comparison::SpecComparison;
 pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
+pub use expectations::PassSkip;
 pub use fault_input::DriftInputError;
 pub use gc_record::GcAction;
 pub use lanes::{column_label, EdgeHearing, LaneColumn, Lanes, ObjectLanes};
@@ -136,6 +139,7 @@ pub use moments::{
     next_plan_view, pass_view, world_rows, ActorEventRecord, Moment, ObjectChange, PassViews,
     WorldRow,
 };
+pub use naming::ObjectNaming;
 pub use options::{options_from_json, parse_options, OptionsError};
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
@@ -204,6 +208,10 @@ pub struct SimConfig {
     /// finalizer pending is gone at the start, as the API server deletes
     /// such an object at once.
     pub terminating: Vec<String>,
+    /// How the controller names what it creates: the desired name (the
+    /// contract), or `generateName` with or without a ReplicaSet's
+    /// expectations (beyond the contract; see [`naming`]).
+    pub naming: ObjectNaming,
 }
 
 impl Default for SimConfig {
@@ -229,6 +237,7 @@ impl Default for SimConfig {
             queue: QueueModel::ClientGo,
             compare: SpecComparison::WholeSpec,
             terminating: Vec::new(),
+            naming: ObjectNaming::Deterministic,
         }
     }
 }
@@ -578,6 +587,12 @@ pub enum ActionResult {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionOutcome {
     pub action: Action,
+    /// The object the request went to, when it is not the action's name: the
+    /// name the API server generated for a CREATE, or the object a desired
+    /// name stood for (see [`naming`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, as = "Option<String>"))]
+    pub object: Option<std::sync::Arc<str>>,
     #[serde(flatten)]
     pub result: ActionResult,
 }
@@ -592,6 +607,11 @@ pub struct PassRecord {
     pub started_at: Millis,
     pub finished_at: Millis,
     pub trigger: Trigger,
+    /// Set when the controller planned nothing without calling `reconcile`
+    /// (its expectations were not satisfied).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub skipped: Option<PassSkip>,
     pub actions: Vec<ActionOutcome>,
     pub crashed: bool,
     /// The world right after the pass (shared with the previous pass when unchanged).
@@ -796,6 +816,10 @@ pub struct Timeline {
     /// What the controller compared (its out-of-sync counts are by it).
     #[serde(skip)]
     pub compare: SpecComparison,
+    /// How the controller named what it created (its out-of-sync counts see
+    /// the store through [`naming::named_view`]).
+    #[serde(skip)]
+    pub naming: ObjectNaming,
 }
 
 impl Timeline {

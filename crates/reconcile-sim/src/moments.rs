@@ -18,6 +18,7 @@
 use std::rc::Rc;
 
 use crate::comparison::{compared, controller_out_of_sync, controller_plan};
+use crate::naming::controller_observed;
 use reconcile_core::model::{Resources, Scenario};
 
 use crate::status::CacheLagEntry;
@@ -153,11 +154,12 @@ pub fn next_plan_view(
         return (next, None);
     }
     let desired = timeline.desired_at(moment);
-    let observed = compared(views.config.compare, &desired, &world.observed).into_owned();
+    let (named, finalizers) = controller_observed(views.config.naming, &desired, world);
+    let observed = compared(views.config.compare, &desired, &named).into_owned();
     let view = Scenario {
         desired,
         observed,
-        finalizers: Some(world.finalizers.clone()),
+        finalizers: Some(finalizers.into_owned()),
     };
     (next, Some(view))
 }
@@ -279,12 +281,11 @@ impl Timeline {
     /// How many actions `reconcile` would return on the store at `moment`.
     pub fn out_of_sync_at(&self, moment: Moment) -> usize {
         match moment {
-            Moment::Start => controller_out_of_sync(
-                self.compare,
-                &self.desired_initial,
-                &self.initial.observed,
-                &self.initial.finalizers,
-            ),
+            Moment::Start => {
+                let (observed, finalizers) =
+                    controller_observed(self.naming, &self.desired_initial, &self.initial);
+                controller_out_of_sync(self.compare, &self.desired_initial, &observed, &finalizers)
+            }
             Moment::AfterPass(pass) => self.passes.get(pass - 1).map_or(0, |p| p.out_of_sync),
             Moment::AfterEvent(i) => self.actor_events.get(i).map_or(0, |e| e.out_of_sync),
         }

@@ -55,6 +55,8 @@ pub enum Stream {
     ResyncJitter = 4,
     /// The jitter of the reflector's backoff before it re-lists.
     RelistJitter = 5,
+    /// The names the API server generates (`generateName`).
+    GeneratedNames = 6,
 }
 
 #[cfg(test)]

@@ -15,8 +15,10 @@ use reconcile_core::{
     Finalizers, Json, Number, Resources,
 };
 use reconcile_sim::comparison::controller_out_of_sync;
+use reconcile_sim::naming::controller_observed;
 use reconcile_sim::ownership::{ObjectKey, OwnerRefs};
 use reconcile_sim::workqueue::{AddOutcome, RateLimiter, WorkQueue};
+use reconcile_sim::ObjectNaming;
 use reconcile_sim::SpecComparison;
 use reconcile_sim::{
     compare_level_edge, resource_statuses, simulate, ActionResult, BackoffPolicy, CacheLag, Change,
@@ -141,6 +143,12 @@ fn creates(timeline: &Timeline) -> BTreeMap<String, usize> {
 
 fn remaining(desired: &Resources, world: &World) -> Vec<Action> {
     reconcile(desired, &world.observed, Some(&world.finalizers))
+}
+
+/// [`remaining`] as a controller with this `naming` sees the store.
+fn remaining_named(naming: ObjectNaming, desired: &Resources, world: &World) -> Vec<Action> {
+    let (observed, finalizers) = controller_observed(naming, desired, world);
+    reconcile(desired, &observed, Some(&finalizers))
 }
 
 /// The desired state at the end of the run.
@@ -2147,6 +2155,12 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                 } else {
                     SpecComparison::WholeSpec
                 },
+                // The naming options beyond the contract, now and then.
+                naming: match seed % 5 {
+                    2 => ObjectNaming::GenerateName,
+                    3 => ObjectNaming::GenerateNameWithExpectations,
+                    _ => ObjectNaming::Deterministic,
+                },
                 seed,
                 max_passes: 60,
                 failure_rate,
@@ -2401,8 +2415,8 @@ proptest! {
             // change at that very instant may come just before or after).
             let counts = [false, true].map(|inclusive| {
                 let desired = desired_at(&timeline, pass.finished_at, inclusive);
-                let world = &pass.world_after;
-                controller_out_of_sync(config.compare, &desired, &world.observed, &world.finalizers)
+                let (observed, finalizers) = controller_observed(config.naming, &desired, &pass.world_after);
+                controller_out_of_sync(config.compare, &desired, &observed, &finalizers)
             });
             prop_assert!(counts.contains(&pass.out_of_sync), "pass {}: {} not in {:?}", pass.index, pass.out_of_sync, counts);
             prop_assert_eq!(pass.terminating, pass.world_after.terminating.len());
@@ -2477,11 +2491,11 @@ proptest! {
         match &timeline.verdict {
             Verdict::Converged { .. } => {
                 let desired = final_desired(&timeline, &config);
-                prop_assert!(remaining(&desired, &timeline.final_world).is_empty());
+                prop_assert!(remaining_named(config.naming, &desired, &timeline.final_world).is_empty());
             }
             Verdict::NotConverging { reason: NotConvergingReason::NoTrigger { out_of_sync } } => {
                 let desired = final_desired(&timeline, &config);
-                prop_assert_eq!(*out_of_sync, remaining(&desired, &timeline.final_world).len());
+                prop_assert_eq!(*out_of_sync, remaining_named(config.naming, &desired, &timeline.final_world).len());
                 prop_assert!(*out_of_sync > 0);
             }
             Verdict::NotConverging { reason: NotConvergingReason::StuckFinalizer { object, finalizer } } => {

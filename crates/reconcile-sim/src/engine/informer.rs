@@ -219,6 +219,9 @@ impl Engine {
                 change,
                 state,
             } => {
+                if let (Change::Added, Some(state)) = (change, &state) {
+                    self.observe_added(state);
+                }
                 match state {
                     Some(state) => self.informer.cache.put_object(&name, state),
                     None => self.informer.cache.forget_object(&name),
@@ -271,6 +274,17 @@ impl Engine {
             .filter(|name| !self.world.observed.contains(name))
             .map(str::to_owned)
             .collect();
+        // Objects new to the cache reach the handlers as added.
+        let added: Vec<ObjectState> = self
+            .world
+            .observed
+            .names()
+            .filter(|name| !self.informer.cache.observed.contains(name))
+            .filter_map(|name| self.world.object(name))
+            .collect();
+        for state in &added {
+            self.observe_added(state);
+        }
         self.informer.replace(&self.world, &self.desired);
         self.unseen.clear();
         self.note(self.now, Happening::Relisted { deleted });

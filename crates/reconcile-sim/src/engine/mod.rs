@@ -5,6 +5,7 @@ mod gc;
 mod gc_graph;
 mod informer;
 mod kube_queue;
+mod names;
 mod owners;
 mod pass;
 mod probe;
@@ -193,6 +194,13 @@ struct Engine {
     owner_refs: OwnerRefs,
     /// Takes pictures of the control plane for [`crate::picture`]; `None` in `simulate`.
     probe: Option<Box<probe::Probe>>,
+    /// Draws the names the API server generates (`generateName`).
+    names_rng: SimRng,
+    /// What this controller waits to see (with `naming` keeping expectations).
+    expectations: crate::expectations::ControllerExpectations,
+    /// The view of the cache the waiting or running pass's reconcile read,
+    /// when the controller generates names (`names.rs`).
+    named_view: Option<crate::naming::NamedView>,
 }
 
 impl Engine {
@@ -243,6 +251,9 @@ impl Engine {
             gc: gc::GarbageCollector::default(),
             owner_refs: OwnerRefs::default(),
             probe: None,
+            names_rng: SimRng::stream(config.seed, Stream::GeneratedNames),
+            expectations: crate::expectations::ControllerExpectations::default(),
+            named_view: None,
             config,
         };
         engine.owner_refs = engine.world.controller_owner_refs();
@@ -475,6 +486,7 @@ impl Engine {
         self.waiting_trigger = None;
         self.queued_trigger = None;
         self.deferred_trigger = None;
+        self.forget_expectations();
         // A restart after the end of simulated time never comes.
         self.worker_free_at = at.saturating_add(self.config.restart_delay_ms);
         self.schedule_after(at, self.config.restart_delay_ms, Scheduled::Restart);

@@ -28,6 +28,9 @@ pub(super) struct RunningPass {
     /// since then makes it a 409 Conflict, even when the cache has caught
     /// up by the time the request goes out.
     read_versions: Vec<Option<u64>>,
+    /// The object each action goes to, where it is not the action's name
+    /// (the named view's stand-ins; `names.rs`).
+    targets: Vec<Option<Arc<str>>>,
     /// Crash before sending this action (the crash plan of this pass).
     crash_before: Option<usize>,
     failed_at: Option<usize>,
@@ -54,23 +57,39 @@ impl Engine {
         // A custom resource gone (NotFound) or being deleted: the reconciler
         // returns at once, as controller-runtime's do; the garbage collector
         // takes care of what it owned.
-        if self.informer.cache.custom_resource_live() {
-            self.awaited = Some(pass);
-            true
-        } else {
+        if !self.informer.cache.custom_resource_live() {
             self.send_plan(pass, Vec::new());
-            false
+            return false;
         }
+        // A ReplicaSet whose expectations are not satisfied skips
+        // `manageReplicas` (`syncReplicaSet`).
+        if let Some(skip) = self.expectations_skip() {
+            self.send_plan(pass, Vec::new());
+            if let Some(record) = self.passes.last_mut() {
+                record.skipped = Some(skip);
+            }
+            return false;
+        }
+        self.refresh_named_view();
+        self.awaited = Some(pass);
+        true
     }
 
     /// What the next pass's reconcile reads: the informer's cache.
     pub(super) fn reconcile_call(&self) -> ReconcileCall<'_> {
+        let cache = &self.informer.cache;
+        let (observed, finalizers) = self
+            .named_view
+            .as_ref()
+            .map_or((&cache.observed, &cache.finalizers), |view| {
+                (&view.observed, &view.finalizers)
+            });
         ReconcileCall {
             pass: self.passes.len() + 1,
             at: self.now,
             desired: &self.informer.desired,
-            observed: &self.informer.cache.observed,
-            finalizers: &self.informer.cache.finalizers,
+            observed,
+            finalizers,
             restarts: self.generation,
         }
     }
@@ -109,6 +128,7 @@ impl Engine {
             .iter()
             .map(|action| ActionOutcome {
                 action: action.clone(),
+                object: None,
                 result: ActionResult::NotAttempted,
             })
             .collect();
@@ -122,6 +142,7 @@ impl Engine {
             started_at: start,
             finished_at: start,
             trigger,
+            skipped: None,
             actions,
             crashed: false,
             world_after: self.snapshot(),
@@ -132,19 +153,24 @@ impl Engine {
         self.pass_in_progress = true;
         // Only an UPDATE sends a version; looking up the others would cost
         // a long plan one cache lookup per action for nothing.
+        let targets = self.plan_targets(&plan);
         let read_versions = plan
             .iter()
-            .map(|action| {
+            .zip(&targets)
+            .map(|(action, target)| {
+                let name = target.as_ref().unwrap_or(&action.name);
                 (action.kind == ActionKind::Update)
-                    .then(|| self.informer.cache.meta(&action.name))
+                    .then(|| self.informer.cache.meta(name))
                     .flatten()
                     .map(|m| m.resource_version)
             })
             .collect();
+        self.expect_creations(&plan);
         self.running = Some(RunningPass {
             key,
             plan,
             read_versions,
+            targets,
             crash_before,
             failed_at: None,
         });
@@ -171,16 +197,22 @@ impl Engine {
 
     /// The response to request number `sent` arrives now.
     pub(super) fn answer_request(&mut self, sent: usize) {
-        let Some((action, read_version)) = self.running.as_ref().and_then(|r| {
+        let Some((action, read_version, mut target)) = self.running.as_ref().and_then(|r| {
             let action = r.plan.get(sent)?.clone();
-            Some((action, r.read_versions.get(sent).copied().flatten()))
+            let target = r.targets.get(sent).cloned().flatten();
+            Some((action, r.read_versions.get(sent).copied().flatten(), target))
         }) else {
             return;
         };
         let response = if self.failures_rng.chance(self.config.failure_rate) {
             Err(ApiError::Unavailable)
         } else {
-            self.apply(&action, read_version, self.now)
+            if action.kind == ActionKind::Create {
+                // The API server names it (`BeforeCreate`), when asked to.
+                target = self.generated_name(&action.name);
+            }
+            let name = target.clone().unwrap_or_else(|| Arc::clone(&action.name));
+            self.apply(&action, &name, read_version, self.now)
         };
         let result = response.unwrap_or_else(|error| ActionResult::Failed {
             requeued_at: 0,
@@ -196,11 +228,12 @@ impl Engine {
         let request = SimEvent::Request {
             pass: self.passes.len(),
             action: action.kind,
-            name: action.name.to_string(),
+            name: target.as_deref().unwrap_or(&action.name).to_owned(),
             code,
         };
         if let Some(pass) = self.passes.last_mut() {
             pass.actions[sent].result = result;
+            pass.actions[sent].object = target;
         }
         self.push_event(self.now, request);
         if failed {
@@ -246,6 +279,10 @@ impl Engine {
             || PassResult::of(&[], None, end),
             |pass| PassResult::of(&pass.actions, running.failed_at, end),
         );
+        if let Some(pass) = self.passes.last() {
+            let outcomes = pass.actions.clone();
+            self.creations_never_seen(&outcomes);
+        }
         if crashed {
             // The process is gone before it could requeue: shown as the
             // requeue it would have made, which the crash then voids.
@@ -288,10 +325,10 @@ impl Engine {
     fn apply(
         &mut self,
         action: &Action,
+        name: &Arc<str>,
         read_version: Option<u64>,
         at: Millis,
     ) -> Result<ActionResult, ApiError> {
-        let name = &action.name;
         let spec = || action.spec.clone().unwrap_or(Json::Null);
         let change = match action.kind {
             ActionKind::Create => {

@@ -139,6 +139,7 @@ impl Simulation {
             events: engine.event_log,
             actor_events: engine.actor_events,
             compare: engine.config.compare,
+            naming: engine.config.naming,
         }
     }
 }

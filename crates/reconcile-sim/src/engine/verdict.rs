@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::{Engine, Scheduled, OSCILLATION_REPEATS};
 use crate::comparison::{controller_out_of_sync, controller_plan};
+use crate::naming::controller_observed;
 use crate::ownership::ObjectKey;
 use crate::{NotConvergingReason, Verdict};
 use reconcile_core::explain::diff;
@@ -86,12 +87,9 @@ impl Engine {
 
     /// What `reconcile` would do now.
     pub(super) fn remaining(&self) -> Vec<Action> {
-        controller_plan(
-            self.config.compare,
-            &self.desired,
-            &self.world.observed,
-            &self.world.finalizers,
-        )
+        let (observed, finalizers) =
+            controller_observed(self.config.naming, &self.desired, &self.world);
+        controller_plan(self.config.compare, &self.desired, &observed, &finalizers)
     }
 
     pub(super) fn idle_verdict(&self) -> Option<Verdict> {
@@ -120,11 +118,13 @@ impl Engine {
     /// them without the reference) and it is gone; what is left counts.
     pub(super) fn out_of_sync(&self) -> usize {
         if self.world.custom_resource_live() {
+            let (observed, finalizers) =
+                controller_observed(self.config.naming, &self.desired, &self.world);
             return controller_out_of_sync(
                 self.config.compare,
                 &self.desired,
-                &self.world.observed,
-                &self.world.finalizers,
+                &observed,
+                &finalizers,
             );
         }
         let custom_resource = self.world.get(&ObjectKey::CustomResource);

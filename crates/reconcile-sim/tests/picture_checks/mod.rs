@@ -3,6 +3,7 @@
 
 use reconcile_sim::comparison::{controller_plan, SpecComparison};
 use reconcile_sim::events::SimEvent;
+use reconcile_sim::naming::controller_observed;
 use reconcile_sim::picture::{
     position_of_moment, ControllerPicture, Picture, PictureReplay, Position,
 };
@@ -120,21 +121,18 @@ fn check_event(scenario: &SimScenario, config: &SimConfig, timeline: &Timeline, 
                 assert!(plan.is_empty(), "pass {pass} reconciled no live owner");
                 return;
             };
-            let cache = &picture.cache;
+            // The cache as the controller shows it to reconcile (its names).
+            let (observed, finalizers) =
+                controller_observed(config.naming, &view.desired, &picture.cache);
             let planned: Vec<_> = plan.iter().map(|o| o.action.clone()).collect();
             assert_eq!(
-                controller_plan(
-                    config.compare,
-                    &view.desired,
-                    &cache.observed,
-                    &cache.finalizers
-                ),
+                controller_plan(config.compare, &view.desired, &observed, &finalizers),
                 planned,
                 "pass {pass}'s plan comes from the cache pictured"
             );
             if config.compare == SpecComparison::WholeSpec {
-                assert_eq!(cache.observed, view.observed, "pass {pass} read the cache");
-                assert_eq!(Some(&cache.finalizers), view.finalizers.as_ref());
+                assert_eq!(*observed, view.observed, "pass {pass} read the cache");
+                assert_eq!(Some(&*finalizers), view.finalizers.as_ref());
             }
         }
         SimEvent::Request { name, .. } => {
@@ -142,7 +140,9 @@ fn check_event(scenario: &SimScenario, config: &SimConfig, timeline: &Timeline, 
                 panic!("a request comes from a running pass");
             };
             let answered = &plan[sent - 1];
-            assert_eq!(&*answered.action.name, name);
+            // The object written: a generated name, or the one a desired name stood for.
+            let written = answered.object.as_deref().unwrap_or(&answered.action.name);
+            assert_eq!(written, name);
             if answered.result == ActionResult::Applied && config.watch_break_rate == 0.0 {
                 assert!(
                     picture
