@@ -40,6 +40,7 @@ pub const LESSON_FILES: &[(&str, &str)] = &[
     content_file!("lessons", "11-defaults-drift.json"),
     content_file!("lessons", "12-keys-not-events.json"),
     content_file!("lessons", "13-owner-deletion.json"),
+    content_file!("lessons", "14-stale-cache.json"),
 ];
 
 /// One lesson: a starting scenario and ordered steps.
@@ -1357,5 +1358,69 @@ mod lesson_claims {
         }
         assert_eq!(delays, [5, 10, 20, 40]);
         assert!(task.contains("5, 10, 20 and 40 ms"), "{task}");
+    }
+
+    /// Lesson 14's claims about its own run, in each naming mode: pass 2
+    /// re-creates web-1 (409 with deterministic names, 4 passes); with
+    /// generateName pass 2 makes a duplicate that pass 4 deletes; with
+    /// expectations pass 2 is skipped waiting for 1 creation, 3 passes, one
+    /// pod.
+    #[test]
+    fn the_stale_cache_lessons_claims_hold() {
+        use reconcile_core::reconcile::ActionKind;
+        use reconcile_sim::{ObjectNaming, PassSkip};
+        let lesson = lessons()
+            .iter()
+            .find(|l| l.id == "stale-cache")
+            .expect("lesson");
+        let scenario = lesson.scenario().expect("valid");
+        let run = |naming| {
+            let mut config = lesson.sim_config();
+            config.naming = naming;
+            simulate(&scenario, &config)
+        };
+        let deterministic = run(ObjectNaming::Deterministic);
+        assert_eq!(deterministic, lesson_outcomes(lesson).expect("valid").1);
+        let pass_2 = &deterministic.passes[1].actions;
+        assert_eq!(pass_2.len(), 1);
+        assert_eq!(
+            spell(pass_2[0].action.kind, &pass_2[0].action.name),
+            "CREATE web-1"
+        );
+        assert!(matches!(
+            pass_2[0].result,
+            ActionResult::Failed { code: 409, .. }
+        ));
+        assert!(matches!(
+            deterministic.verdict,
+            Verdict::Converged { passes: 4, .. }
+        ));
+        assert_eq!(deterministic.final_world.observed.len(), 2);
+
+        let generated = run(ObjectNaming::GenerateName);
+        let duplicate = &generated.passes[1].actions[0];
+        assert_eq!(duplicate.action.kind, ActionKind::Create);
+        assert_eq!(duplicate.result, ActionResult::Applied);
+        let name = duplicate.object.clone().expect("a generated name");
+        assert!(name.starts_with("web-1-") && name.len() == "web-1-".len() + 5);
+        let pass_4 = &generated.passes[3].actions;
+        assert_eq!(pass_4.len(), 1);
+        assert_eq!(
+            spell(pass_4[0].action.kind, &pass_4[0].action.name),
+            format!("DELETE {name}")
+        );
+        assert_eq!(generated.final_world.observed.len(), 2);
+
+        let expecting = run(ObjectNaming::GenerateNameWithExpectations);
+        assert_eq!(
+            expecting.passes[1].skipped,
+            Some(PassSkip::ExpectingCreations { pending: 1 })
+        );
+        assert!(expecting.passes[2].actions.is_empty());
+        assert!(matches!(
+            expecting.verdict,
+            Verdict::Converged { passes: 3, .. }
+        ));
+        assert_eq!(expecting.final_world.observed.len(), 2);
     }
 }

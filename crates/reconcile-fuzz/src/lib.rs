@@ -17,8 +17,8 @@ use reconcile_core::{
     Scenario,
 };
 use reconcile_sim::{
-    BackoffPolicy, CrashPlan, FinalizerOwner, FinalizerRef, OtherWriter, QueueModel, ScriptedEvent,
-    SimConfig, SpecComparison, WorldEvent,
+    BackoffPolicy, CrashPlan, FinalizerOwner, FinalizerRef, ObjectNaming, OtherWriter, QueueModel,
+    ScriptedEvent, SimConfig, SpecComparison, WorldEvent,
 };
 
 /// Separates the three documents of a `parse_scenario` input. A raw NUL is
@@ -582,6 +582,11 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
         ])?,
         compare: *u.choose(&[SpecComparison::WholeSpec, SpecComparison::FieldsItSets])?,
         terminating: short_list(u, 2, sim_name)?,
+        naming: *u.choose(&[
+            ObjectNaming::Deterministic,
+            ObjectNaming::GenerateName,
+            ObjectNaming::GenerateNameWithExpectations,
+        ])?,
     };
     Ok((scenario, config))
 }

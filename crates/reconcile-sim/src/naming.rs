@@ -52,8 +52,10 @@
 //! - A desired name of 57 characters or more is cut by the generator, so its
 //!   objects are not found again (each pass creates another). Real
 //!   controllers find theirs by labels and ownerReferences, not by name.
-//! - Two generated names can collide (27⁵ ≈ 14 million names per prefix):
-//!   the API server then answers 409 AlreadyExists, as it does here.
+//! - Two generated names can collide (27⁵ ≈ 14 million names per prefix).
+//!   Upstream's `Store.Create` then asks the client to try again
+//!   (`rest.CheckGeneratedNameError`); here the store answers 409
+//!   AlreadyExists, which fails the pass and requeues it the same way.
 
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -212,4 +212,33 @@ mod tests {
         let both = parse_options(r#"{"dropRate":0.25,"watchBreakRate":0.5}"#);
         assert!(both.expect_err("twice").message.contains("duplicate field"));
     }
+
+    #[test]
+    fn naming_reads_its_three_names_round_trips_and_names_a_bad_one() {
+        use crate::ObjectNaming;
+        assert_eq!(
+            parse_options("{}").expect("defaults").naming,
+            ObjectNaming::Deterministic
+        );
+        for (text, naming) in [
+            ("deterministic", ObjectNaming::Deterministic),
+            ("generate-name", ObjectNaming::GenerateName),
+            (
+                "generate-name-with-expectations",
+                ObjectNaming::GenerateNameWithExpectations,
+            ),
+        ] {
+            let config = parse_options(&format!(r#"{{"naming":"{text}"}}"#)).expect(text);
+            assert_eq!(config.naming, naming);
+            let written = serde_json::to_string(&config).expect("serializes");
+            assert!(
+                written.contains(&format!(r#""naming":"{text}""#)),
+                "{written}"
+            );
+            assert_eq!(parse_options(&written), Ok(config));
+        }
+        let bad = parse_options(r#"{"naming":"random"}"#).expect_err("not a naming");
+        assert_eq!(bad.path.to_string(), "$.naming");
+        assert!(bad.message.contains("generate-name"), "{}", bad.message);
+    }
 }
