@@ -88,6 +88,11 @@ export type QueueModel = "client-go" | "controller-runtime-priority" | "kube-rs"
 export type SpecComparison = "whole-spec" | "fields-it-sets";
 
 /**
+ * How the controller names the objects it creates.
+ */
+export type ObjectNaming = "deterministic" | "generate-name" | "generate-name-with-expectations";
+
+/**
  * The events of a run, capped.
  */
 export type EventLog = { entries: Array<EventEntry>, 
@@ -236,7 +241,13 @@ compare: SpecComparison,
  * finalizer pending is gone at the start, as the API server deletes
  * such an object at once.
  */
-terminating: Array<string>, };
+terminating: Array<string>, 
+/**
+ * How the controller names what it creates: the desired name (the
+ * contract), or `generateName` with or without a ReplicaSet's
+ * expectations (beyond the contract; see `naming`).
+ */
+naming: ObjectNaming, };
 
 /**
  * `simulate`'s options: any of the settings of a `SimConfig`; the others keep
@@ -262,6 +273,7 @@ terminating: Array<string>, };
  * - `queue`: `"client-go"`
  * - `compare`: `"whole-spec"`
  * - `terminating`: `[]`
+ * - `naming`: `"deterministic"`
  */
 export type SimOptions = Partial<SimConfig>;
 
@@ -280,7 +292,13 @@ export type Trigger = { "kind": "custom-resource", change: Change, afterRestart:
  */
 export type ActionResult = { "result": "applied" } | { "result": "already-terminating" } | { "result": "unchanged" } | { "result": "already-gone" } | { "result": "failed", requeuedAt: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" };
 
-export type ActionOutcome = { action: Action, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "unchanged" } | { "result": "already-gone" } | { "result": "failed", requeuedAt: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
+export type ActionOutcome = { action: Action, 
+/**
+ * The object the request went to, when it is not the action's name: the
+ * name the API server generated for a CREATE, or the object a desired
+ * name stood for (see `naming`).
+ */
+object?: string, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "unchanged" } | { "result": "already-gone" } | { "result": "failed", requeuedAt: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
 
 /**
  * The objects of the world, as the API server holds them.
@@ -298,13 +316,23 @@ terminating: { [key in string]: number },
 customResource?: World, };
 
 /**
+ * Why a pass planned nothing without calling `reconcile`.
+ */
+export type PassSkip = { "kind": "expecting-creations", pending: number, };
+
+/**
  * One pass of the loop.
  */
 export type PassRecord = { 
 /**
  * 1-based.
  */
-index: number, startedAt: number, finishedAt: number, trigger: Trigger, actions: Array<ActionOutcome>, crashed: boolean, 
+index: number, startedAt: number, finishedAt: number, trigger: Trigger, 
+/**
+ * Set when the controller planned nothing without calling `reconcile`
+ * (its expectations were not satisfied).
+ */
+skipped?: PassSkip, actions: Array<ActionOutcome>, crashed: boolean, 
 /**
  * The world right after the pass (shared with the previous pass when unchanged).
  */

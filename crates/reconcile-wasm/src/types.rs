@@ -316,9 +316,9 @@ mod generate {
     use reconcile_sim::workqueue::AddOutcome;
     use reconcile_sim::{
         ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerOwner,
-        FinalizerRef, GcAction, Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord,
-        PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SpecComparison, Trigger, Verdict,
-        World, WorldEvent,
+        FinalizerRef, GcAction, Happening, LogEntry, NotConvergingReason, ObjectNaming,
+        OtherWriter, PassRecord, PassSkip, PropagationPolicy, QueueModel, ScriptedEvent, SimConfig,
+        SpecComparison, Trigger, Verdict, World, WorldEvent,
     };
     use ts_rs::{Config, TS};
 
@@ -403,6 +403,7 @@ mod generate {
             declaration::<BackoffPolicy>(cfg),
             declaration::<QueueModel>(cfg),
             declaration::<SpecComparison>(cfg),
+            declaration::<ObjectNaming>(cfg),
             declaration::<EventLog>(cfg),
             declaration::<EventEntry>(cfg),
             declaration::<SimEvent>(cfg),
@@ -422,6 +423,7 @@ mod generate {
             declaration::<ActionResult>(cfg),
             declaration::<ActionOutcome>(cfg),
             declaration::<World>(cfg),
+            declaration::<PassSkip>(cfg),
             declaration::<PassRecord>(cfg),
             declaration::<GcAction>(cfg),
             declaration::<Happening>(cfg),

@@ -9,6 +9,7 @@ pub mod exercise_host;
 pub mod fault_panel;
 pub mod lesson_panel;
 pub mod level_edge;
+pub mod naming_setting;
 pub mod pass_list;
 pub mod preset_menu;
 pub mod recent_sessions;

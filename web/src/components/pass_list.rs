@@ -193,14 +193,20 @@ fn PassItem(props: &PassItemProps) -> Html {
                 <span class="pass-time">{ format!("t = {}", format_millis(pass.started_at)) }</span>{ " " }
                 <span class="trigger">{ format!("why: {}", pass.trigger) }</span>
             </button>
-            if pass.actions.is_empty() {
+            if let Some(skip) = &pass.skipped {
+                <p class="no-actions skipped">{ skip.to_string() }</p>
+            } else if pass.actions.is_empty() {
                 <p class="no-actions">{ "reconcile returned nothing: in sync" }</p>
             } else {
                 <ul class="pass-actions" aria-label={format!("Actions of pass {index}")}>
                     { for pass.actions.iter().take(shown_actions).map(|outcome| html! {
                         <li class={classes!("pass-action", result_class(&outcome.result))}>
                             <span class="kind">{ outcome.action.kind.as_str() }</span>{ " " }
-                            <code class="name">{ &outcome.action.name }</code>{ " → " }
+                            <code class="name">{ &outcome.action.name }</code>
+                            if let Some(object) = &outcome.object {
+                                { " " }<span class="object">{ "as " }<code>{ object.to_string() }</code></span>
+                            }
+                            { " → " }
                             <span class="result">{ result_text(&outcome.result) }</span>
                         </li>
                     }) }

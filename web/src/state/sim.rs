@@ -11,7 +11,8 @@ use reconcile_sim::{
     compare_level_edge, next_plan_view,
     picture::{position_of_moment, Position},
     simulate, BackoffPolicy, Comparison, CrashPlan, FinalizerOwner, FinalizerRef, Millis, Moment,
-    PassViews, QueueModel, ScriptedEvent, SimConfig, SpecComparison, Timeline, WorldEvent,
+    ObjectNaming, PassViews, QueueModel, ScriptedEvent, SimConfig, SpecComparison, Timeline,
+    WorldEvent,
 };
 
 use super::picture::PictureState;
@@ -144,6 +145,8 @@ pub enum SimAction {
     SetQueue(QueueModel),
     /// What the simulated controller compares to decide an UPDATE.
     SetCompare(SpecComparison),
+    /// How the simulated controller names what it creates.
+    SetNaming(ObjectNaming),
     SetSeed(u64),
     ToggleStuck(FinalizerRef),
     /// How long the owner of `finalizer` takes per object; `None` is the default.
@@ -477,6 +480,7 @@ impl SimState {
                 })
             }
             SimAction::SetCompare(compare) => return self.set(|c| c.compare = compare),
+            SimAction::SetNaming(naming) => return self.set(|c| c.naming = naming),
             SimAction::SetSeed(seed) => return self.set(|c| c.seed = seed),
             SimAction::ToggleStuck(entry) => {
                 return self.set(|c| {
