@@ -518,7 +518,58 @@ test("lesson 13, deleting an owner: foreground waits for every dependent, web-2'
   await atTheEnd(page, 4);
 });
 
-test("the lesson menu lists all thirteen lessons in order", async ({ page }) => {
+test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a duplicate, expectations skip the stale pass", async ({ page }) => {
+  await page.goto("/?lesson=stale-cache");
+  await expect(panel(page)).toContainText("Step 1 of 5");
+  await choose(page, "Nothing: the API server already has web-1.");
+  await expectHint(page);
+  await choose(page, "It sends CREATE web-1 again");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("Converged after 4 passes");
+  await expect(passes(page).nth(1)).toContainText("CREATE web-1");
+  await expect(passes(page).nth(1)).toContainText("failed (409)");
+
+  await next(page);
+  await choose(page, "A second web-1 that a later pass must delete.");
+  await expectHint(page);
+  await choose(page, "Nothing that matters");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  // The common wrong answer: generateName avoids the conflict, so it is safer.
+  await next(page);
+  await choose(page, "generateName avoids the conflict, so it is safer");
+  await expectHint(page);
+  await choose(page, "It succeeds: the server names it web-1-xxxxx");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  const settings = page.locator("details.fault-panel");
+  if (!(await settings.evaluate((details) => details.open))) await settings.locator("summary").click();
+  const naming = page.getByLabel("How the controller names what it creates");
+  await naming.selectOption("generate-name");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("Converged after 5 passes");
+  await expect(passes(page).nth(1)).toContainText(/CREATE web-1 as web-1-[b-z2-9]{5} → ok/);
+  await expect(passes(page).nth(3)).toContainText(/DELETE web-1-[b-z2-9]{5} → ok/);
+
+  await next(page);
+  await choose(page, "It reads web-1 from the API server before creating.");
+  await expectHint(page);
+  await choose(page, "Nothing: it expects 1 creation");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await naming.selectOption("generate-name-with-expectations");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("Converged after 3 passes");
+  await expect(passes(page).nth(1)).toContainText("skipped: expecting 1 creation not yet seen in the cache");
+
+  await next(page);
+  await choose(page, "The controller waits forever.");
+  await expectHint(page);
+  await choose(page, "The expectations expire");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await atTheEnd(page, 5);
+});
+
+test("the lesson menu lists all fourteen lessons in order", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByLabel("Lesson", { exact: true }).locator("option")).toHaveText([
     "None (free play)",
@@ -535,6 +586,7 @@ test("the lesson menu lists all thirteen lessons in order", async ({ page }) => 
     "11. Defaults the API server fills in",
     "12. The queue holds keys, not events",
     "13. Deleting an owner: background, foreground, orphan",
+    "14. A stale cache: AlreadyExists, generateName and expectations",
   ]);
 });
 
@@ -603,7 +655,7 @@ test("the last lesson says so; a newcomer is invited to lesson 1 until a lesson 
   // Free play: the lesson closes, and the invitation stays gone.
   await page.getByRole("button", { name: "Close the lesson" }).click();
   await expect(invite).toHaveCount(0);
-  await page.goto("/?lesson=owner-deletion&step=4");
+  await page.goto("/?lesson=stale-cache&step=5");
   await expect(panel(page)).toContainText("That was the last lesson.");
 });
 

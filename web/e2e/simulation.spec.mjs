@@ -129,6 +129,7 @@ const verdicts = [
   ["Defaults drift", "✗ Not converging: still planning actions after the pass limit of 12"],
   ["Ten changes, one reconcile", "✓ Converged after 5 passes (t = 124 ms)"],
   ["Deleting the owner", "✓ Converged after 5 passes (t = 339 ms)"],
+  ["A stale cache creates twice", "✓ Converged after 4 passes (t = 37 ms)"],
 ];
 
 for (const [preset, expected] of verdicts) {
