@@ -225,6 +225,30 @@ pub fn controller_observed<'w>(
     }
 }
 
+/// `world` with each stand-in under the desired name it stands for (its
+/// spec, finalizers and deletion mark), for views that go by desired
+/// names, such as the status grid: under generated names, web-1 in sync
+/// rather than web-1 missing and web-1-xxxxx extra. The world as it is when
+/// `naming` is deterministic.
+pub fn named_world<'w>(
+    naming: ObjectNaming,
+    desired: &Resources,
+    world: &'w World,
+) -> Cow<'w, World> {
+    let Some(view) = named_view(naming, desired, world) else {
+        return Cow::Borrowed(world);
+    };
+    let mut named = world.clone();
+    for (shown, object) in &view.stand_ins {
+        if let Some(since) = named.terminating.remove(&**object) {
+            named.terminating.insert(shown.to_string(), since);
+        }
+    }
+    named.observed = view.observed;
+    named.finalizers = view.finalizers;
+    Cow::Owned(named)
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -305,6 +329,19 @@ mod tests {
         let other: Arc<str> = Arc::from("other");
         assert_eq!(&**view.target(&other), "other");
         assert!(named_view(ObjectNaming::Deterministic, &desired, &cache).is_none());
+    }
+
+    #[test]
+    fn the_named_world_renames_stand_ins_with_their_deletion_marks() {
+        let desired = resources(&["web"]);
+        let mut cache = world_created_in_order(&["web-bbbbb"]);
+        assert!(cache.mark_terminating("web-bbbbb", 7));
+        let named = named_world(ObjectNaming::GenerateName, &desired, &cache);
+        assert_eq!(named.observed.names().collect::<Vec<_>>(), ["web"]);
+        assert!(named.is_terminating("web"));
+        assert!(!named.is_terminating("web-bbbbb"));
+        let same = named_world(ObjectNaming::Deterministic, &desired, &cache);
+        assert!(matches!(same, Cow::Borrowed(_)));
     }
 
     #[test]

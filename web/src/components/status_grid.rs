@@ -1,6 +1,7 @@
 //! Per-resource status at the shown pass: in sync, drifted, missing, extra or terminating,
 //! and where the controller's informer cache still differs from the store.
 
+use reconcile_sim::naming::named_world;
 use reconcile_sim::{resource_statuses, Moment, SyncState, Timeline};
 use yew::prelude::*;
 
@@ -35,13 +36,12 @@ pub fn StatusGrid(props: &StatusGridProps) -> Html {
     // one), and at most ROW_LIMIT
     // rows: a thousand in-sync rows would only hide what matters. (A partition,
     // not a sort: a sort costs the page ~1 KB gzipped.)
-    let (mut statuses, in_sync): (Vec<_>, Vec<_>) = resource_statuses(
-        &desired,
-        timeline.world_at(moment),
-        timeline.cache_lag_at(moment),
-    )
-    .into_iter()
-    .partition(|status| status.state != SyncState::InSync || status.cache.is_some());
+    // By desired name, as the controller sees its objects (generated names).
+    let world = named_world(timeline.naming, &desired, timeline.world_at(moment));
+    let (mut statuses, in_sync): (Vec<_>, Vec<_>) =
+        resource_statuses(&desired, &world, timeline.cache_lag_at(moment))
+            .into_iter()
+            .partition(|status| status.state != SyncState::InSync || status.cache.is_some());
     statuses.extend(in_sync);
     let hidden = statuses.len().saturating_sub(ROW_LIMIT);
     statuses.truncate(ROW_LIMIT);
