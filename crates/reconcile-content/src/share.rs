@@ -312,13 +312,15 @@ mod tests {
             ..SharedState::default()
         };
         state.sim.failure_rate = 0.3;
+        state.sim.naming = reconcile_sim::ObjectNaming::GenerateNameWithExpectations;
         let hash = encode(&state);
         assert!(hash.starts_with("#v2/"));
         assert!(
             !hash.contains('=') && !hash.contains('+') && !hash.contains('/')
                 || hash.matches('/').count() == 1
         );
-        assert_eq!(state_of(&hash), Ok(state));
+        assert_eq!(state_of(&hash), Ok(state.clone()));
+        assert_eq!(from_autosave(&to_autosave(&state)), Some(state));
     }
 
     #[test]
