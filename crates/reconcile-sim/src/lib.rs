@@ -61,6 +61,10 @@
 //!   resync tick or a requeue does; the queue folds events (an add while
 //!   queued or processing adds at most one pass) but never splits one.
 //!
+//! The bound is for deterministic names (`naming`'s default): when the API
+//! server generates names ([`naming`], beyond the contract), a stale read's
+//! second CREATE succeeds as a duplicate, and a later pass deletes it.
+//!
 //! With no watch latency no read is stale and no requeue happens. With the
 //! default timing the events of a pass mostly arrive while it runs and fold
 //! into one more pass, so runs are much shorter (the seed example: 3
