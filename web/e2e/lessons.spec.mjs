@@ -557,9 +557,14 @@ test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a 
   await choose(page, "Nothing: it expects 1 creation");
   await expect(feedback(page)).toContainText("✓ Correct.");
   await naming.selectOption("generate-name-with-expectations");
-  await runToEnd(page);
+  // The cursor stays where it was, past this shorter run's end, unless it is earlier.
+  const run = page.getByRole("button", { name: "Run to convergence" });
+  if (await run.isEnabled()) await run.click();
   await expect(verdict(page)).toContainText("Converged after 3 passes");
   await expect(passes(page).nth(1)).toContainText("skipped: expecting 1 creation not yet seen in the cache");
+  await expect(passes(page)).toHaveCount(3);
+  // The status grid goes by desired name: web-1-xxxxx stands for web-1.
+  await expect(page.getByRole("row", { name: /^web-1 .*in sync/ })).toBeVisible();
 
   await next(page);
   await choose(page, "The controller waits forever.");
