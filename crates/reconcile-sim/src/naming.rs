@@ -67,7 +67,7 @@ use crate::rng::SimRng;
 use crate::world::World;
 
 /// How the controller names the objects it creates.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum ObjectNaming {
@@ -80,6 +80,28 @@ pub enum ObjectNaming {
     /// waits until its cache has seen those creations (a ReplicaSet's
     /// expectations, [`crate::expectations`]).
     GenerateNameWithExpectations,
+}
+
+/// The names settings use, in [`ObjectNaming`]'s order.
+const NAMING_NAMES: [&str; 3] = [
+    "deterministic",
+    "generate-name",
+    "generate-name-with-expectations",
+];
+
+/// Read from its name with a match rather than serde's derived visitor,
+/// which costs the simulation module more than a kilobyte of wasm; the
+/// error is serde's own `unknown variant` message.
+impl<'de> Deserialize<'de> for ObjectNaming {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <Cow<'de, str>>::deserialize(deserializer)?;
+        match NAMING_NAMES.iter().position(|n| *n == name) {
+            Some(0) => Ok(ObjectNaming::Deterministic),
+            Some(1) => Ok(ObjectNaming::GenerateName),
+            Some(_) => Ok(ObjectNaming::GenerateNameWithExpectations),
+            None => Err(serde::de::Error::unknown_variant(&name, &NAMING_NAMES)),
+        }
+    }
 }
 
 impl ObjectNaming {
@@ -165,7 +187,9 @@ pub fn named_view(naming: ObjectNaming, desired: &Resources, cache: &World) -> O
     if !naming.generates_names() {
         return None;
     }
-    // The oldest instance of each desired name: (desired name, object, uid).
+    // The oldest instance of each desired name: (desired name, object,
+    // uid), kept sorted by desired name as it is built (no sort: each sort
+    // of another element type is its own copy of the sort code in wasm).
     let mut oldest: Vec<(&Arc<str>, &Arc<str>, u64)> = Vec::new();
     for (object, _) in cache.observed.iter() {
         let (Some(shown), Some(object)) = (
@@ -180,14 +204,13 @@ pub fn named_view(naming: ObjectNaming, desired: &Resources, cache: &World) -> O
         } else {
             cache.meta(object).map_or(0, |m| m.uid).saturating_add(1)
         };
-        match oldest.iter_mut().find(|(name, _, _)| *name == shown) {
-            Some(entry) if uid < entry.2 => *entry = (shown, object, uid),
-            Some(_) => {}
-            None => oldest.push((shown, object, uid)),
+        match oldest.binary_search_by(|(name, _, _)| name.cmp(&shown)) {
+            Ok(i) if uid < oldest[i].2 => oldest[i] = (shown, object, uid),
+            Ok(_) => {}
+            Err(i) => oldest.insert(i, (shown, object, uid)),
         }
     }
     oldest.retain(|(shown, object, _)| shown != object);
-    oldest.sort_by(|a, b| a.0.cmp(b.0));
     let mut observed = cache.observed.clone();
     let mut finalizers = cache.finalizers.clone();
     for (shown, object, _) in &oldest {
