@@ -44,7 +44,9 @@
 //! or script; owned objects watched) a run converges within
 //!
 //! `passes ≤ 1 + n + Σf` (plus one per resync tick that fires first, and one
-//! per pass a requeue brings)
+//! per pass with a failed request: its requeue waits in the delaying queue
+//! and fires even after a later pass for the key has succeeded, as
+//! client-go's `AddAfter` does)
 //!
 //! where `n` is the number of actions of the first plan and `Σf` the
 //! finalizer entries of the objects it FINALIZEs. Why:
