@@ -1604,6 +1604,18 @@ fn each_preset_reaches_its_verdict() {
                 passes: 5,
                 time: 124,
             },
+            // web-1 deleted while the controller is down: the restart's list
+            // brings no event for it; pass 2 compares and recreates it.
+            "deleted-while-down" => Verdict::Converged {
+                passes: 3,
+                time: 518,
+            },
+            // The spec change and the delete of web-1 share one pass; pass
+            // 3 reads a stale cache (409 on web-1), the requeue runs pass 5.
+            "two-reasons" => Verdict::Converged {
+                passes: 5,
+                time: 44,
+            },
             // Foreground: the owner waits for web-2's own finalizer (300 ms).
             "owner-deletion" => Verdict::Converged {
                 passes: 5,
@@ -1623,7 +1635,7 @@ fn each_preset_reaches_its_verdict() {
         }
         seen.insert(preset.id.as_str());
     }
-    assert_eq!(seen.len(), 11, "every preset is covered");
+    assert_eq!(seen.len(), 13, "every preset is covered");
 }
 
 // ---------------------------------------------------------------------------
@@ -3295,4 +3307,62 @@ proptest! {
     fn pictures_agree_with_the_timeline(scenario in any_scenario(), config in any_config()) {
         picture_checks::check_run(&scenario, &config);
     }
+}
+
+/// Lesson `deleted-while-down`: the delete of web-1 happens while the
+/// controller is down, so neither model hears it; after the restart the loop
+/// recreates web-1 in its first pass, and the edge-triggered handler only by
+/// accident, through its blind creates on "custom resource added".
+#[test]
+fn a_delete_while_down_arrives_as_nothing_after_the_restart() {
+    let (scenario, config) = preset_scenario("deleted-while-down");
+    let comparison = compare_level_edge(&scenario, &config);
+    let heard: Vec<(&str, bool)> = comparison
+        .steps
+        .iter()
+        .map(|s| (s.event.as_str(), s.missed))
+        .collect();
+    assert_eq!(
+        heard,
+        vec![
+            ("custom resource added", false),
+            ("someone deletes web-1", true),
+            ("the controller restarted and listed what exists", false),
+        ]
+    );
+    assert_eq!(
+        comparison.steps[2].edge_actions[1],
+        (
+            Action::create("web-1", json(r#"{"image":"web:1"}"#)),
+            "applied".to_owned()
+        ),
+        "the blind create on restart brings web-1 back"
+    );
+    let after_restart = &comparison.level.passes[1];
+    assert_eq!(
+        after_restart.trigger.to_string(),
+        "custom resource listed after the controller restarted"
+    );
+    assert_eq!(
+        actions(after_restart),
+        vec![(ActionKind::Create, "web-1".into(), ActionResult::Applied)]
+    );
+}
+
+/// Lesson `hidden-reason`: a spec change and a pod's delete at the same
+/// millisecond queue one key; pass 2 shows the first reason only and its
+/// plan repairs both.
+#[test]
+fn two_reasons_share_one_pass_that_shows_the_first() {
+    let (scenario, config) = preset_scenario("two-reasons");
+    let timeline = simulate(&scenario, &config);
+    let pass = &timeline.passes[1];
+    assert_eq!(pass.trigger.to_string(), "custom resource spec changed");
+    assert_eq!(
+        actions(pass),
+        vec![
+            (ActionKind::Update, "web-0".into(), ActionResult::Applied),
+            (ActionKind::Create, "web-1".into(), ActionResult::Applied),
+        ]
+    );
 }
