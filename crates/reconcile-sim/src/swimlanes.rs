@@ -23,9 +23,9 @@
 //! - States compare whole specs, as the status grid does, whatever the
 //!   controller's `compare` setting.
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 
+use crate::sorted::SortedMap;
 use crate::status::{resource_statuses, SyncState};
 use crate::{ActionOutcome, ActionResult, Moment, Timeline};
 
@@ -90,8 +90,8 @@ impl Swimlanes {
                     .collect()
             })
             .collect();
-        // Per object, the first column where it is out of sync (or never).
-        let mut first_out: BTreeMap<&str, usize> = BTreeMap::new();
+        // Per object (by name), the first column where it is out of sync, or never.
+        let mut first_out: SortedMap<&str, usize> = SortedMap::new();
         for (column, statuses) in states.iter().enumerate() {
             for (name, state) in statuses {
                 let first = first_out.entry(name.as_str()).or_insert(usize::MAX);
@@ -100,13 +100,20 @@ impl Swimlanes {
                 }
             }
         }
-        let mut order: Vec<(usize, &str)> = first_out.into_iter().map(|(n, f)| (f, n)).collect();
-        order.sort_unstable();
-        let hidden = order.len().saturating_sub(cap);
+        // By that column, then by name: one pass per column keeps name order
+        // (a sort would cost the page's bundle more than this).
+        let mut order: Vec<&str> = Vec::with_capacity(cap.min(first_out.len()));
+        for column in (0..columns.len()).chain([usize::MAX]) {
+            if order.len() == cap {
+                break;
+            }
+            let at = first_out.iter().filter(|(_, first)| **first == column);
+            order.extend(at.map(|(name, _)| *name).take(cap - order.len()));
+        }
+        let hidden = first_out.len() - order.len();
         let lanes = order
             .into_iter()
-            .take(cap)
-            .map(|(_, name)| SwimLane {
+            .map(|name| SwimLane {
                 name: name.to_owned(),
                 cells: columns
                     .iter()

@@ -12,7 +12,7 @@ use crate::state::SimAction;
 
 const HEAD_H: usize = 30;
 const ROW_H: usize = 36;
-const COL_W: usize = 92;
+const COL_W: usize = 100;
 
 /// The wide drawing and the one for narrow screens (main.css shows one).
 #[derive(Clone, Copy)]
@@ -170,8 +170,10 @@ fn text_equivalent(lanes: &Swimlanes, timeline: &Timeline, cursor: usize, reveal
             text
         }
     };
+    // In a clipped box: a table is as wide as its cells, whatever its own width says.
     html! {
-        <table class="visually-hidden sl-text">
+        <div class="visually-hidden">
+        <table class="sl-text">
             <caption>{ format!("Each object's state in the store, from {} to {}", label(window.start), label(window.end - 1)) }</caption>
             <thead><tr>
                 <th scope="col">{ "Object" }</th>
@@ -193,5 +195,6 @@ fn text_equivalent(lanes: &Swimlanes, timeline: &Timeline, cursor: usize, reveal
                 }) }
             </tbody>
         </table>
+        </div>
     }
 }
