@@ -114,7 +114,7 @@ fn lesson_7_delays_follow_the_client_go_curve() {
     let (scenario, config) = lesson("backoff");
     let series = BackoffSeries::of(&simulate(&scenario, &config), &config.backoff);
     assert_eq!(series.key, "custom-resource");
-    let measured: Vec<(u32, usize, Millis, Option<Millis>, Option<Millis>)> = series
+    let measured: Vec<_> = series
         .points
         .iter()
         .map(|p| (p.failure, p.pass, p.policy_delay, p.scheduled, p.actual()))
@@ -142,7 +142,7 @@ fn lesson_7_delays_follow_the_client_go_curve() {
 fn flaky_api_delays_against_the_curve() {
     let (scenario, config) = preset("flaky-api");
     let series = BackoffSeries::of(&simulate(&scenario, &config), &config.backoff);
-    let measured: Vec<(u32, usize, Option<Millis>, Option<Millis>, Option<usize>)> = series
+    let measured: Vec<_> = series
         .points
         .iter()
         .map(|p| (p.failure, p.pass, p.scheduled, p.actual(), p.sooner))
