@@ -105,6 +105,7 @@
 //!   happens, and a pass still running then ends there.
 
 pub mod apiserver;
+mod backoff_series;
 pub mod comparison;
 pub mod defaulting;
 mod edge;
@@ -122,12 +123,14 @@ mod propagation;
 pub mod rng;
 pub mod sorted;
 mod status;
+mod swimlanes;
 pub mod workqueue;
 pub mod world;
 
 use serde::{Deserialize, Serialize};
 
 pub use apiserver::PropagationPolicy;
+pub use backoff_series::{BackoffPoint, BackoffSeries, DelaySetBy, Retry};
 pub use comparison::SpecComparison;
 pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
@@ -144,6 +147,7 @@ use reconcile_core::model::Resources;
 use reconcile_core::path::JsonPath;
 use reconcile_core::reconcile::Action;
 pub use status::{resource_statuses, CacheLag, CacheLagEntry, ResourceStatus, SyncState};
+pub use swimlanes::{column_window, SwimCell, SwimLane, Swimlanes};
 pub use workqueue::{BackoffPolicy, Millis, QueueModel};
 pub use world::{Change, World, NO_NEW_FINALIZERS};
 
