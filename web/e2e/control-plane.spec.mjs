@@ -132,3 +132,112 @@ test("keyboard only: the view opens from its summary and event ▶ drives it", a
   await page.keyboard.press("Enter");
   await expect(view(page).locator(".cp-text")).toHaveCount(0);
 });
+
+// The plots below the picture: swimlanes (one lane per object through the moments) and the
+// key's backoff delays against the policy's curve. Both follow the one cursor.
+const lanesText = (page) => view(page).locator(".sl-text");
+const laneRow = (page, name) => lanesText(page).locator("tbody tr", { has: page.locator(`th:text-is("${name}")`) });
+const currentColumn = (page) => view(page).locator(".sl-wide .sl-col.sl-current");
+const boRows = (page) => view(page).locator(".bo-table tr.bo-row");
+
+test("swimlanes: the seed example's lanes say each state in words and follow the cursor", async ({ page }) => {
+  await open(page, "basics");
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(currentColumn(page)).toHaveAttribute("data-position", "1");
+  await expect(lanesText(page).locator("thead th").nth(2)).toHaveText("pass 1 (the cursor)");
+  await expect(laneRow(page, "a").locator("td")).toHaveText(["missing", "in sync; CREATE ok"]);
+  await expect(laneRow(page, "b").locator("td")).toHaveText(["drifted", "in sync; UPDATE ok"]);
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await expect(laneRow(page, "c").locator("td")).toHaveText([
+    "extra",
+    "not there; DELETE ok",
+    "not there; DELETE 404, done",
+    "not there",
+  ]);
+  // The drawing says it too: symbols and words in the cells, never colour alone.
+  const cell = view(page).locator('.sl-wide .sl-col[data-position="0"] .sl-cell[data-object="a"]');
+  await expect(cell.locator(".sl-word")).toHaveText("✗ missing");
+  await expect(cell).toHaveClass(/lane-missing/);
+  // Clicking a column moves the one cursor: the picture and the timeline follow.
+  await view(page).locator('.sl-wide .sl-col[data-position="0"] .sl-head').click();
+  await expect(currentColumn(page)).toHaveAttribute("data-position", "0");
+  await expect(part(page, "now")).toContainText("the start");
+  await view(page).locator('.sl-wide .sl-col[data-position="2"] .sl-head').click();
+  await expect(page.locator("li.pass[aria-current=step]")).toHaveAttribute("data-pass", "2");
+  await expect(part(page, "now")).toContainText("pass 2");
+  // The keyboard: ← and → on the focused lanes.
+  await view(page).locator(".sl-focus").focus();
+  await page.keyboard.press("ArrowLeft");
+  await expect(currentColumn(page)).toHaveAttribute("data-position", "1");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(currentColumn(page)).toHaveAttribute("data-position", "3");
+});
+
+test("backoff: lesson 7's delays, 5, 10, 20 and 40 ms, against client-go's curve", async ({ page }) => {
+  await page.goto("/?lesson=backoff");
+  await page.getByRole("button", { name: "Step" }).waitFor();
+  await view(page).locator("summary").click();
+  await expect(view(page).locator(".bo-none")).toHaveText("No failure yet at the revealed moment: Step or Run on.");
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await expect(boRows(page)).toHaveCount(4);
+  await expect(boRows(page).locator(".bo-curve-ms")).toHaveText(["5 ms", "10 ms", "20 ms", "40 ms"]);
+  await expect(boRows(page).locator(".bo-actual-ms")).toHaveText(["5 ms", "10 ms", "20 ms", "40 ms"]);
+  await expect(view(page).locator(".bo-summary")).toHaveText(
+    "Actual delays: 5 ms, 10 ms, 20 ms, 40 ms; the policy's curve: 5 ms, 10 ms, 20 ms, 40 ms.",
+  );
+  await expect(view(page).locator(".bo-point")).toHaveCount(4);
+  // A row's button moves the cursor to its pass; the point and the row are marked.
+  await page.getByRole("button", { name: "Pass 2: move the cursor there" }).click();
+  await expect(page.locator("li.pass[aria-current=step]")).toHaveAttribute("data-pass", "2");
+  await expect(view(page).locator(".bo-row.current")).toHaveAttribute("data-pass", "2");
+  await expect(view(page).locator(".bo-point.current")).toHaveAttribute("data-pass", "2");
+  await expect(currentColumn(page)).toHaveAttribute("data-position", "2");
+  // Clicking a point does the same.
+  await view(page).locator('.bo-point[data-pass="4"] circle').click();
+  await expect(view(page).locator(".bo-row.current")).toHaveAttribute("data-pass", "4");
+});
+
+test("the plots: axe finds nothing, light and dark; 375 px fits; the keyboard reaches them; screenshots", async ({ page }, info) => {
+  await page.goto("/?lesson=backoff");
+  await page.getByRole("button", { name: "Step" }).waitFor();
+  await view(page).locator("summary").click();
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await page.getByRole("button", { name: "Pass 3: move the cursor there" }).click();
+  for (const scheme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).include("details.control-plane").analyze();
+    expect(results.violations, scheme).toEqual([]);
+    await view(page).locator(".cp-plots").screenshot({ path: info.outputPath(`plots-${scheme}.png`) });
+  }
+  // Tab from the view's summary reaches the lanes, then the table's buttons.
+  await view(page).locator("summary").focus();
+  const reached = [];
+  for (let i = 0; i < 40 && reached.length < 2; i++) {
+    await page.keyboard.press("Tab");
+    const where = await page.evaluate(() => document.activeElement?.className || document.activeElement?.tagName);
+    if (where === "sl-focus" && !reached.includes("lanes")) reached.push("lanes");
+    if (where === "BUTTON" && (await page.evaluate(() => !!document.activeElement.closest(".bo-table")))) reached.push("backoff");
+  }
+  expect(reached).toEqual(["lanes", "backoff"]);
+  await page.keyboard.press("Enter");
+  await expect(page.locator("li.pass[aria-current=step]")).toHaveAttribute("data-pass", "1");
+  // A 375 px screen (the flaky API: failures, a busy worker): the narrow lanes, and the open view widens nothing.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto("/?preset=flaky-api");
+  await page.getByRole("button", { name: "Step" }).waitFor();
+  const scrollWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+  const closed = await scrollWidth();
+  await view(page).locator("summary").click();
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await expect(boRows(page)).toHaveCount(3);
+  await expect(boRows(page).first().locator(".bo-actual-ms")).toHaveText("10 ms (the worker was busy); pass 2 ran the key sooner");
+  await expect(view(page).locator(".sl-narrow")).toBeVisible();
+  await expect(view(page).locator(".sl-wide")).toBeHidden();
+  for (const plot of [".sl-narrow", ".bo-svg"]) {
+    const box = await view(page).locator(plot).boundingBox();
+    expect(box.x + box.width, plot).toBeLessThanOrEqual(375);
+  }
+  expect(await scrollWidth()).toBe(closed);
+  await view(page).locator(".cp-plots").screenshot({ path: info.outputPath("plots-375.png") });
+});

@@ -1,4 +1,4 @@
-// Layouts a learner and a course author meet: a 390 px phone and a 760 px course column.
+// Layouts a learner and a course author meet: 375 and 390 px phones and a 760 px course column.
 import { test, expect, actionItems } from "./fixtures.mjs";
 
 /** How far the page reaches past the screen's right edge, in CSS pixels. */
@@ -22,6 +22,21 @@ test.describe("on a 390 px phone", () => {
     await page.getByRole("button", { name: "Check", exact: true }).click();
     await expect(page.locator(".feedback")).toContainText("✓ Correct");
     await expect(page.locator(".plan-pane")).toBeInViewport();
+  });
+});
+
+test.describe("on a 375 px phone", () => {
+  test.use({ viewport: { width: 375, height: 667 } });
+
+  // The simulation's heading once sat in a header nested in another, which
+  // did not shrink: the page was 382 px wide at 375.
+  test("nothing reaches past the screen's edge, the control-plane view open or not", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("textbox", { name: "Desired state", exact: true })).toBeVisible();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await page.locator("details.control-plane summary").click();
+    await expect(page.locator(".cp-text")).toBeAttached();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
   });
 });
 

@@ -574,7 +574,70 @@ test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a 
   await atTheEnd(page, 5);
 });
 
-test("the lesson menu lists all fourteen lessons in order", async ({ page }) => {
+test("lesson deleted-while-down: the restart's list brings no delete, and the loop's first pass recreates web-1", async ({ page }) => {
+  await page.goto("/?lesson=deleted-while-down");
+  await expect(panel(page)).toContainText("Step 1 of 5");
+  await next(page);
+  await choose(page, "A delete event, synthesized when the informer lists again.");
+  await expectHint(page);
+  await choose(page, "None: the list shows what exists now");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  await next(page);
+  await choose(page, "Pod deleted");
+  await expectHint(page);
+  await choose(page, "Custom resource added");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  await next(page);
+  await pickActions(page, ["DELETE web-1"]);
+  await expectHint(page);
+  await startOver(page);
+  await pickActions(page, ["CREATE web-1"]);
+  await expect(feedback(page)).toContainText("✓ Correct");
+  await runToEnd(page);
+  await expect(passes(page).nth(1)).toContainText("why: custom resource listed after the controller restarted");
+  await expect(passes(page).nth(1)).toContainText("CREATE web-1");
+
+  await next(page);
+  await predictPasses(page, 2);
+  await expectHint(page);
+  await predictPasses(page, 3);
+  await expect(feedback(page)).toContainText("✓ Correct: it converges after 3 passes.");
+  await atTheEnd(page, 5);
+});
+
+test("lesson hidden-reason: two changes, one pass that shows only the first reason and repairs both", async ({ page }) => {
+  await page.goto("/?lesson=hidden-reason");
+  await expect(panel(page)).toContainText("Step 1 of 4");
+  await choose(page, "Two, one per event.");
+  await expectHint(page);
+  await choose(page, "One: both queue the custom resource's key");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  await next(page);
+  await choose(page, "Nothing: the spec change means every pod is rewritten anyway.");
+  await expectHint(page);
+  await choose(page, "Recreating web-1");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  await next(page);
+  await pickActions(page, ["UPDATE web-0"]);
+  await expectHint(page);
+  await startOver(page);
+  await pickActions(page, ["UPDATE web-0", "CREATE web-1"]);
+  await expect(feedback(page)).toContainText("✓ Correct");
+  await runToEnd(page);
+  await expect(passes(page).nth(1)).toContainText("why: custom resource spec changed");
+  await expect(passes(page).nth(1).locator(".pass-action")).toHaveCount(2);
+
+  await next(page);
+  await predictPasses(page, 5);
+  await expect(feedback(page)).toContainText("✓ Correct: it converges after 5 passes.");
+  await atTheEnd(page, 4);
+});
+
+test("the lesson menu lists every lesson in order", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByLabel("Lesson", { exact: true }).locator("option")).toHaveText([
     "None (free play)",
@@ -592,6 +655,8 @@ test("the lesson menu lists all fourteen lessons in order", async ({ page }) => 
     "12. The queue holds keys, not events",
     "13. Deleting an owner: background, foreground, orphan",
     "14. A stale cache: AlreadyExists, generateName and expectations",
+    "15. Restart: a delete that happened while the controller was down",
+    "16. Why reconcile is not told why it runs",
   ]);
 });
 
@@ -660,7 +725,7 @@ test("the last lesson says so; a newcomer is invited to lesson 1 until a lesson 
   // Free play: the lesson closes, and the invitation stays gone.
   await page.getByRole("button", { name: "Close the lesson" }).click();
   await expect(invite).toHaveCount(0);
-  await page.goto("/?lesson=stale-cache&step=5");
+  await page.goto("/?lesson=hidden-reason&step=4");
   await expect(panel(page)).toContainText("That was the last lesson.");
 });
 

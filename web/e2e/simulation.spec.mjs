@@ -129,6 +129,8 @@ const verdicts = [
   ["Defaults drift", "✗ Not converging: still planning actions after the pass limit of 12"],
   ["Ten changes, one reconcile", "✓ Converged after 5 passes (t = 124 ms)"],
   ["Deleting the owner", "✓ Converged after 5 passes (t = 339 ms)"],
+  ["Deleted while down", "✓ Converged after 3 passes (t = 518 ms)"],
+  ["Two reasons, one pass", "✓ Converged after 5 passes (t = 44 ms)"],
   ["A stale cache creates twice", "✓ Converged after 4 passes (t = 37 ms)"],
 ];
 

@@ -41,6 +41,8 @@ pub const LESSON_FILES: &[(&str, &str)] = &[
     content_file!("lessons", "12-keys-not-events.json"),
     content_file!("lessons", "13-owner-deletion.json"),
     content_file!("lessons", "14-stale-cache.json"),
+    content_file!("lessons", "16-deleted-while-down.json"),
+    content_file!("lessons", "17-hidden-reason.json"),
 ];
 
 /// One lesson: a starting scenario and ordered steps.

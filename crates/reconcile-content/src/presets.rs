@@ -48,7 +48,9 @@ pub const PRESET_FILES: &[(&str, &str)] = &[
     content_file!("presets", "09-defaults-drift.json"),
     content_file!("presets", "10-ten-changes.json"),
     content_file!("presets", "11-owner-deletion.json"),
-    content_file!("presets", "12-stale-cache.json"),
+    content_file!("presets", "12-deleted-while-down.json"),
+    content_file!("presets", "13-two-reasons.json"),
+    content_file!("presets", "14-stale-cache.json"),
 ];
 
 /// Parses one preset file; `file` names it in errors. Read through core's

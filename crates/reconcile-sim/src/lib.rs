@@ -44,7 +44,9 @@
 //! or script; owned objects watched) a run converges within
 //!
 //! `passes ≤ 1 + n + Σf` (plus one per resync tick that fires first, and one
-//! per pass a requeue brings)
+//! per pass with a failed request: its requeue waits in the delaying queue
+//! and fires even after a later pass for the key has succeeded, as
+//! client-go's `AddAfter` does)
 //!
 //! where `n` is the number of actions of the first plan and `Σf` the
 //! finalizer entries of the objects it FINALIZEs. Why:
@@ -107,6 +109,7 @@
 //!   happens, and a pass still running then ends there.
 
 pub mod apiserver;
+mod backoff_series;
 pub mod comparison;
 pub mod defaulting;
 mod edge;
@@ -126,12 +129,14 @@ mod propagation;
 pub mod rng;
 pub mod sorted;
 mod status;
+mod swimlanes;
 pub mod workqueue;
 pub mod world;
 
 use serde::{Deserialize, Serialize};
 
 pub use apiserver::PropagationPolicy;
+pub use backoff_series::{BackoffPoint, BackoffSeries, DelaySetBy, Retry};
 pub use comparison::SpecComparison;
 pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
@@ -150,6 +155,7 @@ use reconcile_core::model::Resources;
 use reconcile_core::path::JsonPath;
 use reconcile_core::reconcile::Action;
 pub use status::{resource_statuses, CacheLag, CacheLagEntry, ResourceStatus, SyncState};
+pub use swimlanes::{column_window, SwimCell, SwimLane, Swimlanes};
 pub use workqueue::{BackoffPolicy, Millis, QueueModel};
 pub use world::{Change, World, NO_NEW_FINALIZERS};
 

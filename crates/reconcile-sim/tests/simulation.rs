@@ -1612,6 +1612,18 @@ fn each_preset_reaches_its_verdict() {
                 passes: 5,
                 time: 124,
             },
+            // web-1 deleted while the controller is down: the restart's list
+            // brings no event for it; pass 2 compares and recreates it.
+            "deleted-while-down" => Verdict::Converged {
+                passes: 3,
+                time: 518,
+            },
+            // The spec change and the delete of web-1 share one pass; pass
+            // 3 reads a stale cache (409 on web-1), the requeue runs pass 5.
+            "two-reasons" => Verdict::Converged {
+                passes: 5,
+                time: 44,
+            },
             // Foreground: the owner waits for web-2's own finalizer (300 ms).
             "owner-deletion" => Verdict::Converged {
                 passes: 5,
@@ -1638,7 +1650,7 @@ fn each_preset_reaches_its_verdict() {
         }
         seen.insert(preset.id.as_str());
     }
-    assert_eq!(seen.len(), 12, "every preset is covered");
+    assert_eq!(seen.len(), 14, "every preset is covered");
 }
 
 // ---------------------------------------------------------------------------
@@ -3316,4 +3328,85 @@ proptest! {
     fn pictures_agree_with_the_timeline(scenario in any_scenario(), config in any_config()) {
         picture_checks::check_run(&scenario, &config);
     }
+}
+
+/// Lesson `deleted-while-down`: the delete of web-1 happens while the
+/// controller is down, so neither model hears it; after the restart the loop
+/// recreates web-1 in its first pass, and the edge-triggered handler only by
+/// accident, through its blind creates on "custom resource added".
+#[test]
+fn a_delete_while_down_arrives_as_nothing_after_the_restart() {
+    let (scenario, config) = preset_scenario("deleted-while-down");
+    let comparison = compare_level_edge(&scenario, &config);
+    let heard: Vec<(&str, bool)> = comparison
+        .steps
+        .iter()
+        .map(|s| (s.event.as_str(), s.missed))
+        .collect();
+    assert_eq!(
+        heard,
+        vec![
+            ("custom resource added", false),
+            ("someone deletes web-1", true),
+            ("the controller restarted and listed what exists", false),
+        ]
+    );
+    assert_eq!(
+        comparison.steps[2].edge_actions[1],
+        (
+            Action::create("web-1", json(r#"{"image":"web:1"}"#)),
+            "applied".to_owned()
+        ),
+        "the blind create on restart brings web-1 back"
+    );
+    let after_restart = &comparison.level.passes[1];
+    assert_eq!(
+        after_restart.trigger.to_string(),
+        "custom resource listed after the controller restarted"
+    );
+    assert_eq!(
+        actions(after_restart),
+        vec![(ActionKind::Create, "web-1".into(), ActionResult::Applied)]
+    );
+}
+
+/// Lesson `hidden-reason`: a spec change and a pod's delete at the same
+/// millisecond queue one key; pass 2 shows the first reason only and its
+/// plan repairs both.
+#[test]
+fn two_reasons_share_one_pass_that_shows_the_first() {
+    let (scenario, config) = preset_scenario("two-reasons");
+    let timeline = simulate(&scenario, &config);
+    let pass = &timeline.passes[1];
+    assert_eq!(pass.trigger.to_string(), "custom resource spec changed");
+    assert_eq!(
+        actions(pass),
+        vec![
+            (ActionKind::Update, "web-0".into(), ActionResult::Applied),
+            (ActionKind::Create, "web-1".into(), ActionResult::Applied),
+        ]
+    );
+}
+
+/// An event delivered before the informer's initial list has queued the key
+/// (here: a delete at t = 0 with no watch latency) queues nothing of its
+/// own: controller-runtime starts its workers once the caches have synced
+/// (`WaitForCacheSync`), after the list's Adds, so pass 1 runs for the
+/// list's reason and already reads the change.
+#[test]
+fn an_event_before_the_initial_list_merges_into_its_pass() {
+    let scenario = scenario(r#"{"a":1,"b":1}"#, r#"{"a":1,"b":1}"#, "null");
+    let config = SimConfig {
+        action_ms: 0,
+        watch_latency_ms: 0,
+        script: vec![after(0, delete("b"))],
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario, &config);
+    let first = &timeline.passes[0];
+    assert_eq!(first.trigger.to_string(), "custom resource added");
+    assert_eq!(
+        actions(first),
+        vec![(ActionKind::Create, "b".into(), ActionResult::Applied)]
+    );
 }

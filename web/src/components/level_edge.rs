@@ -55,8 +55,9 @@ pub fn level_edge_view(sim: &SimState, on_action: &Callback<SimAction>) -> Html 
     }
 }
 
-/// Symbol and words for a lane's cell; never colour alone.
-fn cell_text(state: Option<SyncState>) -> (&'static str, &'static str, &'static str) {
+/// Symbol, words and class for a lane's cell (here and in the
+/// control-plane view's swimlanes); never colour alone.
+pub(crate) fn cell_text(state: Option<SyncState>) -> (&'static str, &'static str, &'static str) {
     match state {
         None => ("", "not there", "lane-none"),
         Some(SyncState::InSync) => ("✓", "in sync", "lane-in-sync"),

@@ -87,9 +87,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
     let moment = sim.shown_moment();
     html! {
         <section class="pane sim-pane" aria-labelledby="sim-heading" ref={pane}>
-            <header class="pane-header">
-                { heading() }
-            </header>
+            { heading() }
             { sim_controls(sim, &props.on_action) }
             { verdict_banner(sim) }
             if sim.cursor < sim.revealed {

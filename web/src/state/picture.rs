@@ -1,10 +1,12 @@
 //! The control-plane picture at the simulation's cursor: computed by
 //! `reconcile_sim::picture` only while its view is open, once per move.
+//! Its plots (the swimlanes and the backoff series) are computed once per
+//! run, the first time the view is open for it.
 
 use std::cell::RefCell;
 
 use reconcile_sim::picture::{Picture, PictureReplay, Position};
-use reconcile_sim::PassViews;
+use reconcile_sim::{BackoffPolicy, BackoffSeries, PassViews, Swimlanes, Timeline};
 
 use crate::shared::Shared;
 
@@ -17,13 +19,36 @@ pub struct PictureState {
     /// The run replayed for its pictures; it stays where it stopped (a memo
     /// of a deterministic run, hence the shared `RefCell`).
     replay: Option<Shared<RefCell<PictureReplay>>>,
+    /// The run's swimlanes and backoff series, while open.
+    pub plots: Option<Shared<Plots>>,
 }
+
+/// The plots of one run.
+pub struct Plots {
+    pub lanes: Swimlanes,
+    pub backoff: BackoffSeries,
+}
+
+/// Lanes drawn at most; the rest are counted ("…and N more objects").
+pub const LANES_SHOWN: usize = 16;
 
 impl PictureState {
     /// The run changed: its replay starts again, from `views`' scenario and settings.
     pub fn reset(&mut self) {
         self.replay = None;
         self.shown = None;
+        self.plots = None;
+    }
+
+    /// The plots of `timeline` (run under `backoff`), when open and not computed yet.
+    pub fn refresh_plots(&mut self, timeline: Option<&Timeline>, backoff: &BackoffPolicy) {
+        let (true, None, Some(timeline)) = (self.open, &self.plots, timeline) else {
+            return;
+        };
+        self.plots = Some(Shared::new(Plots {
+            lanes: Swimlanes::of(timeline, LANES_SHOWN),
+            backoff: BackoffSeries::of(timeline, backoff),
+        }));
     }
 
     /// The picture at `position` of the run `views` replays, when open.

@@ -249,6 +249,8 @@ impl SimState {
             None => position_of_moment(t, self.shown_moment()),
         });
         self.picture.refresh(self.views.as_deref(), position);
+        let timeline = self.timeline.as_deref();
+        self.picture.refresh_plots(timeline, &self.config.backoff);
     }
 
     /// The plan for the pass after the cursor: computed here, once per move,

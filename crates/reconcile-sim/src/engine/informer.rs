@@ -232,7 +232,7 @@ impl Engine {
                     change,
                 };
                 self.push_event(self.now, delivered);
-                if self.config.watch_owned {
+                if self.config.watch_owned && self.listed {
                     let name = name.to_string();
                     self.enqueue(Trigger::OwnedObject { name, change });
                 }
@@ -255,7 +255,9 @@ impl Engine {
                     Some(state) => space.put_object(name, state),
                     None => space.forget_object(name),
                 });
-                self.enqueue(trigger);
+                if self.listed {
+                    self.enqueue(trigger);
+                }
             }
         }
     }

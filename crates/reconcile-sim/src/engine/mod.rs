@@ -159,6 +159,13 @@ struct Engine {
     generation: u64,
     /// Between a crash and the restart no controller runs: events reach nobody.
     down: bool,
+    /// The initial list's Add has queued the key. Until then events update
+    /// the cache but queue nothing: controller-runtime's `Controller.Start`
+    /// (`pkg/internal/controller/controller.go`) waits for each source's
+    /// `WaitForSync` before "Starting workers", and the list's Adds come
+    /// first, so the first pass runs for the list's reason, whatever
+    /// arrived with it.
+    listed: bool,
     failures_rng: SimRng,
     drops_rng: SimRng,
     relist_rng: SimRng,
@@ -230,6 +237,7 @@ impl Engine {
             worker_free_at: 0,
             generation: 0,
             down: false,
+            listed: false,
             failures_rng: SimRng::stream(config.seed, Stream::ActionFailures),
             drops_rng: SimRng::stream(config.seed, Stream::WatchDrops),
             passes: Vec::new(),
@@ -384,6 +392,7 @@ impl Engine {
         match scheduled {
             Scheduled::Listed { generation } => {
                 if generation == self.generation {
+                    self.listed = true;
                     self.enqueue(Trigger::CustomResource {
                         change: Change::Added,
                         after_restart: false,
@@ -426,6 +435,7 @@ impl Engine {
             }
             Scheduled::Restart => {
                 self.down = false;
+                self.listed = true;
                 self.note(self.now, Happening::Restarted);
                 self.worker_free_at = self.now;
                 // A fresh informer lists everything again: the custom resource arrives as added.

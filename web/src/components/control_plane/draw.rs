@@ -77,10 +77,15 @@ pub fn svg(picture: &Picture, layout: Layout) -> Html {
     let pairs: Vec<&CardPair> = std::iter::once(&custom_resource)
         .chain(&cards.pairs)
         .collect();
-    let flight = words::in_flight(picture);
-    let others = words::others(picture);
-    let controller = words::controller(&picture.controller);
-    let queue = words::queue(picture);
+    // Widths of the text boxes, so long lines wrap inside them.
+    let (side_w, bottom_w) = match layout {
+        Layout::Wide => (300, 440),
+        Layout::Stacked => (344, 344),
+    };
+    let flight = wrap(words::in_flight(picture), side_w);
+    let others = wrap(words::others(picture), side_w);
+    let controller = wrap(words::controller(&picture.controller), bottom_w);
+    let queue = wrap(words::queue(picture), bottom_w);
     let lines = |n: usize| HEAD + LINE * n.max(1) + 8;
     let cards_h = HEAD + CARD_STEP * pairs.len() + LINE * usize::from(cards.hidden > 0) + 6;
     let (watch_h, others_h) = (lines(flight.len()), lines(others.len()));
@@ -101,7 +106,7 @@ pub fn svg(picture: &Picture, layout: Layout) -> Html {
                 Rect {
                     x: 330,
                     y: 40,
-                    w: 300,
+                    w: side_w,
                     h: watch_h,
                 },
                 Rect {
@@ -113,19 +118,19 @@ pub fn svg(picture: &Picture, layout: Layout) -> Html {
                 Rect {
                     x: 520,
                     y: below,
-                    w: 440,
+                    w: bottom_w,
                     h: bottom,
                 },
                 Rect {
                     x: 0,
                     y: below,
-                    w: 440,
+                    w: bottom_w,
                     h: bottom,
                 },
                 Rect {
                     x: 330,
                     y: others_y,
-                    w: 300,
+                    w: side_w,
                     h: others_h,
                 },
             ];
@@ -144,7 +149,7 @@ pub fn svg(picture: &Picture, layout: Layout) -> Html {
                 let rect = Rect {
                     x: 16,
                     y,
-                    w: 344,
+                    w: side_w,
                     h,
                 };
                 y += h + GAP;
@@ -234,6 +239,33 @@ fn part(rect: Rect, title: &str, lit: bool, content: Html) -> Html {
             <svg width={rect.w.to_string()} height={rect.h.to_string()}>{ content }</svg>
         </g>
     }
+}
+
+/// Width of a character of `.cp-line` (12px sans-serif), in tenths of an
+/// SVG unit: a little over the average, so a line of wide letters fits too.
+const CHAR_W_TENTHS: usize = 65;
+
+/// `lines` broken at spaces so each fits a box `width` wide (a word longer
+/// than the box stays whole; the box clips it and the words keep it).
+fn wrap(lines: Vec<String>, width: usize) -> Vec<String> {
+    let fits = (width - 24) * 10 / CHAR_W_TENTHS;
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        let mut current = String::new();
+        for word in line.split(' ') {
+            let needed = current.chars().count() + 1 + word.chars().count();
+            if !current.trim().is_empty() && needed > fits {
+                out.push(std::mem::take(&mut current));
+                // Continuation lines are indented.
+                current.push_str("  ");
+            } else if !current.trim().is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        out.push(current);
+    }
+    out
 }
 
 fn text_lines(lines: &[String], none: &str) -> Html {

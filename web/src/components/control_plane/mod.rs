@@ -2,9 +2,12 @@
 //! the informer cache, the work queue, the controller and the other actors
 //! (finalizer owners, the garbage collector) at the simulation's cursor,
 //! with a text equivalent for screen readers. Everything shown comes from
-//! `reconcile_sim::picture`; this module only places and words it.
+//! `reconcile_sim::picture`; this module only places and words it. Below
+//! the picture, its plots: the run's swimlanes and the key's backoff.
 
+mod backoff_plot;
 mod draw;
+mod swimlanes;
 mod words;
 
 use reconcile_sim::picture::Picture;
@@ -23,7 +26,7 @@ pub fn control_plane_view(sim: &SimState, on_action: &Callback<SimAction>) -> Ht
     let ontoggle = on_action.reform(|e: Event| {
         SimAction::ShowPicture(e.target_unchecked_into::<HtmlDetailsElement>().open())
     });
-    let body = match (&sim.timeline, &sim.picture.shown, sim.picture.open) {
+    let picture = match (&sim.timeline, &sim.picture.shown, sim.picture.open) {
         (Some(timeline), Some(picture), true) => html! {
             <figure class="cp-figure">
                 // Two drawings of one picture: wide and stacked (main.css shows one).
@@ -37,13 +40,24 @@ pub fn control_plane_view(sim: &SimState, on_action: &Callback<SimAction>) -> Ht
         },
         _ => html! { <p class="muted">{ "Open to see where everything is at the cursor." }</p> },
     };
+    let plots = match (&sim.timeline, &sim.picture.plots, sim.picture.open) {
+        (Some(timeline), Some(plots), true) => html! {
+            <div class="cp-plots">
+                { swimlanes::swimlanes_view(&plots.lanes, timeline, sim.cursor, sim.revealed, on_action) }
+                { backoff_plot::backoff_view(&plots.backoff, timeline, sim.cursor, sim.revealed, on_action) }
+            </div>
+        },
+        _ => Html::default(),
+    };
+    let body = html! { <>{ picture }{ plots }</> };
     html! {
         <details class="control-plane" open={sim.picture.open} {ontoggle}>
             <summary><h3>{ "The control plane, pictured" }</h3></summary>
             <p class="muted small">
                 { "The API server's store, the watch events on their way, the controller's informer cache, \
                    its work queue and the controller itself, at the cursor: Step, event ▶ and the timeline move it. \
-                   A cache card is marked stale where the store has a newer version." }
+                   A cache card is marked stale where the store has a newer version. \
+                   Below it, each object's lane through the run and the key's backoff delays against the policy." }
             </p>
             { body }
         </details>
