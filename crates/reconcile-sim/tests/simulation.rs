@@ -22,7 +22,8 @@ use reconcile_sim::{
     compare_level_edge, resource_statuses, simulate, ActionResult, BackoffPolicy, CacheLag, Change,
     CrashPlan, FinalizerOwner, FinalizerRef, Happening, Millis, NotConvergingReason, OtherWriter,
     PassRecord, PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SimScenario, Simulation,
-    Step, SyncState, Timeline, Trigger, Verdict, World, WorldEvent, NO_NEW_FINALIZERS,
+    StatusWrites, Step, SyncState, Timeline, Trigger, Verdict, World, WorldEvent,
+    NO_NEW_FINALIZERS,
 };
 
 // ---------------------------------------------------------------------------
@@ -2147,6 +2148,13 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                 } else {
                     SpecComparison::WholeSpec
                 },
+                // The status writes beyond the contract, picked by the seed's bits.
+                status_writes: match (seed >> 3) % 3 {
+                    0 => StatusWrites::None,
+                    1 => StatusWrites::ObservedGeneration,
+                    _ => StatusWrites::WithTimestamp,
+                },
+                generation_changed_predicate: (seed >> 5) & 1 == 1,
                 seed,
                 max_passes: 60,
                 failure_rate,
@@ -2494,6 +2502,12 @@ proptest! {
             Verdict::NotConverging { reason: NotConvergingReason::PassLimit { limit } } => {
                 prop_assert_eq!(*limit, config.max_passes);
                 prop_assert_eq!(timeline.passes.len(), config.max_passes);
+            }
+            Verdict::NotConverging { reason: NotConvergingReason::StatusHotLoop { .. } } => {
+                prop_assert!(config.status_writes != StatusWrites::None, "only status writes loop");
+                prop_assert!(!config.generation_changed_predicate, "the predicate stops it");
+                let last = timeline.passes.last().expect("passes ran");
+                prop_assert!(last.actions.is_empty() && last.status_write.is_some());
             }
         }
     }
