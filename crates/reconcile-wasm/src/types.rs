@@ -317,8 +317,8 @@ mod generate {
     use reconcile_sim::{
         ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerOwner,
         FinalizerRef, GcAction, Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord,
-        PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SpecComparison, Trigger, Verdict,
-        World, WorldEvent,
+        PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SpecComparison, StatusWrite,
+        StatusWrites, Trigger, Verdict, World, WorldEvent,
     };
     use ts_rs::{Config, TS};
 
@@ -403,6 +403,7 @@ mod generate {
             declaration::<BackoffPolicy>(cfg),
             declaration::<QueueModel>(cfg),
             declaration::<SpecComparison>(cfg),
+            declaration::<StatusWrites>(cfg),
             declaration::<EventLog>(cfg),
             declaration::<EventEntry>(cfg),
             declaration::<SimEvent>(cfg),
@@ -421,6 +422,7 @@ mod generate {
             declaration::<Trigger>(cfg),
             declaration::<ActionResult>(cfg),
             declaration::<ActionOutcome>(cfg),
+            declaration::<StatusWrite>(cfg),
             declaration::<World>(cfg),
             declaration::<PassRecord>(cfg),
             declaration::<GcAction>(cfg),

@@ -56,10 +56,8 @@ impl PassResult {
             Some(outcome) => Some(&mut outcome.result),
             None => pass.status_write.as_mut().map(|w| &mut w.result),
         };
-        if let (Some(result), Some(at)) = (failed, at) {
-            if let ActionResult::Failed { requeued_at, .. } = result {
-                *requeued_at = at;
-            }
+        if let (Some(ActionResult::Failed { requeued_at, .. }), Some(at)) = (failed, at) {
+            *requeued_at = at;
         }
     }
 }
