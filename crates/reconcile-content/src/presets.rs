@@ -48,6 +48,7 @@ pub const PRESET_FILES: &[(&str, &str)] = &[
     content_file!("presets", "09-defaults-drift.json"),
     content_file!("presets", "10-ten-changes.json"),
     content_file!("presets", "11-owner-deletion.json"),
+    content_file!("presets", "12-status-timestamp.json"),
 ];
 
 /// Parses one preset file; `file` names it in errors. Read through core's
@@ -140,6 +141,11 @@ mod tests {
                     Verdict::NotConverging {
                         reason: Why::PassLimit { limit: 12 }
                     }
+                ),
+                "status-timestamp" => matches!(
+                    &verdict,
+                    Verdict::NotConverging { reason: Why::StatusHotLoop { field, .. } }
+                        if field == "status.lastReconcileTime"
                 ),
                 _ => matches!(verdict, Verdict::Converged { .. }),
             };

@@ -1610,6 +1610,14 @@ fn each_preset_reaches_its_verdict() {
                 passes: 5,
                 time: 339,
             },
+            // Each status write carries a new lastReconcileTime, and the
+            // controller's watch on its custom resource hears it.
+            "status-timestamp" => Verdict::NotConverging {
+                reason: NotConvergingReason::StatusHotLoop {
+                    field: "status.lastReconcileTime".into(),
+                    passes: 3,
+                },
+            },
             other => panic!("preset {other} has no expected verdict here"),
         };
         assert_eq!(timeline.verdict, expected, "preset {}", preset.id);
@@ -1624,7 +1632,7 @@ fn each_preset_reaches_its_verdict() {
         }
         seen.insert(preset.id.as_str());
     }
-    assert_eq!(seen.len(), 11, "every preset is covered");
+    assert_eq!(seen.len(), 12, "every preset is covered");
 }
 
 // ---------------------------------------------------------------------------

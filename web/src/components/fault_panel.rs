@@ -11,6 +11,7 @@ use reconcile_sim::{
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::components::status_writes_field::StatusWritesField;
 use crate::state::{SimAction, SimState};
 
 #[derive(Properties, PartialEq)]
@@ -389,6 +390,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                     </select>
                     <p class="muted small">{ compare_description(config.compare) }</p>
                 </fieldset>
+                <StatusWritesField config={config.clone()} on_action={props.on_action.clone()} />
                 <fieldset>
                     <legend>{ "Finalizer owners" }</legend>
                     if entries.is_empty() {

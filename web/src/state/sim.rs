@@ -144,6 +144,10 @@ pub enum SimAction {
     SetQueue(QueueModel),
     /// What the simulated controller compares to decide an UPDATE.
     SetCompare(SpecComparison),
+    /// What the simulated controller writes to its custom resource's status.
+    SetStatusWrites(reconcile_sim::StatusWrites),
+    /// Whether its watch on the custom resource drops same-generation updates.
+    SetGenerationChangedPredicate(bool),
     SetSeed(u64),
     ToggleStuck(FinalizerRef),
     /// How long the owner of `finalizer` takes per object; `None` is the default.
@@ -477,6 +481,10 @@ impl SimState {
                 })
             }
             SimAction::SetCompare(compare) => return self.set(|c| c.compare = compare),
+            SimAction::SetStatusWrites(mode) => return self.set(|c| c.status_writes = mode),
+            SimAction::SetGenerationChangedPredicate(on) => {
+                return self.set(|c| c.generation_changed_predicate = on)
+            }
             SimAction::SetSeed(seed) => return self.set(|c| c.seed = seed),
             SimAction::ToggleStuck(entry) => {
                 return self.set(|c| {
