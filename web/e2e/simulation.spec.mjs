@@ -129,6 +129,10 @@ const verdicts = [
   ["Defaults drift", "✗ Not converging: still planning actions after the pass limit of 12"],
   ["Ten changes, one reconcile", "✓ Converged after 5 passes (t = 124 ms)"],
   ["Deleting the owner", "✓ Converged after 5 passes (t = 339 ms)"],
+  [
+    "A timestamp in status",
+    "✗ Not converging: hot loop: nothing is out of sync, but every pass writes a new status.lastReconcileTime to the custom resource, and the watch event of that write starts the next pass (3 passes in a row did only that; it never stops)",
+  ],
 ];
 
 for (const [preset, expected] of verdicts) {

@@ -18,7 +18,7 @@ use reconcile_core::{
 };
 use reconcile_sim::{
     BackoffPolicy, CrashPlan, FinalizerOwner, FinalizerRef, OtherWriter, QueueModel, ScriptedEvent,
-    SimConfig, SpecComparison, WorldEvent,
+    SimConfig, SpecComparison, StatusWrites, WorldEvent,
 };
 
 /// Separates the three documents of a `parse_scenario` input. A raw NUL is
@@ -582,6 +582,12 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
         ])?,
         compare: *u.choose(&[SpecComparison::WholeSpec, SpecComparison::FieldsItSets])?,
         terminating: short_list(u, 2, sim_name)?,
+        status_writes: *u.choose(&[
+            StatusWrites::None,
+            StatusWrites::ObservedGeneration,
+            StatusWrites::WithTimestamp,
+        ])?,
+        generation_changed_predicate: u.arbitrary()?,
     };
     Ok((scenario, config))
 }

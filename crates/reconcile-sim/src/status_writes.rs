@@ -49,6 +49,10 @@
 //!   failed status writes) end the run with
 //!   [`crate::NotConvergingReason::StatusHotLoop`] (nothing else can stop it).
 //!
+//! - The crate's convergence bound (see the crate's documentation) grows by
+//!   one pass per status write that changed the status (its event may bring
+//!   one); a timestamp the controller hears has no bound.
+//!
 //! # Caveats
 //! - The write is an update of `/status` carrying the resourceVersion the
 //!   pass read (`Status().Update`, as kubebuilder's scaffold writes it): a
