@@ -190,16 +190,7 @@ impl Engine {
         }) else {
             return;
         };
-        let response = if self.failures_rng.chance(self.config.failure_rate) {
-            Err(ApiError::Unavailable)
-        } else {
-            self.apply(&action, read_version, self.now)
-        };
-        let result = response.unwrap_or_else(|error| ActionResult::Failed {
-            requeued_at: 0,
-            code: error.code(),
-            error: error.to_string(),
-        });
+        let result = self.respond(|engine| engine.apply(&action, read_version, engine.now));
         let failed = matches!(result, ActionResult::Failed { .. });
         let code = match &result {
             ActionResult::Failed { code, .. } => *code,
@@ -216,8 +207,31 @@ impl Engine {
             pass.actions[sent].result = result;
         }
         self.push_event(self.now, request);
+        self.after_response(sent, failed);
+    }
+
+    /// The server's answer to a request, unless it fails transiently first
+    /// (the failure rate, drawn per request).
+    fn respond(
+        &mut self,
+        send: impl FnOnce(&mut Self) -> Result<ActionResult, ApiError>,
+    ) -> ActionResult {
+        let response = if self.failures_rng.chance(self.config.failure_rate) {
+            Err(ApiError::Unavailable)
+        } else {
+            send(self)
+        };
+        response.unwrap_or_else(|error| ActionResult::Failed {
+            requeued_at: 0,
+            code: error.code(),
+            error: error.to_string(),
+        })
+    }
+
+    /// After the response to request `sent`: the next goes out, or a failure
+    /// ends the pass (the idiomatic `return err`: the rest are not sent).
+    fn after_response(&mut self, sent: usize, failed: bool) {
         if failed {
-            // The idiomatic `return err`: the rest are not sent.
             if let Some(running) = &mut self.running {
                 running.failed_at = Some(sent);
             }
@@ -234,28 +248,14 @@ impl Engine {
         };
         let status =
             crate::status_writes::status_after_pass(self.config.status_writes, &input, self.now);
-        let response = if self.failures_rng.chance(self.config.failure_rate) {
-            Err(ApiError::Unavailable)
-        } else {
-            self.write_status(status.clone(), input.resource_version)
-        };
-        let result = response.unwrap_or_else(|error| ActionResult::Failed {
-            requeued_at: 0,
-            code: error.code(),
-            error: error.to_string(),
-        });
+        let sent_status = status.clone();
+        let result =
+            self.respond(|engine| engine.write_status(sent_status, input.resource_version));
         let failed = matches!(result, ActionResult::Failed { .. });
         if let Some(pass) = self.passes.last_mut() {
             pass.status_write = Some(crate::StatusWrite { status, result });
         }
-        if failed {
-            if let Some(running) = &mut self.running {
-                running.failed_at = Some(sent);
-            }
-            self.finish_pass(self.now);
-        } else {
-            self.next_request(self.now, sent + 1);
-        }
+        self.after_response(sent, failed);
     }
 
     /// Notes the pass that just ended: one more that only answered its own
