@@ -552,8 +552,8 @@ test("lesson 14, status writes: the controller hears its own status write; a tim
   await expect(feedback(page)).toContainText("✓ Correct.");
   const settings = page.locator("details.fault-panel");
   if (!(await settings.evaluate((details) => details.open))) await settings.locator("summary").click();
+  // The run is simulated again, revealed as far as before: to its end.
   await page.getByLabel("What the controller writes to its status").selectOption("observed-generation");
-  await runToEnd(page);
   await expect(verdict(page)).toContainText("✓ Converged after 6 passes");
   await expect(passes(page).nth(4).locator(".status-write")).toContainText("unchanged: the status stored already (no write, no event)");
 
@@ -564,7 +564,6 @@ test("lesson 14, status writes: the controller hears its own status write; a tim
   await expect(feedback(page)).toContainText("✓ Correct.");
   await page.getByLabel("What the controller writes to its status").selectOption("with-timestamp");
   await page.getByLabel("GenerationChangedPredicate on the custom resource's watch").check();
-  await runToEnd(page);
   await expect(verdict(page)).toContainText("✓ Converged after 3 passes");
   await expect(passes(page).filter({ hasText: "why: custom resource status written" })).toHaveCount(0);
   await atTheEnd(page, 5);
