@@ -55,7 +55,7 @@
 //!
 //! # Caveats
 //! - The write is an update of `/status` carrying the resourceVersion the
-//!   pass read (`Status().Update`, as kubebuilder's scaffold writes it): a
+//!   pass read (controller-runtime's `Status().Update`): a
 //!   pass that read a stale cache (the watch event of the previous pass's
 //!   status write not arrived yet) gets 409 Conflict, fails and is requeued.
 //!   A merge patch without an optimistic lock (`client.MergeFrom`,
@@ -65,8 +65,12 @@
 //!   crash loses it. A failed status write (503, or 409 when the cache was
 //!   stale) fails the pass like any request.
 //! - `lastReconcileTime` is written to the millisecond of the simulated clock,
-//!   as a `metav1.MicroTime` (`RFC3339Micro`) or a string would be. The
-//!   simulated clock starts at [`SIM_EPOCH`].
+//!   as a `metav1.MicroTime` (`micro_time.go`, `RFC3339Micro`) or a string
+//!   would be. A `metav1.Time` is written to the second (`time.go`
+//!   `Time.MarshalJSON`, `time.RFC3339`): two passes within one second would
+//!   write the same bytes, and the second write would be a no-op, so such a
+//!   loop stops after a burst; that is not modelled. The simulated clock
+//!   starts at [`SIM_EPOCH`].
 //! - A condition's `lastTransitionTime` is written to the millisecond too;
 //!   upstream's `metav1.Time` keeps whole seconds.
 //! - The conditions are derived from the plan of the pass (what the cache
