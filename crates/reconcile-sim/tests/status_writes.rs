@@ -247,3 +247,26 @@ fn the_options_read_and_round_trip() {
     );
     assert_eq!(SimConfig::default().status_writes, StatusWrites::None);
 }
+
+/// Found by the fuzzer: the resync skips the ticks that come while the
+/// worker is busy, and a pass with nothing to do is busy with its status
+/// write. Counting only the actions, an hours-long write with a 1 s resync
+/// scheduled a tick per second until it ended: billions of events.
+#[test]
+fn a_long_status_write_holds_the_resync_ticks_back() {
+    let empty = SimScenario {
+        desired: parse_resources(Document::Desired, "{}").expect("valid"),
+        observed: parse_resources(Document::Observed, "{}").expect("valid"),
+        finalizers: parse_finalizers("{}").expect("valid"),
+    };
+    let config = SimConfig {
+        status_writes: StatusWrites::ObservedGeneration,
+        action_ms: 1 << 60,
+        resync_period_ms: Some(1_000),
+        max_passes: 4,
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&empty, &config);
+    assert_eq!(timeline.passes.len(), 4);
+    assert!(timeline.events.entries.len() < 100, "{}", timeline.events.entries.len());
+}

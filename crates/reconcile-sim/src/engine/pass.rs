@@ -107,8 +107,12 @@ impl Engine {
             .crash
             .filter(|c| c.at_pass == index)
             .map(|c| c.after_actions);
-        // A bound on when the worker is free, for the resync's tick skipping.
-        let planned = Millis::try_from(plan.len()).unwrap_or(Millis::MAX);
+        // What the status write after the actions reports: read now, before them.
+        let status = self.status_input(key_live, plan.is_empty());
+        // A bound on when the worker is free, for the resync's tick skipping:
+        // every request, the status write included.
+        let requests = plan.len() + usize::from(status.is_some());
+        let planned = Millis::try_from(requests).unwrap_or(Millis::MAX);
         self.worker_free_at = start.saturating_add(self.config.action_ms.saturating_mul(planned));
         let actions = plan
             .iter()
@@ -136,7 +140,6 @@ impl Engine {
             status_write: None,
         });
         self.pass_in_progress = true;
-        let status = self.status_input(key_live, plan.is_empty());
         // Only an UPDATE sends a version; looking up the others would cost
         // a long plan one cache lookup per action for nothing.
         let read_versions = plan
