@@ -574,6 +574,57 @@ test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a 
   await atTheEnd(page, 5);
 });
 
+test("lesson 15, status writes: the controller hears its own status write; a timestamp makes a hot loop; the two fixes converge", async ({ page }) => {
+  await page.goto("/?lesson=status-loop");
+  await expect(panel(page)).toContainText("Step 1 of 5");
+  await choose(page, "No: status writes do not trigger my controller.");
+  await expectHint(page);
+  await choose(page, "Yes: the controller watches its custom resource");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  for (let step = 0; step < 3; step++) await page.getByRole("button", { name: "Step", exact: true }).click();
+  await expect(passes(page).nth(0).locator(".status-write")).toContainText("then PUT /status: observedGeneration 1, Ready=False (Progressing), lastReconcileTime");
+  await expect(passes(page).nth(0).locator(".status-write")).toContainText("written: a new resourceVersion, same generation");
+  await expect(passes(page).nth(2)).toContainText("why: custom resource status written (generation unchanged)");
+
+  await next(page);
+  await choose(page, "It converges after pass 2");
+  await expectHint(page);
+  await choose(page, "Never: each pass writes a new lastReconcileTime");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("✗ Not converging: hot loop: nothing is out of sync");
+  await expect(passes(page).nth(1).locator(".status-write")).toContainText("failed (409)");
+
+  await next(page);
+  await choose(page, "11: every write bumps the generation.");
+  await expectHint(page);
+  await choose(page, "Still 1");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  await next(page);
+  await choose(page, "Set the Ready condition's lastTransitionTime to now on every pass instead.");
+  await expectHint(page);
+  await choose(page, "Write only what describes the world");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  const settings = page.locator("details.fault-panel");
+  if (!(await settings.evaluate((details) => details.open))) await settings.locator("summary").click();
+  // The run is simulated again, revealed as far as before: to its end.
+  await page.getByLabel("What the controller writes to its status").selectOption("observed-generation");
+  await expect(verdict(page)).toContainText("✓ Converged after 6 passes");
+  await expect(passes(page).nth(4).locator(".status-write")).toContainText("unchanged: the status stored already (no write, no event)");
+
+  await next(page);
+  await choose(page, "Nothing: it only filters out its own writes.");
+  await expectHint(page);
+  await choose(page, "Every update that leaves the generation alone");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await page.getByLabel("What the controller writes to its status").selectOption("with-timestamp");
+  await page.getByLabel("GenerationChangedPredicate on the custom resource's watch").check();
+  await expect(verdict(page)).toContainText("✓ Converged after 3 passes");
+  await expect(passes(page).filter({ hasText: "why: custom resource status written" })).toHaveCount(0);
+  await atTheEnd(page, 5);
+});
+
 test("lesson deleted-while-down: the restart's list brings no delete, and the loop's first pass recreates web-1", async ({ page }) => {
   await page.goto("/?lesson=deleted-while-down");
   await expect(panel(page)).toContainText("Step 1 of 5");
@@ -655,8 +706,9 @@ test("the lesson menu lists every lesson in order", async ({ page }) => {
     "12. The queue holds keys, not events",
     "13. Deleting an owner: background, foreground, orphan",
     "14. A stale cache: AlreadyExists, generateName and expectations",
-    "15. Restart: a delete that happened while the controller was down",
-    "16. Why reconcile is not told why it runs",
+    "15. Status writes, generation and observedGeneration",
+    "16. Restart: a delete that happened while the controller was down",
+    "17. Why reconcile is not told why it runs",
   ]);
 });
 

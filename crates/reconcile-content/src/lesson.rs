@@ -41,6 +41,7 @@ pub const LESSON_FILES: &[(&str, &str)] = &[
     content_file!("lessons", "12-keys-not-events.json"),
     content_file!("lessons", "13-owner-deletion.json"),
     content_file!("lessons", "14-stale-cache.json"),
+    content_file!("lessons", "15-status-loop.json"),
     content_file!("lessons", "16-deleted-while-down.json"),
     content_file!("lessons", "17-hidden-reason.json"),
 ];
@@ -1327,6 +1328,76 @@ mod tests {
         let (_, timeline) = lesson_outcomes(&lesson).expect("valid");
         let names: Vec<&str> = timeline.passes[0].world_after.observed.names().collect();
         assert_eq!(names, vec!["pod-a"]);
+
+        status_loop_claims(&find("status-loop"));
+    }
+
+    /// Lesson 14's claims about its own run, and about the two fixes its tasks try.
+    fn status_loop_claims(lesson: &Lesson) {
+        use reconcile_sim::{NotConvergingReason as Why, StatusWrites, Trigger};
+        let scenario = lesson.scenario().expect("valid");
+        let (_, timeline) = lesson_outcomes(lesson).expect("valid");
+        // Pass 1 creates web-1 and writes status; pass 2 (web-1's event) gets
+        // 409 on its status write; pass 3 runs on pass 1's status write.
+        let written = |i: usize| timeline.passes[i].status_write.as_ref().map(|w| &w.result);
+        assert_eq!(written(0), Some(&ActionResult::Applied));
+        assert!(matches!(
+            written(1),
+            Some(ActionResult::Failed { code: 409, .. })
+        ));
+        assert_eq!(timeline.passes[2].trigger, Trigger::CustomResourceStatus);
+        assert!(timeline.passes[1..]
+            .iter()
+            .all(|p| p.actions.is_empty() && p.out_of_sync == 0));
+        // A hot loop, and the generation stays 1 while resourceVersion climbs.
+        assert!(matches!(
+            &timeline.verdict,
+            Verdict::NotConverging {
+                reason: Why::StatusHotLoop { .. }
+            }
+        ));
+        let cr = timeline
+            .final_world
+            .get(&reconcile_sim::ownership::ObjectKey::CustomResource)
+            .expect("the custom resource");
+        assert_eq!(cr.meta.generation, 1);
+        assert!(cr.meta.resource_version > timeline.passes.len() as u64 / 2);
+        let status =
+            reconcile_sim::status_writes::stored_status(&timeline.final_world).expect("written");
+        assert_eq!(
+            status
+                .get("observedGeneration")
+                .map(Json::to_compact_string)
+                .as_deref(),
+            Some("1")
+        );
+        // Fix 1: no timestamp; the last status write changes nothing.
+        let mut config = lesson.sim_config();
+        config.status_writes = StatusWrites::ObservedGeneration;
+        let fixed = simulate(&scenario, &config);
+        assert!(
+            matches!(fixed.verdict, Verdict::Converged { .. }),
+            "{}",
+            fixed.verdict
+        );
+        assert!(fixed
+            .passes
+            .iter()
+            .any(|p| p.trigger == Trigger::CustomResourceStatus
+                && p.status_write.as_ref().map(|w| &w.result) == Some(&ActionResult::Unchanged)));
+        // Fix 2: the timestamp stays, the predicate drops same-generation updates.
+        let mut config = lesson.sim_config();
+        config.generation_changed_predicate = true;
+        let filtered = simulate(&scenario, &config);
+        assert!(
+            matches!(filtered.verdict, Verdict::Converged { .. }),
+            "{}",
+            filtered.verdict
+        );
+        assert!(filtered
+            .passes
+            .iter()
+            .all(|p| p.trigger != Trigger::CustomResourceStatus));
     }
 }
 #[cfg(test)]

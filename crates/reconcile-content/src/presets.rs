@@ -51,6 +51,7 @@ pub const PRESET_FILES: &[(&str, &str)] = &[
     content_file!("presets", "12-deleted-while-down.json"),
     content_file!("presets", "13-two-reasons.json"),
     content_file!("presets", "14-stale-cache.json"),
+    content_file!("presets", "15-status-timestamp.json"),
 ];
 
 /// Parses one preset file; `file` names it in errors. Read through core's
@@ -143,6 +144,11 @@ mod tests {
                     Verdict::NotConverging {
                         reason: Why::PassLimit { limit: 12 }
                     }
+                ),
+                "status-timestamp" => matches!(
+                    &verdict,
+                    Verdict::NotConverging { reason: Why::StatusHotLoop { field, .. } }
+                        if field == "status.lastReconcileTime"
                 ),
                 _ => matches!(verdict, Verdict::Converged { .. }),
             };

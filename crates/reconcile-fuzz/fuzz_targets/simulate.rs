@@ -14,8 +14,8 @@ use reconcile_sim::comparison::controller_out_of_sync;
 use reconcile_sim::naming::controller_observed;
 use reconcile_sim::ObjectNaming;
 use reconcile_sim::{
-    compare_level_edge, simulate, ActionResult, Happening, NotConvergingReason, SimConfig, Timeline, Trigger,
-    Verdict,
+    compare_level_edge, simulate, ActionResult, Happening, NotConvergingReason, SimConfig,
+    StatusWrites, Timeline, Trigger, Verdict,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -115,6 +115,14 @@ fn check_timeline(scenario: &Scenario, config: &SimConfig, timeline: &Timeline) 
             assert_eq!(*limit, config.max_passes);
             assert_eq!(passes.len(), config.max_passes, "stopped before the limit");
         }
+        Verdict::NotConverging {
+            reason: NotConvergingReason::StatusHotLoop { .. },
+        } => {
+            assert!(
+                config.status_writes != StatusWrites::None && !config.generation_changed_predicate,
+                "a hot loop needs status writes the controller hears"
+            );
+        }
         Verdict::NotConverging { .. } => {}
     }
 
@@ -142,6 +150,9 @@ fn check_timeline(scenario: &Scenario, config: &SimConfig, timeline: &Timeline) 
         // generateName turns a stale read's second CREATE into a duplicate
         // and its DELETE: writes the bound does not count.
         && config.naming == ObjectNaming::Deterministic
+        // A timestamp in status the controller hears is a hot loop by design.
+        && (config.status_writes != StatusWrites::WithTimestamp
+            || config.generation_changed_predicate)
         && config.watch_owned
         && config.resync_period_ms.is_none_or(|period| period == 0);
     if fault_free {
@@ -184,7 +195,17 @@ fn check_timeline(scenario: &Scenario, config: &SimConfig, timeline: &Timeline) 
                 <= requeues,
             "more requeue passes than failed passes"
         );
-        let bound = 1 + first_plan.len() + entries + requeues;
+        // A status write that changes the status is one more event (the
+        // controller's watch on its custom resource hears it).
+        let status_writes = passes
+            .iter()
+            .filter(|p| {
+                p.status_write
+                    .as_ref()
+                    .is_some_and(|w| w.result == ActionResult::Applied)
+            })
+            .count();
+        let bound = 1 + first_plan.len() + entries + requeues + status_writes;
         assert!(
             passes.len() <= bound,
             "{} passes without faults, over the bound of {bound}",

@@ -18,7 +18,7 @@ use reconcile_core::{
 };
 use reconcile_sim::{
     BackoffPolicy, CrashPlan, FinalizerOwner, FinalizerRef, ObjectNaming, OtherWriter, QueueModel,
-    ScriptedEvent, SimConfig, SpecComparison, WorldEvent,
+    ScriptedEvent, SimConfig, SpecComparison, StatusWrites, WorldEvent,
 };
 
 /// Separates the three documents of a `parse_scenario` input. A raw NUL is
@@ -587,6 +587,12 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
             ObjectNaming::GenerateName,
             ObjectNaming::GenerateNameWithExpectations,
         ])?,
+        status_writes: *u.choose(&[
+            StatusWrites::None,
+            StatusWrites::ObservedGeneration,
+            StatusWrites::WithTimestamp,
+        ])?,
+        generation_changed_predicate: u.arbitrary()?,
     };
     Ok((scenario, config))
 }

@@ -129,6 +129,7 @@ mod propagation;
 pub mod rng;
 pub mod sorted;
 mod status;
+pub mod status_writes;
 mod swimlanes;
 pub mod workqueue;
 pub mod world;
@@ -155,6 +156,7 @@ use reconcile_core::model::Resources;
 use reconcile_core::path::JsonPath;
 use reconcile_core::reconcile::Action;
 pub use status::{resource_statuses, CacheLag, CacheLagEntry, ResourceStatus, SyncState};
+pub use status_writes::{StatusWrite, StatusWrites};
 pub use swimlanes::{column_window, SwimCell, SwimLane, Swimlanes};
 pub use workqueue::{BackoffPolicy, Millis, QueueModel};
 pub use world::{Change, World, NO_NEW_FINALIZERS};
@@ -222,6 +224,13 @@ pub struct SimConfig {
     /// contract), or `generateName` with or without a ReplicaSet's
     /// expectations (beyond the contract; see [`naming`]).
     pub naming: ObjectNaming,
+    /// What the controller writes to its custom resource's status after each
+    /// pass (beyond the seed's contract; see [`status_writes`]).
+    pub status_writes: StatusWrites,
+    /// Whether the watch on the custom resource drops update events that
+    /// leave its generation unchanged (controller-runtime's
+    /// `GenerationChangedPredicate`; beyond the seed's contract).
+    pub generation_changed_predicate: bool,
 }
 
 impl Default for SimConfig {
@@ -248,6 +257,8 @@ impl Default for SimConfig {
             compare: SpecComparison::WholeSpec,
             terminating: Vec::new(),
             naming: ObjectNaming::Deterministic,
+            status_writes: StatusWrites::None,
+            generation_changed_predicate: false,
         }
     }
 }
@@ -518,6 +529,9 @@ pub enum Trigger {
     /// The custom resource got its deletionTimestamp (a foreground or orphan
     /// deletion waits for the garbage collector).
     CustomResourceDeleting,
+    /// The custom resource was updated with its generation unchanged: its
+    /// status was written (by this controller's own status write).
+    CustomResourceStatus,
 }
 
 impl std::fmt::Display for Trigger {
@@ -537,6 +551,9 @@ impl std::fmt::Display for Trigger {
             } => f.write_str("custom resource deleted"),
             Trigger::CustomResource { .. } => f.write_str("custom resource spec changed"),
             Trigger::CustomResourceDeleting => f.write_str("custom resource is being deleted"),
+            Trigger::CustomResourceStatus => {
+                f.write_str("custom resource status written (generation unchanged)")
+            }
             Trigger::OwnedObject { name, change } => {
                 let change = match change {
                     Change::Added => "added",
@@ -633,6 +650,11 @@ pub struct PassRecord {
     /// ended, sorted by name: what the next pass may read stale.
     #[serde(skip)]
     pub cache_lag: Vec<CacheLagEntry>,
+    /// The status the pass wrote to its custom resource, after its actions
+    /// (only with `statusWrites`; see [`status_writes`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub status_write: Option<StatusWrite>,
 }
 
 /// Something that happened between passes, for the timeline's log.
@@ -743,6 +765,12 @@ pub enum NotConvergingReason {
     NoTrigger {
         out_of_sync: usize,
     },
+    /// In sync, but each pass writes a new `field` to the custom resource's
+    /// status, whose watch event starts the next pass: `passes` in a row so far.
+    StatusHotLoop {
+        field: String,
+        passes: usize,
+    },
 }
 
 impl std::fmt::Display for Verdict {
@@ -785,6 +813,12 @@ impl std::fmt::Display for NotConvergingReason {
             NotConvergingReason::NoTrigger { out_of_sync } => write!(
                 f,
                 "{out_of_sync} out of sync, but no event or resync will trigger another pass"
+            ),
+            NotConvergingReason::StatusHotLoop { field, passes } => write!(
+                f,
+                "hot loop: nothing is out of sync, but every pass writes a new {field} to the \
+                 custom resource, and the watch event of that write starts the next pass \
+                 ({passes} passes in a row did only that; it never stops)"
             ),
         }
     }

@@ -250,7 +250,9 @@ impl Picture {
             let state = world.get(&crate::ownership::ObjectKey::CustomResource)?;
             Some(Card {
                 name: crate::ownership::CUSTOM_RESOURCE.to_owned(),
-                spec: Json::Null,
+                // What the store holds of it besides metadata: its status,
+                // once the controller writes one (`statusWrites`), else null.
+                spec: state.spec,
                 resource_version: state.meta.resource_version,
                 generation: state.meta.generation,
                 deletion_timestamp: state.deletion_timestamp,

@@ -24,7 +24,8 @@ use reconcile_sim::{
     compare_level_edge, resource_statuses, simulate, ActionResult, BackoffPolicy, CacheLag, Change,
     CrashPlan, FinalizerOwner, FinalizerRef, Happening, Millis, NotConvergingReason, OtherWriter,
     PassRecord, PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SimScenario, Simulation,
-    Step, SyncState, Timeline, Trigger, Verdict, World, WorldEvent, NO_NEW_FINALIZERS,
+    StatusWrites, Step, SyncState, Timeline, Trigger, Verdict, World, WorldEvent,
+    NO_NEW_FINALIZERS,
 };
 
 // ---------------------------------------------------------------------------
@@ -1636,6 +1637,14 @@ fn each_preset_reaches_its_verdict() {
                 passes: 4,
                 time: 37,
             },
+            // Each status write carries a new lastReconcileTime, and the
+            // controller's watch on its custom resource hears it.
+            "status-timestamp" => Verdict::NotConverging {
+                reason: NotConvergingReason::StatusHotLoop {
+                    field: "status.lastReconcileTime".into(),
+                    passes: 3,
+                },
+            },
             other => panic!("preset {other} has no expected verdict here"),
         };
         assert_eq!(timeline.verdict, expected, "preset {}", preset.id);
@@ -1650,7 +1659,7 @@ fn each_preset_reaches_its_verdict() {
         }
         seen.insert(preset.id.as_str());
     }
-    assert_eq!(seen.len(), 14, "every preset is covered");
+    assert_eq!(seen.len(), 15, "every preset is covered");
 }
 
 // ---------------------------------------------------------------------------
@@ -2180,6 +2189,13 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                     3 => ObjectNaming::GenerateNameWithExpectations,
                     _ => ObjectNaming::Deterministic,
                 },
+                // The status writes beyond the contract, picked by the seed's bits.
+                status_writes: match (seed >> 3) % 3 {
+                    0 => StatusWrites::None,
+                    1 => StatusWrites::ObservedGeneration,
+                    _ => StatusWrites::WithTimestamp,
+                },
+                generation_changed_predicate: (seed >> 5) & 1 == 1,
                 seed,
                 max_passes: 60,
                 failure_rate,
@@ -2527,6 +2543,12 @@ proptest! {
             Verdict::NotConverging { reason: NotConvergingReason::PassLimit { limit } } => {
                 prop_assert_eq!(*limit, config.max_passes);
                 prop_assert_eq!(timeline.passes.len(), config.max_passes);
+            }
+            Verdict::NotConverging { reason: NotConvergingReason::StatusHotLoop { .. } } => {
+                prop_assert!(config.status_writes != StatusWrites::None, "only status writes loop");
+                prop_assert!(!config.generation_changed_predicate, "the predicate stops it");
+                let last = timeline.passes.last().expect("passes ran");
+                prop_assert!(last.actions.is_empty() && last.status_write.is_some());
             }
         }
     }

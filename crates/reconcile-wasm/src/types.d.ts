@@ -93,6 +93,11 @@ export type SpecComparison = "whole-spec" | "fields-it-sets";
 export type ObjectNaming = "deterministic" | "generate-name" | "generate-name-with-expectations";
 
 /**
+ * What the controller writes to its custom resource's status after each pass.
+ */
+export type StatusWrites = "none" | "observed-generation" | "with-timestamp";
+
+/**
  * The events of a run, capped.
  */
 export type EventLog = { entries: Array<EventEntry>, 
@@ -247,7 +252,18 @@ terminating: Array<string>,
  * contract), or `generateName` with or without a ReplicaSet's
  * expectations (beyond the contract; see `naming`).
  */
-naming: ObjectNaming, };
+naming: ObjectNaming, 
+/**
+ * What the controller writes to its custom resource's status after each
+ * pass (beyond the seed's contract; see `status_writes`).
+ */
+statusWrites: StatusWrites, 
+/**
+ * Whether the watch on the custom resource drops update events that
+ * leave its generation unchanged (controller-runtime's
+ * `GenerationChangedPredicate`; beyond the seed's contract).
+ */
+generationChangedPredicate: boolean, };
 
 /**
  * `simulate`'s options: any of the settings of a `SimConfig`; the others keep
@@ -274,6 +290,8 @@ naming: ObjectNaming, };
  * - `compare`: `"whole-spec"`
  * - `terminating`: `[]`
  * - `naming`: `"deterministic"`
+ * - `statusWrites`: `"none"`
+ * - `generationChangedPredicate`: `false`
  */
 export type SimOptions = Partial<SimConfig>;
 
@@ -285,7 +303,7 @@ export type Change = "added" | "updated" | "deleted";
 /**
  * Why a pass ran. `reconcile` never sees this.
  */
-export type Trigger = { "kind": "custom-resource", change: Change, afterRestart: boolean, } | { "kind": "owned-object", name: string, change: Change, } | { "kind": "resync" } | { "kind": "requeue", failures: number, } | { "kind": "relisted" } | { "kind": "requeue-after", delayMs: number, } | { "kind": "custom-resource-deleting" };
+export type Trigger = { "kind": "custom-resource", change: Change, afterRestart: boolean, } | { "kind": "owned-object", name: string, change: Change, } | { "kind": "resync" } | { "kind": "requeue", failures: number, } | { "kind": "relisted" } | { "kind": "requeue-after", delayMs: number, } | { "kind": "custom-resource-deleting" } | { "kind": "custom-resource-status" };
 
 /**
  * What became of one action of a pass.
@@ -299,6 +317,15 @@ export type ActionOutcome = { action: Action,
  * name stood for (see `naming`).
  */
 object?: string, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "unchanged" } | { "result": "already-gone" } | { "result": "failed", requeuedAt: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
+
+/**
+ * The status write of one pass, as the timeline shows it.
+ */
+export type StatusWrite = { 
+/**
+ * The status the controller sent.
+ */
+status: Json, } & ({ "result": "applied" } | { "result": "already-terminating" } | { "result": "unchanged" } | { "result": "already-gone" } | { "result": "failed", requeuedAt: number, code: number, error: string, } | { "result": "not-attempted" } | { "result": "lost-in-crash" });
 
 /**
  * The objects of the world, as the API server holds them.
@@ -340,7 +367,12 @@ worldAfter: World,
 /**
  * How many actions `reconcile` would return right after the pass.
  */
-outOfSync: number, terminating: number, };
+outOfSync: number, terminating: number, 
+/**
+ * The status the pass wrote to its custom resource, after its actions
+ * (only with `statusWrites`; see `status_writes`).
+ */
+statusWrite?: StatusWrite, };
 
 /**
  * What the garbage collector did (see `engine::gc`). `object` is `None`
@@ -367,7 +399,7 @@ afterPass: number, } & ({ "kind": "watch-broken", name: string, change: Change, 
  */
 objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, } | { "kind": "garbage-collector", action: GcAction, });
 
-export type NotConvergingReason = { "kind": "stuck-finalizer", object: string, finalizer: string, } | { "kind": "oscillation", object: string, field: string, otherWriter: string | null, } | { "kind": "pass-limit", limit: number, } | { "kind": "no-trigger", outOfSync: number, };
+export type NotConvergingReason = { "kind": "stuck-finalizer", object: string, finalizer: string, } | { "kind": "oscillation", object: string, field: string, otherWriter: string | null, } | { "kind": "pass-limit", limit: number, } | { "kind": "no-trigger", outOfSync: number, } | { "kind": "status-hot-loop", field: string, passes: number, };
 
 /**
  * How the run ended.

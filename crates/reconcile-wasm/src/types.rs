@@ -318,7 +318,7 @@ mod generate {
         ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerOwner,
         FinalizerRef, GcAction, Happening, LogEntry, NotConvergingReason, ObjectNaming,
         OtherWriter, PassRecord, PassSkip, PropagationPolicy, QueueModel, ScriptedEvent, SimConfig,
-        SpecComparison, Trigger, Verdict, World, WorldEvent,
+        SpecComparison, StatusWrite, StatusWrites, Trigger, Verdict, World, WorldEvent,
     };
     use ts_rs::{Config, TS};
 
@@ -404,6 +404,7 @@ mod generate {
             declaration::<QueueModel>(cfg),
             declaration::<SpecComparison>(cfg),
             declaration::<ObjectNaming>(cfg),
+            declaration::<StatusWrites>(cfg),
             declaration::<EventLog>(cfg),
             declaration::<EventEntry>(cfg),
             declaration::<SimEvent>(cfg),
@@ -422,6 +423,7 @@ mod generate {
             declaration::<Trigger>(cfg),
             declaration::<ActionResult>(cfg),
             declaration::<ActionOutcome>(cfg),
+            declaration::<StatusWrite>(cfg),
             declaration::<World>(cfg),
             declaration::<PassSkip>(cfg),
             declaration::<PassRecord>(cfg),

@@ -12,6 +12,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::components::naming_setting::naming_fieldset;
+use crate::components::status_writes_field::StatusWritesField;
 use crate::state::{SimAction, SimState};
 
 #[derive(Properties, PartialEq)]
@@ -391,6 +392,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                     <p class="muted small">{ compare_description(config.compare) }</p>
                 </fieldset>
                 { naming_fieldset(config, &props.on_action) }
+                <StatusWritesField config={config.clone()} on_action={props.on_action.clone()} />
                 <fieldset>
                     <legend>{ "Finalizer owners" }</legend>
                     if entries.is_empty() {

@@ -16,6 +16,7 @@ pub mod recent_sessions;
 pub mod sim_controls;
 pub mod simulation;
 pub mod status_grid;
+pub mod status_writes_field;
 pub mod toolbar;
 pub mod update_notice;
 pub mod world_now;

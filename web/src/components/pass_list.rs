@@ -220,6 +220,12 @@ fn PassItem(props: &PassItemProps) -> Html {
                     }
                 </ul>
             }
+            if let Some(write) = &pass.status_write {
+                <p class={classes!("status-write", result_class(&write.result))}>
+                    { "then PUT /status: " }<code class="status-sent">{ status_summary(&write.status) }</code>{ " → " }
+                    <span class="result">{ status_result_text(&write.result) }</span>
+                </p>
+            }
             <p class="observed-line">
                 { "observed after: " }<code class="observed-after">{ observed }</code>
             </p>
@@ -232,6 +238,42 @@ fn PassItem(props: &PassItemProps) -> Html {
                 <PassEvents timeline={props.timeline.clone()} position={props.position} current={props.event} />
             }
         </li>
+    }
+}
+
+/// A status write in a few words: `observedGeneration 1, Ready=True (InSync), lastReconcileTime …`.
+fn status_summary(status: &reconcile_core::Json) -> String {
+    let mut parts = Vec::new();
+    if let Some(generation) = status.get("observedGeneration") {
+        parts.push(format!("observedGeneration {generation}"));
+    }
+    let conditions = status.get("conditions").and_then(|c| c.as_array());
+    for condition in conditions.unwrap_or_default() {
+        let text = |name: &str| condition.get(name).and_then(|v| v.as_str()).unwrap_or("");
+        parts.push(format!(
+            "{}={} ({})",
+            text("type"),
+            text("status"),
+            text("reason")
+        ));
+    }
+    if let Some(time) = status.get("lastReconcileTime").and_then(|t| t.as_str()) {
+        parts.push(format!("lastReconcileTime {time}"));
+    }
+    parts.join(", ")
+}
+
+/// What became of a status write, in words.
+fn status_result_text(result: &ActionResult) -> String {
+    match result {
+        ActionResult::Applied => {
+            "written: a new resourceVersion, same generation; its watch event is on its way"
+                .to_owned()
+        }
+        ActionResult::Unchanged => {
+            "unchanged: the status stored already (no write, no event)".to_owned()
+        }
+        other => result_text(other),
     }
 }
 

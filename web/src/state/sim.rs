@@ -147,6 +147,10 @@ pub enum SimAction {
     SetCompare(SpecComparison),
     /// How the simulated controller names what it creates.
     SetNaming(ObjectNaming),
+    /// What the simulated controller writes to its custom resource's status.
+    SetStatusWrites(reconcile_sim::StatusWrites),
+    /// Whether its watch on the custom resource drops same-generation updates.
+    SetGenerationChangedPredicate(bool),
     SetSeed(u64),
     ToggleStuck(FinalizerRef),
     /// How long the owner of `finalizer` takes per object; `None` is the default.
@@ -483,6 +487,10 @@ impl SimState {
             }
             SimAction::SetCompare(compare) => return self.set(|c| c.compare = compare),
             SimAction::SetNaming(naming) => return self.set(|c| c.naming = naming),
+            SimAction::SetStatusWrites(mode) => return self.set(|c| c.status_writes = mode),
+            SimAction::SetGenerationChangedPredicate(on) => {
+                return self.set(|c| c.generation_changed_predicate = on)
+            }
             SimAction::SetSeed(seed) => return self.set(|c| c.seed = seed),
             SimAction::ToggleStuck(entry) => {
                 return self.set(|c| {

@@ -238,24 +238,34 @@ impl Engine {
                 }
             }
             Delivery::CustomResource { desired, state } => {
+                let cached = self.informer.cache.get(&ObjectKey::CustomResource);
+                let same_generation = matches!(
+                    (&cached, &state),
+                    (Some(old), Some(new)) if old.meta.generation == new.meta.generation
+                );
                 let trigger = match &state {
                     None => Trigger::CustomResource {
                         change: Change::Deleted,
                         after_restart: false,
                     },
                     Some(cr) if cr.deletion_timestamp.is_some() => Trigger::CustomResourceDeleting,
+                    Some(_) if same_generation => Trigger::CustomResourceStatus,
                     Some(_) => Trigger::CustomResource {
                         change: Change::Updated,
                         after_restart: false,
                     },
                 };
+                // GenerationChangedPredicate: an update that left the
+                // generation alone passes no key to the queue.
+                let filtered = self.config.generation_changed_predicate
+                    && trigger == Trigger::CustomResourceStatus;
                 self.informer.desired = desired;
                 let cache = &mut self.informer.cache;
                 cache.in_key_space(&ObjectKey::CustomResource, |space, name| match state {
                     Some(state) => space.put_object(name, state),
                     None => space.forget_object(name),
                 });
-                if self.listed {
+                if self.listed && !filtered {
                     self.enqueue(trigger);
                 }
             }

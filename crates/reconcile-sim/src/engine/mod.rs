@@ -185,6 +185,9 @@ struct Engine {
     /// Start-of-pass states with work to do: how often seen, and both write counts then.
     start_states: SortedMap<u64, (u32, usize, usize)>,
     oscillation: Option<NotConvergingReason>,
+    /// Passes that only answered their own status write, and the verdict once certain.
+    hot_loop_watch: crate::status_writes::HotLoopWatch,
+    hot_loop: Option<NotConvergingReason>,
     pass_in_progress: bool,
     /// The pass whose reconcile call is out, waiting for its plan.
     awaited: Option<AwaitedPass>,
@@ -251,6 +254,8 @@ impl Engine {
             other_writes: 0,
             start_states: SortedMap::new(),
             oscillation: None,
+            hot_loop_watch: crate::status_writes::HotLoopWatch::default(),
+            hot_loop: None,
             pass_in_progress: false,
             awaited: None,
             running: None,
@@ -424,7 +429,7 @@ impl Engine {
             Scheduled::PassDone { result } => {
                 let requeued_at = self.handle_result(KEY, result);
                 if let Some(pass) = self.passes.last_mut() {
-                    result.show_requeue(&mut pass.actions, requeued_at);
+                    result.show_requeue(pass, requeued_at);
                 }
                 if self.queue.done(KEY, requeue::instant(self.now)) {
                     self.queued_trigger = self.deferred_trigger.take();

@@ -11,6 +11,7 @@ use super::{update_change, Engine, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, Update};
 use crate::events::{success_code, SimEvent};
 use crate::ownership::ObjectKey;
+use crate::status_writes::{PassKind, StatusInput, StatusWrites};
 use crate::workqueue::Millis;
 use crate::world::Change;
 use crate::{ActionOutcome, ActionResult, PassRecord, Trigger};
@@ -34,6 +35,8 @@ pub(super) struct RunningPass {
     /// Crash before sending this action (the crash plan of this pass).
     crash_before: Option<usize>,
     failed_at: Option<usize>,
+    /// What the status write after the last action needs (`statusWrites`).
+    status: Option<StatusInput>,
 }
 
 /// A pass whose reconcile call is out: the worker holds the key while the
@@ -111,6 +114,8 @@ impl Engine {
 
     fn send_plan(&mut self, pass: AwaitedPass, plan: Vec<Action>) {
         let AwaitedPass { key, trigger } = pass;
+        // The reconciler got as far as its reconcile (the custom resource lives).
+        let key_live = self.informer.cache.custom_resource_live();
         let index = self.passes.len() + 1;
         let start = self.now;
         if !plan.is_empty() {
@@ -121,8 +126,12 @@ impl Engine {
             .crash
             .filter(|c| c.at_pass == index)
             .map(|c| c.after_actions);
-        // A bound on when the worker is free, for the resync's tick skipping.
-        let planned = Millis::try_from(plan.len()).unwrap_or(Millis::MAX);
+        // What the status write after the actions reports: read now, before them.
+        let status = self.status_input(key_live, plan.is_empty());
+        // A bound on when the worker is free, for the resync's tick skipping:
+        // every request, the status write included.
+        let requests = plan.len() + usize::from(status.is_some());
+        let planned = Millis::try_from(requests).unwrap_or(Millis::MAX);
         self.worker_free_at = start.saturating_add(self.config.action_ms.saturating_mul(planned));
         let actions = plan
             .iter()
@@ -149,6 +158,7 @@ impl Engine {
             out_of_sync: 0,
             terminating: 0,
             cache_lag: Vec::new(),
+            status_write: None,
         });
         self.pass_in_progress = true;
         // Only an UPDATE sends a version; looking up the others would cost
@@ -173,6 +183,7 @@ impl Engine {
             targets,
             crash_before,
             failed_at: None,
+            status,
         });
         // Recorded once the pass holds its plan, for a picture taken here.
         self.push_event(start, started);
@@ -183,10 +194,11 @@ impl Engine {
     /// out, or the pass ends.
     fn next_request(&mut self, at: Millis, sent: usize) {
         let Some(running) = &self.running else { return };
+        let last = running.plan.len() + usize::from(running.status.is_some());
         if running.crash_before == Some(sent) {
             self.mark_rest(sent, &ActionResult::LostInCrash);
             self.finish_pass(at);
-        } else if sent == running.plan.len() {
+        } else if sent >= last {
             self.finish_pass(at);
         } else {
             // A pass still running at the end of simulated time ends there.
@@ -197,6 +209,10 @@ impl Engine {
 
     /// The response to request number `sent` arrives now.
     pub(super) fn answer_request(&mut self, sent: usize) {
+        if self.running.as_ref().is_some_and(|r| sent == r.plan.len()) {
+            self.answer_status_write(sent);
+            return;
+        }
         let Some((action, read_version, mut target)) = self.running.as_ref().and_then(|r| {
             let action = r.plan.get(sent)?.clone();
             let target = r.targets.get(sent).cloned().flatten();
@@ -204,20 +220,13 @@ impl Engine {
         }) else {
             return;
         };
-        let response = if self.failures_rng.chance(self.config.failure_rate) {
-            Err(ApiError::Unavailable)
-        } else {
+        let result = self.respond(|engine| {
             if action.kind == ActionKind::Create {
                 // The API server names it (`BeforeCreate`), when asked to.
-                target = self.generated_name(&action.name);
+                target = engine.generated_name(&action.name);
             }
             let name = target.clone().unwrap_or_else(|| Arc::clone(&action.name));
-            self.apply(&action, &name, read_version, self.now)
-        };
-        let result = response.unwrap_or_else(|error| ActionResult::Failed {
-            requeued_at: 0,
-            code: error.code(),
-            error: error.to_string(),
+            engine.apply(&action, &name, read_version, engine.now)
         });
         let failed = matches!(result, ActionResult::Failed { .. });
         let code = match &result {
@@ -236,8 +245,31 @@ impl Engine {
             pass.actions[sent].object = target;
         }
         self.push_event(self.now, request);
+        self.after_response(sent, failed);
+    }
+
+    /// The server's answer to a request, unless it fails transiently first
+    /// (the failure rate, drawn per request).
+    fn respond(
+        &mut self,
+        send: impl FnOnce(&mut Self) -> Result<ActionResult, ApiError>,
+    ) -> ActionResult {
+        let response = if self.failures_rng.chance(self.config.failure_rate) {
+            Err(ApiError::Unavailable)
+        } else {
+            send(self)
+        };
+        response.unwrap_or_else(|error| ActionResult::Failed {
+            requeued_at: 0,
+            code: error.code(),
+            error: error.to_string(),
+        })
+    }
+
+    /// After the response to request `sent`: the next goes out, or a failure
+    /// ends the pass (the idiomatic `return err`: the rest are not sent).
+    fn after_response(&mut self, sent: usize, failed: bool) {
         if failed {
-            // The idiomatic `return err`: the rest are not sent.
             if let Some(running) = &mut self.running {
                 running.failed_at = Some(sent);
             }
@@ -247,9 +279,87 @@ impl Engine {
         }
     }
 
+    /// The status write after the last action: its response arrives now.
+    fn answer_status_write(&mut self, sent: usize) {
+        let Some(input) = self.running.as_ref().and_then(|r| r.status.clone()) else {
+            return;
+        };
+        let status =
+            crate::status_writes::status_after_pass(self.config.status_writes, &input, self.now);
+        let sent_status = status.clone();
+        let result =
+            self.respond(|engine| engine.write_status(sent_status, input.resource_version));
+        let failed = matches!(result, ActionResult::Failed { .. });
+        if let Some(pass) = self.passes.last_mut() {
+            pass.status_write = Some(crate::StatusWrite { status, result });
+        }
+        self.after_response(sent, failed);
+    }
+
+    /// Notes the pass that just ended: one more that only answered its own
+    /// status write, with a new one, makes the hot loop certain.
+    fn watch_for_hot_loop(&mut self) {
+        let Some(pass) = self.passes.last() else {
+            return;
+        };
+        let wrote = pass
+            .status_write
+            .as_ref()
+            .is_some_and(|w| w.result == ActionResult::Applied);
+        let kind = match (&pass.trigger, pass.actions.is_empty(), wrote) {
+            (_, false, _) => PassKind::Other,
+            (Trigger::CustomResourceStatus, true, true) => PassKind::AnsweredItsStatus,
+            (Trigger::CustomResourceStatus | Trigger::Requeue { .. }, true, _) => PassKind::Neutral,
+            _ => PassKind::Other,
+        };
+        let certain = self.hot_loop_watch.note(kind);
+        if certain && self.hot_loop.is_none() {
+            let field = match self.config.status_writes {
+                StatusWrites::WithTimestamp => "status.lastReconcileTime",
+                _ => "status",
+            };
+            self.hot_loop = Some(crate::NotConvergingReason::StatusHotLoop {
+                field: field.to_owned(),
+                passes: self.hot_loop_watch.passes(),
+            });
+        }
+    }
+
+    /// What a status write after this pass will need, when the controller writes status.
+    fn status_input(&self, key_live: bool, in_sync: bool) -> Option<StatusInput> {
+        if self.config.status_writes == StatusWrites::None || !key_live {
+            return None;
+        }
+        let read = self.informer.cache.get(&ObjectKey::CustomResource)?;
+        Some(StatusInput {
+            read_status: read.spec.get("status").cloned(),
+            generation: read.meta.generation,
+            resource_version: read.meta.resource_version,
+            in_sync,
+        })
+    }
+
+    /// An update of `/status` with the version the pass read; a write raises the custom resource's watch event.
+    fn write_status(
+        &mut self,
+        status: Json,
+        resource_version: u64,
+    ) -> Result<ActionResult, ApiError> {
+        let version = Some(resource_version);
+        let outcome = crate::status_writes::write_status(&mut self.world, status, version)?;
+        if update_change(outcome).is_none() {
+            return Ok(ActionResult::Unchanged);
+        }
+        self.controller_writes += 1;
+        let breaks = self.drops_rng.chance(self.config.watch_break_rate);
+        self.custom_resource_event(self.now, Change::Updated, breaks);
+        Ok(ActionResult::Applied)
+    }
+
     fn mark_rest(&mut self, from: usize, result: &ActionResult) {
         if let Some(pass) = self.passes.last_mut() {
-            for outcome in &mut pass.actions[from..] {
+            // Past the last action (a crash after the status write): none.
+            for outcome in pass.actions.iter_mut().skip(from) {
                 outcome.result = result.clone();
             }
         }
@@ -288,7 +398,7 @@ impl Engine {
             // requeue it would have made, which the crash then voids.
             let requeued_at = self.handle_result(running.key, result);
             if let Some(pass) = self.passes.last_mut() {
-                result.show_requeue(&mut pass.actions, requeued_at);
+                result.show_requeue(pass, requeued_at);
             }
             self.pass_in_progress = false;
             self.crash(index, end);
@@ -297,6 +407,9 @@ impl Engine {
         }
         self.schedule_script_after(index, end.saturating_add(1));
         self.schedule_other_writers(end);
+        if !crashed {
+            self.watch_for_hot_loop();
+        }
         let out_of_sync = self.out_of_sync();
         let world_after = self.snapshot();
         let cache_lag = self.cache_lag();

@@ -19,7 +19,7 @@ use crate::workqueue::{
     reconcile_handler, to_millis, AddAfterOutcome, HandlerAction, Millis, ReconcileError,
     ReconcileResult,
 };
-use crate::{ActionOutcome, ActionResult, Happening, Trigger};
+use crate::{ActionOutcome, ActionResult, Happening, PassRecord, Trigger};
 use reconcile_core::reconcile::ActionKind;
 
 /// What the controller knows when a pass returns, from the responses it got.
@@ -48,13 +48,16 @@ impl PassResult {
         }
     }
 
-    /// Writes the time the failed action's requeue makes the key ready.
-    pub(super) fn show_requeue(&self, outcomes: &mut [ActionOutcome], at: Option<Millis>) {
-        let failed = self.failed_at.and_then(|i| outcomes.get_mut(i));
-        if let (Some(outcome), Some(at)) = (failed, at) {
-            if let ActionResult::Failed { requeued_at, .. } = &mut outcome.result {
-                *requeued_at = at;
-            }
+    /// Writes the time the failed request's requeue makes the key ready: an
+    /// action's, or the status write's after the last action.
+    pub(super) fn show_requeue(&self, pass: &mut PassRecord, at: Option<Millis>) {
+        let Some(index) = self.failed_at else { return };
+        let failed = match pass.actions.get_mut(index) {
+            Some(outcome) => Some(&mut outcome.result),
+            None => pass.status_write.as_mut().map(|w| &mut w.result),
+        };
+        if let (Some(ActionResult::Failed { requeued_at, .. }), Some(at)) = (failed, at) {
+            *requeued_at = at;
         }
     }
 }

@@ -64,7 +64,7 @@ impl Engine {
     }
 
     pub(super) fn verdict_after_pass(&self) -> Option<Verdict> {
-        if let Some(reason) = &self.oscillation {
+        if let Some(reason) = self.oscillation.as_ref().or(self.hot_loop.as_ref()) {
             return Some(Verdict::NotConverging {
                 reason: reason.clone(),
             });

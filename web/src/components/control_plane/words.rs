@@ -52,7 +52,16 @@ pub fn freshness(pair: &CardPair) -> String {
 /// The spec, cut to `limit` characters.
 pub fn spec(card: &Card, limit: usize) -> String {
     if card.name == reconcile_sim::ownership::CUSTOM_RESOURCE {
-        return "the desired state (its spec)".to_owned();
+        let observed = card
+            .spec
+            .get("status")
+            .and_then(|s| s.get("observedGeneration"));
+        return match observed {
+            Some(generation) => {
+                format!("the desired state (its spec); status.observedGeneration {generation}")
+            }
+            None => "the desired state (its spec)".to_owned(),
+        };
     }
     let text = card.spec.to_string();
     match text.char_indices().nth(limit) {
