@@ -179,12 +179,15 @@ fn check_timeline(scenario: &Scenario, config: &SimConfig, timeline: &Timeline) 
         // at most one pass, even one past the limit: a requeue waiting in
         // the delaying queue fires after a later pass for the same key has
         // succeeded (client-go's AddAfter is not cancelled by Forget).
+        // (A status write that fails, 409 on a stale read, requeues too.)
         let requeues = passes
             .iter()
             .filter(|p| {
                 p.actions
                     .iter()
-                    .any(|a| matches!(a.result, ActionResult::Failed { .. }))
+                    .map(|a| &a.result)
+                    .chain(p.status_write.as_ref().map(|w| &w.result))
+                    .any(|result| matches!(result, ActionResult::Failed { .. }))
             })
             .count();
         assert!(
