@@ -59,7 +59,7 @@ async function runEngine(engine) {
         await attempt(`${engine} › sandbox › ${name}`, async () => {
           const report = await driver.evaluate(scenario, name);
           if (process.env.ENGINE_REPORTS) console.log(`  report ${engine} ${name}: ${JSON.stringify(report)}`);
-          checks[name](report);
+          checks[name](report, engine);
         });
       }
     }
