@@ -143,7 +143,10 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
         compare_outputs(&inputs, n)?;
     }
     let corner_cases = env
-        .step("python3", &["bench/python/corner_cases.py", CLI, "300"])
+        .step(
+            "python3",
+            &["bench/python/corner_cases.py", &cli_path(env), "300"],
+        )
         .output()?;
 
     // In the browser.
@@ -235,6 +238,16 @@ fn write_inputs(dir: &Path) -> Result<(), String> {
 /// The command line the whole-process figures time (built by the report first).
 const CLI: &str = "target/bench-speed/reconcile";
 
+/// Where the `bench-speed` build put the command line: under
+/// `CARGO_TARGET_DIR` when it is set, as cargo does ([`CLI`] otherwise).
+fn cli_path(env: &Env) -> String {
+    crate::jsapi::target_dir(env)
+        .join("bench-speed")
+        .join("reconcile")
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// Wall times of whole processes on one scenario file, in milliseconds.
 struct WholeProcesses {
     /// `reconcile scenario-N.json`.
@@ -254,7 +267,8 @@ fn whole_processes(
 ) -> Result<WholeProcesses, String> {
     let file = inputs.join(bench_inputs::file_name(n));
     let file = file.to_string_lossy();
-    let cli = [CLI, &file];
+    let cli_path = cli_path(env);
+    let cli = [cli_path.as_str(), &file];
     let python = [python3, "bench/python/reference.py", "--print", &file];
     let runs = python_runs(n);
     println!(
