@@ -313,6 +313,8 @@ mod tests {
         };
         state.sim.failure_rate = 0.3;
         state.sim.naming = reconcile_sim::ObjectNaming::GenerateNameWithExpectations;
+        state.sim.status_writes = reconcile_sim::StatusWrites::WithTimestamp;
+        state.sim.generation_changed_predicate = true;
         let hash = encode(&state);
         assert!(hash.starts_with("#v2/"));
         assert!(
