@@ -1,7 +1,11 @@
 //! Guided lessons: data files of steps and predict-then-reveal exercises.
 //!
 //! Guarantees:
-//! - Lessons are data (`lessons/*.json`, compiled in); adding one needs no code.
+//! - Lessons are data (`lessons/*.json`); adding one needs no code. The page
+//!   compiles in only their index ([`crate::lesson_index`], generated from
+//!   the files) and fetches a lesson's file when it opens, read by
+//!   [`parse_lesson`]; native users have every text compiled in
+//!   ([`LESSON_FILES`], [`lessons`]) with the default `lesson-texts` feature.
 //! - No answer is stored in a lesson file for the "actions", "passes" and
 //!   "pass-actions" exercises: the right answer is always computed by this
 //!   crate from the lesson's scenario (and its simulation), so a lesson can
@@ -12,7 +16,9 @@
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::data::{self, content_file, ContentError, Reader};
+#[cfg(feature = "lesson-texts")]
+use crate::data::content_file;
+use crate::data::{self, ContentError, Reader};
 use crate::presets;
 use reconcile_core::check_scenario as check_scenario_texts;
 use reconcile_core::explain::{plan, Plan};
@@ -26,6 +32,9 @@ use reconcile_sim::{
 };
 
 /// The lessons shipped with the playground, in teaching order: `(file, text)`.
+/// The order is the files' names' (`NN-`), as in the index
+/// (`lesson_index::tests::the_index_is_what_the_reader_reads_of_every_lesson_file`).
+#[cfg(feature = "lesson-texts")]
 pub const LESSON_FILES: &[(&str, &str)] = &[
     content_file!("lessons", "01-four-actions.json"),
     content_file!("lessons", "02-drift.json"),
@@ -112,6 +121,22 @@ pub enum ExerciseKind {
 }
 
 impl ExerciseKind {
+    /// Each kind by the name a lesson file gives it.
+    const NAMED: [(&'static str, ExerciseKind); 4] = [
+        ("actions", ExerciseKind::Actions),
+        ("passes", ExerciseKind::Passes),
+        ("choice", ExerciseKind::Choice),
+        ("pass-actions", ExerciseKind::PassActions),
+    ];
+
+    /// The kind a lesson file names `name`.
+    pub fn named(name: &str) -> Option<Self> {
+        Self::NAMED
+            .iter()
+            .find(|(named, _)| *named == name)
+            .map(|(_, kind)| *kind)
+    }
+
     /// The plan is hidden until an `actions` prediction is answered: it is
     /// the answer.
     pub fn conceals_plan(self) -> bool {
@@ -239,20 +264,14 @@ fn read_step(reader: &Reader<'_>, value: &Json, path: JsonPath) -> Step {
 }
 
 fn read_exercise(reader: &Reader<'_>, value: &Json, path: JsonPath) -> Exercise {
-    const KINDS: [(&str, ExerciseKind); 4] = [
-        ("actions", ExerciseKind::Actions),
-        ("passes", ExerciseKind::Passes),
-        ("choice", ExerciseKind::Choice),
-        ("pass-actions", ExerciseKind::PassActions),
-    ];
     let exercise = reader.object(
         value,
         path,
         &["kind", "prompt", "options", "pass", "choices"],
     );
     let kind = reader.string(&exercise, "kind");
-    let kind = match KINDS.iter().find(|(name, _)| *name == kind) {
-        Some((_, kind)) => *kind,
+    let kind = match ExerciseKind::named(&kind) {
+        Some(kind) => kind,
         None => {
             reader.fail(
                 exercise.path_of("kind"),
@@ -283,6 +302,7 @@ fn read_exercise(reader: &Reader<'_>, value: &Json, path: JsonPath) -> Exercise 
 /// Every shipped lesson, in order, parsed once. A lesson file that does not
 /// parse is a bug caught by this crate's tests, so it is skipped here rather
 /// than panicking.
+#[cfg(feature = "lesson-texts")]
 pub fn lessons() -> &'static [Lesson] {
     static LESSONS: std::sync::OnceLock<Vec<Lesson>> = std::sync::OnceLock::new();
     LESSONS.get_or_init(|| data::parse_all(LESSON_FILES, parse_lesson))
@@ -754,7 +774,7 @@ pub fn lesson_outcomes(lesson: &Lesson) -> Result<(Plan, Timeline), Vec<InputErr
     Ok((plan, simulate(&scenario, &lesson.sim_config())))
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "lesson-texts"))]
 mod tests {
     use super::*;
 
@@ -1400,7 +1420,7 @@ mod tests {
             .all(|p| p.trigger != Trigger::CustomResourceStatus));
     }
 }
-#[cfg(test)]
+#[cfg(all(test, feature = "lesson-texts"))]
 mod lesson_claims {
     use super::*;
 

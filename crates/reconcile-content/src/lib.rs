@@ -2,7 +2,8 @@
 //! lessons, the exercise's starters and what its on-demand pane and the page tell each other, share links and the autosave, the index of recent sessions, and the results download.
 //!
 //! Invariant: content is data (`presets/` and `lessons/` are JSON files,
-//! compiled in), and this crate is the one reader that validates it, with
+//! compiled in, but for the page, which compiles in the lessons' index and
+//! fetches a lesson's text when it opens), and this crate is the one reader that validates it, with
 //! located errors: a lesson or preset that misspells a setting fails to load
 //! (and fails `cargo test`), it is never silently read as a default. No web
 //! dependencies, no clock, no global randomness.
@@ -10,6 +11,7 @@
 mod data;
 pub mod exercise;
 pub mod lesson;
+pub mod lesson_index;
 pub mod pane;
 pub mod presets;
 pub mod progress;

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::lesson::Lesson;
+use crate::lesson_index::LessonEntry;
 
 /// One lesson's progress.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -34,19 +34,16 @@ impl LessonProgress {
 
     /// Done means every exercise of the lesson answered, not merely the last
     /// step reached.
-    pub fn is_complete(&self, lesson: &Lesson) -> bool {
-        let mut exercises = lesson
-            .steps
-            .iter()
-            .enumerate()
-            .filter(|(_, step)| step.exercise.is_some());
-        exercises.all(|(step, _)| self.answered.binary_search(&step).is_ok())
+    pub fn is_complete(&self, lesson: &LessonEntry) -> bool {
+        lesson
+            .exercise_steps()
+            .all(|step| self.answered.binary_search(&step).is_ok())
     }
 
     /// The steps (1-based) whose exercise is still unanswered.
-    pub fn unanswered(&self, lesson: &Lesson) -> Vec<usize> {
-        (0..lesson.steps.len())
-            .filter(|step| lesson.steps[*step].exercise.is_some())
+    pub fn unanswered(&self, lesson: &LessonEntry) -> Vec<usize> {
+        lesson
+            .exercise_steps()
             .filter(|step| self.answered.binary_search(step).is_err())
             .map(|step| step + 1)
             .collect()
@@ -103,7 +100,7 @@ pub fn render_progress(progress: &Progress) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lesson::lessons;
+    use crate::lesson_index::LESSON_INDEX;
 
     #[test]
     fn progress_round_trips_and_skips_what_does_not_read() {
@@ -127,16 +124,14 @@ mod tests {
 
     #[test]
     fn a_lesson_is_complete_when_every_exercise_is_answered_not_when_its_end_is_reached() {
-        let lesson = &lessons()[0];
-        let last = lesson.steps.len() - 1;
-        let mut progress = parse_progress(&format!("{}={last}", lesson.id))[&lesson.id].clone();
+        let lesson = &LESSON_INDEX[0];
+        let last = lesson.steps() - 1;
+        let mut progress = parse_progress(&format!("{}={last}", lesson.id))[lesson.id].clone();
         assert!(
             !progress.is_complete(lesson),
             "reached the end, answered nothing"
         );
-        let exercises: Vec<usize> = (0..lesson.steps.len())
-            .filter(|i| lesson.steps[*i].exercise.is_some())
-            .collect();
+        let exercises: Vec<usize> = lesson.exercise_steps().collect();
         assert!(exercises.len() > 1);
         progress.merge(0, &exercises[1..]);
         assert_eq!(progress.unanswered(lesson), vec![exercises[0] + 1]);

@@ -202,7 +202,8 @@ pub fn title_of(state: &SharedState) -> String {
     let lesson = state
         .lesson
         .as_deref()
-        .and_then(|id| crate::lesson::lessons().iter().find(|l| l.id == id));
+        .and_then(crate::lesson_index::find)
+        .map(|(_, lesson)| lesson);
     if let Some(lesson) = lesson {
         return format!("Lesson: {}", lesson.title);
     }
