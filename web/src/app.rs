@@ -10,7 +10,7 @@ use reconcile_core::{export_scenario, Document};
 use yew::prelude::*;
 
 use crate::browser;
-use crate::components::lesson_panel::{lesson_invite, lesson_menu, LessonPanel};
+use crate::components::lesson_panel::{lesson_invite, lesson_loading, lesson_menu, LessonPanel};
 use crate::components::recent_sessions::RecentSessionsMenu;
 use crate::components::toolbar::{
     notice_banner, storage_notice, toolbar, NoticeCallbacks, ToolbarCallbacks,
@@ -21,13 +21,13 @@ use crate::components::{
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
     report_checked, share_link, use_debounce, use_embed_bridge, use_exercise_pane,
-    use_lesson_progress, use_persistence, use_previous_session, use_recent_sessions,
+    use_lesson_fetch, use_lesson_progress, use_persistence, use_previous_session, use_recent_sessions,
     use_service_worker, use_shortcuts, use_yaml, YamlLoad,
 };
 use crate::sessions::Autosave;
 use crate::startup::initial_state;
 use crate::state::{
-    hold_first_run, Action, ExerciseAction, LessonAction, Notice, SimAction, YamlAction, DOCUMENTS,
+    hold_first_run, Action, ExerciseAction, LessonAction, LessonLoad, Notice, SimAction, YamlAction, DOCUMENTS,
 };
 use reconcile_content::pane::PaneEvent;
 use reconcile_core::Format;
@@ -240,6 +240,10 @@ pub fn App() -> Html {
             dispatcher.dispatch(Action::Lesson(action))
         })
     };
+    use_lesson_fetch(
+        state.lesson_load.as_ref().and_then(LessonLoad::request),
+        on_lesson.clone(),
+    );
     let progress = use_lesson_progress(
         state
             .lesson
@@ -286,7 +290,7 @@ pub fn App() -> Html {
         _ => (state.plan.clone(), None),
     };
     // Until a first lesson is opened: where to begin, without blocking free play.
-    let invite = (!options.embed && state.lesson.is_none() && progress.is_empty())
+    let invite = (!options.embed && state.lesson_id().is_none() && progress.is_empty())
         .then(|| lesson_invite(&on_lesson));
     let editor = |document: Document| {
         let (on_edit, on_switch) = (on_edit.clone(), on_switch.clone());
@@ -382,7 +386,7 @@ pub fn App() -> Html {
                         </p>
                     </div>
                     { preset_menu(state.preset_id, lesson_documents, &on_choose) }
-                    { lesson_menu(state.lesson.as_ref().map(|l| l.lesson.id.as_str()), &progress, &on_lesson) }
+                    { lesson_menu(state.lesson_id(), &progress, &on_lesson) }
                     // A stable slot: the menu before it keeps the focus when the invitation goes.
                     <span class="invite-slot">{ invite }</span>
                     { open_exercise }
@@ -393,8 +397,10 @@ pub fn App() -> Html {
             { storage_notice }
             { update_notice(update_ready) }
             { notice }
-            <div class={classes!("layout", state.lesson.is_some().then_some("with-lesson"))} ref={layout} tabindex="-1">
-            if let Some(lesson) = &state.lesson {
+            <div class={classes!("layout", state.lesson_id().is_some().then_some("with-lesson"))} ref={layout} tabindex="-1">
+            if let Some(load) = &state.lesson_load {
+                { lesson_loading(load, &on_lesson) }
+            } else if let Some(lesson) = &state.lesson {
                 <LessonPanel lesson={lesson.clone()} saved={progress.get(&lesson.lesson.id).cloned()}
                              on_action={on_lesson.clone()} />
             }

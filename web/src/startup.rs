@@ -31,16 +31,13 @@ fn with_lesson(state: Playground, options: &EmbedOptions) -> Playground {
     let Some(id) = options.lesson.as_deref() else {
         return state;
     };
-    let resumes = state
-        .lesson
-        .as_ref()
-        .is_some_and(|open| open.lesson.id == id);
+    let resumes = state.lesson_id() == Some(id);
     if browser::location_hash().len() > 1 || (resumes && options.step.is_none()) {
         return state;
     }
     // Work the lesson replaces stays restorable, as with a link.
     let replaced = (!state.pristine).then(|| Rc::new(state.shared()));
-    let mut next = state.with_lesson(id, options.step.unwrap_or(1).saturating_sub(1));
+    let mut next = state.with_lesson_asked(id, options.step.unwrap_or(1).saturating_sub(1));
     if replaced.is_some() {
         next.restorable = replaced;
     }

@@ -139,25 +139,34 @@ fn presets_load_and_unknown_ids_change_nothing() {
 fn replacing_edited_documents_keeps_them_restorable() {
     use reconcile_web::state::{LessonAction, Notice};
     let typed = "{\"mine\": {}}";
+    // A lesson replaces them once its file has arrived.
     let replacements = [
-        Action::LoadPreset("stuck-namespace"),
-        Action::Lesson(LessonAction::Open {
-            id: "finalizers".into(),
-            step: 0,
-        }),
-        Action::Import {
+        vec![Action::LoadPreset("stuck-namespace")],
+        vec![
+            Action::Lesson(LessonAction::Open {
+                id: "finalizers".into(),
+                step: 0,
+            }),
+            finalizers_fetched(),
+        ],
+        vec![Action::Import {
             file_name: "s.json".into(),
             text: r#"{"desired": {}, "observed": {}}"#.into(),
-        },
+        }],
     ];
+    let reduce_all = |state: Rc<Playground>, actions: &[Action]| {
+        actions
+            .iter()
+            .fold(state, |state, action| reduce(state, action.clone()))
+    };
     for replacement in replacements {
         // Unedited documents are replaced without a word.
-        let quiet = reduce(Rc::new(Playground::default()), replacement.clone());
+        let quiet = reduce_all(Rc::new(Playground::default()), &replacement);
         assert!(quiet.restorable.is_none(), "{replacement:?}");
         assert!(!matches!(quiet.notice, Some(Notice::Replaced(_))));
 
         let edited = type_text(Rc::new(Playground::default()), Document::Desired, typed);
-        let replaced = reduce(edited, replacement.clone());
+        let replaced = reduce_all(edited, &replacement);
         assert_ne!(
             replaced.texts.get(Document::Desired),
             typed,
@@ -182,6 +191,92 @@ fn replacing_edited_documents_keeps_them_restorable() {
             .expect("the later edits are kept");
         assert_eq!(swapped.observed, "{\"later\": {}}");
     }
+}
+
+/// The lesson file of `finalizers`, as the page fetches it.
+fn finalizers_fetched() -> Action {
+    Action::Lesson(reconcile_web::state::LessonAction::Fetched {
+        path: "lessons/03-finalizers.json".into(),
+        text: include_str!("../../crates/reconcile-content/lessons/03-finalizers.json").into(),
+    })
+}
+
+/// A lesson opens once its file is fetched and read; until then the editors
+/// keep their documents, and a failed download or a file that does not read
+/// leaves the error in the panel until Try again.
+#[wasm_bindgen_test]
+fn a_lesson_opens_when_its_file_arrives_and_a_failure_can_be_retried() {
+    use reconcile_web::state::LessonAction;
+    let open = Action::Lesson(LessonAction::Open {
+        id: "finalizers".into(),
+        step: 1,
+    });
+    let asked = reduce(Rc::new(Playground::default()), open);
+    let load = asked.lesson_load.as_ref().expect("fetching");
+    assert_eq!(
+        load.request(),
+        Some(("lessons/03-finalizers.json".to_owned(), 0))
+    );
+    assert_eq!(asked.lesson_id(), Some("finalizers"));
+    assert!(asked.lesson.is_none());
+    assert_eq!(asked.texts, Playground::default().texts, "nothing replaced yet");
+    assert_eq!(asked.shared().lesson, None, "nothing to save yet");
+
+    let failed = reduce(
+        Rc::clone(&asked),
+        Action::Lesson(LessonAction::FetchFailed {
+            path: "lessons/03-finalizers.json".into(),
+            message: "Failed to fetch".into(),
+        }),
+    );
+    let load = failed.lesson_load.as_ref().expect("still there");
+    assert_eq!(load.failed.as_deref(), Some("Failed to fetch"));
+    assert_eq!(load.request(), None, "no fetch until Try again");
+    let retried = reduce(failed, Action::Lesson(LessonAction::Refetch));
+    assert_eq!(
+        retried.lesson_load.as_ref().and_then(|l| l.request()),
+        Some(("lessons/03-finalizers.json".to_owned(), 1))
+    );
+
+    // The one reader's located error, for a file that does not read.
+    let broken = reduce(
+        Rc::clone(&retried),
+        Action::Lesson(LessonAction::Fetched {
+            path: "lessons/03-finalizers.json".into(),
+            text: "{\"id\": \"finalizers\",}".into(),
+        }),
+    );
+    let error = broken.lesson_load.as_ref().and_then(|l| l.failed.clone());
+    assert!(
+        error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("lessons/03-finalizers.json: line 1, column")),
+        "{error:?}"
+    );
+
+    let opened = reduce(retried, finalizers_fetched());
+    assert!(opened.lesson_load.is_none());
+    let lesson = opened.lesson.as_ref().expect("open");
+    assert_eq!((lesson.lesson.id.as_str(), lesson.step), ("finalizers", 1));
+    assert!(opened.texts.get(Document::Finalizers).contains("cloud/lb-cleanup"));
+    assert_eq!(opened.shared().lesson.as_deref(), Some("finalizers"));
+}
+
+/// A link or an autosave that carries a lesson keeps its own documents: the
+/// fetched lesson opens over them, and is saved meanwhile.
+#[wasm_bindgen_test]
+fn a_linked_lesson_opens_over_the_links_documents() {
+    let mut shared = Playground::default().shared();
+    shared.desired = "{\"mine\": {}}\n".into();
+    shared.lesson = Some("finalizers".into());
+    shared.step = Some(2);
+    let restored = Rc::new(Playground::from_shared(&shared));
+    assert_eq!(restored.shared().lesson.as_deref(), Some("finalizers"));
+    assert_eq!(restored.shared().step, Some(2));
+    let opened = reduce(restored, finalizers_fetched());
+    assert_eq!(opened.texts.get(Document::Desired), "{\"mine\": {}}\n");
+    assert_eq!(opened.lesson.as_ref().map(|l| l.step), Some(2));
+    assert!(opened.notice.is_none());
 }
 
 #[wasm_bindgen_test]

@@ -3,7 +3,8 @@
 //!
 //! Every file of the build is listed with its revision (the first 16 hex digits
 //! of its SHA-256, which the worker checks on download): the first view's files
-//! ([`crate::size::first_view`]) are precached at install, the others (the JS
+//! ([`crate::size::first_view`]) and the lessons' files are precached at
+//! install, the others (the JS
 //! API's and the pane's modules, the YAML worker, the sandbox, Pyodide) are
 //! cached on first use. The version, and so the cache's name, is a hash of the
 //! list, so any change to any file makes a new worker that the browser installs
@@ -31,6 +32,13 @@ pub const REGISTER: &str = "sw-register.js";
 pub fn is_worker_file(name: &str) -> bool {
     name == FILE || name == REGISTER
 }
+/// The lessons' files (`index.html` copies `crates/reconcile-content/lessons`
+/// there): the page fetches one when a lesson opens, so they are precached with
+/// the first view, and an offline visit opens any lesson.
+fn is_lesson_file(path: &str) -> bool {
+    path.starts_with("lessons/")
+}
+
 /// The template's placeholder for the list.
 const PLACEHOLDER: &str = "/* BUILD */ null";
 
@@ -81,7 +89,7 @@ fn entries(dist: &Path) -> Result<Vec<Entry>, String> {
         }
         let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
         entries.push(Entry {
-            precache: first_view.contains(&path) || path == REGISTER,
+            precache: first_view.contains(&path) || path == REGISTER || is_lesson_file(&path),
             revision: revision(&bytes),
             path,
         });
@@ -161,6 +169,7 @@ mod tests {
             ("sandbox.html", "<html></html>"),
             ("example.html", "<html></html>"),
             ("pkg/reconcile.js", "js"),
+            ("lessons/01-four-actions.json", "{}"),
             ("pkg/reconcile.d.ts", "ts"),
             ("pyodide/pyodide.asm.wasm", "python"),
             (".stage/index.html", "stale"),
@@ -193,6 +202,7 @@ mod tests {
             listed(true),
             [
                 "index.html",
+                "lessons/01-four-actions.json",
                 "main-0123456789abcdef.css",
                 "reconcile-web-0123456789abcdef.js",
                 "reconcile-web-0123456789abcdef_bg.wasm",

@@ -1,18 +1,22 @@
 //! The lesson side panel: the step's text and task, its exercise, and the
-//! feedback; the lesson menu; the invitation to start with lesson 1.
+//! feedback; the panel while the lesson's file is fetched; the lesson menu;
+//! the invitation to start with lesson 1. The menu, the invitation and the
+//! way on to the next lesson read the lessons' index, compiled in; a
+//! lesson's text comes with its file.
 
-use reconcile_content::lesson::{lessons, Exercise, ExerciseKind, Feedback, Lesson};
+use reconcile_content::lesson::{Exercise, ExerciseKind, Feedback};
+use reconcile_content::lesson_index::{self, LessonEntry, LESSON_INDEX};
 use reconcile_content::progress::{LessonProgress, Progress};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::state::{LessonAction, LessonState};
+use crate::state::{LessonAction, LessonLoad, LessonState};
 
 /// " ✓" when every exercise was answered, " (step k of n)" when started.
-fn progress_mark(saved: Option<&LessonProgress>, lesson: &Lesson) -> String {
+fn progress_mark(saved: Option<&LessonProgress>, lesson: &LessonEntry) -> String {
     match saved {
         Some(saved) if saved.is_complete(lesson) => " ✓".to_owned(),
-        Some(saved) => format!(" (step {} of {})", saved.reached + 1, lesson.steps.len()),
+        Some(saved) => format!(" (step {} of {})", saved.reached + 1, lesson.steps()),
         None => String::new(),
     }
 }
@@ -39,9 +43,9 @@ pub fn lesson_menu(
             { "Lesson " }
             <select {onchange} aria-label="Lesson">
                 <option value="" selected={current.is_none()}>{ "None (free play)" }</option>
-                { for lessons().iter().enumerate().map(|(i, lesson)| html! {
-                    <option value={lesson.id.clone()} selected={current == Some(lesson.id.as_str())}>
-                        { format!("{}. {}{}", i + 1, lesson.title, progress_mark(progress.get(&lesson.id), lesson)) }
+                { for LESSON_INDEX.iter().enumerate().map(|(i, lesson)| html! {
+                    <option value={lesson.id} selected={current == Some(lesson.id)}>
+                        { format!("{}. {}{}", i + 1, lesson.title, progress_mark(progress.get(lesson.id), lesson)) }
                     </option>
                 }) }
             </select>
@@ -51,15 +55,40 @@ pub fn lesson_menu(
 
 /// For a newcomer: where to begin, one button beside the lesson menu.
 pub fn lesson_invite(on_action: &Callback<LessonAction>) -> Html {
-    let Some(first) = lessons().first() else {
+    let Some(first) = LESSON_INDEX.first() else {
         return Html::default();
     };
-    let id = first.id.clone();
+    let id = first.id;
     html! {
         <button type="button" class="lesson-invite" title={format!("Lesson 1: {}", first.title)}
-                onclick={on_action.reform(move |_| LessonAction::Open { id: id.clone(), step: 0 })}>
+                onclick={on_action.reform(move |_| LessonAction::Open { id: id.to_owned(), step: 0 })}>
             { "New here? Start with lesson 1" }
         </button>
+    }
+}
+
+/// The panel while the lesson's file is fetched, in the place and with the
+/// header the lesson will have (its title and step from the index): "Loading
+/// lesson…", shown only if the file takes a moment (main.css), or why it
+/// failed, with Try again.
+pub fn lesson_loading(load: &LessonLoad, on: &Callback<LessonAction>) -> Html {
+    let entry = load.entry;
+    html! {
+        <aside class="pane lesson-panel" aria-labelledby="lesson-title" aria-busy={load.failed.is_none().to_string()}>
+            <header class="pane-header">
+                <h2 id="lesson-title">{ entry.title }</h2>
+                <button type="button" onclick={on.reform(|_| LessonAction::Close)} aria-label="Close the lesson">{ "✕" }</button>
+            </header>
+            <p class="lesson-progress">{ format!("Step {} of {}", load.step + 1, entry.steps()) }</p>
+            if let Some(error) = &load.failed {
+                <div class="lesson-load-error" role="alert">
+                    <p>{ format!("The lesson could not be loaded: {error}") }</p>
+                    <button type="button" class="primary" onclick={on.reform(|_| LessonAction::Refetch)}>{ "Try again" }</button>
+                </div>
+            } else {
+                <p class="lesson-loading" role="status">{ "Loading lesson…" }</p>
+            }
+        </aside>
     }
 }
 
@@ -122,11 +151,10 @@ fn lesson_end(
     let lesson = &state.lesson;
     let mut progress = saved.cloned().unwrap_or_default();
     progress.merge(state.step, &state.answered);
-    let unanswered = progress.unanswered(lesson);
-    let following = lessons()
-        .iter()
-        .position(|l| l.id == lesson.id)
-        .and_then(|i| Some((i + 2, lessons().get(i + 1)?)));
+    let unanswered = lesson_index::find(&lesson.id)
+        .map(|(_, entry)| progress.unanswered(entry))
+        .unwrap_or_default();
+    let following = lesson_index::following(&lesson.id);
     html! {
         <div class="lesson-end">
             if unanswered.is_empty() {
@@ -137,7 +165,7 @@ fn lesson_end(
             }
             if let Some((number, following)) = following {
                 <button type="button" class="primary"
-                        onclick={{ let id = following.id.clone(); on.reform(move |_| LessonAction::Open { id: id.clone(), step: 0 }) }}>
+                        onclick={{ let id = following.id; on.reform(move |_| LessonAction::Open { id: id.to_owned(), step: 0 }) }}>
                     { format!("Next lesson: {number}. {} →", following.title) }
                 </button>
             } else {

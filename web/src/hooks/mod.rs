@@ -3,6 +3,7 @@
 mod use_debounce;
 mod use_embed_bridge;
 mod use_exercise_pane;
+mod use_lesson_fetch;
 mod use_lesson_progress;
 mod use_persistence;
 mod use_recent_sessions;
@@ -14,6 +15,7 @@ mod use_yaml;
 pub use use_debounce::use_debounce;
 pub use use_embed_bridge::{report_checked, use_embed_bridge};
 pub use use_exercise_pane::{use_exercise_pane, ExercisePane, PaneLoad};
+pub use use_lesson_fetch::use_lesson_fetch;
 pub use use_lesson_progress::{use_lesson_progress, LessonVisit};
 pub use use_persistence::{
     share_link, use_persistence, use_previous_session, AutosaveHandle, AUTOSAVE_LIMIT,

@@ -1,11 +1,13 @@
-//! The open lesson: which step, what the learner picked, and the feedback.
+//! The open lesson: which step, what the learner picked, and the feedback;
+//! and the lesson being fetched, before it opens.
 
 use std::rc::Rc;
 
 use reconcile_content::lesson::{
-    check_actions, check_choice, check_pass_actions, check_passes, lessons, ExerciseKind, Feedback,
-    Lesson,
+    check_actions, check_choice, check_pass_actions, check_passes, parse_lesson, ExerciseKind,
+    Feedback, Lesson,
 };
+use reconcile_content::lesson_index::{self, LessonEntry};
 use reconcile_core::Plan;
 use reconcile_sim::Timeline;
 
@@ -49,19 +51,89 @@ pub enum LessonAction {
     CheckChoice(usize),
     /// Gives up after a hint: the whole answer shows.
     ShowAnswer,
+    /// The text of the lesson file at `path` arrived.
+    Fetched { path: String, text: String },
+    /// The lesson file at `path` could not be downloaded, and why.
+    FetchFailed { path: String, message: String },
+    /// Try again after a failed download or a file that does not read.
+    Refetch,
+}
+
+/// A lesson asked for whose file is being fetched (or failed to be): the
+/// panel shows its title from the index and "Loading lesson…", or the error
+/// with Try again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LessonLoad {
+    pub entry: &'static LessonEntry,
+    /// 0-based, within the lesson's steps.
+    pub step: usize,
+    /// Opened from the menu, a button or `?lesson=`: the lesson's documents
+    /// and settings replace the editors'. Otherwise a link, an autosave or a
+    /// session carries the lesson, and the documents with it.
+    pub replaces_documents: bool,
+    /// Counts the tries, so that Try again fetches anew.
+    pub attempt: u32,
+    /// Why the last try failed: a download's error, or the reader's located one.
+    pub failed: Option<String>,
+}
+
+impl LessonLoad {
+    /// The load of lesson `id` at `step`, if the index has it.
+    pub fn of(id: &str, step: usize, replaces_documents: bool) -> Option<Self> {
+        let (_, entry) = lesson_index::find(id)?;
+        Some(Self {
+            entry,
+            step: step.min(entry.steps().saturating_sub(1)),
+            replaces_documents,
+            attempt: 0,
+            failed: None,
+        })
+    }
+
+    /// What to fetch now: the file's path and the try, unless the last try failed.
+    pub fn request(&self) -> Option<(String, u32)> {
+        self.failed
+            .is_none()
+            .then(|| (self.entry.path(), self.attempt))
+    }
+
+    /// Reads the fetched text with the lessons' one reader; a file that does
+    /// not read (or is another lesson's) fails the load with the reader's error.
+    pub fn read(&mut self, text: &str) -> Option<LessonState> {
+        let path = self.entry.path();
+        match parse_lesson(&path, text) {
+            Ok(lesson) if lesson.id == self.entry.id => Some(LessonState::open(lesson, self.step)),
+            Ok(lesson) => {
+                self.failed = Some(format!(
+                    "{path} holds the lesson {:?}, not {:?}.",
+                    lesson.id, self.entry.id
+                ));
+                None
+            }
+            Err(error) => {
+                self.failed = Some(error.to_string());
+                None
+            }
+        }
+    }
+
+    /// The exercise of the step it opens at: hidden from the first paint on,
+    /// with whatever would give it away.
+    pub fn pending_exercise(&self) -> Option<ExerciseKind> {
+        self.entry.exercise(self.step)
+    }
 }
 
 impl LessonState {
-    pub fn open(id: &str, step: usize) -> Option<Self> {
-        let lesson = lessons().iter().find(|l| l.id == id)?.clone();
+    pub fn open(lesson: Lesson, step: usize) -> Self {
         let step = step.min(lesson.steps.len().saturating_sub(1));
-        Some(Self {
+        Self {
             lesson: Rc::new(lesson),
             step,
             picked: Vec::new(),
             answer: None,
             answered: Vec::new(),
-        })
+        }
     }
 
     pub fn go_to(&mut self, step: usize) {

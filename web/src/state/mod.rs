@@ -22,7 +22,7 @@ use crate::browser::StorageProblem;
 use crate::shared::Shared;
 
 pub use exercise::ExerciseAction;
-pub use lesson::{Answer, LessonAction, LessonState};
+pub use lesson::{Answer, LessonAction, LessonLoad, LessonState};
 pub use sim::{hold_first_run, release_first_run, SimAction, SimState, SPEEDS};
 pub use yaml::{Converted, ParsedAnswers, ReadDocuments, YamlAction, YamlReply, YamlRequest};
 
@@ -165,6 +165,8 @@ pub struct Playground {
     pub restorable: Option<Rc<SharedState>>,
     /// The lesson open in the side panel.
     pub lesson: Option<LessonState>,
+    /// The lesson whose file is being fetched: it replaces `lesson` once read.
+    pub lesson_load: Option<LessonLoad>,
     /// The texts are exactly what a preset or a lesson put there: replacing
     /// them loses nothing. Otherwise they are someone's work, and replacing
     /// them keeps them restorable.
@@ -273,6 +275,7 @@ impl Playground {
             notice: None,
             restorable: None,
             lesson: None,
+            lesson_load: None,
             pristine: preset_id.is_some(),
             code: None,
             code_revision: 0,
@@ -300,10 +303,11 @@ impl Playground {
                 .sim
                 .open_comparison_for_class(state.scenario.as_deref());
         }
-        state.lesson = shared
+        // The documents are the link's; the lesson's text follows when fetched.
+        state.lesson_load = shared
             .lesson
             .as_deref()
-            .and_then(|id| LessonState::open(id, shared.step.unwrap_or(0)));
+            .and_then(|id| LessonLoad::of(id, shared.step.unwrap_or(0), false));
         state.code = shared.code.clone();
         state.exercise_open = shared.exercise && state.code.is_some();
         state
@@ -323,18 +327,42 @@ impl Playground {
             selected: self.sim.saved_position().1,
             compare: self.sim.show_comparison,
             preset: self.preset_id,
-            lesson: self.lesson.as_ref().map(|l| (l.lesson.id.clone(), l.step)),
+            lesson: self.saved_lesson(),
             code: self.code.clone(),
             exercise_open: self.exercise_open,
             formats: self.formats,
         }
     }
 
-    /// Opens a lesson at a step, loading its documents and simulation settings.
-    pub fn with_lesson(self, id: &str, step: usize) -> Self {
-        let Some(lesson) = LessonState::open(id, step) else {
-            return self;
-        };
+    /// The lesson a link or an autosave keeps, with its step: the open one,
+    /// or one being fetched for the documents already shown. (A lesson asked
+    /// for from the menu has replaced nothing yet while it is fetched.)
+    fn saved_lesson(&self) -> Option<(String, usize)> {
+        let open = self.lesson.as_ref().map(|l| (l.lesson.id.clone(), l.step));
+        let fetched = self.lesson_load.as_ref().filter(|l| !l.replaces_documents);
+        open.or_else(|| fetched.map(|l| (l.entry.id.to_owned(), l.step)))
+    }
+
+    /// The id of the lesson in the panel: the one being fetched, else the open one.
+    pub fn lesson_id(&self) -> Option<&str> {
+        match (&self.lesson_load, &self.lesson) {
+            (Some(load), _) => Some(load.entry.id),
+            (None, Some(open)) => Some(&open.lesson.id),
+            (None, None) => None,
+        }
+    }
+
+    /// Asks for lesson `id` at `step`: its file is fetched, then its
+    /// documents and simulation settings replace the editors'.
+    pub fn with_lesson_asked(mut self, id: &str, step: usize) -> Self {
+        if let Some(load) = LessonLoad::of(id, step, true) {
+            self.lesson_load = Some(load);
+        }
+        self
+    }
+
+    /// Opens a lesson, loading its documents and simulation settings.
+    fn with_lesson(self, lesson: LessonState) -> Self {
         let texts = Texts::from_strings(lesson.lesson.texts());
         let preset = lesson.lesson.preset.as_deref().and_then(presets::find);
         let mut next = Self::new(texts, lesson.lesson.sim_config(), preset);
@@ -342,6 +370,27 @@ impl Playground {
         (next.code, next.exercise_open) = (self.code, self.exercise_open);
         next.lesson = Some(lesson);
         next.pristine = true;
+        next
+    }
+
+    /// The fetched text of the lesson being loaded: read, it opens (over the
+    /// editors' documents when asked for so); else the load shows the error.
+    fn lesson_fetched(self: &Rc<Self>, path: &str, text: &str) -> Playground {
+        let mut next = (**self).clone();
+        let Some(load) = next.lesson_load.as_mut().filter(|l| l.entry.path() == path) else {
+            return next;
+        };
+        let Some(lesson) = load.read(text) else {
+            return next;
+        };
+        if !load.replaces_documents {
+            next.lesson_load = None;
+            next.lesson = Some(lesson);
+            return next;
+        }
+        let title = lesson.lesson.title.clone();
+        let mut next = next.with_lesson(lesson);
+        self.keep_replaced_work(&mut next, || format!("Opened the lesson “{title}”."));
         next
     }
 
@@ -371,7 +420,10 @@ impl Playground {
     }
 
     fn pending_exercise(&self) -> Option<reconcile_content::lesson::ExerciseKind> {
-        self.lesson.as_ref()?.pending_exercise()
+        match &self.lesson_load {
+            Some(load) => load.pending_exercise(),
+            None => self.lesson.as_ref()?.pending_exercise(),
+        }
     }
 
     pub fn open_exercise(&mut self, language: Option<Language>) {
@@ -682,16 +734,22 @@ impl Reducible for Playground {
                 }
             }
             Action::Lesson(action) => match action {
-                LessonAction::Open { id, step } => {
-                    next = next.with_lesson(&id, step);
-                    if let Some(lesson) = next.lesson.as_ref().filter(|l| l.lesson.id == id) {
-                        let title = lesson.lesson.title.clone();
-                        self.keep_replaced_work(&mut next, || {
-                            format!("Opened the lesson “{title}”.")
-                        });
+                LessonAction::Open { id, step } => next = next.with_lesson_asked(&id, step),
+                LessonAction::Close => (next.lesson, next.lesson_load) = (None, None),
+                LessonAction::Fetched { path, text } => next = self.lesson_fetched(&path, &text),
+                LessonAction::FetchFailed { path, message } => {
+                    match next.lesson_load.as_mut().filter(|l| l.entry.path() == path) {
+                        Some(load) => load.failed = Some(message),
+                        None => return self,
                     }
                 }
-                LessonAction::Close => next.lesson = None,
+                LessonAction::Refetch => match next.lesson_load.as_mut() {
+                    Some(load) if load.failed.is_some() => {
+                        load.failed = None;
+                        load.attempt += 1;
+                    }
+                    _ => return self,
+                },
                 LessonAction::GoTo(step) => {
                     if let Some(lesson) = &mut next.lesson {
                         lesson.go_to(step);
