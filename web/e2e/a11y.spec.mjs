@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { test, expect, actionItems, editor } from "./fixtures.mjs";
 
-/** The lessons the page compiles in, in teaching order: [{ id, steps: [{ exercise }] }]. */
+/** The lesson files (the page's index is built from them), in teaching order: [{ id, steps: [{ exercise }] }]. */
 const lessonsDir = new URL("../../crates/reconcile-content/lessons/", import.meta.url);
 const lessons = readdirSync(lessonsDir)
   .filter((file) => file.endsWith(".json"))
@@ -61,8 +61,26 @@ test("axe finds no violations in a lesson with feedback showing", async ({ page 
 
 test("axe finds no violations on the embed view of a lesson", async ({ page }) => {
   await page.goto("/?embed&lesson=triggers&step=2");
-  await expect(page.locator(".lesson-panel")).toBeVisible();
+  await expect(page.locator(".lesson-panel .lesson-text")).toBeVisible();
   expect(await violations(page)).toEqual([]);
+});
+
+test.describe("a lesson whose file is slow or fails", () => {
+  test.use({ expectedProblems: /^console error: Failed to load resource: net::ERR_FAILED$/ });
+  test("axe finds no violations while it loads, nor in its error", async ({ page }) => {
+    let release;
+    const released = new Promise((resolve) => (release = resolve));
+    await page.route("**/lessons/06-triggers.json", async (route) => {
+      await released;
+      await route.abort();
+    });
+    await page.goto("/?lesson=triggers&step=2");
+    await expect(page.locator(".lesson-loading")).toBeVisible();
+    expect(await violations(page), "loading").toEqual([]);
+    release();
+    await expect(page.locator(".lesson-load-error")).toBeVisible();
+    expect(await violations(page), "failed").toEqual([]);
+  });
 });
 
 test("the lesson files are the lessons the page offers", async ({ page }) => {
@@ -99,6 +117,8 @@ for (const lesson of lessons) {
       await page.emulateMedia({ colorScheme: "light" });
       await page.goto(`/?lesson=${lesson.id}&step=${index + 1}`);
       await expect(page.locator(".lesson-progress")).toHaveText(`Step ${index + 1} of ${lesson.steps.length}`);
+      // The lesson's text has arrived (not "Loading lesson…").
+      await expect(page.locator(".lesson-panel .lesson-text")).toBeVisible();
       expect(await violations(page)).toEqual([]);
       if (step.exercise) {
         await page.emulateMedia({ colorScheme: "dark" });

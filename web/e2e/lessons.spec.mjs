@@ -812,3 +812,67 @@ test("a lesson's own documents are the lesson's, not edits of yours", async ({ p
   await expect(preset.locator("option:checked")).toHaveText("Custom (edited)");
   await expect(page.locator("#preset-summary")).toHaveText("Edited by you.");
 });
+
+// The page compiles in only the lessons' index (menu, titles, steps); a
+// lesson's text is its own file, fetched when it opens (docs/lessons.md).
+test("a lesson's text is fetched when it opens, not with the page", async ({ page }) => {
+  const fetched = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/lessons/")) fetched.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/");
+  await expect(actionItems(page)).toHaveCount(3);
+  expect(fetched).toEqual([]);
+  await page.getByLabel("Lesson", { exact: true }).selectOption({ label: "3. Finalizers: terminating but not gone" });
+  await expect(panel(page)).toContainText("FINALIZE");
+  expect(fetched).toEqual(["/lessons/03-finalizers.json"]);
+});
+
+test("a slow lesson file: the panel has the lesson's title and says Loading lesson…, then the lesson", async ({ page }) => {
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  await page.route("**/lessons/03-finalizers.json", async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto("/?lesson=finalizers&step=2");
+  await expect(page.getByRole("heading", { name: "Finalizers: terminating but not gone" })).toBeVisible();
+  await expect(panel(page)).toContainText("Step 2 of 4");
+  await expect(panel(page).getByRole("status")).toHaveText("Loading lesson…");
+  await expect(panel(page).getByRole("status")).toBeVisible();
+  await expect(page.getByLabel("Lesson", { exact: true }).locator("option:checked")).toHaveText(/^3\. Finalizers/);
+  release();
+  await expect(panel(page)).toContainText("Who removes cloud/lb-cleanup from the list?");
+  await expect(page.getByRole("textbox", { name: "Finalizers", exact: true })).toHaveValue(/cloud\/lb-cleanup/);
+});
+
+test.describe("a lesson file that fails to download", () => {
+  // The aborted download is the browser's console error; any other still fails the test.
+  test.use({ expectedProblems: /^console error: Failed to load resource: net::ERR_FAILED$/ });
+  test("shows why, and Try again opens the lesson", async ({ page }) => {
+    let failures = 1;
+    await page.route("**/lessons/03-finalizers.json", (route) => (failures-- > 0 ? route.abort() : route.continue()));
+    await page.goto("/");
+    await page.getByLabel("Lesson", { exact: true }).selectOption({ label: "3. Finalizers: terminating but not gone" });
+    const alert = panel(page).getByRole("alert");
+    await expect(alert).toContainText("The lesson could not be loaded: Failed to fetch");
+    // Nothing was replaced: the editors keep the documents they had.
+    await expect(page.getByRole("textbox", { name: "Finalizers", exact: true })).not.toHaveValue(/cloud\/lb-cleanup/);
+    await alert.getByRole("button", { name: "Try again" }).click();
+    await expect(alert).toHaveCount(0);
+    await expect(panel(page)).toContainText("Step 1 of 4");
+    await expect(page.getByRole("textbox", { name: "Finalizers", exact: true })).toHaveValue(/cloud\/lb-cleanup/);
+  });
+});
+
+test("a lesson file that does not read shows the reader's located error", async ({ page }) => {
+  await page.route("**/lessons/02-drift.json", (route) =>
+    route.fulfill({ contentType: "application/json", body: '{"id": "drift",\n  "steps": [}' }),
+  );
+  await page.goto("/?lesson=drift");
+  await expect(panel(page).getByRole("alert")).toContainText(
+    "The lesson could not be loaded: lessons/02-drift.json: line 2, column",
+  );
+  await page.getByRole("button", { name: "Close the lesson" }).click();
+  await expect(panel(page)).toHaveCount(0);
+});

@@ -66,6 +66,19 @@ test("a second visit works offline: the plan shows and Step runs", async ({ page
   await other.close();
 });
 
+test("lessons open offline on a second visit: their files are precached with the first view", async ({ page, context }) => {
+  await visitUntilControlled(page, "/");
+  await context.setOffline(true);
+  await page.goto("/?lesson=finalizers&step=2");
+  await expect(page.locator(".lesson-panel")).toContainText("Who removes cloud/lb-cleanup from the list?");
+  await expect(page.getByRole("textbox", { name: "Finalizers", exact: true })).toHaveValue(/cloud\/lb-cleanup/);
+  // Never opened online: the last lesson, from the menu.
+  await page.getByLabel("Lesson", { exact: true }).selectOption({ label: "17. Why reconcile is not told why it runs" });
+  await expect(page.locator(".lesson-panel")).toContainText("Step 1 of");
+  await expect(page.locator(".lesson-panel .lesson-text")).toBeVisible();
+  await expect(page.locator(".lesson-panel [role=alert]")).toHaveCount(0);
+});
+
 test("an on-demand module used once online (YAML) works offline after that", async ({ page, context }) => {
   await visitUntilControlled(page, "/");
   await paste(page, "Desired state", "web:\n  replicas: 2\n");
