@@ -44,6 +44,7 @@ fn main() {
         .expect("writing to a String");
     }
     index.push(']');
-    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("lesson_index.rs");
+    let out =
+        Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("lesson_index.rs");
     std::fs::write(&out, index).expect("writing the lessons' index");
 }

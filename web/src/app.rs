@@ -21,13 +21,14 @@ use crate::components::{
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
     report_checked, share_link, use_debounce, use_embed_bridge, use_exercise_pane,
-    use_lesson_fetch, use_lesson_progress, use_persistence, use_previous_session, use_recent_sessions,
-    use_service_worker, use_shortcuts, use_yaml, YamlLoad,
+    use_lesson_fetch, use_lesson_progress, use_persistence, use_previous_session,
+    use_recent_sessions, use_service_worker, use_shortcuts, use_yaml, YamlLoad,
 };
 use crate::sessions::Autosave;
 use crate::startup::initial_state;
 use crate::state::{
-    hold_first_run, Action, ExerciseAction, LessonAction, LessonLoad, Notice, SimAction, YamlAction, DOCUMENTS,
+    hold_first_run, Action, ExerciseAction, LessonAction, LessonLoad, Notice, SimAction,
+    YamlAction, DOCUMENTS,
 };
 use reconcile_content::pane::PaneEvent;
 use reconcile_core::Format;

@@ -219,7 +219,11 @@ fn a_lesson_opens_when_its_file_arrives_and_a_failure_can_be_retried() {
     );
     assert_eq!(asked.lesson_id(), Some("finalizers"));
     assert!(asked.lesson.is_none());
-    assert_eq!(asked.texts, Playground::default().texts, "nothing replaced yet");
+    assert_eq!(
+        asked.texts,
+        Playground::default().texts,
+        "nothing replaced yet"
+    );
     assert_eq!(asked.shared().lesson, None, "nothing to save yet");
 
     let failed = reduce(
@@ -258,7 +262,10 @@ fn a_lesson_opens_when_its_file_arrives_and_a_failure_can_be_retried() {
     assert!(opened.lesson_load.is_none());
     let lesson = opened.lesson.as_ref().expect("open");
     assert_eq!((lesson.lesson.id.as_str(), lesson.step), ("finalizers", 1));
-    assert!(opened.texts.get(Document::Finalizers).contains("cloud/lb-cleanup"));
+    assert!(opened
+        .texts
+        .get(Document::Finalizers)
+        .contains("cloud/lb-cleanup"));
     assert_eq!(opened.shared().lesson.as_deref(), Some("finalizers"));
 }
 

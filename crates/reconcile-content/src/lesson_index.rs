@@ -114,8 +114,9 @@ mod tests {
                 .iter()
                 .map(|step| step.exercise.as_ref().map(|e| e.kind))
                 .collect();
-            let indexed: Vec<Option<ExerciseKind>> =
-                (0..entry.steps()).map(|step| entry.exercise(step)).collect();
+            let indexed: Vec<Option<ExerciseKind>> = (0..entry.steps())
+                .map(|step| entry.exercise(step))
+                .collect();
             assert_eq!(indexed, kinds, "{file}");
         }
     }

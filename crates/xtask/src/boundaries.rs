@@ -120,6 +120,39 @@ const RULES: [Rule; 12] = [
     },
 ];
 
+/// A feature of a dependency that a build must not turn on: `(what, package,
+/// dependency, feature)`.
+const FEATURES_OFF: [(&str, &str, &str, &str); 1] = [(
+    "the page compiles in the lessons' index, not their texts, which it fetches when a lesson opens",
+    "reconcile-web",
+    "reconcile-content",
+    "lesson-texts",
+)];
+
+/// Whether `cargo tree -e features` output turns `feature` of `dependency` on.
+fn turns_on(tree: &str, dependency: &str, feature: &str) -> bool {
+    let node = format!("{dependency} feature \"{feature}\"");
+    tree.lines().any(|line| line.trim() == node)
+}
+
+/// The violations of [`FEATURES_OFF`]'s rules: `(what, sentence)`.
+fn features_turned_on(env: &Env) -> Result<Vec<(&'static str, Option<String>)>, String> {
+    let mut checked = Vec::new();
+    for (what, package, dependency, feature) in FEATURES_OFF {
+        let tree = env
+            .step(
+                "cargo",
+                &["tree", "-q", "-p", package, "-e", "normal,features"],
+            )
+            .args(&["-i", dependency, "--prefix", "none"])
+            .output()?;
+        let found = turns_on(&tree, dependency, feature)
+            .then(|| format!("{package} turns on {dependency}'s feature {feature}"));
+        checked.push((what, found));
+    }
+    Ok(checked)
+}
+
 /// "Your reconcile", a wasm module of its own that the page imports when the
 /// pane first opens: linked into the page, it would be in its first load again.
 const PANE: &str = "reconcile-exercise-ui";
@@ -184,16 +217,21 @@ fn violations(env: &Env, rule: &Rule) -> Result<Vec<String>, String> {
 
 /// Checks every rule; one passed or failed test per rule, for the test tally.
 pub fn check(env: &Env, tally: &mut Tally) -> Result<(), String> {
-    let mut failures = Vec::new();
+    let mut checked = Vec::new();
     for rule in &RULES {
         let found = violations(env, rule)?;
-        if found.is_empty() {
-            println!("boundary ok: {}", rule.what);
-            tally.passed += 1;
-        } else {
-            println!("boundary BROKEN: {}: {}", rule.what, found.join("; "));
+        checked.push((rule.what, (!found.is_empty()).then(|| found.join("; "))));
+    }
+    checked.extend(features_turned_on(env)?);
+    let mut failures = Vec::new();
+    for (what, found) in checked {
+        if let Some(found) = found {
+            println!("boundary BROKEN: {what}: {found}");
             tally.failed += 1;
-            failures.push(rule.what);
+            failures.push(what);
+        } else {
+            println!("boundary ok: {what}");
+            tally.passed += 1;
         }
     }
     if failures.is_empty() {
@@ -209,6 +247,14 @@ pub fn check(env: &Env, tally: &mut Tally) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_feature_is_on_when_cargo_tree_lists_its_node() {
+        let on = "reconcile-content v0.1.0 (/w/crates/reconcile-content)\nreconcile-content feature \"lesson-texts\"\nreconcile-sim v0.1.0 (/w/crates/reconcile-sim)\n";
+        assert!(turns_on(on, "reconcile-content", "lesson-texts"));
+        let off = "reconcile-content v0.1.0 (/w/crates/reconcile-content)\nreconcile-web v0.1.0 (/w/web)\nreconcile-web feature \"default\" (command-line)\n";
+        assert!(!turns_on(off, "reconcile-content", "lesson-texts"));
+    }
 
     #[test]
     fn package_names_reads_cargo_tree_lines() {

@@ -52,9 +52,15 @@ pub enum LessonAction {
     /// Gives up after a hint: the whole answer shows.
     ShowAnswer,
     /// The text of the lesson file at `path` arrived.
-    Fetched { path: String, text: String },
+    Fetched {
+        path: String,
+        text: String,
+    },
     /// The lesson file at `path` could not be downloaded, and why.
-    FetchFailed { path: String, message: String },
+    FetchFailed {
+        path: String,
+        message: String,
+    },
     /// Try again after a failed download or a file that does not read.
     Refetch,
 }
