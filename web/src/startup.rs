@@ -10,7 +10,7 @@ use reconcile_content::share;
 use crate::browser;
 use crate::embed::EmbedOptions;
 use crate::sessions::Opened;
-use crate::state::{Notice, Playground};
+use crate::state::{LessonOpening, Notice, Playground};
 
 /// What the page starts from: the URL, and what `opened` found saved.
 pub fn initial_state(options: &EmbedOptions, opened: Opened) -> Playground {
@@ -37,7 +37,8 @@ fn with_lesson(state: Playground, options: &EmbedOptions) -> Playground {
     }
     // Work the lesson replaces stays restorable, as with a link.
     let replaced = (!state.pristine).then(|| Rc::new(state.shared()));
-    let mut next = state.with_lesson_asked(id, options.step.unwrap_or(1).saturating_sub(1));
+    let step = options.step.unwrap_or(1).saturating_sub(1);
+    let mut next = state.with_lesson_asked(id, step, LessonOpening::Addressed);
     if replaced.is_some() {
         next.restorable = replaced;
     }

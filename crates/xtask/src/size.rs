@@ -100,7 +100,8 @@ fn is_sandbox(name: &str) -> bool {
 
 /// What the page's first view downloads, by name relative to `dist`: the page,
 /// its stylesheet, js and wasm, and the inline JavaScript (`snippets/`) its glue
-/// imports at once. The service worker precaches these (and `sw-register.js`).
+/// imports at once. The service worker precaches these (and `sw-register.js` and
+/// the lessons' files).
 pub fn first_view(dist: &Path) -> Result<Vec<(String, PathBuf)>, String> {
     let mut page = files(dist, |name| {
         name != "example.html" && !crate::sw::is_worker_file(name) && !is_sandbox(name)

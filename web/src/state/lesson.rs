@@ -73,24 +73,37 @@ pub struct LessonLoad {
     pub entry: &'static LessonEntry,
     /// 0-based, within the lesson's steps.
     pub step: usize,
-    /// Opened from the menu, a button or `?lesson=`: the lesson's documents
-    /// and settings replace the editors'. Otherwise a link, an autosave or a
-    /// session carries the lesson, and the documents with it.
-    pub replaces_documents: bool,
+    pub opening: LessonOpening,
     /// Counts the tries, so that Try again fetches anew.
     pub attempt: u32,
     /// Why the last try failed: a download's error, or the reader's located one.
     pub failed: Option<String>,
 }
 
+/// How a lesson being fetched came to open, which decides what it does to the
+/// editors' documents once it is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LessonOpening {
+    /// From the menu or a button: its documents and settings replace the
+    /// editors'; edited ones stay restorable, and a notice says so.
+    Asked,
+    /// From `?lesson=` as the page starts: its documents replace the
+    /// editors' too, but the start has kept the session it replaces
+    /// restorable already, as it does for a link, without a notice.
+    Addressed,
+    /// A link, an autosave or a session carries the lesson and the documents
+    /// with it: they stay.
+    Carried,
+}
+
 impl LessonLoad {
     /// The load of lesson `id` at `step`, if the index has it.
-    pub fn of(id: &str, step: usize, replaces_documents: bool) -> Option<Self> {
+    pub fn of(id: &str, step: usize, opening: LessonOpening) -> Option<Self> {
         let (_, entry) = lesson_index::find(id)?;
         Some(Self {
             entry,
             step: step.min(entry.steps().saturating_sub(1)),
-            replaces_documents,
+            opening,
             attempt: 0,
             failed: None,
         })

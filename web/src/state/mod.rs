@@ -22,7 +22,7 @@ use crate::browser::StorageProblem;
 use crate::shared::Shared;
 
 pub use exercise::ExerciseAction;
-pub use lesson::{Answer, LessonAction, LessonLoad, LessonState};
+pub use lesson::{Answer, LessonAction, LessonLoad, LessonOpening, LessonState};
 pub use sim::{hold_first_run, release_first_run, SimAction, SimState, SPEEDS};
 pub use yaml::{Converted, ParsedAnswers, ReadDocuments, YamlAction, YamlReply, YamlRequest};
 
@@ -307,7 +307,7 @@ impl Playground {
         state.lesson_load = shared
             .lesson
             .as_deref()
-            .and_then(|id| LessonLoad::of(id, shared.step.unwrap_or(0), false));
+            .and_then(|id| LessonLoad::of(id, shared.step.unwrap_or(0), LessonOpening::Carried));
         state.code = shared.code.clone();
         state.exercise_open = shared.exercise && state.code.is_some();
         state
@@ -339,7 +339,10 @@ impl Playground {
     /// for from the menu has replaced nothing yet while it is fetched.)
     fn saved_lesson(&self) -> Option<(String, usize)> {
         let open = self.lesson.as_ref().map(|l| (l.lesson.id.clone(), l.step));
-        let fetched = self.lesson_load.as_ref().filter(|l| !l.replaces_documents);
+        let fetched = self
+            .lesson_load
+            .as_ref()
+            .filter(|l| l.opening == LessonOpening::Carried);
         open.or_else(|| fetched.map(|l| (l.entry.id.to_owned(), l.step)))
     }
 
@@ -354,8 +357,8 @@ impl Playground {
 
     /// Asks for lesson `id` at `step`: its file is fetched, then its
     /// documents and simulation settings replace the editors'.
-    pub fn with_lesson_asked(mut self, id: &str, step: usize) -> Self {
-        if let Some(load) = LessonLoad::of(id, step, true) {
+    pub fn with_lesson_asked(mut self, id: &str, step: usize, opening: LessonOpening) -> Self {
+        if let Some(load) = LessonLoad::of(id, step, opening) {
             self.lesson_load = Some(load);
         }
         self
@@ -383,15 +386,20 @@ impl Playground {
         let Some(lesson) = load.read(text) else {
             return next;
         };
-        if !load.replaces_documents {
-            next.lesson_load = None;
-            next.lesson = Some(lesson);
-            return next;
+        match load.opening {
+            LessonOpening::Carried => {
+                next.lesson_load = None;
+                next.lesson = Some(lesson);
+                next
+            }
+            LessonOpening::Addressed => next.with_lesson(lesson),
+            LessonOpening::Asked => {
+                let title = lesson.lesson.title.clone();
+                let mut next = next.with_lesson(lesson);
+                self.keep_replaced_work(&mut next, || format!("Opened the lesson “{title}”."));
+                next
+            }
         }
-        let title = lesson.lesson.title.clone();
-        let mut next = next.with_lesson(lesson);
-        self.keep_replaced_work(&mut next, || format!("Opened the lesson “{title}”."));
-        next
     }
 
     /// The same state with other documents, checked.
@@ -734,7 +742,9 @@ impl Reducible for Playground {
                 }
             }
             Action::Lesson(action) => match action {
-                LessonAction::Open { id, step } => next = next.with_lesson_asked(&id, step),
+                LessonAction::Open { id, step } => {
+                    next = next.with_lesson_asked(&id, step, LessonOpening::Asked);
+                }
                 LessonAction::Close => (next.lesson, next.lesson_load) = (None, None),
                 LessonAction::Fetched { path, text } => next = self.lesson_fetched(&path, &text),
                 LessonAction::FetchFailed { path, message } => {
