@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, actionItems, editor } from "./fixtures.mjs";
+import { test, expect, actionItems, editor, holdRequests } from "./fixtures.mjs";
 
 /** The lesson files (the page's index is built from them), in teaching order: [{ id, steps: [{ exercise }] }]. */
 const lessonsDir = new URL("../../crates/reconcile-content/lessons/", import.meta.url);
@@ -68,12 +68,7 @@ test("axe finds no violations on the embed view of a lesson", async ({ page }) =
 test.describe("a lesson whose file is slow or fails", () => {
   test.use({ expectedProblems: /^console error: Failed to load resource: net::ERR_FAILED$/ });
   test("axe finds no violations while it loads, nor in its error", async ({ page }) => {
-    let release;
-    const released = new Promise((resolve) => (release = resolve));
-    await page.route("**/lessons/06-triggers.json", async (route) => {
-      await released;
-      await route.abort();
-    });
+    const release = await holdRequests(page, "**/lessons/06-triggers.json", (route) => route.abort());
     await page.goto("/?lesson=triggers&step=2");
     await expect(page.locator(".lesson-loading")).toBeVisible();
     expect(await violations(page), "loading").toEqual([]);

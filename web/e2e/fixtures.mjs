@@ -73,3 +73,14 @@ export function autosaved(page) {
     return localStorage.getItem(`reconcile-playground/v1/session/${id}`) ?? "";
   });
 }
+
+/** Holds the requests matching `pattern` until the returned function is called; then `answer` answers them (the server's file by default). */
+export async function holdRequests(page, pattern, answer = (route) => route.continue()) {
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  await page.route(pattern, async (route) => {
+    await released;
+    await answer(route);
+  });
+  return release;
+}

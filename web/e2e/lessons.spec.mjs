@@ -1,4 +1,4 @@
-import { test, expect, actionItems, editor } from "./fixtures.mjs";
+import { test, expect, actionItems, editor, holdRequests } from "./fixtures.mjs";
 
 const panel = (page) => page.getByRole("complementary", { name: /./ });
 const feedback = (page) => page.locator(".feedback");
@@ -829,12 +829,7 @@ test("a lesson's text is fetched when it opens, not with the page", async ({ pag
 });
 
 test("a slow lesson file: the panel has the lesson's title and says Loading lesson…, then the lesson", async ({ page }) => {
-  let release;
-  const released = new Promise((resolve) => (release = resolve));
-  await page.route("**/lessons/03-finalizers.json", async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdRequests(page, "**/lessons/03-finalizers.json");
   await page.goto("/?lesson=finalizers&step=2");
   await expect(page.getByRole("heading", { name: "Finalizers: terminating but not gone" })).toBeVisible();
   await expect(panel(page)).toContainText("Step 2 of 4");
