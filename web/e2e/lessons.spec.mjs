@@ -836,8 +836,15 @@ test("a slow lesson file: the panel has the lesson's title and says Loading less
   await expect(panel(page).getByRole("status")).toHaveText("Loading lesson…");
   await expect(panel(page).getByRole("status")).toBeVisible();
   await expect(page.getByLabel("Lesson", { exact: true }).locator("option:checked")).toHaveText(/^3\. Finalizers/);
+  // The panel is in its place from the start: the lesson's text does not move it or the editors.
+  const place = async () => {
+    const [panelBox, editorBox] = [await panel(page).boundingBox(), await editor(page, "Desired state").boundingBox()];
+    return { panel: [panelBox.x, panelBox.y, panelBox.width], editor: [editorBox.x, editorBox.y, editorBox.width] };
+  };
+  const loading = await place();
   release();
   await expect(panel(page)).toContainText("Who removes cloud/lb-cleanup from the list?");
+  expect(await place()).toEqual(loading);
   await expect(page.getByRole("textbox", { name: "Finalizers", exact: true })).toHaveValue(/cloud\/lb-cleanup/);
 });
 
