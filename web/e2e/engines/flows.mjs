@@ -1,7 +1,7 @@
 // The main flows, one spec for Firefox and WebKit (run.mjs drives it through driver.mjs):
 // edit and plan, an error with its location, a preset, Step/Run, a share link round
 // trip, an embed, autosave and restore, and the features of later issues (level vs
-// edge lanes, YAML). Chromium runs the same flows, and more, in the Playwright specs.
+// edge lanes, YAML, a lesson fetched as it opens). Chromium runs the same flows, and more, in the Playwright specs.
 import assert from "node:assert/strict";
 
 const SEED_SUMMARY = "1 to create, 1 to update, 0 to finalize, 1 to delete";
@@ -71,6 +71,17 @@ export const flows = {
     await new Promise((resolve) => setTimeout(resolve, 800));
     await d.goto("/");
     await d.waitFor((t) => document.querySelector('textarea[aria-label="Desired state"]')?.value === t, [typed], { what: "the autosaved document" });
+  },
+
+  async lessonFromItsFile(d) {
+    // The page carries the lessons' index; the lesson's text is its file, fetched as it opens.
+    await d.goto("/?lesson=finalizers&step=2");
+    await d.waitForText(".lesson-panel .exercise-prompt", /Who removes cloud\/lb-cleanup from the list\?/);
+    await d.waitFor(
+      () => document.querySelector('textarea[aria-label="Finalizers"]')?.value.includes("cloud/lb-cleanup"),
+      [],
+      { what: "the lesson's documents" },
+    );
   },
 
   async embed(d) {
