@@ -563,6 +563,13 @@ test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a 
   await expect(verdict(page)).toContainText("Converged after 3 passes");
   await expect(passes(page).nth(1)).toContainText("skipped: expecting 1 creation not yet seen in the cache");
   await expect(passes(page)).toHaveCount(3);
+  // At pass 1 the plan shown is pass 2's, which skips its reconcile: the note says so.
+  await passes(page).nth(0).locator(".pass-head").click();
+  await expect(page.locator("#plan-heading")).toHaveText("Plan for pass 2");
+  await expect(page.locator(".plan-moment-note")).toContainText(
+    "does not reconcile (skipped: expecting 1 creation not yet seen in the cache), so it sends nothing. Had it run,",
+  );
+  await page.getByRole("button", { name: "Back to the latest" }).click();
   // The status grid goes by desired name: web-1-xxxxx stands for web-1.
   await expect(page.getByRole("row", { name: /^web-1 .*in sync/ })).toBeVisible();
 
