@@ -3432,3 +3432,16 @@ fn an_event_before_the_initial_list_merges_into_its_pass() {
         vec![(ActionKind::Create, "b".into(), ActionResult::Applied)]
     );
 }
+
+#[test]
+fn scratch_print_stale_update() {
+    let (scenario, config) = preset_scenario("stale-update");
+    let timeline = simulate(&scenario, &config);
+    for p in &timeline.passes {
+        eprintln!("pass {} {}..{} {:?}", p.index, p.started_at, p.finished_at, p.trigger);
+        for a in &p.actions { eprintln!("   {:?}", a); }
+    }
+    eprintln!("{:?}", timeline.final_world.observed); for e in &timeline.actor_events { eprintln!("actor {} after {} {}", e.at, e.after_pass, e.effect); }
+    eprintln!("{:?}", timeline.verdict);
+    for e in timeline.events.entries.iter().take(40) { eprintln!("{:?}", e); }
+}
