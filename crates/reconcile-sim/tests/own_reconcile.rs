@@ -4,10 +4,10 @@
 use reconcile_content::presets::presets;
 use reconcile_core::model::{Finalizers, Resources};
 use reconcile_core::{parse_finalizers, parse_resources, reconcile, Action, Document};
+use reconcile_sim::comparison::controller_plan;
 use reconcile_sim::own_reconcile::{
     Idempotence, LoopCall, LoopCheck, LoopVerdicts, RestartSurvival,
 };
-use reconcile_sim::comparison::controller_plan;
 use reconcile_sim::{SimConfig, SimScenario, Verdict};
 
 fn res(text: &str) -> Resources {

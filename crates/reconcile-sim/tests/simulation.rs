@@ -3496,7 +3496,10 @@ fn a_stale_update_gets_409_and_the_pass_that_reads_again_keeps_the_other_write()
     assert_eq!(timeline.passes[0].started_at, 1);
     assert_eq!(timeline.passes[1].started_at, 11);
     let web_0 = json(r#"{"image":"web:2","replicas":5}"#);
-    assert_eq!(timeline.passes[1].world_after.observed.get("web-0"), Some(&web_0));
+    assert_eq!(
+        timeline.passes[1].world_after.observed.get("web-0"),
+        Some(&web_0)
+    );
     assert_eq!(timeline.final_world.observed.get("web-0"), Some(&web_0));
     assert_eq!(
         timeline.verdict,
