@@ -156,7 +156,7 @@ test("swimlanes: the seed example's lanes say each state in words and follow the
   ]);
   // The drawing says it too: symbols and words in the cells, never colour alone.
   const cell = view(page).locator('.sl-wide .sl-col[data-position="0"] .sl-cell[data-object="a"]');
-  await expect(cell.locator(".sl-word")).toHaveText("✗ missing");
+  await expect(cell.locator(".sl-word")).toHaveText("∅ missing");
   await expect(cell).toHaveClass(/lane-missing/);
   // Clicking a column moves the one cursor: the picture and the timeline follow.
   await view(page).locator('.sl-wide .sl-col[data-position="0"] .sl-head').click();

@@ -155,7 +155,7 @@ test("the level lane shows b missing from the delete until the pass that recreat
   await expect(head).toContainText("someone deletes b");
   await expect(head).toContainText("→ heard: someone deletes b. the handler: CREATE b: applied");
   await expect(head).toContainText("≠ the worlds differ");
-  await expect(lane(page, "b", "level").locator("td.at-cursor")).toHaveText("✗ missing");
+  await expect(lane(page, "b", "level").locator("td.at-cursor")).toHaveText("∅ missing");
   await expect(lane(page, "b", "edge").locator("td.at-cursor")).toHaveText("✓ in sync");
   // Before the delete, both had b.
   await expect(lane(page, "b", "level").locator("td.lane-cell").nth(3)).toHaveText("✓ in sync");

@@ -38,6 +38,20 @@ test.describe("on a 375 px phone", () => {
     await expect(page.locator(".cp-text")).toBeAttached();
     expect(await overflow(page)).toBeLessThanOrEqual(0);
   });
+
+  // The lesson panel was sticky in one column too, and covered up to a whole
+  // screen of the workspace below it as the page scrolled.
+  test("a lesson's panel scrolls away with the page instead of covering the workspace", async ({ page }) => {
+    await page.goto("/?lesson=stale-cache");
+    const summary = page.locator("details.control-plane summary");
+    await summary.scrollIntoViewIfNeeded();
+    const hit = await summary.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return element.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
+    });
+    expect(hit, "the control-plane view's summary is on top where it is shown").toBe(true);
+    await expect(page.locator(".lesson-panel")).not.toBeInViewport();
+  });
 });
 
 test("in a 760 px course column an embed shows the plan within the snippet's first 600 px, and its editors side by side", async ({ page }) => {

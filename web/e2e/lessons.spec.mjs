@@ -563,6 +563,13 @@ test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a 
   await expect(verdict(page)).toContainText("Converged after 3 passes");
   await expect(passes(page).nth(1)).toContainText("skipped: expecting 1 creation not yet seen in the cache");
   await expect(passes(page)).toHaveCount(3);
+  // At pass 1 the plan shown is pass 2's, which skips its reconcile: the note says so.
+  await passes(page).nth(0).locator(".pass-head").click();
+  await expect(page.locator("#plan-heading")).toHaveText("Plan for pass 2");
+  await expect(page.locator(".plan-moment-note")).toContainText(
+    "does not reconcile (skipped: expecting 1 creation not yet seen in the cache), so it sends nothing. Had it run,",
+  );
+  await page.getByRole("button", { name: "Back to the latest" }).click();
   // The status grid goes by desired name: web-1-xxxxx stands for web-1.
   await expect(page.getByRole("row", { name: /^web-1 .*in sync/ })).toBeVisible();
 
@@ -688,6 +695,55 @@ test("lesson hidden-reason: two changes, one pass that shows only the first reas
   await atTheEnd(page, 4);
 });
 
+test("lesson optimistic-concurrency: a stale UPDATE gets 409; resending it fails, and the pass that reads again keeps the other write", async ({ page }) => {
+  await page.goto("/?lesson=optimistic-concurrency");
+  await expect(panel(page)).toContainText("Step 1 of 5");
+  await choose(page, "200 OK, and web-0 has image web:2 with 3 replicas again.");
+  await expectHint(page);
+  await expect(feedback(page)).toContainText("the last write wins");
+  await choose(page, "409 Conflict");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  // The autoscaler's write (a moment of its own), then pass 1.
+  for (let step = 0; step < 2; step++) await page.getByRole("button", { name: "Step", exact: true }).click();
+  await expect(passes(page).nth(0)).toContainText("UPDATE web-0");
+  await expect(passes(page).nth(0)).toContainText("failed (409)");
+
+  await next(page);
+  await choose(page, "Send the same UPDATE again at once, until it goes through.");
+  await expectHint(page);
+  await expect(feedback(page)).toContainText("refused the same way every time");
+  await choose(page, "Return the error");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+
+  await next(page);
+  await choose(page, "Image web:2 and 3 replicas");
+  await expectHint(page);
+  await choose(page, "Image web:2 and 5 replicas");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await page.getByRole("button", { name: "Step", exact: true }).click();
+  await expect(passes(page).nth(1)).toContainText("why: owned object web-0 updated");
+  await expect(passes(page).nth(1)).not.toContainText("failed");
+  const world = page.getByRole("table", { name: "World now" });
+  await expect(world.locator("tbody tr").filter({ has: page.getByRole("rowheader", { name: "web-0", exact: true }) })).toContainText('{"image":"web:2","replicas":5}');
+
+  await next(page);
+  await choose(page, "Nothing: pass 2 already updated web-0.");
+  await expectHint(page);
+  await choose(page, "It reads web-0 as pass 2 did");
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("Converged after 5 passes");
+  await expect(passes(page).nth(2)).toContainText("why: requeue");
+  await expect(passes(page).nth(2)).toContainText("failed (409)");
+
+  await next(page);
+  await predictPasses(page, 2);
+  await expectHint(page);
+  await predictPasses(page, 5);
+  await expect(feedback(page)).toContainText("✓ Correct: it converges after 5 passes.");
+  await atTheEnd(page, 5);
+});
+
 test("the lesson menu lists every lesson in order", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByLabel("Lesson", { exact: true }).locator("option")).toHaveText([
@@ -709,6 +765,7 @@ test("the lesson menu lists every lesson in order", async ({ page }) => {
     "15. Status writes, generation and observedGeneration",
     "16. Restart: a delete that happened while the controller was down",
     "17. Why reconcile is not told why it runs",
+    "18. Optimistic concurrency: 409 Conflict and re-reading",
   ]);
 });
 
@@ -777,7 +834,7 @@ test("the last lesson says so; a newcomer is invited to lesson 1 until a lesson 
   // Free play: the lesson closes, and the invitation stays gone.
   await page.getByRole("button", { name: "Close the lesson" }).click();
   await expect(invite).toHaveCount(0);
-  await page.goto("/?lesson=hidden-reason&step=4");
+  await page.goto("/?lesson=optimistic-concurrency&step=5");
   await expect(panel(page)).toContainText("That was the last lesson.");
 });
 

@@ -73,7 +73,7 @@ test("lessons open offline on a second visit: their files are precached with the
   await expect(page.locator(".lesson-panel")).toContainText("Who removes cloud/lb-cleanup from the list?");
   await expect(page.getByRole("textbox", { name: "Finalizers", exact: true })).toHaveValue(/cloud\/lb-cleanup/);
   // Never opened online: the last lesson, from the menu.
-  await page.getByLabel("Lesson", { exact: true }).selectOption({ label: "17. Why reconcile is not told why it runs" });
+  await page.getByLabel("Lesson", { exact: true }).selectOption({ label: "18. Optimistic concurrency: 409 Conflict and re-reading" });
   await expect(page.locator(".lesson-panel")).toContainText("Step 1 of");
   await expect(page.locator(".lesson-panel .lesson-text")).toBeVisible();
   await expect(page.locator(".lesson-panel [role=alert]")).toHaveCount(0);

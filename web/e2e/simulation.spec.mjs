@@ -132,6 +132,7 @@ const verdicts = [
   ["Deleted while down", "✓ Converged after 3 passes (t = 518 ms)"],
   ["Two reasons, one pass", "✓ Converged after 5 passes (t = 44 ms)"],
   ["A stale cache creates twice", "✓ Converged after 4 passes (t = 37 ms)"],
+  ["A stale update gets 409", "✓ Converged after 5 passes (t = 37 ms)"],
   [
     "A timestamp in status",
     "✗ Not converging: hot loop: nothing is out of sync, but every pass writes a new status.lastReconcileTime to the custom resource, and the watch event of that write starts the next pass (3 passes in a row did only that; it never stops)",

@@ -270,8 +270,14 @@ pub fn App() -> Html {
         (Some(timeline), Some(next)) => {
             let (pass, plan) = (next.pass, &next.plan);
             let at = timeline.describe_moment(state.sim.shown_moment());
+            let skipped = timeline
+                .passes
+                .get(pass.wrapping_sub(1))
+                .and_then(|record| record.skipped.as_ref());
             let note = if next.owner_deleted {
                 owner_deleted_note(&at)
+            } else if let Some(skip) = skipped {
+                skipped_pass_note(pass, &at, skip)
             } else {
                 plan_moment_note(
                     pass,
@@ -458,6 +464,16 @@ fn plan_moment_note(pass: usize, at: &str, runs: bool, empty: bool) -> String {
             format!("After {at} nothing triggers pass {pass}; this is what it would do. {start}")
         }
     }
+}
+
+/// The plan at the cursor when the next pass skips its reconcile (a
+/// ReplicaSet's unmet expectations): what it would plan, said as such.
+fn skipped_pass_note(pass: usize, at: &str, skip: &reconcile_sim::PassSkip) -> String {
+    format!(
+        "Pass {pass}, after {at}, does not reconcile ({skip}), so it sends nothing. Had it run, \
+         this is what reconcile would plan from the controller's cache. The editors' plan is the \
+         one at the start."
+    )
 }
 
 /// The plan at the cursor once the custom resource is being deleted or gone.

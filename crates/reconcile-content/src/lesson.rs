@@ -53,6 +53,7 @@ pub const LESSON_FILES: &[(&str, &str)] = &[
     content_file!("lessons", "15-status-loop.json"),
     content_file!("lessons", "16-deleted-while-down.json"),
     content_file!("lessons", "17-hidden-reason.json"),
+    content_file!("lessons", "18-optimistic-concurrency.json"),
 ];
 
 /// One lesson: a starting scenario and ordered steps.

@@ -17,6 +17,12 @@
 //!   down to the members its desired spec has ([`fields_it_sets`]);
 //!   `reconcile` itself is unchanged and still decides by whole-spec
 //!   equality, on that view.
+//! - With [`SpecComparison::FieldsItSets`], an UPDATE sends the object as its
+//!   pass read it with the desired members written over it
+//!   ([`with_fields_set`]), as `CreateOrUpdate` runs its mutate function on
+//!   the object it fetched and then calls `Update`: the members others set
+//!   go back as they were read. With [`SpecComparison::WholeSpec`] it sends
+//!   the desired spec, as the contract's action says.
 //!
 //! # Caveats
 //! - Server-side apply matches the elements of a keyed list (containers by
@@ -68,6 +74,51 @@ pub fn fields_it_sets(desired: &Json, observed: &Json) -> Json {
                 .collect(),
         ),
         _ => observed.clone(),
+    }
+}
+
+/// The spec an UPDATE sends when the controller speaks only for the fields
+/// it sets: `read` (the object as the pass read it) with `desired`'s members
+/// written over it, at every depth, and the elements of arrays of the same
+/// length matched by position, as [`fields_it_sets`] matches them. Anything
+/// else is `desired`. So [`fields_it_sets`] of the result is `desired`, and
+/// the members only `read` has go back as they were read: with the
+/// resourceVersion of that read, which is why a write since then must be a
+/// 409 Conflict rather than lost.
+pub fn with_fields_set(desired: &Json, read: &Json) -> Json {
+    match (desired, read) {
+        (Json::Object(wanted), Json::Object(have)) => {
+            let mut members: Vec<(Box<str>, Json)> = have
+                .iter()
+                .map(|(name, value)| match desired.get(name) {
+                    Some(want) => (name.clone(), with_fields_set(want, value)),
+                    None => (name.clone(), value.clone()),
+                })
+                .collect();
+            members.extend(
+                wanted
+                    .iter()
+                    .filter(|(name, _)| read.get(name).is_none())
+                    .cloned(),
+            );
+            Json::object(members)
+        }
+        (Json::Array(wanted), Json::Array(have)) if wanted.len() == have.len() => Json::array(
+            wanted
+                .iter()
+                .zip(have.iter())
+                .map(|(want, have)| with_fields_set(want, have))
+                .collect(),
+        ),
+        _ => desired.clone(),
+    }
+}
+
+/// The spec an UPDATE of `desired` sends, given the object its pass read.
+pub fn update_spec(comparison: SpecComparison, desired: &Json, read: Option<&Json>) -> Json {
+    match (comparison, read) {
+        (SpecComparison::FieldsItSets, Some(read)) => with_fields_set(desired, read),
+        _ => desired.clone(),
     }
 }
 
@@ -192,7 +243,44 @@ mod tests {
         })
     }
 
+    /// `CreateOrUpdate`'s mutate on the fetched object: what another writer
+    /// set goes back as read, what the controller sets is overwritten.
+    #[test]
+    fn an_update_keeps_the_members_it_does_not_set_as_read() {
+        let desired = json(r#"{"image":"web:2","ports":[{"port":80}]}"#);
+        let read = json(r#"{"replicas":5,"image":"web:1","ports":[{"port":8080,"name":"http"}]}"#);
+        assert_eq!(
+            with_fields_set(&desired, &read),
+            json(r#"{"replicas":5,"image":"web:2","ports":[{"port":80,"name":"http"}]}"#)
+        );
+        assert_eq!(
+            update_spec(SpecComparison::FieldsItSets, &desired, Some(&read)),
+            with_fields_set(&desired, &read)
+        );
+        // The contract's UPDATE sends the desired spec as it is.
+        assert_eq!(
+            update_spec(SpecComparison::WholeSpec, &desired, Some(&read)),
+            desired
+        );
+        // Arrays of another length, and other types, are the desired value.
+        let read = json(r#"{"ports":[],"image":{"name":"web"}}"#);
+        assert_eq!(with_fields_set(&desired, &read), desired);
+    }
+
     proptest! {
+        /// What an UPDATE writes compares in sync with the desired spec, and
+        /// keeps every member of the read object the desired spec lacks.
+        #[test]
+        fn an_update_compares_in_sync_and_keeps_what_others_set(desired in small_json(), read in small_json()) {
+            let written = with_fields_set(&desired, &read);
+            prop_assert_eq!(fields_it_sets(&desired, &written), desired.clone());
+            if let (Json::Object(_), Json::Object(members)) = (&desired, &read) {
+                for (name, value) in members.iter().filter(|(n, _)| desired.get(n).is_none()) {
+                    prop_assert_eq!(written.get(name), Some(value));
+                }
+            }
+        }
+
         /// An object compares equal to what it would be after its own
         /// fields are written over anything: the view never invents drift
         /// of what the controller set, and a spec always matches itself.

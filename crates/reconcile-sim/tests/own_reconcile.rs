@@ -4,6 +4,7 @@
 use reconcile_content::presets::presets;
 use reconcile_core::model::{Finalizers, Resources};
 use reconcile_core::{parse_finalizers, parse_resources, reconcile, Action, Document};
+use reconcile_sim::comparison::controller_plan;
 use reconcile_sim::own_reconcile::{
     Idempotence, LoopCall, LoopCheck, LoopVerdicts, RestartSurvival,
 };
@@ -60,7 +61,14 @@ fn the_contracts_reconcile_converges_is_idempotent_and_survives_restarts_in_ever
             observed: res(&preset.observed),
             finalizers: parse_finalizers(&preset.finalizers).expect("valid"),
         };
-        let verdicts = check(&scenario, preset.sim.clone(), || contract);
+        // The simulated controller's plan: the contract's reconcile on the
+        // cache as the preset's `compare` shows it.
+        let compare = preset.sim.compare;
+        let controller = move |call: &LoopCall<'_>| {
+            let finalizers = call.finalizers.cloned().unwrap_or_default();
+            controller_plan(compare, call.desired, call.observed, &finalizers)
+        };
+        let verdicts = check(&scenario, preset.sim.clone(), || controller);
         assert_eq!(
             verdicts.converges,
             reconcile_sim::simulate(&scenario, &preset.sim).verdict,

@@ -14,7 +14,7 @@ use reconcile_core::{
     parse_finalizers, parse_json, parse_resources, reconcile, Action, ActionKind, Document,
     Finalizers, Json, Number, Resources,
 };
-use reconcile_sim::comparison::controller_out_of_sync;
+use reconcile_sim::comparison::{controller_out_of_sync, controller_plan};
 use reconcile_sim::naming::controller_observed;
 use reconcile_sim::ownership::{ObjectKey, OwnerRefs};
 use reconcile_sim::workqueue::{AddOutcome, RateLimiter, WorkQueue};
@@ -1645,6 +1645,13 @@ fn each_preset_reaches_its_verdict() {
                     passes: 3,
                 },
             },
+            // An autoscaler's write between pass 1's read and its PUT: 409;
+            // pass 2 reads again; pass 3 (the requeue) reads a cache one
+            // event behind: 409 again (tests below).
+            "stale-update" => Verdict::Converged {
+                passes: 5,
+                time: 37,
+            },
             other => panic!("preset {other} has no expected verdict here"),
         };
         assert_eq!(timeline.verdict, expected, "preset {}", preset.id);
@@ -1652,14 +1659,20 @@ fn each_preset_reaches_its_verdict() {
         // garbage collector's, not its desired state.
         if converged(&expected) && preset.id != "owner-deletion" {
             assert!(
-                remaining(&final_desired(&timeline, &config), &timeline.final_world).is_empty(),
+                controller_plan(
+                    config.compare,
+                    &final_desired(&timeline, &config),
+                    &timeline.final_world.observed,
+                    &timeline.final_world.finalizers
+                )
+                .is_empty(),
                 "preset {}",
                 preset.id
             );
         }
         seen.insert(preset.id.as_str());
     }
-    assert_eq!(seen.len(), 15, "every preset is covered");
+    assert_eq!(seen.len(), 16, "every preset is covered");
 }
 
 // ---------------------------------------------------------------------------
@@ -3431,4 +3444,86 @@ fn an_event_before_the_initial_list_merges_into_its_pass() {
         actions(first),
         vec![(ActionKind::Create, "b".into(), ActionResult::Applied)]
     );
+}
+
+// ---------------------------------------------------------------------------
+// Optimistic concurrency (lesson 18, preset `stale-update`).
+
+/// An UPDATE's result code, or 0 for one that got no answer.
+fn update_code(pass: &PassRecord) -> u16 {
+    match pass.actions.first().map(|o| &o.result) {
+        Some(ActionResult::Failed { code, .. }) => *code,
+        Some(ActionResult::Applied) => 200,
+        _ => 0,
+    }
+}
+
+/// The autoscaler scales web-0 at 0 ms; pass 1 reads a cache that has not
+/// heard of it (its event arrives at 5 ms), so its PUT carries the older
+/// resourceVersion: 409 Conflict (apiserver `store.go` `Store.Update`). Pass
+/// 2 runs on the autoscaler's event, reads web-0 again and writes the image
+/// over the object it read: 200, and the 5 replicas stay. Pass 3, the
+/// requeue of pass 1's error, reads the cache before pass 2's own event and
+/// sends the same request as pass 2: 409 again. Pass 4 finds nothing to do.
+#[test]
+fn a_stale_update_gets_409_and_the_pass_that_reads_again_keeps_the_other_write() {
+    let (scenario, config) = preset_scenario("stale-update");
+    let timeline = simulate(&scenario, &config);
+    let codes: Vec<u16> = timeline.passes.iter().map(update_code).collect();
+    assert_eq!(codes, [409, 200, 409, 0, 0]);
+    let ActionResult::Failed { error, .. } = &timeline.passes[0].actions[0].result else {
+        panic!("pass 1's UPDATE fails");
+    };
+    assert!(error.ends_with(reconcile_sim::apiserver::OPTIMISTIC_LOCK_ERROR));
+    assert_eq!(
+        triggers(&timeline),
+        vec![
+            CR_ADDED,
+            Trigger::OwnedObject {
+                name: "web-0".into(),
+                change: Change::Updated
+            },
+            Trigger::Requeue { failures: 1 },
+            Trigger::OwnedObject {
+                name: "web-0".into(),
+                change: Change::Updated
+            },
+            Trigger::Requeue { failures: 1 },
+        ]
+    );
+    // Pass 1 read before the scale-up reached its cache; pass 2 after.
+    assert_eq!(timeline.actor_events[0].at, 0);
+    assert_eq!(timeline.passes[0].started_at, 1);
+    assert_eq!(timeline.passes[1].started_at, 11);
+    let web_0 = json(r#"{"image":"web:2","replicas":5}"#);
+    assert_eq!(
+        timeline.passes[1].world_after.observed.get("web-0"),
+        Some(&web_0)
+    );
+    assert_eq!(timeline.final_world.observed.get("web-0"), Some(&web_0));
+    assert_eq!(
+        timeline.verdict,
+        Verdict::Converged {
+            passes: 5,
+            time: 37
+        }
+    );
+}
+
+/// The same run with the contract's whole-spec comparison: the UPDATE sends
+/// the desired spec, so pass 2 (which read the 5 replicas again) writes
+/// `{"image":"web:2"}` and the autoscaler's field is gone: a controller that
+/// owns the whole spec decides that on purpose.
+#[test]
+fn a_whole_spec_controller_writes_its_spec_over_the_other_write() {
+    let (scenario, mut config) = preset_scenario("stale-update");
+    config.compare = SpecComparison::WholeSpec;
+    let timeline = simulate(&scenario, &config);
+    assert_eq!(update_code(&timeline.passes[0]), 409);
+    assert_eq!(update_code(&timeline.passes[1]), 200);
+    assert_eq!(
+        timeline.final_world.observed.get("web-0"),
+        Some(&json(r#"{"image":"web:2"}"#))
+    );
+    assert!(converged(&timeline.verdict));
 }

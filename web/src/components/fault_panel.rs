@@ -471,8 +471,9 @@ fn compare_description(compare: SpecComparison) -> &'static str {
             "Any difference is drift, including fields the API server filled in with defaults."
         }
         SpecComparison::FieldsItSets => {
-            "Beyond the contract: members its desired spec leaves out are not compared, as with \
-             controller-runtime's CreateOrUpdate or server-side apply's field ownership."
+            "Beyond the contract: members its desired spec leaves out are not compared, and an \
+             UPDATE sends them back as it read them, as with controller-runtime's CreateOrUpdate \
+             or server-side apply's field ownership."
         }
     }
 }

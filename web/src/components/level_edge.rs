@@ -58,14 +58,19 @@ pub fn level_edge_view(sim: &SimState, on_action: &Callback<SimAction>) -> Html 
 /// Symbol, words and class for a lane's cell (here and in the
 /// control-plane view's swimlanes); never colour alone.
 pub(crate) fn cell_text(state: Option<SyncState>) -> (&'static str, &'static str, &'static str) {
-    match state {
-        None => ("", "not there", "lane-none"),
-        Some(SyncState::InSync) => ("✓", "in sync", "lane-in-sync"),
-        Some(SyncState::Drifted) => ("~", "drifted", "lane-drifted"),
-        Some(SyncState::Missing) => ("✗", "missing", "lane-missing"),
-        Some(SyncState::Extra) => ("+", "extra", "lane-extra"),
-        Some(SyncState::Terminating) => ("◐", "terminating", "lane-terminating"),
-    }
+    // The status grid's symbols and words (`SyncState::icon`, `label`), so a
+    // state reads the same in every view.
+    let Some(state) = state else {
+        return ("", "not there", "lane-none");
+    };
+    let class = match state {
+        SyncState::InSync => "lane-in-sync",
+        SyncState::Drifted => "lane-drifted",
+        SyncState::Missing => "lane-missing",
+        SyncState::Extra => "lane-extra",
+        SyncState::Terminating => "lane-terminating",
+    };
+    (state.icon(), state.label(), class)
 }
 
 fn lane_cells(cells: &[Option<SyncState>], cursor: usize) -> Html {

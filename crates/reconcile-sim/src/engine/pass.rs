@@ -9,6 +9,7 @@ use super::requeue::PassResult;
 use super::ReconcileCall;
 use super::{update_change, Engine, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, Update};
+use crate::comparison::{update_spec, SpecComparison};
 use crate::events::{success_code, SimEvent};
 use crate::ownership::ObjectKey;
 use crate::status_writes::{PassKind, StatusInput, StatusWrites};
@@ -29,6 +30,10 @@ pub(super) struct RunningPass {
     /// since then makes it a 409 Conflict, even when the cache has caught
     /// up by the time the request goes out.
     read_versions: Vec<Option<u64>>,
+    /// What each UPDATE sends, where it is not the action's spec: the
+    /// object as read with the fields it sets written over it, when the
+    /// controller compares only those (`comparison::update_spec`).
+    update_specs: Vec<Option<Json>>,
     /// The object each action goes to, where it is not the action's name
     /// (the named view's stand-ins; `names.rs`).
     targets: Vec<Option<Arc<str>>>,
@@ -175,11 +180,13 @@ impl Engine {
                     .map(|m| m.resource_version)
             })
             .collect();
+        let update_specs = self.update_specs(&plan, &targets);
         self.expect_creations(&plan);
         self.running = Some(RunningPass {
             key,
             plan,
             read_versions,
+            update_specs,
             targets,
             crash_before,
             failed_at: None,
@@ -188,6 +195,24 @@ impl Engine {
         // Recorded once the pass holds its plan, for a picture taken here.
         self.push_event(start, started);
         self.next_request(start, 0);
+    }
+
+    /// What each UPDATE of `plan` sends where that is not its spec: only
+    /// when the controller compares the fields it sets (else none is looked up).
+    fn update_specs(&self, plan: &[Action], targets: &[Option<Arc<str>>]) -> Vec<Option<Json>> {
+        if self.config.compare == SpecComparison::WholeSpec {
+            return Vec::new();
+        }
+        plan.iter()
+            .zip(targets)
+            .map(|(action, target)| {
+                let name = target.as_ref().unwrap_or(&action.name);
+                let desired = action.spec.as_ref()?;
+                let read = self.informer.cache.observed.get(name);
+                (action.kind == ActionKind::Update)
+                    .then(|| update_spec(self.config.compare, desired, read))
+            })
+            .collect()
     }
 
     /// After `sent` requests (the last answered at `at`): the next one goes
@@ -214,7 +239,10 @@ impl Engine {
             return;
         }
         let Some((action, read_version, mut target)) = self.running.as_ref().and_then(|r| {
-            let action = r.plan.get(sent)?.clone();
+            let mut action = r.plan.get(sent)?.clone();
+            if let Some(spec) = r.update_specs.get(sent).cloned().flatten() {
+                action.spec = Some(spec);
+            }
             let target = r.targets.get(sent).cloned().flatten();
             Some((action, r.read_versions.get(sent).copied().flatten(), target))
         }) else {
