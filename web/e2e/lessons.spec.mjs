@@ -1,4 +1,4 @@
-import { test, expect, actionItems, editor, holdRequests } from "./fixtures.mjs";
+import { test, expect, actionItems, editor, holdRequests, typeInto } from "./fixtures.mjs";
 
 const panel = (page) => page.getByRole("complementary", { name: /./ });
 const feedback = (page) => page.locator(".feedback");
@@ -903,6 +903,19 @@ test("a slow lesson file: the panel has the lesson's title and says Loading less
   await expect(panel(page)).toContainText("Who removes cloud/lb-cleanup from the list?");
   expect(await place()).toEqual(loading);
   await expect(page.getByRole("textbox", { name: "Finalizers", exact: true })).toHaveValue(/cloud\/lb-cleanup/);
+});
+
+test("what the learner types while a ?lesson= file loads is kept: Bring back your edits", async ({ page }) => {
+  const release = await holdRequests(page, "**/lessons/03-finalizers.json");
+  await page.goto("/?lesson=finalizers");
+  await expect(panel(page).getByRole("status")).toHaveText("Loading lesson…");
+  await typeInto(page, "Desired state", '{"typed-meanwhile": {}}');
+  release();
+  await expect(panel(page)).toContainText("Step 1 of 4");
+  await expect(page.getByRole("textbox", { name: "Finalizers", exact: true })).toHaveValue(/cloud\/lb-cleanup/);
+  await expect(page.locator(".notice")).toContainText("Opened the lesson “Finalizers: terminating but not gone”. It replaced your edited documents.");
+  await page.getByRole("button", { name: "Bring back your edits" }).click();
+  await expect(editor(page, "Desired state")).toHaveValue('{"typed-meanwhile": {}}');
 });
 
 test.describe("a lesson file that fails to download", () => {

@@ -78,6 +78,9 @@ pub struct LessonLoad {
     pub attempt: u32,
     /// Why the last try failed: a download's error, or the reader's located one.
     pub failed: Option<String>,
+    /// The editors' revision when the lesson was asked for: a later one means
+    /// the learner typed while the file loaded, and that work is kept.
+    pub asked_at_revision: u64,
 }
 
 /// How a lesson being fetched came to open, which decides what it does to the
@@ -106,6 +109,7 @@ impl LessonLoad {
             opening,
             attempt: 0,
             failed: None,
+            asked_at_revision: 0,
         })
     }
 

@@ -359,7 +359,10 @@ impl Playground {
     /// documents and simulation settings replace the editors'.
     pub fn with_lesson_asked(mut self, id: &str, step: usize, opening: LessonOpening) -> Self {
         if let Some(load) = LessonLoad::of(id, step, opening) {
-            self.lesson_load = Some(load);
+            self.lesson_load = Some(LessonLoad {
+                asked_at_revision: self.revision,
+                ..load
+            });
         }
         self
     }
@@ -392,8 +395,11 @@ impl Playground {
                 next.lesson = Some(lesson);
                 next
             }
-            LessonOpening::Addressed => next.with_lesson(lesson),
-            LessonOpening::Asked => {
+            // Edits typed while the file loaded are kept as a menu's opening keeps them.
+            LessonOpening::Addressed if self.revision == load.asked_at_revision => {
+                next.with_lesson(lesson)
+            }
+            LessonOpening::Addressed | LessonOpening::Asked => {
                 let title = lesson.lesson.title.clone();
                 let mut next = next.with_lesson(lesson);
                 self.keep_replaced_work(&mut next, || format!("Opened the lesson “{title}”."));
