@@ -22,7 +22,7 @@ struct Rule {
     forbidden: &'static [&'static str],
 }
 
-const RULES: [Rule; 12] = [
+const RULES: [Rule; 14] = [
     Rule {
         what: "the contract depends on serde and serde_json only",
         package: "reconcile-core",
@@ -105,11 +105,17 @@ const RULES: [Rule; 12] = [
         ],
     },
     Rule {
-        what: "the page links neither the TypeScript generator, the pane nor the YAML reader it loads on demand",
+        what: "the page links neither the TypeScript generator, the pane, the control-plane view nor the YAML reader it loads on demand",
         package: "reconcile-web",
         features: &[],
         direct_only: None,
-        forbidden: &[TS_GENERATOR, PANE, "reconcile-yaml", "saphyr-parser"],
+        forbidden: &[
+            TS_GENERATOR,
+            PANE,
+            CONTROL_PLANE_VIEW,
+            "reconcile-yaml",
+            "saphyr-parser",
+        ],
     },
     Rule {
         what: "the Your reconcile pane links neither the page nor the JS API, which it calls through pkg/reconcile.js",
@@ -118,11 +124,37 @@ const RULES: [Rule; 12] = [
         direct_only: None,
         forbidden: &["reconcile-web", "reconcile-wasm", TS_GENERATOR],
     },
+    Rule {
+        what: "the control-plane view links neither the page, the JS API nor the pane: it simulates the run with reconcile-sim itself",
+        package: CONTROL_PLANE_VIEW,
+        features: &[],
+        direct_only: None,
+        forbidden: &["reconcile-web", "reconcile-wasm", PANE, TS_GENERATOR],
+    },
+    Rule {
+        what: "what the page and its on-demand apps share holds no page, app, content or JS API",
+        package: "reconcile-ui-shared",
+        features: &[],
+        direct_only: Some(&["reconcile-sim", "yew", "gloo", "js-sys", "web-sys"]),
+        forbidden: &[
+            "reconcile-web",
+            PANE,
+            CONTROL_PLANE_VIEW,
+            "reconcile-content",
+            "reconcile-wasm",
+            TS_GENERATOR,
+        ],
+    },
 ];
 
 /// "Your reconcile", a wasm module of its own that the page imports when the
 /// pane first opens: linked into the page, it would be in its first load again.
 const PANE: &str = "reconcile-exercise-ui";
+
+/// The control-plane view, a wasm module of its own that the page imports
+/// when the view first opens: linked into the page, it would be in its first
+/// load again.
+const CONTROL_PLANE_VIEW: &str = "reconcile-control-plane-ui";
 
 /// Generates the JS API's declarations in a test (the `ts` features of core
 /// and sim); no module a browser loads may link it.

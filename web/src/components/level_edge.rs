@@ -6,6 +6,8 @@ use reconcile_sim::{column_label, Comparison, LaneColumn, Lanes, SyncState};
 use web_sys::HtmlDetailsElement;
 use yew::prelude::*;
 
+use reconcile_ui_shared::words::cell_text;
+
 use crate::state::{SimAction, SimState};
 
 /// Objects shown in the lanes; a class scenario has a handful.
@@ -52,19 +54,6 @@ pub fn level_edge_view(sim: &SimState, on_action: &Callback<SimAction>) -> Html 
             </p>
             { body }
         </details>
-    }
-}
-
-/// Symbol, words and class for a lane's cell (here and in the
-/// control-plane view's swimlanes); never colour alone.
-pub(crate) fn cell_text(state: Option<SyncState>) -> (&'static str, &'static str, &'static str) {
-    match state {
-        None => ("", "not there", "lane-none"),
-        Some(SyncState::InSync) => ("✓", "in sync", "lane-in-sync"),
-        Some(SyncState::Drifted) => ("~", "drifted", "lane-drifted"),
-        Some(SyncState::Missing) => ("✗", "missing", "lane-missing"),
-        Some(SyncState::Extra) => ("+", "extra", "lane-extra"),
-        Some(SyncState::Terminating) => ("◐", "terminating", "lane-terminating"),
     }
 }
 
