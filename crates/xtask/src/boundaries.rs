@@ -133,7 +133,7 @@ const RULES: [Rule; 14] = [
     },
     Rule {
         what: "what the page and its on-demand apps share holds no page, app, content or JS API",
-        package: "reconcile-ui-shared",
+        package: UI_SHARED,
         features: &[],
         direct_only: Some(&["reconcile-sim", "yew", "gloo", "js-sys", "web-sys"]),
         forbidden: &[
@@ -155,6 +155,9 @@ const PANE: &str = "reconcile-exercise-ui";
 /// when the view first opens: linked into the page, it would be in its first
 /// load again.
 const CONTROL_PLANE_VIEW: &str = "reconcile-control-plane-ui";
+
+/// What the page and the apps it loads on demand share.
+const UI_SHARED: &str = "reconcile-ui-shared";
 
 /// Generates the JS API's declarations in a test (the `ts` features of core
 /// and sim); no module a browser loads may link it.
@@ -195,11 +198,15 @@ fn violations(env: &Env, rule: &Rule) -> Result<Vec<String>, String> {
     }
     let whole = tree(env, rule, None)?;
     let forbidden = rule.forbidden.iter().chain(
-        // The JS API, the page and its pane are the crates here that are made of wasm-bindgen.
-        (!matches!(rule.package, "reconcile-wasm" | "reconcile-web" | PANE))
-            .then_some(WEB.iter())
-            .into_iter()
-            .flatten(),
+        // The JS API, the page, the apps it loads on demand and what they share
+        // are the crates here that are made of wasm-bindgen.
+        (!matches!(
+            rule.package,
+            "reconcile-wasm" | "reconcile-web" | PANE | CONTROL_PLANE_VIEW | UI_SHARED
+        ))
+        .then_some(WEB.iter())
+        .into_iter()
+        .flatten(),
     );
     let names = package_names(&whole);
     for name in forbidden {

@@ -167,6 +167,8 @@ fn test() -> Result<(), String> {
                 "reconcile-exercise-ui",
                 "-p",
                 "reconcile-control-plane-ui",
+                "-p",
+                "reconcile-ui-shared",
                 "--all-targets",
             ],
         )
