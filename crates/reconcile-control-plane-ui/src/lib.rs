@@ -41,7 +41,9 @@ pub struct View {
 /// Starts the view inside `host` with `input` (a [`ViewInput`]'s JSON, with
 /// the run); `on_event` is called with the JSON text of each [`ViewEvent`].
 /// The run is simulated and replayed to the cursor here, before the first
-/// render, so the first step costs what any step costs.
+/// render; the app is first rendered at the step after the cursor and then
+/// at the cursor (one task: only the second is painted), so that the first
+/// step costs about what any step costs ([`ViewState::warm_up`]).
 #[wasm_bindgen]
 pub fn mount(
     host: web_sys::Element,
@@ -57,11 +59,14 @@ pub fn mount(
         let _ = on_event.call1(&JsValue::NULL, &event.to_json().into());
     });
     claim_a_tree_id_the_page_does_not_use(&host);
-    let props = ViewProps {
-        shown: state.shown(),
+    let props = |shown| ViewProps {
+        shown,
         on_move: on_move.clone(),
     };
-    let app = yew::Renderer::<ViewApp>::with_root_and_props(host, props).render();
+    let warm_up = state.warm_up();
+    let first = warm_up.unwrap_or_else(|| state.shown());
+    let mut app = yew::Renderer::<ViewApp>::with_root_and_props(host, props(first)).render();
+    app.update(props(state.shown()));
     Ok(View {
         app,
         state,

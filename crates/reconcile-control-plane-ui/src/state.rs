@@ -45,6 +45,28 @@ impl Run {
         }
     }
 
+    /// Where "event ▶" most likely goes from `cursor`: the next event of the
+    /// log, or the first of the next pass. A guess, only for [`ViewState::warm_up`].
+    fn next_step(&self, cursor: ViewCursor) -> Option<ViewCursor> {
+        let events = &self.timeline.events;
+        let event = match cursor.event {
+            Some(event) => event + 1,
+            None => {
+                let moment = self.timeline.moments.get(cursor.position).copied();
+                let passes = self.timeline.passes_at(moment.unwrap_or(Moment::Start));
+                events.start_of(passes + 1)?
+            }
+        };
+        (event < events.entries.len()).then_some(())?;
+        let pass = events.passes_started_by(event);
+        let position = self.timeline.position_of(Moment::AfterPass(pass))?;
+        Some(ViewCursor {
+            position,
+            revealed: cursor.revealed.max(position),
+            event: Some(event),
+        })
+    }
+
     /// The picture at `cursor`; `None` past the event log's cap.
     fn picture_at(&self, cursor: ViewCursor) -> Option<Shared<Picture>> {
         let position = self.position(cursor)?;
@@ -91,6 +113,21 @@ impl ViewState {
         if !unchanged {
             self.picture = self.run.as_ref().and_then(|run| run.picture_at(cursor));
         }
+    }
+
+    /// What the next step will most likely show, computed now: its picture
+    /// stays in the replay's memo, and the app is rendered with it once
+    /// before the cursor's own (`lib.rs`'s `mount`), so the code a step runs
+    /// (the replay's probe, yew's update of the drawing) is compiled while
+    /// the module loads rather than on the first step (docs/SIZE.md).
+    pub fn warm_up(&self) -> Option<Shown> {
+        let run = self.run.as_ref()?;
+        let cursor = run.next_step(self.cursor)?;
+        Some(Shown {
+            run: Some(run.clone()),
+            cursor,
+            picture: run.picture_at(cursor),
+        })
     }
 
     pub fn shown(&self) -> Shown {
@@ -171,6 +208,46 @@ mod tests {
             .expect("a move");
         let picture = state.shown().picture.expect("the event's picture");
         assert_eq!(picture.position, Position::Event(event));
+    }
+
+    #[test]
+    fn the_warm_up_pictures_the_next_event_and_keeps_the_cursor() {
+        let run = run_of(r#"{"a":1,"b":2}"#, r#"{"b":1}"#, &SimConfig::default());
+        let mut state = ViewState::default();
+        state
+            .take(ViewInput {
+                run: Some(run),
+                cursor: ViewCursor::default(),
+            })
+            .expect("valid");
+        let warm = state.warm_up().expect("a next step");
+        let timeline = &warm.run.as_ref().expect("a run").timeline;
+        let first = timeline.events.start_of(1).expect("pass 1");
+        assert_eq!(warm.cursor.event, Some(first));
+        assert_eq!(
+            warm.picture.expect("its picture").position,
+            Position::Event(first)
+        );
+        // What the app shows is still the page's cursor.
+        assert_eq!(state.shown().cursor, ViewCursor::default());
+        assert_eq!(
+            state.shown().picture.expect("the start").position,
+            Position::Start
+        );
+        // At the log's last event there is no next one.
+        let last = timeline.events.entries.len() - 1;
+        let end = timeline.moments.len() - 1;
+        state
+            .take(ViewInput {
+                run: None,
+                cursor: ViewCursor {
+                    position: end,
+                    revealed: end,
+                    event: Some(last),
+                },
+            })
+            .expect("a move");
+        assert!(state.warm_up().is_none());
     }
 
     #[test]
