@@ -57,14 +57,14 @@ pub fn use_control_plane_view(sim: &SimState, on_action: &Callback<SimAction>) -
 #[hook]
 fn use_view_run(sim: &SimState) -> Option<Rc<ViewRun>> {
     let run = (sim.timeline.clone(), sim.scenario.clone());
-    let config = sim.config.clone();
-    let made = use_memo(run, move |(timeline, scenario)| {
+    let config = &sim.config;
+    let made = use_memo(run, |(timeline, scenario)| {
         let (Some(_), Some(scenario)) = (timeline, scenario) else {
             return None;
         };
         Some(Rc::new(ViewRun {
             scenario: export_scenario(scenario),
-            options: serde_json::to_string(&config).unwrap_or_default(),
+            options: serde_json::to_string(config).unwrap_or_default(),
         }))
     });
     (*made).clone()
