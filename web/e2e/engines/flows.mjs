@@ -98,6 +98,7 @@ export const flows = {
   async controlPlaneView(d) {
     // A module of its own (its yew app beside the page's), imported when the view first opens.
     await openSeed(d);
+    await d.waitFor(() => !!document.querySelector("details.control-plane > summary"), [], { what: "the control-plane view" });
     await d.evaluate(() => document.querySelector("details.control-plane > summary").setAttribute("data-e2e-target", ""));
     await d.clickSelector("[data-e2e-target]");
     await d.waitForText(".cp-text li[data-part=now]", /the start: the informer has listed the store into its cache/);
