@@ -13,6 +13,10 @@ use yew::prelude::*;
 /// trees are made and dropped until the number after them is above every
 /// number on `host`'s ancestors, and the module's tree gets that one. Call it
 /// right before mounting into `host`.
+///
+/// `#[inline]`: called from another crate, it otherwise cost each module
+/// about 1.6 KB of wasm (the pane's 354,479 B against 356,133 B; measured).
+#[inline]
 pub fn claim_a_tree_id_the_page_does_not_use(host: &web_sys::Element) {
     let number = |element: &web_sys::Element| {
         js_sys::Reflect::get(element, &TREE_ID.into())
