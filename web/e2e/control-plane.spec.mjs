@@ -1,7 +1,7 @@
 // The control plane, pictured: the SVG and its text equivalent follow the one cursor,
 // and the words agree with the timeline at every step.
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect } from "./fixtures.mjs";
+import { test, expect, paste } from "./fixtures.mjs";
 
 const view = (page) => page.locator("details.control-plane");
 const part = (page, name) => view(page).locator(`.cp-text li[data-part=${name}]`);
@@ -240,4 +240,82 @@ test("the plots: axe finds nothing, light and dark; 375 px fits; the keyboard re
   }
   expect(await scrollWidth()).toBe(closed);
   await view(page).locator(".cp-plots").screenshot({ path: info.outputPath("plots-375.png") });
+});
+
+// The view is a module of its own (crates/reconcile-control-plane-ui), loaded the first time it opens.
+const MODULE = /reconcile_control_plane_ui/;
+
+test("the first view loads none of the view; opening it loads its module and stylesheet once", async ({ page }) => {
+  const requests = [];
+  page.on("request", (request) => requests.push(new URL(request.url()).pathname));
+  await page.goto("/?preset=basics");
+  await page.getByRole("button", { name: "Step" }).waitFor();
+  expect(requests.filter((path) => MODULE.test(path))).toEqual([]);
+  await view(page).locator("summary").click();
+  await expect(part(page, "now")).toContainText("the start");
+  expect(requests.filter((path) => MODULE.test(path)).sort()).toEqual([
+    "/pkg/reconcile_control_plane_ui.css",
+    "/pkg/reconcile_control_plane_ui.js",
+    "/pkg/reconcile_control_plane_ui_bg.wasm",
+  ]);
+  // Its stylesheet came with it: one drawing per screen width.
+  await expect(view(page).locator(".cp-stacked")).toBeHidden();
+  await expect(view(page).locator(".cp-loading")).toHaveCount(0);
+  // Closed and opened again: no new download, and the picture is at the cursor at once.
+  await view(page).locator("summary").click();
+  await page.getByRole("button", { name: "Step" }).click();
+  await view(page).locator("summary").click();
+  await expect(part(page, "now")).toContainText("pass 1 returns");
+  expect(requests.filter((path) => MODULE.test(path))).toHaveLength(3);
+});
+
+test("a new run reaches the open view: the scenario edited, the view simulates it again", async ({ page }) => {
+  await open(page, "basics");
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(laneRow(page, "a")).toHaveCount(1);
+  await expect(laneRow(page, "d")).toHaveCount(0);
+  await paste(page, "Desired state", '{"a":{"replicas":1},"b":{"replicas":3},"d":{"replicas":2}}');
+  await expect(laneRow(page, "d").locator("td").first()).toHaveText("missing");
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await expect(laneRow(page, "d").locator("td").last()).toHaveText(/^in sync/);
+  // The page and the view stand at the same moment of the same run: its end.
+  await expect(lanesText(page).locator("thead th").last()).toHaveText(/\(the cursor\)$/);
+  const last = await page.locator("li.pass").count();
+  await expect(lanesText(page).locator("thead th").last()).toContainText(`pass ${last}`);
+});
+
+test.describe("a failed download of the view", () => {
+  test.use({ expectedProblems: /^console error: Failed to load resource: net::ERR_FAILED$/ });
+  for (const file of ["reconcile_control_plane_ui.js", "reconcile_control_plane_ui_bg.wasm", "reconcile_control_plane_ui.css"]) {
+    test(`(${file}) says so, and Try again loads it`, async ({ page }) => {
+      let fail = true;
+      await page.route(`**/pkg/${file}`, (route) => (fail ? route.abort() : route.continue()));
+      await page.goto("/?preset=basics");
+      await page.getByRole("button", { name: "Step" }).waitFor();
+      await view(page).locator("summary").click();
+      await expect(view(page).locator(".cp-loading[role=alert]")).toContainText("The control-plane view could not be loaded");
+      fail = false;
+      await view(page).getByRole("button", { name: "Try again" }).click();
+      await expect(part(page, "now")).toContainText("the start");
+      await expect(view(page).locator(".cp-loading")).toHaveCount(0);
+    });
+  }
+});
+
+test("the view's yew app numbers its tree apart from the page's and the pane's; its clicks move only the page's cursor", async ({ page }) => {
+  await page.goto("/?preset=basics&exercise=reconcile&lang=javascript");
+  await expect(page.locator(".code-editor textarea, .code-editor")).not.toHaveCount(0);
+  await view(page).locator("summary").click();
+  await expect(part(page, "now")).toContainText("the start");
+  const [body, host] = await page.evaluate(() => [
+    document.body.__yew_subtree_id,
+    document.querySelector(".cp-host").__yew_subtree_id,
+  ]);
+  expect(body).toBeGreaterThan(0);
+  expect(host).toBeGreaterThan(body);
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await view(page).locator('.sl-wide .sl-col[data-position="1"] .sl-head').click();
+  await expect(page.locator("li.pass[aria-current=step]")).toHaveAttribute("data-pass", "1");
+  await expect(page.locator(".notice")).toHaveCount(0);
+  await expect(page.locator("li.pass")).not.toHaveCount(0);
 });

@@ -10,7 +10,7 @@ pub mod editor_window;
 pub mod embed;
 pub mod highlight;
 pub mod hooks;
-pub mod pane;
+pub mod on_demand;
 pub mod panic_banner;
 pub mod sessions;
 pub mod shared;

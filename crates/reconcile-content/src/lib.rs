@@ -8,6 +8,7 @@
 //! (and fails `cargo test`), it is never silently read as a default. No web
 //! dependencies, no clock, no global randomness.
 
+pub mod control_plane;
 mod data;
 pub mod exercise;
 pub mod lesson;

@@ -22,7 +22,7 @@ struct Rule {
     forbidden: &'static [&'static str],
 }
 
-const RULES: [Rule; 12] = [
+const RULES: [Rule; 14] = [
     Rule {
         what: "the contract depends on serde and serde_json only",
         package: "reconcile-core",
@@ -105,11 +105,17 @@ const RULES: [Rule; 12] = [
         ],
     },
     Rule {
-        what: "the page links neither the TypeScript generator, the pane nor the YAML reader it loads on demand",
+        what: "the page links neither the TypeScript generator, the pane, the control-plane view nor the YAML reader it loads on demand",
         package: "reconcile-web",
         features: &[],
         direct_only: None,
-        forbidden: &[TS_GENERATOR, PANE, "reconcile-yaml", "saphyr-parser"],
+        forbidden: &[
+            TS_GENERATOR,
+            PANE,
+            CONTROL_PLANE_VIEW,
+            "reconcile-yaml",
+            "saphyr-parser",
+        ],
     },
     Rule {
         what: "the Your reconcile pane links neither the page nor the JS API, which it calls through pkg/reconcile.js",
@@ -117,6 +123,27 @@ const RULES: [Rule; 12] = [
         features: &[],
         direct_only: None,
         forbidden: &["reconcile-web", "reconcile-wasm", TS_GENERATOR],
+    },
+    Rule {
+        what: "the control-plane view links neither the page, the JS API nor the pane: it simulates the run with reconcile-sim itself",
+        package: CONTROL_PLANE_VIEW,
+        features: &[],
+        direct_only: None,
+        forbidden: &["reconcile-web", "reconcile-wasm", PANE, TS_GENERATOR],
+    },
+    Rule {
+        what: "what the page and its on-demand apps share holds no page, app, content or JS API",
+        package: UI_SHARED,
+        features: &[],
+        direct_only: Some(&["reconcile-sim", "yew", "gloo", "js-sys", "web-sys"]),
+        forbidden: &[
+            "reconcile-web",
+            PANE,
+            CONTROL_PLANE_VIEW,
+            "reconcile-content",
+            "reconcile-wasm",
+            TS_GENERATOR,
+        ],
     },
 ];
 
@@ -157,6 +184,14 @@ fn features_turned_on(env: &Env) -> Result<Vec<(&'static str, Option<String>)>, 
 /// pane first opens: linked into the page, it would be in its first load again.
 const PANE: &str = "reconcile-exercise-ui";
 
+/// The control-plane view, a wasm module of its own that the page imports
+/// when the view first opens: linked into the page, it would be in its first
+/// load again.
+const CONTROL_PLANE_VIEW: &str = "reconcile-control-plane-ui";
+
+/// What the page and the apps it loads on demand share.
+const UI_SHARED: &str = "reconcile-ui-shared";
+
 /// Generates the JS API's declarations in a test (the `ts` features of core
 /// and sim); no module a browser loads may link it.
 const TS_GENERATOR: &str = "ts-rs";
@@ -196,11 +231,15 @@ fn violations(env: &Env, rule: &Rule) -> Result<Vec<String>, String> {
     }
     let whole = tree(env, rule, None)?;
     let forbidden = rule.forbidden.iter().chain(
-        // The JS API, the page and its pane are the crates here that are made of wasm-bindgen.
-        (!matches!(rule.package, "reconcile-wasm" | "reconcile-web" | PANE))
-            .then_some(WEB.iter())
-            .into_iter()
-            .flatten(),
+        // The JS API, the page, the apps it loads on demand and what they share
+        // are the crates here that are made of wasm-bindgen.
+        (!matches!(
+            rule.package,
+            "reconcile-wasm" | "reconcile-web" | PANE | CONTROL_PLANE_VIEW | UI_SHARED
+        ))
+        .then_some(WEB.iter())
+        .into_iter()
+        .flatten(),
     );
     let names = package_names(&whole);
     for name in forbidden {

@@ -9,7 +9,6 @@ mod bench;
 mod bench_inputs;
 mod boundaries;
 mod csp;
-mod exercise_ui;
 mod fuzz;
 mod jsapi;
 mod precompress;
@@ -17,6 +16,7 @@ mod pyodide;
 mod size;
 mod sw;
 mod tools;
+mod ui_modules;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,7 +46,7 @@ usage: cargo xtask <command>
   pyodide [DIR]      copy Pyodide's core files (npm pyodide) into DIR/pyodide/ for the
                      sandbox's Python (default: trunk's staging dir when run as its
                      hook, else dist/)
-  post-build         trunk's hook after every build: js-api, exercise-ui, csp, pyodide,
+  post-build         trunk's hook after every build: js-api, ui-modules, csp, pyodide,
                      sw and precompress, in this order, into trunk's staging dir
   sw [DIR]           write DIR/sw.js, the service worker, with the list of the build's
                      files and their revisions (default: trunk's staging dir when run
@@ -56,9 +56,9 @@ usage: cargo xtask <command>
                      files (default: as sw)
   js-api [--into D]  build the JS API for course pages into D/pkg/ (default: trunk's
                      staging dir when run as its hook, else dist/)
-  exercise-ui [--into D]
-                     build the Your reconcile pane, which the page loads on demand,
-                     into D/pkg/ (default: as js-api)
+  ui-modules [--into D]
+                     build the apps the page loads on demand (the Your reconcile
+                     pane, the control-plane view) into D/pkg/ (default: as js-api)
   bench              release build, then the performance report, docs/PERFORMANCE.md: the
                      core against a Python reference (criterion, bench-speed profile) and
                      the wasm JS API against plain JS in headless Chromium, on generated
@@ -74,7 +74,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("bench") => bench(),
         Some("js-api") => jsapi::run(&args[1..]),
-        Some("exercise-ui") => exercise_ui::run(&args[1..]),
+        Some("ui-modules") => ui_modules::run(&args[1..]),
         Some("csp") => csp::run(&args[1..]),
         Some("pyodide") => pyodide::run(&args[1..]),
         Some("sw") => sw::run(&args[1..]),
@@ -111,7 +111,7 @@ fn serve(release: bool) -> Result<(), String> {
 /// runs the steps in order: the service worker lists what the others write.
 fn post_build() -> Result<(), String> {
     jsapi::run(&[])?;
-    exercise_ui::run(&[])?;
+    ui_modules::run(&[])?;
     csp::run(&[])?;
     pyodide::run(&[])?;
     sw::run(&[])?;
@@ -165,6 +165,10 @@ fn test() -> Result<(), String> {
                 "reconcile-wasm",
                 "-p",
                 "reconcile-exercise-ui",
+                "-p",
+                "reconcile-control-plane-ui",
+                "-p",
+                "reconcile-ui-shared",
                 "--all-targets",
             ],
         )

@@ -59,21 +59,29 @@ pub fn report(dist: &Path) -> Result<String, String> {
         let checker = |name: &str| name.starts_with("reconcile_check");
         let looping = |name: &str| name.starts_with("reconcile_loop");
         let yaml = |name: &str| name.starts_with("reconcile_yaml");
-        let pane = |name: &str| name.starts_with(crate::exercise_ui::MODULE);
-        if pkg
-            .join(format!("{}.js", crate::exercise_ui::MODULE))
-            .is_file()
-        {
-            report.push_str("\n\"Your reconcile\", the page's pane, loaded the first time it opens (`pkg/`):\n\n");
-            let mut files = files(&pkg, pane)?;
-            files.extend(snippets(&pkg, "reconcile-exercise-ui")?);
+        let on_demand = |name: &str| {
+            crate::ui_modules::MODULES
+                .iter()
+                .any(|ui| name.starts_with(ui.module))
+        };
+        for ui in &crate::ui_modules::MODULES {
+            if !pkg.join(format!("{}.js", ui.module)).is_file() {
+                continue;
+            }
+            report.push_str(&format!("\n{} (`pkg/`):\n\n", ui.title));
+            let mut files = files(&pkg, |name| name.starts_with(ui.module))?;
+            files.extend(snippets(&pkg, ui.package)?);
             report.push_str(&table_of(files, "no budget of its own")?);
         }
         report.push_str("\nJS API for course pages, what `init()` loads (`pkg/`, js + wasm):\n\n");
         report.push_str(&table(
             &pkg,
             |name| {
-                !simulation(name) && !checker(name) && !looping(name) && !yaml(name) && !pane(name)
+                !simulation(name)
+                    && !checker(name)
+                    && !looping(name)
+                    && !yaml(name)
+                    && !on_demand(name)
             },
             "budget 80 KB",
         )?);

@@ -4,15 +4,15 @@
 //! Every file of the build is listed with its revision (the first 16 hex digits
 //! of its SHA-256, which the worker checks on download): the first view's files
 //! ([`crate::size::first_view`]) and the lessons' files are precached at
-//! install, the others (the JS
-//! API's and the pane's modules, the YAML worker, the sandbox, Pyodide) are
+//! install, the others (the JS API's modules, the apps loaded on demand, the
+//! YAML worker, the sandbox, Pyodide) are
 //! cached on first use. The version, and so the cache's name, is a hash of the
 //! list, so any change to any file makes a new worker that the browser installs
 //! beside the old one. A debug build keeps the template's `null` list: that
 //! worker retires (deletes its caches, unregisters).
 //!
 //! Trunk's hook runs this last (`cargo xtask post-build`, see Trunk.toml), once
-//! the pages have their policy and the JS API, the pane and Pyodide are in
+//! the pages have their policy and the JS API, the on-demand apps and Pyodide are in
 //! place, with `TRUNK_STAGING_DIR` (the default `DIR`) and `TRUNK_PROFILE`;
 //! otherwise `DIR` is `dist`.
 
@@ -171,6 +171,7 @@ mod tests {
             ("pkg/reconcile.js", "js"),
             ("lessons/01-four-actions.json", "{}"),
             ("pkg/reconcile.d.ts", "ts"),
+            ("pkg/reconcile_control_plane_ui_bg.wasm", "view"),
             ("pyodide/pyodide.asm.wasm", "python"),
             (".stage/index.html", "stale"),
             ("sw.js", "an older worker"),
@@ -215,6 +216,7 @@ mod tests {
             [
                 "example.html",
                 "pkg/reconcile.js",
+                "pkg/reconcile_control_plane_ui_bg.wasm",
                 "pyodide/pyodide.asm.wasm",
                 "sandbox.html"
             ]

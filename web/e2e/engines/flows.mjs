@@ -1,7 +1,7 @@
 // The main flows, one spec for Firefox and WebKit (run.mjs drives it through driver.mjs):
 // edit and plan, an error with its location, a preset, Step/Run, a share link round
 // trip, an embed, autosave and restore, and the features of later issues (level vs
-// edge lanes, YAML, a lesson fetched as it opens). Chromium runs the same flows, and more, in the Playwright specs.
+// edge lanes, the control-plane view, YAML, a lesson fetched as it opens). Chromium runs the same flows, and more, in the Playwright specs.
 import assert from "node:assert/strict";
 
 const SEED_SUMMARY = "1 to create, 1 to update, 0 to finalize, 1 to delete";
@@ -104,6 +104,23 @@ export const flows = {
       return [...row.querySelectorAll("td.lane-cell")].pop()?.textContent;
     });
     assert.equal(lastEdge, "+ extra");
+  },
+
+  async controlPlaneView(d) {
+    // A module of its own (its yew app beside the page's), imported when the view first opens.
+    await openSeed(d);
+    await d.waitFor(() => !!document.querySelector("details.control-plane > summary"), [], { what: "the control-plane view" });
+    await d.evaluate(() => document.querySelector("details.control-plane > summary").setAttribute("data-e2e-target", ""));
+    await d.clickSelector("[data-e2e-target]");
+    await d.waitForText(".cp-text li[data-part=now]", /the start: the informer has listed the store into its cache/);
+    await d.clickButton("Step");
+    await d.waitForText(".cp-text li[data-part=now]", /pass 1 returns/);
+    const [body, host] = await d.evaluate(() => [document.body.__yew_subtree_id, document.querySelector(".cp-host").__yew_subtree_id]);
+    assert.ok(host > body, `the view's tree number ${host} is above the page's ${body}`);
+    // A swimlane column moves the page's cursor, the one cursor.
+    await d.evaluate(() => document.querySelector('.sl-wide .sl-col[data-position="0"]').dispatchEvent(new MouseEvent("click", { bubbles: true })));
+    await d.waitForText(".cp-text li[data-part=now]", /the start/);
+    await d.waitFor(() => document.querySelector(".snapshot-banner") !== null, [], { what: "the page's cursor behind the revealed run" });
   },
 
   async yamlInAnEditor(d) {

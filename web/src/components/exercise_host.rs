@@ -4,23 +4,23 @@
 
 use yew::prelude::*;
 
-use crate::hooks::{ExercisePane, PaneLoad};
+use crate::hooks::{ModuleLoad, OnDemand};
 
-pub fn exercise_host(open: bool, pane: &ExercisePane) -> Html {
+pub fn exercise_host(open: bool, pane: &OnDemand) -> Html {
     if !open {
         return html! {};
     }
     let status = match &pane.load {
-        PaneLoad::Idle | PaneLoad::Loading => html! {
+        ModuleLoad::Idle | ModuleLoad::Loading => html! {
             <p class="pane exercise-loading" role="status">{ "Loading Your reconcile…" }</p>
         },
-        PaneLoad::Failed(message) => html! {
+        ModuleLoad::Failed(message) => html! {
             <div class="pane exercise-loading" role="alert">
                 <p>{ format!("Your reconcile could not be loaded: {message}") }</p>
                 <button type="button" onclick={pane.retry.reform(|_: MouseEvent| ())}>{ "Try again" }</button>
             </div>
         },
-        PaneLoad::Ready => html! {},
+        ModuleLoad::Ready => html! {},
     };
     html! {
         <>

@@ -6,6 +6,8 @@ use reconcile_sim::{column_label, Comparison, LaneColumn, Lanes, SyncState};
 use web_sys::HtmlDetailsElement;
 use yew::prelude::*;
 
+use reconcile_ui_shared::words::cell_text;
+
 use crate::state::{SimAction, SimState};
 
 /// Objects shown in the lanes; a class scenario has a handful.
@@ -53,24 +55,6 @@ pub fn level_edge_view(sim: &SimState, on_action: &Callback<SimAction>) -> Html 
             { body }
         </details>
     }
-}
-
-/// Symbol, words and class for a lane's cell (here and in the
-/// control-plane view's swimlanes); never colour alone.
-pub(crate) fn cell_text(state: Option<SyncState>) -> (&'static str, &'static str, &'static str) {
-    // The status grid's symbols and words (`SyncState::icon`, `label`), so a
-    // state reads the same in every view.
-    let Some(state) = state else {
-        return ("", "not there", "lane-none");
-    };
-    let class = match state {
-        SyncState::InSync => "lane-in-sync",
-        SyncState::Drifted => "lane-drifted",
-        SyncState::Missing => "lane-missing",
-        SyncState::Extra => "lane-extra",
-        SyncState::Terminating => "lane-terminating",
-    };
-    (state.icon(), state.label(), class)
 }
 
 fn lane_cells(cells: &[Option<SyncState>], cursor: usize) -> Html {

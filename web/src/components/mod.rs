@@ -2,7 +2,7 @@
 
 pub mod action_list;
 pub mod chart;
-pub mod control_plane;
+mod control_plane_host;
 pub mod editor;
 pub mod embed_code;
 pub mod exercise_host;

@@ -1,10 +1,10 @@
 //! The timeline: one entry per revealed pass, with its trigger, actions and
 //! results, and a row for each other actor's event; each moves the cursor.
 
-use reconcile_sim::events::SimEvent;
-use reconcile_sim::workqueue::AddOutcome;
 use reconcile_sim::{format_millis, ActionResult, ActorEventRecord, Happening, Moment, Timeline};
 use yew::prelude::*;
+
+use reconcile_ui_shared::words::{change_text, event_text, result_text};
 
 use crate::shared::Shared;
 use crate::state::SimAction;
@@ -334,25 +334,6 @@ fn result_class(result: &ActionResult) -> &'static str {
     }
 }
 
-pub fn result_text(result: &ActionResult) -> String {
-    match result {
-        ActionResult::Applied => "ok".to_owned(),
-        ActionResult::AlreadyTerminating => "already terminating (no-op)".to_owned(),
-        ActionResult::Unchanged => {
-            "unchanged: with the server's defaults it is what is stored (no write)".to_owned()
-        }
-        ActionResult::AlreadyGone => "already gone (404; done)".to_owned(),
-        ActionResult::Failed {
-            requeued_at, code, ..
-        } => format!(
-            "failed ({code}); requeued at t = {}",
-            format_millis(*requeued_at)
-        ),
-        ActionResult::NotAttempted => "not attempted (an earlier action failed)".to_owned(),
-        ActionResult::LostInCrash => "lost: the controller crashed".to_owned(),
-    }
-}
-
 #[derive(Properties, PartialEq)]
 struct PassEventsProps {
     timeline: Shared<Timeline>,
@@ -419,43 +400,6 @@ fn PassEvents(props: &PassEventsProps) -> Html {
     }
 }
 
-/// One line per step of the control plane.
-pub fn event_text(event: &SimEvent) -> String {
-    match event {
-        SimEvent::ReconcileStarted {
-            pass,
-            trigger,
-            actions,
-        } => format!("the worker takes the key: pass {pass} ({trigger}) plans {actions} action(s) from its cache"),
-        SimEvent::Request {
-            action, name, code, ..
-        } => format!("{} {name} → {code}", action.as_str()),
-        SimEvent::ReconcileEnded {
-            pass,
-            error,
-            crashed,
-        } => match (crashed, error) {
-            (true, _) => format!("pass {pass} ends: the controller crashed"),
-            (false, true) => format!("pass {pass} returns an error"),
-            (false, false) => format!("pass {pass} returns"),
-        },
-        SimEvent::WatchDelivered { name, change } => {
-            format!("watch event {name} {}: the cache takes it", change_text(*change))
-        }
-        SimEvent::Enqueued { outcome, trigger } => {
-            let what = match outcome {
-                AddOutcome::Queued => "queued",
-                AddOutcome::AlreadyQueued => "already queued: one key, one entry",
-                AddOutcome::Deferred => "deferred: the key is being processed",
-            };
-            format!("key added ({trigger}): {what}")
-        }
-        SimEvent::RequeueDelayed { ready_at } => {
-            format!("the requeue waits until t = {}", format_millis(*ready_at))
-        }
-    }
-}
-
 /// One sentence per thing that happened between passes.
 pub fn happening_text(what: &Happening) -> String {
     match what {
@@ -514,13 +458,5 @@ pub fn happening_text(what: &Happening) -> String {
             format_millis(*ready_at)
         ),
         Happening::GarbageCollector { action } => action.to_string(),
-    }
-}
-
-pub fn change_text(change: reconcile_sim::Change) -> &'static str {
-    match change {
-        reconcile_sim::Change::Added => "added",
-        reconcile_sim::Change::Updated => "updated",
-        reconcile_sim::Change::Deleted => "deleted",
     }
 }

@@ -1,10 +1,12 @@
 //! Hooks shared by components.
 
+mod use_control_plane_view;
 mod use_debounce;
 mod use_embed_bridge;
 mod use_exercise_pane;
 mod use_lesson_fetch;
 mod use_lesson_progress;
+mod use_on_demand;
 mod use_persistence;
 mod use_recent_sessions;
 mod use_reveal_scroll;
@@ -12,11 +14,13 @@ mod use_service_worker;
 mod use_shortcut;
 mod use_yaml;
 
+pub use use_control_plane_view::use_control_plane_view;
 pub use use_debounce::use_debounce;
 pub use use_embed_bridge::{report_checked, use_embed_bridge};
-pub use use_exercise_pane::{use_exercise_pane, ExercisePane, PaneLoad};
+pub use use_exercise_pane::use_exercise_pane;
 pub use use_lesson_fetch::use_lesson_fetch;
 pub use use_lesson_progress::{use_lesson_progress, LessonVisit};
+pub use use_on_demand::{ModuleLoad, OnDemand};
 pub use use_persistence::{
     share_link, use_persistence, use_previous_session, AutosaveHandle, AUTOSAVE_LIMIT,
 };

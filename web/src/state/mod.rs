@@ -2,7 +2,6 @@
 
 mod exercise;
 mod lesson;
-mod picture;
 mod sim;
 mod yaml;
 
@@ -525,7 +524,7 @@ impl Playground {
         self.errors.clear();
         if self.scenario.as_deref() != Some(&scenario) {
             self.scenario = Some(Rc::new(scenario));
-            self.sim.recompute(self.scenario.as_deref(), false);
+            self.sim.recompute(self.scenario.as_ref(), false);
         }
     }
 }
@@ -667,17 +666,17 @@ impl Reducible for Playground {
             // shortcut must not run what the lesson asks to predict.
             Action::FirstPainted => {
                 release_first_run();
-                next.sim.run_held(next.scenario.as_deref());
+                next.sim.run_held(next.scenario.as_ref());
             }
             Action::Sim(action) if self.simulation_concealed() && action.needs_timeline() => {}
             Action::Sim(action) => {
                 if next.sim.deferred && action.needs_timeline() {
-                    next.sim.recompute(next.scenario.as_deref(), true);
+                    next.sim.recompute(next.scenario.as_ref(), true);
                 }
                 let injected = matches!(action, SimAction::Inject(_));
                 if next.sim.apply(action) {
                     let force = next.sim.timeline.is_some();
-                    next.sim.recompute(next.scenario.as_deref(), force);
+                    next.sim.recompute(next.scenario.as_ref(), force);
                     if injected {
                         // The event is a moment of its own: show it.
                         let entry = next.sim.config.script.len().saturating_sub(1);
@@ -790,7 +789,7 @@ impl Reducible for Playground {
                 }
                 check => {
                     if next.sim.deferred {
-                        next.sim.recompute(next.scenario.as_deref(), true);
+                        next.sim.recompute(next.scenario.as_ref(), true);
                     }
                     let plan = next.plan.clone();
                     let timeline = next.sim.timeline.clone();

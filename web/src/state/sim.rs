@@ -5,17 +5,15 @@
 //! stepping is instant and every run replays identically.
 
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use reconcile_core::{plan, Plan, Scenario};
 use reconcile_sim::{
-    compare_level_edge, next_plan_view,
-    picture::{position_of_moment, Position},
-    simulate, BackoffPolicy, Comparison, CrashPlan, FinalizerOwner, FinalizerRef, Millis, Moment,
-    ObjectNaming, PassViews, QueueModel, ScriptedEvent, SimConfig, SpecComparison, Timeline,
-    WorldEvent,
+    compare_level_edge, next_plan_view, simulate, BackoffPolicy, Comparison, CrashPlan,
+    FinalizerOwner, FinalizerRef, Millis, Moment, ObjectNaming, PassViews, QueueModel,
+    ScriptedEvent, SimConfig, SpecComparison, Timeline, WorldEvent,
 };
 
-use super::picture::PictureState;
 use crate::shared::Shared;
 
 /// Play speeds offered, in passes per second.
@@ -60,8 +58,11 @@ pub struct SimState {
     pending_position: Option<(usize, Option<usize>)>,
     /// The run was held while the page started ([`hold_first_run`]).
     pub held: bool,
-    /// The control-plane picture at the cursor (its view, when open).
-    pub picture: PictureState,
+    /// The control-plane view's `<details>` is open (the view is a module
+    /// of its own, which simulates and pictures the run itself).
+    pub picture_open: bool,
+    /// The scenario the timeline was simulated from, for that view.
+    pub scenario: Option<Shared<Scenario>>,
 }
 
 /// What the pass after the cursor does.
@@ -114,7 +115,8 @@ impl Default for SimState {
             deferred: false,
             pending_position: None,
             held: false,
-            picture: PictureState::default(),
+            picture_open: false,
+            scenario: None,
         }
     }
 }
@@ -243,18 +245,6 @@ impl SimState {
         self.cursor = position.min(self.last_position());
         self.revealed = self.revealed.max(self.cursor);
         self.refresh_next_plan();
-        self.refresh_picture();
-    }
-
-    /// The picture at the cursor: the event shown, else the moment.
-    fn refresh_picture(&mut self) {
-        let position = self.timeline.as_ref().and_then(|t| match self.event {
-            Some(event) => Some(Position::Event(event)),
-            None => position_of_moment(t, self.shown_moment()),
-        });
-        self.picture.refresh(self.views.as_deref(), position);
-        let timeline = self.timeline.as_deref();
-        self.picture.refresh_plots(timeline, &self.config.backoff);
     }
 
     /// The plan for the pass after the cursor: computed here, once per move,
@@ -311,7 +301,7 @@ impl SimState {
 
     /// Re-runs the simulation; keeps the cursor where it was (clamped).
     /// Large scenarios are only marked `deferred` unless `force` is set.
-    pub fn recompute(&mut self, scenario: Option<&Scenario>, force: bool) {
+    pub fn recompute(&mut self, scenario: Option<&Rc<Scenario>>, force: bool) {
         let Some(scenario) = scenario else { return };
         self.held = FIRST_RUN_HELD.get();
         if self.held {
@@ -349,13 +339,12 @@ impl SimState {
         self.revealed = place(revealed, revealed_passes);
         self.cursor = place(cursor, cursor_passes).min(self.revealed);
         self.timeline = Some(Shared::new(timeline));
+        self.scenario = Some(Shared::from(Rc::clone(scenario)));
         self.views = Some(Shared::new(RefCell::new(PassViews::new(
             scenario,
             &self.config,
         ))));
-        self.picture.reset();
         self.refresh_next_plan();
-        self.refresh_picture();
         if let Some((pass, selected)) = self.pending_position.take() {
             self.restore(pass, selected);
         }
@@ -365,7 +354,7 @@ impl SimState {
     }
 
     /// The run a start held, now that the page has painted.
-    pub fn run_held(&mut self, scenario: Option<&Scenario>) {
+    pub fn run_held(&mut self, scenario: Option<&Rc<Scenario>>) {
         if self.held {
             self.recompute(scenario, false);
         }
@@ -530,10 +519,7 @@ impl SimState {
                 return self.set(|c| c.script.push(ScriptedEvent { after_pass, event }));
             }
             SimAction::RevealConclusion => self.conclusion_hidden = false,
-            SimAction::ShowPicture(open) => {
-                self.picture.open = open;
-                self.refresh_picture();
-            }
+            SimAction::ShowPicture(open) => self.picture_open = open,
             SimAction::ShowComparison(show) => {
                 self.show_comparison = show;
                 return show && self.comparison.is_none();

@@ -12,58 +12,46 @@ mod words;
 
 use reconcile_sim::picture::Picture;
 use reconcile_sim::Timeline;
-use web_sys::HtmlDetailsElement;
 use yew::prelude::*;
 
-use crate::state::{SimAction, SimState};
+use crate::state::Shown;
 
 /// Objects shown as cards in the store and the cache; the rest are counted.
 pub(crate) const CARDS: usize = 6;
 /// Lines shown per list (in flight, the plan, the other actors).
 pub(crate) const LINES: usize = 6;
 
-pub fn control_plane_view(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
-    let ontoggle = on_action.reform(|e: Event| {
-        SimAction::ShowPicture(e.target_unchecked_into::<HtmlDetailsElement>().open())
-    });
-    let picture = match (&sim.timeline, &sim.picture.shown, sim.picture.open) {
-        (Some(timeline), Some(picture), true) => html! {
+/// The picture and the plots at the cursor (the page keeps the `<details>`
+/// and its summary around them).
+pub fn control_plane_view(shown: &Shown, on_move: &Callback<usize>) -> Html {
+    let Some(run) = &shown.run else {
+        return Html::default();
+    };
+    let timeline = &run.timeline;
+    let cursor = shown.cursor;
+    let picture = match &shown.picture {
+        Some(picture) => html! {
             <figure class="cp-figure">
-                // Two drawings of one picture: wide and stacked (main.css shows one).
+                // Two drawings of one picture: wide and stacked (view.css shows one).
                 { draw::svg(picture, draw::Layout::Wide) }
                 { draw::svg(picture, draw::Layout::Stacked) }
                 { text_equivalent(timeline, picture) }
             </figure>
         },
-        (_, None, true) => html! {
+        None => html! {
             <p class="muted">{ "No picture here: the event log keeps the first 10,000 events of a run." }</p>
         },
-        _ => html! { <p class="muted">{ "Open to see where everything is at the cursor." }</p> },
     };
-    let plots = match (&sim.timeline, &sim.picture.plots, sim.picture.open) {
-        (Some(timeline), Some(plots), true) => html! {
-            <div class="cp-plots">
-                { swimlanes::swimlanes_view(&plots.lanes, timeline, sim.cursor, sim.revealed, on_action) }
-                { backoff_plot::backoff_view(&plots.backoff, timeline, sim.cursor, sim.revealed, on_action) }
-            </div>
-        },
-        _ => Html::default(),
-    };
-    let body = html! { <>{ picture }{ plots }</> };
     html! {
-        <details class="control-plane" open={sim.picture.open} {ontoggle}>
-            <summary><h3>{ "The control plane, pictured" }</h3></summary>
-            <p class="muted small">
-                { "The API server's store, the watch events on their way, the controller's informer cache, \
-                   its work queue and the controller itself, at the cursor: Step, event ▶ and the timeline move it. \
-                   A cache card is marked stale where the store has a newer version. \
-                   Below it, each object's lane through the run and the key's backoff delays against the policy." }
-            </p>
-            { body }
-        </details>
+        <>
+            { picture }
+            <div class="cp-plots">
+                { swimlanes::swimlanes_view(&run.lanes, timeline, cursor.position, cursor.revealed, on_move) }
+                { backoff_plot::backoff_view(&run.backoff, timeline, cursor.position, cursor.revealed, on_move) }
+            </div>
+        </>
     }
 }
-
 /// What the picture shows, part by part, in words: read by screen readers,
 /// and by the tests that compare it with the timeline.
 fn text_equivalent(timeline: &Timeline, picture: &Picture) -> Html {

@@ -6,15 +6,13 @@
 use reconcile_sim::{column_label, column_window, Moment, SwimCell, Swimlanes, Timeline};
 use yew::prelude::*;
 
-use crate::components::level_edge::cell_text;
-use crate::components::pass_list::result_text;
-use crate::state::SimAction;
+use reconcile_ui_shared::words::{cell_text, result_text};
 
 const HEAD_H: usize = 30;
 const ROW_H: usize = 36;
 const COL_W: usize = 100;
 
-/// The wide drawing and the one for narrow screens (main.css shows one).
+/// The wide drawing and the one for narrow screens (view.css shows one).
 #[derive(Clone, Copy)]
 struct Layout {
     class: &'static str,
@@ -38,11 +36,11 @@ pub fn swimlanes_view(
     timeline: &Timeline,
     cursor: usize,
     revealed: usize,
-    on_action: &Callback<SimAction>,
+    on_move: &Callback<usize>,
 ) -> Html {
     let revealed = revealed.min(lanes.columns.len().saturating_sub(1));
     let onkeydown = {
-        let on_action = on_action.clone();
+        let on_move = on_move.clone();
         Callback::from(move |e: KeyboardEvent| {
             let to = match e.key().as_str() {
                 "ArrowLeft" => cursor.saturating_sub(1),
@@ -50,7 +48,7 @@ pub fn swimlanes_view(
                 _ => return,
             };
             e.prevent_default();
-            on_action.emit(SimAction::MoveTo(to));
+            on_move.emit(to);
         })
     };
     html! {
@@ -58,8 +56,8 @@ pub fn swimlanes_view(
             <figcaption>{ "Swimlanes: each object in the store, moment by moment" }</figcaption>
             <div class="sl-focus" tabindex="0" role="group" {onkeydown}
                  aria-label="Swimlanes. Left and Right arrow keys move the cursor.">
-                { svg(lanes, timeline, cursor, revealed, WIDE, on_action) }
-                { svg(lanes, timeline, cursor, revealed, NARROW, on_action) }
+                { svg(lanes, timeline, cursor, revealed, WIDE, on_move) }
+                { svg(lanes, timeline, cursor, revealed, NARROW, on_move) }
                 { text_equivalent(lanes, timeline, cursor, revealed) }
             </div>
             if lanes.hidden > 0 {
@@ -101,7 +99,7 @@ fn svg(
     cursor: usize,
     revealed: usize,
     layout: Layout,
-    on_action: &Callback<SimAction>,
+    on_move: &Callback<usize>,
 ) -> Html {
     let window = column_window(cursor, revealed, layout.columns);
     let width = layout.name_w + COL_W * window.len();
@@ -112,7 +110,7 @@ fn svg(
         let moment = lanes.columns[position];
         let current = position == cursor;
         let cx = x(position);
-        let onclick = on_action.reform(move |_: MouseEvent| SimAction::MoveTo(position));
+        let onclick = on_move.reform(move |_: MouseEvent| position);
         let cells = lanes.lanes.iter().enumerate().map(|(row, lane)| {
             let y = HEAD_H + ROW_H * row;
             let cell = &lane.cells[position];
@@ -149,7 +147,7 @@ fn svg(
         }
     });
     html! {
-        // Its own size at most, narrower to fit (main.css): no inline style under the CSP.
+        // Its own size at most, narrower to fit (view.css): no inline style under the CSP.
         <svg class={layout.class} viewBox={format!("0 0 {width} {height}")} width={width.to_string()} height={height.to_string()}
              aria-hidden="true" focusable="false">
             { for names }

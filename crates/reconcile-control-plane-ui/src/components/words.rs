@@ -8,7 +8,7 @@ use reconcile_sim::workqueue::AddOutcome;
 use reconcile_sim::{format_millis, ActionResult, Millis, Timeline};
 
 use super::LINES;
-use crate::components::pass_list::{change_text, event_text, result_text};
+use reconcile_ui_shared::words::{change_text, event_text, result_text};
 
 /// "t = 25 ms".
 pub fn time(at: Millis) -> String {

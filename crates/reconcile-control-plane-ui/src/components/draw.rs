@@ -11,7 +11,7 @@ use super::{words, CARDS};
 pub enum Layout {
     /// Store, watch and cache side by side; the queue and controller below.
     Wide,
-    /// One part under the other, for narrow screens (main.css).
+    /// One part under the other, for narrow screens (view.css).
     Stacked,
 }
 

@@ -11,8 +11,6 @@ use reconcile_sim::{
 };
 use yew::prelude::*;
 
-use crate::state::SimAction;
-
 const WIDTH: u64 = 360;
 const HEIGHT: u64 = 170;
 const LEFT: u64 = 56;
@@ -53,7 +51,7 @@ pub fn backoff_view(
     timeline: &Timeline,
     cursor: usize,
     revealed: usize,
-    on_action: &Callback<SimAction>,
+    on_move: &Callback<usize>,
 ) -> Html {
     let passes_at = |position: usize| {
         timeline.passes_at(
@@ -94,7 +92,7 @@ pub fn backoff_view(
     };
     let move_to = |pass: usize| {
         let position = timeline.position_of(Moment::AfterPass(pass)).unwrap_or(0);
-        on_action.reform(move |_: MouseEvent| SimAction::MoveTo(position))
+        on_move.reform(move |_: MouseEvent| position)
     };
     let summary = {
         let measured: Vec<String> = shown

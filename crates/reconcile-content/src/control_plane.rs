@@ -1,0 +1,193 @@
+//! What the page and the control-plane view tell each other. The view (the
+//! picture of the control plane with its text equivalent, the swimlanes and
+//! the backoff plot) is a wasm module of its own (`reconcile-control-plane-ui`),
+//! loaded the first time its `<details>` opens, so the two talk through
+//! JavaScript: each message is one of these types as JSON text, written and
+//! read here on both sides. The page reads the view's [`ViewEvent`]s with
+//! core's JSON reader, as it reads the "Your reconcile" pane's: a serde reader
+//! of them would be one more in the page's first load (docs/SIZE.md).
+//!
+//! The page sends the run the view shows ([`ViewRun`]: the scenario and the
+//! settings, only when they changed) and the one cursor ([`ViewCursor`], on
+//! every move). The view simulates the run itself with `reconcile_sim`, which
+//! is deterministic, so its run is the page's: the same scenario and the same
+//! `SimConfig` give the same timeline (a test below checks it on every preset
+//! after the round trip through these messages).
+//!
+//! Invariant: these only carry data. The page's reducer stays the only owner
+//! of the cursor: the view asks to move it ([`ViewEvent::MoveTo`]) and shows
+//! where the page says it is.
+
+use reconcile_core::path::JsonPath;
+use reconcile_core::{parse_scenario, Scenario};
+use reconcile_sim::{parse_options, SimConfig};
+use serde::{Deserialize, Serialize};
+
+use crate::data::{read_json, ContentError, Reader};
+
+/// The run the view shows: the page's scenario and settings as JSON text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewRun {
+    /// The scenario as `reconcile_core::export_scenario` writes it.
+    pub scenario: String,
+    /// The `SimConfig` as serde writes it, read back by the simulation's own
+    /// options parser.
+    pub options: String,
+}
+
+/// The one cursor, as the page's reducer holds it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewCursor {
+    /// The moment on show: a position in the timeline's moments.
+    pub position: usize,
+    /// How far Step, Play and Run have revealed the run.
+    pub revealed: usize,
+    /// Stepping by event: the event shown (an index into the event log).
+    pub event: Option<usize>,
+}
+
+/// The page to the view: at mount (with the run) and on every move of the
+/// cursor (with the run only when it changed since the view last had it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewInput {
+    pub run: Option<ViewRun>,
+    pub cursor: ViewCursor,
+}
+
+/// The view to the page: `{"event": "move-to", "position": 3}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum ViewEvent {
+    /// Move the cursor to a position of the timeline's moments (a swimlane
+    /// column was clicked, ← or → pressed on the lanes, a backoff point or
+    /// row chosen); the page clamps it to what is revealed.
+    MoveTo { position: usize },
+}
+
+impl ViewRun {
+    /// The scenario and the settings, read with core's and the simulation's
+    /// own readers.
+    pub fn read(&self) -> Result<(Scenario, SimConfig), String> {
+        let scenario = parse_scenario(&self.scenario)
+            .map_err(|e| format!("the view's scenario: {}", e.message))?;
+        let config = parse_options(&self.options)
+            .map_err(|e| format!("the view's settings: {}", e.message))?;
+        Ok((scenario, config))
+    }
+}
+
+impl ViewInput {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        serde_json::from_str(text).map_err(|e| format!("the view's input: {e}"))
+    }
+}
+
+impl ViewEvent {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads what [`ViewEvent::to_json`] wrote.
+    pub fn from_json(text: &str) -> Result<Self, ContentError> {
+        const FILE: &str = "the control-plane view's message";
+        let value = read_json(FILE, text)?;
+        let reader = Reader::new(FILE);
+        let message = reader.object(&value, JsonPath::root(), &["event", "position"]);
+        let event = match reader.string(&message, "event").as_str() {
+            "move-to" => {
+                let position = reader.optional_count(&message, "position");
+                if message.optional("position").is_none() {
+                    reader.missing(&message, "position");
+                }
+                ViewEvent::MoveTo {
+                    position: position.unwrap_or_default(),
+                }
+            }
+            other => {
+                reader.fail(message.path_of("event"), format!("unknown event {other:?}"));
+                ViewEvent::MoveTo { position: 0 }
+            }
+        };
+        reader.finish(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reconcile_core::{check_scenario, export_scenario};
+    use reconcile_sim::simulate;
+
+    #[test]
+    fn input_and_events_read_back_as_written() {
+        let input = ViewInput {
+            run: Some(ViewRun {
+                scenario: r#"{"desired":{"a":1},"observed":{}}"#.into(),
+                options: "{}".into(),
+            }),
+            cursor: ViewCursor {
+                position: 4,
+                revealed: 7,
+                event: Some(12),
+            },
+        };
+        assert_eq!(ViewInput::from_json(&input.to_json()), Ok(input));
+        let moved = ViewEvent::MoveTo { position: 3 };
+        assert_eq!(moved.to_json(), r#"{"event":"move-to","position":3}"#);
+        assert_eq!(ViewEvent::from_json(&moved.to_json()), Ok(moved));
+    }
+
+    #[test]
+    fn a_malformed_message_is_an_error_not_a_default() {
+        for wrong in [
+            r#"{"event":"move-to"}"#,
+            r#"{"event":"move-to","position":-1}"#,
+            r#"{"event":"move-to","position":"2"}"#,
+            r#"{"event":"move-to","position":2,"extra":1}"#,
+            r#"{"event":"jump","position":2}"#,
+            r#""move-to""#,
+        ] {
+            assert!(ViewEvent::from_json(wrong).is_err(), "{wrong}");
+        }
+        assert!(ViewInput::from_json("{}").is_err());
+        let bad_options = ViewRun {
+            scenario: r#"{"desired":{},"observed":{}}"#.into(),
+            options: r#"{"failureRat":0.5}"#.into(),
+        };
+        assert!(bad_options.read().is_err());
+    }
+
+    /// The view simulates the run itself: after the round trip through a
+    /// [`ViewRun`], every preset's run is the page's, moment for moment.
+    #[test]
+    fn the_view_runs_what_the_page_runs_for_every_preset() {
+        let mut checked = 0;
+        for preset in crate::presets::presets() {
+            // YAML presets reach the page through the YAML module; their
+            // scenario is core's all the same, as the JSON ones test here.
+            let Ok(scenario) =
+                check_scenario(&preset.desired, &preset.observed, &preset.finalizers)
+            else {
+                continue;
+            };
+            let run = ViewRun {
+                scenario: export_scenario(&scenario),
+                options: serde_json::to_string(&preset.sim).expect("settings as JSON"),
+            };
+            let (read, config) = run.read().expect(&preset.id);
+            assert_eq!(config, preset.sim, "{}", preset.id);
+            assert_eq!(
+                simulate(&read, &config),
+                simulate(&scenario, &preset.sim),
+                "{}",
+                preset.id
+            );
+            checked += 1;
+        }
+        assert!(checked >= 10, "only {checked} presets checked");
+    }
+}

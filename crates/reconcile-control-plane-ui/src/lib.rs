@@ -1,0 +1,89 @@
+//! The control-plane view: the picture of the API server's store, the watch
+//! events in flight, the informer cache, the work queue, the controller and
+//! the other actors at the simulation's cursor, with its text equivalent, and
+//! below it the run's swimlanes and the key's backoff plot. A yew app of its
+//! own, in a wasm module of its own (`pkg/reconcile_control_plane_ui.js`),
+//! which the page imports the first time the view's `<details>` opens and
+//! mounts into an element it provides, so the page's first load carries none
+//! of it (docs/SIZE.md).
+//!
+//! Invariant: the page's reducer owns the one cursor, and the view only shows
+//! it. What crosses between them is `reconcile_content::control_plane`'s
+//! types as JSON text: the run (the scenario and the `SimConfig`, sent only
+//! when they change) and the cursor (on every move) come in; a request to
+//! move the cursor (`ViewEvent::MoveTo`) goes out. The view simulates the run
+//! itself with `reconcile_sim` (deterministic, so it is the page's run) and
+//! replays it for its pictures ([`state::ViewState`]); the components only
+//! place and word what `reconcile_sim::picture`, `Swimlanes` and
+//! `BackoffSeries` computed.
+
+pub mod app;
+pub mod components;
+pub mod state;
+
+use reconcile_content::control_plane::{ViewEvent, ViewInput};
+use reconcile_ui_shared::tree_id::claim_a_tree_id_the_page_does_not_use;
+use wasm_bindgen::prelude::*;
+use yew::prelude::*;
+use yew::AppHandle;
+
+use crate::app::{ViewApp, ViewProps};
+use crate::state::ViewState;
+
+/// The mounted view, for the page to update.
+#[wasm_bindgen]
+pub struct View {
+    app: AppHandle<ViewApp>,
+    state: ViewState,
+    on_move: Callback<usize>,
+}
+
+/// Starts the view inside `host` with `input` (a [`ViewInput`]'s JSON, with
+/// the run); `on_event` is called with the JSON text of each [`ViewEvent`].
+/// The run is simulated and replayed to the cursor here, before the first
+/// render; the app is first rendered at the step after the cursor and then
+/// at the cursor (one task: only the second is painted), so that the first
+/// step costs about what any step costs ([`ViewState::warm_up`]).
+#[wasm_bindgen]
+pub fn mount(
+    host: web_sys::Element,
+    input: &str,
+    on_event: js_sys::Function,
+) -> Result<View, JsError> {
+    let mut state = ViewState::default();
+    state
+        .take(ViewInput::from_json(input).map_err(|e| JsError::new(&e))?)
+        .map_err(|e| JsError::new(&e))?;
+    let on_move = Callback::from(move |position| {
+        let event = ViewEvent::MoveTo { position };
+        let _ = on_event.call1(&JsValue::NULL, &event.to_json().into());
+    });
+    claim_a_tree_id_the_page_does_not_use(&host);
+    let props = |shown| ViewProps {
+        shown,
+        on_move: on_move.clone(),
+    };
+    let warm_up = state.warm_up();
+    let first = warm_up.unwrap_or_else(|| state.shown());
+    let mut app = yew::Renderer::<ViewApp>::with_root_and_props(host, props(first)).render();
+    app.update(props(state.shown()));
+    Ok(View {
+        app,
+        state,
+        on_move,
+    })
+}
+
+#[wasm_bindgen]
+impl View {
+    /// The cursor moved, or the run changed (a [`ViewInput`]'s JSON).
+    pub fn update(&mut self, input: &str) -> Result<(), JsError> {
+        let input = ViewInput::from_json(input).map_err(|e| JsError::new(&e))?;
+        self.state.take(input).map_err(|e| JsError::new(&e))?;
+        self.app.update(ViewProps {
+            shown: self.state.shown(),
+            on_move: self.on_move.clone(),
+        });
+        Ok(())
+    }
+}

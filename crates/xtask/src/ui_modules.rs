@@ -1,0 +1,82 @@
+//! `cargo xtask ui-modules [--into DIR]`: the yew apps the page loads on
+//! demand, each a wasm module of its own built into
+//! `DIR/pkg/MODULE{.js,_bg.wasm}` and its `snippets/`, with its stylesheet
+//! beside it (`MODULE.css`): "Your reconcile" (`crates/reconcile-exercise-ui`),
+//! imported the first time the pane opens, and the control-plane view
+//! (`crates/reconcile-control-plane-ui`), imported the first time its
+//! `<details>` opens (web/src/on_demand.rs).
+//!
+//! Trunk runs it as a `post_build` hook (see Trunk.toml), like the JS API,
+//! which they are built like; `DIR` is trunk's staging folder then, else `dist`.
+
+use std::path::PathBuf;
+
+use crate::jsapi::{cache_dir, copy_files, Tuning, WasmModule};
+use crate::tools::Env;
+
+/// One app the page loads on demand.
+pub struct UiModule {
+    /// Its crate, in `crates/PACKAGE`.
+    pub package: &'static str,
+    /// The module's name: the page imports `pkg/MODULE.js`.
+    pub module: &'static str,
+    /// Its folder in the target folder.
+    folder: &'static str,
+    /// Its stylesheet, in the crate's folder.
+    pub style: &'static str,
+    /// What `cargo xtask size` calls it.
+    pub title: &'static str,
+}
+
+/// "Your reconcile".
+pub const EXERCISE_UI: UiModule = UiModule {
+    package: "reconcile-exercise-ui",
+    module: "reconcile_exercise_ui",
+    folder: "exercise-ui",
+    style: "style/pane.css",
+    title: "\"Your reconcile\", the page's pane, loaded the first time it opens",
+};
+
+/// The control-plane view.
+pub const CONTROL_PLANE_UI: UiModule = UiModule {
+    package: "reconcile-control-plane-ui",
+    module: "reconcile_control_plane_ui",
+    folder: "control-plane-ui",
+    style: "style/view.css",
+    title:
+        "The control-plane view (picture, swimlanes, backoff plot), loaded the first time it opens",
+};
+
+pub const MODULES: [UiModule; 2] = [EXERCISE_UI, CONTROL_PLANE_UI];
+
+/// Parses `[--into DIR]` and builds every module.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let env = Env::new();
+    let into = match args {
+        [] => crate::tools::staging_dir(&env),
+        [flag, dir] if flag == "--into" => PathBuf::from(dir),
+        _ => return Err("usage: cargo xtask ui-modules [--into DIR]".to_owned()),
+    };
+    for module in &MODULES {
+        module.build(&env, &into)?;
+    }
+    Ok(())
+}
+
+impl UiModule {
+    fn build(&self, env: &Env, into: &std::path::Path) -> Result<(), String> {
+        WasmModule {
+            package: self.package,
+            features: &[],
+            module: self.module,
+            folder: self.folder,
+            tuning: Tuning::Size,
+        }
+        .build(env)?;
+        let cache = cache_dir(env, self.folder);
+        let style = env.root.join("crates").join(self.package).join(self.style);
+        let css = cache.join(format!("{}.css", self.module));
+        std::fs::copy(&style, &css).map_err(|e| format!("copying {}: {e}", style.display()))?;
+        copy_files(&cache, &into.join("pkg"))
+    }
+}

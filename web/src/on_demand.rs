@@ -1,0 +1,99 @@
+//! The loader of the yew apps the page loads on demand, each a wasm module of
+//! its own built into `pkg/` (`cargo xtask ui-modules`): "Your reconcile"
+//! (`pkg/reconcile_exercise_ui.js`, from `crates/reconcile-exercise-ui`) the
+//! first time the pane opens, and the control-plane view
+//! (`pkg/reconcile_control_plane_ui.js`, from `crates/reconcile-control-plane-ui`)
+//! the first time its `<details>` opens; never with the page. Both export
+//! `mount(host, input, onEvent)`, whose result has `update(input)`. This only
+//! loads and mounts them; what each says to the page is its own JSON
+//! (`reconcile_content::pane`, `reconcile_content::control_plane`).
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// "Your reconcile"'s module.
+pub const EXERCISE_UI: &str = "reconcile_exercise_ui";
+/// The control-plane view's module.
+pub const CONTROL_PLANE_UI: &str = "reconcile_control_plane_ui";
+
+#[wasm_bindgen(inline_js = r#"
+const modules = new Map();
+const styles = new Map();
+const failures = new Map();
+function stylesheet(href) {
+  return new Promise((resolve, reject) => {
+    const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href });
+    link.onload = resolve;
+    link.onerror = () => { link.remove(); reject(new Error(`${href} could not be loaded`)); };
+    document.head.append(link);
+  });
+}
+export function load_module(url) {
+  // The browser keeps a failed import failed for its URL, so a retry asks for another.
+  const failed = failures.get(url) ?? 0;
+  const retry = failed ? `?retry=${failed}` : "";
+  if (!styles.has(url)) {
+    styles.set(url, stylesheet(url.replace(/\.js$/, ".css") + retry).catch((error) => { styles.delete(url); throw error; }));
+  }
+  if (!modules.has(url)) {
+    modules.set(url, Promise.all([import(url + retry), styles.get(url)])
+      .then(async ([module]) => { await module.default(); return module; })
+      .catch((error) => { modules.delete(url); failures.set(url, failed + 1); throw error; }));
+  }
+  return modules.get(url);
+}
+"#)]
+extern "C" {
+    /// Imports the module with its stylesheet (so it never shows unstyled)
+    /// and starts its wasm, once; after a failed download the next call
+    /// tries again.
+    fn load_module(url: &str) -> js_sys::Promise;
+
+    /// A module's exports.
+    pub type OnDemandModule;
+    #[wasm_bindgen(method, catch)]
+    fn mount(
+        this: &OnDemandModule,
+        host: &web_sys::Element,
+        input: &str,
+        on_event: &js_sys::Function,
+    ) -> Result<Mounted, JsValue>;
+
+    /// A module's app, mounted.
+    pub type Mounted;
+    #[wasm_bindgen(method, catch)]
+    fn update(this: &Mounted, input: &str) -> Result<(), JsValue>;
+}
+
+/// Loads `pkg/MODULE.js`; errs with a sentence.
+pub async fn load(module: &str) -> Result<OnDemandModule, String> {
+    let url = crate::browser::beside_page(&format!("pkg/{module}.js"));
+    JsFuture::from(load_module(&url))
+        .await
+        .map(JsCast::unchecked_into)
+        .map_err(|error| crate::browser::message_of(&error))
+}
+
+impl OnDemandModule {
+    /// Starts the module's app in `host` with `input` (its input's JSON);
+    /// `on_event` hears each of its events' JSON.
+    pub fn start(
+        &self,
+        host: &web_sys::Element,
+        input: &str,
+        on_event: &js_sys::Function,
+    ) -> Result<Mounted, String> {
+        self.mount(host, input, on_event)
+            .map_err(|error| crate::browser::message_of(&error))
+    }
+}
+
+impl Mounted {
+    /// Gives the app a new input's JSON.
+    pub fn give(&self, input: &str) {
+        if let Err(error) = self.update(input) {
+            gloo::console::error!(crate::browser::message_of(&error));
+        }
+    }
+}
