@@ -10,6 +10,7 @@
 
 use serde::Serialize;
 
+use crate::expectations::PassSkip;
 use crate::workqueue::{AddOutcome, Millis};
 use crate::world::Change;
 use crate::Trigger;
@@ -36,11 +37,16 @@ pub struct EventEntry {
     rename_all_fields = "camelCase"
 )]
 pub enum SimEvent {
-    /// The worker took the key: reconcile ran on the cache and planned `actions`.
+    /// The worker took the key: reconcile ran on the cache and planned
+    /// `actions`, unless the controller skipped it (`skipped`: a
+    /// ReplicaSet's unmet expectations), which plans nothing.
     ReconcileStarted {
         pass: usize,
         trigger: Trigger,
         actions: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        skipped: Option<PassSkip>,
     },
     /// One of the pass's API requests and the status code of its response.
     Request {
@@ -58,6 +64,15 @@ pub enum SimEvent {
     },
     /// A watch event reached the informer, whose cache took it.
     WatchDelivered { name: String, change: Change },
+    /// The pass's update of the custom resource's `/status` (a controller
+    /// that writes status, beyond the contract: `crate::status_writes`) and
+    /// its response's code; `changed` is false for an equal status, which
+    /// the server takes without a new resourceVersion.
+    StatusWrite {
+        pass: usize,
+        code: u16,
+        changed: bool,
+    },
     /// The key was added to the queue.
     Enqueued {
         outcome: AddOutcome,

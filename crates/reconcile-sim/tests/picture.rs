@@ -78,3 +78,68 @@ fn an_add_while_the_key_waits_is_pictured_as_merged() {
         Some(reconcile_sim::workqueue::AddOutcome::AlreadyQueued)
     );
 }
+
+/// A status write is a step of its own, pictured as the store's new version
+/// on its way to the cache; an equal status is a 200 that writes nothing.
+#[test]
+fn status_writes_are_events_of_their_own() {
+    let (scenario, config) = preset("status-timestamp");
+    let timeline = picture_checks::check_run(&scenario, &config);
+    let writes: Vec<(usize, u16, bool)> = timeline
+        .events
+        .entries
+        .iter()
+        .filter_map(|e| match e.what {
+            SimEvent::StatusWrite {
+                pass,
+                code,
+                changed,
+            } => Some((pass, code, changed)),
+            _ => None,
+        })
+        .collect();
+    let recorded: Vec<(usize, u16, bool)> = timeline
+        .passes
+        .iter()
+        .filter_map(|p| {
+            let write = p.status_write.as_ref()?;
+            let code = match &write.result {
+                reconcile_sim::ActionResult::Failed { code, .. } => *code,
+                _ => 200,
+            };
+            Some((
+                p.index,
+                code,
+                write.result == reconcile_sim::ActionResult::Applied,
+            ))
+        })
+        .collect();
+    assert_eq!(writes, recorded);
+    assert!(writes
+        .iter()
+        .any(|&(_, code, changed)| code == 200 && changed));
+}
+
+/// A pass that skips its reconcile says so where it starts, with why.
+#[test]
+fn a_skipped_pass_starts_with_its_reason() {
+    let (scenario, mut config) = preset("stale-cache");
+    config.naming = reconcile_sim::ObjectNaming::GenerateNameWithExpectations;
+    let timeline = picture_checks::check_run(&scenario, &config);
+    let started: Vec<_> = timeline
+        .events
+        .entries
+        .iter()
+        .filter_map(|e| match &e.what {
+            SimEvent::ReconcileStarted { pass, skipped, .. } => Some((*pass, skipped.clone())),
+            _ => None,
+        })
+        .collect();
+    let recorded: Vec<_> = timeline
+        .passes
+        .iter()
+        .map(|p| (p.index, p.skipped.clone()))
+        .collect();
+    assert_eq!(started, recorded);
+    assert!(started.iter().any(|(_, skipped)| skipped.is_some()));
+}

@@ -2933,7 +2933,8 @@ fn the_event_log_shows_each_request_watch_event_and_queue_add() {
                 SimEvent::ReconcileStarted {
                     pass: 1,
                     trigger: CR_ADDED,
-                    actions: 3
+                    actions: 3,
+                    skipped: None
                 }
             ),
             (

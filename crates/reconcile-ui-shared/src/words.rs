@@ -32,8 +32,20 @@ pub fn event_text(event: &SimEvent) -> String {
         SimEvent::ReconcileStarted {
             pass,
             trigger,
+            skipped: Some(skip),
+            ..
+        } => format!("the worker takes the key: pass {pass} ({trigger}) does not reconcile, {skip}"),
+        SimEvent::ReconcileStarted {
+            pass,
+            trigger,
             actions,
+            skipped: None,
         } => format!("the worker takes the key: pass {pass} ({trigger}) plans {actions} action(s) from its cache"),
+        SimEvent::StatusWrite { code, changed, .. } => match (code, changed) {
+            (200, true) => "PUT /status → 200: the custom resource has a new resourceVersion".to_owned(),
+            (200, false) => "PUT /status → 200: the same status, nothing written".to_owned(),
+            (code, _) => format!("PUT /status → {code}"),
+        },
         SimEvent::Request {
             action, name, code, ..
         } => format!("{} {name} → {code}", action.as_str()),

@@ -109,12 +109,12 @@ truncated: boolean, };
 /**
  * One step, and when.
  */
-export type EventEntry = { at: number, } & ({ "kind": "reconcile-started", pass: number, trigger: Trigger, actions: number, } | { "kind": "request", pass: number, action: ActionKind, name: string, code: number, } | { "kind": "reconcile-ended", pass: number, error: boolean, crashed: boolean, } | { "kind": "watch-delivered", name: string, change: Change, } | { "kind": "enqueued", outcome: AddOutcome, trigger: Trigger, } | { "kind": "requeue-delayed", readyAt: number, });
+export type EventEntry = { at: number, } & ({ "kind": "reconcile-started", pass: number, trigger: Trigger, actions: number, skipped?: PassSkip, } | { "kind": "request", pass: number, action: ActionKind, name: string, code: number, } | { "kind": "reconcile-ended", pass: number, error: boolean, crashed: boolean, } | { "kind": "watch-delivered", name: string, change: Change, } | { "kind": "status-write", pass: number, code: number, changed: boolean, } | { "kind": "enqueued", outcome: AddOutcome, trigger: Trigger, } | { "kind": "requeue-delayed", readyAt: number, });
 
 /**
  * What happened.
  */
-export type SimEvent = { "kind": "reconcile-started", pass: number, trigger: Trigger, actions: number, } | { "kind": "request", pass: number, action: ActionKind, name: string, code: number, } | { "kind": "reconcile-ended", pass: number, error: boolean, crashed: boolean, } | { "kind": "watch-delivered", name: string, change: Change, } | { "kind": "enqueued", outcome: AddOutcome, trigger: Trigger, } | { "kind": "requeue-delayed", readyAt: number, };
+export type SimEvent = { "kind": "reconcile-started", pass: number, trigger: Trigger, actions: number, skipped?: PassSkip, } | { "kind": "request", pass: number, action: ActionKind, name: string, code: number, } | { "kind": "reconcile-ended", pass: number, error: boolean, crashed: boolean, } | { "kind": "watch-delivered", name: string, change: Change, } | { "kind": "status-write", pass: number, code: number, changed: boolean, } | { "kind": "enqueued", outcome: AddOutcome, trigger: Trigger, } | { "kind": "requeue-delayed", readyAt: number, };
 
 /**
  * What `add` did with a key (the engine's timeline shows it).

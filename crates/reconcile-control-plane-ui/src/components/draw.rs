@@ -42,7 +42,7 @@ fn focus(picture: &Picture) -> Option<Part> {
     match (&picture.event, picture.position) {
         (_, Position::ActorEvent(_)) => Some(Part::Store),
         (Some(entry), _) => Some(match entry.what {
-            SimEvent::Request { .. } => Part::Store,
+            SimEvent::Request { .. } | SimEvent::StatusWrite { .. } => Part::Store,
             SimEvent::WatchDelivered { .. } => Part::Cache,
             SimEvent::Enqueued { .. } | SimEvent::RequeueDelayed { .. } => Part::Queue,
             SimEvent::ReconcileStarted { .. } | SimEvent::ReconcileEnded { .. } => Part::Controller,

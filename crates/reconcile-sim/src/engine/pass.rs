@@ -11,6 +11,7 @@ use super::{update_change, Engine, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, Update};
 use crate::comparison::{update_spec, SpecComparison};
 use crate::events::{success_code, SimEvent};
+use crate::expectations::PassSkip;
 use crate::ownership::ObjectKey;
 use crate::status_writes::{PassKind, StatusInput, StatusWrites};
 use crate::workqueue::Millis;
@@ -66,16 +67,13 @@ impl Engine {
         // returns at once, as controller-runtime's do; the garbage collector
         // takes care of what it owned.
         if !self.informer.cache.custom_resource_live() {
-            self.send_plan(pass, Vec::new());
+            self.send_plan(pass, Vec::new(), None);
             return false;
         }
         // A ReplicaSet whose expectations are not satisfied skips
         // `manageReplicas` (`syncReplicaSet`).
         if let Some(skip) = self.expectations_skip() {
-            self.send_plan(pass, Vec::new());
-            if let Some(record) = self.passes.last_mut() {
-                record.skipped = Some(skip);
-            }
+            self.send_plan(pass, Vec::new(), Some(skip));
             return false;
         }
         self.refresh_named_view();
@@ -110,14 +108,14 @@ impl Engine {
     pub(super) fn resume_pass(&mut self, plan: Vec<Action>) -> bool {
         match self.awaited.take() {
             Some(pass) => {
-                self.send_plan(pass, plan);
+                self.send_plan(pass, plan, None);
                 true
             }
             None => false,
         }
     }
 
-    fn send_plan(&mut self, pass: AwaitedPass, plan: Vec<Action>) {
+    fn send_plan(&mut self, pass: AwaitedPass, plan: Vec<Action>, skipped: Option<PassSkip>) {
         let AwaitedPass { key, trigger } = pass;
         // The reconciler got as far as its reconcile (the custom resource lives).
         let key_live = self.informer.cache.custom_resource_live();
@@ -150,13 +148,14 @@ impl Engine {
             pass: index,
             trigger: trigger.clone(),
             actions: plan.len(),
+            skipped: skipped.clone(),
         };
         self.passes.push(PassRecord {
             index,
             started_at: start,
             finished_at: start,
             trigger,
-            skipped: None,
+            skipped,
             actions,
             crashed: false,
             world_after: self.snapshot(),
@@ -317,10 +316,19 @@ impl Engine {
         let sent_status = status.clone();
         let result =
             self.respond(|engine| engine.write_status(sent_status, input.resource_version));
-        let failed = matches!(result, ActionResult::Failed { .. });
+        let (failed, code) = match &result {
+            ActionResult::Failed { code, .. } => (true, *code),
+            _ => (false, 200),
+        };
+        let event = SimEvent::StatusWrite {
+            pass: self.passes.len(),
+            code,
+            changed: result == ActionResult::Applied,
+        };
         if let Some(pass) = self.passes.last_mut() {
             pass.status_write = Some(crate::StatusWrite { status, result });
         }
+        self.push_event(self.now, event);
         self.after_response(sent, failed);
     }
 

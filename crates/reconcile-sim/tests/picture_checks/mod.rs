@@ -8,7 +8,9 @@ use reconcile_sim::picture::{
     position_of_moment, ControllerPicture, Picture, PictureReplay, Position,
 };
 use reconcile_sim::workqueue::AddOutcome;
-use reconcile_sim::{pass_view, simulate, ActionResult, SimConfig, SimScenario, Timeline, World};
+use reconcile_sim::{
+    pass_view, simulate, ActionOutcome, ActionResult, SimConfig, SimScenario, Timeline, World,
+};
 
 /// The same objects with the same metadata (resourceVersion, generation).
 pub fn same_store(picture: &World, timeline: &World) -> bool {
@@ -105,16 +107,8 @@ fn check_event(scenario: &SimScenario, config: &SimConfig, timeline: &Timeline, 
             );
         }
         SimEvent::ReconcileStarted { pass, actions, .. } => {
-            let ControllerPicture::Reconciling {
-                pass: p,
-                plan,
-                sent,
-                ..
-            } = &picture.controller
-            else {
-                panic!("pass {pass} starts reconciling: {:?}", picture.controller);
-            };
-            assert_eq!((*p, plan.len(), *sent), (*pass, *actions, 0));
+            let (p, plan, sent) = reconciling(picture, "a pass starts reconciling");
+            assert_eq!((p, plan.len(), sent), (*pass, *actions, 0));
             // A custom resource being deleted or gone: the reconciler returns
             // at once, without a plan and without a reconcile call to view.
             let Some(view) = pass_view(scenario, config, *pass) else {
@@ -153,6 +147,42 @@ fn check_event(scenario: &SimScenario, config: &SimConfig, timeline: &Timeline, 
                 );
             }
         }
+        SimEvent::StatusWrite {
+            pass,
+            code,
+            changed,
+        } => {
+            let (p, plan, sent) =
+                reconciling(picture, "a status write comes from its running pass");
+            // After the pass's last request, which all went through.
+            assert_eq!(
+                (p, sent),
+                (*pass, plan.len()),
+                "pass {pass} wrote its status last"
+            );
+            assert_eq!(
+                *changed,
+                *code == 200
+                    && timeline.passes[pass - 1]
+                        .status_write
+                        .as_ref()
+                        .is_some_and(|w| w.result == ActionResult::Applied)
+            );
+            let store = picture.custom_resource();
+            if *changed && config.watch_break_rate == 0.0 {
+                assert!(
+                    picture.in_flight.iter().any(|f| f.object.is_none()),
+                    "pass {pass}'s status write is on its way to the cache"
+                );
+                assert!(
+                    matches!(
+                        store.freshness,
+                        reconcile_sim::picture::Freshness::Stale { .. }
+                    ),
+                    "the cache is behind the store's new resourceVersion: {store:?}"
+                );
+            }
+        }
         SimEvent::WatchDelivered { name, change } => {
             let cached = picture.cache.observed.contains(name);
             assert_eq!(
@@ -178,5 +208,15 @@ fn check_event(scenario: &SimScenario, config: &SimConfig, timeline: &Timeline, 
         SimEvent::RequeueDelayed { ready_at } => {
             assert!(picture.queue.waiting_until.is_some_and(|w| w <= *ready_at));
         }
+    }
+}
+
+/// The running pass the picture shows: its number, plan and requests sent.
+fn reconciling<'a>(picture: &'a Picture, what: &str) -> (usize, &'a [ActionOutcome], usize) {
+    match &picture.controller {
+        ControllerPicture::Reconciling {
+            pass, plan, sent, ..
+        } => (*pass, plan, *sent),
+        other => panic!("{what}: {other:?}"),
     }
 }
