@@ -61,6 +61,15 @@ test("ten changes: adds merged into the waiting key, and pass 3 reads web-9 stal
   expect(pass3.texts).toMatch(/web-9 rv \d+ · gen \d+ stale: the store has rv \d+/);
 });
 
+test("a status write is a step of its own: the store's new version, on its way to the cache", async ({ page }) => {
+  await open(page, "status-timestamp");
+  const seen = await walk(page);
+  const write = seen.find((s) => s.row.includes("PUT /status → 200: the custom resource has a new resourceVersion"));
+  expect(write, seen.map((s) => s.row).join("\n")).toBeTruthy();
+  expect(write.texts).toMatch(/Watch events in flight: the custom resource updated, arrives at t = \d+ ms/);
+  expect(write.texts).toMatch(/Informer cache: custom-resource rv \d+ · gen 1 stale: the store has rv \d+/);
+});
+
 test("missed events: the controller is down after its crash, and the picture follows Step and the timeline", async ({ page }) => {
   await open(page, "missed-events");
   await page.getByRole("button", { name: "Step" }).click();
