@@ -261,3 +261,15 @@ test("the kube-rs work queue comes with its error_policy's fixed delay, and clie
   await backoff.selectOption("client-go");
   await expect(queue).toHaveValue("client-go");
 });
+
+// The timeline keeps its newest moment in view as passes are revealed (scrolled
+// in the frame after the step's render, not during it, which forced a layout).
+test("the timeline scrolls to its newest pass as Run reveals them", async ({ page }) => {
+  await page.goto("/?preset=defaults-drift");
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await expect(passes(page)).toHaveCount(12);
+  const list = page.getByRole("list", { name: "Passes", exact: true });
+  const overflow = await list.evaluate((l) => l.scrollHeight - l.clientHeight);
+  expect(overflow, "the list is taller than its box").toBeGreaterThan(0);
+  await expect.poll(() => list.evaluate((l) => l.scrollHeight - l.clientHeight - l.scrollTop)).toBeLessThanOrEqual(1);
+});
