@@ -79,6 +79,17 @@ test("lessons open offline on a second visit: their files are precached with the
   await expect(page.locator(".lesson-panel [role=alert]")).toHaveCount(0);
 });
 
+test("the control-plane view opens offline on a second visit, never opened online: its module is precached", async ({ page, context }) => {
+  await visitUntilControlled(page, "/");
+  await context.setOffline(true);
+  await page.reload();
+  await expect(actionItems(page)).toHaveCount(DEFAULT_ACTIONS);
+  await page.getByRole("button", { name: "Step" }).click();
+  await page.locator("details.control-plane summary").click();
+  await expect(page.locator(".cp-text")).toContainText("API server store");
+  await expect(page.locator("details.control-plane [role=alert]")).toHaveCount(0);
+});
+
 test("an on-demand module used once online (YAML) works offline after that", async ({ page, context }) => {
   await visitUntilControlled(page, "/");
   await paste(page, "Desired state", "web:\n  replicas: 2\n");

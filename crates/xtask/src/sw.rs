@@ -3,9 +3,9 @@
 //!
 //! Every file of the build is listed with its revision (the first 16 hex digits
 //! of its SHA-256, which the worker checks on download): the first view's files
-//! ([`crate::size::first_view`]) and the lessons' files are precached at
-//! install, the others (the JS API's modules, the apps loaded on demand, the
-//! YAML worker, the sandbox, Pyodide) are
+//! ([`crate::size::first_view`]), the lessons' files and the control-plane
+//! view's module are precached at install, the others (the JS API's modules,
+//! the "Your reconcile" pane, the YAML worker, the sandbox, Pyodide) are
 //! cached on first use. The version, and so the cache's name, is a hash of the
 //! list, so any change to any file makes a new worker that the browser installs
 //! beside the old one. A debug build keeps the template's `null` list: that
@@ -37,6 +37,20 @@ pub fn is_worker_file(name: &str) -> bool {
 /// the first view, and an offline visit opens any lesson.
 fn is_lesson_file(path: &str) -> bool {
     path.starts_with("lessons/")
+}
+
+/// The control-plane view's module: every learner meets it in the simulation
+/// section, and lessons open it, so it is precached too, though it loads only
+/// when it opens. (The "Your reconcile" pane and the JS API's modules are
+/// cached on first use.)
+fn is_precached_module(path: &str) -> bool {
+    let view = &crate::ui_modules::CONTROL_PLANE_UI;
+    path.strip_prefix("pkg/").is_some_and(|file| {
+        file.starts_with(view.module)
+            || file
+                .strip_prefix("snippets/")
+                .is_some_and(|snippet| snippet.starts_with(&format!("{}-", view.package)))
+    })
 }
 
 /// The template's placeholder for the list.
@@ -89,7 +103,10 @@ fn entries(dist: &Path) -> Result<Vec<Entry>, String> {
         }
         let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
         entries.push(Entry {
-            precache: first_view.contains(&path) || path == REGISTER || is_lesson_file(&path),
+            precache: first_view.contains(&path)
+                || path == REGISTER
+                || is_lesson_file(&path)
+                || is_precached_module(&path),
             revision: revision(&bytes),
             path,
         });
@@ -205,6 +222,7 @@ mod tests {
                 "index.html",
                 "lessons/01-four-actions.json",
                 "main-0123456789abcdef.css",
+                "pkg/reconcile_control_plane_ui_bg.wasm",
                 "reconcile-web-0123456789abcdef.js",
                 "reconcile-web-0123456789abcdef_bg.wasm",
                 "snippets/reconcile-web-0123456789abcdef/inline0.js",
@@ -216,7 +234,6 @@ mod tests {
             [
                 "example.html",
                 "pkg/reconcile.js",
-                "pkg/reconcile_control_plane_ui_bg.wasm",
                 "pyodide/pyodide.asm.wasm",
                 "sandbox.html"
             ]
