@@ -5,10 +5,12 @@ use std::rc::Rc;
 
 use reconcile_content::control_plane::{ViewCursor, ViewEvent, ViewInput, ViewRun};
 use reconcile_core::export_scenario;
+use reconcile_sim::Timeline;
 use yew::prelude::*;
 
 use super::use_on_demand::{use_on_demand, Bridge, OnDemand};
 use crate::on_demand::CONTROL_PLANE_UI;
+use crate::shared::Shared;
 use crate::state::{SimAction, SimState};
 
 /// Loads and mounts the view the first time it opens with a run, then, while
@@ -52,20 +54,23 @@ pub fn use_control_plane_view(sim: &SimState, on_action: &Callback<SimAction>) -
     view
 }
 
-/// The run the page simulated, as the view is given it: made again only when
-/// the timeline was (the scenario or a setting changed).
+/// The run the page simulated, as the view is given it: made while the view
+/// is open, and again only when the timeline was simulated again (the
+/// scenario or a setting changed), so a closed view costs an edit nothing.
 #[hook]
 fn use_view_run(sim: &SimState) -> Option<Rc<ViewRun>> {
-    let run = (sim.timeline.clone(), sim.scenario.clone());
-    let config = &sim.config;
-    let made = use_memo(run, |(timeline, scenario)| {
-        let (Some(_), Some(scenario)) = (timeline, scenario) else {
-            return None;
-        };
-        Some(Rc::new(ViewRun {
+    let made = use_mut_ref(|| None::<(Shared<Timeline>, Rc<ViewRun>)>);
+    let (Some(timeline), Some(scenario), true) = (&sim.timeline, &sim.scenario, sim.picture_open)
+    else {
+        return None;
+    };
+    let mut made = made.borrow_mut();
+    if !made.as_ref().is_some_and(|(of, _)| of == timeline) {
+        let run = Rc::new(ViewRun {
             scenario: export_scenario(scenario),
-            options: serde_json::to_string(config).unwrap_or_default(),
-        }))
-    });
-    (*made).clone()
+            options: serde_json::to_string(&sim.config).unwrap_or_default(),
+        });
+        *made = Some((timeline.clone(), run));
+    }
+    made.as_ref().map(|(_, run)| Rc::clone(run))
 }
