@@ -192,7 +192,9 @@ test("a worker with no list (a debug build's sw.js) retires: its caches go and i
   try {
     await visitUntilControlled(page, site.url);
     await writeFile(join(site.root, "sw.js"), await readFile(new URL("../static/sw.js", import.meta.url), "utf8"));
-    await page.reload();
+    // The reload is only what makes the browser look for a new sw.js; the retiring worker
+    // may delete the caches while the old one still serves this load, so no wait for "load".
+    await page.reload({ waitUntil: "commit", timeout: 20_000 });
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.getRegistrations().then((all) => all.length)), { timeout: 20_000 }).toBe(0);
     await expect.poll(() => page.evaluate(() => caches.keys())).toEqual([]);
   } finally {

@@ -86,7 +86,16 @@ export function startServer(root, port, { gzip = false, brotli = false } = {}) {
   return new Promise((done, fail) => {
     server.once("error", fail);
     server.listen(port, "127.0.0.1", () =>
-      done({ port: server.address().port, close: () => new Promise((closed) => server.close(closed)) }),
+      done({
+        port: server.address().port,
+        // A browser keeps its connections open (a service worker may be mid-request):
+        // close them, or `close` waits for them.
+        close: () =>
+          new Promise((closed) => {
+            server.close(closed);
+            server.closeAllConnections();
+          }),
+      }),
     );
   });
 }

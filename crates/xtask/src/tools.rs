@@ -335,6 +335,8 @@ pub struct Tally {
     pub passed: u64,
     pub failed: u64,
     pub skipped: u64,
+    /// Tests that failed, then passed on their one retry (counted in `passed` too).
+    pub flaky: u64,
     pub failed_steps: u64,
 }
 
@@ -370,6 +372,11 @@ impl Tally {
             "passed" => self.passed += number,
             "failed" => self.failed += number,
             "ignored" | "skipped" => self.skipped += number,
+            // Playwright counts a test that passed on retry as flaky, not passed.
+            "flaky" => {
+                self.passed += number;
+                self.flaky += number;
+            }
             _ => {}
         }
     }
@@ -387,11 +394,15 @@ mod tests {
             "test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.1s",
             "  7 passed (7.4s)",
             "  1 skipped",
+            "  2 flaky",
             "running 4 tests",
             "2 to create, 0 to update",
         ] {
             tally.add_line(line);
         }
-        assert_eq!((tally.passed, tally.failed, tally.skipped), (27, 1, 3));
+        assert_eq!(
+            (tally.passed, tally.failed, tally.skipped, tally.flaky),
+            (29, 1, 3, 2)
+        );
     }
 }

@@ -7,7 +7,7 @@
 //
 // ENGINE_REPORTS=1 prints what each sandbox scenario reported; ENGINE_TESTS=a,b runs only
 // those flows and checks. Serves DIST (default ../dist) itself, prints one line per test
-// and closes with Playwright-style counts ("N passed (Xs)", "N failed", "N skipped"),
+// and closes with Playwright-style counts ("N passed (Xs)", "N failed", "N flaky", "N skipped"),
 // which `cargo xtask test` adds to its totals. Exits 1 if any test failed. A time cap
 // (ENGINE_TIME_CAP_S, default 600 s) fails the run rather than letting CI hang.
 import { fileURLToPath } from "node:url";
@@ -24,19 +24,25 @@ const only = process.env.ENGINE_TESTS?.split(",");
 const chosen = (names) => names.filter((name) => !only || only.includes(name));
 const flowNames = chosen(Object.keys(flows));
 const checkNames = chosen(Object.keys(checks));
-const counts = { passed: 0, failed: 0, skipped: 0 };
+const counts = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
 const started = Date.now();
 const running = processes();
 
+/** Runs a test, and once more if it fails (as Playwright's `retries: 1`): passing then, it is counted flaky. */
 async function attempt(label, body) {
-  const t = Date.now();
-  try {
-    await body();
-    counts.passed++;
-    console.log(`  ok    ${label} (${Date.now() - t} ms)`);
-  } catch (error) {
-    counts.failed++;
-    console.log(`  FAIL  ${label} (${Date.now() - t} ms)\n        ${String(error.message).split("\n").join("\n        ")}`);
+  for (const retry of [false, true]) {
+    const t = Date.now();
+    try {
+      await body();
+      if (retry) counts.flaky++;
+      else counts.passed++;
+      console.log(`  ${retry ? "flaky" : "ok   "} ${label} (${Date.now() - t} ms)`);
+      return;
+    } catch (error) {
+      const verdict = retry ? "FAIL " : "fail ";
+      if (retry) counts.failed++;
+      console.log(`  ${verdict} ${label} (${Date.now() - t} ms)${retry ? "" : ", retrying"}\n        ${String(error.message).split("\n").join("\n        ")}`);
+    }
   }
 }
 
@@ -114,5 +120,6 @@ try {
 console.log("");
 console.log(`  ${counts.passed} passed (${((Date.now() - started) / 1000).toFixed(1)}s)`);
 if (counts.failed) console.log(`  ${counts.failed} failed`);
+if (counts.flaky) console.log(`  ${counts.flaky} flaky`);
 if (counts.skipped) console.log(`  ${counts.skipped} skipped`);
 process.exit(counts.failed ? 1 : 0);

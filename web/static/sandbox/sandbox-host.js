@@ -18,6 +18,8 @@ export const CALL_LIMIT_MS = 2000;
 export const RUN_LIMIT_MS = 30000;
 /** Starting Python (Pyodide) may take this long; it counts against neither limit above. */
 export const PYTHON_START_LIMIT_MS = 20000;
+/** Starting the worker for a JavaScript run may take this long (a busy machine); it counts against neither limit above. */
+export const WORKER_START_LIMIT_MS = 10000;
 /** How long the sandbox page may take to start. */
 const START_LIMIT_MS = 10000;
 /** Pyodide's files the Python worker needs, under `pyodide/` beside the sandbox. */
@@ -38,6 +40,9 @@ export function stoppedMessage(reason, index, total, limits = {}) {
     case "call":
       return `Your reconcile ran for more than ${seconds(call)} on case ${index + 1} of ${total}, so it was stopped. Look for a loop that never ends.`;
     case "start":
+      if (limits.language !== "python") {
+        return `The sandbox could not start a worker for your code within ${seconds(limits.workerStartLimitMs ?? WORKER_START_LIMIT_MS)}, so the run was stopped. Try again; a busy machine may need a page with fewer tabs.`;
+      }
       return `Python did not start within ${seconds(limits.pythonStartLimitMs ?? PYTHON_START_LIMIT_MS)}, so the run was stopped. Try again; a busy or low-memory machine may need a page with fewer tabs.`;
     case "total":
       return `The check took more than ${seconds(run)} in all, so it was stopped after ${Math.max(0, index)} of ${total} cases. Your reconcile may be too slow on large inputs.`;
@@ -161,7 +166,8 @@ export class Sandbox {
   #run(source, calls, language) {
     const id = this.nextId++;
     const port = this.port;
-    const limits = { callLimitMs: this.callLimitMs, runLimitMs: this.runLimitMs, pythonStartLimitMs: this.pythonStartLimitMs };
+    const limits = { language, callLimitMs: this.callLimitMs, runLimitMs: this.runLimitMs, pythonStartLimitMs: this.pythonStartLimitMs };
+    const startLimitMs = language === "python" ? this.pythonStartLimitMs : WORKER_START_LIMIT_MS;
     return new Promise((resolve) => {
       let watchdog = 0;
       const end = (outcome) => {
@@ -171,7 +177,7 @@ export class Sandbox {
       };
       // The sandbox stops the worker itself at each deadline and reports within
       // callLimitMs of its last message; silence past that means the sandbox is gone.
-      // While Python starts, the sandbox's own deadline is the start limit.
+      // While its worker (and Python) starts, the sandbox's own deadline is the start limit.
       const watch = (limitMs = this.callLimitMs) => {
         clearTimeout(watchdog);
         watchdog = setTimeout(() => {
@@ -198,7 +204,7 @@ export class Sandbox {
         end(outcome);
       };
       watch();
-      port.postMessage({ type: "run", id, language, source, calls, callLimitMs: this.callLimitMs, totalLimitMs: this.runLimitMs, startLimitMs: this.pythonStartLimitMs });
+      port.postMessage({ type: "run", id, language, source, calls, callLimitMs: this.callLimitMs, totalLimitMs: this.runLimitMs, startLimitMs });
     });
   }
 

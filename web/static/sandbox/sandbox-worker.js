@@ -283,6 +283,9 @@
     const url = apply(createUrl, URL, [new BlobType([request.source], { type: "text/javascript" })]);
     let reconcile;
     try {
+      // The relay's load limit starts here: a busy machine may take seconds to start
+      // this worker, which is not the learner's code running.
+      send({ type: "importing" });
       const module = await import(url);
       reconcile = module.reconcile;
     } catch (error) {
