@@ -207,6 +207,23 @@ test("backoff: lesson 7's delays, 5, 10, 20 and 40 ms, against client-go's curve
   await expect(view(page).locator(".bo-row.current")).toHaveAttribute("data-pass", "4");
 });
 
+test("backoff: a run of failures after a success is drawn beside the one before, not over it", async ({ page }) => {
+  // The flaky API: failures 1 and 2 in a row (passes 1 and 2), a success, then failure 1 again (pass 4).
+  await page.goto("/?preset=flaky-api");
+  await page.getByRole("button", { name: "Step" }).waitFor();
+  await view(page).locator("summary").click();
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await expect(boRows(page)).toHaveCount(3);
+  const cx = (pass) => view(page).locator(`.bo-point[data-pass="${pass}"] circle`).getAttribute("cx").then(Number);
+  const [first, again] = [await cx(1), await cx(4)];
+  expect(again - first).toBe(6);
+  // Each is a target of its own: clicking the later one moves the cursor to its pass.
+  await view(page).locator('.bo-point[data-pass="4"] circle').click();
+  await expect(view(page).locator(".bo-row.current")).toHaveAttribute("data-pass", "4");
+  await view(page).locator('.bo-point[data-pass="1"] circle').click();
+  await expect(view(page).locator(".bo-row.current")).toHaveAttribute("data-pass", "1");
+});
+
 test("the plots: axe finds nothing, light and dark; 375 px fits; the keyboard reaches them; screenshots", async ({ page }, info) => {
   await page.goto("/?lesson=backoff");
   await page.getByRole("button", { name: "Step" }).waitFor();

@@ -19,6 +19,11 @@ const TOP: u64 = 14;
 const BOTTOM: u64 = 30;
 /// Table rows at most: the latest failures up to the revealed pass.
 const ROWS: usize = 12;
+/// A later run of failures in a row (after a success reset the count) is
+/// drawn this far right of the one before, so its points do not hide theirs.
+const STREAK_SHIFT: u64 = 6;
+/// Runs shifted at most (the fourth and later share the third's place).
+const STREAKS_SHIFTED: u64 = 3;
 
 /// A delay on a log scale in quarter powers of two (whole units keep float
 /// formatting out of the bundle): 1 ms is 0, 2 ms is 4, 3 ms is 6.
@@ -145,8 +150,9 @@ fn plot(
         .max()
         .unwrap_or(1)
         .max(4);
-    let x =
-        |failure: u32| LEFT + (WIDTH - LEFT - RIGHT) * u64::from(failure - 1) / u64::from(last - 1);
+    // Room on the right for the later runs' shift.
+    let span = WIDTH - LEFT - RIGHT - STREAK_SHIFT * (STREAKS_SHIFTED - 1);
+    let x = |failure: u32| LEFT + span * u64::from(failure - 1) / u64::from(last - 1);
     let y = |ms: Millis| TOP + (HEIGHT - TOP - BOTTOM) * (top - log_units(ms).min(top)) / top;
     let mut line = String::new();
     for (n, delay) in (1u32..).zip(&curve) {
@@ -154,9 +160,17 @@ fn plot(
     }
     let max_delay = curve.iter().copied().max().unwrap_or(1);
     let cap = series.capped_from().filter(|from| *from <= last);
-    let points = shown.iter().map(|point| {
+    // Which run of failures in a row each point belongs to (0: the first shown).
+    let streaks = shown.iter().scan(0u64, |streak, point| {
+        if (point.failure == 1 || *streak == 0) && *streak < STREAKS_SHIFTED {
+            *streak += 1;
+        }
+        Some(*streak - 1)
+    });
+    let points = shown.iter().zip(streaks).map(|(point, streak)| {
         let current = point.pass == cursor_pass;
-        let (cx, cy) = (x(point.failure), y(actual(point).or(point.scheduled).unwrap_or(point.policy_delay)));
+        let cx = x(point.failure) + STREAK_SHIFT * streak;
+        let cy = y(actual(point).or(point.scheduled).unwrap_or(point.policy_delay));
         let mark = match point.set_by {
             DelaySetBy::Curve => None,
             DelaySetBy::Cap => Some("cap"),
