@@ -59,13 +59,8 @@ pub fn mount(
     on_event: js_sys::Function,
 ) -> Result<View, JsError> {
     let mut state = ViewState::default();
-    state
-        .take(ViewInput::from_json(input).map_err(|e| JsError::new(&e))?)
-        .map_err(|e| JsError::new(&e))?;
-    let on_move = Callback::from(move |position| {
-        let event = ViewEvent::MoveTo { position };
-        let _ = on_event.call1(&JsValue::NULL, &event.to_json().into());
-    });
+    take_input(input, ViewInput::from_json, |input| state.take(input))?;
+    let on_move = to_page(on_event, |position| ViewEvent::MoveTo { position });
     claim_a_tree_id_the_page_does_not_use(&host);
     let props = |shown| ViewProps {
         shown,
@@ -86,8 +81,7 @@ pub fn mount(
 impl View {
     /// The cursor moved, or the run changed (a [`ViewInput`]'s JSON).
     pub fn update(&mut self, input: &str) -> Result<(), JsError> {
-        let input = ViewInput::from_json(input).map_err(|e| JsError::new(&e))?;
-        self.state.take(input).map_err(|e| JsError::new(&e))?;
+        take_input(input, ViewInput::from_json, |input| self.state.take(input))?;
         self.app.update(ViewProps {
             shown: self.state.shown(),
             on_move: self.on_move.clone(),
@@ -115,13 +109,8 @@ pub fn mount_level_edge(
     on_event: js_sys::Function,
 ) -> Result<LevelEdgeView, JsError> {
     let mut state = LevelEdgeState::default();
-    state
-        .take(LevelEdgeInput::from_json(input).map_err(|e| JsError::new(&e))?)
-        .map_err(|e| JsError::new(&e))?;
-    let on_reveal = Callback::from(move |()| {
-        let event = ViewEvent::RevealConclusion;
-        let _ = on_event.call1(&JsValue::NULL, &event.to_json().into());
-    });
+    take_input(input, LevelEdgeInput::from_json, |input| state.take(input))?;
+    let on_reveal = to_page(on_event, |()| ViewEvent::RevealConclusion);
     claim_a_tree_id_the_page_does_not_use(&host);
     let props = LevelEdgeProps {
         shown: state.shown(),
@@ -140,12 +129,32 @@ impl LevelEdgeView {
     /// The cursor moved, the conclusion was revealed, or the run changed (a
     /// [`LevelEdgeInput`]'s JSON).
     pub fn update(&mut self, input: &str) -> Result<(), JsError> {
-        let input = LevelEdgeInput::from_json(input).map_err(|e| JsError::new(&e))?;
-        self.state.take(input).map_err(|e| JsError::new(&e))?;
+        take_input(input, LevelEdgeInput::from_json, |input| {
+            self.state.take(input)
+        })?;
         self.app.update(LevelEdgeProps {
             shown: self.state.shown(),
             on_reveal: self.on_reveal.clone(),
         });
         Ok(())
     }
+}
+
+/// Reads the page's input `text` with `read` and gives it to `take`; either
+/// one's error is the mount's or the update's.
+fn take_input<I>(
+    text: &str,
+    read: fn(&str) -> Result<I, String>,
+    take: impl FnOnce(I) -> Result<(), String>,
+) -> Result<(), JsError> {
+    read(text)
+        .and_then(take)
+        .map_err(|error| JsError::new(&error))
+}
+
+/// A callback that tells the page `event(value)`, as JSON, through `on_event`.
+fn to_page<T: 'static>(on_event: js_sys::Function, event: fn(T) -> ViewEvent) -> Callback<T> {
+    Callback::from(move |value| {
+        let _ = on_event.call1(&JsValue::NULL, &event(value).to_json().into());
+    })
 }

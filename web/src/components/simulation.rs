@@ -4,10 +4,9 @@ use gloo::timers::callback::Interval;
 use yew::prelude::*;
 
 use super::chart::convergence_chart;
-use super::control_plane_host::control_plane_host;
 use super::fault_panel::FaultPanel;
-use super::level_edge_host::level_edge_host;
 use super::pass_list::PassList;
+use super::run_views::{control_plane_host, level_edge_host};
 use super::sim_controls::{sim_controls, verdict_banner};
 use super::status_grid::StatusGrid;
 use crate::hooks::{use_control_plane_view, use_level_edge_view, use_reveal_scroll};
