@@ -273,3 +273,18 @@ test("the timeline scrolls to its newest pass as Run reveals them", async ({ pag
   expect(overflow, "the list is taller than its box").toBeGreaterThan(0);
   await expect.poll(() => list.evaluate((l) => l.scrollHeight - l.clientHeight - l.scrollTop)).toBeLessThanOrEqual(1);
 });
+
+test("a row that moves up in the status grid is moved, not every row rebuilt (the rows stay the same elements)", async ({ page }) => {
+  const pods = (image) => JSON.stringify(Object.fromEntries(["p0", "p1", "p2", "p3", "p4"].map((name) => [name, { image }])));
+  await typeInto(page, "Desired state", pods("app:2"));
+  await typeInto(page, "Observed state", pods("app:1"));
+  await expect(page.getByText("5 to update")).toBeVisible();
+  const rows = page.getByRole("table", { name: "Resource status" }).locator("tbody tr");
+  await expect(rows).toHaveCount(5);
+  await rows.evaluateAll((all) => (window.gridRows = all));
+  await page.getByRole("button", { name: "Next event" }).click();
+  // The last object's cached copy is stale: problems come first, so it moves to the top.
+  await expect(rows.first()).toContainText(/p4\s*✓ in sync/);
+  const kept = await rows.evaluateAll((all) => all.filter((row) => window.gridRows.includes(row)).length);
+  expect(kept).toBe(5);
+});

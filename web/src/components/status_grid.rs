@@ -54,7 +54,10 @@ pub fn StatusGrid(props: &StatusGridProps) -> Html {
             <caption>{ caption }</caption>
             <thead><tr><th scope="col">{ "Resource" }</th><th scope="col">{ "State" }</th><th scope="col">{ "Details" }</th></tr></thead>
             <tbody>
-                { for statuses.iter().map(|status| {
+                // One keyed list of its own (collected, not `for`): spread
+                // beside the row below, the rows would be diffed by position,
+                // and a row moving up would rebuild every row after it.
+                { statuses.iter().map(|status| {
                     let details = match status.state {
                         SyncState::Drifted => format!("differs at {}", status.drifted_fields.join(", ")),
                         SyncState::Terminating if status.pending_finalizers.is_empty() => "no finalizers left; DELETE next".to_owned(),
@@ -74,7 +77,7 @@ pub fn StatusGrid(props: &StatusGridProps) -> Html {
                             <td>{ details }</td>
                         </tr>
                     }
-                }) }
+                }).collect::<Html>() }
                 if hidden > 0 {
                     <tr class="more-rows"><td colspan="3">
                         { format!("…and {hidden} more resources, all in sync, not listed.") }

@@ -40,7 +40,8 @@ pub fn world_now(moment: &str, rows: &[WorldRow]) -> Html {
                     <th scope="col">{ "Spec" }</th><th scope="col">{ "Finalizers" }</th>
                 </tr></thead>
                 <tbody>
-                    { for rows.iter().take(ROW_LIMIT).map(|row| {
+                    // Collected into one keyed list (see the status grid).
+                    { rows.iter().take(ROW_LIMIT).map(|row| {
                         let (symbol, class) = mark(row.change);
                         html! {
                             <tr key={row.name.clone()} class={class}>
@@ -55,7 +56,7 @@ pub fn world_now(moment: &str, rows: &[WorldRow]) -> Html {
                                 <td>{ row.finalizers.join(", ") }</td>
                             </tr>
                         }
-                    }) }
+                    }).collect::<Html>() }
                     if hidden > 0 {
                         <tr><td colspan="4">{ format!("…and {hidden} more objects.") }</td></tr>
                     }

@@ -22,18 +22,25 @@ pub fn use_lesson_progress(current: LessonVisit) -> Rc<Progress> {
                 .unwrap_or_default(),
         )
     });
+    // The latest progress, not the render's snapshot: two visits in quick
+    // succession (a lesson opened, then another chosen before the page
+    // re-rendered) must both be kept, the second on top of the first.
+    let latest = use_mut_ref(|| Rc::clone(&progress));
     {
         let progress = progress.clone();
         use_effect_with(current, move |current| {
             if let Some((id, step, answered)) = current {
-                let mut entry = progress.get(id).cloned().unwrap_or_default();
+                let known = Rc::clone(&latest.borrow());
+                let mut entry = known.get(id).cloned().unwrap_or_default();
                 entry.merge(*step, answered);
-                if progress.get(id) != Some(&entry) {
-                    let mut next = (**progress).clone();
+                if known.get(id) != Some(&entry) {
+                    let mut next = (*known).clone();
                     next.insert(id.clone(), entry);
                     // Where storage refuses it, the autosave's notice says so.
                     let _ = browser::storage_set(KEY, &render_progress(&next));
-                    progress.set(Rc::new(next));
+                    let next = Rc::new(next);
+                    *latest.borrow_mut() = Rc::clone(&next);
+                    progress.set(next);
                 }
             }
         });
