@@ -206,3 +206,52 @@ test("a link shared with level vs edge open opens it at that step for a class, t
   const results = await new AxeBuilder({ page: classroom }).include("details.level-edge").analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
 });
+
+// Level vs edge is a second view of the control-plane view's module
+// (crates/reconcile-control-plane-ui, `mount_level_edge`), loaded the first time either opens.
+const VIEWS_MODULE = /reconcile_control_plane_ui/;
+
+test("level vs edge loads the control-plane view's module when it first opens, once for both views", async ({ page }) => {
+  const requests = [];
+  page.on("request", (request) => requests.push(new URL(request.url()).pathname));
+  await page.goto("/?preset=missed-events");
+  await step(page).waitFor();
+  expect(requests.filter((path) => VIEWS_MODULE.test(path))).toEqual([]);
+  await openLanes(page);
+  await expect(lanes(page).locator("thead th.lane-head")).toHaveCount(1);
+  expect(requests.filter((path) => VIEWS_MODULE.test(path)).sort()).toEqual([
+    "/pkg/reconcile_control_plane_ui.css",
+    "/pkg/reconcile_control_plane_ui.js",
+    "/pkg/reconcile_control_plane_ui_bg.wasm",
+  ]);
+  await expect(page.locator(".le-loading")).toHaveCount(0);
+  // Its stylesheet came with it: the lanes scroll in their own box.
+  await expect(page.locator(".lanes-scroll")).toHaveCSS("overflow-x", "auto");
+  // The control-plane view mounts from the same module, with no new download.
+  await page.locator("details.control-plane > summary").click();
+  await expect(page.locator("details.control-plane .cp-text li[data-part=now]")).toContainText("the start");
+  // Closed, stepped and opened again: the lanes are at the cursor at once.
+  await openLanes(page);
+  await expect(page.locator("details.level-edge")).not.toHaveAttribute("open");
+  await step(page).click();
+  await openLanes(page);
+  await expect(lanes(page).locator("thead th[aria-current=step]")).toContainText("pass 1");
+  expect(requests.filter((path) => VIEWS_MODULE.test(path))).toHaveLength(3);
+});
+
+test.describe("a failed download of level vs edge", () => {
+  test.use({ expectedProblems: /^console error: Failed to load resource: net::ERR_FAILED$/ });
+  test("says so, and Try again loads it", async ({ page }) => {
+    let fail = true;
+    await page.route("**/pkg/reconcile_control_plane_ui_bg.wasm", (route) => (fail ? route.abort() : route.continue()));
+    await page.goto("/?preset=missed-events");
+    await step(page).waitFor();
+    await openLanes(page);
+    const comparison = page.locator("details.level-edge");
+    await expect(comparison.locator(".le-loading[role=alert]")).toContainText("The level-vs-edge view could not be loaded");
+    fail = false;
+    await comparison.getByRole("button", { name: "Try again" }).click();
+    await expect(lanes(page).locator("thead th.lane-head")).toHaveCount(1);
+    await expect(comparison.locator(".le-loading")).toHaveCount(0);
+  });
+});

@@ -3,19 +3,48 @@
 //! (`pkg/reconcile_exercise_ui.js`, from `crates/reconcile-exercise-ui`) the
 //! first time the pane opens, and the control-plane view
 //! (`pkg/reconcile_control_plane_ui.js`, from `crates/reconcile-control-plane-ui`)
-//! the first time its `<details>` opens; never with the page. Both export
-//! `mount(host, input, onEvent)`, whose result has `update(input)`. This only
-//! loads and mounts them; what each says to the page is its own JSON
-//! (`reconcile_content::pane`, `reconcile_content::control_plane`).
+//! the first time its `<details>` opens, or level vs edge's, a second view of
+//! the same module with a mount point of its own; never with the page. Each
+//! app is a module and the name of its mount function, `mount(host, input,
+//! onEvent)` or another export with the same parameters, whose result has
+//! `update(input)`. This only loads and mounts them; what each says to the
+//! page is its own JSON (`reconcile_content::pane`,
+//! `reconcile_content::control_plane`).
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// "Your reconcile"'s module.
-pub const EXERCISE_UI: &str = "reconcile_exercise_ui";
-/// The control-plane view's module.
-pub const CONTROL_PLANE_UI: &str = "reconcile_control_plane_ui";
+/// An app the page loads on demand: its module (`pkg/MODULE.js`), the
+/// export that mounts it, and the class of the element the page gives it.
+/// Apps of one module share its download and start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OnDemandApp {
+    pub module: &'static str,
+    pub mount: &'static str,
+    pub host_class: &'static str,
+}
+
+/// "Your reconcile".
+pub const EXERCISE_UI: OnDemandApp = OnDemandApp {
+    module: "reconcile_exercise_ui",
+    mount: "mount",
+    host_class: "exercise-host",
+};
+/// The control-plane view.
+pub const CONTROL_PLANE_VIEW: OnDemandApp = OnDemandApp {
+    module: CONTROL_PLANE_UI,
+    mount: "mount",
+    host_class: "cp-host",
+};
+/// Level vs edge: a second view of the control-plane view's module.
+pub const LEVEL_EDGE_VIEW: OnDemandApp = OnDemandApp {
+    module: CONTROL_PLANE_UI,
+    mount: "mount_level_edge",
+    host_class: "level-edge-host",
+};
+/// The module of the views of the run (the control plane, level vs edge).
+const CONTROL_PLANE_UI: &str = "reconcile_control_plane_ui";
 
 #[wasm_bindgen(inline_js = r#"
 const modules = new Map();
@@ -28,6 +57,9 @@ function stylesheet(href) {
     link.onerror = () => { link.remove(); reject(new Error(`${href} could not be loaded`)); };
     document.head.append(link);
   });
+}
+export function mount_app(module, name, host, input, onEvent) {
+  return module[name](host, input, onEvent);
 }
 export function load_module(url) {
   // The browser keeps a failed import failed for its URL, so a retry asks for another.
@@ -52,9 +84,11 @@ extern "C" {
 
     /// A module's exports.
     pub type OnDemandModule;
-    #[wasm_bindgen(method, catch)]
-    fn mount(
-        this: &OnDemandModule,
+    /// Calls the module's export `name` (an app's mount function).
+    #[wasm_bindgen(catch)]
+    fn mount_app(
+        module: &OnDemandModule,
+        name: &str,
         host: &web_sys::Element,
         input: &str,
         on_event: &js_sys::Function,
@@ -76,15 +110,16 @@ pub async fn load(module: &str) -> Result<OnDemandModule, String> {
 }
 
 impl OnDemandModule {
-    /// Starts the module's app in `host` with `input` (its input's JSON);
-    /// `on_event` hears each of its events' JSON.
+    /// Starts the module's app mounted by the export `mount` in `host` with
+    /// `input` (its input's JSON); `on_event` hears each of its events' JSON.
     pub fn start(
         &self,
+        mount: &str,
         host: &web_sys::Element,
         input: &str,
         on_event: &js_sys::Function,
     ) -> Result<Mounted, String> {
-        self.mount(host, input, on_event)
+        mount_app(self, mount, host, input, on_event)
             .map_err(|error| crate::browser::message_of(&error))
     }
 }

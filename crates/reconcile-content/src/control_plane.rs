@@ -14,9 +14,17 @@
 //! `SimConfig` give the same timeline (a test below checks it on every preset
 //! after the round trip through these messages).
 //!
+//! The same module holds a second view, "Level- vs edge-triggered" (its own
+//! mount point, `mount_level_edge`): it is given the same [`ViewRun`] and
+//! [`ViewCursor`] and, in [`LevelEdgeInput`], whether a class link hides its
+//! conclusion; it runs `reconcile_sim::compare_level_edge` on the run itself
+//! (a test below checks every preset after the round trip) and asks the page
+//! to reveal the conclusion ([`ViewEvent::RevealConclusion`]).
+//!
 //! Invariant: these only carry data. The page's reducer stays the only owner
-//! of the cursor: the view asks to move it ([`ViewEvent::MoveTo`]) and shows
-//! where the page says it is.
+//! of the cursor and of whether the conclusion is hidden: a view asks to move
+//! the one ([`ViewEvent::MoveTo`]) or reveal the other, and shows what the
+//! page says.
 
 use reconcile_core::path::JsonPath;
 use reconcile_core::{parse_scenario, Scenario};
@@ -54,7 +62,19 @@ pub struct ViewInput {
     pub cursor: ViewCursor,
 }
 
-/// The view to the page: `{"event": "move-to", "position": 3}`.
+/// The page to the level-vs-edge view: at mount (with the run) and on every
+/// move of the cursor or reveal of the conclusion (with the run only when it
+/// changed since the view last had it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelEdgeInput {
+    pub run: Option<ViewRun>,
+    pub cursor: ViewCursor,
+    /// A class link opened the view: the conclusion waits until revealed.
+    pub conclusion_hidden: bool,
+}
+
+/// A view to the page: `{"event": "move-to", "position": 3}` or
+/// `{"event": "reveal-conclusion"}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 pub enum ViewEvent {
@@ -62,6 +82,8 @@ pub enum ViewEvent {
     /// column was clicked, ← or → pressed on the lanes, a backoff point or
     /// row chosen); the page clamps it to what is revealed.
     MoveTo { position: usize },
+    /// Show level vs edge's conclusion ("Show the conclusion" was pressed).
+    RevealConclusion,
 }
 
 impl ViewRun {
@@ -86,6 +108,16 @@ impl ViewInput {
     }
 }
 
+impl LevelEdgeInput {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        serde_json::from_str(text).map_err(|e| format!("the level-vs-edge view's input: {e}"))
+    }
+}
+
 impl ViewEvent {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
@@ -93,11 +125,20 @@ impl ViewEvent {
 
     /// Reads what [`ViewEvent::to_json`] wrote.
     pub fn from_json(text: &str) -> Result<Self, ContentError> {
-        const FILE: &str = "the control-plane view's message";
+        const FILE: &str = "a view's message";
         let value = read_json(FILE, text)?;
         let reader = Reader::new(FILE);
         let message = reader.object(&value, JsonPath::root(), &["event", "position"]);
         let event = match reader.string(&message, "event").as_str() {
+            "reveal-conclusion" => {
+                if message.optional("position").is_some() {
+                    reader.fail(
+                        message.path_of("position"),
+                        "reveal-conclusion has no position".into(),
+                    );
+                }
+                ViewEvent::RevealConclusion
+            }
             "move-to" => {
                 let position = reader.optional_count(&message, "position");
                 if message.optional("position").is_none() {
@@ -120,7 +161,7 @@ impl ViewEvent {
 mod tests {
     use super::*;
     use reconcile_core::{check_scenario, export_scenario};
-    use reconcile_sim::simulate;
+    use reconcile_sim::{compare_level_edge, simulate};
 
     #[test]
     fn input_and_events_read_back_as_written() {
@@ -139,6 +180,22 @@ mod tests {
         let moved = ViewEvent::MoveTo { position: 3 };
         assert_eq!(moved.to_json(), r#"{"event":"move-to","position":3}"#);
         assert_eq!(ViewEvent::from_json(&moved.to_json()), Ok(moved));
+        let reveal = ViewEvent::RevealConclusion;
+        assert_eq!(reveal.to_json(), r#"{"event":"reveal-conclusion"}"#);
+        assert_eq!(ViewEvent::from_json(&reveal.to_json()), Ok(reveal));
+        let level_edge = LevelEdgeInput {
+            run: None,
+            cursor: ViewCursor {
+                position: 2,
+                revealed: 3,
+                event: None,
+            },
+            conclusion_hidden: true,
+        };
+        assert_eq!(
+            LevelEdgeInput::from_json(&level_edge.to_json()),
+            Ok(level_edge)
+        );
     }
 
     #[test]
@@ -149,11 +206,16 @@ mod tests {
             r#"{"event":"move-to","position":"2"}"#,
             r#"{"event":"move-to","position":2,"extra":1}"#,
             r#"{"event":"jump","position":2}"#,
+            r#"{"event":"reveal-conclusion","position":2}"#,
             r#""move-to""#,
         ] {
             assert!(ViewEvent::from_json(wrong).is_err(), "{wrong}");
         }
         assert!(ViewInput::from_json("{}").is_err());
+        assert!(LevelEdgeInput::from_json(
+            r#"{"run":null,"cursor":{"position":0,"revealed":0,"event":null}}"#
+        )
+        .is_err());
         let bad_options = ViewRun {
             scenario: r#"{"desired":{},"observed":{}}"#.into(),
             options: r#"{"failureRat":0.5}"#.into(),
@@ -183,6 +245,13 @@ mod tests {
             assert_eq!(
                 simulate(&read, &config),
                 simulate(&scenario, &preset.sim),
+                "{}",
+                preset.id
+            );
+            // Level vs edge, which the same module computes from the same run.
+            assert_eq!(
+                compare_level_edge(&read, &config),
+                compare_level_edge(&scenario, &preset.sim),
                 "{}",
                 preset.id
             );

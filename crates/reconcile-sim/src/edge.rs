@@ -36,9 +36,9 @@ pub struct EdgeStep {
     pub missed: bool,
     /// What the edge-triggered handler did, with the API server's answer.
     pub edge_actions: Vec<(Action, String)>,
-    #[serde(serialize_with = "crate::serialize_resources")]
+    #[serde(serialize_with = "crate::resources_as_json::serialize")]
     pub edge_observed: Resources,
-    #[serde(serialize_with = "crate::serialize_resources")]
+    #[serde(serialize_with = "crate::resources_as_json::serialize")]
     pub level_observed: Resources,
     /// Passes the level-triggered loop had run when this step's state was taken.
     pub level_passes: usize,

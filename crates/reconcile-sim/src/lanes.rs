@@ -3,7 +3,7 @@
 //! of the run, so both can be walked through with the run's own Step.
 //!
 //! # Guarantees
-//! - One column per moment of the level loop's run ([`Timeline::moments`]),
+//! - One column per moment of the level loop's run ([`crate::Timeline::moments`]),
 //!   up to the one asked for: the store at an actor's event is the store
 //!   right after it, before any pass reacted, so an object an event removed
 //!   is missing there until the pass that puts it back.
@@ -23,7 +23,7 @@ use std::collections::BTreeSet;
 use crate::edge::{Comparison, EdgeStep};
 use crate::status::{resource_statuses, SyncState};
 use crate::world::World;
-use crate::{Moment, Timeline};
+use crate::Moment;
 
 /// A world's objects, each with its state against the desired state.
 type WorldStates = Vec<(String, SyncState)>;
@@ -31,7 +31,7 @@ type WorldStates = Vec<(String, SyncState)>;
 /// One moment of the run, as both lanes show it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LaneColumn {
-    /// Its position in [`Timeline::moments`].
+    /// Its position in [`crate::Timeline::moments`].
     pub position: usize,
     pub moment: Moment,
     /// What the edge-triggered handler heard and did at this moment, if anything.
@@ -147,24 +147,14 @@ fn hearing(step: &EdgeStep) -> EdgeHearing {
     }
 }
 
-/// How a moment is named in a lane's column head: "start", "pass 2", or the event.
-pub fn column_label(timeline: &Timeline, moment: Moment) -> String {
-    match moment {
-        Moment::Start => "start".to_owned(),
-        Moment::AfterPass(pass) => format!("pass {pass}"),
-        Moment::AfterEvent(i) => timeline
-            .actor_events
-            .get(i)
-            .map_or_else(String::new, |e| e.event.to_string()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use reconcile_core::{parse_finalizers, parse_resources, Document};
 
     use super::*;
-    use crate::{compare_level_edge, ScriptedEvent, SimConfig, SimScenario, WorldEvent};
+    use crate::{
+        column_label, compare_level_edge, ScriptedEvent, SimConfig, SimScenario, WorldEvent,
+    };
 
     fn two_pods() -> SimScenario {
         let pods = r#"{"web-0":{"image":"web:1"},"web-1":{"image":"web:1"}}"#;

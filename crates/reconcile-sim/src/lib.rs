@@ -112,12 +112,14 @@ pub mod apiserver;
 mod backoff_series;
 pub mod comparison;
 pub mod defaulting;
+#[cfg(feature = "level-edge")]
 mod edge;
 mod engine;
 pub mod events;
 pub mod expectations;
 mod fault_input;
 mod gc_record;
+#[cfg(feature = "level-edge")]
 mod lanes;
 mod moments;
 pub mod naming;
@@ -139,12 +141,14 @@ use serde::{Deserialize, Serialize};
 pub use apiserver::PropagationPolicy;
 pub use backoff_series::{BackoffPoint, BackoffSeries, DelaySetBy, Retry};
 pub use comparison::SpecComparison;
+#[cfg(feature = "level-edge")]
 pub use edge::{compare_level_edge, Comparison, EdgeStep};
 pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
 pub use expectations::PassSkip;
 pub use fault_input::DriftInputError;
 pub use gc_record::GcAction;
-pub use lanes::{column_label, EdgeHearing, LaneColumn, Lanes, ObjectLanes};
+#[cfg(feature = "level-edge")]
+pub use lanes::{EdgeHearing, LaneColumn, Lanes, ObjectLanes};
 pub use moments::{
     next_plan_view, pass_view, world_rows, ActorEventRecord, Moment, ObjectChange, PassViews,
     WorldRow,
@@ -157,7 +161,7 @@ use reconcile_core::path::JsonPath;
 use reconcile_core::reconcile::Action;
 pub use status::{resource_statuses, CacheLag, CacheLagEntry, ResourceStatus, SyncState};
 pub use status_writes::{StatusWrite, StatusWrites};
-pub use swimlanes::{column_window, SwimCell, SwimLane, Swimlanes};
+pub use swimlanes::{column_label, column_window, SwimCell, SwimLane, Swimlanes};
 pub use workqueue::{BackoffPolicy, Millis, QueueModel};
 pub use world::{Change, World, NO_NEW_FINALIZERS};
 
@@ -901,13 +905,6 @@ impl Timeline {
             .and_then(|i| self.passes.get(i))
             .map_or(&[], |pass| &pass.cache_lag)
     }
-}
-
-pub(crate) fn serialize_resources<S: serde::Serializer>(
-    value: &Resources,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    value.serialize(serializer)
 }
 
 /// Resources (de)serialize as a plain `{name: spec}` object.

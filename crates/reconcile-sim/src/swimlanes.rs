@@ -158,6 +158,18 @@ pub fn column_window(cursor: usize, revealed: usize, width: usize) -> Range<usiz
     start..end.min(start + width.max(1))
 }
 
+/// How a moment is named in a lane's column head: "start", "pass 2", or the event.
+pub fn column_label(timeline: &Timeline, moment: Moment) -> String {
+    match moment {
+        Moment::Start => "start".to_owned(),
+        Moment::AfterPass(pass) => format!("pass {pass}"),
+        Moment::AfterEvent(i) => timeline
+            .actor_events
+            .get(i)
+            .map_or_else(String::new, |e| e.event.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

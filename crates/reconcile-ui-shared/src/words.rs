@@ -1,6 +1,6 @@
 //! The simulation's records in words, where more than one view shows them:
-//! the page's timeline and level vs edge, and the control-plane view's
-//! picture and swimlanes. Wording only; the records come from `reconcile_sim`.
+//! the page's timeline, and the control-plane view's module (its picture,
+//! swimlanes and level vs edge). Wording only; the records come from `reconcile_sim`.
 
 use reconcile_sim::events::SimEvent;
 use reconcile_sim::workqueue::AddOutcome;

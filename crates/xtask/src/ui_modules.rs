@@ -44,7 +44,7 @@ pub const CONTROL_PLANE_UI: UiModule = UiModule {
     folder: "control-plane-ui",
     style: "style/view.css",
     title:
-        "The control-plane view (picture, swimlanes, backoff plot), loaded the first time it opens",
+        "The control-plane view (picture, swimlanes, backoff plot) and level vs edge, loaded the first time either opens",
 };
 
 pub const MODULES: [UiModule; 2] = [EXERCISE_UI, CONTROL_PLANE_UI];

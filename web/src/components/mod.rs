@@ -2,17 +2,17 @@
 
 pub mod action_list;
 pub mod chart;
-mod control_plane_host;
 pub mod editor;
 pub mod embed_code;
 pub mod exercise_host;
 pub mod fault_panel;
 pub mod lesson_panel;
-pub mod level_edge;
 pub mod naming_setting;
+mod on_demand_host;
 pub mod pass_list;
 pub mod preset_menu;
 pub mod recent_sessions;
+mod run_views;
 pub mod sim_controls;
 pub mod simulation;
 pub mod status_grid;

@@ -4,13 +4,12 @@ use gloo::timers::callback::Interval;
 use yew::prelude::*;
 
 use super::chart::convergence_chart;
-use super::control_plane_host::control_plane_host;
 use super::fault_panel::FaultPanel;
-use super::level_edge::level_edge_view;
 use super::pass_list::PassList;
+use super::run_views::{control_plane_host, level_edge_host};
 use super::sim_controls::{sim_controls, verdict_banner};
 use super::status_grid::StatusGrid;
-use crate::hooks::{use_control_plane_view, use_reveal_scroll};
+use crate::hooks::{use_control_plane_view, use_level_edge_view, use_reveal_scroll};
 use crate::state::{SimAction, SimState};
 
 #[derive(Properties, PartialEq)]
@@ -51,6 +50,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
     }
     let pane = use_reveal_scroll(props.concealed);
     let control_plane = use_control_plane_view(sim, &props.on_action);
+    let level_edge = use_level_edge_view(sim, &props.on_action);
     if props.concealed {
         return html! {
             <section class="pane sim-pane concealed" aria-labelledby="sim-heading">
@@ -115,7 +115,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             }
             if props.timeline {
                 { control_plane_host(sim, &control_plane, &props.on_action) }
-                { level_edge_view(sim, &props.on_action) }
+                { level_edge_host(sim, &level_edge, &props.on_action) }
             }
         </section>
     }

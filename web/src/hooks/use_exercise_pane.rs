@@ -27,7 +27,7 @@ pub fn use_exercise_pane(
         Ok(event) => on_event.emit(event),
         Err(error) => gloo::console::error!(error.to_string()),
     });
-    let (bridge, pane) = use_on_demand(EXERCISE_UI, "exercise-host", on_message);
+    let (bridge, pane) = use_on_demand(EXERCISE_UI, on_message);
     let open = state.exercise_open && state.code.is_some();
     use_effect_with((open, input), move |(open, input)| {
         if let Some(input) = input.as_deref() {

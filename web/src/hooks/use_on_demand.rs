@@ -1,7 +1,7 @@
 //! The page's side of a yew app it loads on demand ("Your reconcile", the
-//! control-plane view): the element the app lives in, where its download
+//! control-plane view, level vs edge): the element the app lives in, where its download
 //! stands, and the one listener its events come back through. Each app's own
-//! hook (`use_exercise_pane`, `use_control_plane_view`) decides what to give
+//! hook (`use_exercise_pane`, `use_control_plane_view`, `use_level_edge_view`) decides what to give
 //! it and when.
 
 use std::cell::RefCell;
@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use yew::functional::UseForceUpdateHandle;
 use yew::prelude::*;
 
-use crate::on_demand::{self, Mounted};
+use crate::on_demand::{self, Mounted, OnDemandApp};
 
 /// Where a module stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +37,7 @@ pub struct OnDemand {
 
 /// The page's side of one module, kept across renders.
 pub struct Bridge {
-    module: &'static str,
+    app: OnDemandApp,
     host: web_sys::Element,
     load: ModuleLoad,
     mounted: Option<Mounted>,
@@ -51,23 +51,19 @@ pub struct Bridge {
 
 pub type SharedBridge = Rc<RefCell<Bridge>>;
 
-/// The bridge to `module` (an [`on_demand`] name), whose app lives in an
-/// element of class `host_class`; `on_event` hears each of its events' JSON
+/// The bridge to `app` (an [`on_demand`] app), which lives in an
+/// element of its `host_class`; `on_event` hears each of its events' JSON
 /// (only the first one given is kept).
 #[hook]
-pub fn use_on_demand(
-    module: &'static str,
-    host_class: &'static str,
-    on_event: Callback<String>,
-) -> (SharedBridge, OnDemand) {
+pub fn use_on_demand(app: OnDemandApp, on_event: Callback<String>) -> (SharedBridge, OnDemand) {
     let rerender = use_force_update();
     let bridge = use_mut_ref(|| {
         let host = gloo::utils::document()
             .create_element("div")
             .expect_throw("a div");
-        host.set_class_name(host_class);
+        host.set_class_name(app.host_class);
         Bridge {
-            module,
+            app,
             host,
             load: ModuleLoad::Idle,
             mounted: None,
@@ -117,18 +113,18 @@ impl Bridge {
 
 /// Imports the module and mounts its app, saying how it goes.
 fn load(bridge: SharedBridge) {
-    let (module, rerender) = {
+    let (app, rerender) = {
         let mut inner = bridge.borrow_mut();
         inner.load = ModuleLoad::Loading;
-        (inner.module, inner.rerender.clone())
+        (inner.app, inner.rerender.clone())
     };
     rerender.force_update();
     wasm_bindgen_futures::spawn_local(async move {
-        let loaded = on_demand::load(module).await;
+        let loaded = on_demand::load(app.module).await;
         let mut inner = bridge.borrow_mut();
         let started = loaded.and_then(|loaded| {
             let listener = inner.listener.as_ref().unchecked_ref();
-            loaded.start(&inner.host, &inner.mount_input, listener)
+            loaded.start(app.mount, &inner.host, &inner.mount_input, listener)
         });
         match started {
             Ok(mounted) => {

@@ -298,9 +298,7 @@ impl Playground {
         let mut state = Self::with_formats(texts, shared.formats, shared.sim.clone(), preset);
         state.sim.restore(shared.pass, shared.selected);
         if shared.compare {
-            state
-                .sim
-                .open_comparison_for_class(state.scenario.as_deref());
+            state.sim.open_comparison_for_class();
         }
         // The documents are the link's; the lesson's text follows when fetched.
         state.lesson_load = shared

@@ -9,9 +9,9 @@ use std::rc::Rc;
 
 use reconcile_core::{plan, Plan, Scenario};
 use reconcile_sim::{
-    compare_level_edge, next_plan_view, simulate, BackoffPolicy, Comparison, CrashPlan,
-    FinalizerOwner, FinalizerRef, Millis, Moment, ObjectNaming, PassViews, QueueModel,
-    ScriptedEvent, SimConfig, SpecComparison, Timeline, WorldEvent,
+    next_plan_view, simulate, BackoffPolicy, CrashPlan, FinalizerOwner, FinalizerRef, Millis,
+    Moment, ObjectNaming, PassViews, QueueModel, ScriptedEvent, SimConfig, SpecComparison,
+    Timeline, WorldEvent,
 };
 
 use crate::shared::Shared;
@@ -23,8 +23,10 @@ pub const SPEEDS: [u32; 4] = [1, 2, 4, 8];
 pub struct SimState {
     pub config: SimConfig,
     pub timeline: Option<Shared<Timeline>>,
-    /// Level- vs edge-triggered run of the same trace, computed while its view is open.
-    pub comparison: Option<Shared<Comparison>>,
+    /// Level vs edge's `<details>` is open. Its view, a second view of the
+    /// control-plane view's module, compares the run itself
+    /// (`reconcile_sim::compare_level_edge`); the page keeps only this, the
+    /// cursor and [`Self::conclusion_hidden`].
     pub show_comparison: bool,
     /// Level vs edge was opened by a class link: its conclusion (where the
     /// worlds part, how each ends, the whole trace) waits until revealed.
@@ -102,7 +104,6 @@ impl Default for SimState {
         Self {
             config: SimConfig::default(),
             timeline: None,
-            comparison: None,
             show_comparison: false,
             conclusion_hidden: false,
             cursor: 0,
@@ -307,13 +308,11 @@ impl SimState {
         if self.held {
             // A link's position waits for the run, as it does for YAML.
             self.timeline = None;
-            self.comparison = None;
             self.next_plan = None;
             return;
         }
         if !force && scenario.desired.len() + scenario.observed.len() > AUTO_SIMULATE_LIMIT {
             self.timeline = None;
-            self.comparison = None;
             self.deferred = true;
             self.cursor = 0;
             self.revealed = 0;
@@ -348,9 +347,6 @@ impl SimState {
         if let Some((pass, selected)) = self.pending_position.take() {
             self.restore(pass, selected);
         }
-        self.comparison = self
-            .show_comparison
-            .then(|| Shared::new(compare_level_edge(scenario, &self.config)));
     }
 
     /// The run a start held, now that the page has painted.
@@ -362,11 +358,9 @@ impl SimState {
 
     /// Opens level vs edge the way a class link asks: at the position
     /// restored, with its conclusion hidden until revealed.
-    pub fn open_comparison_for_class(&mut self, scenario: Option<&Scenario>) {
+    pub fn open_comparison_for_class(&mut self) {
         self.show_comparison = true;
         self.conclusion_hidden = true;
-        self.comparison =
-            scenario.map(|scenario| Shared::new(compare_level_edge(scenario, &self.config)));
     }
 
     /// After an actor's event was added to the script and the run
@@ -520,10 +514,7 @@ impl SimState {
             }
             SimAction::RevealConclusion => self.conclusion_hidden = false,
             SimAction::ShowPicture(open) => self.picture_open = open,
-            SimAction::ShowComparison(show) => {
-                self.show_comparison = show;
-                return show && self.comparison.is_none();
-            }
+            SimAction::ShowComparison(show) => self.show_comparison = show,
         }
         false
     }

@@ -1,59 +1,38 @@
-//! The same event trace through an edge-triggered handler and the
-//! level-triggered loop: two lanes per object, walked with the run's own
-//! Step, then the conclusion (hidden for a class until it has predicted).
+//! The lanes and the conclusion of level vs edge, as the page's `<details>`
+//! holds them (the page keeps the `<details>`, its summary and its intro).
 
 use reconcile_sim::{column_label, Comparison, LaneColumn, Lanes, SyncState};
-use web_sys::HtmlDetailsElement;
 use yew::prelude::*;
 
 use reconcile_ui_shared::words::cell_text;
 
-use crate::state::{SimAction, SimState};
+use super::LevelEdgeShown;
 
 /// Objects shown in the lanes; a class scenario has a handful.
 const OBJECTS_SHOWN: usize = 40;
 
-pub fn level_edge_view(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
-    let ontoggle = on_action.reform(|e: Event| {
-        SimAction::ShowComparison(e.target_unchecked_into::<HtmlDetailsElement>().open())
-    });
-    let body = match (&sim.comparison, sim.show_comparison) {
-        (Some(comparison), true) => {
-            let lanes = comparison.lanes(sim.revealed);
-            let conclusion = if sim.conclusion_hidden {
-                html! {
-                    <div class="conclusion-hidden">
-                        <p>{ "Predict first: at which moment do the two worlds part, and what does each have at the end? \
-                              Step through the run to check." }</p>
-                        <button type="button" onclick={on_action.reform(|_| SimAction::RevealConclusion)}>
-                            { "Show the conclusion" }
-                        </button>
-                    </div>
-                }
-            } else {
-                conclusion_view(comparison)
-            };
-            html! {
-                <>
-                    { lanes_view(comparison, &lanes, sim.cursor) }
-                    { conclusion }
-                </>
-            }
+pub fn level_edge_view(shown: &LevelEdgeShown, on_reveal: &Callback<()>) -> Html {
+    let (Some(comparison), Some(lanes)) = (&shown.comparison, &shown.lanes) else {
+        return Html::default();
+    };
+    let conclusion = if shown.conclusion_hidden {
+        html! {
+            <div class="conclusion-hidden">
+                <p>{ "Predict first: at which moment do the two worlds part, and what does each have at the end? \
+                      Step through the run to check." }</p>
+                <button type="button" onclick={on_reveal.reform(|_| ())}>
+                    { "Show the conclusion" }
+                </button>
+            </div>
         }
-        _ => {
-            html! { <p class="muted">{ "Open to run the same trace through both controllers." }</p> }
-        }
+    } else {
+        conclusion_view(comparison)
     };
     html! {
-        <details class="level-edge" open={sim.show_comparison} {ontoggle}>
-            <summary><h3>{ "Level- vs edge-triggered" }</h3></summary>
-            <p class="muted small">
-                { "The edge-triggered handler acts only on each event's payload and never re-reads the world; \
-                   the level-triggered loop reconciles the whole state each pass and has resync as a safety net. \
-                   Dropped events are the same for both." }
-            </p>
-            { body }
-        </details>
+        <>
+            { lanes_view(comparison, lanes, shown.cursor) }
+            { conclusion }
+        </>
     }
 }
 

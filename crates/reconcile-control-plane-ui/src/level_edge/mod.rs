@@ -1,0 +1,154 @@
+//! The second view of this module: "Level- vs edge-triggered", the same
+//! event trace through an edge-triggered handler and the level-triggered
+//! loop (`reconcile_sim::compare_level_edge`), as two lanes per object up to
+//! what the page's Step, Play and Run have revealed, then the conclusion,
+//! which a class link hides until revealed. Mounted with `lib.rs`'s
+//! `mount_level_edge` into an element of the page's `<details>`; the page
+//! keeps that `<details>`, whether it is open, the cursor and whether the
+//! conclusion is hidden (`reconcile_content::control_plane::LevelEdgeInput`).
+
+pub mod app;
+mod view;
+
+use reconcile_content::control_plane::{LevelEdgeInput, ViewCursor};
+use reconcile_sim::{compare_level_edge, Comparison, Lanes};
+use reconcile_ui_shared::Shared;
+
+/// What the app renders.
+#[derive(Clone, PartialEq, Default)]
+pub struct LevelEdgeShown {
+    pub comparison: Option<Shared<Comparison>>,
+    /// The lanes up to the revealed moment.
+    pub lanes: Option<Shared<Lanes>>,
+    /// The moment on show: a position in the run's moments.
+    pub cursor: usize,
+    pub conclusion_hidden: bool,
+}
+
+/// The comparison of the run the page gave, computed once per run, and its
+/// lanes, computed again only when the revealed moment moves.
+#[derive(Default)]
+pub struct LevelEdgeState {
+    comparison: Option<Shared<Comparison>>,
+    lanes: Option<Shared<Lanes>>,
+    cursor: ViewCursor,
+    conclusion_hidden: bool,
+}
+
+impl LevelEdgeState {
+    /// Takes what the page sent: a new run (compared at once), the cursor,
+    /// whether the conclusion is hidden. A run that does not read is an
+    /// error, and the last one stays.
+    pub fn take(&mut self, input: LevelEdgeInput) -> Result<(), String> {
+        if let Some(run) = input.run {
+            let (scenario, config) = run.read()?;
+            self.comparison = Some(Shared::new(compare_level_edge(&scenario, &config)));
+            self.lanes = None;
+        }
+        if self.lanes.is_none() || input.cursor.revealed != self.cursor.revealed {
+            self.lanes = self
+                .comparison
+                .as_ref()
+                .map(|comparison| Shared::new(comparison.lanes(input.cursor.revealed)));
+        }
+        self.cursor = input.cursor;
+        self.conclusion_hidden = input.conclusion_hidden;
+        Ok(())
+    }
+
+    pub fn shown(&self) -> LevelEdgeShown {
+        LevelEdgeShown {
+            comparison: self.comparison.clone(),
+            lanes: self.lanes.clone(),
+            cursor: self.cursor.position,
+            conclusion_hidden: self.conclusion_hidden,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reconcile_content::control_plane::ViewRun;
+    use reconcile_core::{check_scenario, export_scenario};
+    use reconcile_sim::{SimConfig, WorldEvent};
+
+    fn missed_delete_run() -> (ViewRun, Comparison) {
+        let scenario = check_scenario(r#"{"a":1,"b":2}"#, "{}", "").expect("valid");
+        let mut config = SimConfig::default();
+        config.script.push(reconcile_sim::ScriptedEvent {
+            after_pass: 1,
+            event: WorldEvent::Delete { name: "a".into() },
+        });
+        let run = ViewRun {
+            scenario: export_scenario(&scenario),
+            options: serde_json::to_string(&config).expect("settings as JSON"),
+        };
+        (run, compare_level_edge(&scenario, &config))
+    }
+
+    fn at(revealed: usize, conclusion_hidden: bool) -> LevelEdgeInput {
+        LevelEdgeInput {
+            run: None,
+            cursor: ViewCursor {
+                position: revealed,
+                revealed,
+                event: None,
+            },
+            conclusion_hidden,
+        }
+    }
+
+    #[test]
+    fn the_run_is_compared_and_the_lanes_follow_what_is_revealed() {
+        let (run, expected) = missed_delete_run();
+        let mut state = LevelEdgeState::default();
+        state
+            .take(LevelEdgeInput {
+                run: Some(run),
+                ..at(0, true)
+            })
+            .expect("a valid run");
+        let shown = state.shown();
+        let comparison = shown.comparison.expect("compared");
+        assert_eq!(*comparison, expected);
+        assert!(shown.conclusion_hidden);
+        let start = shown.lanes.expect("lanes");
+        assert_eq!(*start, expected.lanes(0));
+        let last = expected.level.moments.len() - 1;
+        state.take(at(last, false)).expect("a move");
+        let shown = state.shown();
+        assert_eq!(shown.cursor, last);
+        assert!(!shown.conclusion_hidden);
+        let end = shown.lanes.expect("lanes");
+        assert_eq!(*end, expected.lanes(last));
+        assert!(end.columns.len() > start.columns.len());
+        // A move behind what is revealed keeps the same lanes.
+        state.take(at(last, false)).expect("a move");
+        assert!(state.shown().lanes.expect("lanes") == end);
+    }
+
+    #[test]
+    fn a_run_that_does_not_read_is_an_error_and_keeps_the_last_one() {
+        let (run, _) = missed_delete_run();
+        let mut state = LevelEdgeState::default();
+        state
+            .take(LevelEdgeInput {
+                run: Some(run),
+                ..at(0, false)
+            })
+            .expect("valid");
+        let before = state.shown().comparison.expect("compared");
+        let bad = ViewRun {
+            scenario: "{".into(),
+            options: "{}".into(),
+        };
+        assert!(state
+            .take(LevelEdgeInput {
+                run: Some(bad),
+                ..at(0, false)
+            })
+            .is_err());
+        assert!(state.shown().comparison.expect("still compared") == before);
+    }
+}
