@@ -90,10 +90,10 @@ impl Tuning {
 /// same (a test below checks).
 ///
 /// - `--one-caller-inline-max-function-size=10`: `-Oz` alone inlines a
-///   function of any size into its only caller, which leaves a few very large
-///   functions with hundreds of locals, and their code compresses worse than
-///   the same code kept as separate functions (the simulation module: 10.5 KB
-///   less gzipped, 5 KB more raw). Functions of up to 10 bytes still are.
+///   function of any size into its only caller, and the merged functions
+///   compress worse than the same code kept apart (the simulation module:
+///   10.7 KB less gzipped, 7.8 KB more raw). Functions of up to 10 bytes
+///   still are inlined. It costs some speed (more calls): see docs/SIZE.md.
 /// - `--low-memory-unused`: lets wasm-opt fold an added constant into a load's
 ///   or store's offset (binaryen's `OptimizeAddedConstants`), which differs
 ///   from the add only where `pointer + constant` wraps past 2^32 into the
