@@ -1553,6 +1553,32 @@ fn a_list_of_a_crashed_process_is_lost_with_it() {
     );
 }
 
+/// The log is in time order as it is noted (`Engine::note`; no sort at the
+/// end): every preset, as it is and with failures and watch breaks.
+#[test]
+fn the_log_is_in_time_order() {
+    let mut entries = 0;
+    for preset in presets() {
+        let (scenario, config) = preset_scenario(&preset.id);
+        let flaky = SimConfig {
+            seed: 7,
+            failure_rate: 0.3,
+            watch_break_rate: 0.2,
+            ..config.clone()
+        };
+        for config in [config, flaky] {
+            let log = simulate(&scenario, &config).log;
+            entries += log.len();
+            assert!(
+                log.windows(2).all(|pair| pair[0].at <= pair[1].at),
+                "{}: log out of time order",
+                preset.id
+            );
+        }
+    }
+    assert!(entries > 100, "only {entries} entries logged in all");
+}
+
 #[test]
 fn each_preset_reaches_its_verdict() {
     let mut seen = BTreeSet::new();

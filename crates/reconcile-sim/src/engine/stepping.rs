@@ -126,12 +126,10 @@ impl Simulation {
                 limit: engine.passes.len(),
             },
         });
-        let mut log = engine.log;
-        log.sort_by_key(|entry| entry.at);
         Timeline {
             moments: crate::moments::moments_of(engine.passes.len(), &engine.actor_events),
             passes: engine.passes,
-            log,
+            log: engine.log,
             verdict,
             initial: engine.initial,
             desired_initial: self.desired_initial,
