@@ -139,15 +139,9 @@ impl ViewEvent {
                 }
                 ViewEvent::RevealConclusion
             }
-            "move-to" => {
-                let position = reader.optional_count(&message, "position");
-                if message.optional("position").is_none() {
-                    reader.missing(&message, "position");
-                }
-                ViewEvent::MoveTo {
-                    position: position.unwrap_or_default(),
-                }
-            }
+            "move-to" => ViewEvent::MoveTo {
+                position: reader.count(&message, "position"),
+            },
             other => {
                 reader.fail(message.path_of("event"), format!("unknown event {other:?}"));
                 ViewEvent::MoveTo { position: 0 }

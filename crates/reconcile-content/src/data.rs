@@ -221,6 +221,14 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// A count (a non-negative integer) that must be there.
+    pub(crate) fn count(&self, object: &Object<'_>, name: &str) -> usize {
+        if object.optional(name).is_none() {
+            self.missing(object, name);
+        }
+        self.optional_count(object, name).unwrap_or_default()
+    }
+
     /// The items of an array member that may be left out (none), each with its path.
     pub(crate) fn items<'v>(
         &self,

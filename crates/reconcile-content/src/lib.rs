@@ -18,6 +18,7 @@ pub mod presets;
 pub mod progress;
 pub mod sessions;
 pub mod share;
+pub mod simulation;
 
 pub use data::ContentError;
 use reconcile_core::{Action, Plan};

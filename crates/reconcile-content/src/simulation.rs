@@ -1,0 +1,486 @@
+//! What the page keeps of a run once the simulation section is a module of
+//! its own (issue 17's split, docs/design/simulation-module.md): the facts
+//! the page's reducer needs to own the one cursor without the `Timeline`.
+//!
+//! The module simulates the run and sends [`RunFacts`] once per run, as JSON
+//! text; the page reads it with core's JSON reader ([`RunFacts::from_json`]),
+//! never a serde deserializer (one more in the first view, docs/SIZE.md).
+//! Every position the page computes (Step, Run, restoring a link's position,
+//! keeping the cursor on its moment after an edit, stepping by event,
+//! the pass an injected event follows) is a function of these facts, here,
+//! and the tests below check each against the `Timeline`'s own function on
+//! every preset.
+//!
+//! Invariant: the facts are small: one entry per moment (the start, each
+//! pass, each other actor's event) and one per pass start, never the event
+//! log itself.
+
+use reconcile_core::path::JsonPath;
+use reconcile_core::{Json, Number};
+use reconcile_sim::events::SimEvent;
+use reconcile_sim::{Moment, Timeline};
+use serde::Serialize;
+
+use crate::data::{read_json, ContentError, Reader};
+
+/// One moment of a run, with what the page needs to know about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum MomentFact {
+    Start,
+    /// Right after pass `pass` (from 1) ended.
+    AfterPass {
+        pass: usize,
+    },
+    /// Right after another actor's event: `index` into the timeline's actor
+    /// events, `after_pass` passes finished when it happened, and `script`
+    /// its entry in `SimConfig::script`.
+    AfterEvent {
+        index: usize,
+        after_pass: usize,
+        script: usize,
+    },
+}
+
+/// What the page keeps of the run the module simulated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunFacts {
+    /// The page's revision of the run these facts are of (bumped on every
+    /// change of the scenario or the settings): facts of another are late.
+    pub revision: usize,
+    /// The timeline's moments, in order: a cursor is a position in them.
+    pub moments: Vec<MomentFact>,
+    /// Passes in the run.
+    pub passes: usize,
+    /// Entries in the event log (stepping by event moves through them).
+    pub events: usize,
+    /// Where each pass starts in the event log, in order (pass 1 first):
+    /// the index of its `ReconcileStarted`. Shorter than `passes` when the
+    /// log was cut off.
+    pub pass_starts: Vec<usize>,
+}
+
+impl MomentFact {
+    /// The simulation's own name of this moment.
+    pub fn moment(self) -> Moment {
+        match self {
+            MomentFact::Start => Moment::Start,
+            MomentFact::AfterPass { pass } => Moment::AfterPass(pass),
+            MomentFact::AfterEvent { index, .. } => Moment::AfterEvent(index),
+        }
+    }
+
+    /// Passes finished at this moment.
+    pub fn passes(self) -> usize {
+        match self {
+            MomentFact::Start => 0,
+            MomentFact::AfterPass { pass } => pass,
+            MomentFact::AfterEvent { after_pass, .. } => after_pass,
+        }
+    }
+}
+
+impl RunFacts {
+    /// The facts of `timeline`, the run of the page's revision `revision`.
+    pub fn of(revision: usize, timeline: &Timeline) -> Self {
+        let moments = timeline
+            .moments
+            .iter()
+            .map(|moment| match *moment {
+                Moment::Start => MomentFact::Start,
+                Moment::AfterPass(pass) => MomentFact::AfterPass { pass },
+                Moment::AfterEvent(index) => {
+                    let event = timeline.actor_events.get(index);
+                    MomentFact::AfterEvent {
+                        index,
+                        after_pass: event.map_or(0, |e| e.after_pass),
+                        script: event.map_or(usize::MAX, |e| e.script_index),
+                    }
+                }
+            })
+            .collect();
+        let pass_starts = timeline
+            .events
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e.what, SimEvent::ReconcileStarted { .. }))
+            .map(|(index, _)| index)
+            .collect();
+        Self {
+            revision,
+            moments,
+            passes: timeline.passes.len(),
+            events: timeline.events.entries.len(),
+            pass_starts,
+        }
+    }
+
+    /// The position of the run's last moment.
+    pub fn last_position(&self) -> usize {
+        self.moments.len().saturating_sub(1)
+    }
+
+    /// The moment at `position` (the start past the end).
+    pub fn moment_at(&self, position: usize) -> Moment {
+        self.moments
+            .get(position)
+            .map_or(Moment::Start, |m| m.moment())
+    }
+
+    /// Passes finished at `position`.
+    pub fn passes_at(&self, position: usize) -> usize {
+        self.moments.get(position).map_or(0, |m| m.passes())
+    }
+
+    /// Where `moment` is in this run, if it is.
+    pub fn position_of(&self, moment: Moment) -> Option<usize> {
+        self.moments.iter().position(|m| m.moment() == moment)
+    }
+
+    /// The position right after the actor's event of script entry `script`.
+    pub fn position_of_script(&self, script: usize) -> Option<usize> {
+        self.moments
+            .iter()
+            .position(|m| matches!(m, MomentFact::AfterEvent { script: s, .. } if *s == script))
+    }
+
+    /// Where pass `pass` (from 1) starts in the event log.
+    pub fn start_of(&self, pass: usize) -> Option<usize> {
+        self.pass_starts.get(pass.checked_sub(1)?).copied()
+    }
+
+    /// Passes started up to and including event `index`.
+    pub fn passes_started_by(&self, index: usize) -> usize {
+        self.pass_starts.partition_point(|start| *start <= index)
+    }
+
+    /// The last position with at most `passes` passes finished (0 when none).
+    fn last_with_at_most(&self, passes: usize) -> usize {
+        self.moments
+            .iter()
+            .rposition(|m| m.passes() <= passes)
+            .unwrap_or(0)
+    }
+
+    /// Where a moment of an earlier run goes in this one: the same moment
+    /// where it still is, else the last moment with no more passes.
+    pub fn place(&self, moment: Moment, passes: usize) -> usize {
+        self.position_of(moment)
+            .unwrap_or_else(|| self.last_with_at_most(passes))
+    }
+
+    /// A link's or an autosave's position: `pass` passes revealed (with the
+    /// actors' events after the last of them) and the cursor after pass
+    /// `selected`. Returns `(revealed, cursor)`.
+    pub fn restore(&self, pass: usize, selected: Option<usize>) -> (usize, usize) {
+        let revealed = self.last_with_at_most(pass);
+        let cursor = selected
+            .and_then(|s| self.moments.iter().position(|m| m.passes() == s))
+            .filter(|c| *c <= revealed)
+            .unwrap_or(revealed);
+        (revealed, cursor)
+    }
+
+    /// Stepping by event from `event` (none yet: the start of the pass
+    /// shown, `shown_pass`, or pass 1's start before any): the event shown
+    /// next and the position of the pass it belongs to. `None` when the log
+    /// has no pass to step through.
+    pub fn step_event(
+        &self,
+        event: Option<usize>,
+        shown_pass: usize,
+        forward: bool,
+    ) -> Option<(usize, usize)> {
+        let (first, last) = (self.start_of(1)?, self.events.checked_sub(1)?);
+        let event = match event {
+            None => self.start_of(shown_pass).unwrap_or(first),
+            Some(i) if forward => (i + 1).min(last),
+            Some(i) => i.saturating_sub(1).max(first),
+        };
+        let pass = self.passes_started_by(event);
+        let position = self.position_of(Moment::AfterPass(pass)).unwrap_or(0);
+        Some((event, position))
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads what [`RunFacts::to_json`] wrote, with core's JSON reader.
+    pub fn from_json(text: &str) -> Result<Self, ContentError> {
+        const FILE: &str = "the simulation's run facts";
+        let value = read_json(FILE, text)?;
+        let reader = Reader::new(FILE);
+        let facts = reader.object(
+            &value,
+            JsonPath::root(),
+            &["revision", "moments", "passes", "events", "pass_starts"],
+        );
+        let moments = reader
+            .items(&facts, "moments")
+            .map(|(path, item)| read_moment(&reader, item, path))
+            .collect();
+        let pass_starts = reader
+            .items(&facts, "pass_starts")
+            .map(|(path, item)| count_of(&reader, item, path))
+            .collect();
+        let run = RunFacts {
+            revision: reader.count(&facts, "revision"),
+            moments,
+            passes: reader.count(&facts, "passes"),
+            events: reader.count(&facts, "events"),
+            pass_starts,
+        };
+        reader.finish(run)
+    }
+}
+
+/// An array item that must be a count.
+fn count_of(reader: &Reader<'_>, item: &Json, path: JsonPath) -> usize {
+    match item {
+        Json::Number(Number::Unsigned(n)) => usize::try_from(*n).ok(),
+        _ => None,
+    }
+    .unwrap_or_else(|| {
+        reader.fail(path, "expected a non-negative integer".to_owned());
+        0
+    })
+}
+
+fn read_moment(reader: &Reader<'_>, item: &Json, path: JsonPath) -> MomentFact {
+    let moment = reader.object(
+        item,
+        path,
+        &["kind", "pass", "index", "after_pass", "script"],
+    );
+    let count = |name| reader.count(&moment, name);
+    match reader.string(&moment, "kind").as_str() {
+        "start" => MomentFact::Start,
+        "after-pass" => MomentFact::AfterPass {
+            pass: count("pass"),
+        },
+        "after-event" => MomentFact::AfterEvent {
+            index: count("index"),
+            after_pass: count("after_pass"),
+            script: count("script"),
+        },
+        other => {
+            reader.fail(moment.path_of("kind"), format!("unknown moment {other:?}"));
+            MomentFact::Start
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reconcile_core::check_scenario;
+    use reconcile_sim::{simulate, ScriptedEvent, WorldEvent};
+
+    /// Every preset's run as it is, and with other actors' events, transient
+    /// failures and watch breaks, so that actor-event moments and retried
+    /// passes are among the runs checked.
+    fn runs() -> Vec<(String, Timeline)> {
+        let mut runs = Vec::new();
+        for preset in crate::presets::presets() {
+            let Ok(scenario) =
+                check_scenario(&preset.desired, &preset.observed, &preset.finalizers)
+            else {
+                continue;
+            };
+            let first_observed = scenario
+                .observed
+                .iter()
+                .next()
+                .map(|(name, _)| name.to_string());
+            let mut eventful = preset.sim.clone();
+            eventful.failure_rate = 0.3;
+            eventful.watch_break_rate = 0.2;
+            if let Some(name) = first_observed {
+                for after_pass in [0, 1, 2] {
+                    eventful.script.push(ScriptedEvent {
+                        after_pass,
+                        event: WorldEvent::Delete { name: name.clone() },
+                    });
+                }
+            }
+            for (label, config) in [("as it is", &preset.sim), ("eventful", &eventful)] {
+                runs.push((
+                    format!("{} ({label})", preset.id),
+                    simulate(&scenario, config),
+                ));
+            }
+        }
+        assert!(runs.len() >= 20, "only {} runs", runs.len());
+        runs
+    }
+
+    #[test]
+    fn the_facts_answer_as_the_timeline_does_for_every_preset() {
+        let mut actor_moments = 0;
+        for (name, timeline) in runs() {
+            let facts = RunFacts::of(7, &timeline);
+            assert_eq!(facts.passes, timeline.passes.len(), "{name}");
+            assert_eq!(facts.events, timeline.events.entries.len(), "{name}");
+            assert_eq!(facts.last_position() + 1, timeline.moments.len(), "{name}");
+            for (position, moment) in timeline.moments.iter().enumerate() {
+                assert_eq!(facts.moment_at(position), *moment, "{name} @{position}");
+                assert_eq!(
+                    facts.passes_at(position),
+                    timeline.passes_at(*moment),
+                    "{name} @{position}"
+                );
+                assert_eq!(
+                    facts.position_of(*moment),
+                    timeline.position_of(*moment),
+                    "{name}"
+                );
+                if let Moment::AfterEvent(i) = moment {
+                    actor_moments += 1;
+                    let script = timeline.actor_events[*i].script_index;
+                    assert_eq!(
+                        facts.position_of_script(script),
+                        timeline.position_of_script(script),
+                        "{name}"
+                    );
+                }
+            }
+            for pass in 0..=timeline.passes.len() + 1 {
+                assert_eq!(
+                    facts.start_of(pass),
+                    timeline.events.start_of(pass),
+                    "{name} pass {pass}"
+                );
+            }
+            for index in 0..timeline.events.entries.len() + 1 {
+                assert_eq!(
+                    facts.passes_started_by(index),
+                    timeline.events.passes_started_by(index),
+                    "{name} event {index}"
+                );
+            }
+        }
+        assert!(actor_moments > 0, "no actor event among the runs");
+    }
+
+    /// `restore` and `place` as `SimState::restore` and `recompute` compute
+    /// them on the timeline (web/src/state/sim.rs, main at 6d8b5db).
+    #[test]
+    fn positions_are_restored_and_placed_as_on_the_timeline() {
+        for (name, timeline) in runs() {
+            let facts = RunFacts::of(0, &timeline);
+            let passes = |m: &Moment| timeline.passes_at(*m);
+            let last_with_at_most = |pass: usize| {
+                timeline
+                    .moments
+                    .iter()
+                    .rposition(|m| passes(m) <= pass)
+                    .unwrap_or(0)
+            };
+            for pass in 0..=timeline.passes.len() + 1 {
+                let revealed = last_with_at_most(pass);
+                for selected in [None, Some(0), Some(1), Some(pass / 2), Some(pass + 1)] {
+                    let cursor = selected
+                        .and_then(|s| timeline.moments.iter().position(|m| passes(m) == s))
+                        .filter(|c| *c <= revealed)
+                        .unwrap_or(revealed);
+                    assert_eq!(
+                        facts.restore(pass, selected),
+                        (revealed, cursor),
+                        "{name} {pass} {selected:?}"
+                    );
+                }
+                // A moment of an earlier run that this one lacks.
+                let gone = Moment::AfterEvent(usize::MAX);
+                assert_eq!(facts.place(gone, pass), revealed, "{name}");
+                let here = Moment::AfterPass(pass);
+                let expected = timeline.position_of(here).unwrap_or(revealed);
+                assert_eq!(facts.place(here, pass), expected, "{name}");
+            }
+        }
+    }
+
+    /// `step_event` as `SimState::step_event` computes it on the timeline
+    /// (web/src/state/sim.rs, main at 6d8b5db), from every pass shown and
+    /// every event, both ways.
+    #[test]
+    fn stepping_by_event_goes_where_the_timeline_says() {
+        for (name, timeline) in runs() {
+            let facts = RunFacts::of(0, &timeline);
+            let events = &timeline.events;
+            let (Some(first), Some(last)) =
+                (events.start_of(1), events.entries.len().checked_sub(1))
+            else {
+                assert_eq!(facts.step_event(None, 0, true), None, "{name}");
+                continue;
+            };
+            let mut from: Vec<Option<usize>> = (0..events.entries.len()).map(Some).collect();
+            from.push(None);
+            for event in from {
+                for shown_pass in [0, 1, timeline.passes.len()] {
+                    for forward in [true, false] {
+                        let next = match event {
+                            None => events.start_of(shown_pass).unwrap_or(first),
+                            Some(i) if forward => (i + 1).min(last),
+                            Some(i) => i.saturating_sub(1).max(first),
+                        };
+                        let pass = events.passes_started_by(next);
+                        let position = timeline.position_of(Moment::AfterPass(pass)).unwrap_or(0);
+                        assert_eq!(
+                            facts.step_event(event, shown_pass, forward),
+                            Some((next, position)),
+                            "{name} {event:?} {shown_pass} {forward}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn facts_read_back_as_written() {
+        for (name, timeline) in runs() {
+            let facts = RunFacts::of(3, &timeline);
+            assert_eq!(RunFacts::from_json(&facts.to_json()), Ok(facts), "{name}");
+        }
+        let written = RunFacts {
+            revision: 2,
+            moments: vec![
+                MomentFact::Start,
+                MomentFact::AfterPass { pass: 1 },
+                MomentFact::AfterEvent {
+                    index: 0,
+                    after_pass: 1,
+                    script: 4,
+                },
+            ],
+            passes: 1,
+            events: 9,
+            pass_starts: vec![2],
+        };
+        assert_eq!(
+            written.to_json(),
+            r#"{"revision":2,"moments":[{"kind":"start"},{"kind":"after-pass","pass":1},{"kind":"after-event","index":0,"after_pass":1,"script":4}],"passes":1,"events":9,"pass_starts":[2]}"#
+        );
+    }
+
+    #[test]
+    fn malformed_facts_are_an_error_not_a_default() {
+        let good =
+            r#"{"revision":1,"moments":[{"kind":"start"}],"passes":0,"events":0,"pass_starts":[]}"#;
+        assert!(RunFacts::from_json(good).is_ok());
+        for wrong in [
+            r#"{"moments":[{"kind":"start"}],"passes":0,"events":0,"pass_starts":[]}"#,
+            r#"{"revision":1,"moments":[{"kind":"later"}],"passes":0,"events":0,"pass_starts":[]}"#,
+            r#"{"revision":1,"moments":[{"kind":"after-pass"}],"passes":0,"events":0,"pass_starts":[]}"#,
+            r#"{"revision":1,"moments":[],"passes":-1,"events":0,"pass_starts":[]}"#,
+            r#"{"revision":1,"moments":[],"passes":0,"events":0,"pass_starts":["2"]}"#,
+            r#"{"revision":1,"moments":[],"passes":0,"events":0,"pass_starts":[1.5]}"#,
+            r#"{"revision":1,"moments":[],"passes":0,"events":0,"pass_starts":[],"extra":1}"#,
+            r#"[]"#,
+        ] {
+            assert!(RunFacts::from_json(wrong).is_err(), "{wrong}");
+        }
+    }
+}
