@@ -10,7 +10,7 @@ pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
     let total = sim.total_passes();
     // A deferred (large) scenario has no timeline yet; pressing computes it.
     let can_advance = sim.deferred || sim.cursor < sim.last_position();
-    let events = sim.timeline.as_ref().map_or(0, |t| t.events.entries.len());
+    let events = sim.total_events();
     let can_go_on = sim.deferred || sim.event.map_or(events > 0, |i| i + 1 < events);
     let can_go_back = sim.event.is_some();
     let emit = |action: SimAction| on_action.reform(move |_: MouseEvent| action.clone());

@@ -7,6 +7,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use reconcile_content::simulation::RunFacts;
 use reconcile_core::{plan, Plan, Scenario};
 use reconcile_sim::{
     next_plan_view, simulate, BackoffPolicy, CrashPlan, FinalizerOwner, FinalizerRef, Millis,
@@ -23,6 +24,13 @@ pub const SPEEDS: [u32; 4] = [1, 2, 4, 8];
 pub struct SimState {
     pub config: SimConfig,
     pub timeline: Option<Shared<Timeline>>,
+    /// What the page needs of the run to own the cursor (moments, passes,
+    /// pass starts): every position below is computed from these, as it will
+    /// be once the run is simulated by the simulation module
+    /// (docs/design/simulation-module.md). Present exactly when `timeline` is.
+    pub facts: Option<Shared<RunFacts>>,
+    /// Counts the runs simulated: the revision the facts are of.
+    revision: usize,
     /// Level vs edge's `<details>` is open. Its view, a second view of the
     /// control-plane view's module, compares the run itself
     /// (`reconcile_sim::compare_level_edge`); the page keeps only this, the
@@ -104,6 +112,8 @@ impl Default for SimState {
         Self {
             config: SimConfig::default(),
             timeline: None,
+            facts: None,
+            revision: 0,
             show_comparison: false,
             conclusion_hidden: false,
             cursor: 0,
@@ -197,14 +207,17 @@ impl SimState {
     }
 
     pub fn total_passes(&self) -> usize {
-        self.timeline.as_ref().map_or(0, |t| t.passes.len())
+        self.facts.as_ref().map_or(0, |f| f.passes)
+    }
+
+    /// Entries in the run's event log (stepping by event moves through them).
+    pub fn total_events(&self) -> usize {
+        self.facts.as_ref().map_or(0, |f| f.events)
     }
 
     /// The position of the run's last moment (0 without a timeline).
     pub fn last_position(&self) -> usize {
-        self.timeline
-            .as_ref()
-            .map_or(0, |t| t.moments.len().saturating_sub(1))
+        self.facts.as_ref().map_or(0, |f| f.last_position())
     }
 
     /// True once the whole run has been revealed, so the verdict can be shown.
@@ -219,10 +232,9 @@ impl SimState {
 
     /// The moment at a position of the timeline's moments.
     pub fn moment_at(&self, position: usize) -> Moment {
-        self.timeline
+        self.facts
             .as_ref()
-            .and_then(|t| t.moments.get(position).copied())
-            .unwrap_or(Moment::Start)
+            .map_or(Moment::Start, |f| f.moment_at(position))
     }
 
     /// Passes finished at the moment on show.
@@ -236,9 +248,7 @@ impl SimState {
     }
 
     fn passes_at(&self, position: usize) -> usize {
-        self.timeline
-            .as_ref()
-            .map_or(0, |t| t.passes_at(self.moment_at(position)))
+        self.facts.as_ref().map_or(0, |f| f.passes_at(position))
     }
 
     /// Moves the cursor (and the revealed part with it, when it goes further).
@@ -272,20 +282,11 @@ impl SimState {
     /// Restores a saved position: `pass` passes revealed (with the actors'
     /// events after the last of them) and the cursor after pass `selected`.
     pub fn restore(&mut self, pass: usize, selected: Option<usize>) {
-        let Some(timeline) = self.timeline.clone() else {
+        let Some(facts) = &self.facts else {
             self.pending_position = (pass > 0).then_some((pass, selected));
             return;
         };
-        let passes = |m: &Moment| timeline.passes_at(*m);
-        let revealed = timeline
-            .moments
-            .iter()
-            .rposition(|m| passes(m) <= pass)
-            .unwrap_or(0);
-        let cursor = selected
-            .and_then(|s| timeline.moments.iter().position(|m| passes(m) == s))
-            .filter(|c| *c <= revealed)
-            .unwrap_or(revealed);
+        let (revealed, cursor) = facts.restore(pass, selected);
         self.revealed = revealed;
         self.move_to(cursor);
     }
@@ -308,11 +309,13 @@ impl SimState {
         if self.held {
             // A link's position waits for the run, as it does for YAML.
             self.timeline = None;
+            self.facts = None;
             self.next_plan = None;
             return;
         }
         if !force && scenario.desired.len() + scenario.observed.len() > AUTO_SIMULATE_LIMIT {
             self.timeline = None;
+            self.facts = None;
             self.deferred = true;
             self.cursor = 0;
             self.revealed = 0;
@@ -326,17 +329,11 @@ impl SimState {
         let (cursor, revealed) = (self.shown_moment(), self.moment_at(self.revealed));
         let (cursor_passes, revealed_passes) = (self.shown_pass(), self.revealed_passes());
         let timeline = simulate(scenario, &self.config);
-        let place = |moment: Moment, passes: usize| {
-            timeline.position_of(moment).unwrap_or_else(|| {
-                timeline
-                    .moments
-                    .iter()
-                    .rposition(|m| timeline.passes_at(*m) <= passes)
-                    .unwrap_or(0)
-            })
-        };
-        self.revealed = place(revealed, revealed_passes);
-        self.cursor = place(cursor, cursor_passes).min(self.revealed);
+        self.revision = self.revision.wrapping_add(1);
+        let facts = RunFacts::of(self.revision, &timeline);
+        self.revealed = facts.place(revealed, revealed_passes);
+        self.cursor = facts.place(cursor, cursor_passes).min(self.revealed);
+        self.facts = Some(Shared::new(facts));
         self.timeline = Some(Shared::new(timeline));
         self.scenario = Some(Shared::from(Rc::clone(scenario)));
         self.views = Some(Shared::new(RefCell::new(PassViews::new(
@@ -367,9 +364,9 @@ impl SimState {
     /// recomputed: the cursor goes to that event, a moment of its own.
     pub fn show_script_entry(&mut self, script_index: usize) {
         let position = self
-            .timeline
+            .facts
             .as_ref()
-            .and_then(|t| t.position_of_script(script_index));
+            .and_then(|f| f.position_of_script(script_index));
         if let Some(position) = position {
             self.move_to(position);
         }
@@ -378,25 +375,14 @@ impl SimState {
     /// Moves the event cursor one step, revealing and selecting its pass.
     /// It starts at the start of the pass shown (pass 1 before any).
     fn step_event(&mut self, forward: bool) {
-        let Some(events) = self.timeline.as_ref().map(|t| &t.events) else {
-            return;
-        };
         // From pass 1's start: the events before it have no pass to show them.
-        let (Some(first), Some(last)) = (events.start_of(1), events.entries.len().checked_sub(1))
+        let Some((event, position)) = self
+            .facts
+            .as_ref()
+            .and_then(|f| f.step_event(self.event, self.shown_pass(), forward))
         else {
             return;
         };
-        let event = match self.event {
-            None => events.start_of(self.shown_pass()).unwrap_or(first),
-            Some(i) if forward => (i + 1).min(last),
-            Some(i) => i.saturating_sub(1).max(first),
-        };
-        let pass = events.passes_started_by(event);
-        let position = self
-            .timeline
-            .as_ref()
-            .and_then(|t| t.position_of(Moment::AfterPass(pass)))
-            .unwrap_or(0);
         self.event = Some(event);
         self.move_to(position);
         self.playing = false;
