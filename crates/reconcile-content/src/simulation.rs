@@ -16,9 +16,9 @@
 //! log itself.
 
 use reconcile_core::path::JsonPath;
-use reconcile_core::{Json, Number};
+use reconcile_core::{export_scenario, parse_scenario, plan, Json, Number, Plan};
 use reconcile_sim::events::SimEvent;
-use reconcile_sim::{Moment, Timeline};
+use reconcile_sim::{next_plan_view, Moment, PassViews, Timeline};
 use serde::Serialize;
 
 use crate::data::{read_json, ContentError, Reader};
@@ -236,6 +236,88 @@ impl RunFacts {
     }
 }
 
+/// What the pass after the cursor reads, for the page's "Plan for pass N":
+/// the module replays the run (`reconcile_sim::next_plan_view`) and sends
+/// the view as scenario JSON; the page reads it with core's `parse_scenario`
+/// and plans it with core's `plan`, both already in its first view, so the
+/// plan at the cursor is core's plan as everywhere else.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NextPassView {
+    /// The run ([`RunFacts::revision`]) and the cursor's position this is
+    /// for: an answer to an earlier question is dropped.
+    pub revision: usize,
+    pub position: usize,
+    /// The pass after the cursor (from 1).
+    pub pass: usize,
+    /// The scenario that pass reconciles, as `export_scenario` writes it;
+    /// `None` when the custom resource is being deleted or gone, so the
+    /// reconciler returns at once with nothing to do.
+    pub view: Option<String>,
+}
+
+impl NextPassView {
+    /// The module's side: what the pass after `position` of `timeline` (the
+    /// run `views` replays) reads.
+    pub fn of(
+        revision: usize,
+        views: &mut PassViews,
+        timeline: &Timeline,
+        position: usize,
+    ) -> Self {
+        let moment = timeline
+            .moments
+            .get(position)
+            .copied()
+            .unwrap_or(Moment::Start);
+        let (pass, view) = next_plan_view(views, timeline, moment);
+        Self {
+            revision,
+            position,
+            pass,
+            view: view.as_ref().map(export_scenario),
+        }
+    }
+
+    /// The page's side: the plan of that pass (empty when the owner is
+    /// deleted), or why the view did not read.
+    pub fn plan(&self) -> Result<Plan, String> {
+        let view = match &self.view {
+            Some(text) => {
+                parse_scenario(text).map_err(|e| format!("the next pass's view: {}", e.message))?
+            }
+            None => Default::default(),
+        };
+        Ok(plan(
+            &view.desired,
+            &view.observed,
+            view.finalizers.as_ref(),
+        ))
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads what [`NextPassView::to_json`] wrote, with core's JSON reader.
+    pub fn from_json(text: &str) -> Result<Self, ContentError> {
+        const FILE: &str = "the next pass's view";
+        let value = read_json(FILE, text)?;
+        let reader = Reader::new(FILE);
+        let message = reader.object(
+            &value,
+            JsonPath::root(),
+            &["revision", "position", "pass", "view"],
+        );
+        let next = NextPassView {
+            revision: reader.count(&message, "revision"),
+            position: reader.count(&message, "position"),
+            pass: reader.count(&message, "pass"),
+            view: reader.optional_string(&message, "view"),
+        };
+        reader.finish(next)
+    }
+}
+
 /// An array item that must be a count.
 fn count_of(reader: &Reader<'_>, item: &Json, path: JsonPath) -> usize {
     match item {
@@ -276,12 +358,20 @@ fn read_moment(reader: &Reader<'_>, item: &Json, path: JsonPath) -> MomentFact {
 mod tests {
     use super::*;
     use reconcile_core::check_scenario;
-    use reconcile_sim::{simulate, ScriptedEvent, WorldEvent};
+    use reconcile_sim::{simulate, ScriptedEvent, SimConfig, WorldEvent};
 
     /// Every preset's run as it is, and with other actors' events, transient
     /// failures and watch breaks, so that actor-event moments and retried
     /// passes are among the runs checked.
     fn runs() -> Vec<(String, Timeline)> {
+        runs_of_presets()
+            .into_iter()
+            .map(|(name, _, _, timeline)| (name, timeline))
+            .collect()
+    }
+
+    /// [`runs`] with the scenario and settings each came from.
+    fn runs_of_presets() -> Vec<(String, reconcile_core::Scenario, SimConfig, Timeline)> {
         let mut runs = Vec::new();
         for preset in crate::presets::presets() {
             let Ok(scenario) =
@@ -305,10 +395,13 @@ mod tests {
                     });
                 }
             }
-            for (label, config) in [("as it is", &preset.sim), ("eventful", &eventful)] {
+            for (label, config) in [("as it is", preset.sim.clone()), ("eventful", eventful)] {
+                let timeline = simulate(&scenario, &config);
                 runs.push((
                     format!("{} ({label})", preset.id),
-                    simulate(&scenario, config),
+                    scenario.clone(),
+                    config,
+                    timeline,
                 ));
             }
         }
@@ -482,5 +575,58 @@ mod tests {
         ] {
             assert!(RunFacts::from_json(wrong).is_err(), "{wrong}");
         }
+    }
+
+    /// The page's plan at the cursor, after the round trip of the view as
+    /// JSON, is the plan of the view the replay computes (what the page's
+    /// `SimState::refresh_next_plan` plans today), at every position of
+    /// every run.
+    #[test]
+    fn the_plan_at_the_cursor_survives_the_round_trip_at_every_position() {
+        let (mut positions, mut owner_gone) = (0, 0);
+        for (name, scenario, config, timeline) in runs_of_presets() {
+            let mut views = PassViews::new(&scenario, &config);
+            let mut oracle = PassViews::new(&scenario, &config);
+            for position in 1..timeline.moments.len() {
+                let sent = NextPassView::of(5, &mut views, &timeline, position);
+                let read = NextPassView::from_json(&sent.to_json()).expect(&name);
+                assert_eq!(read, sent, "{name} @{position}");
+                let (pass, view) =
+                    next_plan_view(&mut oracle, &timeline, timeline.moments[position]);
+                assert_eq!(read.pass, pass, "{name} @{position}");
+                let view = view.unwrap_or_else(|| {
+                    owner_gone += 1;
+                    Default::default()
+                });
+                let expected = plan(&view.desired, &view.observed, view.finalizers.as_ref());
+                assert_eq!(read.plan(), Ok(expected), "{name} @{position}");
+                positions += 1;
+            }
+        }
+        assert!(positions > 100, "only {positions} positions");
+        assert!(owner_gone > 0, "no run deletes its owner");
+    }
+
+    #[test]
+    fn a_malformed_next_pass_view_is_an_error() {
+        let good = r#"{"revision":1,"position":2,"pass":3,"view":null}"#;
+        assert_eq!(
+            NextPassView::from_json(good).map(|v| v.plan().map(|p| p.actions.len())),
+            Ok(Ok(0))
+        );
+        for wrong in [
+            r#"{"position":2,"pass":3,"view":null}"#,
+            r#"{"revision":1,"position":2,"pass":3,"view":1}"#,
+            r#"{"revision":1,"position":2,"pass":3,"view":null,"note":""}"#,
+        ] {
+            assert!(NextPassView::from_json(wrong).is_err(), "{wrong}");
+        }
+        let unreadable = NextPassView {
+            revision: 1,
+            position: 2,
+            pass: 3,
+            view: Some("{".into()),
+        };
+        assert!(unreadable.plan().is_err());
     }
 }
