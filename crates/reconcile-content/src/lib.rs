@@ -16,7 +16,9 @@ pub mod lesson_index;
 pub mod pane;
 pub mod presets;
 pub mod progress;
+pub mod section;
 pub mod sessions;
+pub mod setting_change;
 pub mod share;
 pub mod simulation;
 

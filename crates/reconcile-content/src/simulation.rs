@@ -43,7 +43,7 @@ pub enum MomentFact {
 }
 
 /// What the page keeps of the run the module simulated.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct RunFacts {
     /// The page's revision of the run these facts are of (bumped on every
     /// change of the scenario or the settings): facts of another are late.
@@ -212,9 +212,15 @@ impl RunFacts {
         const FILE: &str = "the simulation's run facts";
         let value = read_json(FILE, text)?;
         let reader = Reader::new(FILE);
+        let facts = Self::read(&reader, &value, JsonPath::root());
+        reader.finish(facts)
+    }
+
+    /// The facts in `value`, found at `path` (a message's member).
+    pub(crate) fn read(reader: &Reader<'_>, value: &Json, path: JsonPath) -> Self {
         let facts = reader.object(
-            &value,
-            JsonPath::root(),
+            value,
+            path,
             &["revision", "moments", "passes", "events", "pass_starts"],
         );
         let moments = reader
@@ -225,14 +231,13 @@ impl RunFacts {
             .items(&facts, "pass_starts")
             .map(|(path, item)| count_of(&reader, item, path))
             .collect();
-        let run = RunFacts {
+        RunFacts {
             revision: reader.count(&facts, "revision"),
             moments,
             passes: reader.count(&facts, "passes"),
             events: reader.count(&facts, "events"),
             pass_starts,
-        };
-        reader.finish(run)
+        }
     }
 }
 
@@ -241,7 +246,7 @@ impl RunFacts {
 /// the view as scenario JSON; the page reads it with core's `parse_scenario`
 /// and plans it with core's `plan`, both already in its first view, so the
 /// plan at the cursor is core's plan as everywhere else.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct NextPassView {
     /// The run ([`RunFacts::revision`]) and the cursor's position this is
     /// for: an answer to an earlier question is dropped.
@@ -253,6 +258,8 @@ pub struct NextPassView {
     /// `None` when the custom resource is being deleted or gone, so the
     /// reconciler returns at once with nothing to do.
     pub view: Option<String>,
+    /// What that plan is, in words ("What pass 3 does: …").
+    pub note: String,
 }
 
 impl NextPassView {
@@ -270,11 +277,27 @@ impl NextPassView {
             .copied()
             .unwrap_or(Moment::Start);
         let (pass, view) = next_plan_view(views, timeline, moment);
+        let at = timeline.describe_moment(moment);
+        let skipped = timeline
+            .passes
+            .get(pass.wrapping_sub(1))
+            .and_then(|record| record.skipped.as_ref());
+        let note = match (&view, skipped) {
+            (None, _) => owner_deleted_note(&at),
+            (Some(_), Some(skip)) => skipped_pass_note(pass, &at, skip),
+            (Some(view), None) => {
+                let empty = plan(&view.desired, &view.observed, view.finalizers.as_ref())
+                    .actions
+                    .is_empty();
+                plan_moment_note(pass, &at, pass <= timeline.passes.len(), empty)
+            }
+        };
         Self {
             revision,
             position,
             pass,
             view: view.as_ref().map(export_scenario),
+            note,
         }
     }
 
@@ -303,19 +326,59 @@ impl NextPassView {
         const FILE: &str = "the next pass's view";
         let value = read_json(FILE, text)?;
         let reader = Reader::new(FILE);
+        let next = Self::read(&reader, &value, JsonPath::root());
+        reader.finish(next)
+    }
+
+    /// The view in `value`, found at `path` (a message's member).
+    pub(crate) fn read(reader: &Reader<'_>, value: &Json, path: JsonPath) -> Self {
         let message = reader.object(
-            &value,
-            JsonPath::root(),
-            &["revision", "position", "pass", "view"],
+            value,
+            path,
+            &["revision", "position", "pass", "view", "note"],
         );
-        let next = NextPassView {
+        NextPassView {
             revision: reader.count(&message, "revision"),
             position: reader.count(&message, "position"),
             pass: reader.count(&message, "pass"),
             view: reader.optional_string(&message, "view"),
-        };
-        reader.finish(next)
+            note: reader.string(&message, "note"),
+        }
     }
+}
+
+/// What the plan at the cursor is, in words.
+fn plan_moment_note(pass: usize, at: &str, runs: bool, empty: bool) -> String {
+    let start = "The editors' plan is the one at the start.";
+    match (runs, empty) {
+        (true, _) => format!(
+            "What pass {pass} does: reconcile on the controller's cache, after {at} \
+             (the cache may still lack the latest writes). {start}"
+        ),
+        (false, true) => format!("After {at} the run has ended: nothing to do. {start}"),
+        (false, false) => {
+            format!("After {at} nothing triggers pass {pass}; this is what it would do. {start}")
+        }
+    }
+}
+
+/// The plan at the cursor when the next pass skips its reconcile (a
+/// ReplicaSet's unmet expectations): what it would plan, said as such.
+fn skipped_pass_note(pass: usize, at: &str, skip: &reconcile_sim::PassSkip) -> String {
+    format!(
+        "Pass {pass}, after {at}, does not reconcile ({skip}), so it sends nothing. Had it run, \
+         this is what reconcile would plan from the controller's cache. The editors' plan is the \
+         one at the start."
+    )
+}
+
+/// The plan at the cursor once the custom resource is being deleted or gone.
+fn owner_deleted_note(at: &str) -> String {
+    format!(
+        "After {at} the custom resource is being deleted or is gone: its reconciler returns at \
+         once, with nothing to do, and the garbage collector takes care of what it owned. The \
+         editors' plan is the one at the start."
+    )
 }
 
 /// An array item that must be a count.
@@ -609,7 +672,7 @@ mod tests {
 
     #[test]
     fn a_malformed_next_pass_view_is_an_error() {
-        let good = r#"{"revision":1,"position":2,"pass":3,"view":null}"#;
+        let good = r#"{"revision":1,"position":2,"pass":3,"view":null,"note":"n"}"#;
         assert_eq!(
             NextPassView::from_json(good).map(|v| v.plan().map(|p| p.actions.len())),
             Ok(Ok(0))
@@ -617,7 +680,8 @@ mod tests {
         for wrong in [
             r#"{"position":2,"pass":3,"view":null}"#,
             r#"{"revision":1,"position":2,"pass":3,"view":1}"#,
-            r#"{"revision":1,"position":2,"pass":3,"view":null,"note":""}"#,
+            r#"{"revision":1,"position":2,"pass":3,"view":null}"#,
+            r#"{"revision":1,"position":2,"pass":3,"view":null,"note":"","hop":1}"#,
         ] {
             assert!(NextPassView::from_json(wrong).is_err(), "{wrong}");
         }
@@ -626,6 +690,7 @@ mod tests {
             position: 2,
             pass: 3,
             view: Some("{".into()),
+            note: String::new(),
         };
         assert!(unreadable.plan().is_err());
     }
