@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
-use reconcile_content::export_results;
+use reconcile_content::section::SectionFrame;
 use reconcile_core::{export_scenario, Document};
 use yew::prelude::*;
 
@@ -16,13 +16,14 @@ use crate::components::toolbar::{
     notice_banner, storage_notice, toolbar, NoticeCallbacks, ToolbarCallbacks,
 };
 use crate::components::{
-    exercise_host, preset_menu, update_notice, world_now, ActionList, JsonEditor, Simulation,
+    exercise_host, preset_menu, update_notice, ActionList, JsonEditor, Simulation,
 };
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
     report_checked, share_link, use_debounce, use_embed_bridge, use_exercise_pane,
     use_lesson_fetch, use_lesson_progress, use_persistence, use_previous_session,
-    use_recent_sessions, use_service_worker, use_shortcuts, use_yaml, YamlLoad,
+    use_recent_sessions, use_service_worker, use_shortcuts, use_simulation_section, use_yaml,
+    SectionView, YamlLoad,
 };
 use crate::sessions::Autosave;
 use crate::startup::initial_state;
@@ -136,14 +137,8 @@ pub fn App() -> Html {
             })
         },
         on_export_yaml: yaml.export_desired.clone(),
-        on_export_results: {
-            let (plan, timeline) = (state.plan.clone(), state.sim.timeline.clone());
-            Callback::from(move |()| {
-                if let Some(plan) = &plan {
-                    browser::download("results.json", &export_results(plan, timeline.as_deref()));
-                }
-            })
-        },
+        // The simulation's module writes the results: the plan and its run.
+        on_export_results: dispatch.reform(|()| Action::Sim(SimAction::DownloadResults)),
         on_import: {
             let (dispatch, import) = (dispatch.clone(), yaml.import.clone());
             Callback::from(move |file: web_sys::File| {
@@ -254,46 +249,30 @@ pub fn App() -> Html {
     let (conceal_plan, conceal_sim) = (state.plan_concealed(), state.simulation_concealed());
     // Past the start, the plan and the world follow the simulation's cursor
     // (hidden while a lesson asks for a prediction about either).
-    let at_cursor = state
-        .sim
-        .timeline
-        .as_ref()
-        .filter(|_| state.sim.cursor > 0 && !conceal_plan && !conceal_sim);
-    let world_now_view = at_cursor.map(|timeline| {
-        let moment = state.sim.shown_moment();
-        world_now(
-            &timeline.describe_moment(moment),
-            &timeline.world_rows_at(moment),
-        )
-    });
+    let at_cursor = state.sim.has_run() && state.sim.cursor > 0 && !conceal_plan && !conceal_sim;
+    let world_now_shown = at_cursor && options.shows(Pane::Editors);
+    let section = use_simulation_section(
+        &state.sim,
+        SectionView {
+            frame: SectionFrame {
+                concealed: conceal_sim,
+                readonly: options.readonly,
+                timeline: options.shows(Pane::Timeline),
+                faults: options.shows(Pane::Faults),
+                embed: options.embed,
+            },
+            world_now: world_now_shown,
+        },
+        &dispatch,
+    );
     let (shown_plan, plan_moment) = match (at_cursor, &state.sim.next_plan) {
-        (Some(timeline), Some(next)) => {
-            let (pass, plan) = (next.pass, &next.plan);
-            let at = timeline.describe_moment(state.sim.shown_moment());
-            let skipped = timeline
-                .passes
-                .get(pass.wrapping_sub(1))
-                .and_then(|record| record.skipped.as_ref());
-            let note = if next.owner_deleted {
-                owner_deleted_note(&at)
-            } else if let Some(skip) = skipped {
-                skipped_pass_note(pass, &at, skip)
-            } else {
-                plan_moment_note(
-                    pass,
-                    &at,
-                    pass <= timeline.passes.len(),
-                    plan.actions.is_empty(),
-                )
-            };
-            (
-                Some(plan.clone()),
-                Some((
-                    AttrValue::from(format!("Plan for pass {pass}")),
-                    note.into(),
-                )),
-            )
-        }
+        (true, Some(next)) => (
+            Some(next.plan.clone()),
+            Some((
+                AttrValue::from(format!("Plan for pass {}", next.pass)),
+                AttrValue::from(Rc::clone(&next.note)),
+            )),
+        ),
         _ => (state.plan.clone(), None),
     };
     // Until a first lesson is opened: where to begin, without blocking free play.
@@ -416,14 +395,15 @@ pub fn App() -> Html {
                     // One column in every state, so the editors keep their
                     // place (and their caret) when the world view comes and goes.
                     <div class="scenario-column">
-                        if world_now_view.is_some() {
+                        if world_now_shown {
                             // Past the start, two worlds are on the page: say which is which.
                             <h2 class="editors-heading">{ "Starting scenario (what you edit)" }</h2>
                         }
                         <div class="editors">
                             { for DOCUMENTS.iter().map(|d| editor(*d)) }
                         </div>
-                        { world_now_view.unwrap_or_default() }
+                        // World now, which the simulation's module renders here.
+                        <div id="world-now-host"></div>
                     </div>
                 }
                 { exercise_pane }
@@ -431,8 +411,7 @@ pub fn App() -> Html {
                     <ActionList plan={shown_plan} stale={state.is_stale()} concealed={conceal_plan} moment={plan_moment} />
                 }
                 if options.shows_simulation() {
-                    <Simulation sim={state.sim.clone()} on_action={on_sim_action} concealed={conceal_sim} readonly={options.readonly}
-                                timeline={options.shows(Pane::Timeline)} faults={options.shows(Pane::Faults)} embed={options.embed} />
+                    <Simulation sim={state.sim.clone()} on_action={on_sim_action} concealed={conceal_sim} {section} />
                 }
             </main>
             </div>
@@ -449,40 +428,6 @@ pub fn App() -> Html {
             }
         </div>
     }
-}
-
-/// What the plan at the cursor is, in words.
-fn plan_moment_note(pass: usize, at: &str, runs: bool, empty: bool) -> String {
-    let start = "The editors' plan is the one at the start.";
-    match (runs, empty) {
-        (true, _) => format!(
-            "What pass {pass} does: reconcile on the controller's cache, after {at} \
-             (the cache may still lack the latest writes). {start}"
-        ),
-        (false, true) => format!("After {at} the run has ended: nothing to do. {start}"),
-        (false, false) => {
-            format!("After {at} nothing triggers pass {pass}; this is what it would do. {start}")
-        }
-    }
-}
-
-/// The plan at the cursor when the next pass skips its reconcile (a
-/// ReplicaSet's unmet expectations): what it would plan, said as such.
-fn skipped_pass_note(pass: usize, at: &str, skip: &reconcile_sim::PassSkip) -> String {
-    format!(
-        "Pass {pass}, after {at}, does not reconcile ({skip}), so it sends nothing. Had it run, \
-         this is what reconcile would plan from the controller's cache. The editors' plan is the \
-         one at the start."
-    )
-}
-
-/// The plan at the cursor once the custom resource is being deleted or gone.
-fn owner_deleted_note(at: &str) -> String {
-    format!(
-        "After {at} the custom resource is being deleted or is gone: its reconciler returns at \
-         once, with nothing to do, and the garbage collector takes care of what it owned. The \
-         editors' plan is the one at the start."
-    )
 }
 
 /// Whether a drag carries files (not text or a link being dragged about).

@@ -1,10 +1,9 @@
 //! The loader of the yew apps the page loads on demand, each a wasm module of
 //! its own built into `pkg/` (`cargo xtask ui-modules`): "Your reconcile"
 //! (`pkg/reconcile_exercise_ui.js`, from `crates/reconcile-exercise-ui`) the
-//! first time the pane opens, and the control-plane view
+//! first time the pane opens, and the simulation section
 //! (`pkg/reconcile_control_plane_ui.js`, from `crates/reconcile-control-plane-ui`)
-//! the first time its `<details>` opens, or level vs edge's, a second view of
-//! the same module with a mount point of its own; never with the page. Each
+//! once the page has painted and has a run to simulate; never with the page. Each
 //! app is a module and the name of its mount function, `mount(host, input,
 //! onEvent)` or another export with the same parameters, whose result has
 //! `update(input)`. This only loads and mounts them; what each says to the
@@ -31,19 +30,15 @@ pub const EXERCISE_UI: OnDemandApp = OnDemandApp {
     mount: "mount",
     host_class: "exercise-host",
 };
-/// The control-plane view.
-pub const CONTROL_PLANE_VIEW: OnDemandApp = OnDemandApp {
+/// The simulation section: the run simulated and shown (its timeline,
+/// chart, status grid, verdict, Faults and settings, World now, and its two
+/// views, the control plane pictured and level vs edge).
+pub const SIMULATION_SECTION: OnDemandApp = OnDemandApp {
     module: CONTROL_PLANE_UI,
-    mount: "mount",
-    host_class: "cp-host",
+    mount: "mount_simulation",
+    host_class: "sim-host",
 };
-/// Level vs edge: a second view of the control-plane view's module.
-pub const LEVEL_EDGE_VIEW: OnDemandApp = OnDemandApp {
-    module: CONTROL_PLANE_UI,
-    mount: "mount_level_edge",
-    host_class: "level-edge-host",
-};
-/// The module of the views of the run (the control plane, level vs edge).
+/// The module of the simulation section (the engine and every view of the run).
 const CONTROL_PLANE_UI: &str = "reconcile_control_plane_ui";
 
 #[wasm_bindgen(inline_js = r#"

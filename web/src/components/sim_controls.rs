@@ -1,6 +1,7 @@
-//! Step / Run / Play / Reset, the speed, and the verdict banner.
+//! Step / Run / Play / Reset and the speed: in the first view, so they work
+//! (or queue) before the simulation's module is there.
 
-use reconcile_sim::{Moment, Verdict};
+use reconcile_sim::Moment;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -8,10 +9,12 @@ use crate::state::{SimAction, SimState, SPEEDS};
 
 pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
     let total = sim.total_passes();
-    // A deferred (large) scenario has no timeline yet; pressing computes it.
-    let can_advance = sim.deferred || sim.cursor < sim.last_position();
+    // A deferred (large) scenario has no run yet; pressing simulates it. A
+    // run on its way takes the press when it comes.
+    let can_advance = sim.deferred || sim.simulating() || sim.cursor < sim.last_position();
     let events = sim.total_events();
-    let can_go_on = sim.deferred || sim.event.map_or(events > 0, |i| i + 1 < events);
+    let can_go_on =
+        sim.deferred || sim.simulating() || sim.event.map_or(events > 0, |i| i + 1 < events);
     let can_go_back = sim.event.is_some();
     let emit = |action: SimAction| on_action.reform(move |_: MouseEvent| action.clone());
     let on_speed = on_action.reform(|e: Event| {
@@ -51,62 +54,15 @@ pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
             // Announced after Step or Run, not on every pass while Play runs
             // (the verdict banner speaks when it ends).
             <span class="sim-progress" aria-live={if sim.playing { "off" } else { "polite" }}>
-                { format!("Pass {} of {}", sim.shown_pass(), total) }
+                if sim.facts.is_some() {
+                    { format!("Pass {} of {}", sim.shown_pass(), total) }
+                } else {
+                    { format!("Pass {} (simulating…)", sim.shown_pass()) }
+                }
                 if matches!(sim.shown_moment(), Moment::AfterEvent(_)) {
                     { ", then another actor's event" }
                 }
             </span>
-        </div>
-    }
-}
-
-pub fn verdict_banner(sim: &SimState) -> Html {
-    let Some(timeline) = sim.timeline.as_ref() else {
-        return Html::default();
-    };
-    // What holds at the cursor, the same moment the chart, the grid and the
-    // world view show, then how the run ends (once it is revealed).
-    let moment = sim.shown_moment();
-    let out_of_sync = timeline.out_of_sync_at(moment);
-    let terminating = timeline.world_at(moment).terminating.len();
-    let holds = match (out_of_sync, terminating) {
-        (0, 0) => "in sync".to_owned(),
-        (n, 0) => format!("{n} out of sync"),
-        (n, t) => format!("{n} out of sync, {t} terminating"),
-    };
-    let at = match moment {
-        Moment::Start => "At the start".to_owned(),
-        _ => format!(
-            "At this moment (after {})",
-            timeline.describe_moment(moment)
-        ),
-    };
-    let ending = if sim.finished() { " The run ends:" } else { "" };
-    let moment_line = html! {
-        <p class="moment-status" data-out-of-sync={out_of_sync.to_string()}>
-            { format!("{at}: {holds}.{ending}") }
-        </p>
-    };
-    if !sim.finished() {
-        return html! {
-            <div class="verdict-banner">
-                { moment_line }
-                <p class="verdict pending" role="status">
-                    { "Step, Play or Run to watch the loop; the verdict shows when it ends." }
-                </p>
-            </div>
-        };
-    }
-    let (class, icon) = match timeline.verdict {
-        Verdict::Converged { .. } => ("verdict converged", "✓"),
-        Verdict::NotConverging { .. } => ("verdict not-converging", "✗"),
-    };
-    html! {
-        <div class="verdict-banner">
-            { moment_line }
-            <p {class} role="status">
-                <span aria-hidden="true">{ icon }{ " " }</span>{ timeline.verdict.to_string() }
-            </p>
         </div>
     }
 }

@@ -9,9 +9,9 @@ mod use_on_demand;
 mod use_persistence;
 mod use_recent_sessions;
 mod use_reveal_scroll;
-mod use_run_views;
 mod use_service_worker;
 mod use_shortcut;
+mod use_simulation_section;
 mod use_yaml;
 
 pub use use_debounce::use_debounce;
@@ -25,7 +25,7 @@ pub use use_persistence::{
 };
 pub use use_recent_sessions::{use_recent_sessions, RecentList, RecentSessions};
 pub use use_reveal_scroll::use_reveal_scroll;
-pub use use_run_views::{use_control_plane_view, use_level_edge_view};
 pub use use_service_worker::use_service_worker;
 pub use use_shortcut::use_shortcuts;
+pub use use_simulation_section::{use_simulation_section, SectionView};
 pub use use_yaml::{use_yaml, YamlLoad, YamlSupport};

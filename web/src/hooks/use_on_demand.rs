@@ -25,6 +25,7 @@ pub enum ModuleLoad {
 }
 
 /// A module's app as the page renders it.
+#[derive(Clone, PartialEq)]
 pub struct OnDemand {
     pub load: ModuleLoad,
     /// Tries a failed download again.

@@ -4,12 +4,11 @@
 use std::rc::Rc;
 
 use reconcile_content::lesson::{
-    check_actions, check_choice, check_pass_actions, check_passes, parse_lesson, ExerciseKind,
-    Feedback, Lesson,
+    check_actions, check_choice, parse_lesson, ExerciseKind, Feedback, Lesson,
 };
 use reconcile_content::lesson_index::{self, LessonEntry};
+use reconcile_content::section::LessonQuestion;
 use reconcile_core::Plan;
-use reconcile_sim::Timeline;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct LessonState {
@@ -55,6 +54,11 @@ pub enum LessonAction {
     Fetched {
         path: String,
         text: String,
+    },
+    /// The simulation's module answered check `id` (a question about the run).
+    Checked {
+        id: usize,
+        feedback: Rc<Feedback>,
     },
     /// The lesson file at `path` could not be downloaded, and why.
     FetchFailed {
@@ -198,29 +202,31 @@ impl LessonState {
         self.answer = Some(Answer::Revealed(feedback));
     }
 
-    /// Checks an answer against the playground's current plan and timeline.
-    /// The first wrong answer earns a hint; a second one, the answer.
+    /// Checks an answer against the playground's current plan, or, for a
+    /// question about the run, returns it for the simulation's module to
+    /// answer ([`Self::take_feedback`]); `can_simulate` says there is a run
+    /// to ask about. The first wrong answer earns a hint; a second one, the answer.
     pub fn check(
         &mut self,
         action: &LessonAction,
         plan: Option<&Plan>,
-        timeline: Option<&Timeline>,
-    ) {
-        let Some(exercise) = self
+        can_simulate: bool,
+    ) -> Option<LessonQuestion> {
+        let exercise = self
             .lesson
             .steps
             .get(self.step)
-            .and_then(|s| s.exercise.as_ref())
-        else {
-            return;
-        };
-        let feedback = match (action, plan, timeline) {
+            .and_then(|s| s.exercise.as_ref())?;
+        let feedback = match (action, plan, can_simulate) {
             (LessonAction::CheckActions, Some(plan), _) => check_actions(&self.picked, plan),
-            (LessonAction::CheckPassActions, _, Some(timeline)) => {
-                check_pass_actions(&self.picked, exercise.pass.unwrap_or(1), timeline)
+            (LessonAction::CheckPassActions, _, true) => {
+                return Some(LessonQuestion::PassActions {
+                    pass: exercise.pass.unwrap_or(1),
+                    picked: self.picked.clone(),
+                })
             }
-            (LessonAction::CheckPasses(passes), _, Some(timeline)) => {
-                check_passes(*passes, timeline)
+            (LessonAction::CheckPasses(answer), _, true) => {
+                return Some(LessonQuestion::Passes { answer: *answer })
             }
             (LessonAction::CheckChoice(index), _, _) => check_choice(*index, exercise),
             _ => {
@@ -232,9 +238,16 @@ impl LessonState {
                     headline: headline.to_owned(),
                     details: Vec::new(),
                 }));
-                return;
+                return None;
             }
         };
+        self.take_feedback(feedback);
+        None
+    }
+
+    /// What a check said: right, or wrong after a hint, reveals the answer;
+    /// a first wrong one earns the hint.
+    pub fn take_feedback(&mut self, feedback: Feedback) {
         if feedback.correct || matches!(self.answer, Some(Answer::Hinted(_))) {
             self.reveal(feedback);
         } else {

@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use reconcile_check::Language;
 use reconcile_content::exercise::LearnerCode;
+use reconcile_content::lesson::Feedback;
 use reconcile_content::presets::{self, Preset};
 use reconcile_content::share::{DocumentFormats, LinkNote, ShareError, SharedState};
 use reconcile_core::{
@@ -378,6 +379,84 @@ impl Playground {
 
     /// The fetched text of the lesson being loaded: read, it opens (over the
     /// editors' documents when asked for so); else the load shows the error.
+    /// Applies a lesson panel's action; false when nothing changed.
+    fn apply_lesson(&mut self, previous: &Rc<Playground>, action: LessonAction) -> bool {
+        // A question about the run asked on another step is not answered there.
+        if matches!(
+            action,
+            LessonAction::Open { .. } | LessonAction::Close | LessonAction::GoTo(_)
+        ) {
+            self.sim.check = None;
+        }
+        match action {
+            LessonAction::Open { id, step } => {
+                *self = self
+                    .clone()
+                    .with_lesson_asked(&id, step, LessonOpening::Asked);
+            }
+            LessonAction::Close => (self.lesson, self.lesson_load) = (None, None),
+            LessonAction::Fetched { path, text } => *self = previous.lesson_fetched(&path, &text),
+            LessonAction::FetchFailed { path, message } => {
+                match self.lesson_load.as_mut().filter(|l| l.entry.path() == path) {
+                    Some(load) => load.failed = Some(message),
+                    None => return false,
+                }
+            }
+            LessonAction::Refetch => match self.lesson_load.as_mut() {
+                Some(load) if load.failed.is_some() => {
+                    load.failed = None;
+                    load.attempt += 1;
+                }
+                _ => return false,
+            },
+            LessonAction::GoTo(step) => {
+                if let Some(lesson) = &mut self.lesson {
+                    lesson.go_to(step);
+                }
+            }
+            LessonAction::Pick(action) => {
+                if let Some(lesson) = &mut self.lesson {
+                    if !lesson.picked.contains(&action) {
+                        lesson.picked.push(action);
+                    }
+                }
+            }
+            LessonAction::ClearPicks => {
+                if let Some(lesson) = &mut self.lesson {
+                    lesson.picked.clear();
+                }
+            }
+            LessonAction::ShowAnswer => {
+                if let Some(lesson) = &mut self.lesson {
+                    lesson.show_answer();
+                }
+            }
+            LessonAction::Checked { id, feedback } => {
+                if !self.sim.answered(id) {
+                    return false;
+                }
+                if let Some(lesson) = &mut self.lesson {
+                    lesson.take_feedback(Feedback::clone(&feedback));
+                }
+            }
+            check => {
+                let plan = self.plan.clone();
+                let can_simulate = self.scenario.is_some() && self.errors.is_empty();
+                let question = self
+                    .lesson
+                    .as_mut()
+                    .and_then(|lesson| lesson.check(&check, plan.as_deref(), can_simulate));
+                if let Some(question) = question {
+                    if self.sim.deferred {
+                        self.sim.recompute(self.scenario.as_ref(), true);
+                    }
+                    self.sim.ask(question);
+                }
+            }
+        }
+        true
+    }
+
     fn lesson_fetched(self: &Rc<Self>, path: &str, text: &str) -> Playground {
         let mut next = (**self).clone();
         let Some(load) = next.lesson_load.as_mut().filter(|l| l.entry.path() == path) else {
@@ -668,18 +747,12 @@ impl Reducible for Playground {
             }
             Action::Sim(action) if self.simulation_concealed() && action.needs_timeline() => {}
             Action::Sim(action) => {
-                if next.sim.deferred && action.needs_timeline() {
+                if next.sim.deferred && action.forces_run() {
                     next.sim.recompute(next.scenario.as_ref(), true);
                 }
-                let injected = matches!(action, SimAction::Inject(_));
                 if next.sim.apply(action) {
-                    let force = next.sim.timeline.is_some();
+                    let force = next.sim.run.is_some();
                     next.sim.recompute(next.scenario.as_ref(), force);
-                    if injected {
-                        // The event is a moment of its own: show it.
-                        let entry = next.sim.config.script.len().saturating_sub(1);
-                        next.sim.show_script_entry(entry);
-                    }
                 }
             }
             Action::LoadShared(shared) => {
@@ -744,58 +817,11 @@ impl Reducible for Playground {
                     return self;
                 }
             }
-            Action::Lesson(action) => match action {
-                LessonAction::Open { id, step } => {
-                    next = next.with_lesson_asked(&id, step, LessonOpening::Asked);
+            Action::Lesson(action) => {
+                if !next.apply_lesson(&self, action) {
+                    return self;
                 }
-                LessonAction::Close => (next.lesson, next.lesson_load) = (None, None),
-                LessonAction::Fetched { path, text } => next = self.lesson_fetched(&path, &text),
-                LessonAction::FetchFailed { path, message } => {
-                    match next.lesson_load.as_mut().filter(|l| l.entry.path() == path) {
-                        Some(load) => load.failed = Some(message),
-                        None => return self,
-                    }
-                }
-                LessonAction::Refetch => match next.lesson_load.as_mut() {
-                    Some(load) if load.failed.is_some() => {
-                        load.failed = None;
-                        load.attempt += 1;
-                    }
-                    _ => return self,
-                },
-                LessonAction::GoTo(step) => {
-                    if let Some(lesson) = &mut next.lesson {
-                        lesson.go_to(step);
-                    }
-                }
-                LessonAction::Pick(action) => {
-                    if let Some(lesson) = &mut next.lesson {
-                        if !lesson.picked.contains(&action) {
-                            lesson.picked.push(action);
-                        }
-                    }
-                }
-                LessonAction::ClearPicks => {
-                    if let Some(lesson) = &mut next.lesson {
-                        lesson.picked.clear();
-                    }
-                }
-                LessonAction::ShowAnswer => {
-                    if let Some(lesson) = &mut next.lesson {
-                        lesson.show_answer();
-                    }
-                }
-                check => {
-                    if next.sim.deferred {
-                        next.sim.recompute(next.scenario.as_ref(), true);
-                    }
-                    let plan = next.plan.clone();
-                    let timeline = next.sim.timeline.clone();
-                    if let Some(lesson) = &mut next.lesson {
-                        lesson.check(&check, plan.as_deref(), timeline.as_deref());
-                    }
-                }
-            },
+            }
         }
         next.autosave_problem = autosave_problem;
         // Any change of the code but the pane's own edits is news to the pane.

@@ -1,19 +1,22 @@
-//! Simulation state: settings, the computed timeline, and how far it is revealed.
+//! The loop's controls: the settings, the one cursor, and what the page
+//! knows of the run.
 //!
-//! The whole timeline is computed by `reconcile_sim` whenever the
-//! scenario or a setting changes; Step, Play and Run only move the cursor, so
-//! stepping is instant and every run replays identically.
+//! The run itself is simulated by the simulation section's module (loaded
+//! on demand, docs/design/simulation-module.md): the page sends it the
+//! scenario and the settings with a revision (`run`), and it answers with
+//! the run's facts (`RunFacts`: its moments, passes and pass starts) and,
+//! after every move, the view the next pass reads. Every position below is
+//! computed from the facts, so Step, Play and Run only move the cursor, and
+//! a Step pressed before the facts came is queued, not lost.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::Rc;
 
-use reconcile_content::simulation::RunFacts;
-use reconcile_core::{plan, Plan, Scenario};
-use reconcile_sim::{
-    next_plan_view, simulate, BackoffPolicy, CrashPlan, FinalizerOwner, FinalizerRef, Millis,
-    Moment, ObjectNaming, PassViews, QueueModel, ScriptedEvent, SimConfig, SpecComparison,
-    Timeline, WorldEvent,
-};
+use reconcile_content::control_plane::ViewRun;
+use reconcile_content::section::{LessonCheck, LessonQuestion, RunInput};
+use reconcile_content::simulation::{NextPassView, RunFacts};
+use reconcile_core::{export_scenario, Plan, Scenario};
+use reconcile_sim::{Moment, SimConfig};
 
 use crate::shared::Shared;
 
@@ -23,56 +26,61 @@ pub const SPEEDS: [u32; 4] = [1, 2, 4, 8];
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimState {
     pub config: SimConfig,
-    pub timeline: Option<Shared<Timeline>>,
-    /// What the page needs of the run to own the cursor (moments, passes,
-    /// pass starts): every position below is computed from these, as it will
-    /// be once the run is simulated by the simulation module
-    /// (docs/design/simulation-module.md). Present exactly when `timeline` is.
-    pub facts: Option<Shared<RunFacts>>,
-    /// Counts the runs simulated: the revision the facts are of.
+    /// Counts the runs asked for: bumped whenever the scenario or a setting
+    /// changes. Facts, views and settings of another revision are late.
     revision: usize,
-    /// Level vs edge's `<details>` is open. Its view, a second view of the
-    /// control-plane view's module, compares the run itself
-    /// (`reconcile_sim::compare_level_edge`); the page keeps only this, the
-    /// cursor and [`Self::conclusion_hidden`].
+    /// The run the module is to simulate (this revision's); `None` while
+    /// there is nothing to simulate (input errors), the page starts, or a
+    /// large scenario waits for Step, Run or Play.
+    pub run: Option<Rc<RunInput>>,
+    /// What the page knows of the run the module last simulated (its
+    /// revision may be behind [`Self::revision`] while a new run is on its
+    /// way): every position below is computed from these.
+    pub facts: Option<Shared<RunFacts>>,
+    /// Level vs edge's `<details>` is open.
     pub show_comparison: bool,
     /// Level vs edge was opened by a class link: its conclusion (where the
     /// worlds part, how each ends, the whole trace) waits until revealed.
     pub conclusion_hidden: bool,
     /// The one moment every view shows (verdict, chart, status grid,
-    /// timeline, world now, plan): a position in the timeline's moments
+    /// timeline, world now, plan): a position in the run's moments
     /// (0 = the start). Never past `revealed`.
     pub cursor: usize,
     /// How far Step, Play and Run have revealed the run: a position in the
-    /// timeline's moments. Moving the cursor back keeps the rest listed.
+    /// run's moments. Moving the cursor back keeps the rest listed.
     pub revealed: usize,
-    /// Stepping by event: the event shown (an index into the timeline's
-    /// event log), in the pass it belongs to, which the cursor is at.
+    /// Stepping by event: the event shown (an index into the run's event
+    /// log), in the pass it belongs to, which the cursor is at.
     pub event: Option<usize>,
     /// What `reconcile` returns for the pass after the cursor, once the
     /// cursor is past the start (at the start the page's own plan holds).
     pub next_plan: Option<NextPlan>,
-    /// The run the timeline came from, replayed up to the next pass's
-    /// reconcile call for the plan at the cursor. The replay stays where it
-    /// stopped, so Play's beats cost one pass each; it is a memo of a
-    /// deterministic run, which is why it may change behind a shared reference.
-    views: Option<Shared<RefCell<PassViews>>>,
     pub playing: bool,
     pub speed: u32,
-    /// The scenario is too large to re-simulate on every edit: the timeline is
-    /// computed when the user first presses Step, Run or Play.
+    /// The scenario is too large to re-simulate on every edit: it is
+    /// simulated when the user first presses Step, Run or Play.
     pub deferred: bool,
     /// A link's or an autosave's position (`pass`, `selected`) that came
-    /// before its timeline (YAML documents wait for the YAML module): taken
-    /// up by the first timeline, and saved as it is until then.
+    /// before its run's facts: taken up by the first facts, and saved as it
+    /// is until then.
     pending_position: Option<(usize, Option<usize>)>,
+    /// Moves asked for before this revision's facts came, applied in order
+    /// when they come (a Step pressed while the module loads, an embed's
+    /// `step()` right after load).
+    queued: Vec<SimAction>,
+    /// An injected event's script entry: the cursor goes to it once the run
+    /// with it is simulated.
+    pending_script: Option<usize>,
     /// The run was held while the page started ([`hold_first_run`]).
     pub held: bool,
-    /// The control-plane view's `<details>` is open (the view is a module
-    /// of its own, which simulates and pictures the run itself).
+    /// The control-plane view's `<details>` is open.
     pub picture_open: bool,
-    /// The scenario the timeline was simulated from, for that view.
-    pub scenario: Option<Shared<Scenario>>,
+    /// A lesson's question about the run, waiting for the module's answer.
+    pub check: Option<LessonCheck>,
+    /// Counts the lesson checks asked, so that an answer is matched.
+    checks: usize,
+    /// How many times "Download results" was pressed (the module downloads).
+    pub results_asked: usize,
 }
 
 /// What the pass after the cursor does.
@@ -80,13 +88,15 @@ pub struct SimState {
 pub struct NextPlan {
     pub pass: usize,
     pub plan: Shared<Plan>,
-    /// The custom resource is being deleted or gone: the reconciler returns
-    /// at once, and the plan is empty.
-    pub owner_deleted: bool,
+    /// What the plan is, in words.
+    pub note: Rc<str>,
 }
 
 /// Scenarios with more resources than this are simulated on demand.
 pub const AUTO_SIMULATE_LIMIT: usize = 2_000;
+
+/// Moves kept at most while the facts are on their way.
+const QUEUE_LIMIT: usize = 16;
 
 thread_local! {
     /// Set while the page starts: see [`hold_first_run`].
@@ -111,28 +121,31 @@ impl Default for SimState {
     fn default() -> Self {
         Self {
             config: SimConfig::default(),
-            timeline: None,
-            facts: None,
             revision: 0,
+            run: None,
+            facts: None,
             show_comparison: false,
             conclusion_hidden: false,
             cursor: 0,
             revealed: 0,
             event: None,
             next_plan: None,
-            views: None,
             playing: false,
             speed: 2,
             deferred: false,
             pending_position: None,
+            queued: Vec::new(),
+            pending_script: None,
             held: false,
             picture_open: false,
-            scenario: None,
+            check: None,
+            checks: 0,
+            results_asked: 0,
         }
     }
 }
 
-/// Everything a user can do to the simulation.
+/// Everything a user (or the simulation's module) can do to the simulation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SimAction {
     Step,
@@ -143,7 +156,7 @@ pub enum SimAction {
     Tick,
     Reset,
     SetSpeed(u32),
-    /// Move the cursor to a revealed moment (a position in the timeline's
+    /// Move the cursor to a revealed moment (a position in the run's
     /// moments): a pass, a chart point or a timeline row was chosen.
     MoveTo(usize),
     /// Step by event: the next or (`false`) the previous step of the
@@ -151,41 +164,28 @@ pub enum SimAction {
     StepEvent {
         forward: bool,
     },
-    SetFailureRate(f64),
-    SetWatchBreakRate(f64),
-    SetResync(Option<Millis>),
-    SetBackoff(BackoffPolicy),
-    SetQueue(QueueModel),
-    /// What the simulated controller compares to decide an UPDATE.
-    SetCompare(SpecComparison),
-    /// How the simulated controller names what it creates.
-    SetNaming(ObjectNaming),
-    /// What the simulated controller writes to its custom resource's status.
-    SetStatusWrites(reconcile_sim::StatusWrites),
-    /// Whether its watch on the custom resource drops same-generation updates.
-    SetGenerationChangedPredicate(bool),
-    SetSeed(u64),
-    ToggleStuck(FinalizerRef),
-    /// How long the owner of `finalizer` takes per object; `None` is the default.
-    SetOwnerDelay {
-        finalizer: String,
-        delay_ms: Option<Millis>,
-    },
-    /// Crash the controller in the next pass after this many actions.
-    CrashNextPass {
-        after_actions: usize,
-    },
-    /// Another actor does something right after the current pass.
-    Inject(WorldEvent),
     ShowComparison(bool),
     /// The control-plane picture's view was opened or closed.
     ShowPicture(bool),
     /// The class has predicted: show level vs edge's conclusion.
     RevealConclusion,
+    /// The module simulated a run: its facts.
+    Simulated(Shared<RunFacts>),
+    /// The module says what the pass after the cursor reads.
+    NextPass(Rc<NextPassView>),
+    /// A setting was changed in Faults and settings (the module applied it):
+    /// the whole settings, of run `revision`.
+    Settings {
+        revision: usize,
+        config: Rc<SimConfig>,
+        show_script: Option<usize>,
+    },
+    /// "Download results" was pressed.
+    DownloadResults,
 }
 
 impl SimAction {
-    /// Actions that need the timeline, so a deferred one is computed first.
+    /// Actions that need the run, so a deferred one is simulated first.
     pub fn needs_timeline(&self) -> bool {
         matches!(
             self,
@@ -194,6 +194,20 @@ impl SimAction {
                 | SimAction::RunToEnd
                 | SimAction::Play
                 | SimAction::ShowComparison(true)
+        )
+    }
+
+    /// Actions that simulate a deferred (large) scenario first.
+    pub fn forces_run(&self) -> bool {
+        self.needs_timeline() || *self == SimAction::DownloadResults
+    }
+
+    /// Moves that wait for this revision's facts (Play's beats do not: a
+    /// beat while a new run is on its way is skipped).
+    fn waits_for_facts(&self) -> bool {
+        matches!(
+            self,
+            SimAction::Step | SimAction::StepEvent { .. } | SimAction::RunToEnd | SimAction::Play
         )
     }
 }
@@ -206,6 +220,23 @@ impl SimState {
         }
     }
 
+    /// The facts of the run asked for last, once they are here.
+    fn current_facts(&self) -> Option<&RunFacts> {
+        self.facts
+            .as_deref()
+            .filter(|facts| facts.revision == self.revision && self.run.is_some())
+    }
+
+    /// The run is simulated and its facts are here (the section shows it).
+    pub fn has_run(&self) -> bool {
+        self.current_facts().is_some()
+    }
+
+    /// A run was asked for and its facts are not here yet.
+    pub fn simulating(&self) -> bool {
+        self.run.is_some() && !self.has_run()
+    }
+
     pub fn total_passes(&self) -> usize {
         self.facts.as_ref().map_or(0, |f| f.passes)
     }
@@ -215,14 +246,14 @@ impl SimState {
         self.facts.as_ref().map_or(0, |f| f.events)
     }
 
-    /// The position of the run's last moment (0 without a timeline).
+    /// The position of the run's last moment (0 without a run).
     pub fn last_position(&self) -> usize {
         self.facts.as_ref().map_or(0, |f| f.last_position())
     }
 
     /// True once the whole run has been revealed, so the verdict can be shown.
     pub fn finished(&self) -> bool {
-        self.timeline.is_some() && self.revealed >= self.last_position()
+        self.has_run() && self.revealed >= self.last_position()
     }
 
     /// The moment on show: the one every view of the simulation shows.
@@ -230,7 +261,7 @@ impl SimState {
         self.moment_at(self.cursor)
     }
 
-    /// The moment at a position of the timeline's moments.
+    /// The moment at a position of the run's moments.
     pub fn moment_at(&self, position: usize) -> Moment {
         self.facts
             .as_ref()
@@ -255,34 +286,15 @@ impl SimState {
     fn move_to(&mut self, position: usize) {
         self.cursor = position.min(self.last_position());
         self.revealed = self.revealed.max(self.cursor);
-        self.refresh_next_plan();
-    }
-
-    /// The plan for the pass after the cursor: computed here, once per move,
-    /// from the view reconcile-sim says that pass reads.
-    fn refresh_next_plan(&mut self) {
-        let (Some(timeline), Some(views)) = (&self.timeline, &self.views) else {
+        if self.cursor == 0 {
             self.next_plan = None;
-            return;
-        };
-        self.next_plan = (self.cursor > 0).then(|| {
-            let moment = self.moment_at(self.cursor);
-            let (pass, view) = next_plan_view(&mut views.borrow_mut(), timeline, moment);
-            let owner_deleted = view.is_none();
-            let view = view.unwrap_or_default();
-            let next = plan(&view.desired, &view.observed, view.finalizers.as_ref());
-            NextPlan {
-                pass,
-                plan: Shared::new(next),
-                owner_deleted,
-            }
-        });
+        }
     }
 
     /// Restores a saved position: `pass` passes revealed (with the actors'
     /// events after the last of them) and the cursor after pass `selected`.
     pub fn restore(&mut self, pass: usize, selected: Option<usize>) {
-        let Some(facts) = &self.facts else {
+        let Some(facts) = self.current_facts() else {
             self.pending_position = (pass > 0).then_some((pass, selected));
             return;
         };
@@ -301,20 +313,20 @@ impl SimState {
         (self.revealed_passes(), selected)
     }
 
-    /// Re-runs the simulation; keeps the cursor where it was (clamped).
-    /// Large scenarios are only marked `deferred` unless `force` is set.
+    /// Asks for the run of `scenario` with the settings as they are: a new
+    /// revision. Large scenarios are only marked `deferred` unless `force`
+    /// is set. The cursor stays where it is until the facts come.
     pub fn recompute(&mut self, scenario: Option<&Rc<Scenario>>, force: bool) {
         let Some(scenario) = scenario else { return };
+        self.revision = self.revision.wrapping_add(1);
         self.held = FIRST_RUN_HELD.get();
         if self.held {
             // A link's position waits for the run, as it does for YAML.
-            self.timeline = None;
-            self.facts = None;
-            self.next_plan = None;
+            self.run = None;
             return;
         }
         if !force && scenario.desired.len() + scenario.observed.len() > AUTO_SIMULATE_LIMIT {
-            self.timeline = None;
+            self.run = None;
             self.facts = None;
             self.deferred = true;
             self.cursor = 0;
@@ -325,25 +337,13 @@ impl SimState {
         }
         self.deferred = false;
         self.event = None;
-        // The same moments stay on show in the new run, where they still are.
-        let (cursor, revealed) = (self.shown_moment(), self.moment_at(self.revealed));
-        let (cursor_passes, revealed_passes) = (self.shown_pass(), self.revealed_passes());
-        let timeline = simulate(scenario, &self.config);
-        self.revision = self.revision.wrapping_add(1);
-        let facts = RunFacts::of(self.revision, &timeline);
-        self.revealed = facts.place(revealed, revealed_passes);
-        self.cursor = facts.place(cursor, cursor_passes).min(self.revealed);
-        self.facts = Some(Shared::new(facts));
-        self.timeline = Some(Shared::new(timeline));
-        self.scenario = Some(Shared::from(Rc::clone(scenario)));
-        self.views = Some(Shared::new(RefCell::new(PassViews::new(
-            scenario,
-            &self.config,
-        ))));
-        self.refresh_next_plan();
-        if let Some((pass, selected)) = self.pending_position.take() {
-            self.restore(pass, selected);
-        }
+        self.run = Some(Rc::new(RunInput {
+            revision: self.revision,
+            run: ViewRun {
+                scenario: export_scenario(scenario),
+                options: serde_json::to_string(&self.config).unwrap_or_default(),
+            },
+        }));
     }
 
     /// The run a start held, now that the page has painted.
@@ -360,22 +360,75 @@ impl SimState {
         self.conclusion_hidden = true;
     }
 
-    /// After an actor's event was added to the script and the run
-    /// recomputed: the cursor goes to that event, a moment of its own.
-    pub fn show_script_entry(&mut self, script_index: usize) {
-        let position = self
-            .facts
-            .as_ref()
-            .and_then(|f| f.position_of_script(script_index));
-        if let Some(position) = position {
-            self.move_to(position);
+    /// Asks the module a lesson's question about the run.
+    pub fn ask(&mut self, question: LessonQuestion) {
+        self.checks += 1;
+        self.check = Some(LessonCheck {
+            id: self.checks,
+            question,
+        });
+    }
+
+    /// Whether `id` answers the question waiting; it no longer waits.
+    pub fn answered(&mut self, id: usize) -> bool {
+        let waiting = self.check.as_ref().is_some_and(|check| check.id == id);
+        if waiting {
+            self.check = None;
+        }
+        waiting
+    }
+
+    /// The facts of a new run came: the same moments stay on show where they
+    /// still are, then what waited for them is taken up.
+    fn take_facts(&mut self, facts: Shared<RunFacts>) {
+        if facts.revision != self.revision || self.run.is_none() {
+            return;
+        }
+        let (cursor, revealed) = (self.shown_moment(), self.moment_at(self.revealed));
+        let (cursor_passes, revealed_passes) = (self.shown_pass(), self.revealed_passes());
+        self.revealed = facts.place(revealed, revealed_passes);
+        self.cursor = facts.place(cursor, cursor_passes).min(self.revealed);
+        self.next_plan = None;
+        self.facts = Some(facts);
+        if let Some((pass, selected)) = self.pending_position.take() {
+            self.restore(pass, selected);
+        }
+        if let Some(script) = self.pending_script.take() {
+            let position = self
+                .facts
+                .as_ref()
+                .and_then(|f| f.position_of_script(script));
+            if let Some(position) = position {
+                self.move_to(position);
+            }
+        }
+        for action in std::mem::take(&mut self.queued) {
+            self.apply(action);
+        }
+    }
+
+    /// The module's view of the pass after the cursor, planned here with
+    /// core's plan; one for another run or position is late.
+    fn take_next_pass(&mut self, next: &NextPassView) {
+        let current = self.current_facts().map(|f| f.revision);
+        if current != Some(next.revision) || next.position != self.cursor || self.cursor == 0 {
+            return;
+        }
+        match next.plan() {
+            Ok(plan) => {
+                self.next_plan = Some(NextPlan {
+                    pass: next.pass,
+                    plan: Shared::new(plan),
+                    note: next.note.as_str().into(),
+                })
+            }
+            Err(error) => gloo::console::error!(error),
         }
     }
 
     /// Moves the event cursor one step, revealing and selecting its pass.
     /// It starts at the start of the pass shown (pass 1 before any).
     fn step_event(&mut self, forward: bool) {
-        // From pass 1's start: the events before it have no pass to show them.
         let Some((event, position)) = self
             .facts
             .as_ref()
@@ -388,15 +441,35 @@ impl SimState {
         self.playing = false;
     }
 
-    /// Applies an action. Returns true if the timeline must be recomputed.
+    /// Applies an action. Returns true if the run must be simulated again.
     pub fn apply(&mut self, action: SimAction) -> bool {
+        if action == SimAction::Tick && self.simulating() {
+            return false;
+        }
+        if action.waits_for_facts() && self.simulating() {
+            if matches!(action, SimAction::RunToEnd) {
+                self.queued.retain(|queued| *queued == SimAction::Play);
+            }
+            if self.queued.len() < QUEUE_LIMIT {
+                self.queued.push(action);
+            }
+            return false;
+        }
         let last = self.last_position();
-        // The user moved on from the position a link or an autosave asked for.
-        self.pending_position = None;
-        if !matches!(
+        let informs = matches!(
             action,
-            SimAction::StepEvent { .. } | SimAction::SetSpeed(_) | SimAction::ShowPicture(_)
-        ) {
+            SimAction::Simulated(_) | SimAction::NextPass(_) | SimAction::DownloadResults
+        );
+        if !informs {
+            // The user moved on from the position a link or an autosave asked for.
+            self.pending_position = None;
+        }
+        if !informs
+            && !matches!(
+                action,
+                SimAction::StepEvent { .. } | SimAction::SetSpeed(_) | SimAction::ShowPicture(_)
+            )
+        {
             self.event = None;
         }
         match action {
@@ -423,90 +496,32 @@ impl SimState {
                 self.revealed = 0;
                 self.move_to(0);
                 self.playing = false;
+                self.queued.clear();
             }
             SimAction::MoveTo(position) => {
                 self.move_to(position.min(self.revealed));
                 self.playing = false;
             }
             SimAction::SetSpeed(speed) => self.speed = speed.clamp(1, 60),
-            SimAction::SetFailureRate(rate) => {
-                return self.set(|c| c.failure_rate = rate.clamp(0.0, 1.0))
-            }
-            SimAction::SetWatchBreakRate(rate) => {
-                return self.set(|c| c.watch_break_rate = rate.clamp(0.0, 1.0))
-            }
-            SimAction::SetResync(period) => return self.set(|c| c.resync_period_ms = period),
-            // kube-rs has no rate limiter, only an error_policy's fixed
-            // delay: choosing one of the two brings the other along.
-            SimAction::SetBackoff(policy) => {
-                return self.set(|c| {
-                    c.backoff = policy;
-                    if c.queue == QueueModel::KubeRs && c.backoff.kube_error_policy().is_none() {
-                        c.queue = QueueModel::ClientGo;
-                    }
-                })
-            }
-            SimAction::SetQueue(model) => {
-                return self.set(|c| {
-                    c.queue = model;
-                    if model == QueueModel::KubeRs && c.backoff.kube_error_policy().is_none() {
-                        c.backoff = BackoffPolicy::FixedDelay { delay_ms: 1_000 };
-                    }
-                })
-            }
-            SimAction::SetCompare(compare) => return self.set(|c| c.compare = compare),
-            SimAction::SetNaming(naming) => return self.set(|c| c.naming = naming),
-            SimAction::SetStatusWrites(mode) => return self.set(|c| c.status_writes = mode),
-            SimAction::SetGenerationChangedPredicate(on) => {
-                return self.set(|c| c.generation_changed_predicate = on)
-            }
-            SimAction::SetSeed(seed) => return self.set(|c| c.seed = seed),
-            SimAction::ToggleStuck(entry) => {
-                return self.set(|c| {
-                    if let Some(i) = c.stuck_finalizers.iter().position(|s| *s == entry) {
-                        c.stuck_finalizers.remove(i);
-                    } else {
-                        c.stuck_finalizers.push(entry);
-                    }
-                });
-            }
-            SimAction::SetOwnerDelay {
-                finalizer,
-                delay_ms,
-            } => {
-                return self.set(|c| {
-                    c.finalizer_owners
-                        .retain(|owner| owner.finalizer != finalizer);
-                    if let Some(delay_ms) = delay_ms {
-                        c.finalizer_owners.push(FinalizerOwner {
-                            finalizer,
-                            delay_ms,
-                        });
-                    }
-                });
-            }
-            SimAction::CrashNextPass { after_actions } => {
-                let at_pass = self.shown_pass() + 1;
-                return self.set(|c| {
-                    c.crash = Some(CrashPlan {
-                        at_pass,
-                        after_actions,
-                    })
-                });
-            }
-            SimAction::Inject(event) => {
-                let after_pass = self.shown_pass();
-                return self.set(|c| c.script.push(ScriptedEvent { after_pass, event }));
-            }
             SimAction::RevealConclusion => self.conclusion_hidden = false,
             SimAction::ShowPicture(open) => self.picture_open = open,
             SimAction::ShowComparison(show) => self.show_comparison = show,
+            SimAction::Simulated(facts) => self.take_facts(facts),
+            SimAction::NextPass(next) => self.take_next_pass(&next),
+            SimAction::Settings {
+                revision,
+                config,
+                show_script,
+            } => {
+                if revision != self.revision || *config == self.config {
+                    return false;
+                }
+                self.config = SimConfig::clone(&config);
+                self.pending_script = show_script;
+                return true;
+            }
+            SimAction::DownloadResults => self.results_asked += 1,
         }
         false
-    }
-
-    fn set(&mut self, change: impl FnOnce(&mut SimConfig)) -> bool {
-        change(&mut self.config);
-        true
     }
 }

@@ -1,0 +1,142 @@
+//! The page's side of the simulation section's module
+//! (`crates/reconcile-control-plane-ui`, `mount_simulation`): it simulates
+//! the run and shows it (the timeline, chart, status grid, verdict, Faults
+//! and settings, the control-plane view, level vs edge, World now). The page
+//! gives it the run (only when its revision changed), the cursor and what
+//! the page shows (`SimulationInput`), and applies what it says
+//! (`SimulationEvent`) with its reducer. The module's download starts as soon
+//! as there is a run to simulate, which the page holds until it has painted.
+
+use std::rc::Rc;
+
+use reconcile_content::control_plane::ViewCursor;
+use reconcile_content::section::{RunInput, SectionFrame, SimulationEvent, SimulationInput};
+use yew::prelude::*;
+
+use super::use_on_demand::{use_on_demand, Bridge, OnDemand};
+use crate::on_demand::SIMULATION_SECTION;
+use crate::shared::Shared;
+use crate::state::{Action, LessonAction, SimAction, SimState};
+
+/// What the page shows of the section and beside it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SectionView {
+    pub frame: SectionFrame,
+    /// World now is shown beside the editors.
+    pub world_now: bool,
+}
+
+/// The module's input as it is now, but for the run.
+#[derive(Debug, Clone, PartialEq)]
+struct Given {
+    cursor: ViewCursor,
+    view: SectionView,
+    picture_open: bool,
+    show_comparison: bool,
+    conclusion_hidden: bool,
+    check: Option<reconcile_content::section::LessonCheck>,
+    results_asked: usize,
+}
+
+impl Given {
+    fn of(sim: &SimState, view: SectionView) -> Self {
+        Self {
+            cursor: ViewCursor {
+                position: sim.cursor,
+                revealed: sim.revealed,
+                event: sim.event,
+            },
+            view,
+            picture_open: sim.picture_open,
+            show_comparison: sim.show_comparison,
+            conclusion_hidden: sim.conclusion_hidden,
+            check: sim.check.clone(),
+            results_asked: sim.results_asked,
+        }
+    }
+
+    fn input(&self, run: Option<RunInput>) -> String {
+        SimulationInput {
+            run,
+            cursor: self.cursor,
+            frame: self.view.frame,
+            picture_open: self.picture_open,
+            show_comparison: self.show_comparison,
+            conclusion_hidden: self.conclusion_hidden,
+            world_now: self.view.world_now,
+            check: self.check.clone(),
+            results_asked: self.results_asked,
+        }
+        .to_json()
+    }
+}
+
+/// What a module's event asks of the page, as the reducer's action.
+fn action_of(event: SimulationEvent) -> Action {
+    let sim = match event {
+        SimulationEvent::Run { facts } => SimAction::Simulated(Shared::new(facts)),
+        SimulationEvent::NextPass { next } => SimAction::NextPass(Rc::new(next)),
+        SimulationEvent::MoveTo { position } => SimAction::MoveTo(position),
+        SimulationEvent::ShowPicture { open } => SimAction::ShowPicture(open),
+        SimulationEvent::ShowComparison { show } => SimAction::ShowComparison(show),
+        SimulationEvent::RevealConclusion => SimAction::RevealConclusion,
+        SimulationEvent::Settings {
+            revision,
+            sim,
+            show_script,
+        } => SimAction::Settings {
+            revision,
+            config: Rc::new(sim),
+            show_script,
+        },
+        SimulationEvent::Checked { id, feedback } => {
+            return Action::Lesson(LessonAction::Checked {
+                id,
+                feedback: Rc::new(feedback),
+            })
+        }
+    };
+    Action::Sim(sim)
+}
+
+/// Loads and mounts the section's app once there is a run (or a question
+/// or a download for it), then gives it every change.
+#[hook]
+pub fn use_simulation_section(
+    sim: &SimState,
+    view: SectionView,
+    dispatch: &Callback<Action>,
+) -> OnDemand {
+    let dispatch = dispatch.clone();
+    let on_message = Callback::from(
+        move |text: String| match SimulationEvent::from_json(&text) {
+            Ok(event) => dispatch.emit(action_of(event)),
+            Err(error) => gloo::console::error!(error.to_string()),
+        },
+    );
+    let (bridge, section) = use_on_demand(SIMULATION_SECTION, on_message);
+    // The revision of the run the module was last given.
+    let given_run = use_mut_ref(|| None::<usize>);
+    let wanted = sim.run.is_some() || sim.check.is_some() || sim.results_asked > 0;
+    let given = Given::of(sim, view);
+    use_effect_with(
+        (sim.run.clone(), given, wanted),
+        move |(run, given, wanted)| {
+            let new_run = run
+                .as_ref()
+                .filter(|run| *given_run.borrow() != Some(run.revision));
+            let with_run =
+                |run: Option<&Rc<RunInput>>| given.input(run.map(|r| RunInput::clone(r)));
+            let offered = Bridge::offer(
+                &bridge,
+                *wanted,
+                || with_run(run.as_ref()),
+                || with_run(new_run),
+            );
+            if offered || run.is_some() {
+                *given_run.borrow_mut() = run.as_ref().map(|r| r.revision);
+            }
+        },
+    );
+    section
+}
