@@ -268,26 +268,35 @@ test("the plots: axe finds nothing, light and dark; 375 px fits; the keyboard re
   await view(page).locator(".cp-plots").screenshot({ path: info.outputPath("plots-375.png") });
 });
 
-// The view is a module of its own (crates/reconcile-control-plane-ui), loaded the first time it opens.
+// The simulation section is a module of its own (crates/reconcile-control-plane-ui,
+// `mount_simulation`): the first view carries none of it, and it comes once the first
+// action list is on screen, once for the section and both views of the run.
 const MODULE = /reconcile_control_plane_ui/;
 
-test("the first view loads none of the view; opening it loads its module and stylesheet once", async ({ page }) => {
+test("the first view loads none of the simulation; it comes after the first action list, once for every view of the run", async ({ page }) => {
   const requests = [];
   page.on("request", (request) => requests.push(new URL(request.url()).pathname));
   await page.goto("/?preset=basics");
-  await page.getByRole("button", { name: "Step" }).waitFor();
-  expect(requests.filter((path) => MODULE.test(path))).toEqual([]);
-  await view(page).locator("summary").click();
-  await expect(part(page, "now")).toContainText("the start");
+  await expect(page.locator(".verdict-banner")).toBeVisible();
+  const [mark, started] = await page.evaluate(() => [
+    performance.getEntriesByName("first-action-list")[0].startTime,
+    performance.getEntriesByType("resource").filter((r) => /reconcile_control_plane_ui/.test(r.name)).map((r) => r.startTime),
+  ]);
+  expect(started).toHaveLength(3);
+  for (const at of started) expect(at).toBeGreaterThan(mark);
   expect(requests.filter((path) => MODULE.test(path)).sort()).toEqual([
     "/pkg/reconcile_control_plane_ui.css",
     "/pkg/reconcile_control_plane_ui.js",
     "/pkg/reconcile_control_plane_ui_bg.wasm",
   ]);
-  // Its stylesheet came with it: one drawing per screen width.
+  await expect(page.locator(".sim-loading")).toHaveCount(0);
+  // Both views of the run are parts of it: no new download, and its stylesheet came with it.
+  await view(page).locator("summary").click();
+  await expect(part(page, "now")).toContainText("the start");
   await expect(view(page).locator(".cp-stacked")).toBeHidden();
-  await expect(view(page).locator(".cp-loading")).toHaveCount(0);
-  // Closed and opened again: no new download, and the picture is at the cursor at once.
+  await page.locator("details.level-edge > summary").click();
+  await expect(page.locator("details.level-edge .lanes-scroll")).toHaveCSS("overflow-x", "auto");
+  // Closed, stepped and opened again: the picture is at the cursor at once.
   await view(page).locator("summary").click();
   await page.getByRole("button", { name: "Step" }).click();
   await view(page).locator("summary").click();
@@ -310,32 +319,34 @@ test("a new run reaches the open view: the scenario edited, the view simulates i
   await expect(lanesText(page).locator("thead th").last()).toContainText(`pass ${last}`);
 });
 
-test.describe("a failed download of the view", () => {
+test.describe("a failed download of the simulation", () => {
   test.use({ expectedProblems: /^console error: Failed to load resource: net::ERR_FAILED$/ });
   for (const file of ["reconcile_control_plane_ui.js", "reconcile_control_plane_ui_bg.wasm", "reconcile_control_plane_ui.css"]) {
-    test(`(${file}) says so, and Try again loads it`, async ({ page }) => {
+    test(`(${file}) says so; a Step pressed meanwhile is kept, and Try again loads it and applies it`, async ({ page }) => {
       let fail = true;
       await page.route(`**/pkg/${file}`, (route) => (fail ? route.abort() : route.continue()));
       await page.goto("/?preset=basics");
-      await page.getByRole("button", { name: "Step" }).waitFor();
-      await view(page).locator("summary").click();
-      await expect(view(page).locator(".cp-loading[role=alert]")).toContainText("The control-plane view could not be loaded");
+      await expect(page.locator(".sim-loading[role=alert]")).toContainText("The simulation could not be loaded");
+      await expect(page.locator(".sim-progress")).toHaveText("Pass 0 (simulating…)");
+      await page.getByRole("button", { name: "Step" }).click();
       fail = false;
-      await view(page).getByRole("button", { name: "Try again" }).click();
-      await expect(part(page, "now")).toContainText("the start");
-      await expect(view(page).locator(".cp-loading")).toHaveCount(0);
+      await page.locator(".sim-pane").getByRole("button", { name: "Try again" }).click();
+      await expect(page.locator(".sim-loading")).toHaveCount(0);
+      await expect(page.locator(".sim-progress")).toHaveText(/^Pass 1 of \d+$/);
+      await expect(page.locator("li.pass[aria-current=step]")).toHaveAttribute("data-pass", "1");
+      await expect(page.locator("#plan-heading")).toHaveText("Plan for pass 2");
     });
   }
 });
 
-test("the view's yew app numbers its tree apart from the page's and the pane's; its clicks move only the page's cursor", async ({ page }) => {
+test("the simulation's yew app numbers its tree apart from the page's and the pane's; its clicks move only the page's cursor", async ({ page }) => {
   await page.goto("/?preset=basics&exercise=reconcile&lang=javascript");
   await expect(page.locator(".code-editor textarea, .code-editor")).not.toHaveCount(0);
   await view(page).locator("summary").click();
   await expect(part(page, "now")).toContainText("the start");
   const [body, host] = await page.evaluate(() => [
     document.body.__yew_subtree_id,
-    document.querySelector(".cp-host").__yew_subtree_id,
+    document.querySelector(".sim-host").__yew_subtree_id,
   ]);
   expect(body).toBeGreaterThan(0);
   expect(host).toBeGreaterThan(body);

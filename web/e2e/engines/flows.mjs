@@ -115,7 +115,7 @@ export const flows = {
     await d.waitForText(".cp-text li[data-part=now]", /the start: the informer has listed the store into its cache/);
     await d.clickButton("Step");
     await d.waitForText(".cp-text li[data-part=now]", /pass 1 returns/);
-    const [body, host] = await d.evaluate(() => [document.body.__yew_subtree_id, document.querySelector(".cp-host").__yew_subtree_id]);
+    const [body, host] = await d.evaluate(() => [document.body.__yew_subtree_id, document.querySelector(".sim-host").__yew_subtree_id]);
     assert.ok(host > body, `the view's tree number ${host} is above the page's ${body}`);
     // A swimlane column moves the page's cursor, the one cursor.
     await d.evaluate(() => document.querySelector('.sl-wide .sl-col[data-position="0"]').dispatchEvent(new MouseEvent("click", { bubbles: true })));
