@@ -3,7 +3,7 @@
 
 use reconcile_core::Document;
 use reconcile_web::highlight::{tokenize_line, TokenKind};
-use reconcile_web::state::{Action, Playground};
+use reconcile_web::state::{Action, Playground, SimAction};
 use std::rc::Rc;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use yew::Reducible;
@@ -577,4 +577,129 @@ fn a_splice_turns_the_last_text_into_the_new_one() {
         apply(&text, &next);
         text = next;
     }
+}
+
+/// The simulation's module's part, as it plays it (`mount_simulation`):
+/// the run the page asked for, simulated, and its facts.
+fn simulated(state: &Playground) -> Action {
+    let run = state.sim.run.as_ref().expect("a run asked for");
+    let (scenario, config) = run.run.read().expect("the run reads");
+    let timeline = reconcile_sim::simulate(&scenario, &config);
+    let facts = reconcile_content::simulation::RunFacts::of(run.revision, &timeline);
+    Action::Sim(SimAction::Simulated(reconcile_web::shared::Shared::new(
+        facts,
+    )))
+}
+
+fn painted(preset: &'static str) -> Rc<Playground> {
+    let state = reduce(Rc::new(Playground::default()), Action::LoadPreset(preset));
+    reduce(state, Action::FirstPainted)
+}
+
+#[wasm_bindgen_test]
+fn a_step_before_the_runs_facts_is_kept_and_applied_when_they_come() {
+    let state = painted("basics");
+    assert!(
+        state.sim.simulating(),
+        "the run is asked for, its facts not here"
+    );
+    let facts = simulated(&state);
+    let state = reduce(state, Action::Sim(SimAction::Step));
+    let state = reduce(state, Action::Sim(SimAction::Step));
+    assert_eq!(state.sim.cursor, 0, "nothing to move through yet");
+    let state = reduce(state, facts);
+    assert!(state.sim.has_run());
+    assert_eq!((state.sim.cursor, state.sim.shown_pass()), (2, 2));
+    // Facts of an older run are late: the cursor stays on the newer run's.
+    let older = simulated(&state);
+    let state = type_text(state, Document::Desired, r#"{"a": {"replicas": 2}}"#);
+    let state = reduce(state, Action::Check);
+    assert!(state.sim.simulating());
+    let state = reduce(state, older);
+    assert!(state.sim.simulating(), "the older run's facts are dropped");
+    let newer = simulated(&state);
+    let state = reduce(state, newer);
+    assert!(state.sim.has_run());
+    assert!(state.sim.cursor <= state.sim.last_position());
+}
+
+#[wasm_bindgen_test]
+fn settings_from_the_module_run_again_and_an_injected_event_is_shown_when_simulated() {
+    let state = painted("basics");
+    let facts = simulated(&state);
+    let state = reduce(state, facts);
+    let state = reduce(state, Action::Sim(SimAction::Step));
+    let mut config = state.sim.config.clone();
+    let script = reconcile_content::setting_change::SettingChange::Inject(
+        reconcile_sim::WorldEvent::Delete { name: "a".into() },
+    )
+    .apply(&mut config, state.sim.shown_pass());
+    let stale = Action::Sim(SimAction::Settings {
+        revision: 0,
+        config: Rc::new(config.clone()),
+        show_script: script,
+    });
+    assert!(
+        Rc::ptr_eq(&reduce(Rc::clone(&state), stale.clone()), &state) || {
+            let after = reduce(Rc::clone(&state), stale);
+            after.sim.config == state.sim.config
+        }
+    );
+    let revision = state.sim.run.as_ref().expect("run").revision;
+    let state = reduce(
+        state,
+        Action::Sim(SimAction::Settings {
+            revision,
+            config: Rc::new(config.clone()),
+            show_script: script,
+        }),
+    );
+    assert_eq!(state.sim.config, config);
+    assert!(
+        state.sim.simulating(),
+        "the new settings are simulated again"
+    );
+    let facts = simulated(&state);
+    let state = reduce(state, facts);
+    let facts = state.sim.facts.as_ref().expect("facts");
+    assert_eq!(Some(state.sim.cursor), facts.position_of_script(0));
+}
+
+#[wasm_bindgen_test]
+fn a_lessons_question_about_the_run_waits_for_the_modules_answer() {
+    use reconcile_content::lesson::Feedback;
+    use reconcile_web::state::LessonAction;
+    let mut state = (*painted("basics")).clone();
+    state
+        .sim
+        .ask(reconcile_content::section::LessonQuestion::Passes { answer: 2 });
+    let id = state.sim.check.as_ref().expect("asked").id;
+    let state = Rc::new(state);
+    let feedback = |correct| {
+        Rc::new(Feedback {
+            correct,
+            hint: "h".into(),
+            headline: "x".into(),
+            details: Vec::new(),
+        })
+    };
+    let other = reduce(
+        Rc::clone(&state),
+        Action::Lesson(LessonAction::Checked {
+            id: id + 1,
+            feedback: feedback(true),
+        }),
+    );
+    assert!(
+        Rc::ptr_eq(&other, &state),
+        "an answer to another question is dropped"
+    );
+    let answered = reduce(
+        state,
+        Action::Lesson(LessonAction::Checked {
+            id,
+            feedback: feedback(true),
+        }),
+    );
+    assert!(answered.sim.check.is_none());
 }
