@@ -1,8 +1,10 @@
 // Measures a first visit over slow links: navigation → the page's `first-action-list`
 // performance mark, in a fresh browser context (nothing cached, no service worker yet),
 // under Chromium's network emulation of 4G (9 Mbps, 170 ms) and 3G (1.6 Mbps, 300 ms),
-// from a static server that compresses as a host does: gzip (level 9), then brotli
-// (quality 11; the server compresses each file once, so compressing never counts).
+// from a static server that sends gzip, then brotli, as a host serving precompressed files
+// does: the build's copies when present (`FILE.gz`, gzip by zopfli; `FILE.br`, brotli quality
+// 11; `cargo xtask precompress`), else the file compressed once (gzip level 9, brotli quality
+// 11), so compressing never counts.
 // Also counts the bytes the page downloaded (as sent, compressed): by the first action
 // list, and once its network is idle (what it fetches on demand right after, if anything).
 // Usage: node bench/slow-links.mjs [runs]   (serves ../dist or $DIST itself; prints JSON lines)
@@ -59,7 +61,7 @@ async function firstVisit(browser, url, conditions, acceptEncoding) {
 const site = await serveAndLaunch(Number(process.env.PORT ?? 4177), undefined, { brotli: true });
 try {
   for (const [encoding, acceptEncoding] of Object.entries(ENCODINGS)) {
-    // Untimed: the server compresses each file on its first request.
+    // Untimed: the server reads each file's copy (or compresses it) on its first request.
     await firstVisit(site.browser, site.url, PROFILES["4g"], acceptEncoding);
     for (const [profile, conditions] of Object.entries(PROFILES)) {
       const visits = [];

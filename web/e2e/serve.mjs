@@ -20,10 +20,11 @@ const types = {
 };
 
 /** How a response is compressed for a request's `Accept-Encoding`, best first: brotli (when
- *  `brotli` is on) at its highest quality, else gzip level 9, as a host serving precompressed
- *  files does: the build's copy beside the file (`FILE.br`, `FILE.gz`: `cargo xtask
- *  precompress`) when there is one, else the file compressed once and kept in memory, so
- *  compressing never counts in a benchmark's timings; null for neither. */
+ *  `brotli` is on), else gzip. As a host serving precompressed files does, the body is the
+ *  build's copy beside the file when there is one (`FILE.br`: brotli quality 11, `FILE.gz`:
+ *  gzip by zopfli; `cargo xtask precompress`), else the file compressed here once (brotli at
+ *  its highest quality, gzip level 9) and kept in memory, so compressing never counts in a
+ *  benchmark's timings; null for neither. */
 function encoder(accepted, { gzip, brotli }) {
   if (brotli && /\bbr\b/.test(accepted)) {
     const params = { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY };

@@ -548,13 +548,15 @@ impl Measured<'_> {
              ## A first visit over slow links\n\n\
              `web/bench/slow-links.mjs`: {SLOW_LINK_RUNS} first visits per line, each in a fresh browser context \
              (nothing cached, no service worker), under Chromium's network emulation of 4G (9 Mbps, 170 ms) \
-             and 3G (1.6 Mbps, 300 ms), from a static server that compresses each file once, as a host \
-             serving precompressed files does: gzip (level 9), then brotli (quality 11). Navigation to the \
+             and 3G (1.6 Mbps, 300 ms), from a static server that sends gzip, then brotli, as a host \
+             serving precompressed files does: the build's copies (`cargo xtask precompress`: gzip by \
+             zopfli, brotli quality 11), else each file compressed once (gzip level 9, brotli quality 11). \
+             Navigation to the \
              `first-action-list` mark; `bytesAtFirstActionList` is what the page downloaded by then, as sent \
              (compressed, with headers), `bytesWhenIdle` once its network has been idle for a second. \
              Budgets (gzip): 800 ms on 4G, 2,200 ms on 3G.\n\n\
              ```json\n{}\n```\n\n\
-             ## Transfer size (gzip -9)\n\n{sizes}\n\
+             ## Transfer size\n\n{sizes}\n\
              What the page's wasm is made of, and what each part costs: `docs/SIZE.md`.\n\n\
              ## Simulation budget in the browser\n\n\
              1,000 desired pods (`{{\"image\": \"app:2\", \"replicas\": 0}}`), nothing observed, \

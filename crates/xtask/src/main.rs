@@ -38,8 +38,9 @@ usage: cargo xtask <command>
                      --asan with AddressSanitizer; targets: parse_scenario, reconcile,
                      simulate, share_decode
   boundaries         check the crate boundaries of ARCHITECTURE.md with `cargo tree`
-  size               gzipped size of each file in dist/ and dist/pkg/, and the first
-                     view's with brotli (run `build` first)
+  size               size of each file in dist/ and dist/pkg/ gzipped at level 9 and as
+                     the build's precompressed copy (zopfli), and the first view's with
+                     brotli (run `build` first)
   csp [DIR]          add a Content-Security-Policy <meta> with the hash of every inline
                      script and style to each DIR/*.html (default: trunk's staging dir
                      when run as its hook, else dist/)
@@ -51,7 +52,7 @@ usage: cargo xtask <command>
   sw [DIR]           write DIR/sw.js, the service worker, with the list of the build's
                      files and their revisions (default: trunk's staging dir when run
                      as its hook, else dist/)
-  precompress [DIR]  write FILE.br (brotli 11) and FILE.gz (gzip 9) beside each text and
+  precompress [DIR]  write FILE.br (brotli 11) and FILE.gz (zopfli) beside each text and
                      wasm file of a release build, for hosts that serve precompressed
                      files (default: as sw)
   js-api [--into D]  build the JS API for course pages into D/pkg/ (default: trunk's

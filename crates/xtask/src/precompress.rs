@@ -1,11 +1,13 @@
 //! `cargo xtask precompress [DIR]`: writes `FILE.br` (brotli, quality 11) and
-//! `FILE.gz` (gzip, level 9) beside each text and wasm file of a release build,
+//! `FILE.gz` (gzip by zopfli) beside each text and wasm file of a release build,
 //! for hosts that serve precompressed files by `Accept-Encoding` (nginx's
 //! `gzip_static` and `brotli_static`, Caddy's `precompressed`; docs/offline.md
 //! says how). Brotli sends about a fifth fewer bytes than gzip for the page's
-//! first view (docs/PERFORMANCE.md). Brotli's highest quality is slow (about
-//! 35 s for a whole build on 2 cores), so the copies are kept in the target
-//! folder by the SHA-256 of what they copy (`precompressed/`), and a build
+//! first view (docs/PERFORMANCE.md). Zopfli writes an ordinary gzip stream
+//! (any browser reads it) about 5% smaller than gzip level 9. Both are slow at
+//! these settings (about 15 s for a whole build on 2 cores, brotli most of
+//! it; see `[profile.dev.package.*]` in the workspace's Cargo.toml), so the copies are kept in the target folder by the SHA-256 of what
+//! they copy and the encoder's settings (`precompressed/`), and a build
 //! compresses only what changed, on every core.
 //!
 //! Trunk's hook runs this after the service worker is written (`cargo xtask
@@ -23,8 +25,31 @@ use sha2::{Digest as _, Sha256};
 
 use crate::tools::{self, Env};
 
+/// An encoding the build writes a copy in.
+struct Encoding {
+    /// The copy's suffix: `FILE.br`.
+    suffix: &'static str,
+    /// The encoder and its settings, in the cached copy's name: a change of
+    /// settings never reuses a copy made with the old ones.
+    settings: &'static str,
+    compress: fn(&[u8]) -> Result<Vec<u8>, String>,
+}
+
+/// The encodings the build writes copies in.
+const ENCODINGS: [Encoding; 2] = [
+    Encoding {
+        suffix: ".br",
+        settings: BROTLI_SETTINGS,
+        compress: brotli,
+    },
+    Encoding {
+        suffix: ".gz",
+        settings: ZOPFLI_SETTINGS,
+        compress: gzip,
+    },
+];
 /// The encodings, by the suffix of their copies.
-const SUFFIXES: [&str; 2] = [".br", ".gz"];
+const SUFFIXES: [&str; 2] = [ENCODINGS[0].suffix, ENCODINGS[1].suffix];
 /// What is worth compressing: text, and wasm.
 const COMPRESSIBLE: [&str; 8] = [
     ".html", ".js", ".mjs", ".css", ".wasm", ".json", ".py", ".ts",
@@ -50,21 +75,23 @@ pub fn run(args: &[String]) -> Result<(), String> {
 }
 
 /// Writes both copies of every compressible file under `dir`, except Pyodide's,
-/// from `cache` when it has them; a thread per core takes the files in turn.
+/// from `cache` when it has them; a thread per core takes the files in turn,
+/// biggest first, so no core is left with a big one at the end.
 fn write_copies(dir: &Path, cache: &Path) -> Result<(), String> {
     std::fs::create_dir_all(cache).map_err(|e| format!("{}: {e}", cache.display()))?;
     let pyodide = format!("{}/", crate::pyodide::DIR);
-    let files = Mutex::new(
-        crate::sw::files_under(dir, "")?
-            .into_iter()
-            .filter(|(path, _)| {
-                !path.starts_with(&pyodide)
-                    && !is_copy(path)
-                    && COMPRESSIBLE.iter().any(|ext| path.ends_with(ext))
-            })
-            .map(|(_, file)| file)
-            .collect::<Vec<_>>(),
-    );
+    let mut files: Vec<PathBuf> = crate::sw::files_under(dir, "")?
+        .into_iter()
+        .filter(|(path, _)| {
+            !path.starts_with(&pyodide)
+                && !is_copy(path)
+                && COMPRESSIBLE.iter().any(|ext| path.ends_with(ext))
+        })
+        .map(|(_, file)| file)
+        .collect();
+    // `pop` takes from the end.
+    files.sort_by_key(|file| file.metadata().map_or(0, |meta| meta.len()));
+    let files = Mutex::new(files);
     let next = || files.lock().map_or(None, |mut files| files.pop());
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     std::thread::scope(|scope| {
@@ -90,16 +117,17 @@ fn write_copies(dir: &Path, cache: &Path) -> Result<(), String> {
 fn write_copy(file: &Path, cache: &Path) -> Result<(), String> {
     let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let hash = format!("{:x}", Sha256::digest(&bytes));
-    for suffix in SUFFIXES {
-        let cached = cache.join(format!("{hash}{suffix}"));
+    for Encoding {
+        suffix,
+        settings,
+        compress,
+    } in &ENCODINGS
+    {
+        let cached = cache.join(format!("{hash}.{settings}{suffix}"));
         if !cached.is_file() {
-            let compressed = if suffix == ".br" {
-                brotli(&bytes)?
-            } else {
-                gzip(&bytes)?
-            };
+            let compressed = compress(&bytes)?;
             // Written whole, then renamed: a build stopped midway leaves no half copy.
-            let partial = cache.join(format!("{hash}{suffix}.{}", std::process::id()));
+            let partial = cache.join(format!("{hash}.{settings}{suffix}.{}", std::process::id()));
             std::fs::write(&partial, compressed)
                 .map_err(|e| format!("{}: {e}", partial.display()))?;
             std::fs::rename(&partial, &cached).map_err(|e| format!("{}: {e}", cached.display()))?;
@@ -110,18 +138,50 @@ fn write_copy(file: &Path, cache: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// `bytes` as gzip, level 9 (what `cargo xtask size` counts).
-pub fn gzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
+/// Zopfli's passes over each block (its default is 15). On this build's files
+/// (4 MB of wasm and text, 2026-12-05, one core) 1 pass already gives almost all
+/// of the gain over gzip -9's 1,563,474 B: 1,492,468 B in 5.4 s; 5 passes
+/// 1,490,115 B in 7.1 s (the page's wasm 369,353 B against 387,280 B); 15 passes
+/// 1,489,689 B in 11.1 s. The biggest file is the page's wasm (950 KB, 1.2 s),
+/// and Pyodide's big files get no copies, so no file needs fewer passes.
+const ZOPFLI_ITERATIONS: u64 = 5;
+/// `ZOPFLI_ITERATIONS` in the cached copies' names.
+const ZOPFLI_SETTINGS: &str = "zopfli-i5";
+
+/// `bytes` as the build's gzip copy: zopfli, [`ZOPFLI_ITERATIONS`] passes, what a
+/// host serving precompressed files sends.
+fn gzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let options = zopfli::Options {
+        iteration_count: std::num::NonZeroU64::new(ZOPFLI_ITERATIONS)
+            .ok_or("zopfli needs at least one pass")?,
+        ..zopfli::Options::default()
+    };
+    let mut out = Vec::new();
+    zopfli::compress(options, zopfli::Format::Gzip, bytes, &mut out).map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// `bytes` as gzip, level 9: what a host compressing on the fly at its best
+/// level sends (`web/e2e/serve.mjs` for a file without a copy).
+pub fn gzip_level_9(bytes: &[u8]) -> Result<Vec<u8>, String> {
     let mut encoder = GzEncoder::new(Vec::new(), Compression::best());
     encoder.write_all(bytes).map_err(|e| e.to_string())?;
     encoder.finish().map_err(|e| e.to_string())
 }
 
+/// Brotli's highest quality.
+const BROTLI_QUALITY: u32 = 11;
+/// A 4 MB window (2^22 bytes).
+const BROTLI_WINDOW: u32 = 22;
+/// `BROTLI_QUALITY` and `BROTLI_WINDOW` in the cached copies' names.
+const BROTLI_SETTINGS: &str = "brotli-q11-w22";
+
 /// `bytes` as brotli, quality 11 with a 4 MB window (`brotli -q 11 -w 22`).
 pub fn brotli(bytes: &[u8]) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     {
-        let mut encoder = brotli::CompressorWriter::new(&mut out, 4096, 11, 22);
+        let mut encoder =
+            brotli::CompressorWriter::new(&mut out, 4096, BROTLI_QUALITY, BROTLI_WINDOW);
         encoder.write_all(bytes).map_err(|e| e.to_string())?;
     }
     Ok(out)
@@ -172,5 +232,37 @@ mod tests {
         assert!(!dir.join("app.js.br.br").exists(), "no copy of a copy");
         assert!(is_copy("pkg/reconcile_sim_bg.wasm.br") && !is_copy("index.html"));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_gzip_copy_is_smaller_than_gzip_level_9_and_reads_back() {
+        // Files the build serves as they are: the sandbox's page and scripts.
+        let sandbox = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/static/sandbox");
+        let mut text = Vec::new();
+        for name in ["sandbox.html", "sandbox-host.js", "sandbox-worker.js"] {
+            text.extend(std::fs::read(sandbox.join(name)).expect("a file of the sandbox"));
+        }
+        let copy = gzip(&text).expect("zopfli");
+        let level_9 = gzip_level_9(&text).expect("flate2");
+        assert!(
+            copy.len() < level_9.len() * 99 / 100,
+            "zopfli {} B against gzip -9 {} B",
+            copy.len(),
+            level_9.len()
+        );
+        let mut read = Vec::new();
+        flate2::read::GzDecoder::new(&copy[..])
+            .read_to_end(&mut read)
+            .expect("valid gzip");
+        assert_eq!(read, text);
+    }
+
+    #[test]
+    fn a_cached_copy_is_named_by_its_encoder_settings() {
+        assert_eq!(ZOPFLI_SETTINGS, format!("zopfli-i{ZOPFLI_ITERATIONS}"));
+        assert_eq!(
+            BROTLI_SETTINGS,
+            format!("brotli-q{BROTLI_QUALITY}-w{BROTLI_WINDOW}")
+        );
     }
 }
