@@ -225,11 +225,11 @@ impl RunFacts {
         );
         let moments = reader
             .items(&facts, "moments")
-            .map(|(path, item)| read_moment(&reader, item, path))
+            .map(|(path, item)| read_moment(reader, item, path))
             .collect();
         let pass_starts = reader
             .items(&facts, "pass_starts")
-            .map(|(path, item)| count_of(&reader, item, path))
+            .map(|(path, item)| count_of(reader, item, path))
             .collect();
         RunFacts {
             revision: reader.count(&facts, "revision"),
