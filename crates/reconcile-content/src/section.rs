@@ -100,6 +100,9 @@ impl SimulationInput {
 }
 
 /// The module to the page.
+// A message, made once per change and written as JSON at once: `Settings`'
+// size costs nothing, and boxing it would only make the page's match wordier.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 pub enum SimulationEvent {

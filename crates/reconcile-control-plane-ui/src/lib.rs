@@ -21,21 +21,36 @@
 //! [`mount_level_edge`]: "Level- vs edge-triggered" ([`level_edge`]), which
 //! compares the same run (`reconcile_sim::compare_level_edge`) and so needs
 //! the same engine; the page loads this one module for either view.
+//!
+//! And the simulation section's app ([`section`], mounted with
+//! [`mount_simulation`]): the section after the page's controls, with both
+//! views as its components, and World now (issue 17's split,
+//! docs/design/simulation-module.md). What crosses is
+//! `reconcile_content::section`'s `SimulationInput` in and
+//! `SimulationEvent`s out.
 
 pub mod app;
 pub mod components;
 pub mod level_edge;
+pub mod section;
 pub mod state;
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use reconcile_content::control_plane::{LevelEdgeInput, ViewEvent, ViewInput};
+use reconcile_content::section::{SimulationEvent, SimulationInput};
 use reconcile_ui_shared::tree_id::claim_a_tree_id_the_page_does_not_use;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 use yew::AppHandle;
 
 use crate::app::{ViewApp, ViewProps};
 use crate::level_edge::app::{LevelEdgeApp, LevelEdgeProps};
 use crate::level_edge::LevelEdgeState;
+use crate::section::app::{SectionApp, SectionProps};
+use crate::section::state::{Answers, SectionState};
 use crate::state::ViewState;
 
 /// The mounted view, for the page to update.
@@ -138,6 +153,106 @@ impl LevelEdgeView {
         });
         Ok(())
     }
+}
+
+/// The mounted simulation section, for the page to update.
+#[wasm_bindgen]
+pub struct SimulationView {
+    app: AppHandle<SectionApp>,
+    state: SectionState,
+    to_page: Callback<SimulationEvent>,
+    on_move: Callback<usize>,
+}
+
+/// Starts the simulation section's app inside `host` (the page's element
+/// after the section's controls) with `input` (a [`SimulationInput`]'s
+/// JSON); `on_event` is called with the JSON text of each
+/// [`SimulationEvent`]. The events an input causes (the run's facts, the
+/// next pass's view, a lesson check's answer) are sent in that order, in a
+/// microtask after the call that caused them, never during it.
+#[wasm_bindgen]
+pub fn mount_simulation(
+    host: web_sys::Element,
+    input: &str,
+    on_event: js_sys::Function,
+) -> Result<SimulationView, JsError> {
+    let input = SimulationInput::from_json(input).map_err(|error| JsError::new(&error))?;
+    let mut state = SectionState::default();
+    let answers = state.take(input);
+    let to_page = queued_to_page(on_event);
+    let on_move = to_page.reform(|position| SimulationEvent::MoveTo { position });
+    claim_a_tree_id_the_page_does_not_use(&host);
+    let props = SectionProps {
+        shown: state.shown(),
+        to_page: to_page.clone(),
+        on_move: on_move.clone(),
+    };
+    let app = yew::Renderer::<SectionApp>::with_root_and_props(host, props).render();
+    deliver(answers, &to_page);
+    Ok(SimulationView {
+        app,
+        state,
+        to_page,
+        on_move,
+    })
+}
+
+#[wasm_bindgen]
+impl SimulationView {
+    /// The page's input changed (a [`SimulationInput`]'s JSON): a new run,
+    /// the cursor, the frame, a view opened, a lesson's check, a results
+    /// download.
+    pub fn update(&mut self, input: &str) -> Result<(), JsError> {
+        let input = SimulationInput::from_json(input).map_err(|error| JsError::new(&error))?;
+        let answers = self.state.take(input);
+        self.app.update(SectionProps {
+            shown: self.state.shown(),
+            to_page: self.to_page.clone(),
+            on_move: self.on_move.clone(),
+        });
+        deliver(answers, &self.to_page);
+        Ok(())
+    }
+}
+
+/// Sends an input's answers: its events to the page, its results as a
+/// download, its errors to the console (a run that does not read leaves the
+/// page with the facts it had).
+fn deliver(answers: Answers, to_page: &Callback<SimulationEvent>) {
+    for error in answers.errors {
+        gloo::console::error!(error);
+    }
+    if let Some(results) = answers.results {
+        reconcile_ui_shared::download::download("results.json", &results);
+    }
+    for event in answers.events {
+        to_page.emit(event);
+    }
+}
+
+/// A callback that tells the page each event, as JSON, through `on_event`:
+/// queued, and sent in order in a microtask, so that the page never hears
+/// from the module while it is calling it (mounting or updating it).
+fn queued_to_page(on_event: js_sys::Function) -> Callback<SimulationEvent> {
+    let queue = Rc::new(RefCell::new(Vec::<String>::new()));
+    Callback::from(move |event: SimulationEvent| {
+        let first = {
+            let mut queue = queue.borrow_mut();
+            queue.push(event.to_json());
+            queue.len() == 1
+        };
+        if !first {
+            return;
+        }
+        let (queue, on_event) = (Rc::clone(&queue), on_event.clone());
+        let send = Closure::once_into_js(move || {
+            let texts = std::mem::take(&mut *queue.borrow_mut());
+            for text in texts {
+                let _ = on_event.call1(&JsValue::NULL, &text.into());
+            }
+        });
+        gloo::utils::window().queue_microtask(send.unchecked_ref());
+    })
 }
 
 /// Reads the page's input `text` with `read` and gives it to `take`; either

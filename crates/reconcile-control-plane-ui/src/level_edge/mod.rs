@@ -8,7 +8,7 @@
 //! conclusion is hidden (`reconcile_content::control_plane::LevelEdgeInput`).
 
 pub mod app;
-mod view;
+pub(crate) mod view;
 
 use reconcile_content::control_plane::{LevelEdgeInput, ViewCursor};
 use reconcile_sim::{compare_level_edge, Comparison, Lanes};

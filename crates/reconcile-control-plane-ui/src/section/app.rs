@@ -1,0 +1,70 @@
+//! The section's root: draws what [`super::state::SectionState`] shows, in
+//! the order the page drew it after its controls, and turns every click
+//! into a request to the page.
+
+use reconcile_content::section::SimulationEvent;
+use reconcile_content::setting_change::SettingChange;
+use yew::prelude::*;
+
+use super::components::chart::convergence_chart;
+use super::components::fault_panel::FaultPanel;
+use super::components::pass_list::PassList;
+use super::components::run_views::{control_plane_details, level_edge_details};
+use super::components::status_grid::StatusGrid;
+use super::components::verdict::{snapshot_banner, verdict_banner};
+use super::components::world_now::world_now_portal;
+use super::state::SectionShown;
+
+#[derive(Properties, PartialEq)]
+pub struct SectionProps {
+    pub shown: SectionShown,
+    /// Tells the page.
+    pub to_page: Callback<SimulationEvent>,
+    /// Asks the page to move its cursor (made once, so that the passes'
+    /// rows keep their props and are not drawn again on every move).
+    pub on_move: Callback<usize>,
+}
+
+#[component]
+pub fn SectionApp(props: &SectionProps) -> Html {
+    let shown = &props.shown;
+    // Concealed or not simulated yet: the page's frame says so.
+    let (Some(run), false) = (&shown.run, shown.frame.concealed) else {
+        return Html::default();
+    };
+    let (frame, cursor, on_move) = (shown.frame, shown.cursor, &props.on_move);
+    let on_change = {
+        let (run, to_page) = (run.clone(), props.to_page.clone());
+        Callback::from(move |change: SettingChange| {
+            to_page.emit(run.settings_after(change, cursor.position))
+        })
+    };
+    let moment = run.moment_at(cursor.position);
+    html! {
+        <>
+            { verdict_banner(run, shown) }
+            { snapshot_banner(run, shown, on_move) }
+            if frame.timeline {
+                <div class="sim-grid">
+                    <PassList timeline={run.timeline.clone()} cursor={cursor.position} revealed={cursor.revealed}
+                              event={cursor.event} on_move={on_move.clone()} />
+                    <div class="sim-side">
+                        { convergence_chart(&run.timeline, cursor.revealed, cursor.position, on_move) }
+                        <StatusGrid timeline={run.timeline.clone()} {moment} />
+                    </div>
+                </div>
+            }
+            if frame.faults {
+                <FaultPanel run={run.clone()} position={cursor.position} {on_change}
+                            readonly={frame.readonly} closed={frame.embed} />
+            }
+            if frame.timeline {
+                { control_plane_details(shown, on_move, &props.to_page) }
+                { level_edge_details(shown, &props.to_page) }
+            }
+            if shown.world_now {
+                { world_now_portal(run, cursor.position) }
+            }
+        </>
+    }
+}

@@ -1,0 +1,105 @@
+//! Out-of-sync resources at each moment of the run, drawn as SVG, with
+//! terminating objects as a second line and the cursor marked.
+
+use std::fmt::Write as _;
+
+use reconcile_sim::{Moment, Timeline};
+use yew::prelude::*;
+
+// Whole SVG units: integer coordinates keep float formatting out of the bundle.
+const WIDTH: usize = 360;
+const HEIGHT: usize = 150;
+const PAD_LEFT: usize = 30;
+const PAD_BOTTOM: usize = 22;
+const PAD_TOP: usize = 10;
+
+/// One point per revealed moment (the start, after each pass, after each
+/// actor's event): what is out of sync and terminating in the store then.
+/// The cursor's point is marked; clicking a point moves the cursor there
+/// (with the keyboard, the timeline's rows do the same).
+pub fn convergence_chart(
+    timeline: &Timeline,
+    revealed: usize,
+    cursor: usize,
+    on_move: &Callback<usize>,
+) -> Html {
+    let moments = &timeline.moments[..(revealed + 1).min(timeline.moments.len())];
+    let out_of_sync: Vec<usize> = moments
+        .iter()
+        .map(|m| timeline.out_of_sync_at(*m))
+        .collect();
+    let terminating: Vec<usize> = moments
+        .iter()
+        .map(|m| timeline.world_at(*m).terminating.len())
+        .collect();
+    let max_y = out_of_sync
+        .iter()
+        .chain(&terminating)
+        .copied()
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    // x = 0 is the start; x = the last position is the end of the run.
+    let max_x = timeline.moments.len().saturating_sub(1).max(1);
+    let x = |i: usize| PAD_LEFT + (WIDTH - PAD_LEFT - 8) * i / max_x;
+    let y = |v: usize| PAD_TOP + (HEIGHT - PAD_TOP - PAD_BOTTOM) * (max_y - v.min(max_y)) / max_y;
+    let line = |values: &[usize]| {
+        values
+            .iter()
+            .enumerate()
+            .fold(String::new(), |mut points, (i, v)| {
+                let _ = write!(points, "{},{} ", x(i), y(*v));
+                points
+            })
+    };
+    let at = timeline.describe_moment(moments.get(cursor).copied().unwrap_or(Moment::Start));
+    let description = format!(
+        "Out of sync at the start, after each pass and after each other actor's event: {}. \
+         Terminating: {}. The cursor is at {at}: {} out of sync.",
+        join(&out_of_sync),
+        join(&terminating),
+        out_of_sync.get(cursor).copied().unwrap_or(0),
+    );
+    html! {
+        <figure class="chart">
+            <figcaption>{ "Out-of-sync resources at each moment" }</figcaption>
+            <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-labelledby="chart-desc"
+                 preserveAspectRatio="xMidYMid meet">
+                <desc id="chart-desc">{ description }</desc>
+                <line class="axis" x1={PAD_LEFT.to_string()} y1={y(0).to_string()}
+                      x2={(WIDTH - 4).to_string()} y2={y(0).to_string()} />
+                <line class="axis" x1={PAD_LEFT.to_string()} y1={PAD_TOP.to_string()}
+                      x2={PAD_LEFT.to_string()} y2={y(0).to_string()} />
+                <text class="tick" x={(PAD_LEFT - 6).to_string()} y={(y(max_y) + 4).to_string()} text-anchor="end">{ max_y }</text>
+                <text class="tick" x={(PAD_LEFT - 6).to_string()} y={(y(0) + 4).to_string()} text-anchor="end">{ "0" }</text>
+                <text class="tick" x={x(0).to_string()} y={(HEIGHT - 6).to_string()} text-anchor="middle">{ "start" }</text>
+                <text class="tick" x={x(max_x).to_string()} y={(HEIGHT - 6).to_string()} text-anchor="end">{ "end" }</text>
+                <line class="selected-marker" x1={x(cursor).to_string()} y1={PAD_TOP.to_string()}
+                      x2={x(cursor).to_string()} y2={y(0).to_string()} />
+                <polyline class="series terminating" points={line(&terminating)} />
+                <polyline class="series out-of-sync" points={line(&out_of_sync)} />
+                { for out_of_sync.iter().enumerate().map(|(i, v)| {
+                    let onclick = on_move.reform(move |_: MouseEvent| i);
+                    html! {
+                        <circle class={classes!("point", (i == cursor).then_some("current"))}
+                                cx={x(i).to_string()} cy={y(*v).to_string()} r={if i == cursor { "5" } else { "3" }}
+                                data-moment={i.to_string()} data-out-of-sync={v.to_string()} {onclick} />
+                    }
+                }) }
+            </svg>
+            <p class="legend">
+                <span class="key out-of-sync">{ "━ out of sync" }</span>
+                <span class="key terminating">{ "┅ terminating" }</span>
+                <span class="key cursor">{ "│ the cursor" }</span>
+            </p>
+        </figure>
+    }
+}
+
+fn join(values: &[usize]) -> String {
+    values
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}

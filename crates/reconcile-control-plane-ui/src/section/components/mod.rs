@@ -1,0 +1,16 @@
+//! The section's views, copied from the page's web/src/components for the
+//! split (docs/design/simulation-module.md §1) with the same classes and
+//! DOM structure, so the page's CSS and its end-to-end tests still match:
+//! the props come from the section's state, and what was a `SimAction` of
+//! the page's is a request to the page (`SimulationEvent`) or a
+//! `SettingChange`.
+
+pub mod chart;
+pub mod fault_panel;
+mod naming_setting;
+pub mod pass_list;
+pub mod run_views;
+pub mod status_grid;
+mod status_writes_field;
+pub mod verdict;
+pub mod world_now;

@@ -1,0 +1,583 @@
+//! What the simulation section holds between the page's inputs: the run it
+//! simulated from the page's last `RunInput`, with the replay for the plan
+//! at the cursor, and what it already told the page (the next pass's view
+//! for which cursor, which lesson checks, how many results downloads). No
+//! web dependency: the native tests below drive it with the page's
+//! messages (`reconcile_content::section`).
+//!
+//! Invariant: the page owns the cursor and the settings; this only answers.
+//! Each input's events come in one order: the run's facts first, then the
+//! next pass's view, then a lesson check's answer.
+
+use reconcile_content::control_plane::{LevelEdgeInput, ViewCursor, ViewInput, ViewRun};
+use reconcile_content::export_results;
+use reconcile_content::lesson::{check_pass_actions, check_passes, Feedback};
+use reconcile_content::section::{
+    LessonCheck, LessonQuestion, RunInput, SectionFrame, SimulationEvent, SimulationInput,
+};
+use reconcile_content::setting_change::SettingChange;
+use reconcile_content::simulation::{NextPassView, RunFacts};
+use reconcile_core::{plan, Scenario};
+use reconcile_sim::{simulate, Moment, PassViews, SimConfig, Timeline};
+use reconcile_ui_shared::Shared;
+
+use crate::level_edge::{LevelEdgeShown, LevelEdgeState};
+use crate::state::{Shown as PictureShown, ViewState};
+
+/// One run of the page's, simulated here.
+#[derive(Debug)]
+pub struct SectionRun {
+    /// The page's revision of this run.
+    pub revision: usize,
+    pub scenario: Scenario,
+    pub config: SimConfig,
+    pub timeline: Shared<Timeline>,
+    /// The run as the page sent it, for the two views of the run.
+    view_run: ViewRun,
+}
+
+impl SectionRun {
+    fn of(input: RunInput) -> Result<Self, String> {
+        let (scenario, config) = input.run.read()?;
+        let timeline = simulate(&scenario, &config);
+        Ok(Self {
+            revision: input.revision,
+            scenario,
+            config,
+            timeline: Shared::new(timeline),
+            view_run: input.run,
+        })
+    }
+
+    /// The position of the run's last moment.
+    pub fn last_position(&self) -> usize {
+        self.timeline.moments.len().saturating_sub(1)
+    }
+
+    /// The moment at `position`, clamped to the run (a cursor the page
+    /// placed in an earlier run may be past this one's end).
+    pub fn moment_at(&self, position: usize) -> Moment {
+        let moments = &self.timeline.moments;
+        moments
+            .get(position.min(self.last_position()))
+            .copied()
+            .unwrap_or(Moment::Start)
+    }
+
+    /// What the page is told after `change` was made in Faults and
+    /// settings with the cursor at `position`: the whole settings, changed
+    /// as `SettingChange::apply` changes them, with the passes at the cursor.
+    pub fn settings_after(&self, change: SettingChange, position: usize) -> SimulationEvent {
+        let mut sim = self.config.clone();
+        let shown_pass = self.timeline.passes_at(self.moment_at(position));
+        let show_script = change.apply(&mut sim, shown_pass);
+        SimulationEvent::Settings {
+            revision: self.revision,
+            sim,
+            show_script,
+        }
+    }
+
+    /// results.json: the plan of the run's scenario (the page's plan, which
+    /// is core's `plan` of the same documents) and the timeline.
+    pub fn results(&self) -> String {
+        let scenario = &self.scenario;
+        let plan = plan(
+            &scenario.desired,
+            &scenario.observed,
+            scenario.finalizers.as_ref(),
+        );
+        export_results(&plan, Some(&self.timeline))
+    }
+
+    fn answer(&self, question: &LessonQuestion) -> Feedback {
+        match question {
+            LessonQuestion::Passes { answer } => check_passes(*answer, &self.timeline),
+            LessonQuestion::PassActions { pass, picked } => {
+                check_pass_actions(picked, *pass, &self.timeline)
+            }
+        }
+    }
+}
+
+/// What the section's app renders.
+#[derive(Clone, PartialEq, Default)]
+pub struct SectionShown {
+    pub run: Option<Shared<SectionRun>>,
+    /// The page's cursor, clamped to the run.
+    pub cursor: ViewCursor,
+    pub frame: SectionFrame,
+    pub picture_open: bool,
+    pub show_comparison: bool,
+    pub world_now: bool,
+    /// The control-plane view's state, while it is open.
+    pub picture: Option<PictureShown>,
+    /// Level vs edge's, while it is open.
+    pub level_edge: Option<LevelEdgeShown>,
+}
+
+/// What one input of the page's asks the module to do.
+#[derive(Debug, Default, PartialEq)]
+pub struct Answers {
+    /// For the page, in this order.
+    pub events: Vec<SimulationEvent>,
+    /// results.json's text, to download.
+    pub results: Option<String>,
+    /// What went wrong (a run that does not read), for the console.
+    pub errors: Vec<String>,
+}
+
+/// The section's state: see the module's documentation.
+#[derive(Default)]
+pub struct SectionState {
+    run: Option<Shared<SectionRun>>,
+    /// The run replayed for the next pass's view; it stays where it stopped.
+    views: Option<PassViews>,
+    input: Option<SimulationInput>,
+    /// The (revision, position) of the last next pass's view sent.
+    next_pass_sent: Option<(usize, usize)>,
+    /// Lesson checks answered, by id.
+    answered: Vec<usize>,
+    /// "Download results" presses seen.
+    results_seen: usize,
+    picture: ViewState,
+    /// The revision of the run the control-plane view was last given.
+    picture_revision: Option<usize>,
+    level_edge: LevelEdgeState,
+    level_edge_revision: Option<usize>,
+}
+
+impl SectionState {
+    /// Takes the page's input and answers it.
+    pub fn take(&mut self, mut input: SimulationInput) -> Answers {
+        let mut answers = Answers::default();
+        if let Some(run) = input.run.take() {
+            self.simulate(run, &mut answers);
+        }
+        if let Some(run) = self.run.clone() {
+            self.answer_cursor(&run, input.cursor.position, &mut answers);
+            if let Some(check) = &input.check {
+                self.answer_check(&run, check, &mut answers);
+            }
+            self.feed_views(&run, &input, &mut answers);
+        }
+        if input.results_asked > self.results_seen {
+            self.results_seen = input.results_asked;
+            match &self.run {
+                Some(run) => answers.results = Some(run.results()),
+                None => answers
+                    .errors
+                    .push("results asked for before any run: nothing to download".to_owned()),
+            }
+        }
+        self.input = Some(input);
+        answers
+    }
+
+    fn simulate(&mut self, run: RunInput, answers: &mut Answers) {
+        match SectionRun::of(run) {
+            Ok(run) => {
+                answers.events.push(SimulationEvent::Run {
+                    facts: RunFacts::of(run.revision, &run.timeline),
+                });
+                self.views = Some(PassViews::new(&run.scenario, &run.config));
+                self.run = Some(Shared::new(run));
+            }
+            Err(error) => answers.errors.push(error),
+        }
+    }
+
+    /// The next pass's view, once per (revision, position) past the start,
+    /// for a position in the run.
+    fn answer_cursor(&mut self, run: &SectionRun, position: usize, answers: &mut Answers) {
+        let key = (run.revision, position);
+        if position == 0 || position > run.last_position() || self.next_pass_sent == Some(key) {
+            return;
+        }
+        let Some(views) = self.views.as_mut() else {
+            return;
+        };
+        answers.events.push(SimulationEvent::NextPass {
+            next: NextPassView::of(run.revision, views, &run.timeline, position),
+        });
+        self.next_pass_sent = Some(key);
+    }
+
+    fn answer_check(&mut self, run: &SectionRun, check: &LessonCheck, answers: &mut Answers) {
+        if self.answered.contains(&check.id) {
+            return;
+        }
+        self.answered.push(check.id);
+        answers.events.push(SimulationEvent::Checked {
+            id: check.id,
+            feedback: run.answer(&check.question),
+        });
+    }
+
+    /// Gives the two views of the run what they show, while each is open
+    /// (closed, they compute nothing): the run when it is new to them.
+    fn feed_views(&mut self, run: &SectionRun, input: &SimulationInput, answers: &mut Answers) {
+        let cursor = input.cursor;
+        let shows_views = input.frame.timeline && !input.frame.concealed;
+        let new_to =
+            |given: Option<usize>| (given != Some(run.revision)).then(|| run.view_run.clone());
+        if shows_views && input.picture_open {
+            let run_input = new_to(self.picture_revision);
+            self.picture_revision = Some(run.revision);
+            let given = self.picture.take(ViewInput {
+                run: run_input,
+                cursor,
+            });
+            answers.errors.extend(given.err());
+        }
+        if shows_views && input.show_comparison {
+            let run_input = new_to(self.level_edge_revision);
+            self.level_edge_revision = Some(run.revision);
+            let given = self.level_edge.take(LevelEdgeInput {
+                run: run_input,
+                cursor,
+                conclusion_hidden: input.conclusion_hidden,
+            });
+            answers.errors.extend(given.err());
+        }
+    }
+
+    /// The run's config and revision now, for Faults and settings.
+    pub fn run(&self) -> Option<&Shared<SectionRun>> {
+        self.run.as_ref()
+    }
+
+    pub fn shown(&self) -> SectionShown {
+        let Some(input) = &self.input else {
+            return SectionShown::default();
+        };
+        let last = self.run.as_ref().map_or(0, |run| run.last_position());
+        let cursor = ViewCursor {
+            position: input.cursor.position.min(last),
+            revealed: input.cursor.revealed.min(last),
+            event: input.cursor.event,
+        };
+        let shows_views = input.frame.timeline && !input.frame.concealed && self.run.is_some();
+        SectionShown {
+            run: self.run.clone(),
+            cursor,
+            frame: input.frame,
+            picture_open: input.picture_open,
+            show_comparison: input.show_comparison,
+            world_now: input.world_now,
+            picture: (shows_views && input.picture_open).then(|| self.picture.shown()),
+            level_edge: (shows_views && input.show_comparison).then(|| self.level_edge.shown()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reconcile_content::section::SectionFrame;
+    use reconcile_core::{check_scenario, export_scenario};
+    use reconcile_sim::{ScriptedEvent, WorldEvent};
+
+    const DESIRED: &str = r#"{"a":{"replicas":1},"b":{"replicas":3}}"#;
+    const OBSERVED: &str = r#"{"b":{"replicas":1},"c":{"replicas":1}}"#;
+
+    /// The seed example, with another actor deleting `a` after pass 1.
+    fn config() -> SimConfig {
+        let mut config = SimConfig::default();
+        config.script.push(ScriptedEvent {
+            after_pass: 1,
+            event: WorldEvent::Delete { name: "a".into() },
+        });
+        config
+    }
+
+    fn run_input(revision: usize, config: &SimConfig) -> RunInput {
+        let scenario = check_scenario(DESIRED, OBSERVED, "").expect("valid");
+        RunInput {
+            revision,
+            run: ViewRun {
+                scenario: export_scenario(&scenario),
+                options: serde_json::to_string(config).expect("settings as JSON"),
+            },
+        }
+    }
+
+    /// What the module computes, computed here the way the contract's
+    /// functions do.
+    fn oracle(config: &SimConfig) -> (Scenario, Timeline) {
+        let scenario = check_scenario(DESIRED, OBSERVED, "").expect("valid");
+        let timeline = simulate(&scenario, config);
+        (scenario, timeline)
+    }
+
+    fn input(run: Option<RunInput>, position: usize) -> SimulationInput {
+        SimulationInput {
+            run,
+            cursor: ViewCursor {
+                position,
+                revealed: position,
+                event: None,
+            },
+            frame: SectionFrame {
+                timeline: true,
+                faults: true,
+                ..SectionFrame::default()
+            },
+            picture_open: false,
+            show_comparison: false,
+            conclusion_hidden: false,
+            world_now: false,
+            check: None,
+            results_asked: 0,
+        }
+    }
+
+    #[test]
+    fn a_run_is_answered_with_its_facts_then_the_next_pass_view() {
+        let config = config();
+        let (scenario, timeline) = oracle(&config);
+        let mut state = SectionState::default();
+        // At the start: the facts only.
+        let answers = state.take(input(Some(run_input(7, &config)), 0));
+        assert_eq!(
+            answers.events,
+            vec![SimulationEvent::Run {
+                facts: RunFacts::of(7, &timeline)
+            }]
+        );
+        assert!(answers.errors.is_empty());
+        // A new run with the cursor already moved: the facts, then the view.
+        let mut views = PassViews::new(&scenario, &config);
+        let answers = state.take(input(Some(run_input(8, &config)), 2));
+        assert_eq!(
+            answers.events,
+            vec![
+                SimulationEvent::Run {
+                    facts: RunFacts::of(8, &timeline)
+                },
+                SimulationEvent::NextPass {
+                    next: NextPassView::of(8, &mut views, &timeline, 2)
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn the_next_pass_view_follows_the_cursor_once_per_position() {
+        let config = config();
+        let (scenario, timeline) = oracle(&config);
+        let mut views = PassViews::new(&scenario, &config);
+        let mut state = SectionState::default();
+        state.take(input(Some(run_input(1, &config)), 0));
+        let last = timeline.moments.len() - 1;
+        assert!(last >= 3, "{last}");
+        for position in 1..=last {
+            let answers = state.take(input(None, position));
+            assert_eq!(
+                answers.events,
+                vec![SimulationEvent::NextPass {
+                    next: NextPassView::of(1, &mut views, &timeline, position)
+                }],
+                "@{position}"
+            );
+            // The same position again: nothing new to say.
+            assert_eq!(state.take(input(None, position)).events, vec![]);
+        }
+        // Back at the start: the page's own plan holds.
+        assert_eq!(state.take(input(None, 0)).events, vec![]);
+        // Moving back is a move too.
+        let answers = state.take(input(None, 1));
+        assert_eq!(
+            answers.events,
+            vec![SimulationEvent::NextPass {
+                next: NextPassView::of(1, &mut views, &timeline, 1)
+            }]
+        );
+    }
+
+    #[test]
+    fn a_cursor_past_the_run_or_a_run_that_does_not_read_panics_nothing() {
+        let config = config();
+        let (_, timeline) = oracle(&config);
+        let mut state = SectionState::default();
+        // No run yet: nothing to answer, nothing to show.
+        assert_eq!(state.take(input(None, 3)), Answers::default());
+        assert!(state.shown().run.is_none());
+        state.take(input(Some(run_input(1, &config)), 0));
+        let last = timeline.moments.len() - 1;
+        let mut past = input(None, last + 5);
+        past.picture_open = true;
+        past.show_comparison = true;
+        past.world_now = true;
+        past.cursor.revealed = usize::MAX;
+        past.cursor.event = Some(usize::MAX);
+        assert_eq!(state.take(past.clone()).events, vec![]);
+        let shown = state.shown();
+        assert_eq!((shown.cursor.position, shown.cursor.revealed), (last, last));
+        assert!(shown.picture.is_some() && shown.level_edge.is_some());
+        let run = shown.run.expect("a run");
+        assert!(matches!(
+            run.settings_after(
+                SettingChange::CrashNextPass { after_actions: 1 },
+                usize::MAX
+            ),
+            SimulationEvent::Settings { .. }
+        ));
+        // A run that does not read: an error, no event, the last run stays.
+        let mut bad = run_input(2, &config);
+        bad.run.scenario = "{".into();
+        let answers = state.take(SimulationInput {
+            run: Some(bad),
+            ..past
+        });
+        assert!(answers.events.is_empty(), "{:?}", answers.events);
+        assert_eq!(answers.errors.len(), 1, "{:?}", answers.errors);
+        assert_eq!(state.run().expect("the last run").revision, 1);
+        let mut bad_settings = run_input(3, &config);
+        bad_settings.run.options = r#"{"seed":"x"}"#.into();
+        assert_eq!(state.take(input(Some(bad_settings), 0)).errors.len(), 1);
+    }
+
+    #[test]
+    fn a_lesson_check_is_answered_once_with_the_lesson_checks_feedback() {
+        let config = SimConfig::default();
+        let (_, timeline) = oracle(&config);
+        let mut state = SectionState::default();
+        let question = LessonQuestion::Passes { answer: 2 };
+        let mut asked = input(None, 0);
+        asked.check = Some(LessonCheck {
+            id: 1,
+            question: question.clone(),
+        });
+        // Before a run: it waits.
+        assert_eq!(state.take(asked.clone()).events, vec![]);
+        let mut with_run = asked.clone();
+        with_run.run = Some(run_input(1, &config));
+        let answers = state.take(with_run);
+        assert_eq!(
+            answers.events,
+            vec![
+                SimulationEvent::Run {
+                    facts: RunFacts::of(1, &timeline)
+                },
+                SimulationEvent::Checked {
+                    id: 1,
+                    feedback: check_passes(2, &timeline)
+                }
+            ]
+        );
+        // The same check again: answered already.
+        assert_eq!(state.take(asked.clone()).events, vec![]);
+        let picked = vec!["CREATE a".to_owned(), "UPDATE b".to_owned()];
+        asked.check = Some(LessonCheck {
+            id: 2,
+            question: LessonQuestion::PassActions {
+                pass: 1,
+                picked: picked.clone(),
+            },
+        });
+        assert_eq!(
+            state.take(asked).events,
+            vec![SimulationEvent::Checked {
+                id: 2,
+                feedback: check_pass_actions(&picked, 1, &timeline)
+            }]
+        );
+    }
+
+    #[test]
+    fn a_setting_change_comes_back_as_the_whole_settings_changed_as_apply_does() {
+        let config = config();
+        let (_, timeline) = oracle(&config);
+        let mut state = SectionState::default();
+        let position = timeline.moments.len() - 1;
+        state.take(input(Some(run_input(4, &config)), position));
+        let shown = state.shown();
+        let run = shown.run.expect("a run");
+        let passes = timeline.passes_at(timeline.moments[position]);
+        assert!(passes > 0);
+        for change in [
+            SettingChange::FailureRate(0.3),
+            SettingChange::Seed(99),
+            SettingChange::CrashNextPass { after_actions: 1 },
+            SettingChange::Inject(WorldEvent::Delete { name: "b".into() }),
+        ] {
+            let mut expected = config.clone();
+            let show_script = change.clone().apply(&mut expected, passes);
+            assert_ne!(expected, config, "{change:?}");
+            assert_eq!(
+                run.settings_after(change, position),
+                SimulationEvent::Settings {
+                    revision: 4,
+                    sim: expected,
+                    show_script
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn each_new_results_count_downloads_the_results_once() {
+        let config = config();
+        let (scenario, timeline) = oracle(&config);
+        let expected = export_results(
+            &plan(
+                &scenario.desired,
+                &scenario.observed,
+                scenario.finalizers.as_ref(),
+            ),
+            Some(&timeline),
+        );
+        let mut state = SectionState::default();
+        // Pressed before the module came: the mount's input counts 1.
+        let mut mount = input(Some(run_input(1, &config)), 0);
+        mount.results_asked = 1;
+        assert_eq!(state.take(mount.clone()).results, Some(expected.clone()));
+        mount.run = None;
+        assert_eq!(state.take(mount.clone()).results, None);
+        mount.results_asked = 2;
+        assert_eq!(state.take(mount).results, Some(expected));
+        // Without a run there is nothing to download: said, not done.
+        let mut early = SectionState::default();
+        let mut asked = input(None, 0);
+        asked.results_asked = 1;
+        let answers = early.take(asked);
+        assert_eq!((answers.results, answers.errors.len()), (None, 1));
+    }
+
+    #[test]
+    fn the_views_of_the_run_are_fed_only_while_open_and_shown() {
+        let config = config();
+        let (_, timeline) = oracle(&config);
+        let mut state = SectionState::default();
+        state.take(input(Some(run_input(1, &config)), 1));
+        assert!(state.shown().picture.is_none() && state.shown().level_edge.is_none());
+        let mut open = input(None, 1);
+        open.picture_open = true;
+        open.show_comparison = true;
+        open.conclusion_hidden = true;
+        state.take(open.clone());
+        let shown = state.shown();
+        let picture = shown.picture.expect("the picture");
+        let pictured = picture.run.expect("the picture's run");
+        assert_eq!(pictured.timeline.moments, timeline.moments);
+        assert_eq!(picture.cursor.position, 1);
+        let level_edge = shown.level_edge.expect("level vs edge");
+        assert!(level_edge.comparison.is_some() && level_edge.conclusion_hidden);
+        // The same run again is not simulated again by the views.
+        open.cursor.position = 2;
+        open.cursor.revealed = 2;
+        state.take(open.clone());
+        let moved = state.shown().picture.expect("the picture");
+        assert!(moved.run.expect("its run") == pictured);
+        assert_eq!(moved.cursor.position, 2);
+        // Concealed, or without the timeline pane, the views are not shown.
+        open.frame.concealed = true;
+        state.take(open.clone());
+        assert!(state.shown().picture.is_none());
+        open.frame.concealed = false;
+        open.frame.timeline = false;
+        state.take(open);
+        assert!(state.shown().level_edge.is_none());
+    }
+}
