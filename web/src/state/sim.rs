@@ -26,8 +26,9 @@ pub const SPEEDS: [u32; 4] = [1, 2, 4, 8];
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimState {
     pub config: SimConfig,
-    /// Counts the runs asked for: bumped whenever the scenario or a setting
-    /// changes. Facts, views and settings of another revision are late.
+    /// The run asked for last, by a count of the page's runs: a new one
+    /// whenever the scenario or a setting changes. Facts, views and settings
+    /// of another revision are late.
     revision: usize,
     /// The run the module is to simulate (this revision's); `None` while
     /// there is nothing to simulate (input errors), the page starts, or a
@@ -101,6 +102,10 @@ const QUEUE_LIMIT: usize = 16;
 thread_local! {
     /// Set while the page starts: see [`hold_first_run`].
     static FIRST_RUN_HELD: Cell<bool> = const { Cell::new(false) };
+    /// The last revision given to a run. One count for the page, not one per
+    /// `SimState`: a preset or a link replaces the state, and its first run
+    /// must not share a revision with a run the module already has.
+    static LAST_REVISION: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Holds every simulation run until [`release_first_run`]. The page starts
@@ -318,7 +323,8 @@ impl SimState {
     /// is set. The cursor stays where it is until the facts come.
     pub fn recompute(&mut self, scenario: Option<&Rc<Scenario>>, force: bool) {
         let Some(scenario) = scenario else { return };
-        self.revision = self.revision.wrapping_add(1);
+        self.revision = LAST_REVISION.get().wrapping_add(1);
+        LAST_REVISION.set(self.revision);
         self.held = FIRST_RUN_HELD.get();
         if self.held {
             // A link's position waits for the run, as it does for YAML.
