@@ -71,10 +71,11 @@ fn link_note_text(note: LinkNote) -> String {
     match note {
         LinkNote::DropRateIsWatchBreaks { rate } => format!(
             "This link was made before the simulation had an informer cache. Its setting \
-             \"watch events dropped: {percent:.0}%\" is now \"Watch breaks: {percent:.0}% of events\": \
+             \"watch events dropped: {percent}%\" is now \"Watch breaks: {percent}% of events\": \
              the watch breaks at that share of events, and the informer lists again, so no change \
              is missed for good. Change it in Faults and settings.",
-            percent = rate * 100.0
+            // A whole percent, formatted as an integer: the page links no float formatting.
+            percent = (rate.clamp(0.0, 1.0) * 100.0).round() as u32
         ),
     }
 }
