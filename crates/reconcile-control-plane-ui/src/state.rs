@@ -15,7 +15,7 @@ pub const LANES_SHOWN: usize = 16;
 /// One run: its timeline, its replay for pictures and its plots, computed
 /// once when the run arrives.
 pub struct Run {
-    pub timeline: Timeline,
+    pub timeline: Shared<Timeline>,
     /// The run replayed for its pictures; it stays where it stopped, so a
     /// step forward costs one step (a memo of a deterministic run).
     replay: RefCell<PictureReplay>,
@@ -25,7 +25,12 @@ pub struct Run {
 
 impl Run {
     pub fn of(scenario: &Scenario, config: &SimConfig) -> Self {
-        let timeline = simulate(scenario, config);
+        Self::simulated(Shared::new(simulate(scenario, config)), scenario, config)
+    }
+
+    /// The run `timeline`, which `scenario` with `config` simulated (the
+    /// simulation section gives its own, so it is not simulated twice).
+    pub fn simulated(timeline: Shared<Timeline>, scenario: &Scenario, config: &SimConfig) -> Self {
         Self {
             replay: RefCell::new(PictureReplay::new(scenario, config)),
             lanes: Swimlanes::of(&timeline, LANES_SHOWN),
@@ -102,9 +107,14 @@ impl ViewState {
 
     fn show_run(&mut self, run: &ViewRun) -> Result<(), String> {
         let (scenario, config) = run.read()?;
-        self.run = Some(Shared::new(Run::of(&scenario, &config)));
-        self.picture = None;
+        self.show(Run::of(&scenario, &config));
         Ok(())
+    }
+
+    /// Shows `run` from now on; the cursor's picture is made on the next move.
+    pub fn show(&mut self, run: Run) {
+        self.run = Some(Shared::new(run));
+        self.picture = None;
     }
 
     fn move_to(&mut self, cursor: ViewCursor) {

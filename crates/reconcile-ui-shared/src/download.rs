@@ -2,7 +2,7 @@
 //! web/src/browser.rs, so that the simulation section's module downloads
 //! the results it holds).
 
-use wasm_bindgen::{JsCast, JsValue};
+use js_sys::wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
 /// Saves `text` as a file download; does nothing where the browser refuses.

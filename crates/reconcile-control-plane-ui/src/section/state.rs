@@ -22,7 +22,7 @@ use reconcile_sim::{simulate, Moment, PassViews, SimConfig, Timeline};
 use reconcile_ui_shared::Shared;
 
 use crate::level_edge::{LevelEdgeShown, LevelEdgeState};
-use crate::state::{Shown as PictureShown, ViewState};
+use crate::state::{Run, Shown as PictureShown, ViewState};
 
 /// One run of the page's, simulated here.
 #[derive(Debug)]
@@ -219,19 +219,21 @@ impl SectionState {
     fn feed_views(&mut self, run: &SectionRun, input: &SimulationInput, answers: &mut Answers) {
         let cursor = input.cursor;
         let shows_views = input.frame.timeline && !input.frame.concealed;
-        let new_to =
-            |given: Option<usize>| (given != Some(run.revision)).then(|| run.view_run.clone());
         if shows_views && input.picture_open {
-            let run_input = new_to(self.picture_revision);
-            self.picture_revision = Some(run.revision);
-            let given = self.picture.take(ViewInput {
-                run: run_input,
-                cursor,
-            });
+            // The picture replays the section's own run: not simulated again.
+            if self.picture_revision != Some(run.revision) {
+                let timeline = run.timeline.clone();
+                self.picture
+                    .show(Run::simulated(timeline, &run.scenario, &run.config));
+                self.picture_revision = Some(run.revision);
+            }
+            let given = self.picture.take(ViewInput { run: None, cursor });
             answers.errors.extend(given.err());
         }
         if shows_views && input.show_comparison {
-            let run_input = new_to(self.level_edge_revision);
+            // Level vs edge compares its own two runs of the page's.
+            let run_input =
+                (self.level_edge_revision != Some(run.revision)).then(|| run.view_run.clone());
             self.level_edge_revision = Some(run.revision);
             let given = self.level_edge.take(LevelEdgeInput {
                 run: run_input,
@@ -561,6 +563,9 @@ mod tests {
         let picture = shown.picture.expect("the picture");
         let pictured = picture.run.expect("the picture's run");
         assert_eq!(pictured.timeline.moments, timeline.moments);
+        // The section's own run, not simulated again.
+        let section_run = state.run().expect("a run");
+        assert!(pictured.timeline == section_run.timeline);
         assert_eq!(picture.cursor.position, 1);
         let level_edge = shown.level_edge.expect("level vs edge");
         assert!(level_edge.comparison.is_some() && level_edge.conclusion_hidden);
