@@ -159,7 +159,8 @@ impl LevelEdgeView {
 #[wasm_bindgen]
 pub struct SimulationView {
     app: AppHandle<SectionApp>,
-    state: SectionState,
+    /// Shared with the task that answers the cursor after the app has drawn it.
+    state: Rc<RefCell<SectionState>>,
     to_page: Callback<SimulationEvent>,
     on_move: Callback<usize>,
 }
@@ -167,9 +168,9 @@ pub struct SimulationView {
 /// Starts the simulation section's app inside `host` (the page's element
 /// after the section's controls) with `input` (a [`SimulationInput`]'s
 /// JSON); `on_event` is called with the JSON text of each
-/// [`SimulationEvent`]. The events an input causes (the run's facts, the
-/// next pass's view, a lesson check's answer) are sent in that order, in a
-/// microtask after the call that caused them, never during it.
+/// [`SimulationEvent`]. The events an input causes (the run's facts, a
+/// lesson check's answer, then the next pass's view) are sent in that order,
+/// in microtasks after the call that caused them, never during it.
 #[wasm_bindgen]
 pub fn mount_simulation(
     host: web_sys::Element,
@@ -178,7 +179,7 @@ pub fn mount_simulation(
 ) -> Result<SimulationView, JsError> {
     let input = SimulationInput::from_json(input).map_err(|error| JsError::new(&error))?;
     let mut state = SectionState::default();
-    let answers = state.take(input);
+    let answers = state.take_shown(input);
     let to_page = queued_to_page(on_event);
     let on_move = to_page.reform(|position| SimulationEvent::MoveTo { position });
     claim_a_tree_id_the_page_does_not_use(&host);
@@ -188,13 +189,15 @@ pub fn mount_simulation(
         on_move: on_move.clone(),
     };
     let app = yew::Renderer::<SectionApp>::with_root_and_props(host, props).render();
-    deliver(answers, &to_page);
-    Ok(SimulationView {
+    let view = SimulationView {
         app,
-        state,
+        state: Rc::new(RefCell::new(state)),
         to_page,
         on_move,
-    })
+    };
+    deliver(answers, &view.to_page);
+    view.answer_next_pass_after_drawing();
+    Ok(view)
 }
 
 #[wasm_bindgen]
@@ -204,14 +207,41 @@ impl SimulationView {
     /// download.
     pub fn update(&mut self, input: &str) -> Result<(), JsError> {
         let input = SimulationInput::from_json(input).map_err(|error| JsError::new(&error))?;
-        let answers = self.state.take(input);
-        self.app.update(SectionProps {
-            shown: self.state.shown(),
+        let (answers, warm_up, shown) = {
+            let mut state = self.state.borrow_mut();
+            let picture_was_shown = state.shown().picture.is_some();
+            let answers = state.take_shown(input);
+            // The control-plane view opens: first drawn at the next step.
+            let warm_up = (!picture_was_shown).then(|| state.warm_up()).flatten();
+            (answers, warm_up, state.shown())
+        };
+        let props = |shown| SectionProps {
+            shown,
             to_page: self.to_page.clone(),
             on_move: self.on_move.clone(),
-        });
+        };
+        if let Some(next) = warm_up {
+            self.app.update(props(next));
+        }
+        self.app.update(props(shown));
         deliver(answers, &self.to_page);
+        self.answer_next_pass_after_drawing();
         Ok(())
+    }
+}
+
+impl SimulationView {
+    /// The next pass's view (the page's plan at the cursor), worked out in a
+    /// microtask queued after the app's render: a step is drawn first, and
+    /// its plan follows in the same task.
+    fn answer_next_pass_after_drawing(&self) {
+        let (state, to_page) = (Rc::clone(&self.state), self.to_page.clone());
+        let answer = Closure::once_into_js(move || {
+            let mut answers = Answers::default();
+            state.borrow_mut().answer_next_pass(&mut answers);
+            deliver(answers, &to_page);
+        });
+        gloo::utils::window().queue_microtask(answer.unchecked_ref());
     }
 }
 

@@ -149,13 +149,40 @@ pub struct SectionState {
 
 impl SectionState {
     /// Takes the page's input and answers it.
-    pub fn take(&mut self, mut input: SimulationInput) -> Answers {
+    pub fn take(&mut self, input: SimulationInput) -> Answers {
+        let mut answers = self.take_shown(input);
+        self.answer_next_pass(&mut answers);
+        answers
+    }
+
+    /// The next pass's view for the cursor last taken, placed after the
+    /// run's facts among `answers`: the second half of [`Self::take`], which
+    /// the app computes after it has drawn the cursor (a step shows at once;
+    /// the plan at the cursor follows in the same task).
+    pub fn answer_next_pass(&mut self, answers: &mut Answers) {
+        let (Some(run), Some(input)) = (self.run.clone(), &self.input) else {
+            return;
+        };
+        let position = input.cursor.position;
+        let mut next = Answers::default();
+        self.answer_cursor(&run, position, &mut next);
+        let after_facts = usize::from(matches!(
+            answers.events.first(),
+            Some(SimulationEvent::Run { .. })
+        ));
+        for (offset, event) in next.events.into_iter().enumerate() {
+            answers.events.insert(after_facts + offset, event);
+        }
+    }
+
+    /// The first half of [`Self::take`]: everything the section draws (the
+    /// run, the views fed, a check's answer, results), not the next pass's view.
+    pub fn take_shown(&mut self, mut input: SimulationInput) -> Answers {
         let mut answers = Answers::default();
         if let Some(run) = input.run.take() {
             self.simulate(run, &mut answers);
         }
         if let Some(run) = self.run.clone() {
-            self.answer_cursor(&run, input.cursor.position, &mut answers);
             if let Some(check) = &input.check {
                 self.answer_check(&run, check, &mut answers);
             }
@@ -242,6 +269,16 @@ impl SectionState {
             });
             answers.errors.extend(given.err());
         }
+    }
+
+    /// What the section shows with the control-plane view at the step after
+    /// the cursor (`ViewState::warm_up`): rendered once, in the same task,
+    /// before the view first shows the cursor, so that the first step costs
+    /// what any step costs. `None` while the view is not shown.
+    pub fn warm_up(&self) -> Option<SectionShown> {
+        let mut shown = self.shown();
+        shown.picture = Some(self.picture.warm_up()?).filter(|_| shown.picture.is_some());
+        shown.picture.is_some().then_some(shown)
     }
 
     /// The run's config and revision now, for Faults and settings.
