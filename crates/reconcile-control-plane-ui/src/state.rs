@@ -127,7 +127,7 @@ impl ViewState {
 
     /// What the next step will most likely show, computed now: its picture
     /// stays in the replay's memo, and the app is rendered with it once
-    /// before the cursor's own (`lib.rs`'s `mount`), so the code a step runs
+    /// before the cursor's own (`lib.rs`'s `SimulationView::update`, when the view opens), so the code a step runs
     /// (the replay's probe, yew's update of the drawing) is compiled while
     /// the module loads rather than on the first step (docs/SIZE.md).
     pub fn warm_up(&self) -> Option<Shown> {

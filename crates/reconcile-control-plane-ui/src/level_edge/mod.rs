@@ -7,7 +7,6 @@
 //! keeps that `<details>`, whether it is open, the cursor and whether the
 //! conclusion is hidden (`reconcile_content::control_plane::LevelEdgeInput`).
 
-pub mod app;
 pub(crate) mod view;
 
 use reconcile_content::control_plane::{LevelEdgeInput, ViewCursor};
