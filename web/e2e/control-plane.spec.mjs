@@ -319,6 +319,15 @@ test("a new run reaches the open view: the scenario edited, the view simulates i
   await expect(lanesText(page).locator("thead th").last()).toContainText(`pass ${last}`);
 });
 
+test("an embed that shows only the editors and the plan never downloads the simulation", async ({ page }) => {
+  const requests = [];
+  page.on("request", (request) => requests.push(new URL(request.url()).pathname));
+  await page.goto("/?embed&preset=basics&panes=editors,plan");
+  await expect(page.locator("#plan-summary")).toHaveText("1 to create, 1 to update, 0 to finalize, 1 to delete");
+  await page.waitForTimeout(1500);
+  expect(requests.filter((path) => MODULE.test(path))).toEqual([]);
+});
+
 test.describe("a failed download of the simulation", () => {
   test.use({ expectedProblems: /^console error: Failed to load resource: net::ERR_FAILED$/ });
   for (const file of ["reconcile_control_plane_ui.js", "reconcile_control_plane_ui_bg.wasm", "reconcile_control_plane_ui.css"]) {

@@ -254,6 +254,7 @@ pub fn App() -> Html {
     let section = use_simulation_section(
         &state.sim,
         SectionView {
+            shown: options.shows_simulation(),
             frame: SectionFrame {
                 concealed: conceal_sim,
                 readonly: options.readonly,

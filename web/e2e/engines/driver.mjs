@@ -27,8 +27,20 @@ export function missing(engine) {
 
 /** The calls every flow and check uses, on top of an engine's own `evaluate`, `goto`, `typeKeys`, `clickSelector`. */
 function withCommonCalls(base, driver) {
+  const engineGoto = driver.goto;
   const common = {
     base,
+    /** Opens `path`, once the page open now has its simulation module: the page fetches it
+     *  right after its first view, and leaving while it downloads cancels a request the
+     *  service worker took, which Firefox reports as a page error with no address. A page
+     *  that never fetches it (no valid documents) is left after 10 s. */
+    async goto(path) {
+      const settled = () =>
+        !document.querySelector(".sim-pane") ||
+        performance.getEntriesByType("resource").some((entry) => entry.name.includes("reconcile_control_plane_ui_bg.wasm"));
+      await common.waitFor(settled, [], { timeout: 10000 }).catch(() => {});
+      return engineGoto(path);
+    },
     /** Polls `fn(...args)` in the page until it returns something truthy; returns it. */
     async waitFor(fn, args = [], { timeout = 15000, what = fn.toString() } = {}) {
       const deadline = Date.now() + timeout;

@@ -21,6 +21,10 @@ use crate::state::{Action, LessonAction, SimAction, SimState};
 /// What the page shows of the section and beside it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SectionView {
+    /// The page has a simulation section (an embed may show only the
+    /// editors and the plan: then the module is loaded only to answer a
+    /// lesson's question or a results download).
+    pub shown: bool,
     pub frame: SectionFrame,
     /// World now is shown beside the editors.
     pub world_now: bool,
@@ -117,7 +121,7 @@ pub fn use_simulation_section(
     let (bridge, section) = use_on_demand(SIMULATION_SECTION, on_message);
     // The revision of the run the module was last given.
     let given_run = use_mut_ref(|| None::<usize>);
-    let wanted = sim.run.is_some() || sim.check.is_some() || sim.results_asked > 0;
+    let wanted = (view.shown && sim.run.is_some()) || sim.check.is_some() || sim.results_asked > 0;
     let given = Given::of(sim, view);
     use_effect_with(
         (sim.run.clone(), given, wanted),
