@@ -2,11 +2,11 @@
 // with its view open, in headless Debian Chromium on the release build. The scenario is
 // generated: N pods whose image the controller must update, so pass 1 has N requests.
 // Each step is timed from the click to the picture's words changing (a MutationObserver).
-// The view is a module of its own (crates/reconcile-control-plane-ui), loaded when it opens:
-// in between come the page's reducer and its whole render (the timeline with the pass's
-// events, the Plan at the cursor), then the cursor handed to the module, its replay and
-// its render. Before the split, the picture was patched in the simulation section's own
-// render, ahead of the timeline's child components, which the figure then left out.
+// The view is part of the simulation section's module (crates/reconcile-control-plane-ui),
+// loaded once the first view has painted: in between come the page's reducer and its render
+// (the controls), then the cursor handed to the module, the section's render (the timeline
+// with the pass's events, World now) and the picture's replay. The plan at the cursor comes
+// a microtask after the module has drawn, and is not in the figure.
 // Usage: node bench/control-plane-steps.mjs [pods] [steps]   (serves ../dist; prints JSON)
 import { serveAndLaunch } from "./lib.mjs";
 
