@@ -129,9 +129,10 @@ pub fn App() -> Html {
     let callbacks = ToolbarCallbacks {
         on_share,
         on_export_scenario: {
-            let scenario = state.scenario.clone();
+            // Read when pressed, not on every render (a large document's edits).
+            let state = state.clone();
             Callback::from(move |()| {
-                if let Some(scenario) = &scenario {
+                if let Some(scenario) = &state.scenario_to_export() {
                     browser::download("scenario.json", &export_scenario(scenario));
                 }
             })

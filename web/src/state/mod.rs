@@ -557,6 +557,23 @@ impl Playground {
         self.errors.iter().find(|e| e.document == document)
     }
 
+    /// The scenario "Download scenario" writes: what the editors hold now.
+    /// Checking waits for typing to pause, so right after an edit of JSON
+    /// documents they are read here (core's reader, as the check will);
+    /// otherwise, and for YAML (read by its worker), the scenario last read.
+    pub fn scenario_to_export(&self) -> Option<Rc<Scenario>> {
+        let all_json = DOCUMENTS
+            .iter()
+            .all(|document| self.format_of(*document) == Format::Json);
+        if self.revision != self.checked_revision && all_json {
+            let texts = &self.texts;
+            if let Ok(typed) = check_scenario(&texts.desired, &texts.observed, &texts.finalizers) {
+                return Some(Rc::new(typed));
+            }
+        }
+        self.scenario.clone()
+    }
+
     /// True while the input has errors, so the shown plan is the last valid one.
     pub fn is_stale(&self) -> bool {
         !self.errors.is_empty()
