@@ -3,7 +3,7 @@
 //! because none of these may crash the page.
 
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url, UrlSearchParams};
+use web_sys::{Url, UrlSearchParams};
 
 fn window() -> web_sys::Window {
     gloo::utils::window()
@@ -178,26 +178,8 @@ pub fn random_token() -> String {
     token
 }
 
-/// Saves `text` as a file download.
-pub fn download(file_name: &str, text: &str) {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let options = BlobPropertyBag::new();
-    options.set_type("application/json");
-    let Ok(blob) = Blob::new_with_str_sequence_and_options(&parts, &options) else {
-        return;
-    };
-    let Ok(url) = Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    let document = gloo::utils::document();
-    if let Ok(anchor) = document.create_element("a") {
-        let anchor: HtmlAnchorElement = anchor.unchecked_into();
-        anchor.set_href(&url);
-        anchor.set_download(file_name);
-        anchor.click();
-    }
-    let _ = Url::revoke_object_url(&url);
-}
+/// Saves `text` as a file download (the one copy, shared with the simulation's module).
+pub use reconcile_ui_shared::download::download;
 
 /// Reads a file's bytes, then calls `done` with its UTF-8 text or a message.
 pub fn read_text_file(

@@ -1,6 +1,6 @@
-//! Saving text as a file download (moved here from the page's
-//! web/src/browser.rs, so that the simulation section's module downloads
-//! the results it holds).
+//! Saving text as a file download: the one copy, for the page (its
+//! scenario and YAML downloads, through `browser::download`) and the
+//! simulation section's module (the results it holds).
 
 use js_sys::wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
