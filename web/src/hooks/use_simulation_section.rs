@@ -30,48 +30,22 @@ pub struct SectionView {
     pub world_now: bool,
 }
 
-/// The module's input as it is now, but for the run.
-#[derive(Debug, Clone, PartialEq)]
-struct Given {
-    cursor: ViewCursor,
-    view: SectionView,
-    picture_open: bool,
-    show_comparison: bool,
-    conclusion_hidden: bool,
-    check: Option<reconcile_content::section::LessonCheck>,
-    results_asked: usize,
-}
-
-impl Given {
-    fn of(sim: &SimState, view: SectionView) -> Self {
-        Self {
-            cursor: ViewCursor {
-                position: sim.cursor,
-                revealed: sim.revealed,
-                event: sim.event,
-            },
-            view,
-            picture_open: sim.picture_open,
-            show_comparison: sim.show_comparison,
-            conclusion_hidden: sim.conclusion_hidden,
-            check: sim.check.clone(),
-            results_asked: sim.results_asked,
-        }
-    }
-
-    fn input(&self, run: Option<RunInput>) -> String {
-        SimulationInput {
-            run,
-            cursor: self.cursor,
-            frame: self.view.frame,
-            picture_open: self.picture_open,
-            show_comparison: self.show_comparison,
-            conclusion_hidden: self.conclusion_hidden,
-            world_now: self.view.world_now,
-            check: self.check.clone(),
-            results_asked: self.results_asked,
-        }
-        .to_json()
+/// The module's input as it is now, but for the run (sent only when new to it).
+fn input_of(sim: &SimState, view: SectionView) -> SimulationInput {
+    SimulationInput {
+        run: None,
+        cursor: ViewCursor {
+            position: sim.cursor,
+            revealed: sim.revealed,
+            event: sim.event,
+        },
+        frame: view.frame,
+        picture_open: sim.picture_open,
+        show_comparison: sim.show_comparison,
+        conclusion_hidden: sim.conclusion_hidden,
+        world_now: view.world_now,
+        check: sim.check.clone(),
+        results_asked: sim.results_asked,
     }
 }
 
@@ -122,15 +96,20 @@ pub fn use_simulation_section(
     // The revision of the run the module was last given.
     let given_run = use_mut_ref(|| None::<usize>);
     let wanted = (view.shown && sim.run.is_some()) || sim.check.is_some() || sim.results_asked > 0;
-    let given = Given::of(sim, view);
+    let given = input_of(sim, view);
     use_effect_with(
         (sim.run.clone(), given, wanted),
         move |(run, given, wanted)| {
             let new_run = run
                 .as_ref()
                 .filter(|run| *given_run.borrow() != Some(run.revision));
-            let with_run =
-                |run: Option<&Rc<RunInput>>| given.input(run.map(|r| RunInput::clone(r)));
+            let with_run = |run: Option<&Rc<RunInput>>| {
+                SimulationInput {
+                    run: run.map(|r| RunInput::clone(r)),
+                    ..given.clone()
+                }
+                .to_json()
+            };
             let offered = Bridge::offer(
                 &bridge,
                 *wanted,
