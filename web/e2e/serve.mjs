@@ -48,11 +48,12 @@ async function precompressed(file, encoding) {
 /** Serves `root` on `port` (0: any free one); with `gzip` (or `brotli`, which prefers brotli and
  *  falls back to gzip), compresses for clients that accept it, as a production host does.
  *  Resolves to the port and a `close()`. */
-export function startServer(root, port, { gzip = false, brotli = false } = {}) {
+export function startServer(root, port, { gzip = false, brotli = false, onRequest } = {}) {
   root = resolve(root);
   const compressed = new Map();
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://localhost");
+    onRequest?.(url.pathname);
     let path = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, "");
     if (path.endsWith("/")) path += "index.html";
     const base = path.startsWith("/__e2e/") ? testPages : root;

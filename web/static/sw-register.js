@@ -7,6 +7,11 @@
 const UPDATE_READY = "playground-update-ready";
 /** What sw.js takes as "take over now". */
 const ACTIVATE_UPDATE = "activate-update";
+/** What sw.js takes as "cache these files, which I loaded before you served me". */
+const CACHE_USED = "cache-used";
+/** A mark whose `detail` lists the files a loader used that the page's resource timing
+ *  does not show (a worker's own imports; WebKit lists no frames). */
+const USED_MARK = "playground:used";
 const RELOAD_BUTTON = ".update-notice button";
 
 if ("serviceWorker" in navigator) {
@@ -20,8 +25,10 @@ async function start() {
   let controlled = container.controller !== null;
   let asked = false;
   const offer = () => dispatchEvent(new Event(UPDATE_READY));
+  if (controlled) reportUsed(container);
   container.addEventListener("controllerchange", () => {
     const replaced = controlled;
+    if (!replaced) reportUsed(container);
     controlled = true;
     if (asked) reload();
     // Another tab let a newer version take over: this page is older than its worker.
@@ -45,6 +52,25 @@ async function start() {
     if (registration.waiting) registration.waiting.postMessage(ACTIVATE_UPDATE);
     else reload(); // already taken over (from another tab)
   });
+}
+
+/**
+ * Tells the worker that serves this page every file the page has used, and each one it
+ * uses from now on. What was fetched before the worker took control (a first visit's
+ * "Your reconcile" pane, the YAML reader, the sandbox's page) never went through it,
+ * so it would be missing offline. The worker caches only its own version's files and
+ * skips those it has; the rest of what it hears costs a lookup.
+ */
+function reportUsed(container) {
+  const urls = (entries) =>
+    entries.flatMap((entry) => (entry.entryType === "mark" ? (entry.name === USED_MARK && Array.isArray(entry.detail) ? entry.detail : []) : [entry.name]));
+  const observer = new PerformanceObserver((list) => {
+    const used = urls(list.getEntries());
+    if (used.length) container.controller?.postMessage({ type: CACHE_USED, urls: used });
+  });
+  // `buffered` delivers what the page loaded before, then each new entry.
+  observer.observe({ type: "resource", buffered: true });
+  observer.observe({ type: "mark", buffered: true });
 }
 
 /** Reloads with the latest edits in the address: the page saves them on `pagehide`

@@ -20,6 +20,17 @@ const CACHE = PREFIX + (BUILD?.version ?? "retired");
 const REVISION_HEADER = "x-playground-revision";
 // What the page posts to the waiting worker when the user chooses to reload.
 const ACTIVATE_UPDATE = "activate-update";
+// What a page posts once this worker controls it: the files it, its workers and its
+// frames loaded before (sw-register.js). They never came through here, so they are
+// cached now, as if they had.
+const CACHE_USED = "cache-used";
+// The sandbox's page, framed without the `sandbox` attribute and given its opaque origin
+// by the CSP `sandbox` header this worker adds: no engine lets a worker answer a frame
+// that has the attribute, so this is how the sandbox opens offline. The path exists only
+// here, never on the server, so nothing outside this worker serves it unsandboxed.
+const SANDBOXED_FRAME = "sandbox-sw.html";
+const SANDBOX_PAGE = "sandbox.html";
+const SANDBOX_POLICY = "sandbox allow-scripts";
 
 /** path (relative to the scope) → { path, url, revision, precache } */
 const FILES = new Map(
@@ -48,10 +59,17 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("message", (event) => {
   if (event.data === ACTIVATE_UPDATE) self.skipWaiting();
+  else if (BUILD && event.data?.type === CACHE_USED) event.waitUntil(cacheUsed(event.data.urls));
 });
 
 self.addEventListener("fetch", (event) => {
-  const file = BUILD && fileOf(event.request);
+  if (!BUILD) return;
+  if (isSandboxedFrame(event.request)) {
+    const page = FILES.get(SANDBOX_PAGE);
+    if (page) event.respondWith(respond(page).then(sandboxed));
+    return;
+  }
+  const file = fileOf(event.request);
   if (file) event.respondWith(respond(file));
 });
 
@@ -100,11 +118,52 @@ async function deleteCaches(which) {
 
 /** The build's file a request asks for, or null for anything else (left to the network). */
 function fileOf(request) {
-  if (request.method !== "GET" || !request.url.startsWith(SCOPE)) return null;
+  return request.method === "GET" ? fileAt(request.url, request.mode === "navigate") : null;
+}
+
+/** The build's file at `url` (a navigation to the scope's folder is the page), or null. */
+function fileAt(url, navigation) {
+  if (typeof url !== "string" || !url.startsWith(SCOPE)) return null;
   // The query is not part of the file: `?embed`, `?lesson=…`, a retry's `?retry=1`.
-  const path = new URL(request.url).pathname.slice(SCOPE_PATH.length);
-  if (request.mode === "navigate" && path === "") return FILES.get("index.html") ?? null;
+  const path = new URL(url).pathname.slice(SCOPE_PATH.length);
+  if (navigation && path === "") return FILES.get("index.html") ?? null;
   return FILES.get(path) ?? null;
+}
+
+/** Whether `request` asks for the sandbox's page under the path only this worker answers. */
+function isSandboxedFrame(request) {
+  return request.method === "GET" && request.url.startsWith(SCOPE) && new URL(request.url).pathname === SCOPE_PATH + SANDBOXED_FRAME;
+}
+
+/** `response` with the CSP `sandbox` header: its document gets an opaque origin. */
+function sandboxed(response) {
+  if (!response.ok) return response;
+  const headers = new Headers(response.headers);
+  headers.append("content-security-policy", SANDBOX_POLICY);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * Caches each of `urls` that is a file of this version and not cached yet. A page
+ * just loaded them, so the browser's HTTP cache has them: `force-cache` takes that
+ * copy, and a first visit downloads nothing twice. Each is still checked against
+ * its revision; a file that fails is left for its next use (workbox-window's
+ * CACHE_URLS does the same for what a page loaded before its worker).
+ */
+async function cacheUsed(urls) {
+  if (!Array.isArray(urls)) return;
+  const current = await cache();
+  const files = new Set(urls.map((url) => fileAt(url, false)).filter(Boolean));
+  await Promise.all(
+    [...files].map(async (file) => {
+      if (await current.match(file.url)) return;
+      try {
+        await current.put(file.url, await download(file, "force-cache"));
+      } catch {
+        // Offline again, or another version's copy: it is cached the next time it is used.
+      }
+    }),
+  );
 }
 
 /** This version's copy; else the network's, kept for next time if it is this version's. */
@@ -125,10 +184,13 @@ async function respond(file) {
   }
 }
 
-/** Downloads `file`, checks that it is this version's and marks it with its revision. */
-async function download(file) {
-  // Revalidated, so the browser's HTTP cache cannot hand back another version's copy.
-  const response = await fetch(file.url, { cache: "no-cache" });
+/**
+ * Downloads `file`, checks that it is this version's and marks it with its revision.
+ * Revalidated by default, so the browser's HTTP cache cannot hand back another
+ * version's copy unchecked; `force-cache` takes that copy, and the check refuses it.
+ */
+async function download(file, mode = "no-cache") {
+  const response = await fetch(file.url, { cache: mode });
   if (!response.ok) throw new Error(`${file.path}: ${response.status} ${response.statusText}`);
   const body = await response.arrayBuffer();
   // Hosts may rewrite HTML pages (injected analytics, minifying), so only the other files are checked.

@@ -4,7 +4,7 @@
 // gets back JSON texts it reads with core's own parser (see
 // crates/reconcile-wasm/src/yaml_page.rs for each call).
 //
-// Messages in: { id, op, args }. Out: { ready } or { failed } once, after
+// Messages in: { id, op, args }. Out: { ready, used } or { failed } once, after
 // the start; then { id, ok }, { id, errors } (a JSON array of located
 // errors) or { id, failed } (the call itself failed) per request.
 import init, * as yaml from "./pkg/reconcile_yaml.js";
@@ -25,7 +25,9 @@ init().then(
         self.postMessage(typeof error === "string" ? { id, errors: error } : { id, failed: String(error?.message ?? error) });
       }
     };
-    self.postMessage({ ready: true });
+    // What this worker loaded, for the page to pass on to its service worker
+    // (sw-register.js): the page's own resource timing never shows a worker's imports.
+    self.postMessage({ ready: true, used: performance.getEntriesByType("resource").map((entry) => entry.name) });
   },
   (error) => self.postMessage({ failed: String(error?.message ?? error) }),
 );

@@ -64,16 +64,30 @@ function tickMeter() {
   };
 }
 
+/** How the frame is sandboxed: by its attribute, or by the CSP header of the playground's
+ *  worker (the path only the worker answers; web/static/sandbox/README.md). */
+function sandboxingOf(frame) {
+  const attribute = frame?.getAttribute("sandbox") ?? null;
+  const path = frame ? new URL(frame.src).pathname : "";
+  if (attribute === "allow-scripts" && path.endsWith("/sandbox.html")) return "attribute";
+  if (attribute === null && path.endsWith("/sandbox-sw.html")) return "worker";
+  return `unexpected: sandbox=${attribute} at ${path}`;
+}
+
 /** 1. The seed example: the right actions, and the sandbox is an opaque-origin frame. */
 export async function seed() {
   const { Sandbox } = await host();
   const before = document.querySelectorAll("iframe").length;
+  // Known before the frame is made: the worker may take control of a first visit meanwhile.
+  const servedByPlayground = navigator.serviceWorker?.controller?.scriptURL.endsWith("/sw.js") ?? false;
   const sandbox = new Sandbox();
   const run = await sandbox.run(CORRECT, [SEED, { ...SEED, finalizers: '{"c":["x"]}' }]);
   const frame = document.querySelector('iframe[title="Sandbox for your code"]');
   const report = {
     framesBefore: before,
-    sandboxAttribute: frame?.getAttribute("sandbox") ?? null,
+    sandboxing: sandboxingOf(frame),
+    servedByPlayground,
+    frameReachable: frame ? frame.contentDocument !== null : null,
     results: run.results.map((r) => (r.ok ? JSON.parse(r.json) : r)),
     stopped: run.stopped ?? null,
     loadError: run.loadError ?? null,

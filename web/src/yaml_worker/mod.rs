@@ -22,7 +22,8 @@ const waiting = new Map();
 function start(url) {
   ready ??= new Promise((resolve, reject) => {
     // A new worker fetches its module again; the query keeps a cache from answering.
-    const started = new Worker(failures ? `${url}?retry=${failures}` : url, { type: "module" });
+    const address = failures ? `${url}?retry=${failures}` : url;
+    const started = new Worker(address, { type: "module" });
     const fail = (message) => {
       started.terminate();
       ready = null;
@@ -38,7 +39,12 @@ function start(url) {
     };
     started.onmessage = ({ data }) => {
       if (data.id === undefined) {
-        if (data.ready) { worker = started; resolve(); } else { fail(data.failed); }
+        if (data.ready) {
+          worker = started;
+          // The files it loaded, for the service worker (web/static/sw-register.js).
+          performance.mark("playground:used", { detail: [address, ...(data.used ?? [])] });
+          resolve();
+        } else { fail(data.failed); }
         return;
       }
       const answer = waiting.get(data.id);

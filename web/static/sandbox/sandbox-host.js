@@ -25,6 +25,14 @@ const START_LIMIT_MS = 10000;
 /** Pyodide's files the Python worker needs, under `pyodide/` beside the sandbox. */
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
 const LANGUAGES = ["javascript", "python"];
+/** The sandbox's page, framed with the `sandbox` attribute. */
+const SANDBOX_PAGE = "sandbox.html";
+/** The same page as the playground's service worker answers it, with a CSP `sandbox`
+ *  header instead of the attribute: no engine lets a worker answer a frame that has the
+ *  attribute, so only this one opens offline (sw.js, SANDBOXED_FRAME; README.md). */
+const SANDBOXED_BY_WORKER = "sandbox-sw.html";
+/** What sw-register.js reads for files the page's resource timing does not show. */
+const USED_MARK = "playground:used";
 /** Past the sandbox's own deadlines: silence this long means the sandbox itself is gone. */
 const GRACE_MS = 1500;
 
@@ -49,6 +57,12 @@ export function stoppedMessage(reason, index, total, limits = {}) {
     default:
       return "The sandbox that runs your code stopped answering (it may have run out of memory), so the run was stopped.";
   }
+}
+
+/** Whether the playground's own service worker (beside the sandbox) serves this page.
+ *  A course page's own worker, or none, gets the attribute. */
+function servedByPlayground(base) {
+  return globalThis.navigator?.serviceWorker?.controller?.scriptURL === new URL("sw.js", base).href;
 }
 
 export class Sandbox {
@@ -88,15 +102,33 @@ export class Sandbox {
       if (!response.ok) throw new Error(`could not load the sandbox's worker (${response.status})`);
       this.workerSource = await response.text();
     }
+    if (servedByPlayground(this.base)) {
+      try {
+        return await this.#open(SANDBOXED_BY_WORKER);
+      } catch {
+        // The worker did not answer the sandbox's page (an older version's worker, say):
+        // the network has no page at that path, so nothing ran. The attribute still works online.
+        this.frame?.remove();
+      }
+    }
+    await this.#open(SANDBOX_PAGE);
+    // The service worker caches what it never saw (sw-register.js): WebKit's resource
+    // timing lists no frames, so the frame's page is named here.
+    performance.mark(USED_MARK, { detail: [new URL(SANDBOX_PAGE, this.base).href] });
+  }
+
+  /** Frames `page` hidden, hands it the worker's code and waits until it is ready. */
+  async #open(page) {
     const frame = document.createElement("iframe");
-    // allow-scripts without allow-same-origin: the frame's origin is opaque.
-    frame.setAttribute("sandbox", "allow-scripts");
+    // allow-scripts without allow-same-origin: the frame's origin is opaque. The page
+    // the service worker answers gets the same flags from its CSP `sandbox` header.
+    if (page === SANDBOX_PAGE) frame.setAttribute("sandbox", "allow-scripts");
     frame.setAttribute("title", "Sandbox for your code");
     frame.setAttribute("aria-hidden", "true");
     frame.setAttribute("tabindex", "-1");
     frame.setAttribute("referrerpolicy", "no-referrer");
     frame.hidden = true;
-    frame.src = new URL("sandbox.html", this.base).href;
+    frame.src = new URL(page, this.base).href;
     this.frame = frame;
     const channel = new MessageChannel();
     const ready = new Promise((resolve, reject) => {
