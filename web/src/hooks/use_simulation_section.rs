@@ -1,5 +1,5 @@
 //! The page's side of the simulation section's module
-//! (`crates/reconcile-control-plane-ui`, `mount_simulation`): it simulates
+//! (`crates/reconcile-simulation-ui`, `mount_simulation`): it simulates
 //! the run and shows it (the timeline, chart, status grid, verdict, Faults
 //! and settings, the control-plane view, level vs edge, World now). The page
 //! gives it the run (only when its revision changed), the cursor and what
