@@ -55,7 +55,7 @@ pub struct EdgeStep {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Comparison {
+pub struct LevelEdge {
     pub level: Timeline,
     pub steps: Vec<EdgeStep>,
     /// Index into `steps` of the first step where the two worlds differ.
@@ -65,7 +65,7 @@ pub struct Comparison {
 }
 
 /// Runs both models on the scenario and its scripted events.
-pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Comparison {
+pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> LevelEdge {
     let level = simulate(scenario, config);
     let mut edge = EdgeHandler {
         world: World::with_custom_resource(scenario.observed.clone(), scenario.finalizers.clone()),
@@ -135,7 +135,7 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
     let final_desired = level.desired_after(level.passes.len(), config);
     let edge_final = resource_statuses(&final_desired, &edge.world, &[]);
     let level_final = resource_statuses(&final_desired, &level.final_world, &[]);
-    Comparison {
+    LevelEdge {
         level,
         steps,
         first_divergence,

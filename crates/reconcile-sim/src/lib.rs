@@ -142,7 +142,7 @@ pub use apiserver::PropagationPolicy;
 pub use backoff_series::{BackoffPoint, BackoffSeries, DelaySetBy, Retry};
 pub use comparison::SpecComparison;
 #[cfg(feature = "level-edge")]
-pub use edge::{compare_level_edge, Comparison, EdgeStep};
+pub use edge::{compare_level_edge, EdgeStep, LevelEdge};
 pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
 pub use expectations::PassSkip;
 pub use fault_input::DriftInputError;

@@ -39,9 +39,8 @@ fn is_lesson_file(path: &str) -> bool {
     path.starts_with("lessons/")
 }
 
-/// The control-plane view's module: every learner meets it in the simulation
-/// section, and lessons open it, so it is precached too, though it loads only
-/// when it opens. (The "Your reconcile" pane and the JS API's modules are
+/// The simulation section's module: every learner meets it, and it loads
+/// once the first view has painted, so it is precached with the first view. (The "Your reconcile" pane and the JS API's modules are
 /// cached on first use.)
 fn is_precached_module(path: &str) -> bool {
     let view = &crate::ui_modules::SIMULATION_UI;
