@@ -1309,9 +1309,10 @@ mod tests {
         assert_eq!(resync.trigger, Trigger::Resync);
         assert!((9_000..11_000).contains(&resync.started_at));
         assert_eq!(spelled(resync), vec!["CREATE cache-0"]);
-        assert!(timeline.log.iter().any(
-            |e| e.at == 28 && matches!(&e.what, reconcile_sim::Happening::ExternalEvent { .. })
-        ));
+        assert!(timeline
+            .log
+            .iter()
+            .any(|e| e.at == 28 && matches!(&e.what, reconcile_sim::Happening::ActorEvent { .. })));
 
         // Backoff: passes 1-4 fail and wait 5, 10, 20, 40 ms; pass 5 succeeds.
         let lesson = find("backoff");

@@ -247,7 +247,7 @@ mod tests {
                 moments: vec![
                     MomentFact::Start,
                     MomentFact::AfterPass { pass: 1 },
-                    MomentFact::AfterEvent {
+                    MomentFact::AfterActorEvent {
                         index: 0,
                         after_pass: 1,
                         script: 0,

@@ -53,7 +53,7 @@ fn check(scenario: &Scenario, config: &SimConfig) {
         .filter(|e| {
             matches!(
                 e.what,
-                Happening::ExternalEvent { .. } | Happening::Restarted
+                Happening::ActorEvent { .. } | Happening::Restarted
             )
         })
         .count();

@@ -82,12 +82,7 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> LevelEd
     let first = level
         .log
         .iter()
-        .find(|e| {
-            matches!(
-                e.what,
-                Happening::ExternalEvent { .. } | Happening::Restarted
-            )
-        })
+        .find(|e| matches!(e.what, Happening::ActorEvent { .. } | Happening::Restarted))
         .map_or(level.passes.len(), |e| e.after_pass);
     let actions = edge.on_custom_resource_added(&scenario.desired);
     let initial = "custom resource added".to_owned();
@@ -101,7 +96,7 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> LevelEd
         .filter(|e| {
             matches!(
                 e.what,
-                Happening::ExternalEvent { .. } | Happening::Restarted | Happening::Crashed { .. }
+                Happening::ActorEvent { .. } | Happening::Restarted | Happening::Crashed { .. }
             )
         })
         .collect();
@@ -122,9 +117,9 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> LevelEd
                 let moment = pass_moment(&level, entry.after_pass + 1);
                 steps.push(edge.step(event, false, actions, level_at, moment));
             }
-            Happening::ExternalEvent { event, .. } => {
+            Happening::ActorEvent { event, .. } => {
                 let actions = edge.on_external(event, down);
-                let moment = Moment::AfterEvent(actor_events);
+                let moment = Moment::AfterActorEvent(actor_events);
                 actor_events += 1;
                 steps.push(edge.step(event.to_string(), down, actions, level_at, moment));
             }

@@ -190,7 +190,7 @@ mod tests {
         let delete = lanes
             .columns
             .iter()
-            .position(|c| c.moment == Moment::AfterEvent(0))
+            .position(|c| c.moment == Moment::AfterActorEvent(0))
             .expect("the delete is a moment");
         let web1 = lane_of(&lanes, "web-1");
         assert_eq!(web1.level[delete], Some(SyncState::Missing));
@@ -227,7 +227,7 @@ mod tests {
         let scale_down = lanes
             .columns
             .iter()
-            .find(|c| c.moment == Moment::AfterEvent(0))
+            .find(|c| c.moment == Moment::AfterActorEvent(0))
             .expect("the scale-down is a moment");
         assert!(scale_down.edge.as_ref().expect("an event").missed);
         let web1 = lane_of(&lanes, "web-1");

@@ -158,7 +158,7 @@ fn desired_at(timeline: &Timeline, at: Millis, inclusive: bool) -> Resources {
     let mut desired = timeline.desired_initial.clone();
     for entry in &timeline.log {
         if entry.at < at || (inclusive && entry.at == at) {
-            if let Happening::ExternalEvent {
+            if let Happening::ActorEvent {
                 event: WorldEvent::SetDesired { desired: next },
                 ..
             } = &entry.what
@@ -598,7 +598,7 @@ fn adding_a_finalizer_while_terminating_is_rejected_with_the_api_server_message(
         .log
         .iter()
         .filter_map(|e| match &e.what {
-            Happening::ExternalEvent { effect, .. } => Some(effect.clone()),
+            Happening::ActorEvent { effect, .. } => Some(effect.clone()),
             _ => None,
         })
         .collect();
@@ -688,7 +688,7 @@ fn external_delete_drift_and_stray_create_at_chosen_passes() {
         .log
         .iter()
         .filter_map(|e| match &e.what {
-            Happening::ExternalEvent { effect, .. } => Some((e.at, e.after_pass, effect.clone())),
+            Happening::ActorEvent { effect, .. } => Some((e.at, e.after_pass, effect.clone())),
             _ => None,
         })
         .collect();
@@ -770,7 +770,7 @@ fn events_on_missing_or_existing_objects_change_nothing() {
         .log
         .iter()
         .filter_map(|e| match &e.what {
-            Happening::ExternalEvent { effect, .. } => Some(effect.clone()),
+            Happening::ActorEvent { effect, .. } => Some(effect.clone()),
             _ => None,
         })
         .collect();
@@ -2449,7 +2449,7 @@ proptest! {
         let external = timeline
             .log
             .iter()
-            .filter(|e| matches!(e.what, Happening::ExternalEvent { .. }))
+            .filter(|e| matches!(e.what, Happening::ActorEvent { .. }))
             .count();
         prop_assert_eq!(external, config.script.len());
     }
@@ -3055,7 +3055,7 @@ fn gc_log(timeline: &Timeline) -> Vec<String> {
 /// When a log entry reading like `text` happened first.
 fn first_at(timeline: &Timeline, text: &str) -> Option<Millis> {
     let reads = |what: &Happening| match what {
-        Happening::ExternalEvent { event, .. } => event.to_string(),
+        Happening::ActorEvent { event, .. } => event.to_string(),
         Happening::GarbageCollector { action } => action.to_string(),
         Happening::FinalizerRemoved {
             object, finalizer, ..
