@@ -40,8 +40,9 @@ fn is_lesson_file(path: &str) -> bool {
 }
 
 /// The simulation section's module: every learner meets it, and it loads
-/// once the first view has painted, so it is precached with the first view. (The "Your reconcile" pane and the JS API's modules are
-/// cached on first use.)
+/// once the first view has painted, so it is precached with the first view.
+/// (The "Your reconcile" pane and the JS API's modules are cached on first
+/// use.)
 fn is_precached_module(path: &str) -> bool {
     let view = &crate::ui_modules::SIMULATION_UI;
     path.strip_prefix("pkg/").is_some_and(|file| {
