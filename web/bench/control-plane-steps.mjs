@@ -2,7 +2,7 @@
 // with its view open, in headless Debian Chromium on the release build. The scenario is
 // generated: N pods whose image the controller must update, so pass 1 has N requests.
 // Each step is timed from the click to the picture's words changing (a MutationObserver).
-// The view is part of the simulation section's module (crates/reconcile-control-plane-ui),
+// The view is part of the simulation section's module (crates/reconcile-simulation-ui),
 // loaded once the first view has painted: in between come the page's reducer and its render
 // (the controls), then the cursor handed to the module, the section's render (the timeline
 // with the pass's events, World now) and the picture's replay. The plan at the cursor comes

@@ -268,10 +268,10 @@ test("the plots: axe finds nothing, light and dark; 375 px fits; the keyboard re
   await view(page).locator(".cp-plots").screenshot({ path: info.outputPath("plots-375.png") });
 });
 
-// The simulation section is a module of its own (crates/reconcile-control-plane-ui,
+// The simulation section is a module of its own (crates/reconcile-simulation-ui,
 // `mount_simulation`): the first view carries none of it, and it comes once the first
 // action list is on screen, once for the section and both views of the run.
-const MODULE = /reconcile_control_plane_ui/;
+const MODULE = /reconcile_simulation_ui/;
 
 test("the first view loads none of the simulation; it comes after the first action list, once for every view of the run", async ({ page }) => {
   const requests = [];
@@ -280,14 +280,14 @@ test("the first view loads none of the simulation; it comes after the first acti
   await expect(page.locator(".verdict-banner")).toBeVisible();
   const [mark, started] = await page.evaluate(() => [
     performance.getEntriesByName("first-action-list")[0].startTime,
-    performance.getEntriesByType("resource").filter((r) => /reconcile_control_plane_ui/.test(r.name)).map((r) => r.startTime),
+    performance.getEntriesByType("resource").filter((r) => /reconcile_simulation_ui/.test(r.name)).map((r) => r.startTime),
   ]);
   expect(started).toHaveLength(3);
   for (const at of started) expect(at).toBeGreaterThan(mark);
   expect(requests.filter((path) => MODULE.test(path)).sort()).toEqual([
-    "/pkg/reconcile_control_plane_ui.css",
-    "/pkg/reconcile_control_plane_ui.js",
-    "/pkg/reconcile_control_plane_ui_bg.wasm",
+    "/pkg/reconcile_simulation_ui.css",
+    "/pkg/reconcile_simulation_ui.js",
+    "/pkg/reconcile_simulation_ui_bg.wasm",
   ]);
   await expect(page.locator(".sim-loading")).toHaveCount(0);
   // Both views of the run are parts of it: no new download, and its stylesheet came with it.
@@ -330,7 +330,7 @@ test("an embed that shows only the editors and the plan never downloads the simu
 
 test.describe("a failed download of the simulation", () => {
   test.use({ expectedProblems: /^console error: Failed to load resource: net::ERR_FAILED$/ });
-  for (const file of ["reconcile_control_plane_ui.js", "reconcile_control_plane_ui_bg.wasm", "reconcile_control_plane_ui.css"]) {
+  for (const file of ["reconcile_simulation_ui.js", "reconcile_simulation_ui_bg.wasm", "reconcile_simulation_ui.css"]) {
     test(`(${file}) says so; a Step pressed meanwhile is kept, and Try again loads it and applies it`, async ({ page }) => {
       let fail = true;
       await page.route(`**/pkg/${file}`, (route) => (fail ? route.abort() : route.continue()));

@@ -47,7 +47,7 @@ test("the JS API at /pkg/reconcile.js reconciles, plans, simulates and throws th
     // The simulation module is fetched on the first simulate call, not by init().
     const simulationFetchedEarly = performance
       .getEntriesByType("resource")
-      .some((entry) => entry.name.includes("reconcile_sim"));
+      .some((entry) => /\/reconcile_sim(_bg\.wasm|\.js)$/.test(entry.name));
     const simulated = await api.simulate(
       { desired: {}, observed: { ns: {} }, finalizers: { ns: ["kubernetes"] } },
       { stuckFinalizers: [{ object: "ns", finalizer: "kubernetes" }] },

@@ -2,7 +2,7 @@
 //! its own built into `pkg/` (`cargo xtask ui-modules`): "Your reconcile"
 //! (`pkg/reconcile_exercise_ui.js`, from `crates/reconcile-exercise-ui`) the
 //! first time the pane opens, and the simulation section
-//! (`pkg/reconcile_control_plane_ui.js`, from `crates/reconcile-control-plane-ui`)
+//! (`pkg/reconcile_simulation_ui.js`, from `crates/reconcile-simulation-ui`)
 //! once the page has painted and has a run to simulate; never with the page. Each
 //! app is a module and the name of its mount function, `mount(host, input,
 //! onEvent)` or another export with the same parameters, whose result has
@@ -34,12 +34,12 @@ pub const EXERCISE_UI: OnDemandApp = OnDemandApp {
 /// chart, status grid, verdict, Faults and settings, World now, and its two
 /// views, the control plane pictured and level vs edge).
 pub const SIMULATION_SECTION: OnDemandApp = OnDemandApp {
-    module: CONTROL_PLANE_UI,
+    module: SIMULATION_UI,
     mount: "mount_simulation",
     host_class: "sim-host",
 };
 /// The module of the simulation section (the engine and every view of the run).
-const CONTROL_PLANE_UI: &str = "reconcile_control_plane_ui";
+const SIMULATION_UI: &str = "reconcile_simulation_ui";
 
 #[wasm_bindgen(inline_js = r#"
 const modules = new Map();

@@ -1,6 +1,6 @@
 //! What the page and the control-plane view tell each other. The view (the
 //! picture of the control plane with its text equivalent, the swimlanes and
-//! the backoff plot) is a wasm module of its own (`reconcile-control-plane-ui`),
+//! the backoff plot) is a wasm module of its own (`reconcile-simulation-ui`),
 //! loaded the first time its `<details>` opens, so the two talk through
 //! JavaScript: each message is one of these types as JSON text, written and
 //! read here on both sides. The page reads the view's [`ViewEvent`]s with

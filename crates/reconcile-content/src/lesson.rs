@@ -1265,8 +1265,8 @@ mod tests {
 
         // Idempotency: the edge handler's blind CREATE cache-0 is refused.
         let lesson = find("idempotency");
-        let comparison = compare_level_edge(&sim_scenario(&lesson), &lesson.sim_config());
-        assert!(comparison.steps[0]
+        let level_edge = compare_level_edge(&sim_scenario(&lesson), &lesson.sim_config());
+        assert!(level_edge.steps[0]
             .edge_actions
             .iter()
             .any(|(a, r)| &*a.name == "cache-0" && r == "rejected: AlreadyExists"));
@@ -1275,19 +1275,19 @@ mod tests {
         // the edge handler never hears of it and keeps web-1, the loop
         // deletes it after the restart (the step where they diverge).
         let lesson = find("level-vs-edge");
-        let comparison = compare_level_edge(&sim_scenario(&lesson), &lesson.sim_config());
-        assert!(comparison.steps[1].missed);
+        let level_edge = compare_level_edge(&sim_scenario(&lesson), &lesson.sim_config());
+        assert!(level_edge.steps[1].missed);
         assert_eq!(
-            comparison.steps[2].event,
+            level_edge.steps[2].event,
             "the controller restarted and listed what exists"
         );
-        assert_eq!(comparison.first_divergence, Some(2));
-        assert!(comparison
+        assert_eq!(level_edge.first_divergence, Some(2));
+        assert!(level_edge
             .edge_final
             .iter()
             .any(|s| s.name == "web-1" && s.state == reconcile_sim::SyncState::Extra));
         assert!(matches!(
-            comparison.level.verdict,
+            level_edge.level.verdict,
             Verdict::Converged { .. }
         ));
 
@@ -1309,9 +1309,10 @@ mod tests {
         assert_eq!(resync.trigger, Trigger::Resync);
         assert!((9_000..11_000).contains(&resync.started_at));
         assert_eq!(spelled(resync), vec!["CREATE cache-0"]);
-        assert!(timeline.log.iter().any(
-            |e| e.at == 28 && matches!(&e.what, reconcile_sim::Happening::ExternalEvent { .. })
-        ));
+        assert!(timeline
+            .log
+            .iter()
+            .any(|e| e.at == 28 && matches!(&e.what, reconcile_sim::Happening::ActorEvent { .. })));
 
         // Backoff: passes 1-4 fail and wait 5, 10, 20, 40 ms; pass 5 succeeds.
         let lesson = find("backoff");

@@ -75,8 +75,9 @@ pub struct SimulationInput {
     pub frame: SectionFrame,
     /// The control-plane view's `<details>` is open.
     pub picture_open: bool,
-    /// Level vs edge's `<details>` is open.
-    pub show_comparison: bool,
+    /// Level vs edge's `<details>` is open. Its wire name is the old one.
+    #[serde(rename = "show_comparison")]
+    pub show_level_edge: bool,
     /// A class link opened level vs edge: its conclusion waits.
     pub conclusion_hidden: bool,
     /// World now is shown beside the editors (past the start, nothing
@@ -115,8 +116,10 @@ pub enum SimulationEvent {
     MoveTo { position: usize },
     /// The control-plane view's `<details>` was opened or closed.
     ShowPicture { open: bool },
-    /// Level vs edge's `<details>` was opened or closed.
-    ShowComparison { show: bool },
+    /// Level vs edge's `<details>` was opened or closed. Its wire name is
+    /// the old one.
+    #[serde(rename = "show-comparison")]
+    ShowLevelEdge { show: bool },
     /// "Show the conclusion" was pressed in level vs edge.
     RevealConclusion,
     /// A setting was changed in Faults and settings: the whole settings as
@@ -182,7 +185,7 @@ impl SimulationEvent {
             "show-picture" => SimulationEvent::ShowPicture {
                 open: reader.flag(&message, "open"),
             },
-            "show-comparison" => SimulationEvent::ShowComparison {
+            "show-comparison" => SimulationEvent::ShowLevelEdge {
                 show: reader.flag(&message, "show"),
             },
             "reveal-conclusion" => SimulationEvent::RevealConclusion,
@@ -244,7 +247,7 @@ mod tests {
                 moments: vec![
                     MomentFact::Start,
                     MomentFact::AfterPass { pass: 1 },
-                    MomentFact::AfterEvent {
+                    MomentFact::AfterActorEvent {
                         index: 0,
                         after_pass: 1,
                         script: 0,
@@ -266,7 +269,7 @@ mod tests {
         });
         round_trip(SimulationEvent::MoveTo { position: 4 });
         round_trip(SimulationEvent::ShowPicture { open: true });
-        round_trip(SimulationEvent::ShowComparison { show: false });
+        round_trip(SimulationEvent::ShowLevelEdge { show: false });
         round_trip(SimulationEvent::RevealConclusion);
         let mut sim = SimConfig {
             failure_rate: 0.25,
@@ -341,7 +344,7 @@ mod tests {
                 embed: true,
             },
             picture_open: true,
-            show_comparison: false,
+            show_level_edge: false,
             conclusion_hidden: true,
             world_now: true,
             check: Some(LessonCheck {

@@ -43,8 +43,9 @@ pub struct SharedState {
     pub selected: Option<usize>,
     /// Level vs edge is open: a link opens it at this position for a class,
     /// its conclusion hidden until revealed. Left out when closed.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub compare: bool,
+    /// Its wire name, `compare`, is older than the name level vs edge.
+    #[serde(rename = "compare", skip_serializing_if = "std::ops::Not::not")]
+    pub level_edge: bool,
     pub preset: Option<String>,
     pub lesson: Option<String>,
     pub step: Option<usize>,
@@ -109,7 +110,7 @@ impl Default for SharedState {
             sim: preset.sim.clone(),
             pass: 0,
             selected: None,
-            compare: false,
+            level_edge: false,
             preset: Some(preset.id.to_owned()),
             lesson: None,
             step: None,
@@ -308,7 +309,7 @@ mod tests {
             desired: "{\"🚀\": {\"replicas\": 3}}".into(),
             pass: 4,
             selected: Some(2),
-            compare: true,
+            level_edge: true,
             ..SharedState::default()
         };
         state.sim.failure_rate = 0.3;

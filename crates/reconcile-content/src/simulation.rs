@@ -34,8 +34,9 @@ pub enum MomentFact {
     },
     /// Right after another actor's event: `index` into the timeline's actor
     /// events, `after_pass` passes finished when it happened, and `script`
-    /// its entry in `SimConfig::script`.
-    AfterEvent {
+    /// its entry in `SimConfig::script`. Its wire name is the old one.
+    #[serde(rename = "after-event")]
+    AfterActorEvent {
         index: usize,
         after_pass: usize,
         script: usize,
@@ -66,7 +67,7 @@ impl MomentFact {
         match self {
             MomentFact::Start => Moment::Start,
             MomentFact::AfterPass { pass } => Moment::AfterPass(pass),
-            MomentFact::AfterEvent { index, .. } => Moment::AfterEvent(index),
+            MomentFact::AfterActorEvent { index, .. } => Moment::AfterActorEvent(index),
         }
     }
 
@@ -75,7 +76,7 @@ impl MomentFact {
         match self {
             MomentFact::Start => 0,
             MomentFact::AfterPass { pass } => pass,
-            MomentFact::AfterEvent { after_pass, .. } => after_pass,
+            MomentFact::AfterActorEvent { after_pass, .. } => after_pass,
         }
     }
 }
@@ -89,9 +90,9 @@ impl RunFacts {
             .map(|moment| match *moment {
                 Moment::Start => MomentFact::Start,
                 Moment::AfterPass(pass) => MomentFact::AfterPass { pass },
-                Moment::AfterEvent(index) => {
+                Moment::AfterActorEvent(index) => {
                     let event = timeline.actor_events.get(index);
-                    MomentFact::AfterEvent {
+                    MomentFact::AfterActorEvent {
                         index,
                         after_pass: event.map_or(0, |e| e.after_pass),
                         script: event.map_or(usize::MAX, |e| e.script_index),
@@ -140,9 +141,9 @@ impl RunFacts {
 
     /// The position right after the actor's event of script entry `script`.
     pub fn position_of_script(&self, script: usize) -> Option<usize> {
-        self.moments
-            .iter()
-            .position(|m| matches!(m, MomentFact::AfterEvent { script: s, .. } if *s == script))
+        self.moments.iter().position(
+            |m| matches!(m, MomentFact::AfterActorEvent { script: s, .. } if *s == script),
+        )
     }
 
     /// Where pass `pass` (from 1) starts in the event log.
@@ -405,7 +406,7 @@ fn read_moment(reader: &Reader<'_>, item: &Json, path: JsonPath) -> MomentFact {
         "after-pass" => MomentFact::AfterPass {
             pass: count("pass"),
         },
-        "after-event" => MomentFact::AfterEvent {
+        "after-event" => MomentFact::AfterActorEvent {
             index: count("index"),
             after_pass: count("after_pass"),
             script: count("script"),
@@ -492,7 +493,7 @@ mod tests {
                     timeline.position_of(*moment),
                     "{name}"
                 );
-                if let Moment::AfterEvent(i) = moment {
+                if let Moment::AfterActorEvent(i) = moment {
                     actor_moments += 1;
                     let script = timeline.actor_events[*i].script_index;
                     assert_eq!(
@@ -548,7 +549,7 @@ mod tests {
                     );
                 }
                 // A moment of an earlier run that this one lacks.
-                let gone = Moment::AfterEvent(usize::MAX);
+                let gone = Moment::AfterActorEvent(usize::MAX);
                 assert_eq!(facts.place(gone, pass), revealed, "{name}");
                 let here = Moment::AfterPass(pass);
                 let expected = timeline.position_of(here).unwrap_or(revealed);
@@ -605,7 +606,7 @@ mod tests {
             moments: vec![
                 MomentFact::Start,
                 MomentFact::AfterPass { pass: 1 },
-                MomentFact::AfterEvent {
+                MomentFact::AfterActorEvent {
                     index: 0,
                     after_pass: 1,
                     script: 4,

@@ -41,10 +41,10 @@ fn check(scenario: &Scenario, config: &SimConfig) {
     );
     check_timeline(scenario, config, &timeline);
 
-    let comparison = compare_level_edge(scenario, config);
+    let level_edge = compare_level_edge(scenario, config);
     assert!(
-        comparison.level == timeline,
-        "the level-vs-edge comparison ran a different simulation"
+        level_edge.level == timeline,
+        "level vs edge ran a different simulation"
     );
     // The initial list, then every scripted event that happened and every restart.
     let traced = timeline
@@ -53,14 +53,14 @@ fn check(scenario: &Scenario, config: &SimConfig) {
         .filter(|e| {
             matches!(
                 e.what,
-                Happening::ExternalEvent { .. } | Happening::Restarted
+                Happening::ActorEvent { .. } | Happening::Restarted
             )
         })
         .count();
-    assert_eq!(comparison.steps.len(), 1 + traced);
-    assert!(comparison
+    assert_eq!(level_edge.steps.len(), 1 + traced);
+    assert!(level_edge
         .first_divergence
-        .is_none_or(|i| comparison.steps[i].diverged));
+        .is_none_or(|i| level_edge.steps[i].diverged));
 }
 
 fn check_timeline(scenario: &Scenario, config: &SimConfig, timeline: &Timeline) {

@@ -55,7 +55,7 @@ pub struct EdgeStep {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Comparison {
+pub struct LevelEdge {
     pub level: Timeline,
     pub steps: Vec<EdgeStep>,
     /// Index into `steps` of the first step where the two worlds differ.
@@ -65,7 +65,7 @@ pub struct Comparison {
 }
 
 /// Runs both models on the scenario and its scripted events.
-pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Comparison {
+pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> LevelEdge {
     let level = simulate(scenario, config);
     let mut edge = EdgeHandler {
         world: World::with_custom_resource(scenario.observed.clone(), scenario.finalizers.clone()),
@@ -82,12 +82,7 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
     let first = level
         .log
         .iter()
-        .find(|e| {
-            matches!(
-                e.what,
-                Happening::ExternalEvent { .. } | Happening::Restarted
-            )
-        })
+        .find(|e| matches!(e.what, Happening::ActorEvent { .. } | Happening::Restarted))
         .map_or(level.passes.len(), |e| e.after_pass);
     let actions = edge.on_custom_resource_added(&scenario.desired);
     let initial = "custom resource added".to_owned();
@@ -101,7 +96,7 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
         .filter(|e| {
             matches!(
                 e.what,
-                Happening::ExternalEvent { .. } | Happening::Restarted | Happening::Crashed { .. }
+                Happening::ActorEvent { .. } | Happening::Restarted | Happening::Crashed { .. }
             )
         })
         .collect();
@@ -122,9 +117,9 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
                 let moment = pass_moment(&level, entry.after_pass + 1);
                 steps.push(edge.step(event, false, actions, level_at, moment));
             }
-            Happening::ExternalEvent { event, .. } => {
+            Happening::ActorEvent { event, .. } => {
                 let actions = edge.on_external(event, down);
-                let moment = Moment::AfterEvent(actor_events);
+                let moment = Moment::AfterActorEvent(actor_events);
                 actor_events += 1;
                 steps.push(edge.step(event.to_string(), down, actions, level_at, moment));
             }
@@ -135,7 +130,7 @@ pub fn compare_level_edge(scenario: &SimScenario, config: &SimConfig) -> Compari
     let final_desired = level.desired_after(level.passes.len(), config);
     let edge_final = resource_statuses(&final_desired, &edge.world, &[]);
     let level_final = resource_statuses(&final_desired, &level.final_world, &[]);
-    Comparison {
+    LevelEdge {
         level,
         steps,
         first_divergence,

@@ -20,7 +20,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::edge::{Comparison, EdgeStep};
+use crate::edge::{EdgeStep, LevelEdge};
 use crate::status::{resource_statuses, SyncState};
 use crate::world::World;
 use crate::Moment;
@@ -64,7 +64,7 @@ pub struct Lanes {
     pub objects: Vec<ObjectLanes>,
 }
 
-impl Comparison {
+impl LevelEdge {
     /// The lanes from the start up to the moment at `last` (a position in
     /// the level run's moments; clamped to the run).
     pub fn lanes(&self, last: usize) -> Lanes {
@@ -185,12 +185,12 @@ mod tests {
             }],
             ..SimConfig::default()
         };
-        let comparison = compare_level_edge(&two_pods(), &config);
-        let lanes = comparison.lanes(usize::MAX);
+        let level_edge = compare_level_edge(&two_pods(), &config);
+        let lanes = level_edge.lanes(usize::MAX);
         let delete = lanes
             .columns
             .iter()
-            .position(|c| c.moment == Moment::AfterEvent(0))
+            .position(|c| c.moment == Moment::AfterActorEvent(0))
             .expect("the delete is a moment");
         let web1 = lane_of(&lanes, "web-1");
         assert_eq!(web1.level[delete], Some(SyncState::Missing));
@@ -222,12 +222,12 @@ mod tests {
             }],
             ..SimConfig::default()
         };
-        let comparison = compare_level_edge(&two_pods(), &config);
-        let lanes = comparison.lanes(usize::MAX);
+        let level_edge = compare_level_edge(&two_pods(), &config);
+        let lanes = level_edge.lanes(usize::MAX);
         let scale_down = lanes
             .columns
             .iter()
-            .find(|c| c.moment == Moment::AfterEvent(0))
+            .find(|c| c.moment == Moment::AfterActorEvent(0))
             .expect("the scale-down is a moment");
         assert!(scale_down.edge.as_ref().expect("an event").missed);
         let web1 = lane_of(&lanes, "web-1");
@@ -241,9 +241,9 @@ mod tests {
         assert_eq!(web1.edge.last(), Some(&Some(SyncState::Extra)));
         assert_eq!(web1.level.last(), Some(&None));
         // Up to a chosen moment only.
-        assert_eq!(comparison.lanes(0).columns.len(), 1);
+        assert_eq!(level_edge.lanes(0).columns.len(), 1);
         assert_eq!(
-            column_label(&comparison.level, Moment::AfterPass(2)),
+            column_label(&level_edge.level, Moment::AfterPass(2)),
             "pass 2"
         );
     }

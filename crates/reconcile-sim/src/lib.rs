@@ -142,7 +142,7 @@ pub use apiserver::PropagationPolicy;
 pub use backoff_series::{BackoffPoint, BackoffSeries, DelaySetBy, Retry};
 pub use comparison::SpecComparison;
 #[cfg(feature = "level-edge")]
-pub use edge::{compare_level_edge, Comparison, EdgeStep};
+pub use edge::{compare_level_edge, EdgeStep, LevelEdge};
 pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
 pub use expectations::PassSkip;
 pub use fault_input::DriftInputError;
@@ -686,7 +686,9 @@ pub enum Happening {
     Deferred {
         trigger: Trigger,
     },
-    ExternalEvent {
+    /// Another actor's scripted event. Its wire name is the old one.
+    #[serde(rename = "external-event")]
+    ActorEvent {
         event: WorldEvent,
         effect: String,
     },
@@ -878,7 +880,7 @@ impl Timeline {
     pub fn desired_after(&self, passes: usize, _config: &SimConfig) -> Resources {
         let mut desired = &self.desired_initial;
         for entry in self.log.iter().filter(|e| e.after_pass <= passes) {
-            if let Happening::ExternalEvent {
+            if let Happening::ActorEvent {
                 event: WorldEvent::SetDesired { desired: next },
                 ..
             } = &entry.what

@@ -34,7 +34,7 @@ pub enum Moment {
     /// Right after pass `n` (1-based) ended.
     AfterPass(usize),
     /// Right after another actor's event: an index into [`Timeline::actor_events`].
-    AfterEvent(usize),
+    AfterActorEvent(usize),
 }
 
 /// One scripted event of another actor, with the world it left.
@@ -238,7 +238,7 @@ pub(crate) fn moments_of(passes: usize, actor_events: &[ActorEventRecord]) -> Ve
             moments.push(Moment::AfterPass(pass));
         }
         while let Some((index, _)) = events.next_if(|(_, e)| e.after_pass <= pass) {
-            moments.push(Moment::AfterEvent(index));
+            moments.push(Moment::AfterActorEvent(index));
         }
     }
     moments
@@ -250,14 +250,14 @@ impl Timeline {
         match moment {
             Moment::Start => 0,
             Moment::AfterPass(pass) => pass,
-            Moment::AfterEvent(i) => self.actor_events.get(i).map_or(0, |e| e.after_pass),
+            Moment::AfterActorEvent(i) => self.actor_events.get(i).map_or(0, |e| e.after_pass),
         }
     }
 
     /// The API server's store at `moment`.
     pub fn world_at(&self, moment: Moment) -> &World {
         match moment {
-            Moment::AfterEvent(i) => match self.actor_events.get(i) {
+            Moment::AfterActorEvent(i) => match self.actor_events.get(i) {
                 Some(event) => &event.world_after,
                 None => &self.final_world,
             },
@@ -271,7 +271,7 @@ impl Timeline {
         let last_event = match moment {
             Moment::Start => None,
             Moment::AfterPass(pass) => self.actor_events.iter().rposition(|e| e.after_pass < pass),
-            Moment::AfterEvent(i) => Some(i),
+            Moment::AfterActorEvent(i) => Some(i),
         };
         last_event
             .and_then(|i| self.actor_events.get(i))
@@ -287,7 +287,7 @@ impl Timeline {
                 controller_out_of_sync(self.compare, &self.desired_initial, &observed, &finalizers)
             }
             Moment::AfterPass(pass) => self.passes.get(pass - 1).map_or(0, |p| p.out_of_sync),
-            Moment::AfterEvent(i) => self.actor_events.get(i).map_or(0, |e| e.out_of_sync),
+            Moment::AfterActorEvent(i) => self.actor_events.get(i).map_or(0, |e| e.out_of_sync),
         }
     }
 
@@ -312,7 +312,7 @@ impl Timeline {
             .actor_events
             .iter()
             .position(|e| e.script_index == script_index)?;
-        self.position_of(Moment::AfterEvent(event))
+        self.position_of(Moment::AfterActorEvent(event))
     }
 
     /// The store's objects at `moment`, each marked with how it changed since the start.
@@ -325,7 +325,7 @@ impl Timeline {
         match moment {
             Moment::Start => "the start".to_owned(),
             Moment::AfterPass(pass) => format!("pass {pass}"),
-            Moment::AfterEvent(i) => match self.actor_events.get(i) {
+            Moment::AfterActorEvent(i) => match self.actor_events.get(i) {
                 Some(e) if e.after_pass == 0 => format!("{} (before pass 1)", e.event),
                 Some(e) => format!("{} (after pass {})", e.event, e.after_pass),
                 None => "the end".to_owned(),
@@ -440,7 +440,7 @@ mod tests {
         let timeline = simulate(&seed(), &config);
         let last = *timeline.moments.last().expect("moments");
         let scenario = seed();
-        assert_eq!(last, Moment::AfterEvent(0));
+        assert_eq!(last, Moment::AfterActorEvent(0));
         assert_eq!(timeline.passes_at(last), 1);
         assert_eq!(
             timeline.position_of_script(0),
@@ -505,7 +505,7 @@ mod tests {
             ..SimConfig::default()
         };
         let timeline = simulate(&scenario, &config);
-        let rows = timeline.world_rows_at(Moment::AfterEvent(0));
+        let rows = timeline.world_rows_at(Moment::AfterActorEvent(0));
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].change, ObjectChange::Terminating);
         assert_eq!(rows[0].finalizers, ["x/y"]);
@@ -523,10 +523,14 @@ mod tests {
         let timeline = simulate(&seed(), &config);
         assert_eq!(
             timeline.moments[..3],
-            [Moment::Start, Moment::AfterEvent(0), Moment::AfterPass(1)]
+            [
+                Moment::Start,
+                Moment::AfterActorEvent(0),
+                Moment::AfterPass(1)
+            ]
         );
         assert!(!timeline
-            .world_at(Moment::AfterEvent(0))
+            .world_at(Moment::AfterActorEvent(0))
             .observed
             .contains("b"));
     }

@@ -208,11 +208,11 @@ impl LoopCheck {
             self.run_ended();
         }
         let run = self.runs;
-        let call = |desired, observed, finalizers, restarts: u64| LoopCall {
+        let call = |desired, observed, finalizers, incarnation: u64| LoopCall {
             desired,
             observed,
             finalizers,
-            process: run.wrapping_mul(1 << 32).wrapping_add(restarts),
+            process: run.wrapping_mul(1 << 32).wrapping_add(incarnation),
         };
         match &mut self.phase {
             Phase::Converge(simulation) | Phase::Restart { simulation, .. } => {
@@ -221,9 +221,9 @@ impl LoopCheck {
                         desired,
                         observed,
                         finalizers,
-                        restarts,
+                        incarnation,
                         ..
-                    }) => Some(call(desired, observed, Some(finalizers), restarts)),
+                    }) => Some(call(desired, observed, Some(finalizers), incarnation)),
                     Step::Finished(_) => None,
                 }
             }

@@ -55,7 +55,7 @@ pub enum Position {
 pub fn position_of_moment(timeline: &Timeline, moment: Moment) -> Option<Position> {
     match moment {
         Moment::Start => Some(Position::Start),
-        Moment::AfterEvent(i) => Some(Position::ActorEvent(i)),
+        Moment::AfterActorEvent(i) => Some(Position::ActorEvent(i)),
         Moment::AfterPass(n) => timeline
             .events
             .entries

@@ -163,7 +163,7 @@ pub fn column_label(timeline: &Timeline, moment: Moment) -> String {
     match moment {
         Moment::Start => "start".to_owned(),
         Moment::AfterPass(pass) => format!("pass {pass}"),
-        Moment::AfterEvent(i) => timeline
+        Moment::AfterActorEvent(i) => timeline
             .actor_events
             .get(i)
             .map_or_else(String::new, |e| e.event.to_string()),

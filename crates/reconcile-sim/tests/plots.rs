@@ -92,7 +92,7 @@ fn lanes_cap_many_objects_and_put_the_ones_out_of_sync_first() {
     assert_eq!(names, ["p-03", "p-07", "p-29", "p-00", "p-01"]);
     assert_eq!(lanes.hidden, 25);
     let delete = timeline
-        .position_of(Moment::AfterEvent(0))
+        .position_of(Moment::AfterActorEvent(0))
         .expect("the delete is a moment");
     let p29 = &lanes.lanes[2];
     assert_eq!(p29.cells[delete].state, Some(SyncState::Missing));

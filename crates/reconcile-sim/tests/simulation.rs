@@ -158,7 +158,7 @@ fn desired_at(timeline: &Timeline, at: Millis, inclusive: bool) -> Resources {
     let mut desired = timeline.desired_initial.clone();
     for entry in &timeline.log {
         if entry.at < at || (inclusive && entry.at == at) {
-            if let Happening::ExternalEvent {
+            if let Happening::ActorEvent {
                 event: WorldEvent::SetDesired { desired: next },
                 ..
             } = &entry.what
@@ -509,17 +509,17 @@ fn a_wanted_object_deleted_with_finalizers_goes_when_they_are_gone_and_comes_bac
         "a new object: no finalizers"
     );
 
-    let comparison = compare_level_edge(&scenario, &config);
+    let level_edge = compare_level_edge(&scenario, &config);
     assert_eq!(
-        comparison.steps[1].edge_actions,
+        level_edge.steps[1].edge_actions,
         vec![(
             Action::create("pvc", json(r#"{"size":1}"#)),
             "applied".to_owned()
         )]
     );
-    assert_eq!(comparison.edge_final, comparison.level_final);
+    assert_eq!(level_edge.edge_final, level_edge.level_final);
     assert_eq!(
-        states(&comparison.level_final),
+        states(&level_edge.level_final),
         vec![("pvc".into(), SyncState::InSync)]
     );
 }
@@ -598,7 +598,7 @@ fn adding_a_finalizer_while_terminating_is_rejected_with_the_api_server_message(
         .log
         .iter()
         .filter_map(|e| match &e.what {
-            Happening::ExternalEvent { effect, .. } => Some(effect.clone()),
+            Happening::ActorEvent { effect, .. } => Some(effect.clone()),
             _ => None,
         })
         .collect();
@@ -688,7 +688,7 @@ fn external_delete_drift_and_stray_create_at_chosen_passes() {
         .log
         .iter()
         .filter_map(|e| match &e.what {
-            Happening::ExternalEvent { effect, .. } => Some((e.at, e.after_pass, effect.clone())),
+            Happening::ActorEvent { effect, .. } => Some((e.at, e.after_pass, effect.clone())),
             _ => None,
         })
         .collect();
@@ -770,7 +770,7 @@ fn events_on_missing_or_existing_objects_change_nothing() {
         .log
         .iter()
         .filter_map(|e| match &e.what {
-            Happening::ExternalEvent { effect, .. } => Some(effect.clone()),
+            Happening::ActorEvent { effect, .. } => Some(effect.clone()),
             _ => None,
         })
         .collect();
@@ -1265,14 +1265,14 @@ fn desired_after_follows_when_a_spec_change_really_happened() {
     assert!(timeline.passes.len() < 5, "{}", timeline.passes.len());
     assert_eq!(timeline.desired_after(1, &config), next);
     assert_eq!(final_desired(&timeline, &config), next);
-    let comparison = compare_level_edge(&scenario, &config);
+    let level_edge = compare_level_edge(&scenario, &config);
     assert_eq!(
-        states(&comparison.level_final),
+        states(&level_edge.level_final),
         vec![("b".into(), SyncState::InSync)],
         "the level loop reached the new desired state"
     );
     assert_eq!(
-        states(&comparison.edge_final),
+        states(&level_edge.edge_final),
         vec![("b".into(), SyncState::InSync)]
     );
 }
@@ -1712,8 +1712,8 @@ fn each_preset_reaches_its_verdict() {
 #[test]
 fn the_edge_triggered_handler_never_hears_what_changed_while_it_was_down() {
     let (scenario, config) = preset_scenario("missed-events");
-    let comparison = compare_level_edge(&scenario, &config);
-    let events: Vec<(&str, bool)> = comparison
+    let level_edge = compare_level_edge(&scenario, &config);
+    let events: Vec<(&str, bool)> = level_edge
         .steps
         .iter()
         .map(|s| (s.event.as_str(), s.missed))
@@ -1727,30 +1727,30 @@ fn the_edge_triggered_handler_never_hears_what_changed_while_it_was_down() {
         ]
     );
     assert!(
-        comparison.steps[1].edge_actions.is_empty(),
+        level_edge.steps[1].edge_actions.is_empty(),
         "nobody heard it"
     );
     assert_eq!(
-        comparison.steps[2].edge_actions,
+        level_edge.steps[2].edge_actions,
         vec![(
             Action::create("web-0", json(r#"{"image":"web:1"}"#)),
             "rejected: AlreadyExists".to_owned()
         )],
         "on restart it creates what the current spec names, and deletes nothing"
     );
-    assert_eq!(comparison.first_divergence, Some(2));
+    assert_eq!(level_edge.first_divergence, Some(2));
     assert_eq!(
-        states(&comparison.edge_final),
+        states(&level_edge.edge_final),
         vec![
             ("web-0".into(), SyncState::InSync),
             ("web-1".into(), SyncState::Extra)
         ]
     );
     assert_eq!(
-        states(&comparison.level_final),
+        states(&level_edge.level_final),
         vec![("web-0".into(), SyncState::InSync)]
     );
-    let after_restart = &comparison.level.passes[1];
+    let after_restart = &level_edge.level.passes[1];
     assert_eq!(
         actions(after_restart),
         vec![(ActionKind::Delete, "web-1".into(), ActionResult::Applied)]
@@ -1761,9 +1761,9 @@ fn the_edge_triggered_handler_never_hears_what_changed_while_it_was_down() {
         crash: None,
         ..config
     };
-    let comparison = compare_level_edge(&scenario, &config);
-    assert_eq!(comparison.first_divergence, None);
-    assert_eq!(comparison.edge_final, comparison.level_final);
+    let level_edge = compare_level_edge(&scenario, &config);
+    assert_eq!(level_edge.first_divergence, None);
+    assert_eq!(level_edge.edge_final, level_edge.level_final);
 }
 
 /// A pod deleted while the controller is down is recreated by the edge
@@ -1780,10 +1780,10 @@ fn a_delete_while_down_is_recreated_by_the_blind_create_on_restart() {
         script: vec![after(1, delete("b"))],
         ..SimConfig::default()
     };
-    let comparison = compare_level_edge(&scenario, &config);
-    assert!(comparison.steps[1].missed);
-    assert_eq!(comparison.edge_final, comparison.level_final);
-    assert!(comparison
+    let level_edge = compare_level_edge(&scenario, &config);
+    assert!(level_edge.steps[1].missed);
+    assert_eq!(level_edge.edge_final, level_edge.level_final);
+    assert!(level_edge
         .level_final
         .iter()
         .all(|s| s.state == SyncState::InSync));
@@ -1800,8 +1800,8 @@ fn level_vs_edge_takes_scripted_events_by_pass_then_in_script_order() {
         script: vec![event(2, "a"), event(1, "b"), event(0, "c"), event(1, "d")],
         ..SimConfig::default()
     };
-    let comparison = compare_level_edge(&scenario, &config);
-    let events: Vec<&str> = comparison.steps.iter().map(|s| s.event.as_str()).collect();
+    let level_edge = compare_level_edge(&scenario, &config);
+    let events: Vec<&str> = level_edge.steps.iter().map(|s| s.event.as_str()).collect();
     assert_eq!(
         events,
         [
@@ -1818,9 +1818,9 @@ fn level_vs_edge_takes_scripted_events_by_pass_then_in_script_order() {
 fn the_edge_triggered_handler_acts_on_payloads_without_looking() {
     // The initial "added" event makes it create every desired name, even those that exist.
     let scenario = scenario(r#"{"a":1,"b":1}"#, r#"{"a":2}"#, "null");
-    let comparison = compare_level_edge(&scenario, &SimConfig::default());
+    let level_edge = compare_level_edge(&scenario, &SimConfig::default());
     assert_eq!(
-        comparison.steps[0].edge_actions,
+        level_edge.steps[0].edge_actions,
         vec![
             (
                 Action::create("a", json("1")),
@@ -1830,14 +1830,14 @@ fn the_edge_triggered_handler_acts_on_payloads_without_looking() {
         ]
     );
     assert_eq!(
-        states(&comparison.edge_final),
+        states(&level_edge.edge_final),
         vec![
             ("a".into(), SyncState::Drifted),
             ("b".into(), SyncState::InSync)
         ]
     );
-    assert_eq!(comparison.first_divergence, Some(0));
-    assert!(converged(&comparison.level.verdict));
+    assert_eq!(level_edge.first_divergence, Some(0));
+    assert!(converged(&level_edge.level.verdict));
 }
 
 // ---------------------------------------------------------------------------
@@ -2031,9 +2031,9 @@ fn field_paths_are_bounded_so_values_never_nest_too_deep() {
     let run = std::thread::Builder::new()
         .stack_size(1 << 20)
         .spawn(move || {
-            let comparison = compare_level_edge(&start, &config);
-            let text = serde_json::to_string(&comparison.level).expect("serializes");
-            (comparison.level.passes.len(), text.len())
+            let level_edge = compare_level_edge(&start, &config);
+            let text = serde_json::to_string(&level_edge.level).expect("serializes");
+            (level_edge.level.passes.len(), text.len())
         })
         .expect("thread starts");
     let (passes, bytes) = run.join().expect("no stack overflow");
@@ -2449,7 +2449,7 @@ proptest! {
         let external = timeline
             .log
             .iter()
-            .filter(|e| matches!(e.what, Happening::ExternalEvent { .. }))
+            .filter(|e| matches!(e.what, Happening::ActorEvent { .. }))
             .count();
         prop_assert_eq!(external, config.script.len());
     }
@@ -2623,13 +2623,13 @@ proptest! {
         watch_break_rate in prop_oneof![Just(0.0), 0.0f64..0.5],
     ) {
         let config = SimConfig { seed, script, watch_break_rate, ..SimConfig::default() };
-        let comparison = compare_level_edge(&scenario, &config);
-        prop_assert!(converged(&comparison.level.verdict), "{}", comparison.level.verdict);
-        let last = comparison.steps.last().expect("steps");
+        let level_edge = compare_level_edge(&scenario, &config);
+        prop_assert!(converged(&level_edge.level.verdict), "{}", level_edge.level.verdict);
+        let last = level_edge.steps.last().expect("steps");
         prop_assert_eq!(&last.edge_observed, &last.level_observed);
-        prop_assert_eq!(&last.level_observed, &comparison.level.final_world.observed);
-        prop_assert_eq!(states(&comparison.edge_final), states(&comparison.level_final));
-        prop_assert!(comparison.steps.iter().all(|s| !s.missed));
+        prop_assert_eq!(&last.level_observed, &level_edge.level.final_world.observed);
+        prop_assert_eq!(states(&level_edge.edge_final), states(&level_edge.level_final));
+        prop_assert!(level_edge.steps.iter().all(|s| !s.missed));
     }
 
     /// (e) The work queue: random add/get/done never hand a key out twice at
@@ -3055,7 +3055,7 @@ fn gc_log(timeline: &Timeline) -> Vec<String> {
 /// When a log entry reading like `text` happened first.
 fn first_at(timeline: &Timeline, text: &str) -> Option<Millis> {
     let reads = |what: &Happening| match what {
-        Happening::ExternalEvent { event, .. } => event.to_string(),
+        Happening::ActorEvent { event, .. } => event.to_string(),
         Happening::GarbageCollector { action } => action.to_string(),
         Happening::FinalizerRemoved {
             object, finalizer, ..
@@ -3367,12 +3367,12 @@ fn an_object_terminating_at_the_start_goes_when_its_finalizer_owner_is_done() {
         unmarked.passes[0].world_after.terminating.get("svc"),
         Some(&21)
     );
-    // And the edge-triggered comparison starts from the same world.
-    let comparison = compare_level_edge(&scenario, &config);
+    // And the edge-triggered handler starts from the same world.
+    let level_edge = compare_level_edge(&scenario, &config);
     assert!(
-        comparison.edge_final.is_empty(),
+        level_edge.edge_final.is_empty(),
         "{:?}",
-        comparison.edge_final
+        level_edge.edge_final
     );
 }
 
@@ -3399,8 +3399,8 @@ proptest! {
 #[test]
 fn a_delete_while_down_arrives_as_nothing_after_the_restart() {
     let (scenario, config) = preset_scenario("deleted-while-down");
-    let comparison = compare_level_edge(&scenario, &config);
-    let heard: Vec<(&str, bool)> = comparison
+    let level_edge = compare_level_edge(&scenario, &config);
+    let heard: Vec<(&str, bool)> = level_edge
         .steps
         .iter()
         .map(|s| (s.event.as_str(), s.missed))
@@ -3414,14 +3414,14 @@ fn a_delete_while_down_arrives_as_nothing_after_the_restart() {
         ]
     );
     assert_eq!(
-        comparison.steps[2].edge_actions[1],
+        level_edge.steps[2].edge_actions[1],
         (
             Action::create("web-1", json(r#"{"image":"web:1"}"#)),
             "applied".to_owned()
         ),
         "the blind create on restart brings web-1 back"
     );
-    let after_restart = &comparison.level.passes[1];
+    let after_restart = &level_edge.level.passes[1];
     assert_eq!(
         after_restart.trigger.to_string(),
         "custom resource listed after the controller restarted"

@@ -1,6 +1,6 @@
 //! What the page (`reconcile-web`) and the yew apps it loads on demand
-//! ("Your reconcile", `reconcile-exercise-ui`; the control-plane view,
-//! `reconcile-control-plane-ui`) share, each in one place:
+//! ("Your reconcile", `reconcile-exercise-ui`; the simulation section,
+//! `reconcile-simulation-ui`) share, each in one place:
 //!
 //! - [`tree_id`]: how an app loaded later takes a tree number the page's yew
 //!   does not use, so that two yew apps can share one DOM;

@@ -1,5 +1,5 @@
 //! The simulation's records in words, where more than one view shows them:
-//! the page's timeline, and the control-plane view's module (its picture,
+//! the page's timeline, and the simulation section's module (its picture,
 //! swimlanes and level vs edge). Wording only; the records come from `reconcile_sim`.
 
 use reconcile_sim::events::SimEvent;

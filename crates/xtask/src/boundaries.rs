@@ -105,14 +105,14 @@ const RULES: [Rule; 14] = [
         ],
     },
     Rule {
-        what: "the page links neither the TypeScript generator, the pane, the control-plane view nor the YAML reader it loads on demand",
+        what: "the page links neither the TypeScript generator, the pane, the simulation section nor the YAML reader it loads on demand",
         package: "reconcile-web",
         features: &[],
         direct_only: None,
         forbidden: &[
             TS_GENERATOR,
             PANE,
-            CONTROL_PLANE_VIEW,
+            SIMULATION_UI,
             "reconcile-yaml",
             "saphyr-parser",
         ],
@@ -125,8 +125,8 @@ const RULES: [Rule; 14] = [
         forbidden: &["reconcile-web", "reconcile-wasm", TS_GENERATOR],
     },
     Rule {
-        what: "the control-plane view links neither the page, the JS API nor the pane: it simulates the run with reconcile-sim itself",
-        package: CONTROL_PLANE_VIEW,
+        what: "the simulation section links neither the page, the JS API nor the pane: it simulates the run with reconcile-sim itself",
+        package: SIMULATION_UI,
         features: &[],
         direct_only: None,
         forbidden: &["reconcile-web", "reconcile-wasm", PANE, TS_GENERATOR],
@@ -139,7 +139,7 @@ const RULES: [Rule; 14] = [
         forbidden: &[
             "reconcile-web",
             PANE,
-            CONTROL_PLANE_VIEW,
+            SIMULATION_UI,
             "reconcile-content",
             "reconcile-wasm",
             TS_GENERATOR,
@@ -157,7 +157,7 @@ const FEATURES_OFF: [(&str, &str, &str, &str); 2] = [
         "lesson-texts",
     ),
     (
-        "the page leaves level vs edge (compare_level_edge) to the control-plane view's module, which it loads when the view opens",
+        "the page leaves level vs edge (compare_level_edge) to the simulation section's module",
         "reconcile-web",
         "reconcile-sim",
         "level-edge",
@@ -192,10 +192,10 @@ fn features_turned_on(env: &Env) -> Result<Vec<(&'static str, Option<String>)>, 
 /// pane first opens: linked into the page, it would be in its first load again.
 const PANE: &str = "reconcile-exercise-ui";
 
-/// The control-plane view, a wasm module of its own that the page imports
-/// when the view first opens: linked into the page, it would be in its first
-/// load again.
-const CONTROL_PLANE_VIEW: &str = "reconcile-control-plane-ui";
+/// The simulation section, a wasm module of its own that the page imports
+/// once its first view has painted: linked into the page, it would be in its
+/// first load again.
+const SIMULATION_UI: &str = "reconcile-simulation-ui";
 
 /// What the page and the apps it loads on demand share.
 const UI_SHARED: &str = "reconcile-ui-shared";
@@ -243,7 +243,7 @@ fn violations(env: &Env, rule: &Rule) -> Result<Vec<String>, String> {
         // are the crates here that are made of wasm-bindgen.
         (!matches!(
             rule.package,
-            "reconcile-wasm" | "reconcile-web" | PANE | CONTROL_PLANE_VIEW | UI_SHARED
+            "reconcile-wasm" | "reconcile-web" | PANE | SIMULATION_UI | UI_SHARED
         ))
         .then_some(WEB.iter())
         .into_iter()

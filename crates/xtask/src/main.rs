@@ -167,7 +167,7 @@ fn test() -> Result<(), String> {
                 "-p",
                 "reconcile-exercise-ui",
                 "-p",
-                "reconcile-control-plane-ui",
+                "reconcile-simulation-ui",
                 "-p",
                 "reconcile-ui-shared",
                 "--all-targets",

@@ -69,10 +69,10 @@ pub fn report(dist: &Path) -> Result<String, String> {
     }
     let pkg = dist.join("pkg");
     if pkg.is_dir() {
-        let simulation = |name: &str| name.starts_with("reconcile_sim");
-        let checker = |name: &str| name.starts_with("reconcile_check");
-        let looping = |name: &str| name.starts_with("reconcile_loop");
-        let yaml = |name: &str| name.starts_with("reconcile_yaml");
+        let simulation = |name: &str| is_module_file(name, "reconcile_sim");
+        let checker = |name: &str| is_module_file(name, "reconcile_check");
+        let looping = |name: &str| is_module_file(name, "reconcile_loop");
+        let yaml = |name: &str| is_module_file(name, "reconcile_yaml");
         let on_demand = |name: &str| {
             crate::ui_modules::MODULES
                 .iter()
@@ -135,6 +135,13 @@ pub fn first_view(dist: &Path) -> Result<Vec<(String, PathBuf)>, String> {
 /// The page assets in `dir` that `include` accepts, with a total row.
 fn table(dir: &Path, include: impl Fn(&str) -> bool, budget: &str) -> Result<String, String> {
     table_of(files(dir, include)?, budget)
+}
+
+/// Whether `name` is a file of wasm-bindgen's `module` (`MODULE.js`,
+/// `MODULE_bg.wasm`, ...): `reconcile_sim` is not `reconcile_simulation_ui`.
+fn is_module_file(name: &str, module: &str) -> bool {
+    name.strip_prefix(module)
+        .is_some_and(|rest| rest.starts_with('.') || rest.starts_with("_bg."))
 }
 
 /// The page assets in `dir` that `include` accepts, by name.
@@ -218,4 +225,23 @@ fn table_of(files: Vec<(String, PathBuf)>, budget: &str) -> Result<String, Strin
 
 fn kilobytes(bytes: usize) -> String {
     format!("{:.1} KB", bytes as f64 / 1024.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_module_file;
+
+    #[test]
+    fn a_module_s_files_are_its_own_not_a_longer_name_s() {
+        assert!(is_module_file("reconcile_sim.js", "reconcile_sim"));
+        assert!(is_module_file("reconcile_sim_bg.wasm", "reconcile_sim"));
+        assert!(!is_module_file(
+            "reconcile_simulation_ui.js",
+            "reconcile_sim"
+        ));
+        assert!(!is_module_file(
+            "reconcile_simulation_ui_bg.wasm",
+            "reconcile_sim"
+        ));
+    }
 }

@@ -39,12 +39,12 @@ fn is_lesson_file(path: &str) -> bool {
     path.starts_with("lessons/")
 }
 
-/// The control-plane view's module: every learner meets it in the simulation
-/// section, and lessons open it, so it is precached too, though it loads only
-/// when it opens. (The "Your reconcile" pane and the JS API's modules are
-/// cached on first use.)
+/// The simulation section's module: every learner meets it, and it loads
+/// once the first view has painted, so it is precached with the first view.
+/// (The "Your reconcile" pane and the JS API's modules are cached on first
+/// use.)
 fn is_precached_module(path: &str) -> bool {
-    let view = &crate::ui_modules::CONTROL_PLANE_UI;
+    let view = &crate::ui_modules::SIMULATION_UI;
     path.strip_prefix("pkg/").is_some_and(|file| {
         file.starts_with(view.module)
             || file
@@ -188,7 +188,7 @@ mod tests {
             ("pkg/reconcile.js", "js"),
             ("lessons/01-four-actions.json", "{}"),
             ("pkg/reconcile.d.ts", "ts"),
-            ("pkg/reconcile_control_plane_ui_bg.wasm", "view"),
+            ("pkg/reconcile_simulation_ui_bg.wasm", "view"),
             ("pyodide/pyodide.asm.wasm", "python"),
             (".stage/index.html", "stale"),
             ("sw.js", "an older worker"),
@@ -222,7 +222,7 @@ mod tests {
                 "index.html",
                 "lessons/01-four-actions.json",
                 "main-0123456789abcdef.css",
-                "pkg/reconcile_control_plane_ui_bg.wasm",
+                "pkg/reconcile_simulation_ui_bg.wasm",
                 "reconcile-web-0123456789abcdef.js",
                 "reconcile-web-0123456789abcdef_bg.wasm",
                 "snippets/reconcile-web-0123456789abcdef/inline0.js",

@@ -2,9 +2,9 @@
 //! demand, each a wasm module of its own built into
 //! `DIR/pkg/MODULE{.js,_bg.wasm}` and its `snippets/`, with its stylesheet
 //! beside it (`MODULE.css`): "Your reconcile" (`crates/reconcile-exercise-ui`),
-//! imported the first time the pane opens, and the control-plane view
-//! (`crates/reconcile-control-plane-ui`), imported the first time its
-//! `<details>` opens (web/src/on_demand.rs).
+//! imported the first time the pane opens, and the simulation section
+//! (`crates/reconcile-simulation-ui`), imported once the first view has
+//! painted (web/src/on_demand.rs).
 //!
 //! Trunk runs it as a `post_build` hook (see Trunk.toml), like the JS API,
 //! which they are built like; `DIR` is trunk's staging folder then, else `dist`.
@@ -37,17 +37,17 @@ pub const EXERCISE_UI: UiModule = UiModule {
     title: "\"Your reconcile\", the page's pane, loaded the first time it opens",
 };
 
-/// The control-plane view.
-pub const CONTROL_PLANE_UI: UiModule = UiModule {
-    package: "reconcile-control-plane-ui",
-    module: "reconcile_control_plane_ui",
-    folder: "control-plane-ui",
+/// The simulation section: the engine and every view of the run.
+pub const SIMULATION_UI: UiModule = UiModule {
+    package: "reconcile-simulation-ui",
+    module: "reconcile_simulation_ui",
+    folder: "simulation-ui",
     style: "style/view.css",
     title:
-        "The control-plane view (picture, swimlanes, backoff plot) and level vs edge, loaded the first time either opens",
+        "The simulation section (the engine and every view of the run), loaded once the first view has painted",
 };
 
-pub const MODULES: [UiModule; 2] = [EXERCISE_UI, CONTROL_PLANE_UI];
+pub const MODULES: [UiModule; 2] = [EXERCISE_UI, SIMULATION_UI];
 
 /// Parses `[--into DIR]` and builds every module.
 pub fn run(args: &[String]) -> Result<(), String> {

@@ -37,7 +37,7 @@ function withCommonCalls(base, driver) {
     async goto(path) {
       const settled = () =>
         !document.querySelector(".sim-pane") ||
-        performance.getEntriesByType("resource").some((entry) => entry.name.includes("reconcile_control_plane_ui_bg.wasm"));
+        performance.getEntriesByType("resource").some((entry) => entry.name.includes("reconcile_simulation_ui_bg.wasm"));
       await common.waitFor(settled, [], { timeout: 10000 }).catch(() => {});
       return engineGoto(path);
     },

@@ -59,7 +59,7 @@ pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
                 } else {
                     { format!("Pass {} (simulating…)", sim.shown_pass()) }
                 }
-                if matches!(sim.shown_moment(), Moment::AfterEvent(_)) {
+                if matches!(sim.shown_moment(), Moment::AfterActorEvent(_)) {
                     { ", then another actor's event" }
                 }
             </span>

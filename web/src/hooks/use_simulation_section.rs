@@ -1,5 +1,5 @@
 //! The page's side of the simulation section's module
-//! (`crates/reconcile-control-plane-ui`, `mount_simulation`): it simulates
+//! (`crates/reconcile-simulation-ui`, `mount_simulation`): it simulates
 //! the run and shows it (the timeline, chart, status grid, verdict, Faults
 //! and settings, the control-plane view, level vs edge, World now). The page
 //! gives it the run (only when its revision changed), the cursor and what
@@ -41,7 +41,7 @@ fn input_of(sim: &SimState, view: SectionView) -> SimulationInput {
         },
         frame: view.frame,
         picture_open: sim.picture_open,
-        show_comparison: sim.show_comparison,
+        show_level_edge: sim.show_level_edge,
         conclusion_hidden: sim.conclusion_hidden,
         world_now: view.world_now,
         check: sim.check.clone(),
@@ -56,7 +56,7 @@ fn action_of(event: SimulationEvent) -> Action {
         SimulationEvent::NextPass { next } => SimAction::NextPass(Rc::new(next)),
         SimulationEvent::MoveTo { position } => SimAction::MoveTo(position),
         SimulationEvent::ShowPicture { open } => SimAction::ShowPicture(open),
-        SimulationEvent::ShowComparison { show } => SimAction::ShowComparison(show),
+        SimulationEvent::ShowLevelEdge { show } => SimAction::ShowLevelEdge(show),
         SimulationEvent::RevealConclusion => SimAction::RevealConclusion,
         SimulationEvent::Settings {
             revision,

@@ -107,7 +107,7 @@ pub struct Persisted {
     sim: SimConfig,
     pass: usize,
     selected: Option<usize>,
-    compare: bool,
+    level_edge: bool,
     preset: Option<&'static str>,
     lesson: Option<(String, usize)>,
     code: Option<LearnerCode>,
@@ -124,7 +124,7 @@ impl Persisted {
             sim: self.sim.clone(),
             pass: self.pass,
             selected: self.selected,
-            compare: self.compare,
+            level_edge: self.level_edge,
             preset: self.preset.map(str::to_owned),
             lesson: self.lesson.as_ref().map(|(id, _)| id.clone()),
             step: self.lesson.as_ref().map(|(_, step)| *step),
@@ -298,8 +298,8 @@ impl Playground {
         let preset = shared.preset.as_deref().and_then(presets::find);
         let mut state = Self::with_formats(texts, shared.formats, shared.sim.clone(), preset);
         state.sim.restore(shared.pass, shared.selected);
-        if shared.compare {
-            state.sim.open_comparison_for_class();
+        if shared.level_edge {
+            state.sim.open_level_edge_for_class();
         }
         // The documents are the link's; the lesson's text follows when fetched.
         state.lesson_load = shared
@@ -323,7 +323,7 @@ impl Playground {
             sim: self.sim.config.clone(),
             pass: self.sim.saved_position().0,
             selected: self.sim.saved_position().1,
-            compare: self.sim.show_comparison,
+            level_edge: self.sim.show_level_edge,
             preset: self.preset_id,
             lesson: self.saved_lesson(),
             code: self.code.clone(),

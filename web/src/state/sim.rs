@@ -39,7 +39,7 @@ pub struct SimState {
     /// way): every position below is computed from these.
     pub facts: Option<Shared<RunFacts>>,
     /// Level vs edge's `<details>` is open.
-    pub show_comparison: bool,
+    pub show_level_edge: bool,
     /// Level vs edge was opened by a class link: its conclusion (where the
     /// worlds part, how each ends, the whole trace) waits until revealed.
     pub conclusion_hidden: bool,
@@ -129,7 +129,7 @@ impl Default for SimState {
             revision: 0,
             run: None,
             facts: None,
-            show_comparison: false,
+            show_level_edge: false,
             conclusion_hidden: false,
             cursor: 0,
             revealed: 0,
@@ -169,7 +169,7 @@ pub enum SimAction {
     StepEvent {
         forward: bool,
     },
-    ShowComparison(bool),
+    ShowLevelEdge(bool),
     /// The control-plane picture's view was opened or closed.
     ShowPicture(bool),
     /// The class has predicted: show level vs edge's conclusion.
@@ -198,7 +198,7 @@ impl SimAction {
                 | SimAction::StepEvent { .. }
                 | SimAction::RunToEnd
                 | SimAction::Play
-                | SimAction::ShowComparison(true)
+                | SimAction::ShowLevelEdge(true)
         )
     }
 
@@ -361,8 +361,8 @@ impl SimState {
 
     /// Opens level vs edge the way a class link asks: at the position
     /// restored, with its conclusion hidden until revealed.
-    pub fn open_comparison_for_class(&mut self) {
-        self.show_comparison = true;
+    pub fn open_level_edge_for_class(&mut self) {
+        self.show_level_edge = true;
         self.conclusion_hidden = true;
     }
 
@@ -511,7 +511,7 @@ impl SimState {
             SimAction::SetSpeed(speed) => self.speed = speed.clamp(1, 60),
             SimAction::RevealConclusion => self.conclusion_hidden = false,
             SimAction::ShowPicture(open) => self.picture_open = open,
-            SimAction::ShowComparison(show) => self.show_comparison = show,
+            SimAction::ShowLevelEdge(show) => self.show_level_edge = show,
             SimAction::Simulated(facts) => self.take_facts(facts),
             SimAction::NextPass(next) => self.take_next_pass(&next),
             SimAction::Settings {

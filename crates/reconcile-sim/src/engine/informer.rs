@@ -177,13 +177,13 @@ impl Engine {
             self.break_watch(at);
             return;
         }
-        let (generation, epoch) = (self.generation, self.informer.epoch);
+        let (incarnation, epoch) = (self.incarnation, self.informer.epoch);
         self.schedule_after(
             at,
             self.config.watch_latency_ms,
             Scheduled::Deliver {
                 delivery,
-                generation,
+                incarnation,
                 epoch,
             },
         );
@@ -201,16 +201,16 @@ impl Engine {
             clippy::cast_sign_loss
         )]
         let delay = RELIST_BACKOFF_MS + (RELIST_BACKOFF_MS as f64 * jitter) as Millis;
-        let (generation, epoch) = (self.generation, self.informer.epoch);
-        self.schedule_after(at, delay, Scheduled::Relist { generation, epoch });
+        let (incarnation, epoch) = (self.incarnation, self.informer.epoch);
+        self.schedule_after(at, delay, Scheduled::Relist { incarnation, epoch });
     }
 
     /// A watch event reaches the informer: the cache takes it, then the
     /// handler queues the key.
-    pub(super) fn deliver(&mut self, delivery: Delivery, generation: u64, epoch: u64) {
+    pub(super) fn deliver(&mut self, delivery: Delivery, incarnation: u64, epoch: u64) {
         // Nobody hears events while the controller is down, nor those of a
         // watch that broke; the next list shows what they said.
-        if generation != self.generation || self.down || epoch != self.informer.epoch {
+        if incarnation != self.incarnation || self.down || epoch != self.informer.epoch {
             return;
         }
         match delivery {
@@ -274,8 +274,8 @@ impl Engine {
 
     /// The reflector lists again: the cache becomes the server's state, and
     /// what it held that the list lacks is synthesized as deleted.
-    pub(super) fn relist(&mut self, generation: u64, epoch: u64) {
-        if generation != self.generation || self.down || epoch != self.informer.epoch {
+    pub(super) fn relist(&mut self, incarnation: u64, epoch: u64) {
+        if incarnation != self.incarnation || self.down || epoch != self.informer.epoch {
             return;
         }
         let deleted: Vec<String> = self

@@ -73,30 +73,30 @@ enum Advance {
 #[derive(Debug, Clone)]
 enum Scheduled {
     /// The informer lists the custom resource at start: it queues the key.
-    /// `generation`: the controller process that listed; a crash before
+    /// `incarnation`: the controller process that listed; a crash before
     /// the list lands loses it (the restart lists again).
     Listed {
-        generation: u64,
+        incarnation: u64,
     },
     /// A watch event reaches the controller's informer.
     Deliver {
         delivery: Delivery,
-        generation: u64,
+        incarnation: u64,
         epoch: u64,
     },
     /// The reflector lists again after its watch broke.
     Relist {
-        generation: u64,
+        incarnation: u64,
         epoch: u64,
     },
     Resync {
-        generation: u64,
+        incarnation: u64,
     },
     /// The delaying queue's waiting loop wakes: entries due by now move into
     /// the queue. `periodic` when the entry it was set for is a RequeueAfter
     /// of a successful pass, which repeats like a resync.
     QueueWake {
-        generation: u64,
+        incarnation: u64,
         periodic: bool,
     },
     /// The owner of one finalizer of a terminating object, its cleanup done,
@@ -155,8 +155,9 @@ struct Engine {
     /// Why a key that arrived during processing will be queued again.
     deferred_trigger: Option<Trigger>,
     worker_free_at: Millis,
-    /// Bumped by a crash: timers and in-flight events of the old process are void.
-    generation: u64,
+    /// The controller process's incarnation: 0 at start, bumped by each crash.
+    /// Timers and in-flight events of an older incarnation are void.
+    incarnation: u64,
     /// Between a crash and the restart no controller runs: events reach nobody.
     down: bool,
     /// The initial list's Add has queued the key. Until then events update
@@ -240,7 +241,7 @@ impl Engine {
             queued_trigger: None,
             deferred_trigger: None,
             worker_free_at: 0,
-            generation: 0,
+            incarnation: 0,
             down: false,
             listed: false,
             failures_rng: SimRng::stream(config.seed, Stream::ActionFailures),
@@ -284,7 +285,7 @@ impl Engine {
         engine.schedule(
             1,
             Scheduled::Listed {
-                generation: engine.generation,
+                incarnation: engine.incarnation,
             },
         );
         engine.schedule_resync(1);
@@ -397,7 +398,7 @@ impl Engine {
                     from,
                     delay,
                     Scheduled::Resync {
-                        generation: self.generation,
+                        incarnation: self.incarnation,
                     },
                 );
             }
@@ -406,8 +407,8 @@ impl Engine {
 
     fn handle(&mut self, scheduled: Scheduled) {
         match scheduled {
-            Scheduled::Listed { generation } => {
-                if generation == self.generation {
+            Scheduled::Listed { incarnation } => {
+                if incarnation == self.incarnation {
                     self.listed = true;
                     self.enqueue(Trigger::CustomResource {
                         change: Change::Added,
@@ -417,18 +418,18 @@ impl Engine {
             }
             Scheduled::Deliver {
                 delivery,
-                generation,
+                incarnation,
                 epoch,
-            } => self.deliver(delivery, generation, epoch),
-            Scheduled::Relist { generation, epoch } => self.relist(generation, epoch),
-            Scheduled::Resync { generation } => {
-                if generation == self.generation {
+            } => self.deliver(delivery, incarnation, epoch),
+            Scheduled::Relist { incarnation, epoch } => self.relist(incarnation, epoch),
+            Scheduled::Resync { incarnation } => {
+                if incarnation == self.incarnation {
                     self.enqueue(Trigger::Resync);
                     self.schedule_resync(self.now);
                 }
             }
-            Scheduled::QueueWake { generation, .. } => {
-                if generation == self.generation {
+            Scheduled::QueueWake { incarnation, .. } => {
+                if incarnation == self.incarnation {
                     self.queue_wakes();
                 }
             }
@@ -505,7 +506,7 @@ impl Engine {
     fn crash(&mut self, pass: usize, at: Millis) {
         self.note(at, Happening::Crashed { pass });
         // Everything in memory is gone: the queue, backoff state, timers, in-flight events.
-        self.generation += 1;
+        self.incarnation += 1;
         self.down = true;
         self.queue = ControllerQueue::new(self.config.queue, &self.config.backoff);
         self.wake_at = None;

@@ -96,7 +96,7 @@ impl Engine {
             desired: &self.informer.desired,
             observed,
             finalizers,
-            restarts: self.generation,
+            incarnation: self.incarnation,
         }
     }
 

@@ -156,9 +156,9 @@ impl Engine {
             match scheduled {
                 Scheduled::Deliver {
                     delivery,
-                    generation,
+                    incarnation,
                     epoch,
-                } if *generation == self.generation
+                } if *incarnation == self.incarnation
                     && *epoch == self.informer.epoch
                     && !self.down =>
                 {
@@ -169,8 +169,8 @@ impl Engine {
                         arrives_at: at,
                     });
                 }
-                Scheduled::Relist { generation, epoch }
-                    if *generation == self.generation && *epoch == self.informer.epoch =>
+                Scheduled::Relist { incarnation, epoch }
+                    if *incarnation == self.incarnation && *epoch == self.informer.epoch =>
                 {
                     picture.relist_at = Some(at);
                 }

@@ -139,11 +139,11 @@ impl Engine {
             return;
         }
         self.wake_at = Some(at);
-        let generation = self.generation;
+        let incarnation = self.incarnation;
         self.schedule(
             at,
             Scheduled::QueueWake {
-                generation,
+                incarnation,
                 periodic,
             },
         );

@@ -134,7 +134,7 @@ impl Engine {
             out_of_sync: self.out_of_sync(),
         });
         self.probe_actor_event();
-        self.note(now, Happening::ExternalEvent { event, effect });
+        self.note(now, Happening::ActorEvent { event, effect });
         self.schedule_other_writers(now);
     }
 

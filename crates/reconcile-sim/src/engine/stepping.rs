@@ -47,9 +47,9 @@ pub struct ReconcileCall<'s> {
     pub observed: &'s Resources,
     /// The cache's pending finalizers.
     pub finalizers: &'s Finalizers,
-    /// Restarts of the controller so far: a reconcile that keeps state
-    /// between calls must lose it when this changes.
-    pub restarts: u64,
+    /// The controller process's incarnation (its restarts so far): a
+    /// reconcile that keeps state between calls must lose it when this changes.
+    pub incarnation: u64,
 }
 
 /// Where a simulation stopped.

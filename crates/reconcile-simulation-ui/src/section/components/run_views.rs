@@ -49,9 +49,9 @@ pub fn level_edge_details(shown: &SectionShown, to_page: &Callback<SimulationEve
                     the level-triggered loop reconciles the whole state each pass and has resync as a safety net. \
                     Dropped events are the same for both.",
         },
-        shown.show_comparison,
+        shown.show_level_edge,
         view,
-        to_page.reform(|show| SimulationEvent::ShowComparison { show }),
+        to_page.reform(|show| SimulationEvent::ShowLevelEdge { show }),
     )
 }
 

@@ -67,7 +67,7 @@ pub fn PassList(props: &PassListProps) -> Html {
                 at,
                 events: 0,
             }),
-            Moment::AfterEvent(_) => match places.last_mut() {
+            Moment::AfterActorEvent(_) => match places.last_mut() {
                 Some(place) => place.events += 1,
                 None => before_first += 1,
             },
@@ -163,7 +163,7 @@ fn PassItem(props: &PassItemProps) -> Html {
         .iter()
         .filter(|e| e.after_pass == pass.index)
         .filter_map(|entry| match &entry.what {
-            Happening::ExternalEvent { .. } => actor_events.next().map(|(i, event)| {
+            Happening::ActorEvent { .. } => actor_events.next().map(|(i, event)| {
                 let current = props.current == Some(i + 1);
                 actor_event_row(event, props.at + i + 1, current, &props.on_move)
             }),
@@ -425,7 +425,7 @@ pub fn happening_text(what: &Happening) -> String {
         Happening::Deferred { trigger } => {
             format!("{trigger} while the key was processing: deferred until the pass ends")
         }
-        Happening::ExternalEvent { event, effect } => format!("{}: {effect}", event),
+        Happening::ActorEvent { event, effect } => format!("{}: {effect}", event),
         Happening::FinalizerRemoved {
             object,
             finalizer,

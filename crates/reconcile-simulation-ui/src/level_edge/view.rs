@@ -1,7 +1,7 @@
 //! The lanes and the conclusion of level vs edge, as the page's `<details>`
 //! holds them (the page keeps the `<details>`, its summary and its intro).
 
-use reconcile_sim::{column_label, Comparison, LaneColumn, Lanes, SyncState};
+use reconcile_sim::{column_label, LaneColumn, Lanes, LevelEdge, SyncState};
 use yew::prelude::*;
 
 use reconcile_ui_shared::words::cell_text;
@@ -12,7 +12,7 @@ use super::LevelEdgeShown;
 const OBJECTS_SHOWN: usize = 40;
 
 pub fn level_edge_view(shown: &LevelEdgeShown, on_reveal: &Callback<()>) -> Html {
-    let (Some(comparison), Some(lanes)) = (&shown.comparison, &shown.lanes) else {
+    let (Some(level_edge), Some(lanes)) = (&shown.level_edge, &shown.lanes) else {
         return Html::default();
     };
     let conclusion = if shown.conclusion_hidden {
@@ -26,11 +26,11 @@ pub fn level_edge_view(shown: &LevelEdgeShown, on_reveal: &Callback<()>) -> Html
             </div>
         }
     } else {
-        conclusion_view(comparison)
+        conclusion_view(level_edge)
     };
     html! {
         <>
-            { lanes_view(comparison, lanes, shown.cursor) }
+            { lanes_view(level_edge, lanes, shown.cursor) }
             { conclusion }
         </>
     }
@@ -54,7 +54,7 @@ fn lane_cells(cells: &[Option<SyncState>], cursor: usize) -> Html {
         .collect()
 }
 
-fn column_head(comparison: &Comparison, column: &LaneColumn, cursor: usize) -> Html {
+fn column_head(level_edge: &LevelEdge, column: &LaneColumn, cursor: usize) -> Html {
     let current = column.position == cursor;
     let hearing = column.edge.as_ref().map(|heard| {
         let did = if heard.missed {
@@ -74,7 +74,7 @@ fn column_head(comparison: &Comparison, column: &LaneColumn, cursor: usize) -> H
     html! {
         <th scope="col" class={classes!("lane-head", current.then_some("at-cursor"), column.diverged.then_some("diverged"))}
             aria-current={current.then_some("step")}>
-            <span class="lane-moment">{ column_label(&comparison.level, column.moment) }</span>
+            <span class="lane-moment">{ column_label(&level_edge.level, column.moment) }</span>
             if column.diverged {
                 <span class="lane-diverged">{ " ≠ the worlds differ" }</span>
             }
@@ -83,12 +83,12 @@ fn column_head(comparison: &Comparison, column: &LaneColumn, cursor: usize) -> H
     }
 }
 
-fn lanes_view(comparison: &Comparison, lanes: &Lanes, cursor: usize) -> Html {
+fn lanes_view(level_edge: &LevelEdge, lanes: &Lanes, cursor: usize) -> Html {
     let hidden = lanes.objects.len().saturating_sub(OBJECTS_SHOWN);
     let last = lanes
         .columns
         .last()
-        .map_or_else(String::new, |c| column_label(&comparison.level, c.moment));
+        .map_or_else(String::new, |c| column_label(&level_edge.level, c.moment));
     html! {
         <div class="lanes-wrap">
             <p class="lanes-caption">
@@ -99,7 +99,7 @@ fn lanes_view(comparison: &Comparison, lanes: &Lanes, cursor: usize) -> Html {
                 <table class="lanes" aria-label="Level versus edge, object by object">
                     <thead><tr>
                         <th scope="col">{ "Object" }</th><th scope="col">{ "World" }</th>
-                        { for lanes.columns.iter().map(|column| column_head(comparison, column, cursor)) }
+                        { for lanes.columns.iter().map(|column| column_head(level_edge, column, cursor)) }
                     </tr></thead>
                     <tbody>
                         { for lanes.objects.iter().take(OBJECTS_SHOWN).map(|object| html! {
@@ -125,26 +125,26 @@ fn lanes_view(comparison: &Comparison, lanes: &Lanes, cursor: usize) -> Html {
     }
 }
 
-fn conclusion_view(comparison: &Comparison) -> Html {
-    let divergence = match comparison.first_divergence {
+fn conclusion_view(level_edge: &LevelEdge) -> Html {
+    let divergence = match level_edge.first_divergence {
         Some(step) => format!(
             "They first diverge at step {step}: {}.",
-            comparison.steps.get(step).map_or("", |s| s.event.as_str())
+            level_edge.steps.get(step).map_or("", |s| s.event.as_str())
         ),
         None => "They agree at every step.".to_owned(),
     };
-    let edge_wrong: Vec<String> = comparison
+    let edge_wrong: Vec<String> = level_edge
         .edge_final
         .iter()
         .filter(|s| s.state != SyncState::InSync)
         .map(|s| format!("{} is {}", s.name, s.state.label()))
         .collect();
-    let level_wrong = comparison
+    let level_wrong = level_edge
         .level_final
         .iter()
         .filter(|s| s.state != SyncState::InSync)
         .count();
-    let level = &comparison.level;
+    let level = &level_edge.level;
     html! {
         <>
             <p class="divergence" role="status">{ divergence }</p>
@@ -165,8 +165,8 @@ fn conclusion_view(comparison: &Comparison) -> Html {
                         <th scope="col">{ "Edge world" }</th><th scope="col">{ "Level world then" }</th>
                     </tr></thead>
                     <tbody>
-                        { for comparison.steps.iter().enumerate().map(|(i, step)| {
-                            let first = comparison.first_divergence == Some(i);
+                        { for level_edge.steps.iter().enumerate().map(|(i, step)| {
+                            let first = level_edge.first_divergence == Some(i);
                             let did = if step.missed {
                                 "nothing: the controller was down".to_owned()
                             } else if step.edge_actions.is_empty() {

@@ -10,13 +10,13 @@
 pub(crate) mod view;
 
 use reconcile_content::control_plane::{LevelEdgeInput, ViewCursor};
-use reconcile_sim::{compare_level_edge, Comparison, Lanes};
+use reconcile_sim::{compare_level_edge, Lanes, LevelEdge};
 use reconcile_ui_shared::Shared;
 
 /// What the app renders.
 #[derive(Clone, PartialEq, Default)]
 pub struct LevelEdgeShown {
-    pub comparison: Option<Shared<Comparison>>,
+    pub level_edge: Option<Shared<LevelEdge>>,
     /// The lanes up to the revealed moment.
     pub lanes: Option<Shared<Lanes>>,
     /// The moment on show: a position in the run's moments.
@@ -24,11 +24,11 @@ pub struct LevelEdgeShown {
     pub conclusion_hidden: bool,
 }
 
-/// The comparison of the run the page gave, computed once per run, and its
+/// Level vs edge of the run the page gave, computed once per run, and its
 /// lanes, computed again only when the revealed moment moves.
 #[derive(Default)]
 pub struct LevelEdgeState {
-    comparison: Option<Shared<Comparison>>,
+    level_edge: Option<Shared<LevelEdge>>,
     lanes: Option<Shared<Lanes>>,
     cursor: ViewCursor,
     conclusion_hidden: bool,
@@ -41,14 +41,14 @@ impl LevelEdgeState {
     pub fn take(&mut self, input: LevelEdgeInput) -> Result<(), String> {
         if let Some(run) = input.run {
             let (scenario, config) = run.read()?;
-            self.comparison = Some(Shared::new(compare_level_edge(&scenario, &config)));
+            self.level_edge = Some(Shared::new(compare_level_edge(&scenario, &config)));
             self.lanes = None;
         }
         if self.lanes.is_none() || input.cursor.revealed != self.cursor.revealed {
             self.lanes = self
-                .comparison
+                .level_edge
                 .as_ref()
-                .map(|comparison| Shared::new(comparison.lanes(input.cursor.revealed)));
+                .map(|level_edge| Shared::new(level_edge.lanes(input.cursor.revealed)));
         }
         self.cursor = input.cursor;
         self.conclusion_hidden = input.conclusion_hidden;
@@ -57,7 +57,7 @@ impl LevelEdgeState {
 
     pub fn shown(&self) -> LevelEdgeShown {
         LevelEdgeShown {
-            comparison: self.comparison.clone(),
+            level_edge: self.level_edge.clone(),
             lanes: self.lanes.clone(),
             cursor: self.cursor.position,
             conclusion_hidden: self.conclusion_hidden,
@@ -72,7 +72,7 @@ mod tests {
     use reconcile_core::{check_scenario, export_scenario};
     use reconcile_sim::{SimConfig, WorldEvent};
 
-    fn missed_delete_run() -> (ViewRun, Comparison) {
+    fn missed_delete_run() -> (ViewRun, LevelEdge) {
         let scenario = check_scenario(r#"{"a":1,"b":2}"#, "{}", "").expect("valid");
         let mut config = SimConfig::default();
         config.script.push(reconcile_sim::ScriptedEvent {
@@ -109,8 +109,8 @@ mod tests {
             })
             .expect("a valid run");
         let shown = state.shown();
-        let comparison = shown.comparison.expect("compared");
-        assert_eq!(*comparison, expected);
+        let level_edge = shown.level_edge.expect("compared");
+        assert_eq!(*level_edge, expected);
         assert!(shown.conclusion_hidden);
         let start = shown.lanes.expect("lanes");
         assert_eq!(*start, expected.lanes(0));
@@ -137,7 +137,7 @@ mod tests {
                 ..at(0, false)
             })
             .expect("valid");
-        let before = state.shown().comparison.expect("compared");
+        let before = state.shown().level_edge.expect("compared");
         let bad = ViewRun {
             scenario: "{".into(),
             options: "{}".into(),
@@ -148,6 +148,6 @@ mod tests {
                 ..at(0, false)
             })
             .is_err());
-        assert!(state.shown().comparison.expect("still compared") == before);
+        assert!(state.shown().level_edge.expect("still compared") == before);
     }
 }

@@ -72,7 +72,7 @@ fn head(moment: Moment) -> String {
     match moment {
         Moment::Start => "start".to_owned(),
         Moment::AfterPass(pass) => format!("pass {pass}"),
-        Moment::AfterEvent(_) => "event".to_owned(),
+        Moment::AfterActorEvent(_) => "event".to_owned(),
     }
 }
 

@@ -108,7 +108,7 @@ pub struct SectionShown {
     pub cursor: ViewCursor,
     pub frame: SectionFrame,
     pub picture_open: bool,
-    pub show_comparison: bool,
+    pub show_level_edge: bool,
     pub world_now: bool,
     /// The control-plane view's state, while it is open.
     pub picture: Option<PictureShown>,
@@ -257,7 +257,7 @@ impl SectionState {
             let given = self.picture.take(ViewInput { run: None, cursor });
             answers.errors.extend(given.err());
         }
-        if shows_views && input.show_comparison {
+        if shows_views && input.show_level_edge {
             // Level vs edge compares its own two runs of the page's.
             let run_input =
                 (self.level_edge_revision != Some(run.revision)).then(|| run.view_run.clone());
@@ -302,10 +302,10 @@ impl SectionState {
             cursor,
             frame: input.frame,
             picture_open: input.picture_open,
-            show_comparison: input.show_comparison,
+            show_level_edge: input.show_level_edge,
             world_now: input.world_now,
             picture: (shows_views && input.picture_open).then(|| self.picture.shown()),
-            level_edge: (shows_views && input.show_comparison).then(|| self.level_edge.shown()),
+            level_edge: (shows_views && input.show_level_edge).then(|| self.level_edge.shown()),
         }
     }
 }
@@ -363,7 +363,7 @@ mod tests {
                 ..SectionFrame::default()
             },
             picture_open: false,
-            show_comparison: false,
+            show_level_edge: false,
             conclusion_hidden: false,
             world_now: false,
             check: None,
@@ -446,7 +446,7 @@ mod tests {
         let last = timeline.moments.len() - 1;
         let mut past = input(None, last + 5);
         past.picture_open = true;
-        past.show_comparison = true;
+        past.show_level_edge = true;
         past.world_now = true;
         past.cursor.revealed = usize::MAX;
         past.cursor.event = Some(usize::MAX);
@@ -593,7 +593,7 @@ mod tests {
         assert!(state.shown().picture.is_none() && state.shown().level_edge.is_none());
         let mut open = input(None, 1);
         open.picture_open = true;
-        open.show_comparison = true;
+        open.show_level_edge = true;
         open.conclusion_hidden = true;
         state.take(open.clone());
         let shown = state.shown();
@@ -605,7 +605,7 @@ mod tests {
         assert!(pictured.timeline == section_run.timeline);
         assert_eq!(picture.cursor.position, 1);
         let level_edge = shown.level_edge.expect("level vs edge");
-        assert!(level_edge.comparison.is_some() && level_edge.conclusion_hidden);
+        assert!(level_edge.level_edge.is_some() && level_edge.conclusion_hidden);
         // The same run again is not simulated again by the views.
         open.cursor.position = 2;
         open.cursor.revealed = 2;

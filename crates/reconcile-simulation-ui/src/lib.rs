@@ -1,6 +1,6 @@
 //! The simulation section's module (issue 17's split,
 //! docs/design/simulation-module.md): the engine and every view of the run,
-//! in a wasm module of its own (`pkg/reconcile_control_plane_ui.js`) that the
+//! in a wasm module of its own (`pkg/reconcile_simulation_ui.js`) that the
 //! page imports once its first view has painted, so the first view carries
 //! none of it (docs/SIZE.md). Its one app ([`section`], mounted with
 //! [`mount_simulation`] into the element the page keeps after the section's
