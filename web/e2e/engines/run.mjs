@@ -1,7 +1,7 @@
 // The engines Playwright cannot drive here, Debian's Firefox ESR and WebKitGTK's
 // MiniBrowser (driver.mjs), each running two suites: the main flows (flows.mjs) and the
 // sandbox's checks (checks.mjs; Chromium runs those in e2e/sandbox.spec.mjs, and its own
-// flows in the Playwright specs). How the sandbox works: web/static/sandbox/README.md.
+// flows in the Playwright specs); then "Your reconcile" checked with the server stopped. How the sandbox works: web/static/sandbox/README.md.
 //
 //   node e2e/engines/run.mjs [firefox] [webkit]     (from web/; DIST and PORT as for Playwright)
 //
@@ -10,6 +10,7 @@
 // and closes with Playwright-style counts ("N passed (Xs)", "N failed", "N flaky", "N skipped"),
 // which `cargo xtask test` adds to its totals. Exits 1 if any test failed. A time cap
 // (ENGINE_TIME_CAP_S, default 600 s) fails the run rather than letting CI hang.
+import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { checks, PLAYGROUND_PATH } from "./checks.mjs";
 import { firefox, missing, processes, webkit } from "./driver.mjs";
@@ -27,6 +28,8 @@ const checkNames = chosen(Object.keys(checks));
 const counts = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
 const started = Date.now();
 const running = processes();
+/** The site's server, stopped by the offline check and started again. */
+let server;
 
 /** Runs a test, and once more if it fails (as Playwright's `retries: 1`): passing then, it is counted flaky. */
 async function attempt(label, body) {
@@ -82,6 +85,9 @@ async function runEngine(engine) {
         });
       }
     }
+    if (!only || only.includes("offline")) {
+      await attempt(`${engine} › offline › your reconcile checks with no server`, () => checkOffline(driver));
+    }
     // The storage and policy checks provoke CSP refusals on purpose (a fetch from the
     // sandbox, string eval on the page); any other page error fails. (WebDriver reports none.)
     if (engine === "firefox") {
@@ -95,6 +101,44 @@ async function runEngine(engine) {
   }
 }
 
+/** Starts the site's server (again). */
+async function serve() {
+  server = running.start(process.execPath, [fileURLToPath(new URL("../serve.mjs", import.meta.url)), dist, String(port)]);
+  await listening(port);
+}
+
+/**
+ * "Your reconcile" checked once online, then again with the server stopped (issue 28):
+ * the sandbox's page comes from the playground's worker, sandboxed by its CSP header,
+ * since no engine lets a worker answer a frame with the `sandbox` attribute.
+ */
+async function checkOffline(d) {
+  const check = () => {
+    const button = [...document.querySelectorAll(".exercise-pane button")].find((b) => b.textContent.trim() === "Check");
+    button?.click();
+    return Boolean(button);
+  };
+  const checked = async () => {
+    await d.waitFor(check, [], { what: "the pane's Check button" });
+    // The starter returns nothing, so the check fails at its first case.
+    const failed = () => (document.querySelector(".exercise-pane .check-status")?.textContent ?? "").startsWith("Failed");
+    await d.waitFor(failed, [], { timeout: 30000, what: "a check's result" });
+  };
+  await d.goto("/?exercise=reconcile&lang=javascript");
+  await d.waitFor(() => navigator.serviceWorker?.controller !== null, [], { what: "the worker serving the page" });
+  await checked();
+  process.kill(-server.pid, "SIGTERM");
+  await new Promise((resolve) => server.once("exit", resolve));
+  try {
+    await d.goto("/?exercise=reconcile&lang=javascript");
+    await checked();
+    const frame = await d.evaluate(() => document.querySelector('iframe[title="Sandbox for your code"]')?.getAttribute("src"));
+    assert.match(String(frame), /\/sandbox-sw\.html$/);
+  } finally {
+    await serve();
+  }
+}
+
 const capSeconds = Number(process.env.ENGINE_TIME_CAP_S ?? 600);
 const cap = setTimeout(() => {
   console.log(`  FAIL  the engines' suites ran past their ${capSeconds} s cap`);
@@ -102,8 +146,7 @@ const cap = setTimeout(() => {
   process.exit(1);
 }, capSeconds * 1000);
 try {
-  running.start(process.execPath, [fileURLToPath(new URL("../serve.mjs", import.meta.url)), dist, String(port)]);
-  await listening(port);
+  await serve();
   for (const engine of engines) {
     try {
       if (engine !== "firefox" && engine !== "webkit") throw new Error(`unknown engine ${engine} (firefox, webkit)`);
