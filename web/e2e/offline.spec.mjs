@@ -107,7 +107,7 @@ test("an on-demand module used once online (YAML) works offline after that", asy
 
 /** This version's files (sw.js's list) whose paths start with one of `prefixes`. */
 async function buildFiles(page, prefixes) {
-  const text = await (await page.request.get("/sw.js")).text();
+  const text = await (await page.request.get(new URL("sw.js", page.url()).href)).text();
   const paths = JSON.parse(text.match(/const BUILD = (\{.*\});/)[1]).files.map((file) => file.path);
   const listed = paths.filter((path) => prefixes.some((prefix) => path.startsWith(prefix))).sort();
   expect(listed.length, `files starting with ${prefixes}`).toBeGreaterThan(0);
@@ -137,6 +137,30 @@ async function expectCached(page, prefixes) {
   await expect.poll(missing, { message: "this version's files the first visit used, not cached", timeout: 20_000 }).toEqual([]);
 }
 
+/**
+ * The build on a port of its own: a new origin, so a first visit. `offline()` sets the
+ * browser offline and stops the server. Playwright's offline mode alone does not always
+ * reach a service worker's own requests (microsoft/playwright#2311); a stopped server does.
+ */
+async function firstVisitSite(context) {
+  const server = await startServer(dist, 0);
+  return {
+    url: `http://127.0.0.1:${server.port}/`,
+    async offline() {
+      await context.setOffline(true);
+      await server.close();
+    },
+    close: () => server.close(),
+  };
+}
+
+/** Opens `path` of `site` and waits until the worker serves the page. */
+async function openUntilControlled(page, site, path, shown) {
+  await page.goto(new URL(path, site.url).href);
+  await expect(shown(page)).toBeVisible();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+}
+
 /** The pane's Check, and its result (the starter returns nothing, so it fails at its first case). */
 async function checkOnce(page, timeout) {
   await page.getByRole("button", { name: "Check", exact: true }).click();
@@ -146,18 +170,23 @@ async function checkOnce(page, timeout) {
 for (const [language, timeout] of [["javascript", 30_000], ["python", 90_000]]) {
   test(`"Your reconcile" in ${language}, opened from a link on a first visit, checks offline after one Check`, async ({ page, context }) => {
     test.setTimeout(3 * timeout);
-    await visitUntilControlled(page, `/?exercise=reconcile&lang=${language}`);
-    await checkOnce(page, timeout);
-    const used = ["pkg/reconcile_exercise_ui", "sandbox.html", "sandbox-host.js", "sandbox-worker.js", "pkg/reconcile.js", "pkg/reconcile_check"];
-    await expectCached(page, language === "python" ? [...used, "pyodide/", "sandbox-harness.py"] : used);
-    await context.setOffline(true);
-    await page.reload();
-    await checkOnce(page, timeout);
-    // Offline the sandbox's page comes from the worker, which gives it its opaque origin
-    // by a CSP header (no engine lets a worker answer a frame with the sandbox attribute).
-    const frame = page.locator('iframe[title="Sandbox for your code"]');
-    await expect(frame).toHaveAttribute("src", /\/sandbox-sw\.html$/);
-    expect(await frame.evaluate((element) => element.contentDocument)).toBeNull();
+    const site = await firstVisitSite(context);
+    try {
+      await openUntilControlled(page, site, `?exercise=reconcile&lang=${language}`, (p) => actionItems(p).first());
+      await checkOnce(page, timeout);
+      const used = ["pkg/reconcile_exercise_ui", "sandbox.html", "sandbox-host.js", "sandbox-worker.js", "pkg/reconcile.js", "pkg/reconcile_check"];
+      await expectCached(page, language === "python" ? [...used, "pyodide/", "sandbox-harness.py"] : used);
+      await site.offline();
+      await page.reload();
+      await checkOnce(page, timeout);
+      // Offline the sandbox's page comes from the worker, which gives it its opaque origin
+      // by a CSP header (no engine lets a worker answer a frame with the sandbox attribute).
+      const frame = page.locator('iframe[title="Sandbox for your code"]');
+      await expect(frame).toHaveAttribute("src", /\/sandbox-sw\.html$/);
+      expect(await frame.evaluate((element) => element.contentDocument)).toBeNull();
+    } finally {
+      await site.close();
+    }
   });
 }
 
@@ -172,41 +201,51 @@ test("YAML documents opened from a share link on a first visit work offline afte
   const link = await authoring.getByLabel("Share link").inputValue();
   await author.close();
 
-  await page.goto(link);
-  await expect(actionItems(page).first()).toHaveText(/CREATE\s*web/);
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
-  await expectCached(page, ["pkg/reconcile_yaml"]);
-  await context.setOffline(true);
-  await page.reload();
-  await expect(actionItems(page).first()).toHaveText(/CREATE\s*web/);
-  await paste(page, "Desired state", "api:\n  replicas: 1\n");
-  await expect(actionItems(page).first()).toHaveText(/CREATE\s*api/);
-  await expect(page.locator(".yaml-status")).toHaveCount(0);
+  const site = await firstVisitSite(context);
+  try {
+    await openUntilControlled(page, site, new URL(link).hash, (p) => actionItems(p).getByText(/CREATE\s*web/));
+    await expectCached(page, ["pkg/reconcile_yaml"]);
+    await site.offline();
+    await page.reload();
+    await expect(actionItems(page).first()).toHaveText(/CREATE\s*web/);
+    await paste(page, "Desired state", "api:\n  replicas: 1\n");
+    await expect(actionItems(page).first()).toHaveText(/CREATE\s*api/);
+    await expect(page.locator(".yaml-status")).toHaveCount(0);
+  } finally {
+    await site.close();
+  }
 });
 
 // Regression guards: these are precached with the first view, so they passed before too.
 test("a lesson opened from a link on a first visit opens offline after that", async ({ page, context }) => {
-  await page.goto("/?lesson=finalizers&step=2");
-  await expect(page.locator(".lesson-panel")).toContainText("Who removes cloud/lb-cleanup from the list?");
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.locator(".lesson-panel")).toContainText("Who removes cloud/lb-cleanup from the list?");
-  await expect(page.locator(".lesson-panel [role=alert]")).toHaveCount(0);
+  const site = await firstVisitSite(context);
+  const question = (p) => p.locator(".lesson-panel").getByText("Who removes cloud/lb-cleanup from the list?").first();
+  try {
+    await openUntilControlled(page, site, "?lesson=finalizers&step=2", question);
+    await site.offline();
+    await page.reload();
+    await expect(question(page)).toBeVisible();
+    await expect(page.locator(".lesson-panel [role=alert]")).toHaveCount(0);
+  } finally {
+    await site.close();
+  }
 });
 
 test("the simulation section used on a first visit steps offline after that", async ({ page, context }) => {
-  await page.goto("/?preset=cache-2-replicas");
-  await expect(actionItems(page).first()).toBeVisible();
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
-  await page.getByRole("button", { name: "Step" }).click();
-  const caption = page.getByRole("table", { name: "Resource status" }).locator("caption");
-  await expect(caption).toHaveText("Resource status after pass 1");
-  await context.setOffline(true);
-  await page.reload();
-  await page.getByRole("button", { name: "Step" }).click();
-  await expect(caption).toHaveText(/Resource status after pass \d+/);
-  await expect(page.locator(".sim-pane [role=alert]")).toHaveCount(0);
+  const site = await firstVisitSite(context);
+  try {
+    await openUntilControlled(page, site, "?preset=cache-2-replicas", (p) => actionItems(p).first());
+    await page.getByRole("button", { name: "Step" }).click();
+    const caption = page.getByRole("table", { name: "Resource status" }).locator("caption");
+    await expect(caption).toHaveText("Resource status after pass 1");
+    await site.offline();
+    await page.reload();
+    await page.getByRole("button", { name: "Step" }).click();
+    await expect(caption).toHaveText(/Resource status after pass \d+/);
+    await expect(page.locator(".sim-pane [role=alert]")).toHaveCount(0);
+  } finally {
+    await site.close();
+  }
 });
 
 test("a first visit downloads the pane's files once: the worker caches them from the browser's copy", async ({ page }) => {
