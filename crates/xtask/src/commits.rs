@@ -129,7 +129,10 @@ pub fn check(env: &Env, tally: &mut Tally) -> Result<(), String> {
         Start::After(hash) => {
             let range = format!("{hash}..HEAD");
             let log = git(env, &["log", "--ancestry-path", format, &range])?;
-            (log, format!("after {}, which adds the check", short(&hash)))
+            (
+                log,
+                format!("after {} (the one that adds the check)", short(&hash)),
+            )
         }
         Start::AllPresent => {
             let log = git(env, &["log", format, "HEAD"])?;

@@ -62,7 +62,7 @@ usage: cargo xtask <command>
                      staging dir when run as its hook, else dist/)
   ui-modules [--into D]
                      build the apps the page loads on demand (the Your reconcile
-                     pane, the control-plane view) into D/pkg/ (default: as js-api)
+                     pane, the simulation section) into D/pkg/ (default: as js-api)
   bench              release build, then the performance report, docs/PERFORMANCE.md: the
                      core against a Python reference (criterion, bench-speed profile) and
                      the wasm JS API against plain JS in headless Chromium, on generated
