@@ -1,3 +1,5 @@
+//! Start at `main`; `test` lists every step CI runs.
+//!
 //! `cargo xtask <command>`: the project's automation, in Rust so it runs wherever cargo does.
 //!
 //! Commands install what they need when it is missing (pinned versions only):
