@@ -1,5 +1,5 @@
 // Keyboard only: a full flow through the page without the mouse, with the
-// documented shortcuts (README "Using it" and the page's footer).
+// documented shortcuts (docs/keyboard.md and the page's footer).
 import { test, expect, editor, actionItems } from "./fixtures.mjs";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });

@@ -1,3 +1,5 @@
+//! Start at `Check` (`session`), then `generate`, `shrink` and `diagnosis`.
+//!
 //! Checking a reconcile someone else wrote against the contract.
 //!
 //! A learner's `reconcile` (Python or JavaScript, run in a sandbox elsewhere)
@@ -17,6 +19,24 @@
 //! and takes the answer, so the learner's function may answer synchronously
 //! (tests) or asynchronously (a worker). That is why the shrinker is not
 //! proptest's: proptest's runner calls its test synchronously, in-process.
+//!
+//! # Modules
+//!
+//! - `case`: `Case`, one call's arguments (the finalizers omitted, `null` or
+//!   given), the contract's answer, its JSON for a runner, and its size for
+//!   the shrinker.
+//! - `generate`: cases from the contract's traps, from a seed: code-point
+//!   against UTF-16 order, member order, `1` against `1.0`, `true` against
+//!   `1`, `null` and non-object specs, finalizers on desired names, empty
+//!   lists, names only in the finalizers, large cases; integers within ±2⁵³.
+//! - `shrink`: smaller cases to try in place of a failing one, biggest cut
+//!   first; each strictly smaller, so shrinking ends.
+//! - `diagnosis`: a `Counterexample`: expected and returned lists with each
+//!   action marked (same, missing, unexpected, moved), the rule broken, and
+//!   `EqualityNote`s where Python's `==`, JavaScript's `===`, JSON text or the
+//!   default `sort()` differ from the contract.
+//! - `session`: `Check`: at least 500 generated cases after the editors'
+//!   scenario, then shrinking from the first failure (at most 2,000 tries).
 
 mod case;
 mod diagnosis;

@@ -1,3 +1,5 @@
+//! Start at `main`, which hands JSON to core and YAML to `reconcile-yaml`.
+//!
 //! `reconcile [--plan] [FILE|-]` or `reconcile [--plan] --desired FILE
 //! --observed FILE [--finalizers FILE]`: reads a scenario, or its documents
 //! one file each, in JSON or YAML, and prints what reconcile would do.

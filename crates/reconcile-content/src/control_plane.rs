@@ -1,30 +1,24 @@
-//! What the page and the control-plane view tell each other. The view (the
-//! picture of the control plane with its text equivalent, the swimlanes and
-//! the backoff plot) is a wasm module of its own (`reconcile-simulation-ui`),
-//! loaded the first time its `<details>` opens, so the two talk through
-//! JavaScript: each message is one of these types as JSON text, written and
-//! read here on both sides. The page reads the view's [`ViewEvent`]s with
-//! core's JSON reader, as it reads the "Your reconcile" pane's: a serde reader
-//! of them would be one more in the page's first load (docs/SIZE.md).
+//! The run and the cursor as the section's views take them: start at
+//! [`ViewRun`].
 //!
-//! The page sends the run the view shows ([`ViewRun`]: the scenario and the
-//! settings, only when they changed) and the one cursor ([`ViewCursor`], on
-//! every move). The view simulates the run itself with `reconcile_sim`, which
-//! is deterministic, so its run is the page's: the same scenario and the same
-//! `SimConfig` give the same timeline (a test below checks it on every preset
-//! after the round trip through these messages).
+//! The simulation section's module (`reconcile-simulation-ui`) holds the
+//! control-plane view and level vs edge. The page mounts only the section
+//! (`mount_simulation`); its messages are in [`crate::section`].
+//! [`ViewRun`] (the scenario and the settings as JSON text) and
+//! [`ViewCursor`] (the one cursor) travel inside those messages.
+//! Inside the module, `SectionState` hands each view a [`ViewInput`] or a
+//! [`LevelEdgeInput`] while its `<details>` is open.
 //!
-//! The same module holds a second view, "Level- vs edge-triggered" (its own
-//! mount point, `mount_level_edge`): it is given the same [`ViewRun`] and
-//! [`ViewCursor`] and, in [`LevelEdgeInput`], whether a class link hides its
-//! conclusion; it runs `reconcile_sim::compare_level_edge` on the run itself
-//! (a test below checks every preset after the round trip) and asks the page
-//! to reveal the conclusion ([`ViewEvent::RevealConclusion`]).
+//! A view simulates the run itself with `reconcile_sim`, which is
+//! deterministic, so its run is the page's: the same scenario and the same
+//! `SimConfig` give the same timeline. A test below checks it on every preset
+//! after the round trip through these types.
+//!
+//! [`ViewEvent`] is the views' old answer to the page. Nothing sends it now:
+//! the section answers with `SimulationEvent`s, which carry the same moves.
 //!
 //! Invariant: these only carry data. The page's reducer stays the only owner
-//! of the cursor and of whether the conclusion is hidden: a view asks to move
-//! the one ([`ViewEvent::MoveTo`]) or reveal the other, and shows what the
-//! page says.
+//! of the cursor and of whether the conclusion is hidden.
 
 use reconcile_core::path::JsonPath;
 use reconcile_core::{parse_scenario, Scenario};

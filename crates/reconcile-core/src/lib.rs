@@ -1,3 +1,5 @@
+//! Start at `reconcile::reconcile`, then `parse` and `explain::plan`.
+//!
 //! The reconcile contract: reading the three input documents (fast when they
 //! are valid, with located errors when they are not), `reconcile` itself, and
 //! its explanation (`plan`: reasons, field-level drift, a summary).
@@ -12,6 +14,42 @@
 //! `actions` → `explain`. There is one read path: `scan`'s validating pass feeds `model`'s
 //! [`Resources`], and on any error `parse`'s precise parser reads the text
 //! again and locates the problem.
+//!
+//! # Modules
+//!
+//! - `stable`: `StableHasher` (FNV-1a), `SplitMix64`, `mix64`: the same
+//!   numbers on every platform and build. The one copy every crate uses.
+//! - `path`: `JsonPath` (`$`, `$.web.replicas`, `$["my app"][0]`), the one
+//!   path grammar, printed and parsed.
+//! - `json`: the `Json` value. It keeps member order for display, compares
+//!   objects unordered and numbers by value. Strings, arrays and objects are
+//!   shared (`Arc`), so copying a spec is O(1), and a spec the controller
+//!   copied compares by pointer. Also the one value reader: a serde visitor
+//!   that rejects duplicate member names and notes the path of a failure.
+//! - `scan`: the fast read of a valid document, one validating pass that
+//!   records where each name and spec is without building values. In a
+//!   scenario, an observed spec written exactly as its desired spec is
+//!   compared byte for byte. On any error or unusual input it gives up and
+//!   `parse` runs, so it changes speed, never a result or a message (property
+//!   tests check that the two agree).
+//! - `model`: `Resources` (sorted, unique, shared `Arc<str>` names; a scanned
+//!   document keeps its text, and each spec is parsed on first use; equal text
+//!   means equal spec) and `Finalizers`; `sort_unique_keep_last`, the one
+//!   sort-and-dedup of sorted sets.
+//! - `parse`: `parse_resources`, `parse_finalizers`, `parse_scenario`
+//!   (`parse_scenario_owned` keeps a handed-over text): the scan first, else
+//!   the precise parser, which turns errors into
+//!   `InputError { document, kind, line, column, path, message }`.
+//! - `reconcile`: one merge walk over two name-sorted `Resources`; `Action`
+//!   serializes as `["KIND", name, spec|null]`.
+//! - `actions`: `parse_actions`, the one reader of an action list from
+//!   outside (a learner's reconcile, a course page), with `InputError`s of
+//!   `Document::Actions`.
+//! - `explain`: `plan()`: a `Reason` per action, field-level `Drift`, the
+//!   `Summary` line.
+//!
+//! The `ts` feature (off by default) derives the JS API's TypeScript
+//! declarations with ts-rs; only the generator in `reconcile-wasm` turns it on.
 
 pub mod actions;
 pub mod explain;

@@ -1,3 +1,5 @@
+//! Start at `mount`, then `app::PaneApp` and `state::ExerciseState`.
+//!
 //! "Your reconcile", the pane where a learner writes `reconcile` and checks
 //! it: a yew app of its own, in a wasm module of its own
 //! (`pkg/reconcile_exercise_ui.js`), which the page imports the first time
@@ -9,6 +11,38 @@
 //! JS API's `check()` and `checkLoop()` run the code in the sandbox and decide
 //! (`learner.rs` only converts what they report). What the page and the pane
 //! tell each other is `reconcile_content::pane`'s types, as JSON text.
+//!
+//! It is a cdylib built like the JS API's modules (`cargo xtask ui-modules`,
+//! a Trunk `post_build` hook: cargo, wasm-bindgen `--target web`, wasm-opt)
+//! into `dist/pkg/`, with its stylesheet (`style/pane.css`). The page keeps
+//! only the learner's code (for links and autosaves), the header button,
+//! `?exercise=` and `?lang=`, and a loader. The pane keeps its runs and
+//! results, and survives being closed: the page takes its element out of the
+//! layout and puts it back.
+//!
+//! Two yew apps share one DOM. Each numbers the trees it controls from 1
+//! under the same JS property, so the pane takes a number above the page's
+//! before it mounts (`reconcile_ui_shared::tree_id`). Else the page's event
+//! handler on `<body>` would take the pane's events for its own.
+//!
+//! # Modules
+//!
+//! - `lib.rs`: `mount(host, input, onEvent)` and the `Pane` it returns
+//!   (`update(input)`), exported with wasm-bindgen.
+//! - `app`: `PaneApp`, the root. It takes the page's code when its revision
+//!   changes, reports each change of the code once, and turns the pane's
+//!   callbacks into `PaneEvent`s.
+//! - `state`: `ExerciseState` and its `ExerciseAction`s: the code, where its
+//!   Check and its run in the loop stand, "Start over" and "Bring back my
+//!   code". A late answer of an earlier run is ignored.
+//! - `components`: the pane, the code editor (Tab indents, Esc then Tab
+//!   leaves), the counterexample and the learner's output.
+//! - `hooks`: `use_learner_run` numbers each Check or run in the loop and
+//!   reports its progress and end to the reducer, and a Check's result to the
+//!   page.
+//! - `learner`: imports `pkg/reconcile.js` on the first Check and calls its
+//!   `check()` or `checkLoop()`; it converts their results, read with core's
+//!   JSON reader.
 
 pub mod app;
 pub mod components;

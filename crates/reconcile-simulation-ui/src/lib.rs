@@ -1,3 +1,5 @@
+//! Start at `mount_simulation`, then `section::state::SectionState`.
+//!
 //! The simulation section's module (issue 17's split,
 //! docs/design/simulation-module.md): the engine and every view of the run,
 //! in a wasm module of its own (`pkg/reconcile_simulation_ui.js`) that the
@@ -20,6 +22,49 @@
 //! requests to move the cursor or change a setting, a lesson check's
 //! answer). The components only place and word what `reconcile_sim`
 //! computed (`picture`, `Swimlanes`, `BackoffSeries`, the timeline).
+//!
+//! It is a cdylib built as the pane is (`cargo xtask ui-modules` builds both),
+//! with its stylesheet (`style/view.css`). The page keeps the settings, the
+//! one cursor, how far the run is revealed, whether each view is open, the
+//! section's frame, its controls and Play's beat. The module simulates each
+//! revision once (`reconcile_sim::simulate`) and shares that run among the
+//! timeline, chart, status grid, World now (a yew portal into the page's
+//! `#world-now-host`) and the control-plane view (`reconcile_sim::picture`,
+//! `Swimlanes` and `BackoffSeries`, which replay it). Level vs edge compares
+//! the run (`reconcile_sim::compare_level_edge`, behind `reconcile-sim`'s
+//! `level-edge` feature, which this crate alone turns on). It links neither
+//! the page, the JS API nor the pane.
+//!
+//! The answers go out as `SimulationEvent`s in microtasks, never while the
+//! page is calling in: the run's facts first
+//! (`reconcile_content::simulation::RunFacts`: the moments, passes and pass
+//! starts the page needs to move the cursor), then, after the app has drawn
+//! the cursor, the view the next pass reads. A setting changed in Faults and
+//! settings goes out as the whole settings
+//! (`reconcile_content::setting_change::SettingChange::apply` at the
+//! cursor's pass).
+//!
+//! # Modules
+//!
+//! - `lib.rs`: `mount_simulation(host, input, onEvent)` and the
+//!   `SimulationView` it returns (`update(input)`).
+//! - `section/state.rs`: `SectionState`: the run of each revision simulated
+//!   once (`SectionRun`: scenario, settings, timeline, results.json), the
+//!   replay for the next pass's view (`PassViews`), a lesson check answered
+//!   once per id, and the two views fed while open. Tested natively.
+//! - `section/app.rs`, `section/components/`: the section's app: the verdict
+//!   and snapshot banners, the timeline (`pass_list.rs`), chart, status grid,
+//!   Faults and settings, the two views' `<details>` (`run_views.rs`) and
+//!   World now.
+//! - `state`: `ViewState`, the control-plane view's state: the section's run
+//!   (`Run`: its timeline, its `PictureReplay`, which stays where it stopped,
+//!   its swimlanes and backoff series, computed once when the run arrives) and
+//!   the picture at the cursor, computed once per move.
+//! - `components`: the picture (two layouts, wide and stacked, and the text
+//!   equivalent; `words.rs` is its one place for wording), `swimlanes.rs` and
+//!   `backoff_plot.rs`.
+//! - `level_edge`: `LevelEdgeState` (the run compared once when it arrives,
+//!   its lanes again only when the revealed moment moves) and `view.rs`.
 
 pub mod components;
 pub mod level_edge;

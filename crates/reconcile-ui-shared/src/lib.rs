@@ -1,3 +1,5 @@
+//! Start at `tree_id`, then `words`.
+//!
 //! What the page (`reconcile-web`) and the yew apps it loads on demand
 //! ("Your reconcile", `reconcile-exercise-ui`; the simulation section,
 //! `reconcile-simulation-ui`) share, each in one place:
@@ -12,6 +14,9 @@
 //!
 //! Invariant: no state and no simulation logic here, only these helpers;
 //! each wasm module links its own copy of what it uses.
+//!
+//! It depends on `reconcile-sim`, yew, gloo, js-sys and web-sys only
+//! (`cargo xtask boundaries` checks).
 
 pub mod download;
 pub mod shared;

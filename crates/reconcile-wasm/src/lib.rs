@@ -1,3 +1,5 @@
+//! Start at the exports below, then `js/reconcile.js`, which joins the modules.
+//!
 //! The JS API for course pages: `reconcile`, `plan`, `simulate` and
 //! `simulateVerdict`, shipped as
 //! the ES module `/pkg/reconcile.js` of the built site.
@@ -26,6 +28,22 @@
 //! loop, and with `yaml` as `reconcile_yaml` (`reconcileYaml`, `planYaml`,
 //! `readDocuments`, `toYaml`, `toYamlStream`: YAML and Kubernetes
 //! manifests), loaded on the first YAML call.
+//!
+//! The hand-written `js/reconcile.js` holds no logic either. It loads the
+//! simulation module on the first simulate call, the YAML module on the first
+//! YAML call, and the `check` and `loop` modules on the first `check()` and
+//! `checkLoop()`, which run the learner's code in the sandbox batch by batch
+//! and answer the `Check` or `LoopCheck` with what it returned. The loop check
+//! is a module of its own, so the simulation module a course page fetches for
+//! `simulate` carries nothing for it (docs/SIZE.md). The checker and the loop
+//! check decide; this crate does not.
+//!
+//! Its TypeScript declarations (`src/types.d.ts`) are generated from the
+//! serialized types of core, sim and this adapter by ts-rs, which reads their
+//! serde attributes. The derives sit behind core's and sim's `ts` features,
+//! turned on only by the generator: a native test that fails when the file is
+//! stale (`UPDATE_TS=1 cargo test -p reconcile-wasm --lib` rewrites it).
+//! `web/e2e/types.spec.mjs` type-checks what the built module returns.
 
 #[cfg(feature = "check")]
 mod check;

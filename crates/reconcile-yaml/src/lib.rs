@@ -1,7 +1,20 @@
+//! Start at `read_documents` and `read_scenario_in`; the editors use `read_cache`.
+//!
 //! YAML and Kubernetes manifests for the playground: YAML text in, core's own
 //! values and resources out (one model, one path grammar: `reconcile_core`'s
 //! [`Json`] and [`JsonPath`]), with errors located as the JSON reader locates
 //! them (document, line:column, JSON path, what was expected); and YAML out.
+//!
+//! # How it reads
+//! A YAML document becomes core's `Json`, built from saphyr-parser's events
+//! with the depth, alias and tag limits. Core's own seeds then read that
+//! value (`resources_from_value`, `finalizers_from_value`,
+//! `scenario_from_value`, `json_from_value`), so shapes, duplicate keys and
+//! messages are the JSON reader's. The error's `JsonPath` is then placed at
+//! its line and column by reading the text's events again (`locate`).
+//! `read_cache` is what the editors keep between reads; property tests check
+//! it against fresh reads. `scope` lists the cluster-scoped kinds, checked
+//! against upstream.
 //!
 //! # Formats
 //! A document whose first character other than JSON whitespace is `{` or `[`

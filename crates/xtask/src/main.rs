@@ -1,3 +1,5 @@
+//! Start at `main`; `test` lists every step CI runs.
+//!
 //! `cargo xtask <command>`: the project's automation, in Rust so it runs wherever cargo does.
 //!
 //! Commands install what they need when it is missing (pinned versions only):
@@ -8,6 +10,7 @@
 mod bench;
 mod bench_inputs;
 mod boundaries;
+mod commits;
 mod csp;
 mod fuzz;
 mod jsapi;
@@ -29,7 +32,7 @@ usage: cargo xtask <command>
   serve [--release]  install missing tools, build, serve at http://127.0.0.1:8080
   build              install missing tools, release build into dist/
   test               everything CI runs: fmt, clippy (native + wasm32), the crate
-                     boundaries, native tests,
+                     boundaries, commit subjects, native tests,
                      30 s of each fuzz target, wasm-bindgen tests in headless Chromium,
                      Playwright e2e on the release build, the sandbox's checks in
                      Firefox ESR and WebKitGTK
@@ -38,6 +41,8 @@ usage: cargo xtask <command>
                      --asan with AddressSanitizer; targets: parse_scenario, reconcile,
                      simulate, share_decode
   boundaries         check the crate boundaries of ARCHITECTURE.md with `cargo tree`
+  commits            check that each commit after the one that adds this check has a
+                     subject of at most 72 characters
   size               size of each file in dist/ and dist/pkg/ gzipped at level 9 and as
                      the build's precompressed copy (zopfli), and the first view's with
                      brotli (run `build` first)
@@ -59,7 +64,7 @@ usage: cargo xtask <command>
                      staging dir when run as its hook, else dist/)
   ui-modules [--into D]
                      build the apps the page loads on demand (the Your reconcile
-                     pane, the control-plane view) into D/pkg/ (default: as js-api)
+                     pane, the simulation section) into D/pkg/ (default: as js-api)
   bench              release build, then the performance report, docs/PERFORMANCE.md: the
                      core against a Python reference (criterion, bench-speed profile) and
                      the wasm JS API against plain JS in headless Chromium, on generated
@@ -83,6 +88,7 @@ fn main() -> ExitCode {
         Some("post-build") => post_build(),
         Some("fuzz") => fuzz::command(&args[1..]),
         Some("boundaries") => boundaries::check(&Env::new(), &mut Tally::default()),
+        Some("commits") => commits::check(&Env::new(), &mut Tally::default()),
         Some("size") => size::report(&Env::new().root.join("dist")).map(|table| print!("{table}")),
         _ => {
             eprintln!("{USAGE}");
@@ -199,6 +205,7 @@ fn test() -> Result<(), String> {
 fn run_test_steps(env: &Env, tally: &mut Tally) -> Result<(), String> {
     let wasm = "wasm32-unknown-unknown";
     boundaries::check(env, tally)?;
+    commits::check(env, tally)?;
     env.step(
         "cargo",
         &["test", "--workspace", "--exclude", "reconcile-web"],

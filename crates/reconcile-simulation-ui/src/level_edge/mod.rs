@@ -1,11 +1,12 @@
-//! The second view of this module: "Level- vs edge-triggered", the same
-//! event trace through an edge-triggered handler and the level-triggered
-//! loop (`reconcile_sim::compare_level_edge`), as two lanes per object up to
-//! what the page's Step, Play and Run have revealed, then the conclusion,
-//! which a class link hides until revealed. Mounted with `lib.rs`'s
-//! `mount_level_edge` into an element of the page's `<details>`; the page
-//! keeps that `<details>`, whether it is open, the cursor and whether the
-//! conclusion is hidden (`reconcile_content::control_plane::LevelEdgeInput`).
+//! Level vs edge, one of the section's views: start at [`LevelEdgeState`].
+//!
+//! The same event trace goes through an edge-triggered handler and the
+//! level-triggered loop (`reconcile_sim::compare_level_edge`). It shows two
+//! lanes per object up to what Step, Play and Run have revealed, then the
+//! conclusion, which a class link hides until revealed. The section draws it
+//! in its `<details>` (`section/components/run_views.rs`). The page keeps
+//! whether it is open, the cursor and whether the conclusion is hidden
+//! (`reconcile_content::control_plane::LevelEdgeInput`).
 
 pub(crate) mod view;
 
