@@ -1,18 +1,18 @@
 //! The probe behind [`crate::picture`]: armed for one position of the run,
 //! it reads the engine's state there (and at every event the same scheduled
 //! step records after it), then pauses the run. Unarmed, as in
-//! [`super::simulate`], it costs one check per event.
+//! [`crate::simulate`], it costs one check per event.
 
 use std::rc::Rc;
 
-use super::gc_graph::Queue;
-use super::{Advance, Engine, Scheduled, Simulation, KEY};
-use crate::events::{EventEntry, SimEvent};
-use crate::ownership::ObjectKey;
-use crate::picture::{
+use super::snapshot::{
     CollectorTask, CollectorWork, ControllerPicture, InFlight, OwnerTask, Picture, Position,
     QueuePicture,
 };
+use super::{Advance, Engine, Scheduled, Simulation, KEY};
+use crate::control_plane::gc_graph::Queue;
+use crate::events::{EventEntry, SimEvent};
+use crate::ownership::ObjectKey;
 use crate::workqueue::{to_millis, Millis};
 use crate::world::World;
 use crate::{ActionResult, ReconcileCall};

@@ -37,12 +37,12 @@ use std::sync::Arc;
 
 use reconcile_core::json::Json;
 
-use crate::defaulting::apply_defaults;
-use crate::ownership::OwnerRefs;
-pub use crate::propagation::{
+pub use crate::control_plane::propagation::{
     deletion_finalizers_for_gc, DeleteOptions, DeleteStrategy, GcPolicy, PropagationPolicy,
     FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS,
 };
+use crate::defaulting::apply_defaults;
+use crate::ownership::OwnerRefs;
 use crate::workqueue::Millis;
 use crate::world::World;
 
