@@ -133,7 +133,6 @@ use crate::control_plane::queue::ControllerQueue;
 use crate::events::{EventLog, SimEvent};
 use crate::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
 use crate::rng::{SimRng, Stream};
-use crate::sorted::{SortedMap, SortedSet};
 use crate::workqueue::{AddOutcome, Millis};
 use crate::world::{Change, World};
 use crate::{
@@ -259,12 +258,8 @@ struct Engine {
     unseen: Vec<(Arc<str>, u32)>,
     /// The earliest queue wake-up scheduled, so that one is not doubled.
     wake_at: Option<Millis>,
-    /// Why the key's waiting entry was added.
-    waiting_trigger: Option<Trigger>,
-    /// Why the queued key is queued.
-    queued_trigger: Option<Trigger>,
-    /// Why a key that arrived during processing will be queued again.
-    deferred_trigger: Option<Trigger>,
+    /// Why the key is waiting, queued or due again.
+    triggers: requeue::Triggers,
     worker_free_at: Millis,
     /// The controller process's incarnation: 0 at start, bumped by each crash.
     /// Timers and in-flight events of an older incarnation are void.
@@ -290,28 +285,17 @@ struct Engine {
     event_log: EventLog,
     /// The scripted events of other actors, each with the world it left.
     actor_events: Vec<crate::ActorEventRecord>,
-    scheduled_script: Vec<bool>,
-    scheduled_writers: SortedSet<usize>,
-    last_other_writer: SortedMap<String, String>,
-    controller_writes: usize,
-    /// Writes by `other_writers`: only they can undo this controller's work forever.
-    other_writes: usize,
-    /// Start-of-pass states with work to do: how often seen, and both write counts then.
-    start_states: SortedMap<u64, (u32, usize, usize)>,
-    oscillation: Option<NotConvergingReason>,
-    /// Passes that only answered their own status write, and the verdict once certain.
-    hot_loop_watch: crate::status_writes::HotLoopWatch,
-    hot_loop: Option<NotConvergingReason>,
+    /// Other actors: what of theirs is scheduled, and what they last wrote.
+    actors: script::Actors,
+    /// What the verdict watches for: oscillations and status hot loops.
+    watch: verdict::Watch,
     pass_in_progress: bool,
     /// The pass whose reconcile call is out, waiting for its plan.
     awaited: Option<AwaitedPass>,
     /// The pass whose requests are going out.
     running: Option<RunningPass>,
-    /// Finalizer owners whose turn is scheduled, by (object, finalizer): one each.
-    owners_pending: SortedSet<(String, String)>,
-    /// When each finalizer owner's worker is free, by finalizer name (a few
-    /// owners: a list, searched).
-    owners_free_at: Vec<(String, Millis)>,
+    /// The finalizer owners' turns and workers.
+    owners: owners::FinalizerOwners,
     /// kube-controller-manager's garbage collector.
     gc: gc::GarbageCollector,
     /// The controller reference to the custom resource every object it creates carries.
@@ -348,9 +332,7 @@ impl Engine {
             queue: ControllerQueue::new(config.queue, &config.backoff),
             unseen: Vec::new(),
             wake_at: None,
-            waiting_trigger: None,
-            queued_trigger: None,
-            deferred_trigger: None,
+            triggers: requeue::Triggers::default(),
             worker_free_at: 0,
             incarnation: 0,
             down: false,
@@ -361,20 +343,12 @@ impl Engine {
             log: Vec::new(),
             event_log: EventLog::default(),
             actor_events: Vec::new(),
-            scheduled_script: vec![false; config.script.len()],
-            scheduled_writers: SortedSet::new(),
-            last_other_writer: SortedMap::new(),
-            controller_writes: 0,
-            other_writes: 0,
-            start_states: SortedMap::new(),
-            oscillation: None,
-            hot_loop_watch: crate::status_writes::HotLoopWatch::default(),
-            hot_loop: None,
+            actors: script::Actors::new(config.script.len()),
+            watch: verdict::Watch::default(),
             pass_in_progress: false,
             awaited: None,
             running: None,
-            owners_pending: SortedSet::new(),
-            owners_free_at: Vec::new(),
+            owners: owners::FinalizerOwners::default(),
             gc: gc::GarbageCollector::default(),
             owner_refs: OwnerRefs::default(),
             probe: None,
@@ -436,7 +410,7 @@ impl Engine {
                 }
                 if self.is_idle() {
                     if let Some(index) = self.next_unscheduled_script() {
-                        self.scheduled_script[index] = true;
+                        self.actors.scheduled_script[index] = true;
                         self.schedule_after(self.now, IDLE_GAP_MS, Scheduled::Script { index });
                         continue;
                     }
@@ -555,9 +529,9 @@ impl Engine {
                     result.show_requeue(pass, requeued_at);
                 }
                 if self.queue.done(KEY, requeue::instant(self.now)) {
-                    self.queued_trigger = self.deferred_trigger.take();
+                    self.triggers.queued = self.triggers.deferred.take();
                 }
-                self.deferred_trigger = None;
+                self.triggers.deferred = None;
                 // The worker holds the key until `Done`, as the queue sees it.
                 self.pass_in_progress = false;
             }
@@ -596,17 +570,17 @@ impl Engine {
             trigger: trigger.clone(),
         };
         match added {
-            AddOutcome::Queued => self.queued_trigger = Some(trigger),
+            AddOutcome::Queued => self.triggers.queued = Some(trigger),
             AddOutcome::AlreadyQueued => {}
             AddOutcome::Deferred => {
-                if self.deferred_trigger.is_none() {
+                if self.triggers.deferred.is_none() {
                     self.note(
                         self.now,
                         Happening::Deferred {
                             trigger: trigger.clone(),
                         },
                     );
-                    self.deferred_trigger = Some(trigger);
+                    self.triggers.deferred = Some(trigger);
                 }
             }
         }
@@ -621,9 +595,9 @@ impl Engine {
         self.down = true;
         self.queue = ControllerQueue::new(self.config.queue, &self.config.backoff);
         self.wake_at = None;
-        self.waiting_trigger = None;
-        self.queued_trigger = None;
-        self.deferred_trigger = None;
+        self.triggers.waiting = None;
+        self.triggers.queued = None;
+        self.triggers.deferred = None;
         self.forget_expectations();
         // A restart after the end of simulated time never comes.
         self.worker_free_at = at.saturating_add(self.config.restart_delay_ms);

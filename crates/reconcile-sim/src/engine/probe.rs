@@ -106,7 +106,7 @@ impl Engine {
             key: KEY,
             queued: !self.queue.is_empty(),
             processing: self.pass_in_progress || self.awaited.is_some(),
-            dirty: self.deferred_trigger.is_some(),
+            dirty: self.triggers.deferred.is_some(),
             waiting_until: self.queue.next_ready_at().map(to_millis),
             requeues: self.queue.num_requeues(KEY),
             added,
