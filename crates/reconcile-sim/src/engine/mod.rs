@@ -10,12 +10,12 @@
 //! as its own API request, `action_ms` apart. Every write produces a watch
 //! event, which reaches the cache `watch_latency_ms` later and queues the key
 //! again, so the loop runs until a pass finds nothing to do. The parts:
-//! [`apiserver`] (the store and its rules), `engine::informer` (cache, watch
-//! breaks and re-lists, resync), [`workqueue`] (client-go's queue and rate
+//! [`crate::apiserver`] (the store and its rules), `engine::informer` (cache, watch
+//! breaks and re-lists, resync), [`crate::workqueue`] (client-go's queue and rate
 //! limiters), `engine::requeue` (responses → result → queue, as
 //! controller-runtime's `reconcileHandler`), `engine::owners` (finalizer
 //! owners), `engine::script` (other actors), `engine::gc` (the garbage
-//! collector), [`ownership`] (ownerReferences, the custom resource's key
+//! collector), [`crate::ownership`] (ownerReferences, the custom resource's key
 //! space).
 //!
 //! The custom resource is in the store too, in a key space of its own, and
@@ -33,7 +33,7 @@
 //!
 //! # Finalizers
 //! FINALIZE and DELETE are both a delete request; the API server
-//! ([`apiserver`]) decides from the finalizers whether the object goes at once
+//! ([`crate::apiserver`]) decides from the finalizers whether the object goes at once
 //! or starts terminating (deletionTimestamp). The owner of each finalizer is
 //! another controller: when an object starts terminating, each owner that is
 //! not stuck removes its own entry `finalizer_owner_delay_ms` later, whatever
@@ -66,7 +66,7 @@
 //!   queued or processing adds at most one pass) but never splits one.
 //!
 //! The bound is for deterministic names (`naming`'s default): when the API
-//! server generates names ([`naming`], beyond the contract), a stale read's
+//! server generates names ([`crate::naming`], beyond the contract), a stale read's
 //! second CREATE succeeds as a duplicate, and a later pass deletes it.
 //!
 //! With no watch latency no read is stale and no requeue happens. With the
