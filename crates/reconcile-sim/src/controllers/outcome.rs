@@ -46,7 +46,7 @@ pub struct ActionOutcome {
     pub action: Action,
     /// The object the request went to, when it is not the action's name: the
     /// name the API server generated for a CREATE, or the object a desired
-    /// name stood for (see [`crate::naming`]).
+    /// name stood for (see [`naming`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional, as = "Option<String>"))]
     pub object: Option<std::sync::Arc<str>>,

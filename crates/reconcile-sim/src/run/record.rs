@@ -42,7 +42,7 @@ pub struct PassRecord {
     #[serde(skip)]
     pub cache_lag: Vec<CacheLagEntry>,
     /// The status the pass wrote to its custom resource, after its actions
-    /// (only with `statusWrites`; see [`crate::status_writes`]).
+    /// (only with `statusWrites`; see [`status_writes`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub status_write: Option<StatusWrite>,
@@ -148,7 +148,7 @@ pub struct Timeline {
     #[serde(skip)]
     pub compare: SpecComparison,
     /// How the controller named what it created (its out-of-sync counts see
-    /// the store through [`crate::naming::named_view`]).
+    /// the store through [`naming::named_view`]).
     #[serde(skip)]
     pub naming: ObjectNaming,
 }

@@ -61,7 +61,7 @@ pub struct SimConfig {
     pub queue: QueueModel,
     /// What the controller compares to decide an UPDATE: the whole spec
     /// (the contract), or only the fields it sets (beyond the contract;
-    /// see [`crate::comparison`]).
+    /// see [`comparison`]).
     pub compare: SpecComparison,
     /// Observed objects that are terminating at the start: their manifests
     /// have a `metadata.deletionTimestamp`. This goes beyond the seed
@@ -71,10 +71,10 @@ pub struct SimConfig {
     pub terminating: Vec<String>,
     /// How the controller names what it creates: the desired name (the
     /// contract), or `generateName` with or without a ReplicaSet's
-    /// expectations (beyond the contract; see [`crate::naming`]).
+    /// expectations (beyond the contract; see [`naming`]).
     pub naming: ObjectNaming,
     /// What the controller writes to its custom resource's status after each
-    /// pass (beyond the seed's contract; see [`crate::status_writes`]).
+    /// pass (beyond the seed's contract; see [`status_writes`]).
     pub status_writes: StatusWrites,
     /// Whether the watch on the custom resource drops update events that
     /// leave its generation unchanged (controller-runtime's
