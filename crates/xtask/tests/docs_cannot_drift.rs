@@ -175,6 +175,43 @@ struct Declared {
     /// Modules with a `pub use …::*`: any name may come through them.
     globs: BTreeSet<String>,
     members: BTreeMap<String, BTreeSet<String>>,
+    /// `module::alias` → the path a `use` names (`pub use parts::{world}` in the root
+    /// makes `world` → `parts::world`), so a re-exported module resolves too.
+    aliases: BTreeMap<String, String>,
+}
+
+/// Each name a `use` brings in, with the path it names (`crate::` and `self::` dropped).
+fn use_paths(tree: &syn::UseTree, prefix: &str, out: &mut Vec<(String, String)>) {
+    let join = |name: &str| {
+        if prefix.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{prefix}::{name}")
+        }
+    };
+    match tree {
+        syn::UseTree::Path(path) => {
+            let segment = path.ident.to_string();
+            let next = if segment == "crate" || segment == "self" {
+                prefix.to_owned()
+            } else {
+                join(&segment)
+            };
+            use_paths(&path.tree, &next, out);
+        }
+        syn::UseTree::Name(name) => {
+            out.push((name.ident.to_string(), join(&name.ident.to_string())))
+        }
+        syn::UseTree::Rename(rename) => {
+            out.push((rename.rename.to_string(), join(&rename.ident.to_string())));
+        }
+        syn::UseTree::Glob(_) => {}
+        syn::UseTree::Group(group) => {
+            for tree in &group.items {
+                use_paths(tree, prefix, out);
+            }
+        }
+    }
 }
 
 fn use_names(tree: &syn::UseTree, names: &mut BTreeSet<String>, glob: &mut bool) {
@@ -274,6 +311,16 @@ impl Declared {
                 syn::Item::Use(u) => {
                     let mut glob = false;
                     use_names(&u.tree, &mut names, &mut glob);
+                    let mut paths = Vec::new();
+                    use_paths(&u.tree, "", &mut paths);
+                    for (alias, target) in paths {
+                        let key = if module.is_empty() {
+                            alias
+                        } else {
+                            format!("{module}::{alias}")
+                        };
+                        self.aliases.insert(key, target);
+                    }
                     if glob {
                         self.globs.insert(module.to_owned());
                     }
@@ -319,6 +366,14 @@ impl Declared {
             };
             if self.modules.contains_key(&inner) {
                 module = inner;
+                continue;
+            }
+            if let Some(target) = self
+                .aliases
+                .get(&inner)
+                .filter(|t| self.modules.contains_key(*t))
+            {
+                module = target.clone();
                 continue;
             }
             let here = self.modules.get(&module);
@@ -400,6 +455,16 @@ fn rust_items_in_backticks_resolve() {
         unresolved.join("\n")
     );
     assert!(checked > 20, "only {checked} Rust items found in backticks");
+}
+
+#[test]
+fn a_module_resolves_through_a_re_export() {
+    let source = "pub mod parts { pub mod world { pub struct Meta; } }\npub use parts::{world};";
+    let mut declared = Declared::default();
+    let parsed = syn::parse_file(source).expect("parses");
+    declared.read_module("", Path::new("lib.rs"), &parsed.items);
+    assert!(declared.resolves(&["world", "Meta"]));
+    assert!(!declared.resolves(&["world", "Other"]));
 }
 
 #[test]

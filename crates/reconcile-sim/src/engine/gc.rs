@@ -48,10 +48,10 @@
 //! `TestProcessEvent` (in `gc_tests.rs`, with the graph), `TestDeleteOwnerRefPatch`,
 //! `TestUnblockOwnerReference` (in `ownership.rs`).
 
-pub(crate) use super::gc_graph::Queue;
-use super::gc_graph::{attempt_to_delete_item, Graph, Step};
 use super::{update_change, Engine, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, Update, FINALIZER_ORPHAN_DEPENDENTS};
+pub(crate) use crate::control_plane::gc_graph::Queue;
+use crate::control_plane::gc_graph::{attempt_to_delete_item, Graph, Step};
 use crate::ownership::{ObjectKey, OwnerRefs};
 use crate::sorted::SortedSet;
 use crate::workqueue::Millis;

@@ -1,40 +1,146 @@
-//! The discrete-event loop behind [`simulate`].
+//! The engine: the discrete-event loop behind [`simulate`]. It runs the
+//! control plane's actors and the controller on one simulated clock, one
+//! actor per file. Start at [`simulate`], then [`Simulation`].
+//!
+//! # Expected flow
+//! At t = 0 the controller's informer lists the custom resource and the
+//! objects it owns into its cache, and queues the custom resource's key. Each
+//! time the single worker takes the key it runs one **pass**: `reconcile` on
+//! the informer's cache (never on the API server's store), then each action
+//! as its own API request, `action_ms` apart. Every write produces a watch
+//! event, which reaches the cache `watch_latency_ms` later and queues the key
+//! again, so the loop runs until a pass finds nothing to do. The parts:
+//! [`crate::apiserver`] (the store and its rules), `engine::informer` (cache, watch
+//! breaks and re-lists, resync), [`crate::workqueue`] (client-go's queue and rate
+//! limiters), `engine::requeue` (responses → result → queue, as
+//! controller-runtime's `reconcileHandler`), `engine::owners` (finalizer
+//! owners), `engine::script` (other actors), `engine::gc` (the garbage
+//! collector), [`crate::ownership`] (ownerReferences, the custom resource's key
+//! space).
+//!
+//! The custom resource is in the store too, in a key space of its own, and
+//! every object the controller manages refers to it (ownerReferences with
+//! `controller` and `blockOwnerDeletion`). When another actor deletes it,
+//! the garbage collector deletes or orphans what it owned, as the
+//! propagation policy says.
+//!
+//! # Guarantees
+//! - Deterministic: the same scenario and [`SimConfig`] (including `seed`) give
+//!   an identical [`Timeline`]. No wall clock, no global RNG.
+//! - `reconcile` never sees why a pass ran; the reason is only recorded.
+//! - The work queue never processes the key twice at once (client-go's dirty
+//!   and processing sets).
+//!
+//! # Finalizers
+//! FINALIZE and DELETE are both a delete request; the API server
+//! ([`crate::apiserver`]) decides from the finalizers whether the object goes at once
+//! or starts terminating (deletionTimestamp). The owner of each finalizer is
+//! another controller: when an object starts terminating, each owner that is
+//! not stuck removes its own entry `finalizer_owner_delay_ms` later, whatever
+//! this controller does (even while it is down). The update that removes the
+//! last entry deletes the object, as the API server's
+//! `ShouldDeleteDuringUpdate` does, so no DELETE follows a FINALIZE.
+//!
+//! # Convergence bound
+//! Without faults (no failures, drops, crash, stuck finalizers, other writers
+//! or script; owned objects watched) a run converges within
+//!
+//! `passes ≤ 1 + n + Σf` (plus one per resync tick that fires first, and one
+//! per pass with a failed request: its requeue waits in the delaying queue
+//! and fires even after a later pass for the key has succeeded, as
+//! client-go's `AddAfter` does)
+//!
+//! where `n` is the number of actions of the first plan and `Σf` the
+//! finalizer entries of the objects it FINALIZEs. Why:
+//! - pass 1 (the informer's initial list) applies all `n` actions; every
+//!   write raises one watch event;
+//! - owners remove the `Σf` entries, each removal raising an event (the last
+//!   one of an object is its delete). Later FINALIZEs find the object
+//!   terminating and write nothing, and nobody else writes: `n + Σf` events
+//!   in all;
+//! - a pass that reads a stale cache repeats actions whose events have not
+//!   arrived: those write nothing (404 on a delete, an object already
+//!   terminating) or fail (409), and a failure adds only its requeue;
+//! - every later pass needs the key queued, which only a delivered event, a
+//!   resync tick or a requeue does; the queue folds events (an add while
+//!   queued or processing adds at most one pass) but never splits one.
+//!
+//! The bound is for deterministic names (`naming`'s default): when the API
+//! server generates names ([`crate::naming`], beyond the contract), a stale read's
+//! second CREATE succeeds as a duplicate, and a later pass deletes it.
+//!
+//! With no watch latency no read is stale and no requeue happens. With the
+//! default timing the events of a pass mostly arrive while it runs and fold
+//! into one more pass, so runs are much shorter (the seed example: 3
+//! actions, 3 passes, the second repeating a DELETE its cache had not seen).
+//!
+//! # Caveats
+//! - A pass reads the cache, which lags the store by the watch latency: it
+//!   may repeat an action whose event has not arrived yet (404 on a delete,
+//!   taken as done; 409 AlreadyExists on a create, an error that requeues).
+//! - `watchBreakRate` is the chance that the watch breaks at an event; the informer
+//!   then lists again after the reflector's backoff (800 ms, jitter 1.0) and
+//!   synthesizes the deletes it missed. Real watches rarely break this often.
+//! - `world_after` is the store when the pass ended; of the cache only its
+//!   differences from the store are recorded (`cache_lag`).
+//! - There is one controller key (the custom resource); backoff is per key.
+//! - A failing action ends the pass (the idiomatic `return err`); the rest are
+//!   not attempted and the key is requeued with backoff.
+//! - While the controller is down after a crash, events reach nobody; the
+//!   restarted controller starts a fresh informer, which lists what exists.
+//! - A finalizer owner has one worker: it cleans up after one object at a
+//!   time, `finalizer_owner_delay_ms` each (or its own `finalizer_owners`
+//!   delay), in the order the objects started terminating. The
+//!   garbage collector (`engine::gc`) owns `orphan` and `foregroundDeletion`;
+//!   it acts only on what a deleted owner owned (the custom resource, by a
+//!   scripted `delete-custom-resource`), `watch_latency_ms + action_ms` after
+//!   each write it must look at, its watch never breaking and its requests
+//!   never failing. The controller's own deletes use the default propagation
+//!   (background), which adds neither finalizer.
+//! - Once its custom resource is being deleted or gone, the reconciler
+//!   returns at once (controller-runtime: the Get is NotFound, or the object
+//!   has a deletionTimestamp and no finalizer of this controller), so passes
+//!   do nothing. The state to reach is then the collector's: the custom
+//!   resource gone and no object referring to it (background and foreground
+//!   delete the dependents, orphan keeps them without the reference); the
+//!   verdict and `out_of_sync` count what is left of that.
+//! - Only [`OtherWriter`]s can fight the controller: scripted events are
+//!   finitely many, so a state they bring back is never called an oscillation.
+//! - Simulated time ends at `Millis::MAX` ms: anything the settings would
+//!   schedule later (a resync, requeue, restart, watch event...) never
+//!   happens, and a pass still running then ends there.
 
-mod agenda;
 mod gc;
-mod gc_graph;
 mod informer;
-mod kube_queue;
 mod names;
 mod owners;
 mod pass;
 mod probe;
-mod queue;
 mod requests;
 mod requeue;
 mod script;
+mod snapshot;
 mod stepping;
 mod verdict;
 
 use std::rc::Rc;
 use std::sync::Arc;
 
-use super::apiserver::UpdateOutcome;
-use super::events::{EventLog, SimEvent};
-use super::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
-use super::rng::{SimRng, Stream};
-use super::sorted::{SortedMap, SortedSet};
-use super::workqueue::{AddOutcome, Millis};
-use super::world::{Change, World};
-use super::{
+use crate::apiserver::UpdateOutcome;
+use crate::comparison::controller_plan;
+use crate::control_plane::agenda::Agenda;
+use crate::control_plane::queue::ControllerQueue;
+use crate::events::{EventLog, SimEvent};
+use crate::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
+use crate::rng::{SimRng, Stream};
+use crate::workqueue::{AddOutcome, Millis};
+use crate::world::{Change, World};
+use crate::{
     Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord, SimConfig, SimScenario,
     Timeline, Trigger, Verdict,
 };
-use crate::comparison::controller_plan;
-use agenda::Agenda;
 use informer::{Delivery, Informer};
 use pass::{AwaitedPass, RunningPass};
-use queue::ControllerQueue;
 use reconcile_core::model::Resources;
 use reconcile_core::stable::{SplitMix64, StableHasher};
 use requeue::PassResult;
@@ -47,6 +153,10 @@ const IDLE_GAP_MS: Millis = 100;
 const OSCILLATION_REPEATS: u32 = 3;
 
 pub(crate) use probe::Probed;
+pub use snapshot::{
+    CollectorTask, CollectorWork, ControllerPicture, InFlight, OwnerTask, Picture, Position,
+    QueuePicture,
+};
 pub use stepping::{ReconcileCall, ResumeError, Simulation, Step};
 
 /// Runs the loop until it converges, provably won't, or hits the pass limit,
@@ -148,12 +258,8 @@ struct Engine {
     unseen: Vec<(Arc<str>, u32)>,
     /// The earliest queue wake-up scheduled, so that one is not doubled.
     wake_at: Option<Millis>,
-    /// Why the key's waiting entry was added.
-    waiting_trigger: Option<Trigger>,
-    /// Why the queued key is queued.
-    queued_trigger: Option<Trigger>,
-    /// Why a key that arrived during processing will be queued again.
-    deferred_trigger: Option<Trigger>,
+    /// Why the key is waiting, queued or due again.
+    triggers: requeue::Triggers,
     worker_free_at: Millis,
     /// The controller process's incarnation: 0 at start, bumped by each crash.
     /// Timers and in-flight events of an older incarnation are void.
@@ -179,28 +285,17 @@ struct Engine {
     event_log: EventLog,
     /// The scripted events of other actors, each with the world it left.
     actor_events: Vec<crate::ActorEventRecord>,
-    scheduled_script: Vec<bool>,
-    scheduled_writers: SortedSet<usize>,
-    last_other_writer: SortedMap<String, String>,
-    controller_writes: usize,
-    /// Writes by `other_writers`: only they can undo this controller's work forever.
-    other_writes: usize,
-    /// Start-of-pass states with work to do: how often seen, and both write counts then.
-    start_states: SortedMap<u64, (u32, usize, usize)>,
-    oscillation: Option<NotConvergingReason>,
-    /// Passes that only answered their own status write, and the verdict once certain.
-    hot_loop_watch: crate::status_writes::HotLoopWatch,
-    hot_loop: Option<NotConvergingReason>,
+    /// Other actors: what of theirs is scheduled, and what they last wrote.
+    actors: script::Actors,
+    /// What the verdict watches for: oscillations and status hot loops.
+    watch: verdict::Watch,
     pass_in_progress: bool,
     /// The pass whose reconcile call is out, waiting for its plan.
     awaited: Option<AwaitedPass>,
     /// The pass whose requests are going out.
     running: Option<RunningPass>,
-    /// Finalizer owners whose turn is scheduled, by (object, finalizer): one each.
-    owners_pending: SortedSet<(String, String)>,
-    /// When each finalizer owner's worker is free, by finalizer name (a few
-    /// owners: a list, searched).
-    owners_free_at: Vec<(String, Millis)>,
+    /// The finalizer owners' turns and workers.
+    owners: owners::FinalizerOwners,
     /// kube-controller-manager's garbage collector.
     gc: gc::GarbageCollector,
     /// The controller reference to the custom resource every object it creates carries.
@@ -237,9 +332,7 @@ impl Engine {
             queue: ControllerQueue::new(config.queue, &config.backoff),
             unseen: Vec::new(),
             wake_at: None,
-            waiting_trigger: None,
-            queued_trigger: None,
-            deferred_trigger: None,
+            triggers: requeue::Triggers::default(),
             worker_free_at: 0,
             incarnation: 0,
             down: false,
@@ -250,20 +343,12 @@ impl Engine {
             log: Vec::new(),
             event_log: EventLog::default(),
             actor_events: Vec::new(),
-            scheduled_script: vec![false; config.script.len()],
-            scheduled_writers: SortedSet::new(),
-            last_other_writer: SortedMap::new(),
-            controller_writes: 0,
-            other_writes: 0,
-            start_states: SortedMap::new(),
-            oscillation: None,
-            hot_loop_watch: crate::status_writes::HotLoopWatch::default(),
-            hot_loop: None,
+            actors: script::Actors::new(config.script.len()),
+            watch: verdict::Watch::default(),
             pass_in_progress: false,
             awaited: None,
             running: None,
-            owners_pending: SortedSet::new(),
-            owners_free_at: Vec::new(),
+            owners: owners::FinalizerOwners::default(),
             gc: gc::GarbageCollector::default(),
             owner_refs: OwnerRefs::default(),
             probe: None,
@@ -325,7 +410,7 @@ impl Engine {
                 }
                 if self.is_idle() {
                     if let Some(index) = self.next_unscheduled_script() {
-                        self.scheduled_script[index] = true;
+                        self.actors.scheduled_script[index] = true;
                         self.schedule_after(self.now, IDLE_GAP_MS, Scheduled::Script { index });
                         continue;
                     }
@@ -444,9 +529,9 @@ impl Engine {
                     result.show_requeue(pass, requeued_at);
                 }
                 if self.queue.done(KEY, requeue::instant(self.now)) {
-                    self.queued_trigger = self.deferred_trigger.take();
+                    self.triggers.queued = self.triggers.deferred.take();
                 }
-                self.deferred_trigger = None;
+                self.triggers.deferred = None;
                 // The worker holds the key until `Done`, as the queue sees it.
                 self.pass_in_progress = false;
             }
@@ -485,17 +570,17 @@ impl Engine {
             trigger: trigger.clone(),
         };
         match added {
-            AddOutcome::Queued => self.queued_trigger = Some(trigger),
+            AddOutcome::Queued => self.triggers.queued = Some(trigger),
             AddOutcome::AlreadyQueued => {}
             AddOutcome::Deferred => {
-                if self.deferred_trigger.is_none() {
+                if self.triggers.deferred.is_none() {
                     self.note(
                         self.now,
                         Happening::Deferred {
                             trigger: trigger.clone(),
                         },
                     );
-                    self.deferred_trigger = Some(trigger);
+                    self.triggers.deferred = Some(trigger);
                 }
             }
         }
@@ -510,9 +595,9 @@ impl Engine {
         self.down = true;
         self.queue = ControllerQueue::new(self.config.queue, &self.config.backoff);
         self.wake_at = None;
-        self.waiting_trigger = None;
-        self.queued_trigger = None;
-        self.deferred_trigger = None;
+        self.triggers.waiting = None;
+        self.triggers.queued = None;
+        self.triggers.deferred = None;
         self.forget_expectations();
         // A restart after the end of simulated time never comes.
         self.worker_free_at = at.saturating_add(self.config.restart_delay_ms);

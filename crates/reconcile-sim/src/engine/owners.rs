@@ -8,8 +8,19 @@ use super::{update_change, Engine, Scheduled};
 use crate::apiserver::{
     Update, UpdateOutcome, FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS,
 };
+use crate::sorted::SortedSet;
 use crate::workqueue::Millis;
 use crate::Happening;
+
+/// The finalizer owners' own state.
+#[derive(Debug, Default)]
+pub(super) struct FinalizerOwners {
+    /// Owners whose turn is scheduled, by (object, finalizer): one each.
+    pub(super) pending: SortedSet<(String, String)>,
+    /// When each owner's worker is free, by finalizer name (a few owners: a
+    /// list, searched).
+    pub(super) free_at: Vec<(String, Millis)>,
+}
 
 impl Engine {
     pub(super) fn is_stuck(&self, object: &str, finalizer: &str) -> bool {
@@ -45,7 +56,8 @@ impl Engine {
         for finalizer in owners {
             // An owner's queue holds one entry per object.
             if self
-                .owners_pending
+                .owners
+                .pending
                 .insert((name.to_owned(), finalizer.clone()))
             {
                 let start = self.owner_free_at(&finalizer).max(from);
@@ -60,7 +72,8 @@ impl Engine {
     }
 
     fn owner_free_at(&self, finalizer: &str) -> Millis {
-        self.owners_free_at
+        self.owners
+            .free_at
             .iter()
             .find(|(owner, _)| owner == finalizer)
             .map_or(0, |(_, at)| *at)
@@ -68,12 +81,13 @@ impl Engine {
 
     fn set_owner_free_at(&mut self, finalizer: &str, at: Millis) {
         match self
-            .owners_free_at
+            .owners
+            .free_at
             .iter_mut()
             .find(|(owner, _)| owner == finalizer)
         {
             Some((_, free_at)) => *free_at = at,
-            None => self.owners_free_at.push((finalizer.to_owned(), at)),
+            None => self.owners.free_at.push((finalizer.to_owned(), at)),
         }
     }
 
@@ -81,7 +95,8 @@ impl Engine {
     /// update that removes the last one deletes the object (the API
     /// server's `ShouldDeleteDuringUpdate`), and the watch says so.
     pub(super) fn owner_acts(&mut self, object: String, finalizer: String) {
-        self.owners_pending
+        self.owners
+            .pending
             .remove(&(object.clone(), finalizer.clone()));
         if !self.world.is_terminating(&object) || !self.world.pending(&object).contains(&finalizer)
         {

@@ -61,7 +61,7 @@ impl Engine {
         let Some(key) = self.queue.get() else {
             return false;
         };
-        let trigger = self.queued_trigger.take().unwrap_or(Trigger::Resync);
+        let trigger = self.triggers.queued.take().unwrap_or(Trigger::Resync);
         let pass = AwaitedPass { key, trigger };
         // A custom resource gone (NotFound) or being deleted: the reconciler
         // returns at once, as controller-runtime's do; the garbage collector
@@ -348,15 +348,15 @@ impl Engine {
             (Trigger::CustomResourceStatus | Trigger::Requeue { .. }, true, _) => PassKind::Neutral,
             _ => PassKind::Other,
         };
-        let certain = self.hot_loop_watch.note(kind);
-        if certain && self.hot_loop.is_none() {
+        let certain = self.watch.hot_loop_watch.note(kind);
+        if certain && self.watch.hot_loop.is_none() {
             let field = match self.config.status_writes {
                 StatusWrites::WithTimestamp => "status.lastReconcileTime",
                 _ => "status",
             };
-            self.hot_loop = Some(crate::NotConvergingReason::StatusHotLoop {
+            self.watch.hot_loop = Some(crate::NotConvergingReason::StatusHotLoop {
                 field: field.to_owned(),
-                passes: self.hot_loop_watch.passes(),
+                passes: self.watch.hot_loop_watch.passes(),
             });
         }
     }
@@ -386,7 +386,7 @@ impl Engine {
         if update_change(outcome).is_none() {
             return Ok(ActionResult::Unchanged);
         }
-        self.controller_writes += 1;
+        self.watch.controller_writes += 1;
         let breaks = self.drops_rng.chance(self.config.watch_break_rate);
         self.custom_resource_event(self.now, Change::Updated, breaks);
         Ok(ActionResult::Applied)
@@ -510,7 +510,7 @@ impl Engine {
         let Some(change) = change else {
             return Ok(ActionResult::AlreadyTerminating);
         };
-        self.controller_writes += 1;
+        self.watch.controller_writes += 1;
         self.watch_event(at, name, change);
         Ok(ActionResult::Applied)
     }

@@ -1,18 +1,18 @@
 //! The probe behind [`crate::picture`]: armed for one position of the run,
 //! it reads the engine's state there (and at every event the same scheduled
 //! step records after it), then pauses the run. Unarmed, as in
-//! [`super::simulate`], it costs one check per event.
+//! [`crate::simulate`], it costs one check per event.
 
 use std::rc::Rc;
 
-use super::gc_graph::Queue;
-use super::{Advance, Engine, Scheduled, Simulation, KEY};
-use crate::events::{EventEntry, SimEvent};
-use crate::ownership::ObjectKey;
-use crate::picture::{
+use super::snapshot::{
     CollectorTask, CollectorWork, ControllerPicture, InFlight, OwnerTask, Picture, Position,
     QueuePicture,
 };
+use super::{Advance, Engine, Scheduled, Simulation, KEY};
+use crate::control_plane::gc_graph::Queue;
+use crate::events::{EventEntry, SimEvent};
+use crate::ownership::ObjectKey;
 use crate::workqueue::{to_millis, Millis};
 use crate::world::World;
 use crate::{ActionResult, ReconcileCall};
@@ -106,7 +106,7 @@ impl Engine {
             key: KEY,
             queued: !self.queue.is_empty(),
             processing: self.pass_in_progress || self.awaited.is_some(),
-            dirty: self.deferred_trigger.is_some(),
+            dirty: self.triggers.deferred.is_some(),
             waiting_until: self.queue.next_ready_at().map(to_millis),
             requeues: self.queue.num_requeues(KEY),
             added,

@@ -67,6 +67,18 @@ pub(super) fn instant(ms: Millis) -> Duration {
     Duration::from_millis(ms)
 }
 
+/// Why the controller's one key is in the queue: the reason each state of
+/// it was reached for, as the record shows it.
+#[derive(Debug, Default)]
+pub(super) struct Triggers {
+    /// Why the key's waiting entry was added.
+    pub(super) waiting: Option<Trigger>,
+    /// Why the queued key is queued.
+    pub(super) queued: Option<Trigger>,
+    /// Why a key that arrived during processing will be queued again.
+    pub(super) deferred: Option<Trigger>,
+}
+
 impl Engine {
     /// Maps the pass's outcome to the queue, as `reconcileHandler` does at the
     /// pass's end. Returns when a rate-limited requeue makes the key ready again.
@@ -93,7 +105,7 @@ impl Engine {
                 return Some(end);
             }
             AddAfterOutcome::Waiting { ready_at } => {
-                self.waiting_trigger = Some(trigger);
+                self.triggers.waiting = Some(trigger);
                 ready_at
             }
             AddAfterOutcome::Deduplicated {
@@ -102,7 +114,7 @@ impl Engine {
             } => {
                 if requested == ready_at {
                     // The new time is the earlier one: the entry now waits for it.
-                    self.waiting_trigger = Some(trigger);
+                    self.triggers.waiting = Some(trigger);
                 } else {
                     let what = Happening::RequeueMerged {
                         requested_at: to_millis(requested),
@@ -157,13 +169,14 @@ impl Engine {
             // The entry keeps the reason it was added for, even when a later
             // success forgot the failures: client-go does not cancel it.
             let trigger = self
-                .waiting_trigger
+                .triggers
+                .waiting
                 .take()
                 .unwrap_or(Trigger::Requeue { failures: 0 });
             self.record_add(added, trigger);
         }
         if let Some(next) = self.queue.next_ready_at() {
-            let periodic = matches!(self.waiting_trigger, Some(Trigger::RequeueAfter { .. }));
+            let periodic = matches!(self.triggers.waiting, Some(Trigger::RequeueAfter { .. }));
             self.schedule_wake(to_millis(next), periodic);
         }
     }

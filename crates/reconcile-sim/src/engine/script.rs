@@ -7,15 +7,37 @@ use std::rc::Rc;
 use super::{external_event_dropped, resources_hash, writer_disagrees, Engine, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, PropagationPolicy, Update, UpdateOutcome};
 use crate::ownership::ObjectKey;
+use crate::sorted::{SortedMap, SortedSet};
 use crate::workqueue::Millis;
 use crate::world::Change;
 use crate::{Happening, WorldEvent};
 
+/// Other actors' own state: the scripted events and other writers.
+#[derive(Debug)]
+pub(super) struct Actors {
+    /// Which scripted events are scheduled, by index.
+    pub(super) scheduled_script: Vec<bool>,
+    pub(super) scheduled_writers: SortedSet<usize>,
+    /// Each object's last other writer, by object name.
+    pub(super) last_other_writer: SortedMap<String, String>,
+}
+
+impl Actors {
+    pub(super) fn new(scripted: usize) -> Self {
+        Self {
+            scheduled_script: vec![false; scripted],
+            scheduled_writers: SortedSet::new(),
+            last_other_writer: SortedMap::new(),
+        }
+    }
+}
+
 impl Engine {
     pub(super) fn schedule_script_after(&mut self, pass: usize, at: Millis) {
         for index in 0..self.config.script.len() {
-            if self.config.script[index].after_pass == pass && !self.scheduled_script[index] {
-                self.scheduled_script[index] = true;
+            if self.config.script[index].after_pass == pass && !self.actors.scheduled_script[index]
+            {
+                self.actors.scheduled_script[index] = true;
                 self.schedule(at, Scheduled::Script { index });
             }
         }
@@ -23,7 +45,7 @@ impl Engine {
 
     pub(super) fn next_unscheduled_script(&self) -> Option<usize> {
         (0..self.config.script.len())
-            .filter(|i| !self.scheduled_script[*i])
+            .filter(|i| !self.actors.scheduled_script[*i])
             .min_by_key(|i| (self.config.script[*i].after_pass, *i))
     }
 
@@ -53,7 +75,8 @@ impl Engine {
                     if let Some(change) = self.world.write_spec(name, spec) {
                         self.deliver_unless_broken(now, name, change, dropped);
                     }
-                    self.last_other_writer
+                    self.actors
+                        .last_other_writer
                         .insert(name.clone(), "an external actor".to_owned());
                     "field changed".to_owned()
                 }
@@ -175,8 +198,10 @@ impl Engine {
     pub(super) fn schedule_other_writers(&mut self, from: Millis) {
         let config = Rc::clone(&self.config);
         for (index, writer) in config.other_writers.iter().enumerate() {
-            if !self.scheduled_writers.contains(&index) && writer_disagrees(&self.world, writer) {
-                self.scheduled_writers.insert(index);
+            if !self.actors.scheduled_writers.contains(&index)
+                && writer_disagrees(&self.world, writer)
+            {
+                self.actors.scheduled_writers.insert(index);
                 let delay = writer.reaction_ms.max(1);
                 self.schedule_after(from, delay, Scheduled::OtherWriter { index });
             }
@@ -184,7 +209,7 @@ impl Engine {
     }
 
     pub(super) fn other_writer_acts(&mut self, index: usize) {
-        self.scheduled_writers.remove(&index);
+        self.actors.scheduled_writers.remove(&index);
         let writer = &self.config.other_writers[index];
         if !writer_disagrees(&self.world, writer) {
             return;
@@ -210,8 +235,8 @@ impl Engine {
                     value: writer.value.clone(),
                 },
             );
-            self.last_other_writer.insert(object.clone(), name);
-            self.other_writes += 1;
+            self.actors.last_other_writer.insert(object.clone(), name);
+            self.watch.other_writes += 1;
             self.watch_event(self.now, &object, change);
         }
     }

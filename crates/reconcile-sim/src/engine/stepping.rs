@@ -2,7 +2,7 @@
 //! from outside: a learner's reconcile in a worker, which answers later.
 //!
 //! # Guarantees
-//! - [`simulate`](super::simulate) is this driver answered by the contract's
+//! - [`simulate`](crate::simulate) is this driver answered by the contract's
 //!   `reconcile`: a caller that answers each call the same way gets the same
 //!   [`Timeline`].
 //! - Between [`Simulation::step`] and [`Simulation::resume`] simulated time
@@ -127,7 +127,7 @@ impl Simulation {
             },
         });
         Timeline {
-            moments: crate::moments::moments_of(engine.passes.len(), &engine.actor_events),
+            moments: crate::run::record::moments_of(engine.passes.len(), &engine.actor_events),
             passes: engine.passes,
             log: engine.log,
             verdict,

@@ -7,9 +7,25 @@ use super::{Engine, Scheduled, OSCILLATION_REPEATS};
 use crate::comparison::{controller_out_of_sync, controller_plan};
 use crate::naming::controller_observed;
 use crate::ownership::ObjectKey;
+use crate::sorted::SortedMap;
+use crate::status_writes::HotLoopWatch;
 use crate::{NotConvergingReason, Verdict};
 use reconcile_core::explain::diff;
 use reconcile_core::reconcile::{Action, ActionKind};
+
+/// What the verdict watches as the run goes.
+#[derive(Debug, Default)]
+pub(super) struct Watch {
+    pub(super) controller_writes: usize,
+    /// Writes by `other_writers`: only they can undo this controller's work forever.
+    pub(super) other_writes: usize,
+    /// Start-of-pass states with work to do: how often seen, and both write counts then.
+    pub(super) start_states: SortedMap<u64, (u32, usize, usize)>,
+    pub(super) oscillation: Option<NotConvergingReason>,
+    /// Passes that only answered their own status write, and the verdict once certain.
+    pub(super) hot_loop_watch: HotLoopWatch,
+    pub(super) hot_loop: Option<NotConvergingReason>,
+}
 
 impl Engine {
     /// Notes a start-of-pass state; the same state with work to do coming back
@@ -18,8 +34,9 @@ impl Engine {
     /// count: there are finitely many, so they cannot keep the loop busy.
     pub(super) fn watch_for_oscillation(&mut self, actions: &[Action]) {
         let state = self.world.fingerprint() ^ self.desired_hash.rotate_left(17);
-        let (writes, others) = (self.controller_writes, self.other_writes);
+        let (writes, others) = (self.watch.controller_writes, self.watch.other_writes);
         let entry = self
+            .watch
             .start_states
             .entry(state)
             .or_insert((0, writes, others));
@@ -30,7 +47,7 @@ impl Engine {
         }
         entry.1 = writes;
         entry.2 = others;
-        if entry.0 < OSCILLATION_REPEATS || self.oscillation.is_some() {
+        if entry.0 < OSCILLATION_REPEATS || self.watch.oscillation.is_some() {
             return;
         }
         let contested = actions
@@ -44,10 +61,10 @@ impl Engine {
                     .map_or_else(|| "$".to_owned(), |d| d.path.to_string()),
                 _ => "the whole object".to_owned(),
             };
-            self.oscillation = Some(NotConvergingReason::Oscillation {
+            self.watch.oscillation = Some(NotConvergingReason::Oscillation {
                 object: action.name.to_string(),
                 field,
-                other_writer: self.last_other_writer.get(&*action.name).cloned(),
+                other_writer: self.actors.last_other_writer.get(&*action.name).cloned(),
             });
         }
     }
@@ -64,7 +81,12 @@ impl Engine {
     }
 
     pub(super) fn verdict_after_pass(&self) -> Option<Verdict> {
-        if let Some(reason) = self.oscillation.as_ref().or(self.hot_loop.as_ref()) {
+        if let Some(reason) = self
+            .watch
+            .oscillation
+            .as_ref()
+            .or(self.watch.hot_loop.as_ref())
+        {
             return Some(Verdict::NotConverging {
                 reason: reason.clone(),
             });

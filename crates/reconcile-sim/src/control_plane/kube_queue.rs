@@ -24,7 +24,7 @@ use crate::workqueue::{
 type Key = &'static str;
 
 #[derive(Debug)]
-pub(super) struct KubeQueue {
+pub(crate) struct KubeQueue {
     runner: KubeRunner<Key>,
     /// The `error_policy`'s action; `None` (a policy kube-rs has no
     /// counterpart for, which the options reader refuses) awaits a change.
@@ -37,7 +37,7 @@ pub(super) struct KubeQueue {
 }
 
 impl KubeQueue {
-    pub(super) fn new(backoff: &BackoffPolicy) -> Self {
+    pub(crate) fn new(backoff: &BackoffPolicy) -> Self {
         Self {
             runner: KubeRunner::default(),
             error_policy: backoff.kube_error_policy(),
@@ -57,7 +57,7 @@ impl KubeQueue {
     /// A watch event: the applier schedules a request at `now`. A message
     /// started but not yet taken by the worker has not read anything yet
     /// (upstream, its reconcile starts as it is polled): the event adds nothing.
-    pub(super) fn add(&mut self, key: Key, now: Time) -> AddOutcome {
+    pub(crate) fn add(&mut self, key: Key, now: Time) -> AddOutcome {
         if self.started.contains(&key) {
             return AddOutcome::AlreadyQueued;
         }
@@ -74,12 +74,12 @@ impl KubeQueue {
         }
     }
 
-    pub(super) fn get(&mut self) -> Option<Key> {
+    pub(crate) fn get(&mut self) -> Option<Key> {
         (!self.started.is_empty()).then(|| self.started.remove(0))
     }
 
     /// The reconcile ended; true when a message held pending now runs.
-    pub(super) fn done(&mut self, key: Key, now: Time) -> bool {
+    pub(crate) fn done(&mut self, key: Key, now: Time) -> bool {
         if self.runner.is_running(&key) && !self.started.contains(&key) {
             self.runner.done(&key);
         }
@@ -87,13 +87,13 @@ impl KubeQueue {
         self.started.contains(&key)
     }
 
-    pub(super) fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.started.is_empty()
     }
 
     /// The applier's `RescheduleReconciliation` for what the pass returned:
     /// `Ok(Action)` on success, the `error_policy`'s action on an error.
-    pub(super) fn apply(
+    pub(crate) fn apply(
         &mut self,
         key: Key,
         action: &HandlerAction,
@@ -148,15 +148,15 @@ impl KubeQueue {
     }
 
     /// The scheduler's wake-up at `now`: due messages start.
-    pub(super) fn move_ready(&mut self, now: Time) -> Vec<AddOutcome> {
+    pub(crate) fn move_ready(&mut self, now: Time) -> Vec<AddOutcome> {
         vec![AddOutcome::Queued; self.poll(now)]
     }
 
-    pub(super) fn next_ready_at(&self) -> Option<Time> {
+    pub(crate) fn next_ready_at(&self) -> Option<Time> {
         self.runner.next_run_at()
     }
 
-    pub(super) fn num_requeues(&self) -> u32 {
+    pub(crate) fn num_requeues(&self) -> u32 {
         self.failures
     }
 }

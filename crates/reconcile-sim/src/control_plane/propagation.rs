@@ -7,7 +7,10 @@
 
 use std::fmt;
 
-use crate::apiserver::{FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS};
+/// `metav1.FinalizerOrphanDependents`: the garbage collector orphans the dependents first.
+pub const FINALIZER_ORPHAN_DEPENDENTS: &str = "orphan";
+/// `metav1.FinalizerDeleteDependents`: the garbage collector deletes the dependents first.
+pub const FINALIZER_DELETE_DEPENDENTS: &str = "foregroundDeletion";
 
 /// `metav1.DeletionPropagation`; the default of custom resources is background.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::ownership::OwnerRefs;
+use super::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
 use super::sorted::SortedMap;
 use super::workqueue::Millis;
 use reconcile_core::json::Json;
@@ -399,5 +399,81 @@ impl World {
             .values()
             .map(|m| &m.owner_references)
             .eq(other.meta.values().map(|m| &m.owner_references))
+    }
+}
+
+/// The custom resource's key space and the ownerReferences the store starts
+/// with (see [`crate::ownership`]).
+impl World {
+    /// The store a controller starts from: its custom resource, created
+    /// first, then the objects it manages, each with a controller reference
+    /// to it (one list, shared).
+    pub fn with_custom_resource(observed: Resources, finalizers: Option<Finalizers>) -> Self {
+        let mut custom_resource = World::new(Resources::new(), None);
+        custom_resource.write_spec(CUSTOM_RESOURCE, Json::Null);
+        let uid = custom_resource
+            .meta(CUSTOM_RESOURCE)
+            .map_or(0, |meta| meta.uid);
+        World::build(
+            observed,
+            finalizers,
+            Some(Box::new(custom_resource)),
+            &OwnerRefs::controlled_by_custom_resource(uid),
+        )
+    }
+
+    /// The references the controller puts on what it creates: to its custom
+    /// resource, the list its starting objects share (none without one).
+    pub fn controller_owner_refs(&self) -> OwnerRefs {
+        self.custom_resource
+            .as_ref()
+            .and_then(|cr| cr.meta(CUSTOM_RESOURCE))
+            .map(|meta| OwnerRefs::controlled_by_custom_resource(meta.uid))
+            .unwrap_or_default()
+    }
+
+    /// The objects that refer to the owner with uid `uid`.
+    pub fn names_owned_by(&self, uid: u64) -> impl Iterator<Item = &Arc<str>> {
+        self.meta
+            .iter()
+            .filter(move |(_, meta)| meta.owner_references.refers_to(uid))
+            .map(|(name, _)| name)
+    }
+
+    /// The object under `key`, as a watch event would carry it now.
+    pub fn get(&self, key: &ObjectKey) -> Option<ObjectState> {
+        match key {
+            ObjectKey::CustomResource => self.custom_resource.as_ref()?.object(CUSTOM_RESOURCE),
+            ObjectKey::Object(name) => self.object(name),
+        }
+    }
+
+    /// The custom resource exists and is not being deleted.
+    pub fn custom_resource_live(&self) -> bool {
+        self.get(&ObjectKey::CustomResource)
+            .is_some_and(|cr| cr.deletion_timestamp.is_none())
+    }
+
+    /// Runs `request` on the key space of `key`, with the name it has
+    /// there. The custom resource's space shares the store's resourceVersion
+    /// counter, so versions and uids stay unique store-wide.
+    pub fn in_key_space<T>(
+        &mut self,
+        key: &ObjectKey,
+        request: impl FnOnce(&mut World, &str) -> T,
+    ) -> T {
+        match key {
+            ObjectKey::Object(name) => request(self, name),
+            ObjectKey::CustomResource => {
+                let last = self.last_resource_version;
+                let space = self
+                    .custom_resource
+                    .get_or_insert_with(|| Box::new(World::new(Resources::new(), None)));
+                space.last_resource_version = last;
+                let result = request(space, CUSTOM_RESOURCE);
+                self.last_resource_version = space.last_resource_version;
+                result
+            }
+        }
     }
 }

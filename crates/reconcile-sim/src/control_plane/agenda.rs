@@ -13,7 +13,7 @@ type Due = (Millis, u64);
 /// Keys are unique, so it hands events out in exactly the B-tree's order; a
 /// heap is much less code than a B-tree, and no slower for a queue.
 #[derive(Debug, Clone)]
-pub(super) struct Agenda<V> {
+pub(crate) struct Agenda<V> {
     heap: BinaryHeap<Pending<V>>,
 }
 
@@ -45,36 +45,36 @@ impl<V> PartialEq for Pending<V> {
 impl<V> Eq for Pending<V> {}
 
 impl<V> Agenda<V> {
-    pub(super) fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             heap: BinaryHeap::new(),
         }
     }
 
     /// `due` must not be pending already.
-    pub(super) fn insert(&mut self, due: Due, value: V) {
+    pub(crate) fn insert(&mut self, due: Due, value: V) {
         self.heap.push(Pending { due, value });
     }
 
-    pub(super) fn first_key_value(&self) -> Option<(&Due, &V)> {
+    pub(crate) fn first_key_value(&self) -> Option<(&Due, &V)> {
         self.heap
             .peek()
             .map(|pending| (&pending.due, &pending.value))
     }
 
-    pub(super) fn pop_first(&mut self) -> Option<(Due, V)> {
+    pub(crate) fn pop_first(&mut self) -> Option<(Due, V)> {
         self.heap.pop().map(|pending| (pending.due, pending.value))
     }
 
     /// In no particular order, with when each is due.
-    pub(super) fn iter(&self) -> impl Iterator<Item = (&Due, &V)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&Due, &V)> {
         self.heap
             .iter()
             .map(|pending| (&pending.due, &pending.value))
     }
 
     /// In no particular order.
-    pub(super) fn values(&self) -> impl Iterator<Item = &V> {
+    pub(crate) fn values(&self) -> impl Iterator<Item = &V> {
         self.heap.iter().map(|pending| &pending.value)
     }
 }

@@ -21,7 +21,7 @@ use crate::workqueue::{
 type Key = &'static str;
 
 #[derive(Debug)]
-pub(super) enum ControllerQueue {
+pub(crate) enum ControllerQueue {
     ClientGo(RateLimitingQueue<Key>),
     Priority(PriorityQueue<Key>),
     KubeRs(KubeQueue),
@@ -29,7 +29,7 @@ pub(super) enum ControllerQueue {
 
 impl ControllerQueue {
     /// A fresh queue (at start, and for a restarted process).
-    pub(super) fn new(model: QueueModel, backoff: &BackoffPolicy) -> Self {
+    pub(crate) fn new(model: QueueModel, backoff: &BackoffPolicy) -> Self {
         match model {
             QueueModel::ControllerRuntimePriority => {
                 Self::Priority(PriorityQueue::new(backoff.rate_limiter()))
@@ -40,7 +40,7 @@ impl ControllerQueue {
     }
 
     /// A watch event or a resync: `Add`.
-    pub(super) fn add(&mut self, key: Key, now: Time) -> AddOutcome {
+    pub(crate) fn add(&mut self, key: Key, now: Time) -> AddOutcome {
         match self {
             Self::ClientGo(queue) => queue.add(key),
             Self::Priority(queue) => {
@@ -58,7 +58,7 @@ impl ControllerQueue {
         }
     }
 
-    pub(super) fn get(&mut self) -> Option<Key> {
+    pub(crate) fn get(&mut self) -> Option<Key> {
         match self {
             Self::ClientGo(queue) => queue.get(),
             Self::Priority(queue) => queue.get(),
@@ -68,7 +68,7 @@ impl ControllerQueue {
 
     /// `Done` at `now`; true when the key is ready again (an add came while
     /// it was processed).
-    pub(super) fn done(&mut self, key: Key, now: Time) -> bool {
+    pub(crate) fn done(&mut self, key: Key, now: Time) -> bool {
         match self {
             Self::ClientGo(queue) => queue.done(&key),
             Self::Priority(queue) => queue.done(&key),
@@ -77,7 +77,7 @@ impl ControllerQueue {
     }
 
     /// Whether a key is ready to be handed out.
-    pub(super) fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         match self {
             Self::ClientGo(queue) => queue.is_empty(),
             Self::Priority(queue) => queue.is_empty(),
@@ -86,7 +86,7 @@ impl ControllerQueue {
     }
 
     /// What `reconcileHandler` does after a pass.
-    pub(super) fn apply(
+    pub(crate) fn apply(
         &mut self,
         key: Key,
         action: &HandlerAction,
@@ -100,7 +100,7 @@ impl ControllerQueue {
     }
 
     /// The waiting loop at `now`: every due entry becomes ready.
-    pub(super) fn move_ready(&mut self, now: Time) -> Vec<AddOutcome> {
+    pub(crate) fn move_ready(&mut self, now: Time) -> Vec<AddOutcome> {
         match self {
             Self::ClientGo(queue) => queue.move_ready(now).into_iter().map(|(_, a)| a).collect(),
             Self::Priority(queue) => queue
@@ -118,7 +118,7 @@ impl ControllerQueue {
         }
     }
 
-    pub(super) fn next_ready_at(&self) -> Option<Time> {
+    pub(crate) fn next_ready_at(&self) -> Option<Time> {
         match self {
             Self::ClientGo(queue) => queue.next_ready_at(),
             Self::Priority(queue) => queue.next_ready_at(),
@@ -126,7 +126,7 @@ impl ControllerQueue {
         }
     }
 
-    pub(super) fn num_requeues(&self, key: Key) -> u32 {
+    pub(crate) fn num_requeues(&self, key: Key) -> u32 {
         match self {
             Self::ClientGo(queue) => queue.num_requeues(&key),
             Self::Priority(queue) => queue.num_requeues(&key),

@@ -16,12 +16,12 @@
 
 use serde::Serialize;
 
-use super::apiserver::PropagationPolicy;
-use super::engine::simulate;
-use super::ownership::OwnerRefs;
-use super::status::{resource_statuses, ResourceStatus};
-use super::world::{Change, World};
-use super::{Happening, LogEntry, Moment, SimConfig, SimScenario, Timeline, WorldEvent};
+use crate::apiserver::PropagationPolicy;
+use crate::ownership::OwnerRefs;
+use crate::simulate;
+use crate::views::status::{resource_statuses, ResourceStatus};
+use crate::world::{Change, World};
+use crate::{Happening, LogEntry, Moment, SimConfig, SimScenario, Timeline, WorldEvent};
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
 use reconcile_core::reconcile::{Action, ActionKind};

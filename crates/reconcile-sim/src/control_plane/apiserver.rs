@@ -37,18 +37,15 @@ use std::sync::Arc;
 
 use reconcile_core::json::Json;
 
+pub use crate::control_plane::propagation::{
+    deletion_finalizers_for_gc, DeleteOptions, DeleteStrategy, GcPolicy, PropagationPolicy,
+    FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS,
+};
 use crate::defaulting::apply_defaults;
 use crate::ownership::OwnerRefs;
-pub use crate::propagation::{
-    deletion_finalizers_for_gc, DeleteOptions, DeleteStrategy, GcPolicy, PropagationPolicy,
-};
 use crate::workqueue::Millis;
 use crate::world::World;
 
-/// `metav1.FinalizerOrphanDependents`: the garbage collector orphans the dependents first.
-pub const FINALIZER_ORPHAN_DEPENDENTS: &str = "orphan";
-/// `metav1.FinalizerDeleteDependents`: the garbage collector deletes the dependents first.
-pub const FINALIZER_DELETE_DEPENDENTS: &str = "foregroundDeletion";
 /// apiserver's `OptimisticLockErrorMsg`.
 pub const OPTIMISTIC_LOCK_ERROR: &str =
     "the object has been modified; please apply your changes to the latest version and try again";

@@ -26,7 +26,7 @@
 use std::ops::Range;
 
 use crate::sorted::SortedMap;
-use crate::status::{resource_statuses, SyncState};
+use crate::views::status::{resource_statuses, SyncState};
 use crate::{ActionOutcome, ActionResult, Moment, Timeline};
 
 /// One cell of a lane.

@@ -20,8 +20,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::edge::{EdgeStep, LevelEdge};
-use crate::status::{resource_statuses, SyncState};
+use crate::drivers::edge::{EdgeStep, LevelEdge};
+use crate::views::status::{resource_statuses, SyncState};
 use crate::world::World;
 use crate::Moment;
 

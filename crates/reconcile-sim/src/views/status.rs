@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use super::world::World;
+use crate::world::World;
+use crate::{CacheLag, CacheLagEntry};
 use reconcile_core::explain::diff;
 use reconcile_core::model::Resources;
 
@@ -43,63 +44,6 @@ impl SyncState {
             SyncState::Terminating => "◐",
         }
     }
-}
-
-/// How the controller's informer cache differs from the API server's store
-/// for one object: watch events still on their way, or lost with a broken
-/// watch until the informer lists again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CacheLag {
-    /// The store has it; the cache has not heard of it yet.
-    NotYetSeen,
-    /// Gone from the store; the cache still has it.
-    StillCached,
-    /// The cache holds an older spec.
-    OlderSpec,
-    /// The cache has not heard yet that its deletion started.
-    DeletionNotYetSeen,
-    /// The cache holds an older list of pending finalizers.
-    OlderFinalizers,
-}
-
-impl CacheLag {
-    /// How `cache` differs from `store` for `name`, if it does in what the
-    /// controller reads: presence, spec, deletion and finalizers.
-    pub fn of(name: &str, cache: &World, store: &World) -> Option<CacheLag> {
-        match (cache.observed.get(name), store.observed.get(name)) {
-            (None, None) => None,
-            (None, Some(_)) => Some(CacheLag::NotYetSeen),
-            (Some(_), None) => Some(CacheLag::StillCached),
-            (Some(cached), Some(stored)) if cached != stored => Some(CacheLag::OlderSpec),
-            _ if cache.is_terminating(name) != store.is_terminating(name) => {
-                Some(CacheLag::DeletionNotYetSeen)
-            }
-            _ if cache.pending(name) != store.pending(name) => Some(CacheLag::OlderFinalizers),
-            _ => None,
-        }
-    }
-
-    /// Words for the grid.
-    pub fn describe(self) -> &'static str {
-        match self {
-            CacheLag::NotYetSeen => "the controller's cache has not seen it yet",
-            CacheLag::StillCached => "deleted, but the controller's cache still has it",
-            CacheLag::OlderSpec => "the controller's cache still has its older spec",
-            CacheLag::DeletionNotYetSeen => {
-                "the controller's cache has not seen its deletion start yet"
-            }
-            CacheLag::OlderFinalizers => "the controller's cache has older finalizers",
-        }
-    }
-}
-
-/// One object whose cached copy differs from the store's, when a pass ended
-/// (a pass's list of them is sorted by name).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CacheLagEntry {
-    pub name: String,
-    pub lag: CacheLag,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

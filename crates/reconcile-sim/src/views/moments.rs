@@ -15,45 +15,13 @@
 //!   informer cache and desired state that pass read (which may lag the
 //!   store), or, when no pass follows, the store at the moment itself.
 
-use std::rc::Rc;
-
 use crate::comparison::{compared, controller_out_of_sync, controller_plan};
 use crate::naming::controller_observed;
 use reconcile_core::model::{Resources, Scenario};
 
-use crate::status::CacheLagEntry;
-use crate::workqueue::Millis;
 use crate::world::World;
-use crate::{SimConfig, Simulation, Step, Timeline, WorldEvent};
-
-/// A point of a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Moment {
-    /// Before the first pass: the scenario as written.
-    Start,
-    /// Right after pass `n` (1-based) ended.
-    AfterPass(usize),
-    /// Right after another actor's event: an index into [`Timeline::actor_events`].
-    AfterActorEvent(usize),
-}
-
-/// One scripted event of another actor, with the world it left.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ActorEventRecord {
-    pub at: Millis,
-    /// Passes finished when it happened.
-    pub after_pass: usize,
-    /// Its entry in `SimConfig::script`.
-    pub script_index: usize,
-    pub event: WorldEvent,
-    /// What it did ("deleted", "has finalizers, so it is terminating"...).
-    pub effect: String,
-    pub world_after: Rc<World>,
-    /// The desired state in force right after it (a `set-desired` changes it).
-    pub desired_after: Resources,
-    /// How many actions `reconcile` would return right after it.
-    pub out_of_sync: usize,
-}
+use crate::{CacheLagEntry, Moment};
+use crate::{SimConfig, Simulation, Step, Timeline};
 
 /// The views the passes of one run read, replayed on demand: what pass
 /// `pass` (from 1) reconciled, i.e. the desired state and its informer
@@ -203,7 +171,7 @@ pub struct WorldRow {
 
 /// Every object of `start` and `now`, sorted by name, with how it changed.
 pub fn world_rows(start: &World, now: &World) -> Vec<WorldRow> {
-    crate::status::union_of_sorted(start.observed.names(), now.observed.names())
+    crate::views::status::union_of_sorted(start.observed.names(), now.observed.names())
         .into_iter()
         .filter_map(|name| {
             let (before, after) = (start.observed.get(name), now.observed.get(name));
@@ -226,22 +194,6 @@ pub fn world_rows(start: &World, now: &World) -> Vec<WorldRow> {
             })
         })
         .collect()
-}
-
-/// The moments of a run with `passes` passes and these actor events, in order.
-pub(crate) fn moments_of(passes: usize, actor_events: &[ActorEventRecord]) -> Vec<Moment> {
-    let mut moments = Vec::with_capacity(1 + passes + actor_events.len());
-    moments.push(Moment::Start);
-    let mut events = actor_events.iter().enumerate().peekable();
-    for pass in 0..=passes {
-        if pass > 0 {
-            moments.push(Moment::AfterPass(pass));
-        }
-        while let Some((index, _)) = events.next_if(|(_, e)| e.after_pass <= pass) {
-            moments.push(Moment::AfterActorEvent(index));
-        }
-    }
-    moments
 }
 
 impl Timeline {
@@ -340,7 +292,9 @@ mod tests {
     use reconcile_core::{parse_finalizers, parse_resources, Document};
 
     use super::*;
-    use crate::{simulate, NotConvergingReason, ScriptedEvent, SimConfig, SimScenario, Verdict};
+    use crate::{
+        simulate, NotConvergingReason, ScriptedEvent, SimConfig, SimScenario, Verdict, WorldEvent,
+    };
 
     fn seed() -> SimScenario {
         let res = |text| parse_resources(Document::Desired, text).expect("valid");

@@ -1,0 +1,20 @@
+//! The control plane: the API server's store and rules, and the actors'
+//! own state (informer, garbage collector, work queues, clock). Start at
+//! [`apiserver`] for requests, [`world`] for the store.
+//!
+//! Invariant: it uses only `reconcile_core` and itself, never a controller,
+//! the run's record, the engine or a view (the `layering` test checks).
+
+pub(crate) mod agenda;
+pub mod apiserver;
+pub mod defaulting;
+pub(crate) mod gc_graph;
+pub(crate) mod gc_record;
+pub(crate) mod kube_queue;
+pub mod ownership;
+pub(crate) mod propagation;
+pub(crate) mod queue;
+pub mod rng;
+pub mod sorted;
+pub mod workqueue;
+pub mod world;

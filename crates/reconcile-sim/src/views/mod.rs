@@ -1,0 +1,16 @@
+//! The views of a run: moments, the control-plane picture, swimlanes, level
+//! vs edge lanes, the backoff series and the status grid. Start at
+//! [`moments`] for what a view stands at.
+//!
+//! Invariant: a view reads the run's record ([`crate::Timeline`]), or
+//! replays the engine through its public interface ([`crate::Simulation`],
+//! as `PictureReplay` and `PassViews` do). Nothing below imports a view
+//! (the `layering` test checks).
+
+pub(crate) mod backoff_series;
+#[cfg(feature = "level-edge")]
+pub(crate) mod lanes;
+pub(crate) mod moments;
+pub mod picture;
+pub(crate) mod status;
+pub(crate) mod swimlanes;
