@@ -80,3 +80,27 @@ impl UiModule {
         copy_files(&cache, &into.join("pkg"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::MODULES;
+
+    /// The page names each module it loads in `web/src/on_demand.rs`, and this file
+    /// names each module it builds: the two lists must be the same.
+    #[test]
+    fn the_page_loads_exactly_the_modules_built() {
+        let page = include_str!("../../../web/src/on_demand.rs");
+        // Each string literal that names a module: `"reconcile_…"`.
+        let mut loaded: Vec<&str> = page
+            .match_indices("\"reconcile_")
+            .filter_map(|(at, _)| page[at + 1..].split('"').next())
+            .collect();
+        loaded.sort_unstable();
+        let mut built: Vec<&str> = MODULES.iter().map(|module| module.module).collect();
+        built.sort_unstable();
+        assert_eq!(
+            loaded, built,
+            "web/src/on_demand.rs and MODULES name other modules"
+        );
+    }
+}
