@@ -43,7 +43,7 @@ const WRONG = [
   },
   {
     what: "an empty finalizer list treated as pending",
-    source: RIGHT_RECONCILE.replace("const pending = (finalizers ?? {})[name] ?? [];", "const pending = (finalizers ?? {})[name] ?? [];\n    if ((finalizers ?? {})[name]) { out.push([\"FINALIZE\", name, null]); continue; }"),
+    source: RIGHT_RECONCILE.replace("out.push([pending.length", "if (finalizers && Object.hasOwn(finalizers, name)) { out.push([\"FINALIZE\", name, null]); continue; }\n    out.push([pending.length"),
     rule: /finalizer list is empty, so nothing is pending: DELETE, not FINALIZE/,
     notes: [],
   },
@@ -51,7 +51,7 @@ const WRONG = [
     what: "FINALIZE for a name still desired that has finalizers",
     source: RIGHT_RECONCILE.replace(
       "  for (const name of Object.keys(observed).sort(byCodePoint)) {",
-      "  for (const name of Object.keys(desired).sort(byCodePoint)) if (Object.hasOwn(observed, name) && ((finalizers ?? {})[name] ?? []).length) out.push([\"FINALIZE\", name, null]);\n  for (const name of Object.keys(observed).sort(byCodePoint)) {",
+      "  for (const name of Object.keys(desired).sort(byCodePoint)) if (Object.hasOwn(observed, name) && finalizers && Object.hasOwn(finalizers, name) && finalizers[name].length) out.push([\"FINALIZE\", name, null]);\n  for (const name of Object.keys(observed).sort(byCodePoint)) {",
     ),
     rule: /is still desired, and finalizers only affect deletion candidates/,
     notes: [],

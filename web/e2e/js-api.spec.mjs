@@ -119,6 +119,50 @@ test("check() runs a learner's JavaScript reconcile in the sandbox: a right one 
   expect(result.loops).toMatch(/2 s/);
 });
 
+/** The right JavaScript reconcile with `find` replaced: a wrong one. */
+function wrongJs(find, replace) {
+  if (!RIGHT_RECONCILE.includes(find)) throw new Error(`learner-reconcile.mjs has no ${JSON.stringify(find)}`);
+  return RIGHT_RECONCILE.replaceAll(find, replace);
+}
+
+test("check() finds JavaScript's traps and names them: inherited names, null specs, integer-like keys", async ({ page }) => {
+  await page.goto("/");
+  const sources = {
+    // True for constructor, toString, __proto__... on every object.
+    inOperator: wrongJs("!Object.hasOwn(observed, name)", "!(name in observed)").replace("Object.hasOwn(desired, name)", "name in desired"),
+    // Not undefined for an inherited name either.
+    undefinedCheck: wrongJs("!Object.hasOwn(observed, name)", "observed[name] === undefined"),
+    // A null spec looks missing.
+    looseNull: wrongJs("!Object.hasOwn(observed, name)", "(Object.hasOwn(observed, name) ? observed[name] : null) == null"),
+    // The actions kept in an object by name: "9" comes before "10" and "".
+    objectOrder: wrongJs("  return out;\n}", "  const byName = Object.create(null);\n  for (const action of out) byName[action[1]] = action;\n  return Object.values(byName);\n}"),
+  };
+  const result = await page.evaluate(async (sources) => {
+    const api = await import("/pkg/reconcile.js");
+    const out = {};
+    for (const [name, source] of Object.entries(sources)) out[name] = await api.check(source);
+    return out;
+  }, sources);
+  const notes = (name) => {
+    expect(result[name].passed, name).toBe(false);
+    return result[name].counterexample.notes;
+  };
+  const names = (name) => {
+    const { desired, observed, finalizers } = result[name].counterexample;
+    return [...Object.keys(desired), ...Object.keys(observed), ...Object.keys(finalizers ?? {})];
+  };
+  for (const name of ["inOperator", "undefinedCheck"]) {
+    expect(notes(name).map((n) => n.note), name).toEqual(["js-inherited-name"]);
+    expect(notes(name)[0].text).toContain("Object.hasOwn(observed, name)");
+    expect(names(name).some((n) => ["constructor", "toString", "hasOwnProperty", "valueOf", "__proto__"].includes(n)), name).toBe(true);
+  }
+  expect(notes("looseNull").map((n) => n.note)).toEqual(["js-null-spec"]);
+  expect(notes("looseNull")[0].text).toContain("null");
+  expect(notes("objectOrder").map((n) => n.note)).toEqual(["js-integer-keys"]);
+  expect(result.objectOrder.counterexample.rule).toMatch(/^the order is wrong/);
+  expect(names("objectOrder").some((n) => /^(0|[1-9][0-9]*)$/.test(n))).toBe(true);
+});
+
 test("check() runs a learner's Python reconcile with Pyodide in the sandbox: a right one passes, classic wrong ones get their counterexamples", async ({ page }) => {
   test.setTimeout(180_000);
   await page.goto("/");
@@ -130,6 +174,10 @@ test("check() runs a learner's Python reconcile with Pyodide in the sandbox: a r
     textCompare: "import json\n" + wrongPython("elif not same(desired[name], observed[name]):", "elif json.dumps(desired[name]) != json.dumps(observed[name]):"),
     ignoresFinalizers: wrongPython("pending = finalizers.get(name) or []", "pending = []"),
     sortsAll: wrongPython("    return actions", "    return sorted(actions, key=lambda action: action[1])"),
+    // None both for a missing name and for a null spec.
+    getNone: wrongPython("if name not in observed:", "if observed.get(name) is None:"),
+    // False for 0, "", [], {} and False as well.
+    truthiness: wrongPython("if name not in observed:", "if not observed.get(name):"),
     loops: "def reconcile(desired, observed, finalizers=None):\n    while True:\n        pass\n",
     syntax: "def reconcile(desired, observed, finalizers=None):\n    return [\n\n",
     raises: "def reconcile(desired, observed, finalizers=None):\n    return desired['a']\n",
@@ -166,6 +214,16 @@ test("check() runs a learner's Python reconcile with Pyodide in the sandbox: a r
   expect(sortsAll.rule).toMatch(/^the order is wrong/);
   expect(sortsAll.notes).toEqual([]);
   expect(sortsAll.expectedMarks).toEqual(["moved", "moved"]);
+
+  const getNone = found("getNone");
+  expect(getNone.notes.map((n) => n.note)).toEqual(["python-none-spec"]);
+  expect(getNone.notes[0].text).toContain("name in observed");
+  expect([...Object.values(getNone.desired), ...Object.values(getNone.observed)]).toContain(null);
+
+  const truthiness = found("truthiness");
+  expect(truthiness.notes.map((n) => n.note)).toEqual(["python-falsy-spec"]);
+  // Shown with 0, not null, so that it reads as truthiness.
+  expect([...Object.values(truthiness.desired), ...Object.values(truthiness.observed)]).toContain(0);
 
   const raises = found("raises");
   expect(raises.rule).toBe("reconcile raised an error: KeyError: 'a' (line 2)");

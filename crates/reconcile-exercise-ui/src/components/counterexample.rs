@@ -1,6 +1,7 @@
 //! A counterexample, as the check reported it: the input, the contract's
 //! actions beside the learner's with each difference marked, the rule it
-//! broke, and where the learner's language compares unlike JSON. Plus what
+//! broke, and where the learner's language compares unlike JSON or holds a
+//! trap. Plus what
 //! the learner's code printed.
 
 use reconcile_check::Mark;
@@ -28,7 +29,7 @@ pub fn counterexample_view(found: &CounterexampleReport, on_load: &Callback<[Str
             <p class="rule">{ &found.rule }</p>
             { for found.notes.iter().map(|(note, text)| html! {
                 <aside class="equality-note" data-note={note_id(*note)}>
-                    <strong>{ "Where your language's equality differs from JSON's. " }</strong>{ text }
+                    <strong>{ "Where your language differs from JSON. " }</strong>{ text }
                 </aside>
             }) }
             <dl class="counterexample-input">
