@@ -163,6 +163,21 @@ test("check() finds JavaScript's traps and names them: inherited names, null spe
   expect(names("objectOrder").some((n) => /^(0|[1-9][0-9]*)$/.test(n))).toBe(true);
 });
 
+const STARTER_JS = readFileSync(new URL("../../crates/reconcile-content/exercises/starter.mjs", import.meta.url), "utf8");
+
+test("the JavaScript starter holds no trap: it fails only for the work it leaves, UPDATE, FINALIZE and DELETE", async ({ page }) => {
+  await page.goto("/");
+  const result = await page.evaluate(async (source) => (await import("/pkg/reconcile.js")).check(source), STARTER_JS);
+  const found = result.counterexample;
+  expect(result.passed).toBe(false);
+  expect(found.notes).toEqual([]);
+  expect(found.rule).not.toMatch(/order/);
+  // Its CREATEs are all right: what is missing is the rest.
+  expect(found.expectedMarks).not.toContain("moved");
+  expect(found.expected.filter(([kind]) => kind === "CREATE")).toEqual(found.actual.filter(([kind]) => kind === "CREATE"));
+  expect(found.expected.some(([kind]) => kind !== "CREATE")).toBe(true);
+});
+
 test("check() runs a learner's Python reconcile with Pyodide in the sandbox: a right one passes, classic wrong ones get their counterexamples", async ({ page }) => {
   test.setTimeout(180_000);
   await page.goto("/");
@@ -174,6 +189,7 @@ test("check() runs a learner's Python reconcile with Pyodide in the sandbox: a r
     textCompare: "import json\n" + wrongPython("elif not same(desired[name], observed[name]):", "elif json.dumps(desired[name]) != json.dumps(observed[name]):"),
     ignoresFinalizers: wrongPython("pending = finalizers.get(name) or []", "pending = []"),
     sortsAll: wrongPython("    return actions", "    return sorted(actions, key=lambda action: action[1])"),
+    starter: readFileSync(new URL("../../crates/reconcile-content/exercises/starter.py", import.meta.url), "utf8"),
     // None both for a missing name and for a null spec.
     getNone: wrongPython("if name not in observed:", "if observed.get(name) is None:"),
     // False for 0, "", [], {} and False as well.
@@ -214,6 +230,12 @@ test("check() runs a learner's Python reconcile with Pyodide in the sandbox: a r
   expect(sortsAll.rule).toMatch(/^the order is wrong/);
   expect(sortsAll.notes).toEqual([]);
   expect(sortsAll.expectedMarks).toEqual(["moved", "moved"]);
+
+  // The starter holds no trap: it fails only for the work it leaves.
+  const starter = found("starter");
+  expect(starter.notes).toEqual([]);
+  expect(starter.rule).not.toMatch(/order/);
+  expect(starter.expected.some(([kind]) => kind !== "CREATE")).toBe(true);
 
   const getNone = found("getNone");
   expect(getNone.notes.map((n) => n.note)).toEqual(["python-none-spec"]);
