@@ -22,6 +22,8 @@ const WRONG = [
     source: RIGHT_RECONCILE.replaceAll(".sort(byCodePoint)", ".sort()"),
     rule: /^the order is wrong/,
     notes: ["utf16-order"],
+    // U+E000 shows as an empty box or nothing: the counterexample shows it escaped.
+    escaped: "\\uE000",
   },
   {
     what: "=== on specs, so every spec looks drifted",
@@ -61,6 +63,12 @@ const WRONG = [
     source: RIGHT_RECONCILE.replace("  return out;\n}", "  return out.sort((a, b) => byCodePoint(a[1], b[1]));\n}"),
     rule: /^the order is wrong/,
     notes: [],
+  },
+  {
+    what: "`name in observed`, true for constructor on every object",
+    source: RIGHT_RECONCILE.replaceAll("Object.hasOwn(observed, name)", "name in observed").replace("Object.hasOwn(desired, name)", "name in desired"),
+    rule: /./,
+    notes: ["js-inherited-name"],
   },
 ];
 
@@ -172,6 +180,12 @@ for (const wrong of WRONG) {
     else expect(notes).toEqual(expect.arrayContaining(wrong.notes));
     // Something is marked on one side or the other.
     await expect(found.locator(".mark-missing, .mark-unexpected, .mark-moved").first()).toBeVisible();
+    if (wrong.escaped) {
+      await expect(found.locator(".counterexample-input")).toContainText(wrong.escaped);
+      await expect(found.locator(".action-lists")).toContainText(wrong.escaped);
+      expect((await found.locator(".counterexample-input, .action-lists").allTextContents()).join("")).not.toContain("\uE000");
+      await expect(found.locator(".escapes-note")).toContainText(`${wrong.escaped} is a private-use character`);
+    }
   });
 }
 

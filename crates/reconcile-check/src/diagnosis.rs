@@ -430,8 +430,11 @@ fn unexpected_rule(case: &Case, extra: &Action) -> String {
     }
 }
 
+/// A name in quotes, with what is hard to see escaped (`"\uE000"`).
 fn quoted(name: &str) -> String {
-    serde_json::to_string(name).unwrap_or_default()
+    crate::readable::readable(&serde_json::to_string(name).unwrap_or_default())
+        .0
+        .into_owned()
 }
 
 /// Python's `==` on the values `json.loads` makes: like JSON's, except that
@@ -480,6 +483,12 @@ mod tests {
         assert!(python_equal(&json("[false]"), &json("[0]")));
         assert!(!python_equal(&json("true"), &json("2")));
         assert_ne!(json(r#"{"x": true}"#), json(r#"{"x": 1}"#));
+    }
+
+    #[test]
+    fn a_rule_quotes_a_name_that_is_hard_to_see_escaped() {
+        assert_eq!(quoted("\u{E000}"), "\"\\uE000\"");
+        assert_eq!(quoted("a"), "\"a\"");
     }
 
     #[test]

@@ -42,6 +42,10 @@
 //!   integer-like names, `null` and falsy specs), and probes: the
 //!   counterexample with one trap taken out. A right answer to a probe names
 //!   its trap.
+//! - `readable`: the one place that says which characters are invisible or
+//!   easy to confuse (`\u{E000}`, zero-width, bidi controls, other spaces,
+//!   lone combining marks, Cyrillic among Latin), and escapes them for
+//!   display, with a note.
 //! - `session`: `Check`: at least 500 generated cases after the editors'
 //!   scenario, then shrinking from the first failure (at most 2,000 tries),
 //!   then at most four probes.
@@ -49,6 +53,7 @@
 mod case;
 mod diagnosis;
 mod generate;
+mod readable;
 mod session;
 mod shrink;
 mod trap;
@@ -56,6 +61,7 @@ mod trap;
 pub use case::{Case, FinalizersArg};
 pub use diagnosis::{Answer, Counterexample, EqualityNote, Language, Mark};
 pub use generate::generate;
+pub use readable::{escape_char, escapes_note, hard_to_see, readable};
 pub use session::{Check, Outcome, MIN_GENERATED};
 pub use shrink::candidates;
 pub use trap::{is_inherited_name, is_integer_like, INHERITED_NAMES};
