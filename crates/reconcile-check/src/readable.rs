@@ -10,6 +10,8 @@ use std::borrow::Cow;
 pub fn hard_to_see(c: char, after_base: bool) -> Option<&'static str> {
     let code = u32::from(c);
     Some(match code {
+        // Tabs and line ends lay out the documents; JSON escapes them in names.
+        0x09 | 0x0A | 0x0D => return None,
         0x00..=0x1F | 0x7F..=0x9F => "a control character",
         0xE000..=0xF8FF | 0xF_0000..=0xF_FFFD | 0x10_0000..=0x10_FFFD => {
             "a private-use character, which shows as an empty box or nothing"
@@ -161,7 +163,17 @@ mod tests {
             assert_eq!(readable(raw).0, shown, "{raw:?}");
         }
         // Visible characters stay: accents on a letter, emoji, Cyrillic alone.
-        for visible in ["a", "é", "e\u{0301}", "🚀", "сервер", "web-1", "", "a b"] {
+        for visible in [
+            "a",
+            "é",
+            "e\u{0301}",
+            "🚀",
+            "сервер",
+            "web-1",
+            "",
+            "a b",
+            "{\n  \"a\": 1\n}",
+        ] {
             let (text, found) = readable(visible);
             assert!(matches!(text, Cow::Borrowed(_)), "{visible:?}");
             assert!(found.is_empty(), "{visible:?}");
