@@ -24,7 +24,7 @@ export function reconcile(desired, observed, finalizers) {
   }
   for (const name of Object.keys(observed).sort(byCodePoint)) {
     if (Object.hasOwn(desired, name)) continue;
-    const pending = (finalizers ?? {})[name] ?? [];
+    const pending = finalizers && Object.hasOwn(finalizers, name) ? finalizers[name] : [];
     out.push([pending.length ? "FINALIZE" : "DELETE", name, null]);
   }
   return out;

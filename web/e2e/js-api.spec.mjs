@@ -119,6 +119,65 @@ test("check() runs a learner's JavaScript reconcile in the sandbox: a right one 
   expect(result.loops).toMatch(/2 s/);
 });
 
+/** The right JavaScript reconcile with `find` replaced: a wrong one. */
+function wrongJs(find, replace) {
+  if (!RIGHT_RECONCILE.includes(find)) throw new Error(`learner-reconcile.mjs has no ${JSON.stringify(find)}`);
+  return RIGHT_RECONCILE.replaceAll(find, replace);
+}
+
+test("check() finds JavaScript's traps and names them: inherited names, null specs, integer-like keys", async ({ page }) => {
+  await page.goto("/");
+  const sources = {
+    // True for constructor, toString, __proto__... on every object.
+    inOperator: wrongJs("!Object.hasOwn(observed, name)", "!(name in observed)").replace("Object.hasOwn(desired, name)", "name in desired"),
+    // Not undefined for an inherited name either.
+    undefinedCheck: wrongJs("!Object.hasOwn(observed, name)", "observed[name] === undefined"),
+    // A null spec looks missing.
+    looseNull: wrongJs("!Object.hasOwn(observed, name)", "(Object.hasOwn(observed, name) ? observed[name] : null) == null"),
+    // The actions kept in an object by name: "9" comes before "10" and "".
+    objectOrder: wrongJs("  return out;\n}", "  const byName = Object.create(null);\n  for (const action of out) byName[action[1]] = action;\n  return Object.values(byName);\n}"),
+  };
+  const result = await page.evaluate(async (sources) => {
+    const api = await import("/pkg/reconcile.js");
+    const out = {};
+    for (const [name, source] of Object.entries(sources)) out[name] = await api.check(source);
+    return out;
+  }, sources);
+  const notes = (name) => {
+    expect(result[name].passed, name).toBe(false);
+    return result[name].counterexample.notes;
+  };
+  const names = (name) => {
+    const { desired, observed, finalizers } = result[name].counterexample;
+    return [...Object.keys(desired), ...Object.keys(observed), ...Object.keys(finalizers ?? {})];
+  };
+  for (const name of ["inOperator", "undefinedCheck"]) {
+    expect(notes(name).map((n) => n.note), name).toEqual(["js-inherited-name"]);
+    expect(notes(name)[0].text).toContain("Object.hasOwn(observed, name)");
+    expect(names(name).some((n) => ["constructor", "toString", "hasOwnProperty", "valueOf", "__proto__"].includes(n)), name).toBe(true);
+  }
+  expect(notes("looseNull").map((n) => n.note)).toEqual(["js-null-spec"]);
+  expect(notes("looseNull")[0].text).toContain("null");
+  expect(notes("objectOrder").map((n) => n.note)).toEqual(["js-integer-keys"]);
+  expect(result.objectOrder.counterexample.rule).toMatch(/^the order is wrong/);
+  expect(names("objectOrder").some((n) => /^(0|[1-9][0-9]*)$/.test(n))).toBe(true);
+});
+
+const STARTER_JS = readFileSync(new URL("../../crates/reconcile-content/exercises/starter.mjs", import.meta.url), "utf8");
+
+test("the JavaScript starter holds no trap: it fails only for the work it leaves, UPDATE, FINALIZE and DELETE", async ({ page }) => {
+  await page.goto("/");
+  const result = await page.evaluate(async (source) => (await import("/pkg/reconcile.js")).check(source), STARTER_JS);
+  const found = result.counterexample;
+  expect(result.passed).toBe(false);
+  expect(found.notes).toEqual([]);
+  expect(found.rule).not.toMatch(/order/);
+  // Its CREATEs are all right: what is missing is the rest.
+  expect(found.expectedMarks).not.toContain("moved");
+  expect(found.expected.filter(([kind]) => kind === "CREATE")).toEqual(found.actual.filter(([kind]) => kind === "CREATE"));
+  expect(found.expected.some(([kind]) => kind !== "CREATE")).toBe(true);
+});
+
 test("check() runs a learner's Python reconcile with Pyodide in the sandbox: a right one passes, classic wrong ones get their counterexamples", async ({ page }) => {
   test.setTimeout(180_000);
   await page.goto("/");
@@ -130,6 +189,11 @@ test("check() runs a learner's Python reconcile with Pyodide in the sandbox: a r
     textCompare: "import json\n" + wrongPython("elif not same(desired[name], observed[name]):", "elif json.dumps(desired[name]) != json.dumps(observed[name]):"),
     ignoresFinalizers: wrongPython("pending = finalizers.get(name) or []", "pending = []"),
     sortsAll: wrongPython("    return actions", "    return sorted(actions, key=lambda action: action[1])"),
+    starter: readFileSync(new URL("../../crates/reconcile-content/exercises/starter.py", import.meta.url), "utf8"),
+    // None both for a missing name and for a null spec.
+    getNone: wrongPython("if name not in observed:", "if observed.get(name) is None:"),
+    // False for 0, "", [], {} and False as well.
+    truthiness: wrongPython("if name not in observed:", "if not observed.get(name):"),
     loops: "def reconcile(desired, observed, finalizers=None):\n    while True:\n        pass\n",
     syntax: "def reconcile(desired, observed, finalizers=None):\n    return [\n\n",
     raises: "def reconcile(desired, observed, finalizers=None):\n    return desired['a']\n",
@@ -166,6 +230,22 @@ test("check() runs a learner's Python reconcile with Pyodide in the sandbox: a r
   expect(sortsAll.rule).toMatch(/^the order is wrong/);
   expect(sortsAll.notes).toEqual([]);
   expect(sortsAll.expectedMarks).toEqual(["moved", "moved"]);
+
+  // The starter holds no trap: it fails only for the work it leaves.
+  const starter = found("starter");
+  expect(starter.notes).toEqual([]);
+  expect(starter.rule).not.toMatch(/order/);
+  expect(starter.expected.some(([kind]) => kind !== "CREATE")).toBe(true);
+
+  const getNone = found("getNone");
+  expect(getNone.notes.map((n) => n.note)).toEqual(["python-none-spec"]);
+  expect(getNone.notes[0].text).toContain("name in observed");
+  expect([...Object.values(getNone.desired), ...Object.values(getNone.observed)]).toContain(null);
+
+  const truthiness = found("truthiness");
+  expect(truthiness.notes.map((n) => n.note)).toEqual(["python-falsy-spec"]);
+  // Shown with 0, not null, so that it reads as truthiness.
+  expect([...Object.values(truthiness.desired), ...Object.values(truthiness.observed)]).toContain(0);
 
   const raises = found("raises");
   expect(raises.rule).toBe("reconcile raised an error: KeyError: 'a' (line 2)");

@@ -1,6 +1,7 @@
 //! What a counterexample says: where the learner's list differs from the
 //! contract's, the rule that was broken (in the words of the core's reasons),
-//! and where the learner's language's equality differs from JSON's.
+//! where the learner's language's equality differs from JSON's, and the
+//! language's trap that caused it, when a probe showed one (`trap`).
 
 use reconcile_core::explain::plan;
 use reconcile_core::json::{Json, Number};
@@ -9,6 +10,7 @@ use reconcile_core::InputError;
 use serde::{Deserialize, Serialize};
 
 use crate::case::Case;
+use crate::trap::Trap;
 
 /// The language the learner wrote in: its equality has its own traps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,7 +74,8 @@ pub enum Mark {
     Moved,
 }
 
-/// A place where the learner's language compares differently from JSON.
+/// A place where the learner's language compares differently from JSON, or
+/// a trap of the language that the counterexample holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
@@ -86,6 +89,20 @@ pub enum EqualityNote {
     TextDiffers,
     /// JavaScript's default `sort()` compares UTF-16 code units, not code points.
     Utf16Order,
+    /// JavaScript: `name in obj` is true for `constructor` and the other
+    /// names every object inherits.
+    JsInheritedName,
+    /// JavaScript: objects list integer-like keys (`"9"`, `"10"`) first, in
+    /// numeric order.
+    JsIntegerKeys,
+    /// JavaScript: `obj[name] == null` is true for a `null` spec too.
+    JsNullSpec,
+    /// JavaScript: `!obj[name]` is true for the specs `0`, `""` and `false`.
+    JsFalsySpec,
+    /// Python: `obj.get(name)` is `None` for a `null` spec too.
+    PythonNoneSpec,
+    /// Python: `if spec:` is false for `0`, `""`, `[]`, `{}` and `False`.
+    PythonFalsySpec,
 }
 
 impl EqualityNote {
@@ -111,6 +128,37 @@ impl EqualityNote {
                 "JavaScript's default sort() compares UTF-16 code units, which puts \"🚀\" before \
                  \"\\uE000\". The contract sorts names by Unicode code point: compare with \
                  codePointAt, or sort [...name] arrays."
+            }
+            EqualityNote::JsInheritedName => {
+                "`name in observed` is true for constructor, toString, valueOf, hasOwnProperty \
+                 and __proto__ on every object, and observed[name] is not undefined for them: \
+                 every object inherits them. Use Object.hasOwn(observed, name), and the same \
+                 for desired and finalizers."
+            }
+            EqualityNote::JsIntegerKeys => {
+                "JavaScript objects list integer-like keys such as \"9\" and \"10\" first, in \
+                 numeric order, whatever order they were added in. Object.keys, Object.values \
+                 and for...in all do. Collect the actions in an array, and sort the names by \
+                 code point."
+            }
+            EqualityNote::JsNullSpec => {
+                "A spec may be null. `observed[name] == null`, ?? and ?. treat a null spec as \
+                 a missing name. Use Object.hasOwn(observed, name) to test whether a name is \
+                 there."
+            }
+            EqualityNote::JsFalsySpec => {
+                "`!observed[name]` is true for the specs 0, \"\" and false, as for a missing \
+                 name. They are real specs. Use Object.hasOwn(observed, name) to test whether \
+                 a name is there."
+            }
+            EqualityNote::PythonNoneSpec => {
+                "A spec may be null, which is None in Python. `observed.get(name)` is None both \
+                 for a missing name and for a null spec. Use `name in observed` to test whether \
+                 a name is there."
+            }
+            EqualityNote::PythonFalsySpec => {
+                "`if spec:` is False for the specs 0, \"\", [], {} and False, as for None. They \
+                 are real specs. Use `name in observed` to test whether a name is there."
             }
         }
     }
@@ -176,7 +224,9 @@ fn malformed_rule(error: &InputError, language: Language) -> String {
 }
 
 impl Counterexample {
-    pub(crate) fn of(case: Case, answer: Answer, language: Language) -> Self {
+    /// The counterexample, its notes led by the language's `traps` that a
+    /// probe showed to be its cause.
+    pub(crate) fn of(case: Case, answer: Answer, language: Language, traps: &[Trap]) -> Self {
         let expected = case.expected();
         let actual: &[Action] = match &answer {
             Answer::Actions(actions) => actions,
@@ -200,6 +250,17 @@ impl Counterexample {
             }
             Answer::Actions(actions) => rule_of(&case, &expected, actions, language),
         };
+        let mut named: Vec<EqualityNote> = traps.iter().map(|trap| trap.note(language)).collect();
+        named.dedup();
+        let notes = named
+            .into_iter()
+            .chain(notes)
+            .fold(Vec::new(), |mut notes, note| {
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+                notes
+            });
         Self {
             case,
             expected,
@@ -369,8 +430,11 @@ fn unexpected_rule(case: &Case, extra: &Action) -> String {
     }
 }
 
+/// A name in quotes, with what is hard to see escaped (`"\uE000"`).
 fn quoted(name: &str) -> String {
-    serde_json::to_string(name).unwrap_or_default()
+    crate::readable::readable(&serde_json::to_string(name).unwrap_or_default())
+        .0
+        .into_owned()
 }
 
 /// Python's `==` on the values `json.loads` makes: like JSON's, except that
@@ -419,6 +483,12 @@ mod tests {
         assert!(python_equal(&json("[false]"), &json("[0]")));
         assert!(!python_equal(&json("true"), &json("2")));
         assert_ne!(json(r#"{"x": true}"#), json(r#"{"x": 1}"#));
+    }
+
+    #[test]
+    fn a_rule_quotes_a_name_that_is_hard_to_see_escaped() {
+        assert_eq!(quoted("\u{E000}"), "\"\\uE000\"");
+        assert_eq!(quoted("a"), "\"a\"");
     }
 
     #[test]

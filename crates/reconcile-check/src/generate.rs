@@ -9,6 +9,12 @@
 //! deletion candidates (some empty), and on names nobody observes. Now and
 //! then a case is large. Numbers are integers within ±2⁵³ or halves, which
 //! both Python and JavaScript represent exactly.
+//!
+//! The names and specs hold the languages' traps too: names every
+//! JavaScript object inherits (`constructor`, `__proto__`), integer-like
+//! names (`"9"`, `"10"`), and `null` and falsy specs (`0`, `""`, `[]`, `{}`,
+//! `false`), which `.get(name)`, `== null` and truthiness take for a missing
+//! name.
 
 use std::sync::Arc;
 
@@ -18,11 +24,33 @@ use reconcile_core::stable::SplitMix64;
 
 use crate::case::{Case, FinalizersArg};
 
-/// Names, with the ordering traps among them.
-const NAMES: [&str; 12] = [
-    "a", "b", "c", "svc", "web-1", "web-10", "web-2", "B", "é", "\u{E000}", "🚀", "",
+/// Names, with the ordering traps among them, names every JavaScript object
+/// inherits (`name in observed` is true for them), and integer-like names,
+/// which JavaScript objects list first, in numeric order.
+const NAMES: [&str; 19] = [
+    "a",
+    "b",
+    "c",
+    "svc",
+    "web-1",
+    "web-10",
+    "web-2",
+    "B",
+    "é",
+    "\u{E000}",
+    "🚀",
+    "",
+    "constructor",
+    "toString",
+    "hasOwnProperty",
+    "valueOf",
+    "__proto__",
+    "9",
+    "10",
 ];
 const STRINGS: [&str; 4] = ["", "LoadBalancer", "nginx:1.27", "🚀"];
+/// Specs that Python or JavaScript take as false.
+const FALSY: [&str; 6] = ["null", "0", "\"\"", "[]", "{}", "false"];
 const FINALIZERS: [&str; 3] = ["cloud/lb-cleanup", "kubernetes.io/pvc-protection", "x/y"];
 /// One case in this many is large.
 const LARGE_ONE_IN: u64 = 40;
@@ -70,7 +98,12 @@ impl Draw {
             names
         };
         for name in &names {
-            let spec = self.spec(2);
+            let spec = if self.chance(6) {
+                let text: &&str = self.pick(&FALSY);
+                falsy(text)
+            } else {
+                self.spec(2)
+            };
             match self.below(5) {
                 0 => desired.push((name.clone(), spec)),
                 1 => observed.push((name.clone(), spec)),
@@ -194,6 +227,10 @@ impl Draw {
     }
 }
 
+fn falsy(text: &str) -> Json {
+    reconcile_core::parse::parse_json_value(text).unwrap_or(Json::Null)
+}
+
 /// The same JSON value written another way: object members in reverse
 /// order, integers as floats (`1` as `1.0`).
 fn written_differently(spec: &Json) -> Json {
@@ -268,6 +305,37 @@ mod tests {
         assert!(cases
             .iter()
             .any(|case| case.desired.len() + case.observed.len() > 100));
+        // Inherited and integer-like names, in desired, observed and the finalizers.
+        let in_case = |case: &Case, name: &str| {
+            case.desired.contains(name)
+                || case.observed.contains(name)
+                || case.finalizers().is_some_and(|f| f.has_entry(name))
+        };
+        for name in [
+            "constructor",
+            "toString",
+            "hasOwnProperty",
+            "valueOf",
+            "__proto__",
+            "9",
+            "10",
+        ] {
+            assert!(cases.iter().any(|case| in_case(case, name)), "{name}");
+        }
+        assert!(cases
+            .iter()
+            .any(|case| in_case(case, "9") && in_case(case, "10")));
+        // Each falsy spec, observed for a desired name.
+        for text in FALSY {
+            let spec = falsy(text);
+            assert!(
+                cases.iter().any(|case| case
+                    .desired
+                    .iter()
+                    .any(|(name, _)| case.observed.get(name) == Some(&spec))),
+                "{text}"
+            );
+        }
         for arg in [FinalizersArg::Omitted, FinalizersArg::Null] {
             assert!(cases.iter().any(|case| case.finalizers == arg));
         }

@@ -28,24 +28,40 @@
 //! - `generate`: cases from the contract's traps, from a seed: code-point
 //!   against UTF-16 order, member order, `1` against `1.0`, `true` against
 //!   `1`, `null` and non-object specs, finalizers on desired names, empty
-//!   lists, names only in the finalizers, large cases; integers within ±2⁵³.
+//!   lists, names only in the finalizers, large cases; integers within ±2⁵³;
+//!   names every JavaScript object inherits (`constructor`), integer-like
+//!   names (`"9"`, `"10"`), falsy specs (`0`, `""`, `[]`, `{}`, `false`).
 //! - `shrink`: smaller cases to try in place of a failing one, biggest cut
 //!   first; each strictly smaller, so shrinking ends.
 //! - `diagnosis`: a `Counterexample`: expected and returned lists with each
 //!   action marked (same, missing, unexpected, moved), the rule broken, and
 //!   `EqualityNote`s where Python's `==`, JavaScript's `===`, JSON text or the
-//!   default `sort()` differ from the contract.
+//!   default `sort()` differ from the contract, or where a trap of the
+//!   language is the cause.
+//! - `trap`: the language's traps a counterexample may hold (inherited names,
+//!   integer-like names, `null` and falsy specs), and probes: the
+//!   counterexample with one trap taken out. A right answer to a probe names
+//!   its trap.
+//! - `readable`: the one place that says which characters are invisible or
+//!   easy to confuse (`\u{E000}`, zero-width, bidi controls, other spaces,
+//!   lone combining marks, Cyrillic among Latin), and escapes them for
+//!   display, with a note.
 //! - `session`: `Check`: at least 500 generated cases after the editors'
-//!   scenario, then shrinking from the first failure (at most 2,000 tries).
+//!   scenario, then shrinking from the first failure (at most 2,000 tries),
+//!   then at most four probes.
 
 mod case;
 mod diagnosis;
 mod generate;
+mod readable;
 mod session;
 mod shrink;
+mod trap;
 
 pub use case::{Case, FinalizersArg};
 pub use diagnosis::{Answer, Counterexample, EqualityNote, Language, Mark};
 pub use generate::generate;
+pub use readable::{escape_char, escapes_note, hard_to_see, readable};
 pub use session::{Check, Outcome, MIN_GENERATED};
 pub use shrink::candidates;
+pub use trap::{is_inherited_name, is_integer_like, INHERITED_NAMES};

@@ -1,6 +1,8 @@
 //! The check as a state machine: it names the case to run, takes the
 //! learner's answer, and moves on, through the generated cases and then,
-//! after the first failure, through the shrinker's candidates.
+//! after the first failure, through the shrinker's candidates, and last
+//! through the probes that tell which of the language's traps is the cause
+//! (`trap`).
 
 use reconcile_core::model::Scenario;
 use reconcile_core::parse::InputError;
@@ -10,6 +12,7 @@ use crate::case::{Case, FinalizersArg};
 use crate::diagnosis::{Answer, Counterexample, Language};
 use crate::generate::generate;
 use crate::shrink::candidates;
+use crate::trap::{probes, Probe, Trap};
 
 /// The fewest generated cases a check runs (besides the editors' scenario).
 pub const MIN_GENERATED: usize = 500;
@@ -51,6 +54,14 @@ struct Shrinking {
     candidates: Vec<Case>,
     next: usize,
     tries: usize,
+    /// Once shrinking is over: what each candidate probes, and the answers so far.
+    probing: Option<Probing>,
+}
+
+#[derive(Debug)]
+struct Probing {
+    probes: Vec<Probe>,
+    answers: Vec<(bool, Answer)>,
 }
 
 impl Check {
@@ -143,6 +154,13 @@ impl Check {
                     self.outcome = Some(Outcome::Passed { cases: self.runs });
                 }
             }
+            Some(mut shrinking) if shrinking.probing.is_some() => {
+                if let Some(probing) = shrinking.probing.as_mut() {
+                    probing.answers.push((failed, answer));
+                }
+                shrinking.next += 1;
+                self.continue_shrinking(shrinking);
+            }
             Some(mut shrinking) => {
                 shrinking.tries += 1;
                 if failed {
@@ -167,23 +185,63 @@ impl Check {
             answer,
             next: 0,
             tries: 0,
+            probing: None,
         };
         self.continue_shrinking(shrinking);
     }
 
-    fn continue_shrinking(&mut self, shrinking: Shrinking) {
+    fn continue_shrinking(&mut self, mut shrinking: Shrinking) {
         let done =
             shrinking.next >= shrinking.candidates.len() || shrinking.tries >= MAX_SHRINK_TRIES;
-        if done {
-            let counterexample =
-                Counterexample::of(shrinking.smallest, shrinking.answer, self.language);
-            self.outcome = Some(Outcome::Failed {
-                cases: self.runs,
-                counterexample: Box::new(counterexample),
-            });
-        } else {
+        if !done {
             self.shrinking = Some(shrinking);
+            return;
         }
+        if shrinking.probing.is_none() {
+            let (kinds, cases): (Vec<Probe>, Vec<Case>) =
+                probes(&shrinking.smallest, self.language)
+                    .into_iter()
+                    .unzip();
+            if !cases.is_empty() {
+                self.course += 1;
+                shrinking.candidates = cases;
+                shrinking.next = 0;
+                shrinking.probing = Some(Probing {
+                    probes: kinds,
+                    answers: Vec::new(),
+                });
+                self.shrinking = Some(shrinking);
+                return;
+            }
+        }
+        let mut case = shrinking.smallest;
+        let mut answer = shrinking.answer;
+        let mut traps = Vec::new();
+        if let Some(probing) = shrinking.probing {
+            let results = probing.probes.into_iter().zip(shrinking.candidates);
+            let mut as_zero = None;
+            for ((probe, probe_case), (failed, probe_answer)) in results.zip(probing.answers) {
+                match probe {
+                    Probe::Without(trap) if !failed => traps.push(trap),
+                    Probe::NullAsZero if failed => as_zero = Some((probe_case, probe_answer)),
+                    _ => {}
+                }
+            }
+            // Also wrong with `0` for `null`: the learner's test is truthiness.
+            if let (Some(at), Some((zero_case, zero_answer))) = (
+                traps.iter().position(|trap| *trap == Trap::NullSpec),
+                as_zero,
+            ) {
+                traps[at] = Trap::FalsySpec;
+                case = zero_case;
+                answer = zero_answer;
+            }
+        }
+        let counterexample = Counterexample::of(case, answer, self.language, &traps);
+        self.outcome = Some(Outcome::Failed {
+            cases: self.runs,
+            counterexample: Box::new(counterexample),
+        });
     }
 
     pub fn outcome(&self) -> Option<&Outcome> {
@@ -223,6 +281,53 @@ mod tests {
         EmptyListPending,
         /// Python's `==`: `True == 1`.
         PythonEquality,
+        /// JavaScript's `name in observed` (or `observed[name] === undefined`):
+        /// true for `constructor` and every inherited name.
+        JsIn,
+        /// JavaScript's `observed[name] == null`: a `null` spec looks missing.
+        JsLooseNull,
+        /// JavaScript's `!observed[name]`: `0`, `""`, `false`, `null` look missing.
+        JsFalsy,
+        /// JavaScript: the actions collected in an object keyed by name, so
+        /// integer-like names come first, in numeric order.
+        JsObjectOrder,
+        /// Python's `observed.get(name) is None`: a `null` spec looks missing.
+        PythonGet,
+        /// Python's `if not observed.get(name)`: falsy specs look missing.
+        PythonFalsy,
+    }
+
+    /// Whether the learner's code takes `name` to be in `resources`.
+    fn present(bug: Bug, resources: &reconcile_core::model::Resources, name: &str) -> bool {
+        let spec = resources.get(name);
+        let js_falsy = |spec: &Json| match spec {
+            Json::Null | Json::Bool(false) => true,
+            Json::Number(n) => n.as_f64() == 0.0,
+            Json::String(text) => text.is_empty(),
+            _ => false,
+        };
+        match (bug, spec) {
+            (Bug::JsIn, None) => crate::trap::is_inherited_name(name),
+            (Bug::JsLooseNull | Bug::PythonGet, Some(Json::Null)) => false,
+            (Bug::JsFalsy, Some(spec)) => !js_falsy(spec),
+            (Bug::PythonFalsy, Some(spec)) => {
+                !js_falsy(spec)
+                    && !matches!(spec, Json::Array(items) if items.is_empty())
+                    && !matches!(spec, Json::Object(members) if members.is_empty())
+            }
+            (_, spec) => spec.is_some(),
+        }
+    }
+
+    /// JavaScript's order of an object's keys: integer-like ones first, in
+    /// numeric order, then the rest as they were added.
+    fn object_order(actions: &mut [Action]) {
+        actions.sort_by_key(|action| {
+            let name: &str = &action.name;
+            crate::trap::is_integer_like(name)
+                .then(|| name.parse::<u64>().unwrap_or(0))
+                .map_or((1, 0), |n| (0, n))
+        });
     }
 
     /// JavaScript's `JSON.stringify`: member order kept, numbers by value.
@@ -249,9 +354,12 @@ mod tests {
         let mut upserts = Vec::new();
         let mut deletes = Vec::new();
         for (name, want) in case.desired.iter() {
-            match case.observed.get(name) {
-                None => upserts.push(Action::create(name, want.clone())),
-                Some(have) => {
+            // An inherited name's value: a function, unlike any spec.
+            let inherited = Json::string("function Object() { [native code] }");
+            let have = case.observed.get(name).unwrap_or(&inherited);
+            match present(bug, &case.observed, name) {
+                false => upserts.push(Action::create(name, want.clone())),
+                true => {
                     let differs = match bug {
                         Bug::Identity if matches!(want, Json::Object(_) | Json::Array(_)) => true,
                         Bug::StringifyCompare => stringify(want) != stringify(have),
@@ -269,7 +377,7 @@ mod tests {
             }
         }
         for (name, _) in case.observed.iter() {
-            if case.desired.contains(name) {
+            if present(bug, &case.desired, name) {
                 continue;
             }
             let pending = finalizers.is_some_and(|f| match bug {
@@ -295,6 +403,12 @@ mod tests {
             Bug::SortAll => {
                 upserts.extend(deletes);
                 upserts.sort_by(|a, b| a.name.cmp(&b.name));
+                upserts
+            }
+            Bug::JsObjectOrder => {
+                object_order(&mut upserts);
+                object_order(&mut deletes);
+                upserts.extend(deletes);
                 upserts
             }
             _ => {
@@ -473,6 +587,142 @@ mod tests {
         );
     }
 
+    fn case_names(found: &Counterexample) -> Vec<String> {
+        names(&found.case)
+    }
+
+    #[test]
+    fn in_for_membership_is_caught_on_an_inherited_name_and_named() {
+        let found = counterexample(Bug::JsIn, Language::JavaScript);
+        let names = case_names(&found);
+        assert!(
+            names
+                .iter()
+                .any(|name| crate::trap::is_inherited_name(name)),
+            "{names:?}"
+        );
+        assert_eq!(
+            found.notes,
+            [EqualityNote::JsInheritedName],
+            "{}",
+            found.rule
+        );
+        assert!(found.notes[0].explain().contains("Object.hasOwn"));
+        // Python's `in` on a dict has no such trap, so no such note.
+        assert!(!counterexample(Bug::PythonGet, Language::Python)
+            .notes
+            .contains(&EqualityNote::JsInheritedName));
+    }
+
+    #[test]
+    fn loose_null_is_caught_on_a_null_spec_and_named() {
+        let found = counterexample(Bug::JsLooseNull, Language::JavaScript);
+        assert!(found
+            .case
+            .observed
+            .iter()
+            .chain(found.case.desired.iter())
+            .any(|(_, spec)| *spec == Json::Null));
+        assert_eq!(found.notes, [EqualityNote::JsNullSpec], "{}", found.rule);
+    }
+
+    #[test]
+    fn python_get_is_caught_on_a_null_spec_and_named() {
+        let found = counterexample(Bug::PythonGet, Language::Python);
+        assert_eq!(
+            found.notes,
+            [EqualityNote::PythonNoneSpec],
+            "{}",
+            found.rule
+        );
+        assert!(found.notes[0].explain().contains("name in observed"));
+    }
+
+    #[test]
+    fn truthiness_is_caught_on_a_falsy_spec_that_is_not_null_and_named() {
+        for (bug, language, note) in [
+            (
+                Bug::PythonFalsy,
+                Language::Python,
+                EqualityNote::PythonFalsySpec,
+            ),
+            (
+                Bug::JsFalsy,
+                Language::JavaScript,
+                EqualityNote::JsFalsySpec,
+            ),
+        ] {
+            let found = counterexample(bug, language);
+            assert_eq!(found.notes, [note], "{bug:?}: {}", found.rule);
+            let zero = Json::Number(Number::Unsigned(0));
+            assert!(
+                found
+                    .case
+                    .desired
+                    .iter()
+                    .chain(found.case.observed.iter())
+                    .any(|(_, spec)| *spec == zero),
+                "{bug:?}: {:?}",
+                found.case
+            );
+        }
+    }
+
+    #[test]
+    fn object_key_order_is_caught_on_integer_like_names_and_named() {
+        let found = counterexample(Bug::JsObjectOrder, Language::JavaScript);
+        let names = case_names(&found);
+        assert_eq!(names.len(), 2, "{names:?}");
+        // "9" and "10", or "9" and a name that sorts before it, such as "".
+        assert!(
+            names.iter().any(|name| crate::trap::is_integer_like(name)),
+            "{names:?}"
+        );
+        assert!(
+            found.rule.starts_with("the order is wrong"),
+            "{}",
+            found.rule
+        );
+        assert_eq!(found.notes, [EqualityNote::JsIntegerKeys]);
+    }
+
+    /// A trap that is not the cause is not named: these bugs fail on any
+    /// name and any spec, so their counterexamples name no trap, whatever
+    /// names and specs they hold.
+    #[test]
+    fn a_trap_that_is_not_the_cause_is_not_named() {
+        for seed in 0..10 {
+            for (bug, language) in [
+                (Bug::IgnoreFinalizers, Language::JavaScript),
+                (Bug::SortAll, Language::JavaScript),
+                (Bug::FinalizeDesired, Language::Python),
+                (Bug::Identity, Language::JavaScript),
+            ] {
+                let mut check = Check::new(language, seed, MIN_GENERATED, None);
+                while let Some(case) = check.case().cloned() {
+                    check.answer(Answer::Actions(learner(&case, bug)));
+                }
+                let Some(Outcome::Failed { counterexample, .. }) = check.outcome() else {
+                    panic!("{bug:?} passed");
+                };
+                let traps = [
+                    EqualityNote::JsInheritedName,
+                    EqualityNote::JsIntegerKeys,
+                    EqualityNote::JsNullSpec,
+                    EqualityNote::JsFalsySpec,
+                    EqualityNote::PythonNoneSpec,
+                    EqualityNote::PythonFalsySpec,
+                ];
+                assert!(
+                    !counterexample.notes.iter().any(|note| traps.contains(note)),
+                    "{bug:?}, seed {seed}: {:?} on {:?}",
+                    counterexample.notes,
+                    counterexample.case
+                );
+            }
+        }
+    }
+
     /// Minimal means: it fails, and none of the shrinker's candidates of it does.
     #[test]
     fn every_counterexample_is_minimal() {
@@ -485,6 +735,10 @@ mod tests {
             Bug::SortAll,
             Bug::EmptyListPending,
             Bug::PythonEquality,
+            Bug::JsIn,
+            Bug::JsLooseNull,
+            Bug::PythonGet,
+            Bug::JsObjectOrder,
         ];
         for bug in bugs {
             let found = counterexample(bug, Language::Python);

@@ -1,7 +1,7 @@
 //! Smaller cases to try in place of a failing one.
 //!
-//! The candidates of a case, biggest cut first: a name gone from every
-//! document, a name gone from one, a finalizer entry or one finalizer gone,
+//! The candidates of a case, biggest cut first: many names gone at once (in
+//! a large case), a name gone from every document, a name gone from one, a finalizer entry or one finalizer gone,
 //! the finalizers argument left out, then each spec made simpler (`null`, a
 //! member or an item fewer, `0`, `""`). Each is strictly smaller by
 //! [`Case::size`], so shrinking ends.
@@ -22,6 +22,17 @@ pub fn candidates(case: &Case) -> Vec<Case> {
     }
     names.sort_unstable();
     names.dedup();
+    // A large case loses many names at once first: halves, then quarters...
+    let mut chunk = names.len() / 2;
+    while chunk >= 4 {
+        for part in names.chunks(chunk) {
+            out.push(
+                part.iter()
+                    .fold(case.clone(), |smaller, name| without_name(&smaller, name)),
+            );
+        }
+        chunk /= 2;
+    }
     for name in &names {
         out.push(without_name(case, name));
     }
@@ -126,38 +137,70 @@ fn spec_candidates(case: &Case, desired: bool, out: &mut Vec<Case>) {
 
 /// A name's desired and observed specs made simpler together, so that a
 /// failure that needs them equal (or differing in one place) survives: both
-/// `null`, the same member gone from both, or both the desired spec's
-/// simpler value when they are equal.
+/// `null`, the same member gone from both, the same member made simpler in
+/// both (each keeping its member order), or both the desired spec's simpler
+/// value when they are equal.
 fn paired_spec_candidates(case: &Case, out: &mut Vec<Case>) {
     for (name, want) in case.desired.iter() {
         let Some(have) = case.observed.get(name) else {
             continue;
         };
-        let mut pairs: Vec<(Json, Json)> = Vec::new();
-        if !matches!((want, have), (Json::Null, Json::Null)) {
-            pairs.push((Json::Null, Json::Null));
-        }
-        if let (Json::Object(a), Json::Object(b)) = (want, have) {
-            for (key, _) in a.iter().filter(|(key, _)| b.iter().any(|(k, _)| k == key)) {
-                let without = |members: &[(Box<str>, Json)]| {
-                    Json::object(members.iter().filter(|(k, _)| k != key).cloned().collect())
-                };
-                pairs.push((without(a), without(b)));
-            }
-        }
-        if want == have {
-            pairs.extend(simpler_values(want).into_iter().map(|v| (v.clone(), v)));
-        }
-        for (simpler_want, simpler_have) in pairs {
-            if weight(&simpler_want) + weight(&simpler_have) >= weight(want) + weight(have) {
-                continue;
-            }
+        for (simpler_want, simpler_have) in paired_simpler(want, have) {
             let mut candidate = case.clone();
             candidate.desired.insert(name, simpler_want);
             candidate.observed.insert(name, simpler_have);
             out.push(candidate);
         }
     }
+}
+
+/// Pairs simpler than `(want, have)`, each of smaller total [`weight`].
+fn paired_simpler(want: &Json, have: &Json) -> Vec<(Json, Json)> {
+    let mut pairs: Vec<(Json, Json)> = Vec::new();
+    if !matches!((want, have), (Json::Null, Json::Null)) {
+        pairs.push((Json::Null, Json::Null));
+    }
+    if let (Json::Object(a), Json::Object(b)) = (want, have) {
+        let with = |members: &[(Box<str>, Json)], key: &str, value: Option<&Json>| {
+            Json::object(
+                members
+                    .iter()
+                    .filter_map(|(k, v)| match (&**k == key, value) {
+                        (false, _) => Some((k.clone(), v.clone())),
+                        (true, Some(value)) => Some((k.clone(), value.clone())),
+                        (true, None) => None,
+                    })
+                    .collect(),
+            )
+        };
+        for (key, a_value) in a.iter() {
+            let Some((_, b_value)) = b.iter().find(|(k, _)| k == key) else {
+                continue;
+            };
+            pairs.push((with(a, key, None), with(b, key, None)));
+            for (x, y) in paired_simpler(a_value, b_value) {
+                pairs.push((with(a, key, Some(&x)), with(b, key, Some(&y))));
+            }
+        }
+    }
+    if let (Json::Array(a), Json::Array(b)) = (want, have) {
+        if a.len() == b.len() {
+            for (index, (x, y)) in a.iter().zip(b.iter()).enumerate() {
+                for (sx, sy) in paired_simpler(x, y) {
+                    let (mut a, mut b) = (a.as_ref().clone(), b.as_ref().clone());
+                    a[index] = sx;
+                    b[index] = sy;
+                    pairs.push((Json::Array(Arc::new(a)), Json::Array(Arc::new(b))));
+                }
+            }
+        }
+    }
+    if want == have {
+        pairs.extend(simpler_values(want).into_iter().map(|v| (v.clone(), v)));
+    }
+    let total = weight(want) + weight(have);
+    pairs.retain(|(x, y)| weight(x) + weight(y) < total);
+    pairs
 }
 
 /// Simpler values than `value`, each of smaller [`weight`].

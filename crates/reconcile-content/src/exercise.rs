@@ -76,6 +76,55 @@ mod tests {
         }
     }
 
+    /// The starters leave work to the learner, but hold no bug: none of the
+    /// traps the checker names (web/e2e/js-api.spec.mjs checks them too).
+    #[test]
+    fn the_starters_hold_none_of_the_checkers_traps() {
+        let code = |language| -> Vec<&str> {
+            starter(language)
+                .lines()
+                .map(str::trim)
+                .filter(|line| !line.starts_with("//") && !line.starts_with('#'))
+                .collect()
+        };
+        let javascript = code(Language::JavaScript);
+        for trap in [
+            ".sort()",
+            " in observed",
+            " in desired",
+            " in finalizers",
+            "== null",
+            "=== undefined",
+            "!observed[",
+            "?? {}",
+        ] {
+            assert!(
+                !javascript.iter().any(|line| line.contains(trap)),
+                "the JavaScript starter has {trap:?}"
+            );
+        }
+        assert!(javascript
+            .iter()
+            .any(|line| line.contains("Object.hasOwn(observed, name)")));
+        assert!(javascript
+            .iter()
+            .any(|line| line.contains(".sort(byCodePoint)")));
+        let python = code(Language::Python);
+        for trap in [
+            ".get(name) is None",
+            "if observed.get(",
+            "if not observed.get(",
+        ] {
+            assert!(
+                !python.iter().any(|line| line.contains(trap)),
+                "the Python starter has {trap:?}"
+            );
+        }
+        assert!(python
+            .iter()
+            .any(|line| line.contains("if name not in observed:")));
+    }
+
     #[test]
     fn switching_languages_keeps_what_was_typed_in_each() {
         let mut code = LearnerCode::starter(Language::Python);

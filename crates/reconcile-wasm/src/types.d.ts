@@ -474,9 +474,10 @@ error: string | null, };
 export type Mark = "same" | "missing" | "unexpected" | "moved";
 
 /**
- * A place where the learner's language compares differently from JSON.
+ * A place where the learner's language compares differently from JSON, or
+ * a trap of the language that the counterexample holds.
  */
-export type EqualityNote = "python-bool-is-int" | "js-identity" | "text-differs" | "utf16-order";
+export type EqualityNote = "python-bool-is-int" | "js-identity" | "text-differs" | "utf16-order" | "js-inherited-name" | "js-integer-keys" | "js-null-spec" | "js-falsy-spec" | "python-none-spec" | "python-falsy-spec";
 
 /**
  * Where the learner's language compares differently from JSON, explained.

@@ -1,9 +1,10 @@
 //! A counterexample, as the check reported it: the input, the contract's
 //! actions beside the learner's with each difference marked, the rule it
-//! broke, and where the learner's language compares unlike JSON. Plus what
+//! broke, and where the learner's language compares unlike JSON or holds a
+//! trap. Plus what
 //! the learner's code printed.
 
-use reconcile_check::Mark;
+use reconcile_check::{escapes_note, readable, Mark};
 use yew::prelude::*;
 
 use crate::state::{ActionText, CounterexampleReport, LogLine};
@@ -16,19 +17,44 @@ pub fn counterexample_view(found: &CounterexampleReport, on_load: &Callback<[Str
         let (on_load, documents) = (on_load.clone(), found.documents.clone());
         Callback::from(move |_: MouseEvent| on_load.emit(documents.clone()))
     };
-    let [desired, observed, finalizers] = &found.documents;
+    // What is invisible or easy to confuse is shown escaped; "Load into the
+    // editors" loads the texts as they are.
+    let mut escaped = Vec::new();
+    let mut shown = |text: &str| -> String {
+        let (text, found) = readable(text);
+        for each in found {
+            if !escaped.contains(&each) {
+                escaped.push(each);
+            }
+        }
+        text.into_owned()
+    };
+    let [desired, observed, finalizers] = found.documents.clone().map(|text| shown(&text));
     let finalizers = if found.finalizers_omitted {
         "(left out of the call)".to_owned()
     } else {
-        finalizers.clone()
+        finalizers
     };
+    let rule = shown(&found.rule);
+    let mut readable_actions = |actions: &[ActionText]| -> Vec<ActionText> {
+        actions
+            .iter()
+            .map(|action| ActionText(shown(&action.0)))
+            .collect()
+    };
+    let expected = readable_actions(&found.expected);
+    let actual = found.actual.as_deref().map(&mut readable_actions);
+    let escapes = escapes_note(&escaped);
     html! {
         <div class="counterexample" aria-labelledby="counterexample-heading">
             <h3 id="counterexample-heading">{ "Counterexample" }</h3>
-            <p class="rule">{ &found.rule }</p>
+            <p class="rule">{ rule }</p>
+            if let Some(escapes) = escapes {
+                <aside class="escapes-note">{ escapes }</aside>
+            }
             { for found.notes.iter().map(|(note, text)| html! {
                 <aside class="equality-note" data-note={note_id(*note)}>
-                    <strong>{ "Where your language's equality differs from JSON's. " }</strong>{ text }
+                    <strong>{ "Where your language differs from JSON. " }</strong>{ text }
                 </aside>
             }) }
             <dl class="counterexample-input">
@@ -37,8 +63,8 @@ pub fn counterexample_view(found: &CounterexampleReport, on_load: &Callback<[Str
                 <dt>{ "finalizers" }</dt><dd><code>{ finalizers }</code></dd>
             </dl>
             <div class="action-lists">
-                { action_column("Expected (the contract)", "expected", &found.expected, &found.expected_marks) }
-                if let Some(actual) = &found.actual {
+                { action_column("Expected (the contract)", "expected", &expected, &found.expected_marks) }
+                if let Some(actual) = &actual {
                     { action_column("Yours", "actual", actual, &found.actual_marks) }
                 } else {
                     <div class="action-column actual">
