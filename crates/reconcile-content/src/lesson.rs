@@ -1384,8 +1384,7 @@ mod tests {
             .expect("the custom resource");
         assert_eq!(cr.meta.generation, 1);
         assert!(cr.meta.resource_version > timeline.passes.len() as u64 / 2);
-        let status =
-            reconcile_sim::status_writes::stored_status(&timeline.final_world).expect("written");
+        let status = reconcile_sim::status::stored_status(&timeline.final_world).expect("written");
         assert_eq!(
             status
                 .get("observedGeneration")

@@ -26,8 +26,10 @@ mod engine;
 mod run;
 mod views;
 
-pub use control_plane::{apiserver, defaulting, ownership, rng, sorted, workqueue, world};
-pub use controllers::{comparison, expectations, naming, status_writes};
+pub use control_plane::{apiserver, defaulting, ownership, rng, sorted, status, workqueue, world};
+pub use controllers::{
+    client, comparison, contract, controller, expectations, naming, status_writes,
+};
 pub use drivers::own_reconcile;
 pub use run::{events, options};
 pub use views::picture;
@@ -38,7 +40,7 @@ pub use control_plane::gc_record::GcAction;
 pub use controllers::outcome::{ActionOutcome, ActionResult};
 #[cfg(feature = "level-edge")]
 pub use drivers::edge::{compare_level_edge, EdgeStep, LevelEdge};
-pub use engine::{simulate, ReconcileCall, ResumeError, Simulation, Step};
+pub use engine::{simulate, NewController, ReconcileCall, ResumeError, Simulation, Step};
 pub use expectations::PassSkip;
 pub use naming::ObjectNaming;
 pub use options::{options_from_json, parse_options, OptionsError};

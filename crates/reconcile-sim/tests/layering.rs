@@ -61,6 +61,31 @@ fn no_module_uses_a_higher_part() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// No facade: a controller reaches the control plane only through the
+/// client, as a real one only has its `client.Client`. The client is the
+/// one controllers module that imports the control plane.
+#[test]
+fn controllers_reach_the_control_plane_only_through_the_client() {
+    let graph = graph();
+    let mut wrong = Vec::new();
+    for (from, uses) in &graph {
+        if !from.starts_with("controllers::") || from == CLIENT {
+            continue;
+        }
+        for to in uses.iter().filter(|to| rank(to) == 0) {
+            wrong.push(format!("{from} uses {to}: go through {CLIENT}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The check sees the edges it is about.
+    let uses = |from: &str, to: &str| graph.get(from).is_some_and(|u| u.contains(to));
+    assert!(uses("controllers::contract", CLIENT));
+    assert!(graph[CLIENT].iter().any(|to| rank(to) == 0));
+}
+
+/// The module every controller reaches the control plane through.
+const CLIENT: &str = "controllers::client";
+
 #[test]
 fn the_root_only_declares_and_re_exports() {
     let root = sources().into_iter().find(|s| s.module.is_empty());

@@ -3,7 +3,7 @@
 
 use reconcile_core::{parse_finalizers, parse_resources, Document, Json};
 use reconcile_sim::ownership::ObjectKey;
-use reconcile_sim::status_writes::stored_status;
+use reconcile_sim::status::stored_status;
 use reconcile_sim::{
     parse_options, simulate, ActionResult, NotConvergingReason, ScriptedEvent, SimConfig,
     SimScenario, StatusWrites, Timeline, Trigger, Verdict, WorldEvent,

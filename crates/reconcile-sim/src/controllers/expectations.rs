@@ -35,7 +35,7 @@
 
 use serde::Serialize;
 
-use crate::workqueue::Millis;
+use super::client::Millis;
 
 /// `controller_utils.go` `ExpectationsTimeout = 5 * time.Minute`: "the
 /// lifetime of expectations, after which a dormant controller … is woken up

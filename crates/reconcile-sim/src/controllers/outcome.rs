@@ -4,7 +4,7 @@
 use reconcile_core::reconcile::Action;
 use serde::Serialize;
 
-use crate::workqueue::Millis;
+use super::client::Millis;
 
 /// What became of one action of a pass.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

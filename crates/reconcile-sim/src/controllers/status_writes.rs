@@ -80,10 +80,8 @@
 use reconcile_core::json::{Json, Number};
 use serde::{Deserialize, Serialize};
 
-use crate::apiserver::{ApiError, UpdateOutcome};
-use crate::workqueue::Millis;
-use crate::world::World;
-use crate::ActionResult;
+use super::client::Millis;
+use super::outcome::ActionResult;
 
 /// What the controller writes to its custom resource's status after each pass.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -201,42 +199,6 @@ pub(crate) fn status_after_pass(mode: StatusWrites, input: &StatusInput, now: Mi
         members.push(("lastReconcileTime".into(), Json::string(&micro_time(now))));
     }
     Json::object(members)
-}
-
-/// The custom resource's status as stored (`None`: never written).
-pub fn stored_status(world: &World) -> Option<Json> {
-    let state = world.get(&crate::ownership::ObjectKey::CustomResource)?;
-    state.spec.get("status").cloned()
-}
-
-/// A write to the custom resource's `/status`: only `status` is taken, the
-/// generation stays, and a status equal to the stored one writes nothing.
-/// `resource_version`: the version read, for an update (or a patch with an
-/// optimistic lock), which a write since makes a 409; `None` for a plain
-/// merge patch.
-pub(crate) fn write_status(
-    world: &mut World,
-    status: Json,
-    resource_version: Option<u64>,
-) -> Result<UpdateOutcome, ApiError> {
-    let key = crate::ownership::ObjectKey::CustomResource;
-    world.in_key_space(&key, |space, name| {
-        let mut state = space.object(name).ok_or_else(|| ApiError::NotFound {
-            name: name.to_owned(),
-        })?;
-        if resource_version.is_some_and(|v| v != state.meta.resource_version) {
-            return Err(ApiError::Conflict {
-                name: name.to_owned(),
-            });
-        }
-        if state.spec.get("status") == Some(&status) {
-            return Ok(UpdateOutcome::Unchanged);
-        }
-        state.spec.set_path(&["status".to_owned()], status);
-        state.meta.resource_version = space.next_resource_version();
-        space.put_object(name, state);
-        Ok(UpdateOutcome::Updated)
-    })
 }
 
 /// Counts the passes in a row that only answered status writes.
@@ -534,37 +496,5 @@ mod tests {
             assert_eq!(parse_rfc3339(&micro_time(ms)), Some(ms), "{ms}");
         }
         assert_eq!(civil_from_days(SIM_EPOCH_DAYS), (2026, 1, 1));
-    }
-
-    /// apiextensions `status_strategy.go` `PrepareForUpdate`: a status PUT
-    /// keeps the generation; the store's no-op rule: the same status writes nothing.
-    #[test]
-    fn a_status_write_moves_the_resource_version_not_the_generation() {
-        let mut world = World::with_custom_resource(Default::default(), None);
-        let before = world
-            .get(&crate::ownership::ObjectKey::CustomResource)
-            .expect("stored")
-            .meta;
-        let status = Json::object(vec![("observedGeneration".into(), number(1))]);
-        let outcome = write_status(&mut world, status.clone(), Some(before.resource_version));
-        assert_eq!(outcome, Ok(UpdateOutcome::Updated));
-        let after = world
-            .get(&crate::ownership::ObjectKey::CustomResource)
-            .expect("stored")
-            .meta;
-        assert_eq!(after.generation, before.generation);
-        assert!(after.resource_version > before.resource_version);
-        assert_eq!(stored_status(&world), Some(status.clone()));
-        assert_eq!(
-            write_status(&mut world, status.clone(), Some(after.resource_version)),
-            Ok(UpdateOutcome::Unchanged)
-        );
-        assert_eq!(
-            write_status(&mut world, status, Some(before.resource_version)),
-            Err(ApiError::Conflict {
-                name: crate::ownership::CUSTOM_RESOURCE.to_owned()
-            }),
-            "a stale read conflicts"
-        );
     }
 }

@@ -21,7 +21,9 @@
 
 use std::sync::Arc;
 
+use super::pass::client;
 use super::{Engine, Scheduled};
+use crate::controllers::client::Client;
 use crate::events::SimEvent;
 use crate::ownership::ObjectKey;
 use crate::rng::SimRng;
@@ -220,7 +222,7 @@ impl Engine {
                 state,
             } => {
                 if let (Change::Added, Some(state)) = (change, &state) {
-                    self.observe_added(state);
+                    self.controller.on_added(state, &client!(self));
                 }
                 match state {
                     Some(state) => self.informer.cache.put_object(&name, state),
@@ -295,7 +297,7 @@ impl Engine {
             .filter_map(|name| self.world.object(name))
             .collect();
         for state in &added {
-            self.observe_added(state);
+            self.controller.on_added(state, &client!(self));
         }
         self.informer.replace(&self.world, &self.desired);
         self.unseen.clear();

@@ -130,6 +130,7 @@ use crate::apiserver::UpdateOutcome;
 use crate::comparison::controller_plan;
 use crate::control_plane::agenda::Agenda;
 use crate::control_plane::queue::ControllerQueue;
+use crate::controllers::controller::Controller;
 use crate::events::{EventLog, SimEvent};
 use crate::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
 use crate::rng::{SimRng, Stream};
@@ -304,15 +305,17 @@ struct Engine {
     probe: Option<Box<probe::Probe>>,
     /// Draws the names the API server generates (`generateName`).
     names_rng: SimRng,
-    /// What this controller waits to see (with `naming` keeping expectations).
-    expectations: crate::expectations::ControllerExpectations,
-    /// The view of the cache the waiting or running pass's reconcile read,
-    /// when the controller generates names (`names.rs`).
-    named_view: Option<crate::naming::NamedView>,
+    /// The controller process running now; a crash replaces it with a new one.
+    controller: Box<dyn Controller>,
+    /// Makes the controller of each process (its memory starts empty).
+    new_controller: NewController,
 }
 
+/// Makes a controller, for each process of a run.
+pub type NewController = Rc<dyn Fn() -> Box<dyn Controller>>;
+
 impl Engine {
-    fn new(scenario: &SimScenario, config: Rc<SimConfig>) -> Self {
+    fn new(scenario: &SimScenario, config: Rc<SimConfig>, new_controller: NewController) -> Self {
         let mut world =
             World::with_custom_resource(scenario.observed.clone(), scenario.finalizers.clone());
         world.start_terminating(&config.terminating);
@@ -353,8 +356,8 @@ impl Engine {
             owner_refs: OwnerRefs::default(),
             probe: None,
             names_rng: SimRng::stream(config.seed, Stream::GeneratedNames),
-            expectations: crate::expectations::ControllerExpectations::default(),
-            named_view: None,
+            controller: new_controller(),
+            new_controller,
             config,
         };
         engine.owner_refs = engine.world.controller_owner_refs();
@@ -598,7 +601,8 @@ impl Engine {
         self.triggers.waiting = None;
         self.triggers.queued = None;
         self.triggers.deferred = None;
-        self.forget_expectations();
+        // A new process: whatever the controller kept in memory is gone.
+        self.controller = (self.new_controller)();
         // A restart after the end of simulated time never comes.
         self.worker_free_at = at.saturating_add(self.config.restart_delay_ms);
         self.schedule_after(at, self.config.restart_delay_ms, Scheduled::Restart);

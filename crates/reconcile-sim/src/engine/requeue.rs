@@ -14,36 +14,28 @@
 use std::time::Duration;
 
 use super::{Engine, Scheduled, KEY};
+use crate::controllers::controller::Returned;
 use crate::events::SimEvent;
 use crate::workqueue::{
     reconcile_handler, to_millis, AddAfterOutcome, HandlerAction, Millis, ReconcileError,
     ReconcileResult,
 };
-use crate::{ActionOutcome, ActionResult, Happening, PassRecord, Trigger};
-use reconcile_core::reconcile::ActionKind;
+use crate::{ActionResult, Happening, PassRecord, Trigger};
 
-/// What the controller knows when a pass returns, from the responses it got.
+/// What the reconcile returned, and where it failed.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct PassResult {
-    /// The action whose request failed (the pass returned the error there).
+    /// The request whose failure the reconcile returned.
     failed_at: Option<usize>,
-    /// A delete request answered with an object that is still there, terminating.
-    finalizing: bool,
+    returned: Returned,
     end: Millis,
 }
 
 impl PassResult {
-    pub(super) fn of(outcomes: &[ActionOutcome], failed_at: Option<usize>, end: Millis) -> Self {
-        let finalizing = outcomes.iter().any(|o| {
-            o.action.kind == ActionKind::Finalize
-                && matches!(
-                    o.result,
-                    ActionResult::Applied | ActionResult::AlreadyTerminating
-                )
-        });
+    pub(super) fn of(returned: Returned, failed_at: Option<usize>, end: Millis) -> Self {
         Self {
             failed_at,
-            finalizing,
+            returned,
             end,
         }
     }
@@ -84,12 +76,8 @@ impl Engine {
     /// pass's end. Returns when a rate-limited requeue makes the key ready again.
     pub(super) fn handle_result(&mut self, key: &'static str, pass: PassResult) -> Option<Millis> {
         let end = pass.end;
-        let failed = pass.failed_at.is_some();
-        let requeue_after = self
-            .config
-            .requeue_while_terminating_ms
-            .filter(|_| pass.finalizing)
-            .map_or(Duration::ZERO, instant);
+        let failed = pass.returned.error;
+        let requeue_after = pass.returned.requeue_after.map_or(Duration::ZERO, instant);
         let result = ReconcileResult {
             requeue_after,
             ..ReconcileResult::default()

@@ -24,7 +24,8 @@ use reconcile_core::parse_actions;
 use reconcile_core::reconcile::Action;
 use reconcile_core::InputError;
 
-use super::{Advance, Engine};
+use super::{Advance, Engine, NewController};
+use crate::controllers::contract::ContractController;
 use crate::workqueue::Millis;
 use crate::{NotConvergingReason, SimConfig, SimScenario, Timeline, Verdict};
 
@@ -75,8 +76,21 @@ impl Simulation {
     /// A run of `scenario` under `config`, which it owns (a driver may keep
     /// it across many calls, from a worker's answers).
     pub fn new(scenario: &SimScenario, config: SimConfig) -> Self {
+        let options = config.contract_options();
+        let controller: NewController = Rc::new(move || Box::new(ContractController::new(options)));
+        Self::with_controller(scenario, config, controller)
+    }
+
+    /// A run whose controller is not the contract controller: each process
+    /// gets a new one from `controller`. It reaches the control plane only
+    /// through the client, as the contract controller does.
+    pub fn with_controller(
+        scenario: &SimScenario,
+        config: SimConfig,
+        controller: NewController,
+    ) -> Self {
         Self {
-            engine: Engine::new(scenario, Rc::new(config)),
+            engine: Engine::new(scenario, Rc::new(config), controller),
             desired_initial: scenario.desired.clone(),
             verdict: None,
         }

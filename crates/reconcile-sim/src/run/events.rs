@@ -123,11 +123,3 @@ impl EventLog {
         }
     }
 }
-
-/// The status code of a successful request.
-pub(crate) fn success_code(kind: ActionKind) -> u16 {
-    match kind {
-        ActionKind::Create => 201,
-        ActionKind::Update | ActionKind::Finalize | ActionKind::Delete => 200,
-    }
-}

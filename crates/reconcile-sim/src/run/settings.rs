@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::apiserver::PropagationPolicy;
 use crate::comparison::SpecComparison;
+use crate::controllers::contract::ContractOptions;
 use crate::naming::ObjectNaming;
 use crate::status_writes::StatusWrites;
 use crate::workqueue::{BackoffPolicy, Millis, QueueModel};
@@ -80,6 +81,18 @@ pub struct SimConfig {
     /// leave its generation unchanged (controller-runtime's
     /// `GenerationChangedPredicate`; beyond the seed's contract).
     pub generation_changed_predicate: bool,
+}
+
+impl SimConfig {
+    /// The settings that are the contract controller's options.
+    pub fn contract_options(&self) -> ContractOptions {
+        ContractOptions {
+            compare: self.compare,
+            naming: self.naming,
+            status_writes: self.status_writes,
+            requeue_while_terminating_ms: self.requeue_while_terminating_ms,
+        }
+    }
 }
 
 impl Default for SimConfig {

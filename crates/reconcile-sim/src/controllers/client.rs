@@ -1,0 +1,126 @@
+//! The client: a controller's only way to the control plane. Start at
+//! [`Client`] for reads, [`Request`] for writes.
+//!
+//! It is shaped like controller-runtime's `client.Client` and kube-rs's
+//! `Api`. Reads go to the informer's cache and cost nothing; each write is
+//! one API request, answered on the simulated clock as the API server
+//! answers it (`docs/design/control-plane.md`, "Requests and responses").
+//!
+//! Controllers are sans-IO state machines (see [`Controller`](super::controller::Controller)): the engine
+//! hands a controller a [`Client`] for each step, and the controller returns
+//! the request it sends. That keeps a run deterministic, and lets a
+//! controller live elsewhere (a learner's code in a worker) behind the same
+//! messages.
+//!
+//! Invariant: every controller module reaches the control plane through
+//! this module only (the `layering` test checks). The types a controller
+//! reads are re-exported here.
+
+use std::sync::Arc;
+
+use reconcile_core::json::Json;
+use reconcile_core::model::Resources;
+use reconcile_core::reconcile::ActionKind;
+
+pub use crate::control_plane::apiserver::ApiError;
+pub use crate::control_plane::names::{ALPHABET, RANDOM_LENGTH};
+pub use crate::control_plane::ownership::{ObjectKey, OwnerRefs};
+pub use crate::control_plane::workqueue::Millis;
+pub use crate::control_plane::world::{ObjectMeta, ObjectState, World as Cache};
+
+/// What a controller may read during one step: the informer's cache, the
+/// desired state its custom resource holds there, and the clock.
+#[derive(Debug, Clone, Copy)]
+pub struct Client<'a> {
+    cache: &'a Cache,
+    desired: &'a Resources,
+    now: Millis,
+}
+
+impl<'a> Client<'a> {
+    pub(crate) fn new(cache: &'a Cache, desired: &'a Resources, now: Millis) -> Self {
+        Self {
+            cache,
+            desired,
+            now,
+        }
+    }
+
+    /// The informer's cache of the objects and of the custom resource.
+    pub fn cache(&self) -> &'a Cache {
+        self.cache
+    }
+
+    /// The custom resource's spec, as the cache holds it.
+    pub fn desired(&self) -> &'a Resources {
+        self.desired
+    }
+
+    /// `get` from the cache.
+    pub fn get(&self, key: &ObjectKey) -> Option<ObjectState> {
+        self.cache.get(key)
+    }
+
+    /// The simulated time of this step.
+    pub fn now(&self) -> Millis {
+        self.now
+    }
+}
+
+/// One write, as the controller sends it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// POST. With `generate_name`, the API server names the object from
+    /// that prefix (`generateName`), and `name` is only the controller's.
+    Create {
+        name: Arc<str>,
+        generate_name: Option<String>,
+        spec: Json,
+        owner_references: OwnerRefs,
+    },
+    /// PUT of the object's spec, with the resourceVersion read (`None`:
+    /// unconditional, which only built-in kinds accept upstream).
+    Update {
+        name: Arc<str>,
+        spec: Json,
+        resource_version: Option<u64>,
+    },
+    /// DELETE with the default propagation (background).
+    Delete { name: Arc<str> },
+    /// PUT of the custom resource's `/status`, with the resourceVersion read.
+    UpdateStatus { status: Json, resource_version: u64 },
+}
+
+impl Request {
+    /// The HTTP status code of its success.
+    pub fn success_code(&self) -> u16 {
+        match self {
+            Request::Create { .. } => 201,
+            _ => 200,
+        }
+    }
+
+    /// The object it writes, and its verb as an action, for a record
+    /// without a plan (`None` for a status write).
+    pub fn as_action(&self) -> Option<(ActionKind, &Arc<str>)> {
+        match self {
+            Request::Create { name, .. } => Some((ActionKind::Create, name)),
+            Request::Update { name, .. } => Some((ActionKind::Update, name)),
+            Request::Delete { name } => Some((ActionKind::Delete, name)),
+            Request::UpdateStatus { .. } => None,
+        }
+    }
+}
+
+/// A successful response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    /// The object written: for a create, the name it got.
+    pub name: Arc<str>,
+    /// Whether the store changed. `false`: an update equal to what is
+    /// stored, or a delete of an object already terminating.
+    pub written: bool,
+}
+
+/// The API server's answer to a [`Request`].
+pub type Answer = Result<Response, ApiError>;

@@ -1,0 +1,411 @@
+//! The contract controller: the seed's `reconcile` as a controller over the
+//! [`client`](super::client). Start at [`ContractController`].
+//!
+//! Each reconcile reads its custom resource and objects from the cache,
+//! asks for a plan (the contract's `reconcile`, or a learner's), and sends
+//! each action as one request: CREATE a POST, UPDATE a PUT of the version it
+//! read, FINALIZE and DELETE both a DELETE (the server decides from the
+//! finalizers whether the object goes or starts terminating). After the
+//! last action it may write status. Its options are the settings
+//! `compare`, `naming`, `statusWrites` and `requeueWhileTerminatingMs`.
+//!
+//! As `replica_set.go` uses expectations (with `naming` keeping them):
+//! - a reconcile whose expectations are not satisfied plans nothing
+//!   (`syncReplicaSet`: `rsNeedsSync`);
+//! - a plan with k CREATEs sets `ExpectCreations(k)` before the first request
+//!   (`manageReplicas`);
+//! - a CREATE that fails, or is never sent, is observed at once
+//!   (`manageReplicas`: "the informer won't observe this pod");
+//! - the event handler observes each object it sees added that this
+//!   controller owns and that is not terminating (`addPod`);
+//! - a restart starts with none (they live in memory).
+//!
+//! Invariant: it imports only the client and its own options (the
+//! `layering` test checks).
+
+use std::sync::Arc;
+
+use reconcile_core::json::Json;
+use reconcile_core::reconcile::{Action, ActionKind};
+
+use super::client::{Answer, ApiError, Client, Millis, ObjectKey, ObjectState, OwnerRefs, Request};
+use super::comparison::{update_spec, SpecComparison};
+use super::controller::{Controller, PlanInput, Planned, Recorded, Returned, Sent, Start};
+use super::expectations::{ControllerExpectations, PassSkip};
+use super::naming::{generate_name_prefix, named_view, NamedView, ObjectNaming};
+use super::outcome::ActionResult;
+use super::status_writes::{status_after_pass, StatusInput, StatusWrites};
+
+/// The controller's one key in the expectations.
+const KEY: &str = "custom-resource";
+
+/// The contract controller's options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContractOptions {
+    pub compare: SpecComparison,
+    pub naming: ObjectNaming,
+    pub status_writes: StatusWrites,
+    /// `RequeueAfter` while an object it finalized is still terminating.
+    pub requeue_while_terminating_ms: Option<Millis>,
+}
+
+/// The seed's `reconcile` as a controller.
+#[derive(Debug)]
+pub struct ContractController {
+    options: ContractOptions,
+    expectations: ControllerExpectations,
+    /// The controller reference it puts on what it creates, read from its
+    /// custom resource in the cache.
+    owner_refs: Option<OwnerRefs>,
+    /// The view of the cache the waiting or running reconcile read, when
+    /// the controller generates names.
+    named_view: Option<NamedView>,
+    pass: Option<ContractPass>,
+}
+
+/// The reconcile in progress.
+#[derive(Debug, Default)]
+struct ContractPass {
+    /// The plan reconcile returned, sent in order.
+    plan: Vec<Action>,
+    /// The resourceVersion each UPDATE read: a PUT of the object as it was
+    /// read, so a write since then makes it a 409 Conflict, even when the
+    /// cache has caught up by the time the request goes out.
+    read_versions: Vec<Option<u64>>,
+    /// What each UPDATE sends, where it is not the action's spec: the
+    /// object as read with the fields it sets written over it, when the
+    /// controller compares only those (`comparison::update_spec`).
+    update_specs: Vec<Option<Json>>,
+    /// The object each action goes to, where it is not the action's name
+    /// (the named view's stand-ins).
+    targets: Vec<Option<Arc<str>>>,
+    /// What each answer was.
+    results: Vec<ActionResult>,
+    /// Requests sent so far.
+    sent: usize,
+    failed: bool,
+    /// What the status write after the last action needs.
+    status: Option<StatusInput>,
+}
+
+impl ContractController {
+    pub fn new(options: ContractOptions) -> Self {
+        Self {
+            options,
+            expectations: ControllerExpectations::default(),
+            owner_refs: None,
+            named_view: None,
+            pass: None,
+        }
+    }
+
+    fn owner_refs(&mut self, client: &Client<'_>) -> OwnerRefs {
+        self.owner_refs
+            .get_or_insert_with(|| client.cache().controller_owner_refs())
+            .clone()
+    }
+
+    /// Why the reconcile starting now plans nothing: its expectations are
+    /// not satisfied. `None` for a controller that keeps none.
+    fn expectations_skip(&self, now: Millis) -> Option<PassSkip> {
+        if !self.options.naming.keeps_expectations() || self.expectations.satisfied(KEY, now) {
+            return None;
+        }
+        let (add, _) = self.expectations.get(KEY)?;
+        Some(PassSkip::ExpectingCreations {
+            pending: u64::try_from(add).unwrap_or(0),
+        })
+    }
+
+    /// What the status write after the actions will need, when it writes status.
+    fn status_input(&self, client: &Client<'_>, in_sync: bool) -> Option<StatusInput> {
+        let key_live = client.cache().custom_resource_live();
+        if self.options.status_writes == StatusWrites::None || !key_live {
+            return None;
+        }
+        let read = client.get(&ObjectKey::CustomResource)?;
+        Some(StatusInput {
+            read_status: read.spec.get("status").cloned(),
+            generation: read.meta.generation,
+            resource_version: read.meta.resource_version,
+            in_sync,
+        })
+    }
+
+    /// Starts a reconcile of `plan`: what it sends and the record shows.
+    fn begin(
+        &mut self,
+        plan: Vec<Action>,
+        skipped: Option<PassSkip>,
+        client: &Client<'_>,
+    ) -> Planned {
+        let status = self.status_input(client, plan.is_empty());
+        let requests = plan.len() + usize::from(status.is_some());
+        let targets = self.targets(&plan);
+        // Only an UPDATE sends a version; looking up the others would cost
+        // a long plan one cache lookup per action for nothing.
+        let read_versions = plan
+            .iter()
+            .zip(&targets)
+            .map(|(action, target)| {
+                let name = target.as_ref().unwrap_or(&action.name);
+                (action.kind == ActionKind::Update)
+                    .then(|| client.cache().meta(name))
+                    .flatten()
+                    .map(|m| m.resource_version)
+            })
+            .collect();
+        let update_specs = self.update_specs(&plan, &targets, client);
+        self.expect_creations(&plan, client.now());
+        self.pass = Some(ContractPass {
+            results: vec![ActionResult::NotAttempted; plan.len()],
+            plan: plan.clone(),
+            read_versions,
+            update_specs,
+            targets,
+            status,
+            ..ContractPass::default()
+        });
+        Planned {
+            actions: plan,
+            skipped,
+            requests,
+        }
+    }
+
+    /// The objects the actions of `plan` go to, where they differ from the
+    /// action's name (a CREATE's generated name is drawn when it is sent).
+    fn targets(&self, plan: &[Action]) -> Vec<Option<Arc<str>>> {
+        let Some(view) = &self.named_view else {
+            return vec![None; plan.len()];
+        };
+        plan.iter()
+            .map(|action| {
+                let target = view.target(&action.name);
+                (action.kind != ActionKind::Create && *target != action.name)
+                    .then(|| Arc::clone(target))
+            })
+            .collect()
+    }
+
+    /// What each UPDATE of `plan` sends where that is not its spec: only
+    /// when the controller compares the fields it sets (else none is looked up).
+    fn update_specs(
+        &self,
+        plan: &[Action],
+        targets: &[Option<Arc<str>>],
+        client: &Client<'_>,
+    ) -> Vec<Option<Json>> {
+        if self.options.compare == SpecComparison::WholeSpec {
+            return Vec::new();
+        }
+        plan.iter()
+            .zip(targets)
+            .map(|(action, target)| {
+                let name = target.as_ref().unwrap_or(&action.name);
+                let desired = action.spec.as_ref()?;
+                let read = client.cache().observed.get(name);
+                (action.kind == ActionKind::Update)
+                    .then(|| update_spec(self.options.compare, desired, read))
+            })
+            .collect()
+    }
+
+    /// `ExpectCreations` for the plan about to be sent.
+    fn expect_creations(&mut self, plan: &[Action], now: Millis) {
+        let creates = plan.iter().filter(|a| a.kind == ActionKind::Create).count();
+        if self.options.naming.keeps_expectations() && creates > 0 {
+            let adds = i64::try_from(creates).unwrap_or(i64::MAX);
+            self.expectations.expect_creations(KEY, adds, now);
+        }
+    }
+
+    /// The request that carries out action `index` of the running pass.
+    fn action_request(&mut self, index: usize, client: &Client<'_>) -> Option<Request> {
+        let owners = self.owner_refs(client);
+        let pass = self.pass.as_ref()?;
+        let action = pass.plan.get(index)?;
+        let target = pass.targets.get(index).cloned().flatten();
+        let name = target.unwrap_or_else(|| Arc::clone(&action.name));
+        let spec = pass
+            .update_specs
+            .get(index)
+            .cloned()
+            .flatten()
+            .or_else(|| action.spec.clone())
+            .unwrap_or(Json::Null);
+        Some(match action.kind {
+            ActionKind::Create => Request::Create {
+                generate_name: self
+                    .options
+                    .naming
+                    .generates_names()
+                    .then(|| generate_name_prefix(&name)),
+                name,
+                spec,
+                owner_references: owners,
+            },
+            ActionKind::Update => Request::Update {
+                name,
+                spec,
+                resource_version: pass.read_versions.get(index).copied().flatten(),
+            },
+            ActionKind::Finalize | ActionKind::Delete => Request::Delete { name },
+        })
+    }
+
+    /// The status write after the last action.
+    fn status_request(&self, client: &Client<'_>) -> Option<Request> {
+        let input = self.pass.as_ref()?.status.as_ref()?;
+        Some(Request::UpdateStatus {
+            status: status_after_pass(self.options.status_writes, input, client.now()),
+            resource_version: input.resource_version,
+        })
+    }
+}
+
+impl Controller for ContractController {
+    fn start(&mut self, client: &Client<'_>) -> Start {
+        self.pass = None;
+        // A custom resource gone (NotFound) or being deleted: the reconciler
+        // returns at once, as controller-runtime's do; the garbage collector
+        // takes care of what it owned.
+        if !client.cache().custom_resource_live() {
+            return Start::Planned(Planned::default());
+        }
+        let _ = self.owner_refs(client);
+        if let Some(skip) = self.expectations_skip(client.now()) {
+            return Start::Planned(self.begin(Vec::new(), Some(skip), client));
+        }
+        self.named_view = named_view(self.options.naming, client.desired(), client.cache());
+        Start::Plan
+    }
+
+    fn plan_input<'s>(&'s self, client: &Client<'s>) -> PlanInput<'s> {
+        let cache = client.cache();
+        let (observed, finalizers) = self
+            .named_view
+            .as_ref()
+            .map_or((&cache.observed, &cache.finalizers), |view| {
+                (&view.observed, &view.finalizers)
+            });
+        PlanInput {
+            desired: client.desired(),
+            observed,
+            finalizers,
+        }
+    }
+
+    fn planned(&mut self, plan: Vec<Action>, client: &Client<'_>) -> Planned {
+        self.begin(plan, None, client)
+    }
+
+    fn sends_more(&self) -> bool {
+        self.pass.as_ref().is_some_and(|pass| {
+            !pass.failed && pass.sent < pass.plan.len() + usize::from(pass.status.is_some())
+        })
+    }
+
+    fn request(&mut self, client: &Client<'_>) -> Option<Sent> {
+        let index = self.pass.as_ref().map_or(0, |pass| pass.sent);
+        let planned = self.pass.as_ref().map_or(0, |pass| pass.plan.len());
+        let (request, serves) = if index < planned {
+            (self.action_request(index, client), Some(index))
+        } else {
+            (self.status_request(client), None)
+        };
+        if let Some(pass) = &mut self.pass {
+            pass.sent += 1;
+        }
+        Some(Sent {
+            request: request?,
+            serves,
+        })
+    }
+
+    fn answered(&mut self, answer: &Answer, _client: &Client<'_>) -> Recorded {
+        let Some(pass) = &mut self.pass else {
+            return Recorded {
+                result: ActionResult::NotAttempted,
+                object: None,
+            };
+        };
+        let index = pass.sent.saturating_sub(1);
+        let action = pass.plan.get(index);
+        let kind = action.map(|a| a.kind);
+        let result = match answer {
+            Ok(response) if !response.written => match kind {
+                Some(ActionKind::Finalize | ActionKind::Delete) => ActionResult::AlreadyTerminating,
+                _ => ActionResult::Unchanged,
+            },
+            Ok(_) => ActionResult::Applied,
+            // Already gone: what the controller wanted.
+            Err(ApiError::NotFound { .. })
+                if matches!(kind, Some(ActionKind::Finalize | ActionKind::Delete)) =>
+            {
+                ActionResult::AlreadyGone
+            }
+            Err(error) => {
+                pass.failed = true;
+                ActionResult::Failed {
+                    requeued_at: 0,
+                    code: error.code(),
+                    error: error.to_string(),
+                }
+            }
+        };
+        let object = match (kind, answer) {
+            (Some(ActionKind::Create), Ok(response)) if self.options.naming.generates_names() => {
+                Some(Arc::clone(&response.name))
+            }
+            (Some(ActionKind::Create), _) => None,
+            _ => pass.targets.get(index).cloned().flatten(),
+        };
+        if let Some(slot) = pass.results.get_mut(index) {
+            *slot = result.clone();
+        }
+        Recorded { result, object }
+    }
+
+    fn result(&mut self) -> Returned {
+        let Some(pass) = self.pass.take() else {
+            return Returned::default();
+        };
+        // The CREATEs that did not create anything will never be seen by the
+        // informer: observed now.
+        for (action, result) in pass.plan.iter().zip(&pass.results) {
+            let unsent = matches!(
+                result,
+                ActionResult::Failed { .. }
+                    | ActionResult::NotAttempted
+                    | ActionResult::LostInCrash
+            );
+            if action.kind == ActionKind::Create && unsent {
+                self.expectations.creation_observed(KEY);
+            }
+        }
+        let finalizing = pass.plan.iter().zip(&pass.results).any(|(action, result)| {
+            action.kind == ActionKind::Finalize
+                && matches!(
+                    result,
+                    ActionResult::Applied | ActionResult::AlreadyTerminating
+                )
+        });
+        Returned {
+            error: pass.failed,
+            requeue_after: self
+                .options
+                .requeue_while_terminating_ms
+                .filter(|_| finalizing),
+        }
+    }
+
+    fn on_added(&mut self, state: &ObjectState, client: &Client<'_>) {
+        let refs = self.owner_refs(client);
+        let ours = refs.controller_uid().is_some()
+            && state.meta.owner_references.controller_uid() == refs.controller_uid();
+        if ours && state.deletion_timestamp.is_none() {
+            self.expectations.creation_observed(KEY);
+        }
+    }
+}
