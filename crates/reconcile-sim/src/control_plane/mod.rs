@@ -18,5 +18,6 @@ pub(crate) mod queue;
 pub mod rng;
 pub mod sorted;
 pub mod status;
+pub mod watch_cache;
 pub mod workqueue;
 pub mod world;
