@@ -81,11 +81,25 @@ test("reconcile.d.ts declares exactly what the built module returns", async ({ p
           ],
         },
       ],
-      // Every event breaks the watch: re-lists synthesize what was missed; a periodic resync too.
+      // Every event closes the watch before it delivered anything: each is a very
+      // short watch, so the reflector lists again; a periodic resync too.
       [
         { desired: { a: 1 }, observed: {} },
         { watchBreakRate: 1, resyncPeriodMs: 1000, script: [{ afterPass: 1, event: { kind: "delete", name: "a" } }] },
       ],
+      // An API server restart with a delete in flight: 410 Gone, then a list.
+      [
+        { desired: { a: 1, b: 2 }, observed: {} },
+        {
+          watchLatencyMs: 10,
+          script: [
+            { afterPass: 1, event: { kind: "delete", name: "a" } },
+            { afterPass: 1, event: { kind: "restart-api-server" } },
+          ],
+        },
+      ],
+      // An API server restart once the reflector has seen everything: the watch resumes.
+      [{ desired: { a: 1, b: 2 }, observed: {} }, { script: [{ afterPass: 2, event: { kind: "restart-api-server" } }] }],
       // The seed example: a stale cache repeats DELETE c (404); RequeueAfter while terminating.
       [
         { desired: { a: 1, b: 3 }, observed: { b: 1, c: 1, svc: 1 }, finalizers: { svc: ["cloud/lb"] } },
@@ -154,7 +168,10 @@ test("reconcile.d.ts declares exactly what the built module returns", async ({ p
     "relisted",
     "requeue-merged",
     "restarted",
+    "very-short-watch",
     "watch-broken",
+    "watch-expired",
+    "watch-resumed",
   ]);
   expect(kinds(timelines.map((timeline) => timeline.verdict.reason?.kind ?? timeline.verdict.verdict))).toEqual([
     "converged",

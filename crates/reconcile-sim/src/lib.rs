@@ -26,7 +26,9 @@ mod engine;
 mod run;
 mod views;
 
-pub use control_plane::{apiserver, defaulting, ownership, rng, sorted, status, workqueue, world};
+pub use control_plane::{
+    apiserver, defaulting, ownership, rng, sorted, status, watch_cache, workqueue, world,
+};
 pub use controllers::{
     client, comparison, contract, controller, expectations, naming, status_writes,
 };

@@ -1444,15 +1444,14 @@ fn the_same_object_deleted_again_and_again_is_not_an_oscillation() {
     assert_eq!(timeline.final_world.observed, scenario.desired);
 }
 
-/// A broken watch is not a lost event. The watch breaks at the delete of a
-/// (seed 0, half of all events break it): that event and any in flight are
-/// lost, and the reflector lists again after its backoff (800 ms, jitter
-/// 1.0). The list lacks a, which the cache still holds, so the informer
-/// synthesizes its delete (client-go `delta_fifo.go` `Replace`,
-/// `DeletedFinalStateUnknown`) and the handler queues the key: the loop
-/// recreates a without any resync.
+/// A watch that closes does not lose its events (client-go `reflector.go`,
+/// `Reflector.watch`): the reflector starts a new watch from its last
+/// resourceVersion, and the API server replays what it missed from its
+/// watch cache, deletes included (apiserver `watch_cache.go`,
+/// `getAllEventsSinceLocked`). No list, no backoff: the delete of a arrives
+/// on the new watch and queues the key.
 #[test]
-fn a_broken_watch_relists_and_synthesizes_the_missed_delete() {
+fn a_closed_watch_resumes_and_the_server_replays_the_missed_delete() {
     let scenario = scenario(r#"{"a":1,"b":2}"#, "{}", "null");
     let config = SimConfig {
         seed: 0,
@@ -1474,25 +1473,124 @@ fn a_broken_watch_relists_and_synthesizes_the_missed_delete() {
             }
         )
     );
+    let resumed = log_of(&timeline, |h| matches!(h, Happening::WatchResumed { .. }));
+    assert!(
+        matches!(
+            resumed[0],
+            (22, 2, Happening::WatchResumed { replayed: 1, .. })
+        ),
+        "{resumed:?}"
+    );
+    assert!(log_of(&timeline, |h| matches!(h, Happening::Relisted { .. })).is_empty());
+    let repair = &timeline.passes[2];
+    assert_eq!(repair.trigger, owned("a", Change::Deleted));
+    assert_eq!(repair.started_at, 22);
+    assert_eq!(
+        actions(repair),
+        vec![(ActionKind::Create, "a".into(), ActionResult::Applied)]
+    );
+    assert!(converged(&timeline.verdict));
+    assert_eq!(timeline.final_world.observed, scenario.desired);
+}
+
+/// An API server restart starts its watch cache again from the store's
+/// state, so a reflector that had not seen the last delete asks for history
+/// the cache never had: 410 Gone ("too old resource version"). It lists
+/// again after its backoff (800 ms, jitter 1.0); the list lacks a, which the
+/// cache still holds, so the informer synthesizes its delete
+/// (`DeletedFinalStateUnknown`) and the handler queues the key.
+#[test]
+fn after_an_api_server_restart_410_gone_makes_the_reflector_list_again() {
+    let scenario = scenario(r#"{"a":1,"b":2}"#, "{}", "null");
+    let config = SimConfig {
+        seed: 0,
+        watch_latency_ms: 10,
+        script: vec![
+            after(1, delete("a")),
+            after(1, WorldEvent::RestartApiServer),
+        ],
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario, &config);
+    let expired = log_of(&timeline, |h| matches!(h, Happening::WatchExpired { .. }));
+    let (expired_at, _, gone) = &expired[0];
+    let Happening::WatchExpired {
+        resource_version,
+        oldest,
+    } = gone
+    else {
+        unreachable!()
+    };
+    assert!(resource_version < oldest, "{gone:?}");
     let relists = log_of(&timeline, |h| matches!(h, Happening::Relisted { .. }));
     let (at, _, first) = &relists[0];
-    assert!((22 + 800..22 + 1_600).contains(at), "re-listed at {at}");
+    assert!(
+        (expired_at + 800..expired_at + 1_600).contains(at),
+        "listed at {at}, 410 at {expired_at}"
+    );
     assert_eq!(
         *first,
         Happening::Relisted {
             deleted: vec!["a".into()]
         }
     );
-    let repair = &timeline.passes[2];
-    assert_eq!(repair.trigger, Trigger::Relisted);
+    let repair = timeline
+        .passes
+        .iter()
+        .find(|p| p.trigger == Trigger::Relisted)
+        .expect("the list queues the key");
     assert_eq!(repair.started_at, *at);
     assert_eq!(
         actions(repair),
         vec![(ActionKind::Create, "a".into(), ActionResult::Applied)]
     );
-    assert_eq!(config.resync_period_ms, None, "no resync needed");
     assert!(converged(&timeline.verdict));
-    assert_eq!(timeline.final_world.observed, scenario.desired);
+}
+
+/// A reflector that has seen every event resumes after an API server
+/// restart: its resourceVersion is the one the new watch cache starts from.
+#[test]
+fn a_reflector_that_saw_everything_resumes_after_an_api_server_restart() {
+    let scenario = scenario(r#"{"a":1,"b":2}"#, "{}", "null");
+    let config = SimConfig {
+        watch_latency_ms: 10,
+        script: vec![after(2, WorldEvent::RestartApiServer)],
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario, &config);
+    assert!(log_of(&timeline, |h| matches!(h, Happening::WatchExpired { .. })).is_empty());
+    let resumed = log_of(&timeline, |h| matches!(h, Happening::WatchResumed { .. }));
+    assert!(
+        matches!(
+            resumed[..],
+            [(_, _, Happening::WatchResumed { replayed: 0, .. })]
+        ),
+        "{resumed:?}"
+    );
+}
+
+/// `handleWatch`: a watch that ends within a second of starting with no
+/// event is an error (`VeryShortWatchError`), so `ListAndWatch` returns and
+/// the reflector lists again after its backoff. Here the first watch closes
+/// at the first write, before it delivered anything.
+#[test]
+fn a_very_short_watch_is_an_error_and_the_reflector_lists_again() {
+    let scenario = scenario(r#"{"a":1}"#, "{}", "null");
+    let config = SimConfig {
+        watch_break_rate: 1.0,
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario, &config);
+    let log: Vec<&Happening> = timeline.log.iter().map(|e| &e.what).collect();
+    let short = log
+        .iter()
+        .position(|h| matches!(h, Happening::VeryShortWatch))
+        .expect("a very short watch");
+    assert!(
+        matches!(log[short + 1..].first(), Some(Happening::Relisted { .. })),
+        "{log:?}"
+    );
+    assert!(log_of(&timeline, |h| matches!(h, Happening::WatchResumed { .. })).is_empty());
 }
 
 /// A PUT sends the object as reconcile read it: the resourceVersion of the

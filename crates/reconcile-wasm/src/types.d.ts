@@ -129,7 +129,7 @@ export type PropagationPolicy = "orphan" | "background" | "foreground";
 /**
  * What another actor can do to the world.
  */
-export type WorldEvent = { "kind": "delete", name: string, } | { "kind": "drift", name: string, path: Array<string>, value: Json, } | { "kind": "stray-create", name: string, spec: Json, } | { "kind": "add-finalizer", name: string, finalizer: string, } | { "kind": "set-desired", desired: Resources, } | { "kind": "delete-custom-resource", propagation: PropagationPolicy, };
+export type WorldEvent = { "kind": "delete", name: string, } | { "kind": "drift", name: string, path: Array<string>, value: Json, } | { "kind": "stray-create", name: string, spec: Json, } | { "kind": "add-finalizer", name: string, finalizer: string, } | { "kind": "set-desired", desired: Resources, } | { "kind": "delete-custom-resource", propagation: PropagationPolicy, } | { "kind": "restart-api-server" };
 
 /**
  * One finalizer entry on one object.
@@ -383,7 +383,7 @@ export type GcAction = { "kind": "deleted", object: string | null, propagation: 
 /**
  * Something that happened between passes, for the timeline's log.
  */
-export type Happening = { "kind": "watch-broken", name: string, change: Change, } | { "kind": "relisted", deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
+export type Happening = { "kind": "watch-broken", name: string, change: Change, } | { "kind": "watch-resumed", resourceVersion: number, replayed: number, } | { "kind": "watch-expired", resourceVersion: number, oldest: number, } | { "kind": "very-short-watch" } | { "kind": "relisted", deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
 /**
  * It was the last one: the API server deleted the object in that update.
  */
@@ -393,7 +393,7 @@ export type LogEntry = { at: number,
 /**
  * The number of passes finished when it happened.
  */
-afterPass: number, } & ({ "kind": "watch-broken", name: string, change: Change, } | { "kind": "relisted", deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
+afterPass: number, } & ({ "kind": "watch-broken", name: string, change: Change, } | { "kind": "watch-resumed", resourceVersion: number, replayed: number, } | { "kind": "watch-expired", resourceVersion: number, oldest: number, } | { "kind": "very-short-watch" } | { "kind": "relisted", deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
 /**
  * It was the last one: the API server deleted the object in that update.
  */

@@ -5,9 +5,9 @@
 //! name, a spec change creates, updates and deletes what the old and new
 //! specs differ in, and so on. It has no resync and never re-reads the world.
 //!
-//! A broken watch does not lose its events for this handler either: the
-//! informer's re-list delivers them late (deletes synthesized), so they are
-//! handled, only later. What a handler really never hears is what happens
+//! A closed watch does not lose its events for this handler either: the
+//! resumed watch delivers them late (the API server replays them from its
+//! watch cache), so they are handled, only later. What a handler really never hears is what happens
 //! while the controller is down: the restarted process lists what exists,
 //! and the custom resource arrives as added with its current spec. Nothing
 //! announces what changed or was deleted meanwhile. The trace is the initial
@@ -294,6 +294,9 @@ impl EdgeHandler<'_> {
                 self.collect_garbage(*propagation);
                 true
             }
+            // The world stays as it is; a resumed watch or a list brings the
+            // handler what it missed, as for the level-triggered loop.
+            WorldEvent::RestartApiServer => false,
         }
     }
 

@@ -1,17 +1,29 @@
 //! The controller's informer: a local cache of the objects and of the custom
-//! resource, fed by a watch, as client-go's reflector, DeltaFIFO and shared
-//! informer keep it. Every read the controller makes comes from this cache.
+//! resource, fed by a watch, as client-go's reflector, RealFIFO and shared
+//! informer keep it (client-go v0.36). Every read the controller makes comes
+//! from this cache.
 //!
 //! - Watch events arrive `watch_latency_ms` after the write; the cache takes
 //!   each one, then the event handler queues the key (for an owned object only
 //!   with `watch_owned`: without it the informer still caches, as
 //!   controller-runtime's cached client does, but no handler listens).
-//! - A watch can break (`watchBreakRate` per event, and a scripted event's drop):
-//!   the events in flight are lost, and the reflector lists again after its
-//!   backoff (`reflector.go`: 800 ms, jitter 1.0). The list replaces the
-//!   cache: what the cache holds and the list lacks is synthesized as deleted
-//!   (`delta_fifo.go` `Replace`, `DeletedFinalStateUnknown`), so a broken
-//!   watch delays events, it does not lose them.
+//! - A watch can close (`watchBreakRate` per event, and a scripted event's
+//!   drop): what was in flight on it never arrives there. The reflector
+//!   starts a new watch from its last resourceVersion (`reflector.go`,
+//!   `Reflector.watch`), and the API server replays every event after it
+//!   from its watch cache (`control_plane/watch_cache.rs`). A closed watch
+//!   delays events; it loses none.
+//! - The reflector lists again only after a watch error: 410 Gone, when the
+//!   watch cache no longer reaches back to its resourceVersion (after an API
+//!   server restart), or a watch that closed within a second with no event
+//!   (`handleWatch`: `VeryShortWatchError`). It waits its backoff first
+//!   (`RunWithContext`: 800 ms, jitter 1.0). The list replaces the cache:
+//!   what the cache holds and the list lacks is synthesized as deleted
+//!   (`the_real_fifo.go` `RealFIFO.Replace`, `DeletedFinalStateUnknown`).
+//!   Unchanged objects reach the handlers only once a resync has come due
+//!   (`sharedIndexInformer.OnUpdate`, `distribute`).
+//! - The API server restarts without downtime here; the garbage collector's
+//!   and the finalizer owners' watches never close.
 //! - A resync replays the cache to the handlers; it never reads the server
 //!   (controller-runtime `pkg/cache`: "SyncPeriod does not sync between the
 //!   local cache and the server"). Its period is jittered by a factor in
@@ -23,6 +35,7 @@ use std::sync::Arc;
 
 use super::pass::client;
 use super::{Engine, Scheduled};
+use crate::control_plane::watch_cache::WatchCache;
 use crate::controllers::client::Client;
 use crate::events::SimEvent;
 use crate::ownership::ObjectKey;
@@ -34,6 +47,8 @@ use reconcile_core::model::Resources;
 
 /// client-go reflector's `defaultBackoffInit`: the wait before listing again.
 const RELIST_BACKOFF_MS: Millis = 800;
+/// `handleWatch`: a watch shorter than this that delivered nothing is an error.
+const VERY_SHORT_WATCH_MS: Millis = 1_000;
 
 /// One informer (of the custom resource and the objects it owns).
 #[derive(Debug, Clone)]
@@ -42,11 +57,20 @@ pub(super) struct Informer {
     pub(super) cache: World,
     /// The custom resource's spec as the watch last showed it.
     pub(super) desired: Resources,
-    /// Bumped when the watch breaks or the process restarts: events of an
+    /// Bumped when the watch closes or the process restarts: events of an
     /// older watch never arrive.
     pub(super) epoch: u64,
-    /// Between a break and the list, no events come.
+    /// Between a closed watch and the next (resumed, or after a list), no events come.
     broken: bool,
+    /// The reflector's `LastSyncResourceVersion`: a new watch starts from it.
+    pub(super) last_resource_version: u64,
+    /// When the current watch started, and whether it has delivered an
+    /// event: a watch that closes within a second with none is an error
+    /// (`handleWatch`'s `VeryShortWatchError`), and the reflector lists again.
+    watch_started_at: Millis,
+    watch_delivered: bool,
+    /// A resync has come due: the handlers' listener is syncing.
+    pub(super) resynced: bool,
     /// The resync period's jitter factor, drawn when the informer starts.
     resync_factor: f64,
 }
@@ -92,16 +116,28 @@ impl Informer {
             desired: desired.clone(),
             epoch,
             broken: false,
+            last_resource_version: world.last_resource_version,
+            watch_started_at: 0,
+            watch_delivered: false,
+            resynced: false,
             resync_factor: 0.9 + jitter.next_f64() / 5.0,
         }
     }
 
     /// The reflector's list after a broken watch (`Replace`): the cache
     /// becomes what was listed; the same informer, so the same resync jitter.
-    fn replace(&mut self, world: &World, desired: &Resources) {
+    fn replace(&mut self, world: &World, desired: &Resources, now: Millis) {
         self.cache = world.clone();
         self.desired = desired.clone();
+        self.last_resource_version = world.last_resource_version;
+        self.start_watch(now);
+    }
+
+    /// A new watch starts streaming.
+    fn start_watch(&mut self, now: Millis) {
         self.broken = false;
+        self.watch_started_at = now;
+        self.watch_delivered = false;
     }
 
     /// The jittered resync period.
@@ -170,13 +206,17 @@ impl Engine {
         breaks: bool,
         why: impl FnOnce() -> Happening,
     ) {
+        // The API server keeps every event in its watch cache, whoever watches.
+        let resource_version = self.world.last_resource_version;
+        self.watch_cache
+            .add(resource_version, at, (resource_version, delivery.clone()));
         if self.informer.broken {
-            // The list after the break will show it.
+            // The next watch, or the list, will bring it.
             return;
         }
         if breaks {
             self.note(at, why());
-            self.break_watch(at);
+            self.close_watch(at);
             return;
         }
         let (incarnation, epoch) = (self.incarnation, self.informer.epoch);
@@ -185,17 +225,79 @@ impl Engine {
             self.config.watch_latency_ms,
             Scheduled::Deliver {
                 delivery,
+                resource_version,
                 incarnation,
                 epoch,
             },
         );
     }
 
-    /// The watch ends with an error: events in flight are lost, and the
-    /// reflector lists again after its backoff.
-    fn break_watch(&mut self, at: Millis) {
+    /// The watch closes before this event: what was in flight on it never
+    /// arrives. `Reflector.watch` starts a new one at once, from its last
+    /// resourceVersion, and the API server replays what it missed. A watch
+    /// that closes within a second of starting with no event is an error:
+    /// the reflector lists again after its backoff.
+    pub(super) fn close_watch(&mut self, at: Millis) {
         self.informer.broken = true;
         self.informer.epoch += 1;
+        let (incarnation, epoch) = (self.incarnation, self.informer.epoch);
+        let short = at.saturating_sub(self.informer.watch_started_at) < VERY_SHORT_WATCH_MS;
+        if short && !self.informer.watch_delivered {
+            self.note(at, Happening::VeryShortWatch);
+            self.relist_after_backoff(at);
+            return;
+        }
+        self.schedule_after(
+            at,
+            self.config.watch_latency_ms,
+            Scheduled::Rewatch { incarnation, epoch },
+        );
+    }
+
+    /// The new watch reaches the API server: it replays every event after
+    /// the reflector's last resourceVersion from its watch cache, deletes
+    /// included, or answers 410 Gone when the cache no longer reaches back
+    /// that far; then the reflector lists again after its backoff.
+    pub(super) fn rewatch(&mut self, incarnation: u64, epoch: u64) {
+        if incarnation != self.incarnation || self.down || epoch != self.informer.epoch {
+            return;
+        }
+        let from = self.informer.last_resource_version;
+        match self.watch_cache.since(from) {
+            Ok(events) => {
+                self.informer.start_watch(self.now);
+                self.note(
+                    self.now,
+                    Happening::WatchResumed {
+                        resource_version: from,
+                        replayed: events.len(),
+                    },
+                );
+                for (resource_version, delivery) in events {
+                    let what = Scheduled::Deliver {
+                        delivery,
+                        resource_version,
+                        incarnation,
+                        epoch,
+                    };
+                    self.schedule(self.now, what);
+                }
+            }
+            Err(gone) => {
+                self.note(
+                    self.now,
+                    Happening::WatchExpired {
+                        resource_version: gone.requested,
+                        oldest: gone.oldest,
+                    },
+                );
+                self.relist_after_backoff(self.now);
+            }
+        }
+    }
+
+    /// `RunWithContext`: `ListAndWatch` returned, so its backoff runs before the next list.
+    fn relist_after_backoff(&mut self, at: Millis) {
         let jitter = self.relist_rng.next_f64();
         #[allow(
             clippy::cast_precision_loss,
@@ -207,14 +309,32 @@ impl Engine {
         self.schedule_after(at, delay, Scheduled::Relist { incarnation, epoch });
     }
 
+    /// The API server restarts: its watch cache starts again from a list at
+    /// the store's current resourceVersion, and every watch on it closes. A
+    /// reflector that had not seen every event then gets 410 Gone.
+    pub(super) fn restart_api_server(&mut self, at: Millis) {
+        self.watch_cache = WatchCache::new(self.world.last_resource_version);
+        if !self.informer.broken && !self.down {
+            self.close_watch(at);
+        }
+    }
+
     /// A watch event reaches the informer: the cache takes it, then the
     /// handler queues the key.
-    pub(super) fn deliver(&mut self, delivery: Delivery, incarnation: u64, epoch: u64) {
+    pub(super) fn deliver(
+        &mut self,
+        delivery: Delivery,
+        resource_version: u64,
+        incarnation: u64,
+        epoch: u64,
+    ) {
         // Nobody hears events while the controller is down, nor those of a
-        // watch that broke; the next list shows what they said.
+        // watch that closed; the next watch or list brings what they said.
         if incarnation != self.incarnation || self.down || epoch != self.informer.epoch {
             return;
         }
+        self.informer.last_resource_version = resource_version;
+        self.informer.watch_delivered = true;
         match delivery {
             Delivery::Object {
                 name,
@@ -299,12 +419,22 @@ impl Engine {
         for state in &added {
             self.controller.on_added(state, &client!(self));
         }
-        self.informer.replace(&self.world, &self.desired);
+        // What the list changes reaches the handlers; so do tombstones. An
+        // unchanged object is an update with equal resourceVersions, which
+        // `sharedIndexInformer.OnUpdate` marks as a sync: `distribute` gives
+        // it only to a syncing listener, one with a resync period that has
+        // come due (`shouldResync`).
+        let changed = !deleted.is_empty()
+            || !added.is_empty()
+            || !self.informer.cache.same_snapshot(&self.world)
+            || self.informer.desired != self.desired;
+        let syncing = self.informer.resynced;
+        self.informer.replace(&self.world, &self.desired, self.now);
         self.unseen.clear();
         self.note(self.now, Happening::Relisted { deleted });
-        // Every listed object reaches the handlers again (Replaced): the
-        // custom resource's handler queues its key.
-        self.enqueue(Trigger::Relisted);
+        if changed || syncing {
+            self.enqueue(Trigger::Relisted);
+        }
     }
 }
 

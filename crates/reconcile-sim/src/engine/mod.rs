@@ -78,8 +78,11 @@
 //! - A pass reads the cache, which lags the store by the watch latency: it
 //!   may repeat an action whose event has not arrived yet (404 on a delete,
 //!   taken as done; 409 AlreadyExists on a create, an error that requeues).
-//! - `watchBreakRate` is the chance that the watch breaks at an event; the informer
-//!   then lists again after the reflector's backoff (800 ms, jitter 1.0) and
+//! - `watchBreakRate` is the chance that the watch closes before an event;
+//!   the reflector resumes from its last resourceVersion and the API
+//!   server replays the gap from its watch cache (`informer.rs`). Only 410
+//!   Gone (after an API server restart) or a very short watch makes the
+//!   informer list again, after the reflector's backoff (800 ms, jitter 1.0), and
 //!   synthesizes the deletes it missed. Real watches rarely break this often.
 //! - `world_after` is the store when the pass ended; of the cache only its
 //!   differences from the store are recorded (`cache_lag`).
@@ -130,6 +133,7 @@ use crate::apiserver::UpdateOutcome;
 use crate::comparison::controller_plan;
 use crate::control_plane::agenda::Agenda;
 use crate::control_plane::queue::ControllerQueue;
+use crate::control_plane::watch_cache::WatchCache;
 use crate::controllers::controller::Controller;
 use crate::events::{EventLog, SimEvent};
 use crate::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
@@ -192,10 +196,18 @@ enum Scheduled {
     /// A watch event reaches the controller's informer.
     Deliver {
         delivery: Delivery,
+        /// The resourceVersion of the write: the reflector's last one once taken.
+        resource_version: u64,
         incarnation: u64,
         epoch: u64,
     },
-    /// The reflector lists again after its watch broke.
+    /// The reflector's new watch, from its last resourceVersion, reaches the
+    /// API server after the old one closed.
+    Rewatch {
+        incarnation: u64,
+        epoch: u64,
+    },
+    /// The reflector lists again after a watch error.
     Relist {
         incarnation: u64,
         epoch: u64,
@@ -248,6 +260,8 @@ struct Engine {
     world: World,
     /// What the controller reads: its informer's cache.
     informer: Informer,
+    /// The API server's watch cache: recent events, from which a watch resumes.
+    watch_cache: WatchCache<(u64, Delivery)>,
     initial: World,
     now: Millis,
     seq: u64,
@@ -322,6 +336,7 @@ impl Engine {
         let mut resync_rng = SimRng::stream(config.seed, Stream::ResyncJitter);
         let informer = Informer::list(&world, &scenario.desired, 0, &mut resync_rng);
         let mut engine = Self {
+            watch_cache: WatchCache::new(world.last_resource_version),
             informer,
             resync_rng,
             relist_rng: SimRng::stream(config.seed, Stream::RelistJitter),
@@ -506,12 +521,15 @@ impl Engine {
             }
             Scheduled::Deliver {
                 delivery,
+                resource_version,
                 incarnation,
                 epoch,
-            } => self.deliver(delivery, incarnation, epoch),
+            } => self.deliver(delivery, resource_version, incarnation, epoch),
+            Scheduled::Rewatch { incarnation, epoch } => self.rewatch(incarnation, epoch),
             Scheduled::Relist { incarnation, epoch } => self.relist(incarnation, epoch),
             Scheduled::Resync { incarnation } => {
                 if incarnation == self.incarnation {
+                    self.informer.resynced = true;
                     self.enqueue(Trigger::Resync);
                     self.schedule_resync(self.now);
                 }

@@ -158,6 +158,7 @@ impl Engine {
                     delivery,
                     incarnation,
                     epoch,
+                    ..
                 } if *incarnation == self.incarnation
                     && *epoch == self.informer.epoch
                     && !self.down =>

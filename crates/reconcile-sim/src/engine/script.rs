@@ -144,6 +144,10 @@ impl Engine {
             WorldEvent::DeleteCustomResource { propagation } => {
                 self.delete_custom_resource(*propagation, now, dropped)
             }
+            WorldEvent::RestartApiServer => {
+                self.restart_api_server(now);
+                "its watch cache starts again; every watch closes".to_owned()
+            }
         };
         // A moment of its own for the page's views: the world it left.
         self.actor_events.push(crate::ActorEventRecord {

@@ -57,12 +57,28 @@ pub struct PassRecord {
     rename_all_fields = "camelCase"
 )]
 pub enum Happening {
-    /// The watch broke at the event of this write: it and every event in
-    /// flight are lost, until the informer lists again.
+    /// The watch closed before the event of this write: the events in
+    /// flight on it never arrive there. The reflector starts a new watch
+    /// from its last resourceVersion.
     WatchBroken {
         name: String,
         change: Change,
     },
+    /// The new watch started from `resource_version`: the API server
+    /// replayed the events after it from its watch cache, deletes included.
+    WatchResumed {
+        resource_version: u64,
+        replayed: usize,
+    },
+    /// 410 Gone: the watch cache no longer reaches back to `resource_version`
+    /// (it holds history after `oldest`). The reflector lists again after its backoff.
+    WatchExpired {
+        resource_version: u64,
+        oldest: u64,
+    },
+    /// The watch closed within a second of starting, with no event: an
+    /// error (`VeryShortWatchError`), so the reflector lists again after its backoff.
+    VeryShortWatch,
     /// The informer listed again: its cache is the server's state, and the
     /// objects it held that the list lacks were synthesized as deleted
     /// (`DeletedFinalStateUnknown`).

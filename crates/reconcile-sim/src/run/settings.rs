@@ -191,6 +191,9 @@ pub enum WorldEvent {
     /// Someone deletes the custom resource (`kubectl delete --cascade=...`);
     /// the garbage collector then acts on what it owns, as `propagation` says.
     DeleteCustomResource { propagation: PropagationPolicy },
+    /// The API server restarts: its watch cache starts again from the
+    /// store's current state, and every watch on it closes.
+    RestartApiServer,
 }
 
 /// How an event reads in the timeline and the level-vs-edge table.
@@ -208,6 +211,7 @@ impl std::fmt::Display for WorldEvent {
                 write!(f, "someone adds finalizer {finalizer} to {name}")
             }
             WorldEvent::SetDesired { .. } => f.write_str("the custom resource's spec changes"),
+            WorldEvent::RestartApiServer => f.write_str("the API server restarts"),
             WorldEvent::DeleteCustomResource { propagation } => {
                 write!(f, "someone deletes the custom resource ({propagation})")
             }
@@ -296,9 +300,10 @@ impl TryFrom<RawWorldEvent> for WorldEvent {
             "delete-custom-resource" => WorldEvent::DeleteCustomResource {
                 propagation: raw.propagation.unwrap_or_default(),
             },
+            "restart-api-server" => WorldEvent::RestartApiServer,
             other => {
                 return Err(format!(
-                    "unknown event kind \"{other}\"; expected delete, drift, stray-create, add-finalizer, set-desired or delete-custom-resource"
+                    "unknown event kind \"{other}\"; expected delete, drift, stray-create, add-finalizer, set-desired, delete-custom-resource or restart-api-server"
                 ))
             }
         })

@@ -23,8 +23,8 @@ pub enum Trigger {
     Resync,
     /// A requeue with backoff after a failed pass.
     Requeue { failures: u32 },
-    /// The informer listed again after its watch broke (every listed object
-    /// reaches the handlers again).
+    /// The informer listed again after a watch error (410 Gone, a very
+    /// short watch): what changed, and the tombstones, reach the handlers.
     Relisted,
     /// The `RequeueAfter` a successful pass returned.
     RequeueAfter { delay_ms: Millis },
@@ -65,7 +65,7 @@ impl std::fmt::Display for Trigger {
                 write!(f, "owned object {name} {change}")
             }
             Trigger::Resync => f.write_str("periodic resync"),
-            Trigger::Relisted => f.write_str("the informer re-listed after its watch broke"),
+            Trigger::Relisted => f.write_str("the informer listed again after a watch error"),
             Trigger::Requeue { failures } => write!(f, "requeue after failure #{failures}"),
             Trigger::RequeueAfter { delay_ms } => {
                 write!(

@@ -410,10 +410,28 @@ fn PassEvents(props: &PassEventsProps) -> Html {
 pub fn happening_text(what: &Happening) -> String {
     match what {
         Happening::WatchBroken { name, change } => format!(
-            "the watch broke at the event for {name} ({}): it and the events in flight \
-             are lost until the informer lists again",
+            "the watch closed before the event for {name} ({}): the reflector starts \
+             a new watch from the last resourceVersion it saw",
             change_text(*change)
         ),
+        Happening::WatchResumed {
+            resource_version,
+            replayed,
+        } => format!(
+            "the new watch started from resourceVersion {resource_version}: the API server \
+             replayed {replayed} missed event{} from its watch cache",
+            if *replayed == 1 { "" } else { "s" }
+        ),
+        Happening::WatchExpired {
+            resource_version,
+            oldest,
+        } => format!(
+            "410 Gone: too old resource version {resource_version} (the watch cache starts \
+             after {oldest}); the informer lists again after its backoff"
+        ),
+        Happening::VeryShortWatch => "the watch closed within a second, with no event: \
+             an error, so the informer lists again after its backoff"
+            .to_owned(),
         Happening::Relisted { deleted } if deleted.is_empty() => {
             "the informer listed again: its cache now matches the API server".to_owned()
         }
