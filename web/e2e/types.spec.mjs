@@ -81,8 +81,7 @@ test("reconcile.d.ts declares exactly what the built module returns", async ({ p
           ],
         },
       ],
-      // Every event closes the watch before it delivered anything: each is a very
-      // short watch, so the reflector lists again; a periodic resync too.
+      // Every event closes the watch: each new watch replays what it missed; a periodic resync too.
       [
         { desired: { a: 1 }, observed: {} },
         { watchBreakRate: 1, resyncPeriodMs: 1000, script: [{ afterPass: 1, event: { kind: "delete", name: "a" } }] },
@@ -168,7 +167,6 @@ test("reconcile.d.ts declares exactly what the built module returns", async ({ p
     "relisted",
     "requeue-merged",
     "restarted",
-    "very-short-watch",
     "watch-broken",
     "watch-expired",
     "watch-resumed",

@@ -49,6 +49,7 @@ pub use options::{options_from_json, parse_options, OptionsError};
 pub use run::fault_input::DriftInputError;
 pub use run::record::{
     ActorEventRecord, CacheLag, CacheLagEntry, Happening, LogEntry, Moment, PassRecord, Timeline,
+    WatchedKind,
 };
 pub(crate) use run::settings::resources_as_json;
 pub use run::settings::{

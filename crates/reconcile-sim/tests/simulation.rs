@@ -24,7 +24,7 @@ use reconcile_sim::{
     compare_level_edge, resource_statuses, simulate, ActionResult, BackoffPolicy, CacheLag, Change,
     CrashPlan, FinalizerOwner, FinalizerRef, Happening, Millis, NotConvergingReason, OtherWriter,
     PassRecord, PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SimScenario, Simulation,
-    StatusWrites, Step, SyncState, Timeline, Trigger, Verdict, World, WorldEvent,
+    StatusWrites, Step, SyncState, Timeline, Trigger, Verdict, WatchedKind, World, WorldEvent,
     NO_NEW_FINALIZERS,
 };
 
@@ -1493,7 +1493,7 @@ fn a_closed_watch_resumes_and_the_server_replays_the_missed_delete() {
     assert_eq!(timeline.final_world.observed, scenario.desired);
 }
 
-/// An API server restart starts its watch cache again from the store's
+/// An API server restart starts its watch caches again from the store's
 /// state, so a reflector that had not seen the last delete asks for history
 /// the cache never had: 410 Gone ("too old resource version"). It lists
 /// again after its backoff (800 ms, jitter 1.0); the list lacks a, which the
@@ -1512,17 +1512,36 @@ fn after_an_api_server_restart_410_gone_makes_the_reflector_list_again() {
         ..SimConfig::default()
     };
     let timeline = simulate(&scenario, &config);
-    let expired = log_of(&timeline, |h| matches!(h, Happening::WatchExpired { .. }));
+    let objects_expired = |h: &Happening| {
+        matches!(
+            h,
+            Happening::WatchExpired {
+                informer: WatchedKind::Object,
+                ..
+            }
+        )
+    };
+    let expired = log_of(&timeline, objects_expired);
     let (expired_at, _, gone) = &expired[0];
     let Happening::WatchExpired {
         resource_version,
         oldest,
+        ..
     } = gone
     else {
         unreachable!()
     };
     assert!(resource_version < oldest, "{gone:?}");
-    let relists = log_of(&timeline, |h| matches!(h, Happening::Relisted { .. }));
+    let objects_listed = |h: &Happening| {
+        matches!(
+            h,
+            Happening::Relisted {
+                informer: WatchedKind::Object,
+                ..
+            }
+        )
+    };
+    let relists = log_of(&timeline, objects_listed);
     let (at, _, first) = &relists[0];
     assert!(
         (expired_at + 800..expired_at + 1_600).contains(at),
@@ -1531,15 +1550,16 @@ fn after_an_api_server_restart_410_gone_makes_the_reflector_list_again() {
     assert_eq!(
         *first,
         Happening::Relisted {
+            informer: WatchedKind::Object,
             deleted: vec!["a".into()]
         }
     );
     let repair = timeline
         .passes
         .iter()
-        .find(|p| p.trigger == Trigger::Relisted)
+        .find(|p| p.started_at == *at)
         .expect("the list queues the key");
-    assert_eq!(repair.started_at, *at);
+    assert_eq!(repair.trigger, Trigger::Relisted);
     assert_eq!(
         actions(repair),
         vec![(ActionKind::Create, "a".into(), ActionResult::Applied)]
@@ -1547,10 +1567,14 @@ fn after_an_api_server_restart_410_gone_makes_the_reflector_list_again() {
     assert!(converged(&timeline.verdict));
 }
 
-/// A reflector that has seen every event resumes after an API server
-/// restart: its resourceVersion is the one the new watch cache starts from.
+/// Each kind has its own reflector and its own resourceVersion. After an
+/// API server restart, the objects' reflector, which saw the last write,
+/// resumes; the custom resource's, quiet since its list, asks for history
+/// the new watch cache lacks and gets 410. (Upstream, a watch bookmark
+/// about once a minute keeps a quiet reflector's resourceVersion recent:
+/// cacher `bookmarkFrequency`; a run here lasts well under a minute.)
 #[test]
-fn a_reflector_that_saw_everything_resumes_after_an_api_server_restart() {
+fn after_an_api_server_restart_each_reflector_resumes_or_lists_on_its_own() {
     let scenario = scenario(r#"{"a":1,"b":2}"#, "{}", "null");
     let config = SimConfig {
         watch_latency_ms: 10,
@@ -1558,39 +1582,66 @@ fn a_reflector_that_saw_everything_resumes_after_an_api_server_restart() {
         ..SimConfig::default()
     };
     let timeline = simulate(&scenario, &config);
-    assert!(log_of(&timeline, |h| matches!(h, Happening::WatchExpired { .. })).is_empty());
-    let resumed = log_of(&timeline, |h| matches!(h, Happening::WatchResumed { .. }));
+    let watches: Vec<Happening> = timeline
+        .log
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.what,
+                Happening::WatchResumed { .. } | Happening::WatchExpired { .. }
+            )
+        })
+        .map(|e| e.what.clone())
+        .collect();
     assert!(
         matches!(
-            resumed[..],
-            [(_, _, Happening::WatchResumed { replayed: 0, .. })]
+            watches[..],
+            [
+                Happening::WatchExpired {
+                    informer: WatchedKind::CustomResource,
+                    ..
+                },
+                Happening::WatchResumed {
+                    informer: WatchedKind::Object,
+                    replayed: 0,
+                    ..
+                },
+            ]
         ),
-        "{resumed:?}"
+        "{watches:?}"
     );
+    assert!(converged(&timeline.verdict));
 }
 
-/// `handleWatch`: a watch that ends within a second of starting with no
-/// event is an error (`VeryShortWatchError`), so `ListAndWatch` returns and
-/// the reflector lists again after its backoff. Here the first watch closes
-/// at the first write, before it delivered anything.
+/// The custom resource's reflector has a latency of its own: its events
+/// reach the cache later than the objects' events of the same moment.
 #[test]
-fn a_very_short_watch_is_an_error_and_the_reflector_lists_again() {
+fn each_reflector_has_its_own_latency() {
     let scenario = scenario(r#"{"a":1}"#, "{}", "null");
+    let desired = res(r#"{"a":2}"#);
     let config = SimConfig {
-        watch_break_rate: 1.0,
+        watch_latency_ms: 5,
+        custom_resource_watch_latency_ms: Some(300),
+        script: vec![after(1, WorldEvent::SetDesired { desired })],
         ..SimConfig::default()
     };
     let timeline = simulate(&scenario, &config);
-    let log: Vec<&Happening> = timeline.log.iter().map(|e| &e.what).collect();
-    let short = log
+    let spec_change = log_of(&timeline, |h| matches!(h, Happening::ActorEvent { .. }));
+    let changed_at = spec_change[0].0;
+    let pass = timeline
+        .passes
         .iter()
-        .position(|h| matches!(h, Happening::VeryShortWatch))
-        .expect("a very short watch");
-    assert!(
-        matches!(log[short + 1..].first(), Some(Happening::Relisted { .. })),
-        "{log:?}"
-    );
-    assert!(log_of(&timeline, |h| matches!(h, Happening::WatchResumed { .. })).is_empty());
+        .find(|p| {
+            matches!(
+                p.trigger,
+                Trigger::CustomResource {
+                    change: Change::Updated,
+                    ..
+                }
+            )
+        })
+        .expect("a pass for the new spec");
+    assert_eq!(pass.started_at, changed_at + 300);
 }
 
 /// A PUT sends the object as reconcile read it: the resourceVersion of the
@@ -2224,6 +2275,7 @@ fn world_event() -> impl Strategy<Value = WorldEvent> {
             }
         }),
         1 => resources().prop_map(|desired| WorldEvent::SetDesired { desired }),
+        1 => Just(WorldEvent::RestartApiServer),
     ]
 }
 
@@ -2333,6 +2385,9 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                     _ => StatusWrites::WithTimestamp,
                 },
                 generation_changed_predicate: (seed >> 5) & 1 == 1,
+                // Now and then the custom resource's reflector lags on its own.
+                custom_resource_watch_latency_ms: (seed % 7 == 4)
+                    .then_some(watch_latency_ms * 3 + 1),
                 seed,
                 max_passes: 60,
                 failure_rate,
@@ -2712,11 +2767,19 @@ proptest! {
 
     /// (d) Without a crash, the edge-triggered handler and the
     /// level-triggered loop end in the same world when they start in sync,
-    /// even when the watch breaks: the re-list delivers what it missed.
+    /// even when the watch closes: the resumed watch delivers what it
+    /// missed. Not across an API server restart: a relist after 410 shows
+    /// only the end state, so a create and a delete it missed reach no
+    /// handler (`RealFIFO.Replace`), upstream as here.
     #[test]
     fn without_a_crash_edge_and_level_agree_from_an_in_sync_start(
         scenario in in_sync_scenario(),
-        script in script(4),
+        script in script(4).prop_map(|script| {
+            script
+                .into_iter()
+                .filter(|e| e.event != WorldEvent::RestartApiServer)
+                .collect::<Vec<_>>()
+        }),
         seed in any::<u64>(),
         watch_break_rate in prop_oneof![Just(0.0), 0.0f64..0.5],
     ) {

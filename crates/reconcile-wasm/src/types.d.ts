@@ -263,7 +263,12 @@ statusWrites: StatusWrites,
  * leave its generation unchanged (controller-runtime's
  * `GenerationChangedPredicate`; beyond the seed's contract).
  */
-generationChangedPredicate: boolean, };
+generationChangedPredicate: boolean, 
+/**
+ * Delay from a write of the custom resource to its watch event
+ * reaching the controller: its reflector's own. `None`: `watchLatencyMs`.
+ */
+customResourceWatchLatencyMs: number | null, };
 
 /**
  * `simulate`'s options: any of the settings of a `SimConfig`; the others keep
@@ -292,6 +297,7 @@ generationChangedPredicate: boolean, };
  * - `naming`: `"deterministic"`
  * - `statusWrites`: `"none"`
  * - `generationChangedPredicate`: `false`
+ * - `customResourceWatchLatencyMs`: `null`
  */
 export type SimOptions = Partial<SimConfig>;
 
@@ -381,9 +387,26 @@ statusWrite?: StatusWrite, };
 export type GcAction = { "kind": "deleted", object: string | null, propagation: PropagationPolicy, objectDeleted: boolean, } | { "kind": "owner-references-removed", object: string | null, } | { "kind": "finalizer-removed", object: string | null, finalizer: string, objectDeleted: boolean, };
 
 /**
+ * A kind the controller watches: each has a reflector of its own.
+ */
+export type WatchedKind = "custom-resource" | "object";
+
+/**
  * Something that happened between passes, for the timeline's log.
  */
-export type Happening = { "kind": "watch-broken", name: string, change: Change, } | { "kind": "watch-resumed", resourceVersion: number, replayed: number, } | { "kind": "watch-expired", resourceVersion: number, oldest: number, } | { "kind": "very-short-watch" } | { "kind": "relisted", deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
+export type Happening = { "kind": "watch-broken", name: string, change: Change, } | { "kind": "watch-resumed", 
+/**
+ * Whose reflector: the custom resource's informer or the objects'.
+ */
+informer: WatchedKind, resourceVersion: number, replayed: number, } | { "kind": "watch-expired", 
+/**
+ * Whose reflector: the custom resource's informer or the objects'.
+ */
+informer: WatchedKind, resourceVersion: number, oldest: number, } | { "kind": "relisted", 
+/**
+ * Whose reflector: the custom resource's informer or the objects'.
+ */
+informer: WatchedKind, deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
 /**
  * It was the last one: the API server deleted the object in that update.
  */
@@ -393,7 +416,19 @@ export type LogEntry = { at: number,
 /**
  * The number of passes finished when it happened.
  */
-afterPass: number, } & ({ "kind": "watch-broken", name: string, change: Change, } | { "kind": "watch-resumed", resourceVersion: number, replayed: number, } | { "kind": "watch-expired", resourceVersion: number, oldest: number, } | { "kind": "very-short-watch" } | { "kind": "relisted", deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
+afterPass: number, } & ({ "kind": "watch-broken", name: string, change: Change, } | { "kind": "watch-resumed", 
+/**
+ * Whose reflector: the custom resource's informer or the objects'.
+ */
+informer: WatchedKind, resourceVersion: number, replayed: number, } | { "kind": "watch-expired", 
+/**
+ * Whose reflector: the custom resource's informer or the objects'.
+ */
+informer: WatchedKind, resourceVersion: number, oldest: number, } | { "kind": "relisted", 
+/**
+ * Whose reflector: the custom resource's informer or the objects'.
+ */
+informer: WatchedKind, deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
 /**
  * It was the last one: the API server deleted the object in that update.
  */

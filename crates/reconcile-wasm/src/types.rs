@@ -318,7 +318,8 @@ mod generate {
         ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerOwner,
         FinalizerRef, GcAction, Happening, LogEntry, NotConvergingReason, ObjectNaming,
         OtherWriter, PassRecord, PassSkip, PropagationPolicy, QueueModel, ScriptedEvent, SimConfig,
-        SpecComparison, StatusWrite, StatusWrites, Trigger, Verdict, World, WorldEvent,
+        SpecComparison, StatusWrite, StatusWrites, Trigger, Verdict, WatchedKind, World,
+        WorldEvent,
     };
     use ts_rs::{Config, TS};
 
@@ -428,6 +429,7 @@ mod generate {
             declaration::<PassSkip>(cfg),
             declaration::<PassRecord>(cfg),
             declaration::<GcAction>(cfg),
+            declaration::<WatchedKind>(cfg),
             declaration::<Happening>(cfg),
             declaration::<LogEntry>(cfg),
             declaration::<NotConvergingReason>(cfg),

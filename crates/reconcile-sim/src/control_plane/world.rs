@@ -386,6 +386,14 @@ impl PartialEq for World {
 
 impl World {
     /// Equal, metadata included: a snapshot of one may stand for the other.
+    /// The same objects, metadata included; the custom resource aside.
+    pub(crate) fn same_objects(&self, other: &Self) -> bool {
+        self.observed == other.observed
+            && self.finalizers == other.finalizers
+            && self.terminating == other.terminating
+            && self.meta == other.meta
+    }
+
     pub(crate) fn same_snapshot(&self, other: &Self) -> bool {
         self == other
             && self.meta == other.meta

@@ -15,13 +15,13 @@
 //!   delays events; it loses none.
 //! - The reflector lists again only after a watch error: 410 Gone, when the
 //!   watch cache no longer reaches back to its resourceVersion (after an API
-//!   server restart), or a watch that closed within a second with no event
-//!   (`handleWatch`: `VeryShortWatchError`). It waits its backoff first
-//!   (`RunWithContext`: 800 ms, jitter 1.0). The list replaces the cache:
-//!   what the cache holds and the list lacks is synthesized as deleted
-//!   (`the_real_fifo.go` `RealFIFO.Replace`, `DeletedFinalStateUnknown`).
-//!   Unchanged objects reach the handlers only once a resync has come due
-//!   (`sharedIndexInformer.OnUpdate`, `distribute`).
+//!   server restart). It waits its backoff first (`RunWithContext`: 800 ms,
+//!   jitter 1.0). The list replaces that kind's part of the cache: what it
+//!   held and the list lacks is synthesized as deleted (`the_real_fifo.go`
+//!   `RealFIFO.Replace`, `DeletedFinalStateUnknown`). Unchanged objects
+//!   reach the handlers only once a resync has come due
+//!   (`sharedIndexInformer.OnUpdate`, `distribute`). One reflector per kind:
+//!   `reflector.rs`.
 //! - The API server restarts without downtime here; the garbage collector's
 //!   and the finalizer owners' watches never close.
 //! - A resync replays the cache to the handlers; it never reads the server
@@ -34,8 +34,8 @@
 use std::sync::Arc;
 
 use super::pass::client;
-use super::{Engine, Scheduled};
-use crate::control_plane::watch_cache::WatchCache;
+use super::reflector::{kind_of, Kind, Reflector};
+use super::Engine;
 use crate::controllers::client::Client;
 use crate::events::SimEvent;
 use crate::ownership::ObjectKey;
@@ -45,30 +45,16 @@ use crate::world::{Change, ObjectState, World};
 use crate::{CacheLag, CacheLagEntry, Happening, Trigger};
 use reconcile_core::model::Resources;
 
-/// client-go reflector's `defaultBackoffInit`: the wait before listing again.
-const RELIST_BACKOFF_MS: Millis = 800;
-/// `handleWatch`: a watch shorter than this that delivered nothing is an error.
-const VERY_SHORT_WATCH_MS: Millis = 1_000;
-
-/// One informer (of the custom resource and the objects it owns).
+/// The controller's informers of the custom resource and of the objects it
+/// owns: one cache, fed by one reflector per kind.
 #[derive(Debug, Clone)]
 pub(super) struct Informer {
     /// The objects as the watch last showed them.
     pub(super) cache: World,
     /// The custom resource's spec as the watch last showed it.
     pub(super) desired: Resources,
-    /// Bumped when the watch closes or the process restarts: events of an
-    /// older watch never arrive.
-    pub(super) epoch: u64,
-    /// Between a closed watch and the next (resumed, or after a list), no events come.
-    broken: bool,
-    /// The reflector's `LastSyncResourceVersion`: a new watch starts from it.
-    pub(super) last_resource_version: u64,
-    /// When the current watch started, and whether it has delivered an
-    /// event: a watch that closes within a second with none is an error
-    /// (`handleWatch`'s `VeryShortWatchError`), and the reflector lists again.
-    watch_started_at: Millis,
-    watch_delivered: bool,
+    /// One reflector per kind, by [`Kind`]: each watches on its own.
+    pub(super) reflectors: [Reflector; 2],
     /// A resync has come due: the handlers' listener is syncing.
     pub(super) resynced: bool,
     /// The resync period's jitter factor, drawn when the informer starts.
@@ -114,30 +100,23 @@ impl Informer {
         Self {
             cache: world.clone(),
             desired: desired.clone(),
-            epoch,
-            broken: false,
-            last_resource_version: world.last_resource_version,
-            watch_started_at: 0,
-            watch_delivered: false,
+            reflectors: [Reflector::new(world, epoch), Reflector::new(world, epoch)],
             resynced: false,
             resync_factor: 0.9 + jitter.next_f64() / 5.0,
         }
     }
 
-    /// The reflector's list after a broken watch (`Replace`): the cache
-    /// becomes what was listed; the same informer, so the same resync jitter.
-    fn replace(&mut self, world: &World, desired: &Resources, now: Millis) {
-        self.cache = world.clone();
-        self.desired = desired.clone();
-        self.last_resource_version = world.last_resource_version;
-        self.start_watch(now);
+    pub(super) fn reflector(&self, kind: Kind) -> &Reflector {
+        &self.reflectors[kind as usize]
     }
 
-    /// A new watch starts streaming.
-    fn start_watch(&mut self, now: Millis) {
-        self.broken = false;
-        self.watch_started_at = now;
-        self.watch_delivered = false;
+    pub(super) fn reflector_mut(&mut self, kind: Kind) -> &mut Reflector {
+        &mut self.reflectors[kind as usize]
+    }
+
+    /// The newest epoch of either reflector: a new informer starts past it.
+    pub(super) fn epoch(&self) -> u64 {
+        self.reflectors[0].epoch.max(self.reflectors[1].epoch)
     }
 
     /// The jittered resync period.
@@ -199,126 +178,6 @@ impl Engine {
         });
     }
 
-    fn send(
-        &mut self,
-        at: Millis,
-        delivery: Delivery,
-        breaks: bool,
-        why: impl FnOnce() -> Happening,
-    ) {
-        // The API server keeps every event in its watch cache, whoever watches.
-        let resource_version = self.world.last_resource_version;
-        self.watch_cache
-            .add(resource_version, at, (resource_version, delivery.clone()));
-        if self.informer.broken {
-            // The next watch, or the list, will bring it.
-            return;
-        }
-        if breaks {
-            self.note(at, why());
-            self.close_watch(at);
-            return;
-        }
-        let (incarnation, epoch) = (self.incarnation, self.informer.epoch);
-        self.schedule_after(
-            at,
-            self.config.watch_latency_ms,
-            Scheduled::Deliver {
-                delivery,
-                resource_version,
-                incarnation,
-                epoch,
-            },
-        );
-    }
-
-    /// The watch closes before this event: what was in flight on it never
-    /// arrives. `Reflector.watch` starts a new one at once, from its last
-    /// resourceVersion, and the API server replays what it missed. A watch
-    /// that closes within a second of starting with no event is an error:
-    /// the reflector lists again after its backoff.
-    pub(super) fn close_watch(&mut self, at: Millis) {
-        self.informer.broken = true;
-        self.informer.epoch += 1;
-        let (incarnation, epoch) = (self.incarnation, self.informer.epoch);
-        let short = at.saturating_sub(self.informer.watch_started_at) < VERY_SHORT_WATCH_MS;
-        if short && !self.informer.watch_delivered {
-            self.note(at, Happening::VeryShortWatch);
-            self.relist_after_backoff(at);
-            return;
-        }
-        self.schedule_after(
-            at,
-            self.config.watch_latency_ms,
-            Scheduled::Rewatch { incarnation, epoch },
-        );
-    }
-
-    /// The new watch reaches the API server: it replays every event after
-    /// the reflector's last resourceVersion from its watch cache, deletes
-    /// included, or answers 410 Gone when the cache no longer reaches back
-    /// that far; then the reflector lists again after its backoff.
-    pub(super) fn rewatch(&mut self, incarnation: u64, epoch: u64) {
-        if incarnation != self.incarnation || self.down || epoch != self.informer.epoch {
-            return;
-        }
-        let from = self.informer.last_resource_version;
-        match self.watch_cache.since(from) {
-            Ok(events) => {
-                self.informer.start_watch(self.now);
-                self.note(
-                    self.now,
-                    Happening::WatchResumed {
-                        resource_version: from,
-                        replayed: events.len(),
-                    },
-                );
-                for (resource_version, delivery) in events {
-                    let what = Scheduled::Deliver {
-                        delivery,
-                        resource_version,
-                        incarnation,
-                        epoch,
-                    };
-                    self.schedule(self.now, what);
-                }
-            }
-            Err(gone) => {
-                self.note(
-                    self.now,
-                    Happening::WatchExpired {
-                        resource_version: gone.requested,
-                        oldest: gone.oldest,
-                    },
-                );
-                self.relist_after_backoff(self.now);
-            }
-        }
-    }
-
-    /// `RunWithContext`: `ListAndWatch` returned, so its backoff runs before the next list.
-    fn relist_after_backoff(&mut self, at: Millis) {
-        let jitter = self.relist_rng.next_f64();
-        #[allow(
-            clippy::cast_precision_loss,
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss
-        )]
-        let delay = RELIST_BACKOFF_MS + (RELIST_BACKOFF_MS as f64 * jitter) as Millis;
-        let (incarnation, epoch) = (self.incarnation, self.informer.epoch);
-        self.schedule_after(at, delay, Scheduled::Relist { incarnation, epoch });
-    }
-
-    /// The API server restarts: its watch cache starts again from a list at
-    /// the store's current resourceVersion, and every watch on it closes. A
-    /// reflector that had not seen every event then gets 410 Gone.
-    pub(super) fn restart_api_server(&mut self, at: Millis) {
-        self.watch_cache = WatchCache::new(self.world.last_resource_version);
-        if !self.informer.broken && !self.down {
-            self.close_watch(at);
-        }
-    }
-
     /// A watch event reaches the informer: the cache takes it, then the
     /// handler queues the key.
     pub(super) fn deliver(
@@ -330,11 +189,11 @@ impl Engine {
     ) {
         // Nobody hears events while the controller is down, nor those of a
         // watch that closed; the next watch or list brings what they said.
-        if incarnation != self.incarnation || self.down || epoch != self.informer.epoch {
+        let reflector = self.informer.reflector_mut(kind_of(&delivery));
+        if incarnation != self.incarnation || self.down || epoch != reflector.epoch {
             return;
         }
-        self.informer.last_resource_version = resource_version;
-        self.informer.watch_delivered = true;
+        reflector.last_resource_version = resource_version;
         match delivery {
             Delivery::Object {
                 name,
@@ -391,49 +250,6 @@ impl Engine {
                     self.enqueue(trigger);
                 }
             }
-        }
-    }
-
-    /// The reflector lists again: the cache becomes the server's state, and
-    /// what it held that the list lacks is synthesized as deleted.
-    pub(super) fn relist(&mut self, incarnation: u64, epoch: u64) {
-        if incarnation != self.incarnation || self.down || epoch != self.informer.epoch {
-            return;
-        }
-        let deleted: Vec<String> = self
-            .informer
-            .cache
-            .observed
-            .names()
-            .filter(|name| !self.world.observed.contains(name))
-            .map(str::to_owned)
-            .collect();
-        // Objects new to the cache reach the handlers as added.
-        let added: Vec<ObjectState> = self
-            .world
-            .observed
-            .names()
-            .filter(|name| !self.informer.cache.observed.contains(name))
-            .filter_map(|name| self.world.object(name))
-            .collect();
-        for state in &added {
-            self.controller.on_added(state, &client!(self));
-        }
-        // What the list changes reaches the handlers; so do tombstones. An
-        // unchanged object is an update with equal resourceVersions, which
-        // `sharedIndexInformer.OnUpdate` marks as a sync: `distribute` gives
-        // it only to a syncing listener, one with a resync period that has
-        // come due (`shouldResync`).
-        let changed = !deleted.is_empty()
-            || !added.is_empty()
-            || !self.informer.cache.same_snapshot(&self.world)
-            || self.informer.desired != self.desired;
-        let syncing = self.informer.resynced;
-        self.informer.replace(&self.world, &self.desired, self.now);
-        self.unseen.clear();
-        self.note(self.now, Happening::Relisted { deleted });
-        if changed || syncing {
-            self.enqueue(Trigger::Relisted);
         }
     }
 }

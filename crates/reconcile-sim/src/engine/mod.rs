@@ -81,7 +81,7 @@
 //! - `watchBreakRate` is the chance that the watch closes before an event;
 //!   the reflector resumes from its last resourceVersion and the API
 //!   server replays the gap from its watch cache (`informer.rs`). Only 410
-//!   Gone (after an API server restart) or a very short watch makes the
+//!   Gone (after an API server restart) makes the
 //!   informer list again, after the reflector's backoff (800 ms, jitter 1.0), and
 //!   synthesizes the deletes it missed. Real watches rarely break this often.
 //! - `world_after` is the store when the pass ended; of the cache only its
@@ -119,6 +119,7 @@ mod names;
 mod owners;
 mod pass;
 mod probe;
+mod reflector;
 mod requests;
 mod requeue;
 mod script;
@@ -133,7 +134,6 @@ use crate::apiserver::UpdateOutcome;
 use crate::comparison::controller_plan;
 use crate::control_plane::agenda::Agenda;
 use crate::control_plane::queue::ControllerQueue;
-use crate::control_plane::watch_cache::WatchCache;
 use crate::controllers::controller::Controller;
 use crate::events::{EventLog, SimEvent};
 use crate::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
@@ -148,6 +148,7 @@ use informer::{Delivery, Informer};
 use pass::{AwaitedPass, RunningPass};
 use reconcile_core::model::Resources;
 use reconcile_core::stable::{SplitMix64, StableHasher};
+use reflector::Kind;
 use requeue::PassResult;
 
 /// The controller's one key: the custom resource it reconciles.
@@ -204,11 +205,13 @@ enum Scheduled {
     /// The reflector's new watch, from its last resourceVersion, reaches the
     /// API server after the old one closed.
     Rewatch {
+        kind: Kind,
         incarnation: u64,
         epoch: u64,
     },
     /// The reflector lists again after a watch error.
     Relist {
+        kind: Kind,
         incarnation: u64,
         epoch: u64,
     },
@@ -260,8 +263,9 @@ struct Engine {
     world: World,
     /// What the controller reads: its informer's cache.
     informer: Informer,
-    /// The API server's watch cache: recent events, from which a watch resumes.
-    watch_cache: WatchCache<(u64, Delivery)>,
+    /// The API server's watch caches, one per kind: recent events, from
+    /// which a watch resumes.
+    watch_caches: reflector::WatchCaches,
     initial: World,
     now: Millis,
     seq: u64,
@@ -336,7 +340,7 @@ impl Engine {
         let mut resync_rng = SimRng::stream(config.seed, Stream::ResyncJitter);
         let informer = Informer::list(&world, &scenario.desired, 0, &mut resync_rng);
         let mut engine = Self {
-            watch_cache: WatchCache::new(world.last_resource_version),
+            watch_caches: reflector::watch_caches(&world),
             informer,
             resync_rng,
             relist_rng: SimRng::stream(config.seed, Stream::RelistJitter),
@@ -525,8 +529,16 @@ impl Engine {
                 incarnation,
                 epoch,
             } => self.deliver(delivery, resource_version, incarnation, epoch),
-            Scheduled::Rewatch { incarnation, epoch } => self.rewatch(incarnation, epoch),
-            Scheduled::Relist { incarnation, epoch } => self.relist(incarnation, epoch),
+            Scheduled::Rewatch {
+                kind,
+                incarnation,
+                epoch,
+            } => self.rewatch(kind, incarnation, epoch),
+            Scheduled::Relist {
+                kind,
+                incarnation,
+                epoch,
+            } => self.relist(kind, incarnation, epoch),
             Scheduled::Resync { incarnation } => {
                 if incarnation == self.incarnation {
                     self.informer.resynced = true;
@@ -562,7 +574,7 @@ impl Engine {
                 self.note(self.now, Happening::Restarted);
                 self.worker_free_at = self.now;
                 // A fresh informer lists everything again: the custom resource arrives as added.
-                let epoch = self.informer.epoch + 1;
+                let epoch = self.informer.epoch() + 1;
                 self.informer =
                     Informer::list(&self.world, &self.desired, epoch, &mut self.resync_rng);
                 self.unseen.clear();

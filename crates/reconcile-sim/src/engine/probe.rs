@@ -5,6 +5,7 @@
 
 use std::rc::Rc;
 
+use super::reflector::kind_of;
 use super::snapshot::{
     CollectorTask, CollectorWork, ControllerPicture, InFlight, OwnerTask, Picture, Position,
     QueuePicture,
@@ -160,7 +161,7 @@ impl Engine {
                     epoch,
                     ..
                 } if *incarnation == self.incarnation
-                    && *epoch == self.informer.epoch
+                    && *epoch == self.informer.reflector(kind_of(delivery)).epoch
                     && !self.down =>
                 {
                     let (object, change) = delivery.what();
@@ -170,8 +171,12 @@ impl Engine {
                         arrives_at: at,
                     });
                 }
-                Scheduled::Relist { incarnation, epoch }
-                    if *incarnation == self.incarnation && *epoch == self.informer.epoch =>
+                Scheduled::Relist {
+                    kind,
+                    incarnation,
+                    epoch,
+                } if *incarnation == self.incarnation
+                    && *epoch == self.informer.reflector(*kind).epoch =>
                 {
                     picture.relist_at = Some(at);
                 }

@@ -48,6 +48,15 @@ pub struct PassRecord {
     pub status_write: Option<StatusWrite>,
 }
 
+/// A kind the controller watches: each has a reflector of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "kebab-case")]
+pub enum WatchedKind {
+    CustomResource = 0,
+    Object = 1,
+}
+
 /// Something that happened between passes, for the timeline's log.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -67,22 +76,25 @@ pub enum Happening {
     /// The new watch started from `resource_version`: the API server
     /// replayed the events after it from its watch cache, deletes included.
     WatchResumed {
+        /// Whose reflector: the custom resource's informer or the objects'.
+        informer: WatchedKind,
         resource_version: u64,
         replayed: usize,
     },
     /// 410 Gone: the watch cache no longer reaches back to `resource_version`
     /// (it holds history after `oldest`). The reflector lists again after its backoff.
     WatchExpired {
+        /// Whose reflector: the custom resource's informer or the objects'.
+        informer: WatchedKind,
         resource_version: u64,
         oldest: u64,
     },
-    /// The watch closed within a second of starting, with no event: an
-    /// error (`VeryShortWatchError`), so the reflector lists again after its backoff.
-    VeryShortWatch,
     /// The informer listed again: its cache is the server's state, and the
     /// objects it held that the list lacks were synthesized as deleted
     /// (`DeletedFinalStateUnknown`).
     Relisted {
+        /// Whose reflector: the custom resource's informer or the objects'.
+        informer: WatchedKind,
         deleted: Vec<String>,
     },
     /// A watch event arrived while the key was processing; it is queued again when the pass ends.

@@ -81,6 +81,9 @@ pub struct SimConfig {
     /// leave its generation unchanged (controller-runtime's
     /// `GenerationChangedPredicate`; beyond the seed's contract).
     pub generation_changed_predicate: bool,
+    /// Delay from a write of the custom resource to its watch event
+    /// reaching the controller: its reflector's own. `None`: `watchLatencyMs`.
+    pub custom_resource_watch_latency_ms: Option<Millis>,
 }
 
 impl SimConfig {
@@ -121,6 +124,7 @@ impl Default for SimConfig {
             naming: ObjectNaming::Deterministic,
             status_writes: StatusWrites::None,
             generation_changed_predicate: false,
+            custom_resource_watch_latency_ms: None,
         }
     }
 }

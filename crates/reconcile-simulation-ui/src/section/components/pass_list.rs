@@ -1,7 +1,9 @@
 //! The timeline: one entry per revealed pass, with its trigger, actions and
 //! results, and a row for each other actor's event; each moves the cursor.
 
-use reconcile_sim::{format_millis, ActionResult, ActorEventRecord, Happening, Moment, Timeline};
+use reconcile_sim::{
+    format_millis, ActionResult, ActorEventRecord, Happening, Moment, Timeline, WatchedKind,
+};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -406,6 +408,14 @@ fn PassEvents(props: &PassEventsProps) -> Html {
     }
 }
 
+/// Whose informer, in a sentence.
+fn informer_text(informer: WatchedKind) -> &'static str {
+    match informer {
+        WatchedKind::CustomResource => "custom resource's",
+        WatchedKind::Object => "objects'",
+    }
+}
+
 /// One sentence per thing that happened between passes.
 pub fn happening_text(what: &Happening) -> String {
     match what {
@@ -415,29 +425,32 @@ pub fn happening_text(what: &Happening) -> String {
             change_text(*change)
         ),
         Happening::WatchResumed {
+            informer,
             resource_version,
             replayed,
         } => format!(
-            "the new watch started from resourceVersion {resource_version}: the API server \
-             replayed {replayed} missed event{} from its watch cache",
+            "the {} informer's new watch started from resourceVersion {resource_version}: \
+             the API server replayed {replayed} missed event{} from its watch cache",
+            informer_text(*informer),
             if *replayed == 1 { "" } else { "s" }
         ),
         Happening::WatchExpired {
+            informer,
             resource_version,
             oldest,
         } => format!(
-            "410 Gone: too old resource version {resource_version} (the watch cache starts \
-             after {oldest}); the informer lists again after its backoff"
+            "410 Gone for the {} informer: too old resource version {resource_version} \
+             (the watch cache starts after {oldest}); it lists again after its backoff",
+            informer_text(*informer)
         ),
-        Happening::VeryShortWatch => "the watch closed within a second, with no event: \
-             an error, so the informer lists again after its backoff"
-            .to_owned(),
-        Happening::Relisted { deleted } if deleted.is_empty() => {
-            "the informer listed again: its cache now matches the API server".to_owned()
-        }
-        Happening::Relisted { deleted } => format!(
-            "the informer listed again: its cache now matches the API server, and the \
+        Happening::Relisted { informer, deleted } if deleted.is_empty() => format!(
+            "the {} informer listed again: its cache now matches the API server",
+            informer_text(*informer)
+        ),
+        Happening::Relisted { informer, deleted } => format!(
+            "the {} informer listed again: its cache now matches the API server, and the \
              deletes it missed are synthesized for the handlers: {}",
+            informer_text(*informer),
             deleted.join(", ")
         ),
         Happening::Deferred { trigger } => {
