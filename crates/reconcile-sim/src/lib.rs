@@ -27,7 +27,8 @@ mod run;
 mod views;
 
 pub use control_plane::{
-    apiserver, defaulting, ownership, rng, sorted, status, watch_cache, workqueue, world,
+    apiserver, defaulting, ownership, reflector_backoff, rng, sorted, status, watch_cache,
+    workqueue, world,
 };
 pub use controllers::{
     client, comparison, contract, controller, expectations, naming, status_writes,

@@ -15,6 +15,7 @@ pub mod names;
 pub mod ownership;
 pub(crate) mod propagation;
 pub(crate) mod queue;
+pub mod reflector_backoff;
 pub mod rng;
 pub mod sorted;
 pub mod status;
