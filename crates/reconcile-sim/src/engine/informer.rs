@@ -95,12 +95,16 @@ impl Informer {
         world: &World,
         desired: &Resources,
         epoch: u64,
+        now: Millis,
         jitter: &mut SimRng,
     ) -> Self {
         Self {
             cache: world.clone(),
             desired: desired.clone(),
-            reflectors: [Reflector::new(world, epoch), Reflector::new(world, epoch)],
+            reflectors: [
+                Reflector::new(world, epoch, now),
+                Reflector::new(world, epoch, now),
+            ],
             resynced: false,
             resync_factor: 0.9 + jitter.next_f64() / 5.0,
         }

@@ -338,7 +338,7 @@ impl Engine {
             World::with_custom_resource(scenario.observed.clone(), scenario.finalizers.clone());
         world.start_terminating(&config.terminating);
         let mut resync_rng = SimRng::stream(config.seed, Stream::ResyncJitter);
-        let informer = Informer::list(&world, &scenario.desired, 0, &mut resync_rng);
+        let informer = Informer::list(&world, &scenario.desired, 0, 0, &mut resync_rng);
         let mut engine = Self {
             watch_caches: reflector::watch_caches(&world),
             informer,
@@ -575,8 +575,13 @@ impl Engine {
                 self.worker_free_at = self.now;
                 // A fresh informer lists everything again: the custom resource arrives as added.
                 let epoch = self.informer.epoch() + 1;
-                self.informer =
-                    Informer::list(&self.world, &self.desired, epoch, &mut self.resync_rng);
+                self.informer = Informer::list(
+                    &self.world,
+                    &self.desired,
+                    epoch,
+                    self.now,
+                    &mut self.resync_rng,
+                );
                 self.unseen.clear();
                 // The list holds the custom resource unless it was deleted meanwhile.
                 if self.world.get(&ObjectKey::CustomResource).is_some() {

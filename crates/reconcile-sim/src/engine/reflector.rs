@@ -10,7 +10,8 @@
 //!   `LastSyncResourceVersion` (`Reflector.watch`); the API server replays
 //!   the events after it from that kind's watch cache.
 //! - A watch error makes `ListAndWatch` return, and `RunWithContext` lists
-//!   again after its backoff: here, 410 Gone.
+//!   again after its backoff (`control_plane/reflector_backoff.rs`): here,
+//!   410 Gone.
 //! - Not modelled: `handleWatch`'s `VeryShortWatchError` (a watch that ends
 //!   within a second with no event). The closes `watchBreakRate` stands for
 //!   come from a server or proxy after the watch has run a while; simulated
@@ -20,6 +21,7 @@
 use super::informer::Delivery;
 use super::pass::client;
 use super::{Engine, Scheduled};
+use crate::control_plane::reflector_backoff::ReflectorBackoff;
 use crate::control_plane::watch_cache::WatchCache;
 use crate::controllers::client::Client;
 use crate::ownership::{ObjectKey, CUSTOM_RESOURCE};
@@ -27,9 +29,6 @@ pub(super) use crate::run::record::WatchedKind as Kind;
 use crate::workqueue::Millis;
 use crate::world::{ObjectState, World};
 use crate::{Happening, Trigger};
-
-/// client-go reflector's `defaultBackoffInit`: the wait before listing again.
-const RELIST_BACKOFF_MS: Millis = 800;
 
 /// The kind a watch event is of.
 pub(super) fn kind_of(delivery: &Delivery) -> Kind {
@@ -49,15 +48,18 @@ pub(super) struct Reflector {
     pub(super) broken: bool,
     /// `LastSyncResourceVersion`: a new watch starts from it.
     pub(super) last_resource_version: u64,
+    /// `RunWithContext`'s wait before each new `ListAndWatch`.
+    backoff: ReflectorBackoff,
 }
 
 impl Reflector {
     /// A reflector that listed `world` at `now` and watches from there.
-    pub(super) fn new(world: &World, epoch: u64) -> Self {
+    pub(super) fn new(world: &World, epoch: u64, now: Millis) -> Self {
         Self {
             epoch,
             broken: false,
             last_resource_version: world.last_resource_version,
+            backoff: ReflectorBackoff::new(now),
         }
     }
 }
@@ -184,14 +186,9 @@ impl Engine {
 
     /// `RunWithContext`: `ListAndWatch` returned, so its backoff runs before the next list.
     fn relist_after_backoff(&mut self, kind: Kind, at: Millis) {
-        let jitter = self.relist_rng.next_f64();
-        #[allow(
-            clippy::cast_precision_loss,
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss
-        )]
-        let delay = RELIST_BACKOFF_MS + (RELIST_BACKOFF_MS as f64 * jitter) as Millis;
-        let (incarnation, epoch) = (self.incarnation, self.informer.reflector(kind).epoch);
+        let reflector = &mut self.informer.reflectors[kind as usize];
+        let delay = reflector.backoff.next(at, &mut self.relist_rng);
+        let (incarnation, epoch) = (self.incarnation, reflector.epoch);
         let what = Scheduled::Relist {
             kind,
             incarnation,
