@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use crate::hooks::use_reveal_scroll;
 use crate::shared::Shared;
+use crate::state::Playground;
 
 /// Actions listed at most.
 const ITEM_LIMIT: usize = 200;
@@ -28,6 +29,24 @@ pub struct ActionListProps {
     /// pass's ("Plan for pass 3"), with a line that says what it is.
     #[prop_or_default]
     pub moment: Option<(AttrValue, AttrValue)>,
+}
+
+/// The plan on show and its moment: past the start (`at_cursor`), the next
+/// pass's plan once the module has said it; otherwise the page's own plan.
+pub fn plan_on_show(
+    state: &Playground,
+    at_cursor: bool,
+) -> (Option<Shared<Plan>>, Option<(AttrValue, AttrValue)>) {
+    match (at_cursor, &state.sim.next_plan) {
+        (true, Some(next)) => (
+            Some(next.plan.clone()),
+            Some((
+                AttrValue::from(format!("Plan for pass {}", next.pass)),
+                AttrValue::from(std::rc::Rc::clone(&next.note)),
+            )),
+        ),
+        _ => (state.plan.clone(), None),
+    }
 }
 
 /// A component (not a plain function) so it is skipped while its plan is unchanged.
