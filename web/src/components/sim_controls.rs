@@ -11,10 +11,10 @@ pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
     let total = sim.total_passes();
     // A deferred (large) scenario has no run yet; pressing simulates it. A
     // run on its way takes the press when it comes.
-    let can_advance = sim.deferred || sim.simulating() || sim.cursor < sim.last_position();
+    let can_advance = sim.deferred() || sim.simulating() || sim.cursor < sim.last_position();
     let events = sim.total_events();
     let can_go_on =
-        sim.deferred || sim.simulating() || sim.event.map_or(events > 0, |i| i + 1 < events);
+        sim.deferred() || sim.simulating() || sim.event.map_or(events > 0, |i| i + 1 < events);
     let can_go_back = sim.event.is_some();
     let emit = |action: SimAction| on_action.reform(move |_: MouseEvent| action.clone());
     let on_speed = on_action.reform(|e: Event| {

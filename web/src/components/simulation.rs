@@ -47,23 +47,23 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             </section>
         };
     }
-    let note = if sim.held {
+    let note = if sim.held() {
         // A frame after the action list; the controls' place is kept.
         Some("Simulating the loop…")
-    } else if sim.deferred {
+    } else if sim.deferred() {
         Some(
             "This scenario is large, so it is not re-simulated on every edit. \
              Press Step, Run or Play to simulate it.",
         )
-    } else if sim.run.is_none() {
+    } else if sim.run().is_none() {
         Some("Fix the input errors above to simulate the loop.")
     } else {
         None
     };
-    let shows_controls = sim.run.is_some() || sim.deferred;
+    let shows_controls = sim.run().is_some() || sim.deferred();
     html! {
         <section class="pane sim-pane" aria-labelledby="sim-heading" ref={pane}
-                 aria-busy={(sim.held || sim.simulating()).then_some("true")}>
+                 aria-busy={(sim.held() || sim.simulating()).then_some("true")}>
             { heading() }
             if shows_controls {
                 { sim_controls(sim, &props.on_action) }
@@ -71,7 +71,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             if let Some(note) = note {
                 <p class="deferred-note">{ note }</p>
             }
-            { on_demand_host(sim.run.is_some(), &props.section, "the simulation", "sim-loading") }
+            { on_demand_host(sim.run().is_some(), &props.section, "the simulation", "sim-loading") }
         </section>
     }
 }

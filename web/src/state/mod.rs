@@ -447,7 +447,7 @@ impl Playground {
                     .as_mut()
                     .and_then(|lesson| lesson.check(&check, plan.as_deref(), can_simulate));
                 if let Some(question) = question {
-                    if self.sim.deferred {
+                    if self.sim.deferred() {
                         self.sim.recompute(self.scenario.as_ref(), true);
                     }
                     self.sim.ask(question);
@@ -764,11 +764,11 @@ impl Reducible for Playground {
             }
             Action::Sim(action) if self.simulation_concealed() && action.needs_timeline() => {}
             Action::Sim(action) => {
-                if next.sim.deferred && action.forces_run() {
+                if next.sim.deferred() && action.forces_run() {
                     next.sim.recompute(next.scenario.as_ref(), true);
                 }
                 if next.sim.apply(action) {
-                    let force = next.sim.run.is_some();
+                    let force = next.sim.run().is_some();
                     next.sim.recompute(next.scenario.as_ref(), force);
                 }
             }
