@@ -53,9 +53,10 @@ pub fn use_toolbar(
                 let (dispatch, import) = (dispatch.clone(), import.clone());
                 browser::read_text_file(file, move |file_name, result| match result {
                     Ok(text) => import.emit((file_name, text)),
-                    Err(message) => dispatch.emit(Action::SetNotice(Some(Notice::ImportFailed(
-                        format!("{file_name}: {message}"),
-                    )))),
+                    Err(error) => dispatch.emit(Action::SetNotice(Some(Notice::ImportFailed {
+                        file_name,
+                        error,
+                    }))),
                 });
             })
         },
