@@ -25,7 +25,7 @@ use compare::Compare;
 use controller_api::ControllerApi;
 use finalizer_owners::FinalizerOwners;
 use naming::Naming;
-use requeue::Requeue;
+use requeue::{Requeue, WorkQueue};
 use status_writes::StatusWritesField;
 
 #[derive(Properties, PartialEq)]
@@ -38,9 +38,6 @@ pub struct FaultPanelProps {
     /// A read-only embed: the run is the author's; nothing here may change it.
     #[prop_or_default]
     pub readonly: bool,
-    /// Starts closed (in an embed, where a course column has little room).
-    #[prop_or_default]
-    pub closed: bool,
 }
 
 /// A fieldset that reads the run at the cursor.
@@ -74,12 +71,15 @@ fn input_value(e: &Event) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
 }
 
+/// Closed on the page and in embeds: a beginner's first Step should not land
+/// on a wall of settings. The advanced ones (rate limiters, queues, naming,
+/// status writes) sit behind a second disclosure.
 #[component]
 pub fn FaultPanel(props: &FaultPanelProps) -> Html {
     let (run, position, on_change) = (&props.run, props.position, &props.on_change);
     let config = &run.config;
     html! {
-        <details class="fault-panel" open={!props.closed}>
+        <details class="fault-panel">
             <summary><h3>{ "Faults and settings" }</h3></summary>
             if props.readonly {
                 <p class="muted small">{ "Read-only: this run's faults and settings are fixed by the page that embeds it." }</p>
@@ -88,11 +88,17 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
             <fieldset class="fault-grid" disabled={props.readonly}>
                 <AnotherActor run={run.clone()} {position} on_change={on_change.clone()} />
                 <ControllerApi config={config.clone()} on_change={on_change.clone()} />
-                <Requeue config={config.clone()} on_change={on_change.clone()} />
                 <Compare config={config.clone()} on_change={on_change.clone()} />
-                <Naming config={config.clone()} on_change={on_change.clone()} />
-                <StatusWritesField config={config.clone()} on_change={on_change.clone()} />
                 <FinalizerOwners run={run.clone()} {position} on_change={on_change.clone()} />
+                <details class="advanced-settings">
+                    <summary>{ "Advanced settings: rate limiters, queues, naming, status writes" }</summary>
+                    <div class="fault-grid">
+                        <Requeue config={config.clone()} on_change={on_change.clone()} />
+                        <WorkQueue config={config.clone()} on_change={on_change.clone()} />
+                        <Naming config={config.clone()} on_change={on_change.clone()} />
+                        <StatusWritesField config={config.clone()} on_change={on_change.clone()} />
+                    </div>
+                </details>
             </fieldset>
         </details>
     }

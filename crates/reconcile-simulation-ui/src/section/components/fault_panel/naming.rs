@@ -55,6 +55,7 @@ pub fn Naming(props: &SettingProps) -> Html {
     html! {
         <fieldset>
             <legend>{ "How the controller names what it creates" }</legend>
+            <p class="plain">{ "A new object gets its name from the desired state, or the API server makes one up." }</p>
             <select onchange={on_change} aria-label="How the controller names what it creates">
                 { for CHOICES.iter().map(|(naming, id, label, _)| html! {
                     <option value={*id} selected={*naming == config.naming}>{ *label }</option>

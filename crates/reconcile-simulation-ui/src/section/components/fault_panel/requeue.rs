@@ -1,5 +1,6 @@
-//! Faults and settings → "Requeue with backoff": the rate limiter's policy,
-//! its curve of delays, and the work queue's model.
+//! Faults and settings → advanced settings: "Requeue with backoff" (the
+//! rate limiter's policy and its curve of delays) and "Work queue" (the
+//! queue's model).
 
 use std::fmt::Write as _;
 
@@ -38,6 +39,28 @@ pub fn Requeue(props: &SettingProps) -> Html {
             .map(|(_, _, p)| p);
         SettingChange::Backoff(policy.unwrap_or_default())
     });
+    let current_backoff = backoff_choices()
+        .into_iter()
+        .find(|(_, _, p)| *p == config.backoff)
+        .map_or("client-go", |c| c.0);
+    html! {
+        <fieldset>
+            <legend>{ "Requeue with backoff" }</legend>
+            <p class="plain">{ "After a failure, the controller waits a while before it tries that object again." }</p>
+            <select onchange={on_backoff} aria-label="Backoff policy">
+                { for backoff_choices().iter().map(|(id, label, _)| html! {
+                    <option value={*id} selected={*id == current_backoff}>{ *label }</option>
+                }) }
+            </select>
+            <p class="muted small">{ backoff_description(&config.backoff) }</p>
+            { backoff_curve(&config.backoff) }
+        </fieldset>
+    }
+}
+
+#[component]
+pub fn WorkQueue(props: &SettingProps) -> Html {
+    let queue = props.config.queue;
     let on_queue = props.on_change.reform(|e: Event| {
         let value = e.target_unchecked_into::<HtmlSelectElement>().value();
         SettingChange::Queue(match value.as_str() {
@@ -46,34 +69,22 @@ pub fn Requeue(props: &SettingProps) -> Html {
             _ => QueueModel::ClientGo,
         })
     });
-    let current_backoff = backoff_choices()
-        .into_iter()
-        .find(|(_, _, p)| *p == config.backoff)
-        .map_or("client-go", |c| c.0);
     html! {
         <fieldset>
-            <legend>{ "Requeue with backoff" }</legend>
-            <select onchange={on_backoff} aria-label="Backoff policy">
-                { for backoff_choices().iter().map(|(id, label, _)| html! {
-                    <option value={*id} selected={*id == current_backoff}>{ *label }</option>
-                }) }
+            <legend>{ "Work queue" }</legend>
+            <p class="plain">{ "The queue holds the objects that wait for a reconcile, each one once." }</p>
+            <select onchange={on_queue} aria-label="Work queue">
+                <option value="client-go" selected={queue == QueueModel::ClientGo}>
+                    { "client-go" }
+                </option>
+                <option value="controller-runtime-priority" selected={queue == QueueModel::ControllerRuntimePriority}>
+                    { "controller-runtime priority queue" }
+                </option>
+                <option value="kube-rs" selected={queue == QueueModel::KubeRs}>
+                    { "kube-rs" }
+                </option>
             </select>
-            <p class="muted small">{ backoff_description(&config.backoff) }</p>
-            { backoff_curve(&config.backoff) }
-            <label>{ "Work queue " }
-                <select onchange={on_queue} aria-label="Work queue">
-                    <option value="client-go" selected={config.queue == QueueModel::ClientGo}>
-                        { "client-go" }
-                    </option>
-                    <option value="controller-runtime-priority" selected={config.queue == QueueModel::ControllerRuntimePriority}>
-                        { "controller-runtime priority queue" }
-                    </option>
-                    <option value="kube-rs" selected={config.queue == QueueModel::KubeRs}>
-                        { "kube-rs" }
-                    </option>
-                </select>
-            </label>
-            <p class="muted small">{ queue_description(config.queue) }</p>
+            <p class="muted small">{ queue_description(queue) }</p>
         </fieldset>
     }
 }

@@ -33,6 +33,7 @@ pub fn StatusWritesField(props: &SettingProps) -> Html {
     html! {
         <fieldset>
             <legend>{ "Status writes" }</legend>
+            <p class="plain">{ "The controller may write a report of its work back on its own resource." }</p>
             <select onchange={on_mode} aria-label="What the controller writes to its status">
                 { option("none", StatusWrites::None, "none (the contract)") }
                 { option("observed-generation", StatusWrites::ObservedGeneration, "observedGeneration and conditions") }

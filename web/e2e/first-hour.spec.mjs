@@ -1,0 +1,33 @@
+// A learner's first hour (issue 31): a calm first view, room to write, and
+// answers that stay in view on a phone.
+import { test, expect } from "./fixtures.mjs";
+
+test.describe("Faults and settings", () => {
+  test("start closed on the page, and the advanced settings sit behind a second disclosure", async ({ page }) => {
+    await page.goto("/");
+    const faults = page.locator("details.fault-panel");
+    await expect(faults).toBeAttached();
+    expect(await faults.evaluate((details) => details.open)).toBe(false);
+    await expect(page.getByRole("button", { name: "Delete it" })).toBeHidden();
+
+    await faults.locator("summary").first().click();
+    await expect(page.getByRole("button", { name: "Delete it" })).toBeVisible();
+    // Rate limiters, queues, naming and status writes wait behind their own disclosure.
+    const advanced = faults.locator("details.advanced-settings");
+    expect(await advanced.evaluate((details) => details.open)).toBe(false);
+    for (const label of ["Backoff policy", "Work queue", "How the controller names what it creates", "What the controller writes to its status"]) {
+      await expect(page.getByLabel(label)).toBeHidden();
+    }
+    await advanced.locator("summary").click();
+    for (const label of ["Backoff policy", "Work queue", "How the controller names what it creates", "What the controller writes to its status"]) {
+      await expect(page.getByLabel(label)).toBeVisible();
+    }
+    // One plain sentence each, before the details.
+    const plain = advanced.locator("fieldset .plain");
+    await expect(plain).toHaveCount(4);
+    for (const sentence of await plain.allTextContents()) {
+      expect(sentence.trim().split(/(?<=\.)\s/)).toHaveLength(1);
+      expect(sentence).not.toMatch(/qps|DefaultControllerRateLimiter|generateName/);
+    }
+  });
+});
