@@ -31,3 +31,25 @@ test.describe("Faults and settings", () => {
     }
   });
 });
+
+/** How many characters of the editor's font fit on one line of the "Your reconcile" editor. */
+const editorColumns = (page) =>
+  page.getByRole("textbox", { name: /^Your reconcile, in / }).evaluate((area) => {
+    const style = getComputedStyle(area);
+    const context = document.createElement("canvas").getContext("2d");
+    context.font = `${style.fontSize} ${style.fontFamily}`;
+    const inner = area.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return Math.floor(inner / context.measureText("0").width);
+  });
+
+for (const width of [1280, 1440, 1920]) {
+  for (const address of ["/", "/?lesson=four-actions"]) {
+    test(`the "Your reconcile" editor shows at least 80 columns at ${width} px (${address})`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(address);
+      await page.getByRole("button", { name: "Your reconcile" }).click();
+      await expect(page.getByRole("textbox", { name: /^Your reconcile, in / })).toBeVisible();
+      expect(await editorColumns(page)).toBeGreaterThanOrEqual(80);
+    });
+  }
+}
