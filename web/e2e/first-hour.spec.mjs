@@ -1,5 +1,6 @@
 // A learner's first hour (issue 31): a calm first view, room to write, and
 // answers that stay in view on a phone.
+import { readFileSync, readdirSync } from "node:fs";
 import { test, expect } from "./fixtures.mjs";
 
 test.describe("Faults and settings", () => {
@@ -52,4 +53,36 @@ for (const width of [1280, 1440, 1920]) {
       expect(await editorColumns(page)).toBeGreaterThanOrEqual(80);
     });
   }
+}
+
+// Point 1, no leaks: rendered from the lessons' own files, so a new lesson is checked too.
+const lessonsDir = new URL("../../crates/reconcile-content/lessons/", import.meta.url);
+const lessons = readdirSync(lessonsDir)
+  .filter((file) => file.endsWith(".json"))
+  .sort()
+  .map((file) => JSON.parse(readFileSync(new URL(file, lessonsDir), "utf8")));
+
+for (const lesson of lessons) {
+  test(`lesson "${lesson.id}": no step shows the plan, the pass count or the verdict that it or a later step asks for`, async ({ page }) => {
+    test.setTimeout(20_000 + 8_000 * lesson.steps.length);
+    for (const [index, step] of lesson.steps.entries()) {
+      const asked = lesson.steps.slice(index).map((s) => s.exercise?.kind).filter(Boolean);
+      const where = `step ${index + 1}`;
+      await page.goto(`/?lesson=${lesson.id}&step=${index + 1}`);
+      await expect(page.locator(".lesson-progress")).toHaveText(`Step ${index + 1} of ${lesson.steps.length}`);
+      if (asked.includes("actions")) {
+        await expect(page.locator(".plan-pane"), where).toHaveClass(/concealed/);
+        await expect(page.getByRole("list", { name: "Actions", exact: true }), where).toHaveCount(0);
+      }
+      if (!asked.includes("passes")) continue;
+      const run = page.getByRole("button", { name: "Run to convergence" });
+      if (await run.isVisible()) {
+        await run.click();
+        await expect(page.locator(".sim-progress"), where).toHaveText(/^Pass \d+(, then another actor's event)?$/);
+        await expect(page.locator(".verdict:not(.pending)"), where).toBeHidden();
+      } else {
+        await expect(page.locator(".sim-pane"), where).toHaveClass(/concealed/);
+      }
+    }
+  });
 }

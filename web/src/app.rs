@@ -126,7 +126,8 @@ pub fn App() -> Html {
                     <ActionList plan={shown_plan} stale={state.is_stale()} concealed={conceal_plan} moment={plan_moment} />
                 }
                 if options.shows_simulation() {
-                    <Simulation sim={state.sim.clone()} on_action={callbacks.on_sim_action.clone()} concealed={conceal_sim} {section} />
+                    <Simulation sim={state.sim.clone()} on_action={callbacks.on_sim_action.clone()} concealed={conceal_sim}
+                                outcome_concealed={state.outcome_concealed()} {section} />
                 }
             </main>
             </div>

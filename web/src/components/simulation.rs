@@ -21,6 +21,10 @@ pub struct SimulationProps {
     /// A lesson asks for a prediction about the loop first.
     #[prop_or_default]
     pub concealed: bool,
+    /// A later step of a lesson asks how many passes the loop takes: the
+    /// pass count and the verdict are hidden until then.
+    #[prop_or_default]
+    pub outcome_concealed: bool,
 }
 
 #[component]
@@ -62,11 +66,15 @@ pub fn Simulation(props: &SimulationProps) -> Html {
     };
     let shows_controls = sim.run().is_some() || sim.deferred();
     html! {
-        <section class="pane sim-pane" aria-labelledby="sim-heading" ref={pane}
+        <section class={classes!("pane", "sim-pane", props.outcome_concealed.then_some("outcome-concealed"))}
+                 aria-labelledby="sim-heading" ref={pane}
                  aria-busy={(sim.held() || sim.simulating()).then_some("true")}>
             { heading() }
             if shows_controls {
-                { sim_controls(sim, &props.on_action) }
+                { sim_controls(sim, props.outcome_concealed, &props.on_action) }
+            }
+            if props.outcome_concealed {
+                <p class="outcome-note">{ "The verdict and the number of passes are hidden: a later step asks you to predict them." }</p>
             }
             if let Some(note) = note {
                 <p class="deferred-note">{ note }</p>

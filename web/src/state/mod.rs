@@ -515,6 +515,19 @@ impl Playground {
     pub fn plan_concealed(&self) -> bool {
         self.pending_exercise()
             .is_some_and(|kind| kind.conceals_plan())
+            || self.asked_later(reconcile_content::lesson::ExerciseKind::Actions)
+    }
+
+    /// A later step asks how many passes the loop takes: the pass count
+    /// and the verdict stay hidden until then.
+    pub fn outcome_concealed(&self) -> bool {
+        self.asked_later(reconcile_content::lesson::ExerciseKind::Passes)
+    }
+
+    /// A later step of the open lesson, not answered yet, asks this kind.
+    fn asked_later(&self, kind: reconcile_content::lesson::ExerciseKind) -> bool {
+        let lesson = self.lesson.as_ref().filter(|_| self.lesson_load.is_none());
+        lesson.is_some_and(|lesson| lesson.later_exercises().any(|k| k == kind))
     }
 
     /// A lesson's prediction hides the simulation, and stops it, until it
