@@ -55,6 +55,24 @@ for (const width of [1280, 1440, 1920]) {
   }
 }
 
+test.describe("on a 390 px phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("Check in a lesson keeps the feedback and Next in view; the revealed plan is one tap away", async ({ page }) => {
+    await page.goto("/?lesson=four-actions&step=2");
+    for (const action of ["CREATE a", "UPDATE b", "DELETE c"]) await page.getByRole("button", { name: action, exact: true }).click();
+    await page.getByRole("button", { name: "Check", exact: true }).click();
+    await expect(page.locator(".feedback")).toContainText("✓ Correct");
+    // Let any scroll the answer starts finish before looking.
+    await page.waitForTimeout(300);
+    await expect(page.locator(".feedback")).toBeInViewport();
+    await expect(page.getByRole("button", { name: "Next →" })).toBeInViewport();
+    await expect(page.locator(".plan-pane")).not.toBeInViewport();
+    await page.locator(".exercise").getByRole("link", { name: "See the plan" }).click();
+    await expect(page.locator(".plan-pane")).toBeInViewport();
+  });
+});
+
 // Point 1, no leaks: rendered from the lessons' own files, so a new lesson is checked too.
 const lessonsDir = new URL("../../crates/reconcile-content/lessons/", import.meta.url);
 const lessons = readdirSync(lessonsDir)

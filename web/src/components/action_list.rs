@@ -5,7 +5,6 @@ use reconcile_core::{ActionKind, Drift, ExplainedAction, Json, Plan};
 use reconcile_sim::defaulting::defaulted_drift;
 use yew::prelude::*;
 
-use crate::hooks::use_reveal_scroll;
 use crate::shared::Shared;
 use crate::state::Playground;
 
@@ -56,12 +55,11 @@ pub fn ActionList(props: &ActionListProps) -> Html {
     // Concealed, the plan is the answer to the lesson's question: never announce it.
     let announcement = plan.filter(|_| !props.concealed).map(announcement_text);
     let live_region = use_plan_announcement(announcement);
-    let pane = use_reveal_scroll(props.concealed);
     if props.concealed {
         return html! {
             <section class="pane plan-pane concealed" aria-labelledby="plan-heading">
                 { live_region }
-                <header class="pane-header"><h2 id="plan-heading">{ "Plan" }</h2></header>
+                <header class="pane-header"><h2 id="plan-heading" tabindex="-1">{ "Plan" }</h2></header>
                 <p class="summary">{ "Hidden until you make your prediction in the lesson panel." }</p>
             </section>
         };
@@ -82,10 +80,10 @@ pub fn ActionList(props: &ActionListProps) -> Html {
         .map_or(AttrValue::Static("Plan"), |(heading, _)| heading.clone());
     html! {
         <section class={classes!("pane", "plan-pane", stale.then_some("stale"), props.moment.is_some().then_some("at-cursor"))}
-                 aria-labelledby="plan-heading" ref={pane}>
+                 aria-labelledby="plan-heading">
             { live_region }
             <header class="pane-header">
-                <h2 id="plan-heading">{ heading }</h2>
+                <h2 id="plan-heading" tabindex="-1">{ heading }</h2>
                 if stale {
                     <span class="stale-badge">{ "Stale" }</span>
                 }

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::on_demand_host::on_demand_host;
 use super::sim_controls::sim_controls;
-use crate::hooks::{use_reveal_scroll, OnDemand};
+use crate::hooks::OnDemand;
 use crate::state::{SimAction, SimState};
 
 #[derive(Properties, PartialEq)]
@@ -42,7 +42,6 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             move || drop(beat)
         });
     }
-    let pane = use_reveal_scroll(props.concealed);
     if props.concealed {
         return html! {
             <section class="pane sim-pane concealed" aria-labelledby="sim-heading">
@@ -67,7 +66,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
     let shows_controls = sim.run().is_some() || sim.deferred();
     html! {
         <section class={classes!("pane", "sim-pane", props.outcome_concealed.then_some("outcome-concealed"))}
-                 aria-labelledby="sim-heading" ref={pane}
+                 aria-labelledby="sim-heading"
                  aria-busy={(sim.held() || sim.simulating()).then_some("true")}>
             { heading() }
             if shows_controls {

@@ -1,5 +1,6 @@
 //! Hooks shared by components.
 
+mod use_answer_in_view;
 mod use_debounce;
 mod use_drop_import;
 mod use_embed_bridge;
@@ -13,13 +14,13 @@ mod use_page_callbacks;
 mod use_persistence;
 mod use_playground;
 mod use_recent_sessions;
-mod use_reveal_scroll;
 mod use_service_worker;
 mod use_shortcut;
 mod use_simulation_section;
 mod use_toolbar;
 mod use_yaml;
 
+pub use use_answer_in_view::use_answer_in_view;
 pub use use_debounce::use_debounce;
 pub use use_drop_import::use_drop_import;
 pub use use_embed_bridge::{report_checked, use_embed_bridge};
@@ -35,7 +36,6 @@ pub use use_persistence::{
 };
 pub use use_playground::{use_first_paint, use_playground, use_sessions};
 pub use use_recent_sessions::{use_recent_sessions, RecentList, RecentSessions};
-pub use use_reveal_scroll::use_reveal_scroll;
 pub use use_service_worker::use_service_worker;
 pub use use_shortcut::use_shortcuts;
 pub use use_simulation_section::{use_simulation_section, SectionView};
