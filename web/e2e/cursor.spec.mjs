@@ -3,7 +3,7 @@
 // the verdict banner, the chart, the status grid, the timeline, World now
 // and the Plan.
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, actionItems } from "./fixtures.mjs";
+import { test, expect, actionItems, openSettings } from "./fixtures.mjs";
 
 const momentStatus = (page) => page.locator(".moment-status");
 const chartPoints = (page) => page.locator(".chart circle.point");
@@ -21,6 +21,7 @@ test.beforeEach(async ({ page }) => {
 /** Run the seed example to its end, then have another actor delete b right after pass 3. */
 async function deleteBAfterTheRun(page) {
   await page.getByRole("button", { name: "Run to convergence" }).click();
+  await openSettings(page);
   await page.getByLabel("Target object").selectOption("b");
   await page.getByRole("button", { name: "Delete it" }).click();
 }

@@ -151,7 +151,7 @@ test("a readonly embed locks the editors and every control that changes the run;
   await expect(page.getByRole("list", { name: "Passes" }).locator(":scope > li")).toHaveCount(1);
   // Faults and settings change the run: every one of its controls is disabled.
   const faults = page.locator(".fault-panel");
-  await faults.locator("summary").click();
+  await faults.locator(":scope > summary").click();
   await expect(faults).toContainText("Read-only: this run's faults and settings are fixed");
   for (const name of ["Delete it", "Drift it"]) await expect(faults.getByRole("button", { name })).toBeDisabled();
   const controls = faults.locator("button, input, select");

@@ -84,3 +84,12 @@ export async function holdRequests(page, pattern, answer = (route) => route.cont
   });
   return release;
 }
+
+/** Opens "Faults and settings" (closed on the page, as in embeds) and, with `advanced`, its advanced settings. */
+export async function openSettings(page, { advanced = false } = {}) {
+  const faults = page.locator("details.fault-panel");
+  if (!(await faults.evaluate((details) => details.open))) await faults.locator(":scope > summary").click();
+  if (!advanced) return;
+  const more = faults.locator("details.advanced-settings");
+  if (!(await more.evaluate((details) => details.open))) await more.locator(":scope > summary").click();
+}

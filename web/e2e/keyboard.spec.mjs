@@ -113,10 +113,12 @@ test("Tab visits the header, toolbar, editors and simulation controls in order, 
     "button Play",
     "combobox Play speed",
     "summary Faults and settings",
-    "combobox Target object",
   ]) {
     await tabTo(page, name);
   }
+  // Closed on the page, as in embeds: Enter opens it, and Tab goes in.
+  await page.keyboard.press("Enter");
+  await tabTo(page, "combobox Target object");
   // Shift+Tab goes back the same way.
   await page.keyboard.press("Shift+Tab");
   expect(await focused(page)).toBe("summary Faults and settings");
@@ -205,6 +207,8 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
     name = await focused(page);
   }
   expect(name).toBe("summary Faults and settings");
+  await page.keyboard.press("Enter");
+  await expect(faults).toHaveAttribute("open");
   // Escape closes the disclosure panel that holds the focus and returns to its summary.
   await tabTo(page, "combobox Target object");
   await tabTo(page, "button Delete it");

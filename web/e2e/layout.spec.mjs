@@ -14,15 +14,6 @@ test.describe("on a 390 px phone", () => {
       expect(await overflow(page), address).toBeLessThanOrEqual(0);
     }
   });
-
-  test("a plan revealed by a lesson's answer scrolls into view", async ({ page }) => {
-    await page.goto("/?lesson=four-actions&step=2");
-    await expect(page.locator(".plan-pane")).not.toBeInViewport();
-    for (const action of ["CREATE a", "UPDATE b", "DELETE c"]) await page.getByRole("button", { name: action, exact: true }).click();
-    await page.getByRole("button", { name: "Check", exact: true }).click();
-    await expect(page.locator(".feedback")).toContainText("✓ Correct");
-    await expect(page.locator(".plan-pane")).toBeInViewport();
-  });
 });
 
 test.describe("on a 375 px phone", () => {

@@ -1,4 +1,4 @@
-import { test, expect, actionItems, editor, holdRequests, typeInto } from "./fixtures.mjs";
+import { test, expect, actionItems, editor, holdRequests, openSettings, typeInto } from "./fixtures.mjs";
 
 const panel = (page) => page.getByRole("complementary", { name: /./ });
 const feedback = (page) => page.locator(".feedback");
@@ -117,6 +117,7 @@ test("lesson 3, finalizers: terminating but not gone", async ({ page }) => {
   await predictPasses(page, 4);
   await showAnswer(page);
   await expect(feedback(page)).toContainText("it converges after 3 passes, not 4");
+  await openSettings(page);
   await page.getByRole("checkbox", { name: "cloud/lb-cleanup on svc is stuck" }).check();
   await runToEnd(page);
   await expect(page.locator(".verdict")).toContainText("svc is stuck terminating; finalizer cloud/lb-cleanup is never removed");
@@ -259,6 +260,7 @@ test("lesson 6, triggers: no owned watch and no resync leave a pod missing", asy
   await expectHint(page);
   await choose(page, "At the first resync tick, about t = 10 s: late, but it comes.");
   await expect(feedback(page)).toContainText("✓ Correct.");
+  await openSettings(page);
   await page.getByLabel("Resync period").selectOption("10 s");
   await runToEnd(page);
   // 10 s times the informer's jitter factor, drawn in [0.9, 1.1).
@@ -315,6 +317,7 @@ test("lesson 7, backoff: 5 ms doubling, capped, and a fixed kube-rs delay", asyn
   await choose(page, "An overall limit on retries across all keys");
   await expect(feedback(page)).toContainText("✓ Correct.");
   // The timeline is recomputed at once, with the cursor where it was (at the end).
+  await openSettings(page, { advanced: true });
   await page.getByLabel("Backoff policy").selectOption({ label: "kube-rs: fixed 1 s" });
   await expect(passes(page).nth(0).locator(".pass-action")).toHaveText(["CREATE pod-a → failed (503); requeued at t = 1.0 s"]);
   await atTheEnd(page, 4);
@@ -440,8 +443,7 @@ test("lesson 11, defaults: a whole-spec comparison updates for nothing, for ever
   await choose(page, "Compare only the fields you set");
   await expect(feedback(page)).toContainText("✓ Correct.");
   // The fix, in the controller's settings: the run is simulated again and converges.
-  const settings = page.locator("details.fault-panel");
-  if (!(await settings.evaluate((details) => details.open))) await settings.locator("summary").click();
+  await openSettings(page, { advanced: true });
   await page.getByLabel("What the controller compares").selectOption("fields-it-sets");
   await expect(verdict(page)).toContainText("Converged after 2 passes");
   await atTheEnd(page, 5);
@@ -542,8 +544,7 @@ test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a 
   await expectHint(page);
   await choose(page, "It succeeds: the server names it web-1-xxxxx");
   await expect(feedback(page)).toContainText("✓ Correct.");
-  const settings = page.locator("details.fault-panel");
-  if (!(await settings.evaluate((details) => details.open))) await settings.locator("summary").click();
+  await openSettings(page, { advanced: true });
   const naming = page.getByLabel("How the controller names what it creates");
   await naming.selectOption("generate-name");
   await runToEnd(page);
@@ -613,8 +614,7 @@ test("lesson 15, status writes: the controller hears its own status write; a tim
   await expectHint(page);
   await choose(page, "Write only what describes the world");
   await expect(feedback(page)).toContainText("✓ Correct.");
-  const settings = page.locator("details.fault-panel");
-  if (!(await settings.evaluate((details) => details.open))) await settings.locator("summary").click();
+  await openSettings(page, { advanced: true });
   // The run is simulated again, revealed as far as before: to its end.
   await page.getByLabel("What the controller writes to its status").selectOption("observed-generation");
   await expect(verdict(page)).toContainText("✓ Converged after 6 passes");

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { deflateRawSync } from "node:zlib";
 import { test as base } from "@playwright/test";
-import { test, expect, editor, actionItems } from "./fixtures.mjs";
+import { test, expect, editor, actionItems, openSettings } from "./fixtures.mjs";
 
 const port = Number(process.env.PORT ?? 4173);
 const playgroundOrigin = `http://127.0.0.1:${port}`;
@@ -207,6 +207,7 @@ test("markup in resource names, spec values and finalizer names renders as text 
   await expect(page.locator(".pass-list")).toContainText(payloads.image);
   await expect(page.locator(".status-grid")).toContainText(payloads.script);
   await expect(page.locator(".fault-panel")).toContainText(`${payloads.image} on ${payloads.script} is stuck`);
+  await openSettings(page);
   await page.getByRole("checkbox", { name: `${payloads.svg} on ${payloads.script} is stuck` }).check();
   await page.getByLabel("Target object").selectOption(payloads.svg);
   await page.getByLabel("Drift field path").fill(`replicas.${payloads.image}`);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { deflateRawSync } from "node:zlib";
-import { test, expect, editor, actionItems, typeInto, actionSummaries, autosaved } from "./fixtures.mjs";
+import { test, expect, editor, actionItems, typeInto, actionSummaries, autosaved, openSettings } from "./fixtures.mjs";
 
 const passes = (page) => page.getByRole("list", { name: "Passes", exact: true }).locator(":scope > li");
 const notice = (page) => page.locator(".notice");
@@ -90,6 +90,7 @@ test("a v1 link that carries dropRate opens with a note of what it became, and t
   const note = page.locator(".notice").filter({ hasText: "informer cache" });
   await expect(note).toContainText('"watch events dropped: 30%" is now "Watch breaks: 30% of events"');
   await expect(note).toContainText("the informer lists again, so no change is missed for good");
+  await openSettings(page);
   await expect(page.locator("label.slider", { hasText: "Watch breaks: 30% of events" })).toBeVisible();
   // Saved again under the new name; a link made now is v2 and opens without the note.
   await expect.poll(() => autosaved(page)).toContain('"watchBreakRate":0.3');
@@ -99,6 +100,7 @@ test("a v1 link that carries dropRate opens with a note of what it became, and t
   expect(link).toMatch(/#v2\//);
   await page.goto("about:blank");
   await page.goto(link);
+  await openSettings(page);
   await expect(page.locator("label.slider", { hasText: "Watch breaks: 30% of events" })).toBeVisible();
   await expect(page.locator(".notice").filter({ hasText: "informer cache" })).toHaveCount(0);
 });

@@ -1,4 +1,4 @@
-import { test, expect, typeInto } from "./fixtures.mjs";
+import { test, expect, openSettings, typeInto } from "./fixtures.mjs";
 
 const passes = (page) => page.getByRole("list", { name: "Passes", exact: true }).locator(":scope > li");
 const verdict = (page) => page.locator(".verdict");
@@ -56,6 +56,7 @@ test("choosing a pass moves the cursor there; one click goes back to the latest"
 
 test("an injected drift is healed by the next pass", async ({ page }) => {
   await runToEnd(page);
+  await openSettings(page);
   await page.getByLabel("Target object").selectOption("b");
   await page.getByLabel("Drift field path").fill("replicas");
   await page.getByLabel("Drift value (JSON)").fill("7");
@@ -72,6 +73,7 @@ test("an injected drift is healed by the next pass", async ({ page }) => {
 
 test("a drift field path is a JSON path: a member name with dots is one member", async ({ page }) => {
   await runToEnd(page);
+  await openSettings(page);
   await page.getByLabel("Target object").selectOption("b");
   await page.getByLabel("Drift field path").fill('$.metadata.labels["app.kubernetes.io/name"]');
   await page.getByLabel("Drift value (JSON)").fill('"web"');
@@ -90,6 +92,7 @@ test("a drift field path is a JSON path: a member name with dots is one member",
 
 test("a drift field path over 127 members is refused with a message, not run", async ({ page }) => {
   await runToEnd(page);
+  await openSettings(page);
   await page.getByLabel("Target object").selectOption("b");
   await page.getByLabel("Drift field path").fill(Array.from({ length: 10_000 }, (_, i) => `f${i}`).join("."));
   await page.getByLabel("Drift value (JSON)").fill("7");
@@ -197,6 +200,7 @@ test("a selected pass lists every step until the next pass, from the event log",
 
 test("a finalizer owner's speed is a setting: a slow owner keeps the object terminating longer", async ({ page }) => {
   await choosePreset(page, "LoadBalancer finalizer");
+  await openSettings(page);
   const owner = page.getByLabel("The owner of cloud/lb-cleanup takes, per object:");
   await expect(owner).toHaveValue("default");
   await expect(owner.locator("option:checked")).toHaveText("default (50 ms)");
@@ -249,6 +253,7 @@ test("step by event walks every step of a pass, and crossing into the next pass 
 });
 
 test("the kube-rs work queue comes with its error_policy's fixed delay, and client-go's backoff takes it back", async ({ page }) => {
+  await openSettings(page, { advanced: true });
   const queue = page.getByLabel("Work queue");
   const backoff = page.getByLabel("Backoff policy");
   await expect(backoff).toHaveValue("client-go");

@@ -5,8 +5,8 @@ use reconcile_core::{ActionKind, Drift, ExplainedAction, Json, Plan};
 use reconcile_sim::defaulting::defaulted_drift;
 use yew::prelude::*;
 
-use crate::hooks::use_reveal_scroll;
 use crate::shared::Shared;
+use crate::state::Playground;
 
 /// Actions listed at most.
 const ITEM_LIMIT: usize = 200;
@@ -30,6 +30,24 @@ pub struct ActionListProps {
     pub moment: Option<(AttrValue, AttrValue)>,
 }
 
+/// The plan on show and its moment: past the start (`at_cursor`), the next
+/// pass's plan once the module has said it; otherwise the page's own plan.
+pub fn plan_on_show(
+    state: &Playground,
+    at_cursor: bool,
+) -> (Option<Shared<Plan>>, Option<(AttrValue, AttrValue)>) {
+    match (at_cursor, &state.sim.next_plan) {
+        (true, Some(next)) => (
+            Some(next.plan.clone()),
+            Some((
+                AttrValue::from(format!("Plan for pass {}", next.pass)),
+                AttrValue::from(std::rc::Rc::clone(&next.note)),
+            )),
+        ),
+        _ => (state.plan.clone(), None),
+    }
+}
+
 /// A component (not a plain function) so it is skipped while its plan is unchanged.
 #[component]
 pub fn ActionList(props: &ActionListProps) -> Html {
@@ -37,12 +55,11 @@ pub fn ActionList(props: &ActionListProps) -> Html {
     // Concealed, the plan is the answer to the lesson's question: never announce it.
     let announcement = plan.filter(|_| !props.concealed).map(announcement_text);
     let live_region = use_plan_announcement(announcement);
-    let pane = use_reveal_scroll(props.concealed);
     if props.concealed {
         return html! {
             <section class="pane plan-pane concealed" aria-labelledby="plan-heading">
                 { live_region }
-                <header class="pane-header"><h2 id="plan-heading">{ "Plan" }</h2></header>
+                <header class="pane-header"><h2 id="plan-heading" tabindex="-1">{ "Plan" }</h2></header>
                 <p class="summary">{ "Hidden until you make your prediction in the lesson panel." }</p>
             </section>
         };
@@ -63,10 +80,10 @@ pub fn ActionList(props: &ActionListProps) -> Html {
         .map_or(AttrValue::Static("Plan"), |(heading, _)| heading.clone());
     html! {
         <section class={classes!("pane", "plan-pane", stale.then_some("stale"), props.moment.is_some().then_some("at-cursor"))}
-                 aria-labelledby="plan-heading" ref={pane}>
+                 aria-labelledby="plan-heading">
             { live_region }
             <header class="pane-header">
-                <h2 id="plan-heading">{ heading }</h2>
+                <h2 id="plan-heading" tabindex="-1">{ heading }</h2>
                 if stale {
                     <span class="stale-badge">{ "Stale" }</span>
                 }

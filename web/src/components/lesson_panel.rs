@@ -10,6 +10,7 @@ use reconcile_content::progress::{LessonProgress, Progress};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::hooks::use_answer_in_view;
 use crate::state::{LessonAction, LessonLoad, LessonState};
 
 /// " ✓" when every exercise was answered, " (step k of n)" when started.
@@ -105,15 +106,16 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
     let state = &props.lesson;
     let lesson = &state.lesson;
     let total = lesson.steps.len();
+    let (feedback, revealed) = state
+        .feedback()
+        .map_or((None, false), |(f, revealed)| (Some(f.clone()), revealed));
+    let nav = use_answer_in_view(revealed);
     let Some(step) = lesson.steps.get(state.step) else {
         return Html::default();
     };
     let on = &props.on_action;
     let previous = state.step.checked_sub(1);
     let next = (state.step + 1 < total).then_some(state.step + 1);
-    let (feedback, revealed) = state
-        .feedback()
-        .map_or((None, false), |(f, revealed)| (Some(f.clone()), revealed));
     html! {
         <aside class="pane lesson-panel" aria-labelledby="lesson-title">
             <header class="pane-header">
@@ -129,7 +131,7 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
                 <ExerciseView key={state.step} exercise={exercise.clone()} picked={state.picked.clone()}
                               {feedback} {revealed} explanation={step.explanation.clone()} on_action={on.clone()} />
             }
-            <nav class="lesson-nav" aria-label="Lesson steps">
+            <nav class="lesson-nav" aria-label="Lesson steps" ref={nav}>
                 <button type="button" disabled={previous.is_none()}
                         onclick={on.reform(move |_| LessonAction::GoTo(previous.unwrap_or(0)))}>{ "← Previous" }</button>
                 <button type="button" class="primary" disabled={next.is_none()}
@@ -256,6 +258,9 @@ fn ExerciseView(props: &ExerciseProps) -> Html {
             { body }
             if let Some(feedback) = &props.feedback {
                 { feedback_view(feedback, props.revealed, props.explanation.as_deref(), on) }
+                if props.revealed {
+                    { reveal_link(exercise.kind) }
+                }
             }
         </section>
     }
@@ -288,6 +293,28 @@ fn feedback_view(
                 <p class="explanation">{ explanation }</p>
             }
         </div>
+    }
+}
+
+/// What the answer revealed, one tap away: on a phone it is far below the
+/// panel, and scrolling there on Check would take the feedback and Next
+/// out of view.
+fn reveal_link(kind: ExerciseKind) -> Html {
+    let (target, what) = if kind.conceals_plan() {
+        ("plan-heading", "See the plan")
+    } else if kind.conceals_simulation() {
+        ("sim-heading", "See the simulation")
+    } else {
+        return Html::default();
+    };
+    let onclick = Callback::from(move |e: MouseEvent| {
+        e.prevent_default();
+        crate::browser::focus_element(target);
+    });
+    html! {
+        <a class="reveal-link" href={format!("#{target}")} {onclick}>
+            { what }<span aria-hidden="true">{ " ↓" }</span>
+        </a>
     }
 }
 

@@ -7,14 +7,20 @@ use yew::prelude::*;
 
 use crate::state::{SimAction, SimState, SPEEDS};
 
-pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
+/// `outcome_concealed`: the run's number of passes is not shown (a later
+/// step of a lesson asks for it).
+pub fn sim_controls(
+    sim: &SimState,
+    outcome_concealed: bool,
+    on_action: &Callback<SimAction>,
+) -> Html {
     let total = sim.total_passes();
     // A deferred (large) scenario has no run yet; pressing simulates it. A
     // run on its way takes the press when it comes.
-    let can_advance = sim.deferred || sim.simulating() || sim.cursor < sim.last_position();
+    let can_advance = sim.deferred() || sim.simulating() || sim.cursor < sim.last_position();
     let events = sim.total_events();
     let can_go_on =
-        sim.deferred || sim.simulating() || sim.event.map_or(events > 0, |i| i + 1 < events);
+        sim.deferred() || sim.simulating() || sim.event.map_or(events > 0, |i| i + 1 < events);
     let can_go_back = sim.event.is_some();
     let emit = |action: SimAction| on_action.reform(move |_: MouseEvent| action.clone());
     let on_speed = on_action.reform(|e: Event| {
@@ -54,10 +60,12 @@ pub fn sim_controls(sim: &SimState, on_action: &Callback<SimAction>) -> Html {
             // Announced after Step or Run, not on every pass while Play runs
             // (the verdict banner speaks when it ends).
             <span class="sim-progress" aria-live={if sim.playing { "off" } else { "polite" }}>
-                if sim.facts.is_some() {
-                    { format!("Pass {} of {}", sim.shown_pass(), total) }
-                } else {
+                if sim.facts.is_none() {
                     { format!("Pass {} (simulating…)", sim.shown_pass()) }
+                } else if outcome_concealed {
+                    { format!("Pass {}", sim.shown_pass()) }
+                } else {
+                    { format!("Pass {} of {}", sim.shown_pass(), total) }
                 }
                 if matches!(sim.shown_moment(), Moment::AfterActorEvent(_)) {
                     { ", then another actor's event" }

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::on_demand_host::on_demand_host;
 use super::sim_controls::sim_controls;
-use crate::hooks::{use_reveal_scroll, OnDemand};
+use crate::hooks::OnDemand;
 use crate::state::{SimAction, SimState};
 
 #[derive(Properties, PartialEq)]
@@ -21,6 +21,10 @@ pub struct SimulationProps {
     /// A lesson asks for a prediction about the loop first.
     #[prop_or_default]
     pub concealed: bool,
+    /// A later step of a lesson asks how many passes the loop takes: the
+    /// pass count and the verdict are hidden until then.
+    #[prop_or_default]
+    pub outcome_concealed: bool,
 }
 
 #[component]
@@ -38,7 +42,6 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             move || drop(beat)
         });
     }
-    let pane = use_reveal_scroll(props.concealed);
     if props.concealed {
         return html! {
             <section class="pane sim-pane concealed" aria-labelledby="sim-heading">
@@ -47,31 +50,35 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             </section>
         };
     }
-    let note = if sim.held {
+    let note = if sim.held() {
         // A frame after the action list; the controls' place is kept.
         Some("Simulating the loop…")
-    } else if sim.deferred {
+    } else if sim.deferred() {
         Some(
             "This scenario is large, so it is not re-simulated on every edit. \
              Press Step, Run or Play to simulate it.",
         )
-    } else if sim.run.is_none() {
+    } else if sim.run().is_none() {
         Some("Fix the input errors above to simulate the loop.")
     } else {
         None
     };
-    let shows_controls = sim.run.is_some() || sim.deferred;
+    let shows_controls = sim.run().is_some() || sim.deferred();
     html! {
-        <section class="pane sim-pane" aria-labelledby="sim-heading" ref={pane}
-                 aria-busy={(sim.held || sim.simulating()).then_some("true")}>
+        <section class={classes!("pane", "sim-pane", props.outcome_concealed.then_some("outcome-concealed"))}
+                 aria-labelledby="sim-heading"
+                 aria-busy={(sim.held() || sim.simulating()).then_some("true")}>
             { heading() }
             if shows_controls {
-                { sim_controls(sim, &props.on_action) }
+                { sim_controls(sim, props.outcome_concealed, &props.on_action) }
+            }
+            if props.outcome_concealed {
+                <p class="outcome-note">{ "The verdict and the number of passes are hidden: a later step asks you to predict them." }</p>
             }
             if let Some(note) = note {
                 <p class="deferred-note">{ note }</p>
             }
-            { on_demand_host(sim.run.is_some(), &props.section, "the simulation", "sim-loading") }
+            { on_demand_host(sim.run().is_some(), &props.section, "the simulation", "sim-loading") }
         </section>
     }
 }

@@ -7,7 +7,7 @@ use crate::components::embed_code::EmbedCode;
 use reconcile_content::share::{LinkNote, ShareError};
 
 use crate::browser::StorageProblem;
-use crate::state::{Notice, YamlAction};
+use crate::state::{Loaded, Notice, YamlAction};
 
 pub struct ToolbarCallbacks {
     pub on_share: Callback<()>,
@@ -89,6 +89,16 @@ pub struct NoticeCallbacks {
     pub on_yaml: Callback<YamlAction>,
 }
 
+/// What put documents in the editors, in words.
+fn loaded_text(loaded: &Loaded) -> String {
+    match loaded {
+        Loaded::File(name) | Loaded::Documents(name) => format!("Loaded {name}."),
+        Loaded::Preset(title) => format!("Loaded the preset “{title}”."),
+        Loaded::Lesson(title) => format!("Opened the lesson “{title}”."),
+        Loaded::Restored => "Restored your earlier documents.".to_owned(),
+    }
+}
+
 pub fn notice_banner(
     notice: Option<&Notice>,
     link_outdated: bool,
@@ -131,9 +141,11 @@ pub fn notice_banner(
                 </>
             },
         ),
-        Some(Notice::Imported(message) | Notice::Replaced(message)) => {
-            ("notice info", html! { { message } })
-        }
+        Some(Notice::Imported(loaded)) => ("notice info", html! { { loaded_text(loaded) } }),
+        Some(Notice::Replaced(loaded)) => (
+            "notice info",
+            html! { { format!("{} It replaced your edited documents.", loaded_text(loaded)) } },
+        ),
         Some(Notice::CommentsWillBeLost { document, to, .. }) => (
             "notice warning",
             html! {
@@ -154,9 +166,9 @@ pub fn notice_banner(
                 </>
             },
         ),
-        Some(Notice::ImportFailed(message)) => (
+        Some(Notice::ImportFailed { file_name, error }) => (
             "notice warning",
-            html! { { format!("Import failed: {message}") } },
+            html! { { format!("Import failed: {file_name}: {error}") } },
         ),
         Some(Notice::StartedFromLatest) => (
             "notice info",

@@ -95,10 +95,11 @@ pub fn use_simulation_section(
     let (bridge, section) = use_on_demand(SIMULATION_SECTION, on_message);
     // The revision of the run the module was last given.
     let given_run = use_mut_ref(|| None::<usize>);
-    let wanted = (view.shown && sim.run.is_some()) || sim.check.is_some() || sim.results_asked > 0;
+    let wanted =
+        (view.shown && sim.run().is_some()) || sim.check.is_some() || sim.results_asked > 0;
     let given = input_of(sim, view);
     use_effect_with(
-        (sim.run.clone(), given, wanted),
+        (sim.run().cloned(), given, wanted),
         move |(run, given, wanted)| {
             let new_run = run
                 .as_ref()

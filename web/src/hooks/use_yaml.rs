@@ -201,9 +201,10 @@ fn import(
                 documents,
                 what: file_name,
             },
-            Ok(Err(error)) => {
-                Action::SetNotice(Some(Notice::ImportFailed(format!("{file_name}: {error}"))))
-            }
+            Ok(Err(error)) => Action::SetNotice(Some(Notice::ImportFailed {
+                file_name,
+                error: error.to_string(),
+            })),
             Ok(Ok(None)) | Err(_) => Action::Import { file_name, text },
         });
     });

@@ -179,6 +179,15 @@ impl LessonState {
         (!matches!(self.answer, Some(Answer::Revealed(_)))).then_some(exercise.kind)
     }
 
+    /// The exercises of the later steps not answered yet: what would give
+    /// their answers away stays hidden on this step too (issue 31).
+    pub fn later_exercises(&self) -> impl Iterator<Item = ExerciseKind> + '_ {
+        let later = self.lesson.steps.iter().enumerate().skip(self.step + 1);
+        later
+            .filter(|(step, _)| !self.answered.contains(step))
+            .filter_map(|(_, step)| step.exercise.as_ref().map(|e| e.kind))
+    }
+
     /// The feedback to show: the hint alone, or all of it.
     pub fn feedback(&self) -> Option<(&Feedback, bool)> {
         match &self.answer {

@@ -190,6 +190,20 @@ pub struct Playground {
     pub autosave_problem: Option<StorageProblem>,
 }
 
+/// What put documents in the editors, as a notice names it (its wording is
+/// the notice banner's, in `components/toolbar.rs`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Loaded {
+    /// A file, by its name.
+    File(String),
+    /// Documents sent by a part of the page ("the counterexample").
+    Documents(String),
+    Preset(&'static str),
+    Lesson(String),
+    /// The documents a replacement kept.
+    Restored,
+}
+
 /// Messages the page shows above the editors.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Notice {
@@ -209,11 +223,12 @@ pub enum Notice {
         of: Box<Persisted>,
     },
     /// A preset, a lesson or an imported file replaced edited documents,
-    /// which stay restorable; the text says what replaced them.
-    Replaced(String),
-    /// An imported file was loaded, or why it was not.
-    Imported(String),
-    ImportFailed(String),
+    /// which stay restorable.
+    Replaced(Loaded),
+    /// An imported file, or other documents, were loaded.
+    Imported(Loaded),
+    /// A file could not be imported, and why.
+    ImportFailed { file_name: String, error: String },
     /// Converting a document would drop its YAML comments: asks first.
     CommentsWillBeLost {
         document: Document,
@@ -447,7 +462,7 @@ impl Playground {
                     .as_mut()
                     .and_then(|lesson| lesson.check(&check, plan.as_deref(), can_simulate));
                 if let Some(question) = question {
-                    if self.sim.deferred {
+                    if self.sim.deferred() {
                         self.sim.recompute(self.scenario.as_ref(), true);
                     }
                     self.sim.ask(question);
@@ -478,7 +493,7 @@ impl Playground {
             LessonOpening::Addressed | LessonOpening::Asked => {
                 let title = lesson.lesson.title.clone();
                 let mut next = next.with_lesson(lesson);
-                self.keep_replaced_work(&mut next, || format!("Opened the lesson “{title}”."));
+                self.keep_replaced_work(&mut next, || Loaded::Lesson(title));
                 next
             }
         }
@@ -500,6 +515,19 @@ impl Playground {
     pub fn plan_concealed(&self) -> bool {
         self.pending_exercise()
             .is_some_and(|kind| kind.conceals_plan())
+            || self.asked_later(reconcile_content::lesson::ExerciseKind::Actions)
+    }
+
+    /// A later step asks how many passes the loop takes: the pass count
+    /// and the verdict stay hidden until then.
+    pub fn outcome_concealed(&self) -> bool {
+        self.asked_later(reconcile_content::lesson::ExerciseKind::Passes)
+    }
+
+    /// A later step of the open lesson, not answered yet, asks this kind.
+    fn asked_later(&self, kind: reconcile_content::lesson::ExerciseKind) -> bool {
+        let lesson = self.lesson.as_ref().filter(|_| self.lesson_load.is_none());
+        lesson.is_some_and(|lesson| lesson.later_exercises().any(|k| k == kind))
     }
 
     /// A lesson's prediction hides the simulation, and stops it, until it
@@ -541,15 +569,12 @@ impl Playground {
 
     /// Before `self` is replaced by `next`: if `self` holds edited documents,
     /// `next` keeps them restorable and says what replaced them.
-    fn keep_replaced_work(&self, next: &mut Playground, replaced_by: impl FnOnce() -> String) {
+    fn keep_replaced_work(&self, next: &mut Playground, replaced_by: impl FnOnce() -> Loaded) {
         if self.pristine {
             return;
         }
         next.restorable = Some(Rc::new(self.shared()));
-        next.notice = Some(Notice::Replaced(format!(
-            "{} It replaced your edited documents.",
-            replaced_by()
-        )));
+        next.notice = Some(Notice::Replaced(replaced_by()));
     }
 
     /// The error of one document, if it has one.
@@ -752,9 +777,7 @@ impl Reducible for Playground {
                 next.scenario = None;
                 next.pristine = true;
                 next = next.checked();
-                self.keep_replaced_work(&mut next, || {
-                    format!("Loaded the preset “{}”.", preset.title)
-                });
+                self.keep_replaced_work(&mut next, || Loaded::Preset(preset.title.as_str()));
             }
             // Hidden for a prediction, the loop does not move either: a
             // shortcut must not run what the lesson asks to predict.
@@ -764,11 +787,11 @@ impl Reducible for Playground {
             }
             Action::Sim(action) if self.simulation_concealed() && action.needs_timeline() => {}
             Action::Sim(action) => {
-                if next.sim.deferred && action.forces_run() {
+                if next.sim.deferred() && action.forces_run() {
                     next.sim.recompute(next.scenario.as_ref(), true);
                 }
                 if next.sim.apply(action) {
-                    let force = next.sim.run.is_some();
+                    let force = next.sim.run().is_some();
                     next.sim.recompute(next.scenario.as_ref(), force);
                 }
             }
@@ -799,18 +822,19 @@ impl Reducible for Playground {
                 };
                 next = Playground::from_shared(&previous);
                 // Edits made since are swapped out, not dropped.
-                self.keep_replaced_work(&mut next, || {
-                    "Restored your earlier documents.".to_owned()
-                });
+                self.keep_replaced_work(&mut next, || Loaded::Restored);
             }
             Action::Import { file_name, text } => match import_documents(&next, &file_name, text) {
                 Ok(documents) => {
                     next = next.with_documents(documents);
-                    next.notice = Some(Notice::Imported(format!("Loaded {file_name}.")));
-                    self.keep_replaced_work(&mut next, || format!("Loaded {file_name}."));
+                    next.notice = Some(Notice::Imported(Loaded::File(file_name.clone())));
+                    self.keep_replaced_work(&mut next, || Loaded::File(file_name));
                 }
                 Err(error) => {
-                    next.notice = Some(Notice::ImportFailed(format!("{file_name}: {error}")));
+                    next.notice = Some(Notice::ImportFailed {
+                        file_name,
+                        error: error.to_string(),
+                    });
                 }
             },
             Action::SetNotice(notice) => next.notice = notice,
@@ -821,8 +845,8 @@ impl Reducible for Playground {
             }
             Action::LoadDocuments { documents, what } => {
                 next = next.with_documents(documents);
-                next.notice = Some(Notice::Imported(format!("Loaded {what}.")));
-                self.keep_replaced_work(&mut next, || format!("Loaded {what}."));
+                next.notice = Some(Notice::Imported(Loaded::Documents(what.clone())));
+                self.keep_replaced_work(&mut next, || Loaded::Documents(what));
             }
             Action::Exercise(action) => {
                 if !next.apply_exercise(action) {

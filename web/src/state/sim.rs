@@ -30,10 +30,9 @@ pub struct SimState {
     /// whenever the scenario or a setting changes. Facts, views and settings
     /// of another revision are late.
     revision: usize,
-    /// The run the module is to simulate (this revision's); `None` while
-    /// there is nothing to simulate (input errors), the page starts, or a
-    /// large scenario waits for Step, Run or Play.
-    pub run: Option<Rc<RunInput>>,
+    /// Where this revision's run stands: asked of the module, or not
+    /// (nothing to simulate, held while the page starts, deferred).
+    stage: RunStage,
     /// What the page knows of the run the module last simulated (its
     /// revision may be behind [`Self::revision`] while a new run is on its
     /// way): every position below is computed from these.
@@ -58,9 +57,6 @@ pub struct SimState {
     pub next_plan: Option<NextPlan>,
     pub playing: bool,
     pub speed: u32,
-    /// The scenario is too large to re-simulate on every edit: it is
-    /// simulated when the user first presses Step, Run or Play.
-    pub deferred: bool,
     /// A link's or an autosave's position (`pass`, `selected`) that came
     /// before its run's facts: taken up by the first facts, and saved as it
     /// is until then.
@@ -72,8 +68,6 @@ pub struct SimState {
     /// An injected event's script entry: the cursor goes to it once the run
     /// with it is simulated.
     pending_script: Option<usize>,
-    /// The run was held while the page started ([`hold_first_run`]).
-    pub held: bool,
     /// The control-plane view's `<details>` is open.
     pub picture_open: bool,
     /// A lesson's question about the run, waiting for the module's answer.
@@ -82,6 +76,22 @@ pub struct SimState {
     checks: usize,
     /// How many times "Download results" was pressed (the module downloads).
     pub results_asked: usize,
+}
+
+/// Where the run of the latest revision stands, from the page's side.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum RunStage {
+    /// Nothing to simulate: no scenario yet, or input errors.
+    #[default]
+    Idle,
+    /// Held while the page starts ([`hold_first_run`]): simulated once it
+    /// has painted.
+    Held,
+    /// The scenario is too large to re-simulate on every edit: it is
+    /// simulated when the user first presses Step, Run or Play.
+    Deferred,
+    /// The run the module is to simulate (this revision's).
+    Asked(Rc<RunInput>),
 }
 
 /// What the pass after the cursor does.
@@ -127,7 +137,7 @@ impl Default for SimState {
         Self {
             config: SimConfig::default(),
             revision: 0,
-            run: None,
+            stage: RunStage::Idle,
             facts: None,
             show_level_edge: false,
             conclusion_hidden: false,
@@ -137,11 +147,9 @@ impl Default for SimState {
             next_plan: None,
             playing: false,
             speed: 2,
-            deferred: false,
             pending_position: None,
             queued: Vec::new(),
             pending_script: None,
-            held: false,
             picture_open: false,
             check: None,
             checks: 0,
@@ -225,11 +233,30 @@ impl SimState {
         }
     }
 
+    /// The run asked of the module, if any: `None` while there is nothing
+    /// to simulate, the page starts, or a large scenario waits.
+    pub fn run(&self) -> Option<&Rc<RunInput>> {
+        match &self.stage {
+            RunStage::Asked(run) => Some(run),
+            _ => None,
+        }
+    }
+
+    /// The run is held while the page starts.
+    pub fn held(&self) -> bool {
+        self.stage == RunStage::Held
+    }
+
+    /// A large scenario waits for Step, Run or Play to be simulated.
+    pub fn deferred(&self) -> bool {
+        self.stage == RunStage::Deferred
+    }
+
     /// The facts of the run asked for last, once they are here.
     fn current_facts(&self) -> Option<&RunFacts> {
         self.facts
             .as_deref()
-            .filter(|facts| facts.revision == self.revision && self.run.is_some())
+            .filter(|facts| facts.revision == self.revision && self.run().is_some())
     }
 
     /// The run is simulated and its facts are here (the section shows it).
@@ -239,7 +266,7 @@ impl SimState {
 
     /// A run was asked for and its facts are not here yet.
     pub fn simulating(&self) -> bool {
-        self.run.is_some() && !self.has_run()
+        self.run().is_some() && !self.has_run()
     }
 
     pub fn total_passes(&self) -> usize {
@@ -319,31 +346,27 @@ impl SimState {
     }
 
     /// Asks for the run of `scenario` with the settings as they are: a new
-    /// revision. Large scenarios are only marked `deferred` unless `force`
-    /// is set. The cursor stays where it is until the facts come.
+    /// revision. Large scenarios are only deferred unless `force` is set. The cursor stays where it is until the facts come.
     pub fn recompute(&mut self, scenario: Option<&Rc<Scenario>>, force: bool) {
         let Some(scenario) = scenario else { return };
         self.revision = LAST_REVISION.get().wrapping_add(1);
         LAST_REVISION.set(self.revision);
-        self.held = FIRST_RUN_HELD.get();
-        if self.held {
+        if FIRST_RUN_HELD.get() {
             // A link's position waits for the run, as it does for YAML.
-            self.run = None;
+            self.stage = RunStage::Held;
             return;
         }
         if !force && scenario.desired.len() + scenario.observed.len() > AUTO_SIMULATE_LIMIT {
-            self.run = None;
+            self.stage = RunStage::Deferred;
             self.facts = None;
-            self.deferred = true;
             self.cursor = 0;
             self.revealed = 0;
             self.next_plan = None;
             self.playing = false;
             return;
         }
-        self.deferred = false;
         self.event = None;
-        self.run = Some(Rc::new(RunInput {
+        self.stage = RunStage::Asked(Rc::new(RunInput {
             revision: self.revision,
             run: ViewRun {
                 scenario: export_scenario(scenario),
@@ -354,7 +377,7 @@ impl SimState {
 
     /// The run a start held, now that the page has painted.
     pub fn run_held(&mut self, scenario: Option<&Rc<Scenario>>) {
-        if self.held {
+        if self.held() {
             self.recompute(scenario, false);
         }
     }
@@ -387,7 +410,7 @@ impl SimState {
     /// The facts of a new run came: the same moments stay on show where they
     /// still are, then what waited for them is taken up.
     fn take_facts(&mut self, facts: Shared<RunFacts>) {
-        if facts.revision != self.revision || self.run.is_none() {
+        if facts.revision != self.revision || self.run().is_none() {
             return;
         }
         let (cursor, revealed) = (self.shown_moment(), self.moment_at(self.revealed));

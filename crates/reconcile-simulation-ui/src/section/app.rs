@@ -56,7 +56,7 @@ pub fn SectionApp(props: &SectionProps) -> Html {
             }
             if frame.faults {
                 <FaultPanel run={run.clone()} position={cursor.position} {on_change}
-                            readonly={frame.readonly} closed={frame.embed} />
+                            readonly={frame.readonly} />
             }
             if frame.timeline {
                 { control_plane_details(shown, on_move, &props.to_page) }

@@ -7,10 +7,8 @@
 
 pub mod chart;
 pub mod fault_panel;
-mod naming_setting;
 pub mod pass_list;
 pub mod run_views;
 pub mod status_grid;
-mod status_writes_field;
 pub mod verdict;
 pub mod world_now;

@@ -1,10 +1,12 @@
-//! The fault panel's "How the controller names what it creates": the
+//! Faults and settings → "How the controller names what it creates": the
 //! simulated controller's naming option (`reconcile_sim::naming`), beyond the
 //! seed's contract.
 
-use reconcile_sim::{ObjectNaming, SimConfig};
+use reconcile_sim::ObjectNaming;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
+
+use super::SettingProps;
 
 use reconcile_content::setting_change::SettingChange;
 
@@ -35,9 +37,10 @@ const CHOICES: [(ObjectNaming, &str, &str, &str); 3] = [
     ),
 ];
 
-/// The fieldset, for the fault panel.
-pub fn naming_fieldset(config: &SimConfig, on_change: &Callback<SettingChange>) -> Html {
-    let on_change = on_change.reform(|e: Event| {
+#[component]
+pub fn Naming(props: &SettingProps) -> Html {
+    let config = &props.config;
+    let on_change = props.on_change.reform(|e: Event| {
         let value = e.target_unchecked_into::<HtmlSelectElement>().value();
         let naming = CHOICES
             .iter()
@@ -52,6 +55,7 @@ pub fn naming_fieldset(config: &SimConfig, on_change: &Callback<SettingChange>) 
     html! {
         <fieldset>
             <legend>{ "How the controller names what it creates" }</legend>
+            <p class="plain">{ "A new object gets its name from the desired state, or the API server makes one up." }</p>
             <select onchange={on_change} aria-label="How the controller names what it creates">
                 { for CHOICES.iter().map(|(naming, id, label, _)| html! {
                     <option value={*id} selected={*naming == config.naming}>{ *label }</option>

@@ -3,20 +3,16 @@
 //! watch ignores updates that leave the generation alone (both beyond the
 //! seed's contract; `reconcile_sim::status_writes`).
 
-use reconcile_sim::{SimConfig, StatusWrites};
+use reconcile_sim::StatusWrites;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use super::SettingProps;
+
 use reconcile_content::setting_change::SettingChange;
 
-#[derive(Properties, PartialEq)]
-pub struct StatusWritesFieldProps {
-    pub config: SimConfig,
-    pub on_change: Callback<SettingChange>,
-}
-
-#[function_component]
-pub fn StatusWritesField(props: &StatusWritesFieldProps) -> Html {
+#[component]
+pub fn StatusWritesField(props: &SettingProps) -> Html {
     let config = &props.config;
     let on_mode = props.on_change.reform(|e: Event| {
         let value = e.target_unchecked_into::<HtmlSelectElement>().value();
@@ -37,6 +33,7 @@ pub fn StatusWritesField(props: &StatusWritesFieldProps) -> Html {
     html! {
         <fieldset>
             <legend>{ "Status writes" }</legend>
+            <p class="plain">{ "The controller may write a report of its work back on its own resource." }</p>
             <select onchange={on_mode} aria-label="What the controller writes to its status">
                 { option("none", StatusWrites::None, "none (the contract)") }
                 { option("observed-generation", StatusWrites::ObservedGeneration, "observedGeneration and conditions") }

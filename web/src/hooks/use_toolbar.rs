@@ -1,0 +1,64 @@
+//! What the toolbar's buttons do: share, export, download results, import.
+
+use reconcile_core::export_scenario;
+use yew::prelude::*;
+
+use super::{share_link, YamlSupport};
+use crate::browser;
+use crate::components::toolbar::ToolbarCallbacks;
+use crate::state::{Action, Notice, Playground, SimAction};
+
+/// The toolbar's callbacks; `on_share` is Ctrl+S's too.
+#[hook]
+pub fn use_toolbar(
+    state: &UseReducerHandle<Playground>,
+    dispatch: &Callback<Action>,
+    yaml: &YamlSupport,
+    embed: bool,
+) -> ToolbarCallbacks {
+    let on_share = {
+        let (state, dispatch) = (state.clone(), dispatch.clone());
+        Callback::from(move |()| {
+            let url = share_link(&state);
+            // Embeds never write the address (it is the course page's frame's).
+            if !embed {
+                browser::replace_hash(&url[url.find('#').unwrap_or(url.len())..]);
+            }
+            let copied = browser::copy_to_clipboard(&url);
+            let of = Box::new(state.persisted());
+            dispatch.emit(Action::SetNotice(Some(Notice::LinkReady {
+                url,
+                copied,
+                of,
+            })));
+        })
+    };
+    ToolbarCallbacks {
+        on_share,
+        on_export_scenario: {
+            // Read when pressed, not on every render (a large document's edits).
+            let state = state.clone();
+            Callback::from(move |()| {
+                if let Some(scenario) = &state.scenario_to_export() {
+                    browser::download("scenario.json", &export_scenario(scenario));
+                }
+            })
+        },
+        on_export_yaml: yaml.export_desired.clone(),
+        // The simulation's module writes the results: the plan and its run.
+        on_export_results: dispatch.reform(|()| Action::Sim(SimAction::DownloadResults)),
+        on_import: {
+            let (dispatch, import) = (dispatch.clone(), yaml.import.clone());
+            Callback::from(move |file: web_sys::File| {
+                let (dispatch, import) = (dispatch.clone(), import.clone());
+                browser::read_text_file(file, move |file_name, result| match result {
+                    Ok(text) => import.emit((file_name, text)),
+                    Err(error) => dispatch.emit(Action::SetNotice(Some(Notice::ImportFailed {
+                        file_name,
+                        error,
+                    }))),
+                });
+            })
+        },
+    }
+}
