@@ -109,6 +109,8 @@ pub fn AnotherActor(props: &RunProps) -> Html {
             Some(WorldEvent::DeleteCustomResource { propagation })
         }))
     };
+    // The API server restarts: its watch cache starts again, every watch closes.
+    let restart_api_server = inject(Box::new(|| Some(WorldEvent::RestartApiServer)));
     let cascades = [
         PropagationPolicy::Background,
         PropagationPolicy::Foreground,
@@ -153,6 +155,12 @@ pub fn AnotherActor(props: &RunProps) -> Html {
                         { propagation.to_string() }
                     </button>
                 }) }
+            </div>
+            <div class="row">
+                <button type="button" onclick={restart_api_server}
+                        title="Its watch cache starts again from the store; a reflector that missed an event gets 410 Gone and lists again">
+                    { "Restart the API server" }
+                </button>
             </div>
         </fieldset>
     }
