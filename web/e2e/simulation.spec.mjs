@@ -293,3 +293,21 @@ test("a row that moves up in the status grid is moved, not every row rebuilt (th
   const kept = await rows.evaluateAll((all) => all.filter((row) => window.gridRows.includes(row)).length);
   expect(kept).toBe(5);
 });
+
+// Issue 29, watches: an API server restart while a delete is in flight. The
+// objects' reflector asks its new watch for history the new watch cache lacks:
+// 410 Gone, a list after its backoff, and a tombstone for the missed delete.
+test("restarting the API server with a delete in flight ends in 410, a list and a tombstone", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  await openSettings(page);
+  await page.getByLabel("Target object").selectOption("b");
+  await page.getByRole("button", { name: "Delete it" }).click();
+  await page.getByRole("button", { name: "Restart the API server" }).click();
+  await page.getByRole("button", { name: "Run to convergence" }).click();
+  const timeline = page.locator(".pass-list");
+  await expect(timeline).toContainText("the API server restarts");
+  await expect(timeline).toContainText("410 Gone for the objects' informer: too old resource version");
+  await expect(timeline).toContainText("the objects' informer listed again: its cache now matches the API server, and the deletes it missed are synthesized for the handlers: b");
+  await expect(verdict(page)).toContainText("Converged after");
+});
