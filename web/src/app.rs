@@ -5,8 +5,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
-use reconcile_content::section::SectionFrame;
 use reconcile_core::{export_scenario, Document};
+use reconcile_protocol::section::SectionFrame;
 use yew::prelude::*;
 
 use crate::browser;
@@ -31,8 +31,8 @@ use crate::state::{
     hold_first_run, Action, ExerciseAction, LessonAction, LessonLoad, Notice, SimAction,
     YamlAction, DOCUMENTS,
 };
-use reconcile_content::pane::PaneEvent;
 use reconcile_core::Format;
+use reconcile_protocol::pane::PaneEvent;
 
 /// Typing pauses this long before the documents are re-checked.
 const CHECK_DELAY_MS: u32 = 120;

@@ -15,7 +15,7 @@ use yew::prelude::*;
 
 use super::naming_setting::naming_fieldset;
 use super::status_writes_field::StatusWritesField;
-use reconcile_content::setting_change::SettingChange;
+use reconcile_protocol::setting_change::SettingChange;
 use reconcile_ui_shared::Shared;
 
 use crate::section::state::SectionRun;

@@ -6,7 +6,7 @@ use reconcile_sim::{ObjectNaming, SimConfig};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use reconcile_content::setting_change::SettingChange;
+use reconcile_protocol::setting_change::SettingChange;
 
 /// Each choice: its value in settings and links, its label, what it does.
 const CHOICES: [(ObjectNaming, &str, &str, &str); 3] = [

@@ -7,7 +7,7 @@ use reconcile_sim::{SimConfig, StatusWrites};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use reconcile_content::setting_change::SettingChange;
+use reconcile_protocol::setting_change::SettingChange;
 
 #[derive(Properties, PartialEq)]
 pub struct StatusWritesFieldProps {

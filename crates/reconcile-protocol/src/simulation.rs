@@ -21,7 +21,7 @@ use reconcile_sim::events::SimEvent;
 use reconcile_sim::{next_plan_view, Moment, PassViews, Timeline};
 use serde::Serialize;
 
-use crate::data::{read_json, ContentError, Reader};
+use reconcile_content::data::{read_json, ContentError, Reader};
 
 /// One moment of a run, with what the page needs to know about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -437,7 +437,7 @@ mod tests {
     /// [`runs`] with the scenario and settings each came from.
     fn runs_of_presets() -> Vec<(String, reconcile_core::Scenario, SimConfig, Timeline)> {
         let mut runs = Vec::new();
-        for preset in crate::presets::presets() {
+        for preset in reconcile_content::presets::presets() {
             let Ok(scenario) =
                 check_scenario(&preset.desired, &preset.observed, &preset.finalizers)
             else {

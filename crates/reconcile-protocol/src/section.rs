@@ -21,9 +21,9 @@ use reconcile_sim::SimConfig;
 use serde::{Deserialize, Serialize};
 
 use crate::control_plane::{ViewCursor, ViewRun};
-use crate::data::{read_json, ContentError, Object, Reader};
-use crate::lesson::Feedback;
 use crate::simulation::{NextPassView, RunFacts};
+use reconcile_content::data::{read_json, ContentError, Object, Reader};
+use reconcile_content::lesson::Feedback;
 
 /// How the page shows the section: a lesson's prediction hides it, and an
 /// embed's options choose its parts (docs/embedding.md).

@@ -13,8 +13,8 @@ use reconcile_core::json::Json;
 use reconcile_core::path::JsonPath;
 use serde::{Deserialize, Serialize};
 
-use crate::data::{read_json, ContentError, Object, Reader};
-use crate::exercise::LearnerCode;
+use reconcile_content::data::{read_json, ContentError, Object, Reader};
+use reconcile_content::exercise::LearnerCode;
 
 /// The page to the pane, at mount and whenever one of these changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
