@@ -28,3 +28,6 @@ pub mod pane;
 pub mod section;
 pub mod setting_change;
 pub mod simulation;
+
+#[cfg(test)]
+mod readers_match_serde;
