@@ -1,13 +1,8 @@
-import { readFileSync, readdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, actionItems, editor, holdRequests, afterPageTimer, nextFrames, rustConstant } from "./fixtures.mjs";
+import { test, expect, actionItems, editor, holdRequests, LESSONS, afterPageTimer, nextFrames, rustConstant } from "./fixtures.mjs";
 
-/** The lesson files (the page's index is built from them), in teaching order: [{ id, steps: [{ exercise }] }]. */
-const lessonsDir = new URL("../../crates/reconcile-content/lessons/", import.meta.url);
-const lessons = readdirSync(lessonsDir)
-  .filter((file) => file.endsWith(".json"))
-  .sort()
-  .map((file) => JSON.parse(readFileSync(new URL(file, lessonsDir), "utf8")));
+/** The lesson files, in teaching order. */
+const lessons = LESSONS;
 
 async function violations(page) {
   const results = await new AxeBuilder({ page }).analyze();

@@ -1,6 +1,6 @@
 // Shared test setup: every test fails on a console error or an uncaught exception (a wasm panic is one).
 import { test as base, expect } from "@playwright/test";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 
 export const test = base.extend({
   // A RegExp for the problems a test provokes on purpose, matched against
@@ -139,3 +139,20 @@ export const heardMarker = (target) =>
 
 /** The Playwright frame of an iframe, to run code in it. */
 export const frameOf = async (page, selector = "#pg") => (await page.locator(selector).elementHandle()).contentFrame();
+
+/** The lesson files (the page's index is built from them), in teaching order:
+ *  [{ id, steps: [{ exercise }] }]. Tests read answers here, never type them. */
+const lessonsDir = new URL("../../crates/reconcile-content/lessons/", import.meta.url);
+export const LESSONS = readdirSync(lessonsDir)
+  .filter((file) => file.endsWith(".json"))
+  .sort()
+  .map((file) => JSON.parse(readFileSync(new URL(file, lessonsDir), "utf8")));
+
+/** The right choice of step `step` (from 1) of lesson `id`, as its file says. */
+export function answer(id, step) {
+  const lesson = LESSONS.find((lesson) => lesson.id === id);
+  const choices = lesson?.steps[step - 1]?.exercise?.choices ?? [];
+  const right = choices.filter((choice) => choice.correct);
+  if (right.length !== 1) throw new Error(`lesson ${id}, step ${step}: ${right.length} right choices`);
+  return right[0].text;
+}
