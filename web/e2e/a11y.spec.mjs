@@ -1,13 +1,8 @@
-import { readFileSync, readdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, actionItems, editor, holdRequests } from "./fixtures.mjs";
+import { test, expect, actionItems, editor, holdRequests, LESSONS, afterPageTimer, nextFrames, rustConstant } from "./fixtures.mjs";
 
-/** The lesson files (the page's index is built from them), in teaching order: [{ id, steps: [{ exercise }] }]. */
-const lessonsDir = new URL("../../crates/reconcile-content/lessons/", import.meta.url);
-const lessons = readdirSync(lessonsDir)
-  .filter((file) => file.endsWith(".json"))
-  .sort()
-  .map((file) => JSON.parse(readFileSync(new URL(file, lessonsDir), "utf8")));
+/** The lesson files, in teaching order. */
+const lessons = LESSONS;
 
 async function violations(page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -127,6 +122,15 @@ for (const lesson of lessons) {
 // ------------------------------------------------------------ the live region
 
 const announcement = (page) => page.locator("#plan-announcement");
+/** How long the page waits before it announces a plan, and before it checks an edit. */
+const ANNOUNCE_DELAY_MS = rustConstant("src/components/action_list.rs", "ANNOUNCE_DELAY_MS");
+const CHECK_DELAY_MS = rustConstant("src/hooks/use_playground.rs", "CHECK_DELAY_MS");
+
+/** Resolves once any announcement the page has planned so far was made, and rendered. */
+async function afterAnnouncements(page) {
+  await afterPageTimer(page, ANNOUNCE_DELAY_MS);
+  await nextFrames(page);
+}
 
 test("plan changes are announced once, in a polite live region, after typing settles", async ({ page }) => {
   await page.goto("/");
@@ -134,7 +138,7 @@ test("plan changes are announced once, in a polite live region, after typing set
   await expect(announcement(page)).toHaveAttribute("aria-live", "polite");
   await expect(announcement(page)).toHaveAttribute("aria-atomic", "true");
   // The plan on screen at load is not announced.
-  await page.waitForTimeout(1_500);
+  await afterAnnouncements(page);
   await expect(announcement(page)).toHaveText("");
 
   await editor(page, "Desired state").fill('{"n": {}}');
@@ -154,14 +158,15 @@ test("plan changes are announced once, in a polite live region, after typing set
   await expect(editor(page, "Desired state")).toHaveValue('{"new": {}}');
   await expect(announcement(page)).toHaveText("Plan: 1 to create, 0 to update, 0 to finalize, 2 to delete. CREATE new, DELETE b, DELETE c.");
   expect(await page.evaluate(() => window.planChanges)).toBeGreaterThanOrEqual(2);
-  await page.waitForTimeout(1_200);
+  await afterAnnouncements(page);
   expect(await page.evaluate(() => window.announcements)).toEqual([
     "Plan: 1 to create, 0 to update, 0 to finalize, 2 to delete. CREATE new, DELETE b, DELETE c.",
   ]);
 
   // While the input has errors the last valid plan stays, and is not announced again.
   await editor(page, "Desired state").fill('{"new": ');
-  await page.waitForTimeout(1_500);
+  await expect(page.locator("#desired-error")).toContainText("Line 1");
+  await afterAnnouncements(page);
   expect(await page.evaluate(() => window.announcements)).toHaveLength(1);
   await editor(page, "Desired state").fill("{}");
   await expect(announcement(page)).toHaveText("Plan: 0 to create, 0 to update, 0 to finalize, 2 to delete. DELETE b, DELETE c.");
@@ -173,7 +178,10 @@ test("a plan hidden by a lesson's prediction is never announced", async ({ page 
   await page.goto("/?lesson=four-actions&step=2");
   await expect(page.locator(".plan-pane.concealed")).toBeVisible();
   await editor(page, "Desired state").fill('{"secret": {}}');
-  await page.waitForTimeout(1_500);
+  // The edit is checked after a pause; an announcement would be planned then.
+  await afterPageTimer(page, CHECK_DELAY_MS);
+  await nextFrames(page);
+  await afterAnnouncements(page);
   await expect(announcement(page)).toHaveText("");
 });
 

@@ -434,7 +434,9 @@ const cases = [
     name: "local storage that refuses reads and writes",
     run: async (page) => {
       await page.addInitScript(() => {
+        window.storageRefusals = 0;
         const refuse = () => {
+          window.storageRefusals += 1;
           throw new DOMException("The storage is disabled.", "SecurityError");
         };
         Storage.prototype.getItem = refuse;
@@ -442,10 +444,11 @@ const cases = [
       });
       await openDefault(page);
       await expect(page.locator(".notice")).toHaveCount(0);
+      const refused = await page.evaluate(() => window.storageRefusals);
       await typeInto(page, "Desired state", '{"web": {}}');
       await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b", "DELETE c"]);
       // The autosave is attempted (and refused) after a pause; the page goes on.
-      await page.waitForTimeout(500);
+      await expect.poll(() => page.evaluate(() => window.storageRefusals)).toBeGreaterThan(refused);
       await expectResponsive(page);
     },
   },

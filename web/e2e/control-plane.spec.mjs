@@ -1,7 +1,7 @@
 // The control plane, pictured: the SVG and its text equivalent follow the one cursor,
 // and the words agree with the timeline at every step.
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, paste } from "./fixtures.mjs";
+import { test, expect, paste, afterPageTimer, nextFrames } from "./fixtures.mjs";
 
 const view = (page) => page.locator("details.control-plane");
 const part = (page, name) => view(page).locator(`.cp-text li[data-part=${name}]`);
@@ -324,7 +324,11 @@ test("an embed that shows only the editors and the plan never downloads the simu
   page.on("request", (request) => requests.push(new URL(request.url()).pathname));
   await page.goto("/?embed&preset=basics&panes=editors,plan");
   await expect(page.locator("#plan-summary")).toHaveText("1 to create, 1 to update, 0 to finalize, 1 to delete");
-  await page.waitForTimeout(1500);
+  // The page asks for the module once it has painted: a timer of 0 ms started at mount.
+  // A timer of 0 ms started now fires after it; two frames later its effects have run.
+  await afterPageTimer(page, 0);
+  await nextFrames(page);
+  await expect(page.locator('link[href*="reconcile_simulation_ui"], .sim-host')).toHaveCount(0);
   expect(requests.filter((path) => MODULE.test(path))).toEqual([]);
 });
 

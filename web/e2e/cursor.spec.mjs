@@ -3,7 +3,7 @@
 // the verdict banner, the chart, the status grid, the timeline, World now
 // and the Plan.
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, actionItems, openSettings } from "./fixtures.mjs";
+import { test, expect, actionItems, openSettings, flushAutosave } from "./fixtures.mjs";
 
 const momentStatus = (page) => page.locator(".moment-status");
 const chartPoints = (page) => page.locator(".chart circle.point");
@@ -191,8 +191,8 @@ test("a link shared with level vs edge open opens it at that step for a class, t
   await openLanes(page);
   await expect(page.locator(".divergence")).toBeVisible();
   await expect.poll(() => page.url()).toContain("#v2/");
-  await page.waitForTimeout(400);
-  const link = page.url();
+  // The address follows a pause; leaving the page writes it at once.
+  const link = await flushAutosave(page);
   const classroom = await context.newPage();
   await classroom.goto(link);
   await expect(lanes(classroom)).toBeVisible();

@@ -1,4 +1,4 @@
-import { test, expect, editor, actionItems, actionSummaries, typeInto } from "./fixtures.mjs";
+import { test, expect, editor, actionItems, actionSummaries, typeInto, flushAutosave, MARKER, listenForMarker, heardMarker } from "./fixtures.mjs";
 
 // The playground and the host page are one server reached under two names, so two origins.
 const port = Number(process.env.PORT ?? 4173);
@@ -116,7 +116,7 @@ test("two exact-state embeds on one course page keep their work apart", async ({
 
   // A learner edits the first; its work is saved for the first alone.
   await typeInto(frames[0], "Desired state", '{"first": {"edited": true}}');
-  await page.waitForTimeout(600);
+  await flushAutosave(await page.locator("iframe").first().elementHandle().then((element) => element.contentFrame()));
   await page.reload();
   await expect(editor(frames[1], "Desired state")).toHaveValue('{"second": {}}');
   await expect(frames[1].locator(".notice")).toHaveCount(0);
@@ -197,8 +197,12 @@ test("commands from the parent are obeyed only from allowed origins", async ({ p
 
   let frame = await hostPage(page, "embed&allow=http://evil.example");
   await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li").first()).toBeVisible();
+  const playground = await page.locator("#pg").elementHandle().then((element) => element.contentFrame());
+  await listenForMarker(playground);
   await load(`http://127.0.0.1:${port}`);
-  await page.waitForTimeout(300);
+  // Posted after the command, the marker arrives after it.
+  await page.evaluate((marker) => document.getElementById("pg").contentWindow.postMessage(marker, "*"), MARKER);
+  await heardMarker(playground);
   await expect(frame.getByRole("textbox", { name: "Desired state" })).not.toHaveValue(/from-parent/);
 
   frame = await hostPage(page, `embed&allow=${encodeURIComponent(`http://localhost:${port}`)}`);

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { RIGHT_RECONCILE } from "../bench/learner-reconcile.mjs";
 
 const RIGHT_PYTHON = readFileSync(new URL("../bench/learner-reconcile.py", import.meta.url), "utf8");
-import { test, expect, editor, actionItems, autosaved } from "./fixtures.mjs";
+import { test, expect, editor, actionItems, autosaved, MARKER, listenForMarker, heardMarker, frameOf } from "./fixtures.mjs";
 
 const port = Number(process.env.PORT ?? 4173);
 const code = (page) => page.getByRole("textbox", { name: /^Your reconcile, in / });
@@ -160,7 +160,7 @@ test("code the page puts back while the pane is open (Restore your last session)
   await expect(code(page)).toHaveValue("// mine\n");
   // And the pane's edits go on reaching the page: a reload keeps them.
   await write(page, "// mine, then more\n");
-  await page.waitForTimeout(700);
+  await expect.poll(() => autosaved(page)).toContain("// mine, then more");
   await page.reload();
   await expect(code(page)).toHaveValue("// mine, then more\n");
 });
@@ -214,7 +214,7 @@ test("the code survives a reload and travels in a share link; another language k
   await expect(code(page)).toHaveValue(/^def reconcile\(desired, observed, finalizers=None\):/);
   await page.getByLabel("Language").selectOption("javascript");
   await expect(code(page)).toHaveValue(RIGHT_RECONCILE);
-  await page.waitForTimeout(700);
+  await expect.poll(() => autosaved(page)).toContain('"language":"javascript"');
   await page.reload();
   await expect(code(page)).toHaveValue(RIGHT_RECONCILE);
   await page.keyboard.press("Control+s");
@@ -272,7 +272,10 @@ test("in a course page's frame, the result goes to the page on the origin allow=
     await frame.getByRole("textbox", { name: /^Your reconcile, in / }).fill(WRONG[0].source);
     await frame.getByRole("button", { name: "Check", exact: true }).click();
     await expect(frame.locator(".check-status")).toHaveText(/^Failed/, { timeout: 20_000 });
-    await page.waitForTimeout(300);
+    // The result, if sent, was posted before "Failed" showed; a marker the frame posts now arrives after it.
+    await listenForMarker(page);
+    await (await frameOf(page)).evaluate((marker) => parent.postMessage(marker, "*"), MARKER);
+    await heardMarker(page);
     return page.evaluate(() => window.checked);
   };
   const delivered = await run(`http://localhost:${port}`);

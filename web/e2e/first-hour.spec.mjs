@@ -1,7 +1,6 @@
 // A learner's first hour (issue 31): a calm first view, room to write, and
 // answers that stay in view on a phone.
-import { readFileSync, readdirSync } from "node:fs";
-import { test, expect } from "./fixtures.mjs";
+import { test, expect, nextFrames, LESSONS as lessons } from "./fixtures.mjs";
 
 test.describe("Faults and settings", () => {
   test("start closed on the page, and the advanced settings sit behind a second disclosure", async ({ page }) => {
@@ -63,8 +62,8 @@ test.describe("on a 390 px phone", () => {
     for (const action of ["CREATE a", "UPDATE b", "DELETE c"]) await page.getByRole("button", { name: action, exact: true }).click();
     await page.getByRole("button", { name: "Check", exact: true }).click();
     await expect(page.locator(".feedback")).toContainText("✓ Correct");
-    // Let any scroll the answer starts finish before looking.
-    await page.waitForTimeout(300);
+    // Any scroll the answer starts has begun by the next frames; the checks below retry until it ends.
+    await nextFrames(page);
     await expect(page.locator(".feedback")).toBeInViewport();
     await expect(page.getByRole("button", { name: "Next →" })).toBeInViewport();
     await expect(page.locator(".plan-pane")).not.toBeInViewport();
@@ -74,12 +73,6 @@ test.describe("on a 390 px phone", () => {
 });
 
 // Point 1, no leaks: rendered from the lessons' own files, so a new lesson is checked too.
-const lessonsDir = new URL("../../crates/reconcile-content/lessons/", import.meta.url);
-const lessons = readdirSync(lessonsDir)
-  .filter((file) => file.endsWith(".json"))
-  .sort()
-  .map((file) => JSON.parse(readFileSync(new URL(file, lessonsDir), "utf8")));
-
 for (const lesson of lessons) {
   test(`lesson "${lesson.id}": no step shows the plan, the pass count or the verdict that it or a later step asks for`, async ({ page }) => {
     test.setTimeout(20_000 + 8_000 * lesson.steps.length);

@@ -1,5 +1,6 @@
 // Shared test setup: every test fails on a console error or an uncaught exception (a wasm panic is one).
 import { test as base, expect } from "@playwright/test";
+import { readFileSync, readdirSync } from "node:fs";
 
 export const test = base.extend({
   // A RegExp for the problems a test provokes on purpose, matched against
@@ -92,4 +93,75 @@ export async function openSettings(page, { advanced = false } = {}) {
   if (!advanced) return;
   const more = faults.locator("details.advanced-settings");
   if (!(await more.evaluate((details) => details.open))) await more.locator(":scope > summary").click();
+}
+
+// Waits on events, not sleeps. A test that proves something does not happen
+// waits for a later event ordered after it, then asserts.
+
+/** Resolves after the page's next two frames: what the tasks before changed is rendered. */
+export const nextFrames = (target) =>
+  target.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+
+/** Resolves once a timer of `ms` started now in the page has fired. Every timer the page
+ *  started before, with a delay of `ms` or less, fired first: the HTML standard runs them in order. */
+export const afterPageTimer = (target, ms) =>
+  target.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ms);
+
+/** Saves the autosave and the address now, as leaving the page does (sw-register.js does
+ *  the same before its reload). Returns the address, as it is after the save. */
+export const flushAutosave = (target) =>
+  target.evaluate(() => {
+    dispatchEvent(new PageTransitionEvent("pagehide", { persisted: false }));
+    return location.href;
+  });
+
+/** A `u32` constant of the page's Rust source, e.g. a delay: one source for the page and its tests. */
+export function rustConstant(file, name) {
+  const source = readFileSync(new URL(`../${file}`, import.meta.url), "utf8");
+  const found = source.match(new RegExp(`const ${name}: u32 = ([\\d_]+);`));
+  if (!found) throw new Error(`no const ${name}: u32 in ${file}`);
+  return Number(found[1].replaceAll("_", ""));
+}
+
+/** The message a test posts after others, to learn that they were handled. */
+export const MARKER = "e2e-marker";
+
+/** Starts listening in `target` (a page or a frame) for the MARKER. */
+export const listenForMarker = (target) =>
+  target.evaluate((marker) => {
+    window.e2eMarker = new Promise((resolve) => {
+      addEventListener("message", function heard(event) {
+        if (event.data !== marker) return;
+        removeEventListener("message", heard);
+        resolve();
+      });
+    });
+  }, MARKER);
+
+/** Resolves once `target` heard the MARKER. One sender's messages arrive in order, so every
+ *  message it posted before the marker was handled; two frames later, what they changed is rendered. */
+export const heardMarker = (target) =>
+  target.evaluate(async () => {
+    await window.e2eMarker;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+
+/** The Playwright frame of an iframe, to run code in it. */
+export const frameOf = async (page, selector = "#pg") => (await page.locator(selector).elementHandle()).contentFrame();
+
+/** The lesson files (the page's index is built from them), in teaching order:
+ *  [{ id, steps: [{ exercise }] }]. Tests read answers here, never type them. */
+const lessonsDir = new URL("../../crates/reconcile-content/lessons/", import.meta.url);
+export const LESSONS = readdirSync(lessonsDir)
+  .filter((file) => file.endsWith(".json"))
+  .sort()
+  .map((file) => JSON.parse(readFileSync(new URL(file, lessonsDir), "utf8")));
+
+/** The right choice of step `step` (from 1) of lesson `id`, as its file says. */
+export function answer(id, step) {
+  const lesson = LESSONS.find((lesson) => lesson.id === id);
+  const choices = lesson?.steps[step - 1]?.exercise?.choices ?? [];
+  const right = choices.filter((choice) => choice.correct);
+  if (right.length !== 1) throw new Error(`lesson ${id}, step ${step}: ${right.length} right choices`);
+  return right[0].text;
 }

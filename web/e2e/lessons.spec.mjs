@@ -1,4 +1,4 @@
-import { test, expect, actionItems, editor, holdRequests, openSettings, typeInto } from "./fixtures.mjs";
+import { test, expect, actionItems, editor, holdRequests, openSettings, typeInto, answer } from "./fixtures.mjs";
 
 const panel = (page) => page.getByRole("complementary", { name: /./ });
 const feedback = (page) => page.locator(".feedback");
@@ -249,7 +249,7 @@ test("lesson 6, triggers: no owned watch and no resync leave a pod missing", asy
   await next(page);
   await choose(page, "The next pass recreates it.");
   await expectHint(page);
-  await choose(page, "It stays missing: nothing queues the Cache again.");
+  await choose(page, answer("triggers", 2));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await runToEnd(page);
   await expect(verdict(page)).toContainText("1 out of sync, but no event or resync will trigger another pass");
@@ -258,7 +258,7 @@ test("lesson 6, triggers: no owned watch and no resync leave a pod missing", asy
   await next(page);
   await choose(page, "Within milliseconds, like with a watch.");
   await expectHint(page);
-  await choose(page, "At the first resync tick, about t = 10 s: late, but it comes.");
+  await choose(page, answer("triggers", 3));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await openSettings(page);
   await page.getByLabel("Resync period").selectOption("10 s");
@@ -271,7 +271,7 @@ test("lesson 6, triggers: no owned watch and no resync leave a pod missing", asy
   await next(page);
   await choose(page, "The API server notifies the owner object.");
   await expectHint(page);
-  await choose(page, "The controller watches pods; the delete event still carries the pod's ownerReferences");
+  await choose(page, answer("triggers", 4));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await page.getByLabel("Preset", { exact: true }).selectOption({ label: "Cache with 2 replicas" });
   await expect(panel(page)).toContainText("Step 4 of 5");
@@ -282,7 +282,7 @@ test("lesson 6, triggers: no owned watch and no resync leave a pod missing", asy
   await next(page);
   await choose(page, "An error, so that it is retried.");
   await expectHint(page);
-  await choose(page, "Success, with a requeue after 30 s.");
+  await choose(page, answer("triggers", 5));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await expect(feedback(page)).toContainText("Ok(Action::requeue(Duration::from_secs(30)))");
   await atTheEnd(page, 5);
@@ -293,7 +293,7 @@ test("lesson 7, backoff: 5 ms doubling, capped, and a fixed kube-rs delay", asyn
   await expect(panel(page)).toContainText("Step 1 of 4");
   await choose(page, "20 ms");
   await expectHint(page);
-  await choose(page, "40 ms");
+  await choose(page, answer("backoff", 1));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await runToEnd(page);
   await expect(passes(page).nth(3).locator(".pass-action")).toHaveText(["CREATE pod-a → failed (503); requeued at t = 116 ms"]);
@@ -308,13 +308,13 @@ test("lesson 7, backoff: 5 ms doubling, capped, and a fixed kube-rs delay", asyn
   await next(page);
   await choose(page, "Never: it doubles forever.");
   await expectHint(page);
-  await choose(page, "From the 19th");
+  await choose(page, answer("backoff", 3));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   await next(page);
   await choose(page, "A limit of 10 retries per second for each key.");
   await expectHint(page);
-  await choose(page, "An overall limit on retries across all keys");
+  await choose(page, answer("backoff", 4));
   await expect(feedback(page)).toContainText("✓ Correct.");
   // The timeline is recomputed at once, with the cursor where it was (at the end).
   await openSettings(page, { advanced: true });
@@ -342,7 +342,7 @@ test("lesson 8, fighting controllers: never converges until one value is wanted"
   await next(page);
   await choose(page, "It converges after pass 2's UPDATE.");
   await expectHint(page);
-  await choose(page, "It never converges: the two keep overwriting $.replicas.");
+  await choose(page, answer("fighting-controllers", 3));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await runToEnd(page);
   await expect(verdict(page)).toContainText("oscillation: this controller and autoscaler keep overwriting $.replicas of web");
@@ -350,7 +350,7 @@ test("lesson 8, fighting controllers: never converges until one value is wanted"
   await next(page);
   await choose(page, "Make this controller faster, so that it wins.");
   await expectHint(page);
-  await choose(page, "Give replicas one owner");
+  await choose(page, answer("fighting-controllers", 4));
   await expect(feedback(page)).toContainText("✓ Correct.");
   // The run is simulated again; the cursor was at the end, so the new verdict shows at once.
   await editor(page, "Desired state").fill('{"web": {"replicas": 5, "image": "web:1.4"}}');
@@ -370,7 +370,7 @@ test("lesson 9, status: derived from what is observed, not from the plan", async
   await next(page);
   await choose(page, "3 of 3 pods: pass 1 created them.");
   await expectHint(page);
-  await choose(page, "1 of 3 pods exist");
+  await choose(page, answer("status", 2));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await page.getByRole("button", { name: "Step" }).click();
   await expect(page.getByRole("table", { name: "Resource status" }).locator("tbody tr")).toHaveText([
@@ -422,13 +422,13 @@ test("lesson 11, defaults: a whole-spec comparison updates for nothing, for ever
   await next(page);
   await choose(page, "It answers 409 Conflict.");
   await expectHint(page);
-  await choose(page, "It fills in the same defaults again");
+  await choose(page, answer("defaults-drift", 3));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   await next(page);
   await choose(page, "It converges after pass 2.");
   await expectHint(page);
-  await choose(page, "It never converges: every resync sends the same UPDATE");
+  await choose(page, answer("defaults-drift", 4));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await runToEnd(page);
   await expect(verdict(page)).toContainText("still planning actions after the pass limit of 12");
@@ -440,7 +440,7 @@ test("lesson 11, defaults: a whole-spec comparison updates for nothing, for ever
   await next(page);
   await choose(page, "Copy the defaults into the desired manifest.");
   await expectHint(page);
-  await choose(page, "Compare only the fields you set");
+  await choose(page, answer("defaults-drift", 5));
   await expect(feedback(page)).toContainText("✓ Correct.");
   // The fix, in the controller's settings: the run is simulated again and converges.
   await openSettings(page, { advanced: true });
@@ -454,13 +454,13 @@ test("lesson 12, keys not events: ten events, one pass; its own writes, one more
   await expect(panel(page)).toContainText("Step 1 of 4");
   await choose(page, "Ten, one per event, in the order they arrived.");
   await expectHint(page);
-  await choose(page, "One: all ten add the same key");
+  await choose(page, answer("keys-not-events", 1));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   await next(page);
   await choose(page, "It sends one UPDATE, for web-0");
   await expectHint(page);
-  await choose(page, "It sends ten UPDATEs, one per pod");
+  await choose(page, answer("keys-not-events", 2));
   await expect(feedback(page)).toContainText("✓ Correct.");
   // Pass 1, the ten changes (a moment each), then pass 2.
   for (let step = 0; step < 12; step++) await page.getByRole("button", { name: "Step", exact: true }).click();
@@ -470,13 +470,13 @@ test("lesson 12, keys not events: ten events, one pass; its own writes, one more
   await next(page);
   await choose(page, "Nothing: a controller does not hear its own writes.");
   await expectHint(page);
-  await choose(page, "They mark the key dirty while it is being processed, once");
+  await choose(page, answer("keys-not-events", 3));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   await next(page);
   await choose(page, "Nothing: it reads the API server");
   await expectHint(page);
-  await choose(page, "It sends UPDATE web-9 again");
+  await choose(page, answer("keys-not-events", 4));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await runToEnd(page);
   await expect(verdict(page)).toContainText("Converged after 5 passes");
@@ -490,13 +490,13 @@ test("lesson 13, deleting an owner: foreground waits for every dependent, web-2'
   await expect(panel(page)).toContainText("Step 1 of 4");
   await choose(page, "This controller deletes the pods");
   await expectHint(page);
-  await choose(page, "It stays, terminating");
+  await choose(page, answer("owner-deletion", 1));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   await next(page);
   await choose(page, "Right after web-0 and web-1 are gone");
   await expectHint(page);
-  await choose(page, "About 300 ms later, after web-2");
+  await choose(page, answer("owner-deletion", 2));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await runToEnd(page);
   await expect(verdict(page)).toContainText("Converged after 5 passes");
@@ -509,13 +509,13 @@ test("lesson 13, deleting an owner: foreground waits for every dependent, web-2'
   await next(page);
   await choose(page, "The pods are kept.");
   await expectHint(page);
-  await choose(page, "The owner is gone at once");
+  await choose(page, answer("owner-deletion", 3));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   await next(page);
   await choose(page, "They are deleted with the owner.");
   await expectHint(page);
-  await choose(page, "They stay, and lose their ownerReference");
+  await choose(page, answer("owner-deletion", 4));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await atTheEnd(page, 4);
 });
@@ -525,7 +525,7 @@ test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a 
   await expect(panel(page)).toContainText("Step 1 of 5");
   await choose(page, "Nothing: the API server already has web-1.");
   await expectHint(page);
-  await choose(page, "It sends CREATE web-1 again");
+  await choose(page, answer("stale-cache", 1));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await runToEnd(page);
   await expect(verdict(page)).toContainText("Converged after 4 passes");
@@ -535,14 +535,14 @@ test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a 
   await next(page);
   await choose(page, "A second web-1 that a later pass must delete.");
   await expectHint(page);
-  await choose(page, "Nothing that matters");
+  await choose(page, answer("stale-cache", 2));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   // The common wrong answer: generateName avoids the conflict, so it is safer.
   await next(page);
   await choose(page, "generateName avoids the conflict, so it is safer");
   await expectHint(page);
-  await choose(page, "It succeeds: the server names it web-1-xxxxx");
+  await choose(page, answer("stale-cache", 3));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await openSettings(page, { advanced: true });
   const naming = page.getByLabel("How the controller names what it creates");
@@ -555,7 +555,7 @@ test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a 
   await next(page);
   await choose(page, "It reads web-1 from the API server before creating.");
   await expectHint(page);
-  await choose(page, "Nothing: it expects 1 creation");
+  await choose(page, answer("stale-cache", 4));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await naming.selectOption("generate-name-with-expectations");
   // The cursor stays where it was, past this shorter run's end, unless it is earlier.
@@ -577,7 +577,7 @@ test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a 
   await next(page);
   await choose(page, "The controller waits forever.");
   await expectHint(page);
-  await choose(page, "The expectations expire");
+  await choose(page, answer("stale-cache", 5));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await atTheEnd(page, 5);
 });
@@ -587,7 +587,7 @@ test("lesson 15, status writes: the controller hears its own status write; a tim
   await expect(panel(page)).toContainText("Step 1 of 5");
   await choose(page, "No: status writes do not trigger my controller.");
   await expectHint(page);
-  await choose(page, "Yes: the controller watches its custom resource");
+  await choose(page, answer("status-loop", 1));
   await expect(feedback(page)).toContainText("✓ Correct.");
   for (let step = 0; step < 3; step++) await page.getByRole("button", { name: "Step", exact: true }).click();
   await expect(passes(page).nth(0).locator(".status-write")).toContainText("then PUT /status: observedGeneration 1, Ready=False (Progressing), lastReconcileTime");
@@ -597,7 +597,7 @@ test("lesson 15, status writes: the controller hears its own status write; a tim
   await next(page);
   await choose(page, "It converges after pass 2");
   await expectHint(page);
-  await choose(page, "Never: each pass writes a new lastReconcileTime");
+  await choose(page, answer("status-loop", 2));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await runToEnd(page);
   await expect(verdict(page)).toContainText("✗ Not converging: hot loop: nothing is out of sync");
@@ -606,13 +606,13 @@ test("lesson 15, status writes: the controller hears its own status write; a tim
   await next(page);
   await choose(page, "11: every write bumps the generation.");
   await expectHint(page);
-  await choose(page, "Still 1");
+  await choose(page, answer("status-loop", 3));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   await next(page);
   await choose(page, "Set the Ready condition's lastTransitionTime to now on every pass instead.");
   await expectHint(page);
-  await choose(page, "Write only what describes the world");
+  await choose(page, answer("status-loop", 4));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await openSettings(page, { advanced: true });
   // The run is simulated again, revealed as far as before: to its end.
@@ -623,7 +623,7 @@ test("lesson 15, status writes: the controller hears its own status write; a tim
   await next(page);
   await choose(page, "Nothing: it only filters out its own writes.");
   await expectHint(page);
-  await choose(page, "Every update that leaves the generation alone");
+  await choose(page, answer("status-loop", 5));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await page.getByLabel("What the controller writes to its status").selectOption("with-timestamp");
   await page.getByLabel("GenerationChangedPredicate on the custom resource's watch").check();
@@ -638,13 +638,13 @@ test("lesson deleted-while-down: the restart's list brings no delete, and the lo
   await next(page);
   await choose(page, "A delete event, synthesized when the informer lists again.");
   await expectHint(page);
-  await choose(page, "None: the list shows what exists now");
+  await choose(page, answer("deleted-while-down", 2));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   await next(page);
   await choose(page, "Pod deleted");
   await expectHint(page);
-  await choose(page, "Custom resource added");
+  await choose(page, answer("deleted-while-down", 3));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   await next(page);
@@ -670,13 +670,13 @@ test("lesson hidden-reason: two changes, one pass that shows only the first reas
   await expect(panel(page)).toContainText("Step 1 of 4");
   await choose(page, "Two, one per event.");
   await expectHint(page);
-  await choose(page, "One: both queue the custom resource's key");
+  await choose(page, answer("hidden-reason", 1));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   await next(page);
   await choose(page, "Nothing: the spec change means every pod is rewritten anyway.");
   await expectHint(page);
-  await choose(page, "Recreating web-1");
+  await choose(page, answer("hidden-reason", 2));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   await next(page);
@@ -701,7 +701,7 @@ test("lesson optimistic-concurrency: a stale UPDATE gets 409; resending it fails
   await choose(page, "200 OK, and web-0 has image web:2 with 3 replicas again.");
   await expectHint(page);
   await expect(feedback(page)).toContainText("the last write wins");
-  await choose(page, "409 Conflict");
+  await choose(page, answer("optimistic-concurrency", 1));
   await expect(feedback(page)).toContainText("✓ Correct.");
   // The autoscaler's write (a moment of its own), then pass 1.
   for (let step = 0; step < 2; step++) await page.getByRole("button", { name: "Step", exact: true }).click();
@@ -712,13 +712,13 @@ test("lesson optimistic-concurrency: a stale UPDATE gets 409; resending it fails
   await choose(page, "Send the same UPDATE again at once, until it goes through.");
   await expectHint(page);
   await expect(feedback(page)).toContainText("refused the same way every time");
-  await choose(page, "Return the error");
+  await choose(page, answer("optimistic-concurrency", 2));
   await expect(feedback(page)).toContainText("✓ Correct.");
 
   await next(page);
   await choose(page, "Image web:2 and 3 replicas");
   await expectHint(page);
-  await choose(page, "Image web:2 and 5 replicas");
+  await choose(page, answer("optimistic-concurrency", 3));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await page.getByRole("button", { name: "Step", exact: true }).click();
   await expect(passes(page).nth(1)).toContainText("why: owned object web-0 updated");
@@ -729,7 +729,7 @@ test("lesson optimistic-concurrency: a stale UPDATE gets 409; resending it fails
   await next(page);
   await choose(page, "Nothing: pass 2 already updated web-0.");
   await expectHint(page);
-  await choose(page, "It reads web-0 as pass 2 did");
+  await choose(page, answer("optimistic-concurrency", 4));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await runToEnd(page);
   await expect(verdict(page)).toContainText("Converged after 5 passes");
@@ -774,7 +774,7 @@ test("lesson 10: true is not 1, code points are not UTF-16, and === is identity"
   await expect(panel(page)).toContainText("Step 1 of 3");
   await choose(page, "No: true == 1.");
   await expectHint(page);
-  await choose(page, "Yes: true and 1 are different JSON values.");
+  await choose(page, answer("json-equality", 1));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await next(page);
   // JavaScript's default sort() would put the rocket first.
@@ -784,7 +784,7 @@ test("lesson 10: true is not 1, code points are not UTF-16, and === is identity"
   await pickActions(page, ["UPDATE flags", "CREATE Ｚ", "CREATE 🚀"]);
   await expect(feedback(page)).toContainText("✓ Correct");
   await next(page);
-  await choose(page, "false");
+  await choose(page, answer("json-equality", 3));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await atTheEnd(page, 3);
 });
@@ -811,7 +811,7 @@ test("a lesson's ✓ takes every exercise answered, not its last step reached; i
   await expect(panel(page)).toContainText("Not done yet: the exercise of step 2 is unanswered.");
   await expect(option).toHaveText("2. Drift and UPDATE (step 3 of 3)");
   await page.getByRole("button", { name: "← Previous" }).click();
-  await choose(page, "Because $.replicas is 2 but should be 3.");
+  await choose(page, answer("drift", 2));
   await expect(feedback(page)).toContainText("✓ Correct.");
   await next(page);
   await expect(panel(page)).toContainText("✓ Lesson done: every exercise answered.");

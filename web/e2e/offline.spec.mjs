@@ -34,8 +34,9 @@ test("the worker is registered only after the first action list is on screen", a
 test("an embed registers no worker, and a browser without service workers runs the page as before", async ({ page, context }) => {
   await page.goto("/?embed");
   await expect(actionItems(page)).toHaveCount(DEFAULT_ACTIONS);
-  await page.waitForLoadState("load");
-  await page.waitForTimeout(500);
+  // The page would add sw-register.js in the same effects as the first action list's mark.
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByName("first-action-list").length)).toBe(1);
+  await expect(page.locator('script[src$="sw-register.js"]')).toHaveCount(0);
   expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations())).toHaveLength(0);
   const without = await context.newPage();
   const errors = [];
@@ -43,8 +44,10 @@ test("an embed registers no worker, and a browser without service workers runs t
   await without.addInitScript(() => delete Navigator.prototype.serviceWorker);
   await without.goto("/");
   await expect(actionItems(without)).toHaveCount(DEFAULT_ACTIONS);
-  await without.waitForLoadState("load");
-  await without.waitForTimeout(500);
+  // The page adds sw-register.js; importing it again resolves once it has run.
+  const script = without.locator('script[src$="sw-register.js"]');
+  await expect(script).toHaveCount(1);
+  await without.evaluate((src) => import(src), await script.evaluate((element) => element.src));
   expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations())).toHaveLength(0);
   expect(errors).toEqual([]);
   await without.close();

@@ -4,7 +4,7 @@
 // sandbox frame's own main thread) and a plain `python3 -m http.server` host.
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { test, expect } from "./fixtures.mjs";
+import { test, expect, MARKER, listenForMarker, heardMarker } from "./fixtures.mjs";
 import { checks, PLAYGROUND_PATH, SEED_ACTIONS } from "./engines/checks.mjs";
 import { CORRECT, SEED } from "./pages/sandbox-scenarios.mjs";
 import { listening } from "./engines/listening.mjs";
@@ -86,8 +86,12 @@ test("the sandbox frame's own page can reach neither storage nor the playground"
   });
   // ... and a command it posted to the playground (opened with ?allow=null) is ignored.
   const before = await page.getByRole("textbox", { name: "Desired state", exact: true }).inputValue();
-  await frame.evaluate(() => parent.postMessage({ type: "reconcile-playground:load", desired: '{"escaped": {}}', observed: "{}" }, "*"));
-  await page.waitForTimeout(300);
+  await listenForMarker(page);
+  await frame.evaluate((marker) => {
+    parent.postMessage({ type: "reconcile-playground:load", desired: '{"escaped": {}}', observed: "{}" }, "*");
+    parent.postMessage(marker, "*");
+  }, MARKER);
+  await heardMarker(page);
   await expect(page.getByRole("textbox", { name: "Desired state", exact: true })).toHaveValue(before);
   await page.evaluate(() => {
     window.testSandbox.dispose();

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { deflateRawSync } from "node:zlib";
 import { test as base } from "@playwright/test";
-import { test, expect, editor, actionItems, openSettings } from "./fixtures.mjs";
+import { test, expect, editor, actionItems, openSettings, frameOf, MARKER, listenForMarker, heardMarker } from "./fixtures.mjs";
 
 const port = Number(process.env.PORT ?? 4173);
 const playgroundOrigin = `http://127.0.0.1:${port}`;
@@ -307,9 +307,11 @@ const commands = [load, { type: "reconcile-playground:step" }, { type: "reconcil
 /** Posts every command, then checks that none was obeyed. */
 async function expectCommandsIgnored(page, frame) {
   const desiredBefore = await frame.getByRole("textbox", { name: "Desired state" }).inputValue();
-  await post(page, commands);
-  // A command takes effect in the same task it arrives in; give the frame a moment.
-  await page.waitForTimeout(300);
+  const playground = await frameOf(page);
+  await listenForMarker(playground);
+  // A command takes effect in the same task it arrives in; the marker, posted after, arrives later.
+  await post(page, [...commands, MARKER]);
+  await heardMarker(playground);
   await expect(frame.getByRole("textbox", { name: "Desired state" })).toHaveValue(desiredBefore);
   await expect(frame.locator(".sim-progress")).toHaveText(/^Pass 0 of/);
 }
@@ -347,6 +349,8 @@ test("malformed messages from an allowed origin do nothing and log no error", as
   const frame = await hostPage(page, `embed&allow=${encodeURIComponent(hostOrigin)}`);
   const desired = frame.getByRole("textbox", { name: "Desired state" });
   const before = await desired.inputValue();
+  const playground = await frameOf(page);
+  await listenForMarker(playground);
   await page.evaluate((target) => {
     const frame = document.getElementById("pg").contentWindow;
     const malformed = [
@@ -377,7 +381,8 @@ test("malformed messages from an allowed origin do nothing and log no error", as
     ];
     for (const message of malformed) frame.postMessage(message, target);
   }, playgroundOrigin);
-  await page.waitForTimeout(300);
+  await post(page, [MARKER]);
+  await heardMarker(playground);
   await expect(desired).toHaveValue(before);
   await expect(frame.locator(".sim-progress")).toHaveText(/^Pass 0 of/);
   // The listener is still alive (a panic would have stopped the page), and a

@@ -1,7 +1,7 @@
 // Sessions per tab and the storage notice (issue 17; docs/sessions.md).
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, editor, typeInto, actionSummaries, autosaved } from "./fixtures.mjs";
+import { test, expect, editor, typeInto, actionSummaries, autosaved, flushAutosave, nextFrames } from "./fixtures.mjs";
 
 const INDEX_KEY = "reconcile-playground/v1/sessions";
 const TAB_KEY = "reconcile-playground/v1/tab-session";
@@ -41,8 +41,8 @@ test("two tabs keep their own work: after one closes, a new tab reaches it from 
   await c.goto("/");
   await expect(editor(c, "Desired state")).toHaveValue('{"tab-b": {"replicas": 2}}');
   await expect(notice(c)).toContainText("This tab starts from a copy of your latest session.");
-  // The copy is not listed as a session of its own until it is edited.
-  await c.waitForTimeout(500);
+  // The copy is not listed as a session of its own until it is edited: not even once saved.
+  await flushAutosave(c);
   expect(await indexLines(c)).toHaveLength(2);
 
   await c.getByRole("button", { name: "Show recent sessions" }).click();
@@ -87,7 +87,14 @@ async function duplicateOf(context, page, { deaf = false } = {}) {
     ([key, id, deaf]) => {
       if (!sessionStorage.getItem(key)) sessionStorage.setItem(key, id);
       // Deaf to other tabs' writes: the check before each save must catch them alone.
-      if (deaf) window.addEventListener("storage", (event) => event.stopImmediatePropagation(), true);
+      // The keys it missed are kept, for a test to know when a write reached it.
+      window.missedKeys = [];
+      if (deaf) {
+        window.addEventListener("storage", (event) => {
+          event.stopImmediatePropagation();
+          window.missedKeys.push(event.key);
+        }, true);
+      }
     },
     [TAB_KEY, id, deaf],
   );
@@ -121,7 +128,8 @@ test("a tab that missed the other tab's write still forks before it saves", asyn
   const { id, twin: b } = await duplicateOf(context, a, { deaf: true });
   await expect(editor(b, "Desired state")).toHaveValue('{"shared": {"v": 1}}');
   await editDesired(a, '{"shared": {"v": 2}}', '\\"v\\": 2');
-  await b.waitForTimeout(300);
+  await expect.poll(() => b.evaluate(() => window.missedKeys)).toContain(SESSION_KEY(id));
+  await nextFrames(b);
   await expect(notice(b)).toHaveCount(0);
 
   await typeInto(b, "Desired state", '{"later": {}}');

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { deflateRawSync } from "node:zlib";
-import { test, expect, editor, actionItems, typeInto, actionSummaries, autosaved, openSettings } from "./fixtures.mjs";
+import { test, expect, editor, actionItems, typeInto, actionSummaries, autosaved, openSettings, nextFrames } from "./fixtures.mjs";
 
 const passes = (page) => page.getByRole("list", { name: "Passes", exact: true }).locator(":scope > li");
 const notice = (page) => page.locator(".notice");
@@ -254,13 +254,17 @@ test("a read-only embed imports nothing dropped on it, and the browser does not 
   const prevented = await page.evaluate(() => {
     const transfer = new DataTransfer();
     transfer.items.add(new File(['{"desired": {"x": {}}, "observed": {}}'], "x.json", { type: "application/json" }));
+    // Kept, for the test to read it again after the page would have.
+    window.droppedFile = transfer.files[0];
     const target = document.querySelector("main");
     const events = ["dragenter", "dragover", "drop"].map((type) => new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
     return events.map((event) => (target.dispatchEvent(event), event.defaultPrevented));
   });
   expect(prevented).toEqual([true, true, true]);
   await expect(page.locator(".drop-zone")).toHaveCount(0);
-  await page.waitForTimeout(300);
+  // An import would read the file first: a read started now ends after it.
+  await page.evaluate(() => window.droppedFile.text());
+  await nextFrames(page);
   await expect(editor(page, "Desired state")).toHaveValue(before);
   await expect(page.locator(".notice")).toHaveCount(0);
 });

@@ -5,7 +5,7 @@
 // autosaves, exports the desired state as a manifest stream and imports
 // .yaml files. Real manifests come from crates/reconcile-yaml/tests/fixtures.
 import { readFileSync } from "node:fs";
-import { test, expect, editor, actionList, paste, actionSummaries } from "./fixtures.mjs";
+import { test, expect, editor, actionList, paste, actionSummaries, flushAutosave } from "./fixtures.mjs";
 
 const fixture = (name) =>
   readFileSync(new URL(`../../crates/reconcile-yaml/tests/fixtures/${name}`, import.meta.url), "utf8");
@@ -16,6 +16,16 @@ const notice = (page) => page.locator(".notice p");
 const errorOf = (page, id) => page.locator(`#${id}-error`);
 
 async function openDefault(page) {
+  // Records each worker the page starts, as it starts it (a request may be reported later).
+  await page.addInitScript(() => {
+    window.workersMade = [];
+    window.Worker = class extends Worker {
+      constructor(url, options) {
+        window.workersMade.push(String(url));
+        super(url, options);
+      }
+    };
+  });
   await page.goto("/");
   await expect(actionList(page).locator(":scope > li")).toHaveCount(3);
 }
@@ -31,7 +41,8 @@ test("the first view requests no YAML module, and the first YAML document loads 
   const requested = [];
   page.on("request", (request) => requested.push(request.url()));
   await openDefault(page);
-  await page.waitForTimeout(300);
+  // The plan on screen was read in the same check that would have started the YAML worker.
+  expect(await page.evaluate(() => window.workersMade)).toEqual([]);
   expect(requested.filter((url) => /yaml/i.test(url))).toEqual([]);
   await paste(page, "Desired state", "web:\n  replicas: 2\n");
   await expect(badge(page, "desired")).toHaveText("YAML");
@@ -105,8 +116,8 @@ test("Read as YAML switches a document's format; reload and links keep each form
   await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b", "DELETE c"]);
   await paste(page, "Observed state", "b:\n  replicas: 1 # kept\n");
   await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b"]);
-  await page.waitForTimeout(600); // the autosave and the address bar follow a pause
-  const link = page.url();
+  // The autosave and the address bar follow a pause; leaving the page saves at once.
+  const link = await flushAutosave(page);
   expect(link).toContain("#v2/");
   await page.reload();
   await expect(badge(page, "desired")).toHaveText("YAML");
@@ -264,7 +275,8 @@ test("kubectl get -o json: a JSON List is read as manifests; plain JSON document
   // Specs that are Kubernetes objects, in a {name: spec} document: plain JSON.
   await paste(page, "Desired state", '{"web": {"apiVersion": "apps/v1", "kind": "Deployment"}}');
   await expect.poll(() => actionSummaries(page)).toEqual(["CREATE web", "DELETE b", "DELETE c"]);
-  await page.waitForTimeout(300);
+  // The plan on screen was read in the same check that would have started the YAML worker.
+  expect(await page.evaluate(() => window.workersMade)).toEqual([]);
   expect(requested.filter((url) => /yaml/i.test(url))).toEqual([]);
   await paste(page, "Desired state", "{}");
   await paste(page, "Observed state", fixture("kubectl-get-deployments.json"));

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use reconcile_content::section::SectionFrame;
+use reconcile_protocol::section::SectionFrame;
 use yew::prelude::*;
 
 use crate::browser;
@@ -22,7 +22,7 @@ use crate::hooks::{
     use_shortcuts, use_simulation_section, use_toolbar, use_yaml, SectionView,
 };
 use crate::state::{Action, ExerciseAction, SimAction};
-use reconcile_content::pane::PaneEvent;
+use reconcile_protocol::pane::PaneEvent;
 
 #[component]
 pub fn App() -> Html {

@@ -35,7 +35,7 @@
 //!   `hooks/use_exercise_pane.rs` imports `pkg/reconcile_exercise_ui.js`
 //!   with its stylesheet (`on_demand`) and calls its
 //!   `mount(host, input, onEvent)`. The page gives the pane a
-//!   `reconcile_content::pane::PaneInput` as JSON at mount and on every
+//!   `reconcile_protocol::pane::PaneInput` as JSON at mount and on every
 //!   change: the code, the editors' scenario while valid, the settings. The
 //!   pane answers with `PaneEvent`s as JSON (the code edited, documents to
 //!   load, closed, a Check's result), read with core's JSON reader.
@@ -44,7 +44,7 @@
 //!   `hooks/use_simulation_section.rs` imports
 //!   `pkg/reconcile_simulation_ui.js` with the same loader and calls its
 //!   `mount_simulation(host, input, onEvent)` with a
-//!   `reconcile_content::section::SimulationInput`. The module answers with
+//!   `reconcile_protocol::section::SimulationInput`. The module answers with
 //!   `SimulationEvent`s, read with core's JSON reader and dispatched as
 //!   `SimAction`s (`Simulated`, `NextPass`, `MoveTo`, `Settings`,
 //!   `ShowPicture`, `ShowLevelEdge`, `RevealConclusion`) or

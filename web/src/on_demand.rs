@@ -7,8 +7,8 @@
 //! app is a module and the name of its mount function, `mount(host, input,
 //! onEvent)` or another export with the same parameters, whose result has
 //! `update(input)`. This only loads and mounts them; what each says to the
-//! page is its own JSON (`reconcile_content::pane`,
-//! `reconcile_content::control_plane`).
+//! page is its own JSON (`reconcile_protocol::pane`,
+//! `reconcile_protocol::control_plane`).
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

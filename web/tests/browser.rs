@@ -585,7 +585,7 @@ fn simulated(state: &Playground) -> Action {
     let run = state.sim.run().expect("a run asked for");
     let (scenario, config) = run.run.read().expect("the run reads");
     let timeline = reconcile_sim::simulate(&scenario, &config);
-    let facts = reconcile_content::simulation::RunFacts::of(run.revision, &timeline);
+    let facts = reconcile_protocol::simulation::RunFacts::of(run.revision, &timeline);
     Action::Sim(SimAction::Simulated(reconcile_web::shared::Shared::new(
         facts,
     )))
@@ -630,7 +630,7 @@ fn settings_from_the_module_run_again_and_an_injected_event_is_shown_when_simula
     let state = reduce(state, facts);
     let state = reduce(state, Action::Sim(SimAction::Step));
     let mut config = state.sim.config.clone();
-    let script = reconcile_content::setting_change::SettingChange::Inject(
+    let script = reconcile_protocol::setting_change::SettingChange::Inject(
         reconcile_sim::WorldEvent::Delete { name: "a".into() },
     )
     .apply(&mut config, state.sim.shown_pass());
@@ -672,7 +672,7 @@ fn a_lessons_question_about_the_run_waits_for_the_modules_answer() {
     let mut state = (*painted("basics")).clone();
     state
         .sim
-        .ask(reconcile_content::section::LessonQuestion::Passes { answer: 2 });
+        .ask(reconcile_protocol::section::LessonQuestion::Passes { answer: 2 });
     let id = state.sim.check.as_ref().expect("asked").id;
     let state = Rc::new(state);
     let feedback = |correct| {

@@ -1,6 +1,7 @@
 //! Reading the content files (lessons, presets): every error names the file,
 //! the line and column, the JSON path and what was expected, like the
-//! editors' errors do.
+//! editors' errors do. `reconcile-protocol` reads the modules' messages with
+//! the same [`Reader`], so the page links one JSON reader.
 
 use std::cell::RefCell;
 use std::fmt;
@@ -83,7 +84,7 @@ pub(crate) fn read<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, Con
 }
 
 /// Reads a whole file as a JSON value, with core's located errors.
-pub(crate) fn read_json(file: &str, text: &str) -> Result<Json, ContentError> {
+pub fn read_json(file: &str, text: &str) -> Result<Json, ContentError> {
     parse_json(Document::Scenario, text).map_err(|error| ContentError {
         file: file.to_owned(),
         position: Some((error.line, error.column)),
@@ -96,35 +97,35 @@ pub(crate) fn read_json(file: &str, text: &str) -> Result<Json, ContentError> {
 /// read returns a default after an error, and the first error is the one
 /// [`Reader::finish`] reports: no early return at every member keeps this
 /// code small in the page.
-pub(crate) struct Reader<'a> {
+pub struct Reader<'a> {
     file: &'a str,
     error: RefCell<Option<ContentError>>,
 }
 
 /// An object of a content file, and where it is.
-pub(crate) struct Object<'v> {
+pub struct Object<'v> {
     value: &'v Json,
     path: JsonPath,
 }
 
 impl<'v> Object<'v> {
-    pub(crate) fn get(&self, name: &str) -> Option<&'v Json> {
+    pub fn get(&self, name: &str) -> Option<&'v Json> {
         self.value.get(name)
     }
 
     /// A member that may be left out, or written `null`.
-    pub(crate) fn optional(&self, name: &str) -> Option<&'v Json> {
+    pub fn optional(&self, name: &str) -> Option<&'v Json> {
         self.get(name).filter(|value| **value != Json::Null)
     }
 
     /// Where member `name` is.
-    pub(crate) fn path_of(&self, name: &str) -> JsonPath {
+    pub fn path_of(&self, name: &str) -> JsonPath {
         self.path.key(name)
     }
 }
 
 impl<'a> Reader<'a> {
-    pub(crate) fn new(file: &'a str) -> Self {
+    pub fn new(file: &'a str) -> Self {
         Self {
             file,
             error: RefCell::new(None),
@@ -132,7 +133,7 @@ impl<'a> Reader<'a> {
     }
 
     /// `value` if nothing read was wrong, else the first error.
-    pub(crate) fn finish<T>(self, value: T) -> Result<T, ContentError> {
+    pub fn finish<T>(self, value: T) -> Result<T, ContentError> {
         match self.error.into_inner() {
             Some(error) => Err(error),
             None => Ok(value),
@@ -141,7 +142,7 @@ impl<'a> Reader<'a> {
 
     /// Notes an error at `path` in this file, unless one came first.
     #[cold]
-    pub(crate) fn fail(&self, path: JsonPath, message: String) {
+    pub fn fail(&self, path: JsonPath, message: String) {
         self.keep(ContentError {
             file: self.file.to_owned(),
             position: None,
@@ -156,7 +157,7 @@ impl<'a> Reader<'a> {
     }
 
     /// `value`, found at `path`, as an object whose member names are all in `known`.
-    pub(crate) fn object<'v>(&self, value: &'v Json, path: JsonPath, known: &[&str]) -> Object<'v> {
+    pub fn object<'v>(&self, value: &'v Json, path: JsonPath, known: &[&str]) -> Object<'v> {
         match value.as_object() {
             None => self.fail(path.clone(), "expected an object".to_owned()),
             Some(members) => {
@@ -177,7 +178,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A member that must be a string.
-    pub(crate) fn string(&self, object: &Object<'_>, name: &str) -> String {
+    pub fn string(&self, object: &Object<'_>, name: &str) -> String {
         match object.get(name) {
             Some(Json::String(text)) => return text.to_string(),
             Some(other) => self.wrong_type(object, name, "a string", other),
@@ -187,17 +188,17 @@ impl<'a> Reader<'a> {
     }
 
     /// Notes that member `name`, which must be there, is not.
-    pub(crate) fn missing(&self, object: &Object<'_>, name: &str) {
+    pub fn missing(&self, object: &Object<'_>, name: &str) {
         self.fail(object.path.clone(), format!("missing member {name:?}"));
     }
 
     /// A string member that may be left out.
-    pub(crate) fn optional_string(&self, object: &Object<'_>, name: &str) -> Option<String> {
+    pub fn optional_string(&self, object: &Object<'_>, name: &str) -> Option<String> {
         object.optional(name).map(|_| self.string(object, name))
     }
 
     /// A boolean member that may be left out (false).
-    pub(crate) fn flag(&self, object: &Object<'_>, name: &str) -> bool {
+    pub fn flag(&self, object: &Object<'_>, name: &str) -> bool {
         match object.optional(name) {
             Some(Json::Bool(flag)) => *flag,
             Some(other) => {
@@ -209,7 +210,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A count (a non-negative integer) that may be left out.
-    pub(crate) fn optional_count(&self, object: &Object<'_>, name: &str) -> Option<usize> {
+    pub fn optional_count(&self, object: &Object<'_>, name: &str) -> Option<usize> {
         let value = object.optional(name)?;
         match value {
             Json::Number(Number::Unsigned(count)) => usize::try_from(*count).ok(),
@@ -222,7 +223,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A count (a non-negative integer) that must be there.
-    pub(crate) fn count(&self, object: &Object<'_>, name: &str) -> usize {
+    pub fn count(&self, object: &Object<'_>, name: &str) -> usize {
         if object.optional(name).is_none() {
             self.missing(object, name);
         }
@@ -230,7 +231,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The items of an array member that may be left out (none), each with its path.
-    pub(crate) fn items<'v>(
+    pub fn items<'v>(
         &self,
         object: &Object<'v>,
         name: &str,
@@ -251,7 +252,7 @@ impl<'a> Reader<'a> {
     }
 
     /// An array of strings that may be left out (none).
-    pub(crate) fn strings(&self, object: &Object<'_>, name: &str) -> Vec<String> {
+    pub fn strings(&self, object: &Object<'_>, name: &str) -> Vec<String> {
         self.items(object, name)
             .filter_map(|(path, item)| match item {
                 Json::String(text) => Some(text.to_string()),
@@ -264,7 +265,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A `sim` member, read by the simulation's own options parser.
-    pub(crate) fn sim(&self, object: &Object<'_>) -> Option<SimConfig> {
+    pub fn sim(&self, object: &Object<'_>) -> Option<SimConfig> {
         read_sim(self.file, object.get("sim"))
             .map_err(|error| self.keep(error))
             .ok()

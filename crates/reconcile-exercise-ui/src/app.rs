@@ -1,7 +1,7 @@
 //! The pane's root: its state, kept in step with what the page gives it
 //! ([`PaneInput`]) and tells the page what it needs to know ([`PaneEvent`]).
 
-use reconcile_content::pane::{PaneEvent, PaneInput};
+use reconcile_protocol::pane::{PaneEvent, PaneInput};
 use yew::prelude::*;
 
 use crate::components::ExercisePane;

@@ -10,7 +10,7 @@
 //! typed [`state::ExerciseAction`] reduced in [`state::ExerciseState`]; the
 //! JS API's `check()` and `checkLoop()` run the code in the sandbox and decide
 //! (`learner.rs` only converts what they report). What the page and the pane
-//! tell each other is `reconcile_content::pane`'s types, as JSON text.
+//! tell each other is `reconcile_protocol::pane`'s types, as JSON text.
 //!
 //! It is a cdylib built like the JS API's modules (`cargo xtask ui-modules`,
 //! a Trunk `post_build` hook: cargo, wasm-bindgen `--target web`, wasm-opt)
@@ -50,7 +50,7 @@ pub mod hooks;
 pub mod learner;
 pub mod state;
 
-use reconcile_content::pane::{PaneEvent, PaneInput};
+use reconcile_protocol::pane::{PaneEvent, PaneInput};
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 use yew::AppHandle;

@@ -17,7 +17,7 @@
 //! Invariant: the page's reducer owns the one cursor, the settings links
 //! hold, and whether each view is open; the module simulates the run it is
 //! given once per revision and shows it at the page's cursor. What crosses
-//! is `reconcile_content::section`'s `SimulationInput` (JSON text) in and
+//! is `reconcile_protocol::section`'s `SimulationInput` (JSON text) in and
 //! `SimulationEvent`s out (the run's facts, the view the next pass reads,
 //! requests to move the cursor or change a setting, a lesson check's
 //! answer). The components only place and word what `reconcile_sim`
@@ -37,11 +37,11 @@
 //!
 //! The answers go out as `SimulationEvent`s in microtasks, never while the
 //! page is calling in: the run's facts first
-//! (`reconcile_content::simulation::RunFacts`: the moments, passes and pass
+//! (`reconcile_protocol::simulation::RunFacts`: the moments, passes and pass
 //! starts the page needs to move the cursor), then, after the app has drawn
 //! the cursor, the view the next pass reads. A setting changed in Faults and
 //! settings goes out as the whole settings
-//! (`reconcile_content::setting_change::SettingChange::apply` at the
+//! (`reconcile_protocol::setting_change::SettingChange::apply` at the
 //! cursor's pass).
 //!
 //! # Modules
@@ -74,7 +74,7 @@ pub mod state;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use reconcile_content::section::{SimulationEvent, SimulationInput};
+use reconcile_protocol::section::{SimulationEvent, SimulationInput};
 use reconcile_ui_shared::tree_id::claim_a_tree_id_the_page_does_not_use;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

@@ -3,8 +3,8 @@
 
 use std::cell::RefCell;
 
-use reconcile_content::control_plane::{ViewCursor, ViewInput, ViewRun};
 use reconcile_core::Scenario;
+use reconcile_protocol::control_plane::{ViewCursor, ViewInput, ViewRun};
 use reconcile_sim::picture::{position_of_moment, Picture, PictureReplay, Position};
 use reconcile_sim::{simulate, BackoffSeries, Moment, SimConfig, Swimlanes, Timeline};
 use reconcile_ui_shared::Shared;

@@ -22,7 +22,7 @@ struct Rule {
     forbidden: &'static [&'static str],
 }
 
-const RULES: [Rule; 14] = [
+const RULES: [Rule; 15] = [
     Rule {
         what: "the contract depends on serde and serde_json only",
         package: "reconcile-core",
@@ -52,8 +52,15 @@ const RULES: [Rule; 14] = [
         forbidden: &["reconcile-sim", "reconcile-content", "reconcile-check"],
     },
     Rule {
-        what: "the content crate knows nothing about the browser",
+        what: "the content crate knows neither the browser nor the messages that carry it",
         package: "reconcile-content",
+        features: &[],
+        direct_only: None,
+        forbidden: &[PROTOCOL],
+    },
+    Rule {
+        what: "the messages between the page and its modules know nothing about the browser",
+        package: PROTOCOL,
         features: &[],
         direct_only: None,
         forbidden: &[],
@@ -141,6 +148,7 @@ const RULES: [Rule; 14] = [
             PANE,
             SIMULATION_UI,
             "reconcile-content",
+            PROTOCOL,
             "reconcile-wasm",
             TS_GENERATOR,
         ],
@@ -196,6 +204,9 @@ const PANE: &str = "reconcile-exercise-ui";
 /// once its first view has painted: linked into the page, it would be in its
 /// first load again.
 const SIMULATION_UI: &str = "reconcile-simulation-ui";
+
+/// The messages between the page and the apps it loads on demand.
+const PROTOCOL: &str = "reconcile-protocol";
 
 /// What the page and the apps it loads on demand share.
 const UI_SHARED: &str = "reconcile-ui-shared";

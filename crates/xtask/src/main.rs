@@ -157,6 +157,8 @@ fn test() -> Result<(), String> {
                 "reconcile-sim",
                 "-p",
                 "reconcile-content",
+                "-p",
+                "reconcile-protocol",
             ],
         )
         .args(&deny),

@@ -1,7 +1,7 @@
 use std::rc::Rc;
 
-use reconcile_content::pane::{PaneEvent, PaneInput};
 use reconcile_core::export_scenario;
+use reconcile_protocol::pane::{PaneEvent, PaneInput};
 use yew::prelude::*;
 
 use super::use_on_demand::{use_on_demand, Bridge, OnDemand};

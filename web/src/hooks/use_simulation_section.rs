@@ -9,8 +9,8 @@
 
 use std::rc::Rc;
 
-use reconcile_content::control_plane::ViewCursor;
-use reconcile_content::section::{RunInput, SectionFrame, SimulationEvent, SimulationInput};
+use reconcile_protocol::control_plane::ViewCursor;
+use reconcile_protocol::section::{RunInput, SectionFrame, SimulationEvent, SimulationInput};
 use yew::prelude::*;
 
 use super::use_on_demand::{use_on_demand, Bridge, OnDemand};

@@ -7,8 +7,8 @@ use reconcile_content::lesson::{
     check_actions, check_choice, parse_lesson, ExerciseKind, Feedback, Lesson,
 };
 use reconcile_content::lesson_index::{self, LessonEntry};
-use reconcile_content::section::LessonQuestion;
 use reconcile_core::Plan;
+use reconcile_protocol::section::LessonQuestion;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct LessonState {

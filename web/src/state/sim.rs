@@ -12,10 +12,10 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use reconcile_content::control_plane::ViewRun;
-use reconcile_content::section::{LessonCheck, LessonQuestion, RunInput};
-use reconcile_content::simulation::{NextPassView, RunFacts};
 use reconcile_core::{export_scenario, Plan, Scenario};
+use reconcile_protocol::control_plane::ViewRun;
+use reconcile_protocol::section::{LessonCheck, LessonQuestion, RunInput};
+use reconcile_protocol::simulation::{NextPassView, RunFacts};
 use reconcile_sim::{Moment, SimConfig};
 
 use crate::shared::Shared;

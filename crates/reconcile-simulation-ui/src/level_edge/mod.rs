@@ -6,11 +6,11 @@
 //! conclusion, which a class link hides until revealed. The section draws it
 //! in its `<details>` (`section/components/run_views.rs`). The page keeps
 //! whether it is open, the cursor and whether the conclusion is hidden
-//! (`reconcile_content::control_plane::LevelEdgeInput`).
+//! (`reconcile_protocol::control_plane::LevelEdgeInput`).
 
 pub(crate) mod view;
 
-use reconcile_content::control_plane::{LevelEdgeInput, ViewCursor};
+use reconcile_protocol::control_plane::{LevelEdgeInput, ViewCursor};
 use reconcile_sim::{compare_level_edge, Lanes, LevelEdge};
 use reconcile_ui_shared::Shared;
 
@@ -69,8 +69,8 @@ impl LevelEdgeState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reconcile_content::control_plane::ViewRun;
     use reconcile_core::{check_scenario, export_scenario};
+    use reconcile_protocol::control_plane::ViewRun;
     use reconcile_sim::{SimConfig, WorldEvent};
 
     fn missed_delete_run() -> (ViewRun, LevelEdge) {

@@ -2,8 +2,8 @@
 //! the order the page drew it after its controls, and turns every click
 //! into a request to the page.
 
-use reconcile_content::section::SimulationEvent;
-use reconcile_content::setting_change::SettingChange;
+use reconcile_protocol::section::SimulationEvent;
+use reconcile_protocol::setting_change::SettingChange;
 use yew::prelude::*;
 
 use super::components::chart::convergence_chart;

@@ -6,10 +6,10 @@
 //! `mount_simulation` into the host the page keeps after the controls.
 //!
 //! Invariant: the page owns the cursor, the settings and whether each view
-//! is open (`reconcile_content::section::SimulationInput`); this simulates
+//! is open (`reconcile_protocol::section::SimulationInput`); this simulates
 //! the page's run once per revision ([`state::SectionState`]), shows it at
 //! the page's cursor, and asks the page for every change
-//! (`reconcile_content::section::SimulationEvent`).
+//! (`reconcile_protocol::section::SimulationEvent`).
 
 pub mod app;
 pub mod components;

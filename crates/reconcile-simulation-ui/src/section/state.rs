@@ -3,21 +3,21 @@
 //! at the cursor, and what it already told the page (the next pass's view
 //! for which cursor, which lesson checks, how many results downloads). No
 //! web dependency: the native tests below drive it with the page's
-//! messages (`reconcile_content::section`).
+//! messages (`reconcile_protocol::section`).
 //!
 //! Invariant: the page owns the cursor and the settings; this only answers.
 //! Each input's events come in one order: the run's facts first, then the
 //! next pass's view, then a lesson check's answer.
 
-use reconcile_content::control_plane::{LevelEdgeInput, ViewCursor, ViewInput, ViewRun};
 use reconcile_content::export_results;
 use reconcile_content::lesson::{check_pass_actions, check_passes, Feedback};
-use reconcile_content::section::{
+use reconcile_core::{plan, Scenario};
+use reconcile_protocol::control_plane::{LevelEdgeInput, ViewCursor, ViewInput, ViewRun};
+use reconcile_protocol::section::{
     LessonCheck, LessonQuestion, RunInput, SectionFrame, SimulationEvent, SimulationInput,
 };
-use reconcile_content::setting_change::SettingChange;
-use reconcile_content::simulation::{NextPassView, RunFacts};
-use reconcile_core::{plan, Scenario};
+use reconcile_protocol::setting_change::SettingChange;
+use reconcile_protocol::simulation::{NextPassView, RunFacts};
 use reconcile_sim::{simulate, Moment, PassViews, SimConfig, Timeline};
 use reconcile_ui_shared::Shared;
 
@@ -313,8 +313,8 @@ impl SectionState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reconcile_content::section::SectionFrame;
     use reconcile_core::{check_scenario, export_scenario};
+    use reconcile_protocol::section::SectionFrame;
     use reconcile_sim::{ScriptedEvent, WorldEvent};
 
     const DESIRED: &str = r#"{"a":{"replicas":1},"b":{"replicas":3}}"#;

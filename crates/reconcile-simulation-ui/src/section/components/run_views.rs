@@ -5,7 +5,7 @@
 //! open (and whether level vs edge's conclusion is hidden) is the page's:
 //! toggling one asks the page.
 
-use reconcile_content::section::SimulationEvent;
+use reconcile_protocol::section::SimulationEvent;
 use web_sys::HtmlDetailsElement;
 use yew::prelude::*;
 

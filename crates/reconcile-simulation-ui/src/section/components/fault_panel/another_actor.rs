@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::RunProps;
 
-use reconcile_content::setting_change::SettingChange;
+use reconcile_protocol::setting_change::SettingChange;
 
 /// Objects offered as targets at most.
 const TARGET_LIMIT: usize = 200;

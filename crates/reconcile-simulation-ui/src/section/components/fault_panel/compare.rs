@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::SettingProps;
 
-use reconcile_content::setting_change::SettingChange;
+use reconcile_protocol::setting_change::SettingChange;
 
 #[component]
 pub fn Compare(props: &SettingProps) -> Html {

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::SettingProps;
 
-use reconcile_content::setting_change::SettingChange;
+use reconcile_protocol::setting_change::SettingChange;
 
 use super::{input_value, percent, rate_of};
 

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::RunProps;
 
-use reconcile_content::setting_change::SettingChange;
+use reconcile_protocol::setting_change::SettingChange;
 
 use crate::section::state::SectionRun;
 

@@ -16,7 +16,7 @@ use reconcile_sim::SimConfig;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use reconcile_content::setting_change::SettingChange;
+use reconcile_protocol::setting_change::SettingChange;
 use reconcile_ui_shared::Shared;
 
 use crate::section::state::SectionRun;

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::SettingProps;
 
-use reconcile_content::setting_change::SettingChange;
+use reconcile_protocol::setting_change::SettingChange;
 
 /// Each choice: its value in settings and links, its label, what it does.
 const CHOICES: [(ObjectNaming, &str, &str, &str); 3] = [

@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use super::SettingProps;
 
-use reconcile_content::setting_change::SettingChange;
+use reconcile_protocol::setting_change::SettingChange;
 
 fn backoff_choices() -> [(&'static str, &'static str, BackoffPolicy); 3] {
     [

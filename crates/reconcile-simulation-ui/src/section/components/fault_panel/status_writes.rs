@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::SettingProps;
 
-use reconcile_content::setting_change::SettingChange;
+use reconcile_protocol::setting_change::SettingChange;
 
 #[component]
 pub fn StatusWritesField(props: &SettingProps) -> Html {

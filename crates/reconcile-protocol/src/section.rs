@@ -21,9 +21,9 @@ use reconcile_sim::SimConfig;
 use serde::{Deserialize, Serialize};
 
 use crate::control_plane::{ViewCursor, ViewRun};
-use crate::data::{read_json, ContentError, Object, Reader};
-use crate::lesson::Feedback;
 use crate::simulation::{NextPassView, RunFacts};
+use reconcile_content::data::{read_json, ContentError, Object, Reader};
+use reconcile_content::lesson::Feedback;
 
 /// How the page shows the section: a lesson's prediction hides it, and an
 /// embed's options choose its parts (docs/embedding.md).
@@ -144,23 +144,7 @@ impl SimulationEvent {
         const FILE: &str = "the simulation's message";
         let value = read_json(FILE, text)?;
         let reader = Reader::new(FILE);
-        let message = reader.object(
-            &value,
-            JsonPath::root(),
-            &[
-                "event",
-                "facts",
-                "next",
-                "position",
-                "open",
-                "show",
-                "revision",
-                "sim",
-                "show_script",
-                "id",
-                "feedback",
-            ],
-        );
+        let message = reader.object(&value, JsonPath::root(), EVENT_MEMBERS);
         let member = |name: &str| {
             let found = message.get(name);
             if found.is_none() {
@@ -216,8 +200,23 @@ impl SimulationEvent {
     }
 }
 
+/// The members [`SimulationEvent::from_json`] reads, of every event.
+pub(crate) const EVENT_MEMBERS: &[&str] = &[
+    "event",
+    "facts",
+    "next",
+    "position",
+    "open",
+    "show",
+    "revision",
+    "sim",
+    "show_script",
+    "id",
+    "feedback",
+];
+
 /// A [`Feedback`]'s members.
-const FEEDBACK: &[&str] = &["correct", "hint", "headline", "details"];
+pub(crate) const FEEDBACK: &[&str] = &["correct", "hint", "headline", "details"];
 
 fn read_feedback(reader: &Reader<'_>, feedback: &Object<'_>) -> Feedback {
     Feedback {

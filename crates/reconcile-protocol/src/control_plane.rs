@@ -14,18 +14,12 @@
 //! `SimConfig` give the same timeline. A test below checks it on every preset
 //! after the round trip through these types.
 //!
-//! [`ViewEvent`] is the views' old answer to the page. Nothing sends it now:
-//! the section answers with `SimulationEvent`s, which carry the same moves.
-//!
 //! Invariant: these only carry data. The page's reducer stays the only owner
 //! of the cursor and of whether the conclusion is hidden.
 
-use reconcile_core::path::JsonPath;
 use reconcile_core::{parse_scenario, Scenario};
 use reconcile_sim::{parse_options, SimConfig};
 use serde::{Deserialize, Serialize};
-
-use crate::data::{read_json, ContentError, Reader};
 
 /// The run the view shows: the page's scenario and settings as JSON text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,19 +61,6 @@ pub struct LevelEdgeInput {
     pub conclusion_hidden: bool,
 }
 
-/// A view to the page: `{"event": "move-to", "position": 3}` or
-/// `{"event": "reveal-conclusion"}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(tag = "event", rename_all = "kebab-case")]
-pub enum ViewEvent {
-    /// Move the cursor to a position of the timeline's moments (a swimlane
-    /// column was clicked, ← or → pressed on the lanes, a backoff point or
-    /// row chosen); the page clamps it to what is revealed.
-    MoveTo { position: usize },
-    /// Show level vs edge's conclusion ("Show the conclusion" was pressed).
-    RevealConclusion,
-}
-
 impl ViewRun {
     /// The scenario and the settings, read with core's and the simulation's
     /// own readers.
@@ -112,39 +93,6 @@ impl LevelEdgeInput {
     }
 }
 
-impl ViewEvent {
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
-    }
-
-    /// Reads what [`ViewEvent::to_json`] wrote.
-    pub fn from_json(text: &str) -> Result<Self, ContentError> {
-        const FILE: &str = "a view's message";
-        let value = read_json(FILE, text)?;
-        let reader = Reader::new(FILE);
-        let message = reader.object(&value, JsonPath::root(), &["event", "position"]);
-        let event = match reader.string(&message, "event").as_str() {
-            "reveal-conclusion" => {
-                if message.optional("position").is_some() {
-                    reader.fail(
-                        message.path_of("position"),
-                        "reveal-conclusion has no position".into(),
-                    );
-                }
-                ViewEvent::RevealConclusion
-            }
-            "move-to" => ViewEvent::MoveTo {
-                position: reader.count(&message, "position"),
-            },
-            other => {
-                reader.fail(message.path_of("event"), format!("unknown event {other:?}"));
-                ViewEvent::MoveTo { position: 0 }
-            }
-        };
-        reader.finish(event)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,7 +100,7 @@ mod tests {
     use reconcile_sim::{compare_level_edge, simulate};
 
     #[test]
-    fn input_and_events_read_back_as_written() {
+    fn inputs_read_back_as_written() {
         let input = ViewInput {
             run: Some(ViewRun {
                 scenario: r#"{"desired":{"a":1},"observed":{}}"#.into(),
@@ -165,12 +113,6 @@ mod tests {
             },
         };
         assert_eq!(ViewInput::from_json(&input.to_json()), Ok(input));
-        let moved = ViewEvent::MoveTo { position: 3 };
-        assert_eq!(moved.to_json(), r#"{"event":"move-to","position":3}"#);
-        assert_eq!(ViewEvent::from_json(&moved.to_json()), Ok(moved));
-        let reveal = ViewEvent::RevealConclusion;
-        assert_eq!(reveal.to_json(), r#"{"event":"reveal-conclusion"}"#);
-        assert_eq!(ViewEvent::from_json(&reveal.to_json()), Ok(reveal));
         let level_edge = LevelEdgeInput {
             run: None,
             cursor: ViewCursor {
@@ -188,17 +130,6 @@ mod tests {
 
     #[test]
     fn a_malformed_message_is_an_error_not_a_default() {
-        for wrong in [
-            r#"{"event":"move-to"}"#,
-            r#"{"event":"move-to","position":-1}"#,
-            r#"{"event":"move-to","position":"2"}"#,
-            r#"{"event":"move-to","position":2,"extra":1}"#,
-            r#"{"event":"jump","position":2}"#,
-            r#"{"event":"reveal-conclusion","position":2}"#,
-            r#""move-to""#,
-        ] {
-            assert!(ViewEvent::from_json(wrong).is_err(), "{wrong}");
-        }
         assert!(ViewInput::from_json("{}").is_err());
         assert!(LevelEdgeInput::from_json(
             r#"{"run":null,"cursor":{"position":0,"revealed":0,"event":null}}"#
@@ -216,7 +147,7 @@ mod tests {
     #[test]
     fn the_view_runs_what_the_page_runs_for_every_preset() {
         let mut checked = 0;
-        for preset in crate::presets::presets() {
+        for preset in reconcile_content::presets::presets() {
             // YAML presets reach the page through the YAML module; their
             // scenario is core's all the same, as the JSON ones test here.
             let Ok(scenario) =

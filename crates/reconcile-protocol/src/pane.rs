@@ -13,8 +13,8 @@ use reconcile_core::json::Json;
 use reconcile_core::path::JsonPath;
 use serde::{Deserialize, Serialize};
 
-use crate::data::{read_json, ContentError, Object, Reader};
-use crate::exercise::LearnerCode;
+use reconcile_content::data::{read_json, ContentError, Object, Reader};
+use reconcile_content::exercise::LearnerCode;
 
 /// The page to the pane, at mount and whenever one of these changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,11 +72,7 @@ impl PaneEvent {
         const FILE: &str = "the pane's message";
         let value = read_json(FILE, text)?;
         let reader = Reader::new(FILE);
-        let message = reader.object(
-            &value,
-            JsonPath::root(),
-            &["event", "code", "documents", "report"],
-        );
+        let message = reader.object(&value, JsonPath::root(), EVENT_MEMBERS);
         let event = match reader.string(&message, "event").as_str() {
             "edited" => PaneEvent::Edited {
                 code: code_of(&reader, &message),
@@ -106,14 +102,16 @@ impl PaneEvent {
     }
 }
 
+/// The members [`PaneEvent::from_json`] reads, of every event.
+pub(crate) const EVENT_MEMBERS: &[&str] = &["event", "code", "documents", "report"];
+
+/// A [`LearnerCode`]'s members.
+pub(crate) const CODE_MEMBERS: &[&str] = &["language", "source", "other"];
+
 /// `{"language", "source", "other"?}`, as serde writes a [`LearnerCode`].
 fn code_of(reader: &Reader<'_>, message: &Object<'_>) -> LearnerCode {
     let value = message.get("code").unwrap_or(&Json::Null);
-    let code = reader.object(
-        value,
-        message.path_of("code"),
-        &["language", "source", "other"],
-    );
+    let code = reader.object(value, message.path_of("code"), CODE_MEMBERS);
     let language = reader.string(&code, "language");
     let language = Language::from_id(&language).unwrap_or_else(|| {
         reader.fail(

@@ -21,7 +21,7 @@ use reconcile_sim::events::SimEvent;
 use reconcile_sim::{next_plan_view, Moment, PassViews, Timeline};
 use serde::Serialize;
 
-use crate::data::{read_json, ContentError, Reader};
+use reconcile_content::data::{read_json, ContentError, Reader};
 
 /// One moment of a run, with what the page needs to know about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -219,11 +219,7 @@ impl RunFacts {
 
     /// The facts in `value`, found at `path` (a message's member).
     pub(crate) fn read(reader: &Reader<'_>, value: &Json, path: JsonPath) -> Self {
-        let facts = reader.object(
-            value,
-            path,
-            &["revision", "moments", "passes", "events", "pass_starts"],
-        );
+        let facts = reader.object(value, path, FACTS_MEMBERS);
         let moments = reader
             .items(&facts, "moments")
             .map(|(path, item)| read_moment(reader, item, path))
@@ -333,11 +329,7 @@ impl NextPassView {
 
     /// The view in `value`, found at `path` (a message's member).
     pub(crate) fn read(reader: &Reader<'_>, value: &Json, path: JsonPath) -> Self {
-        let message = reader.object(
-            value,
-            path,
-            &["revision", "position", "pass", "view", "note"],
-        );
+        let message = reader.object(value, path, NEXT_PASS_MEMBERS);
         NextPassView {
             revision: reader.count(&message, "revision"),
             position: reader.count(&message, "position"),
@@ -382,6 +374,13 @@ fn owner_deleted_note(at: &str) -> String {
     )
 }
 
+/// The members of [`RunFacts`], of [`NextPassView`] and of a [`MomentFact`]
+/// (of every kind), as their readers take them.
+pub(crate) const FACTS_MEMBERS: &[&str] =
+    &["revision", "moments", "passes", "events", "pass_starts"];
+pub(crate) const NEXT_PASS_MEMBERS: &[&str] = &["revision", "position", "pass", "view", "note"];
+pub(crate) const MOMENT_MEMBERS: &[&str] = &["kind", "pass", "index", "after_pass", "script"];
+
 /// An array item that must be a count.
 fn count_of(reader: &Reader<'_>, item: &Json, path: JsonPath) -> usize {
     match item {
@@ -395,11 +394,7 @@ fn count_of(reader: &Reader<'_>, item: &Json, path: JsonPath) -> usize {
 }
 
 fn read_moment(reader: &Reader<'_>, item: &Json, path: JsonPath) -> MomentFact {
-    let moment = reader.object(
-        item,
-        path,
-        &["kind", "pass", "index", "after_pass", "script"],
-    );
+    let moment = reader.object(item, path, MOMENT_MEMBERS);
     let count = |name| reader.count(&moment, name);
     match reader.string(&moment, "kind").as_str() {
         "start" => MomentFact::Start,
@@ -437,7 +432,7 @@ mod tests {
     /// [`runs`] with the scenario and settings each came from.
     fn runs_of_presets() -> Vec<(String, reconcile_core::Scenario, SimConfig, Timeline)> {
         let mut runs = Vec::new();
-        for preset in crate::presets::presets() {
+        for preset in reconcile_content::presets::presets() {
             let Ok(scenario) =
                 check_scenario(&preset.desired, &preset.observed, &preset.finalizers)
             else {
