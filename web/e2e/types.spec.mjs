@@ -84,7 +84,7 @@ test("reconcile.d.ts declares exactly what the built module returns", async ({ p
       // Every event closes the watch: each new watch replays what it missed; a periodic resync too.
       [
         { desired: { a: 1 }, observed: {} },
-        { watchBreakRate: 1, resyncPeriodMs: 1000, script: [{ afterPass: 1, event: { kind: "delete", name: "a" } }] },
+        { watchBreakRate: 1, resyncPeriodMs: 30, script: [{ afterPass: 1, event: { kind: "delete", name: "a" } }] },
       ],
       // An API server restart with a delete in flight: 410 Gone, then a list.
       [
