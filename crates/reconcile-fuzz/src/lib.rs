@@ -431,8 +431,9 @@ fn field_path(u: &mut Unstructured<'_>) -> Result<Vec<String>> {
 }
 
 fn world_event(u: &mut Unstructured<'_>) -> Result<WorldEvent> {
-    Ok(match u.int_in_range(0..=4)? {
+    Ok(match u.int_in_range(0..=5)? {
         0 => WorldEvent::Delete { name: sim_name(u)? },
+        5 => WorldEvent::RestartApiServer,
         1 => WorldEvent::Drift {
             name: sim_name(u)?,
             path: field_path(u)?,
@@ -531,6 +532,11 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
         backoff: backoff(u)?,
         action_ms: millis(u)?,
         watch_latency_ms: millis(u)?,
+        custom_resource_watch_latency_ms: if u.arbitrary()? {
+            Some(millis(u)?)
+        } else {
+            None
+        },
         finalizer_owner_delay_ms: millis(u)?,
         restart_delay_ms: millis(u)?,
         stuck_finalizers: short_list(u, 2, |u| {
