@@ -274,3 +274,39 @@ fn a_long_status_write_holds_the_resync_ticks_back() {
         timeline.events.entries.len()
     );
 }
+
+/// A resync re-delivers every cached object as an update with an unchanged
+/// generation (client-go `sharedIndexInformer`, `OnUpdate` during a resync),
+/// so `GenerationChangedPredicate` drops the custom resource's (controller-
+/// runtime `pkg/predicate/predicate.go`, `GenerationChangedPredicate.Update`).
+/// Here nothing watches the owned objects, so only a resync could repair a
+/// delete: without the predicate it does; with it, nothing ever will.
+#[test]
+fn the_generation_changed_predicate_drops_the_custom_resources_resync() {
+    let options = r#""resyncPeriodMs":50,"watchOwned":false,
+        "script":[{"afterPass":1,"event":{"kind":"delete","name":"a"}}]"#;
+    let plain = run(&format!("{{{options}}}"));
+    assert!(
+        plain.passes.iter().any(|p| p.trigger == Trigger::Resync),
+        "a resync repairs the delete"
+    );
+    assert!(
+        matches!(plain.verdict, Verdict::Converged { .. }),
+        "{}",
+        plain.verdict
+    );
+    let filtered = run(&format!(
+        r#"{{{options},"generationChangedPredicate":true}}"#
+    ));
+    assert!(filtered.passes.iter().all(|p| p.trigger != Trigger::Resync));
+    assert!(
+        matches!(
+            filtered.verdict,
+            Verdict::NotConverging {
+                reason: NotConvergingReason::NoTrigger { out_of_sync: 1 }
+            }
+        ),
+        "{}",
+        filtered.verdict
+    );
+}

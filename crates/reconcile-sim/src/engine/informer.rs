@@ -258,6 +258,23 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// Whether a resync queues the key: it re-delivers every cached object
+    /// as an update. The custom resource's passes the predicate only without
+    /// `GenerationChangedPredicate` (the generation is unchanged); an owned
+    /// object's queues its controller, when the controller watches them.
+    pub(super) fn resync_queues_the_key(&self) -> bool {
+        if !self.config.generation_changed_predicate {
+            return true;
+        }
+        self.config.watch_owned
+            && self
+                .owner_refs
+                .controller_uid()
+                .is_some_and(|uid| self.informer.cache.names_owned_by(uid).next().is_some())
+    }
+}
+
 /// Writes the cache has not heard of yet, for the status grid's "cache
 /// against store": a few names at a time, so each pass compares only these.
 impl Engine {

@@ -542,7 +542,9 @@ impl Engine {
             Scheduled::Resync { incarnation } => {
                 if incarnation == self.incarnation {
                     self.informer.resynced = true;
-                    self.enqueue(Trigger::Resync);
+                    if self.resync_queues_the_key() {
+                        self.enqueue(Trigger::Resync);
+                    }
                     self.schedule_resync(self.now);
                 }
             }

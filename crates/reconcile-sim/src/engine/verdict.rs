@@ -125,7 +125,9 @@ impl Engine {
         if let Some(reason) = self.stuck_finalizer() {
             return Some(Verdict::NotConverging { reason });
         }
-        let resync_on = self.config.resync_period_ms.is_some_and(|p| p > 0);
+        // A resync that queues nothing (the predicate drops it) never helps.
+        let resync_on =
+            self.config.resync_period_ms.is_some_and(|p| p > 0) && self.resync_queues_the_key();
         let periodic = self
             .events
             .values()
