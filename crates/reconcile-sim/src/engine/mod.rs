@@ -512,6 +512,31 @@ impl Engine {
         }
     }
 
+    /// A tick that queued nothing: the next can queue something only once
+    /// another event has changed the cache, so the ticks before it are
+    /// skipped (each would do nothing, and a far event would take millions).
+    /// With nothing else pending, no tick follows.
+    fn schedule_resync_after_next_event(&mut self) {
+        let Some(period) = self.config.resync_period_ms.filter(|p| *p > 0) else {
+            return;
+        };
+        let period = self.informer.resync_period(period);
+        let next = self
+            .events
+            .iter()
+            .filter(|(_, e)| !matches!(e, Scheduled::Resync { .. }))
+            .map(|(&(at, _), _)| at)
+            .min();
+        let Some(next) = next else { return };
+        let ticks = next.saturating_sub(self.now).div_ceil(period).max(1);
+        if let Some(delay) = period.checked_mul(ticks) {
+            let what = Scheduled::Resync {
+                incarnation: self.incarnation,
+            };
+            self.schedule_after(self.now, delay, what);
+        }
+    }
+
     fn handle(&mut self, scheduled: Scheduled) {
         match scheduled {
             Scheduled::Listed { incarnation } => {
@@ -544,8 +569,10 @@ impl Engine {
                     self.informer.resynced = true;
                     if self.resync_queues_the_key() {
                         self.enqueue(Trigger::Resync);
+                        self.schedule_resync(self.now);
+                    } else {
+                        self.schedule_resync_after_next_event();
                     }
-                    self.schedule_resync(self.now);
                 }
             }
             Scheduled::QueueWake { incarnation, .. } => {
