@@ -9,7 +9,7 @@ test.use({
   // The panic, logged with its stack, and the trap that the release build's
   // abort turns it into: expected here, and nothing else.
   expectedProblems:
-    /^console error: panicked at web\/src\/app\.rs:\d+:\d+:\ndeliberate panic on edit, requested with \?debug=panic\n|^page error: unreachable$/,
+    /^console error: panicked at web\/src\/hooks\/use_page_callbacks\.rs:\d+:\d+:\ndeliberate panic on edit, requested with \?debug=panic\n|^page error: unreachable$/,
 });
 
 test("a panic shows a banner that keeps the work, copies debug info and reloads the state", async ({ page }) => {
@@ -48,7 +48,7 @@ test("a panic shows a banner that keeps the work, copies debug info and reloads 
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(PANIC_MESSAGE);
   const info = await page.evaluate(() => navigator.clipboard.readText());
   expect(info).toMatch(/^Reconcile Playground \d+\.\d+\.\d+ panicked\n/);
-  expect(info).toMatch(/\nLocation: web\/src\/app\.rs:\d+:\d+\n/);
+  expect(info).toMatch(/\nLocation: web\/src\/hooks\/use_page_callbacks\.rs:\d+:\d+\n/);
   expect(info).toContain(`\nUser agent: ${await page.evaluate(() => navigator.userAgent)}\n`);
   expect(info).toContain(`\nState: ${page.url()}\n`);
   // Text only: the banner holds no element it did not build itself.
