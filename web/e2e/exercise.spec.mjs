@@ -215,6 +215,8 @@ test("the code survives a reload and travels in a share link; another language k
   await page.getByLabel("Language").selectOption("javascript");
   await expect(code(page)).toHaveValue(RIGHT_RECONCILE);
   await expect.poll(() => autosaved(page)).toContain('"language":"javascript"');
+  // The language is saved before the code: wait for the code too.
+  await expect.poll(() => autosaved(page)).toContain(JSON.stringify(RIGHT_RECONCILE).slice(1, -1));
   await page.reload();
   await expect(code(page)).toHaveValue(RIGHT_RECONCILE);
   await page.keyboard.press("Control+s");
