@@ -122,7 +122,8 @@ async function checkOffline(d) {
     await d.waitFor(check, [], { what: "the pane's Check button" });
     // The starter returns nothing, so the check fails at its first case.
     const failed = () => (document.querySelector(".exercise-pane .check-status")?.textContent ?? "").startsWith("Failed");
-    await d.waitFor(failed, [], { timeout: 30000, what: "a check's result" });
+    // After the memory-heavy sandbox checks WebKit can take a while to start the next sandbox.
+    await d.waitFor(failed, [], { timeout: 60000, what: "a check's result" });
   };
   await d.goto("/?exercise=reconcile&lang=javascript");
   await d.waitFor(() => navigator.serviceWorker?.controller !== null, [], { what: "the worker serving the page" });
