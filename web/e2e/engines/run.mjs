@@ -67,8 +67,7 @@ async function runEngine(engine) {
   const driver = engine === "firefox" ? await firefox(base) : await webkit(base, port + 1, running.start);
   try {
     for (const name of flowNames) await attempt(`${engine} › flows › ${name}`, () => flows[name](driver));
-    // Before the sandbox's checks: in CI, after their memory-heavy Python runs, WebKit's
-    // check here timed out at 60 s twice, where alone it takes 30 s.
+    // Before the sandbox's checks and their memory-heavy Python runs.
     if (!only || only.includes("offline")) {
       await attempt(`${engine} › offline › your reconcile checks with no server`, () => checkOffline(driver));
     }
@@ -123,17 +122,23 @@ async function checkOffline(d) {
   const status = () => document.querySelector(".exercise-pane .check-status")?.textContent ?? "";
   const checked = async (where) => {
     await d.waitFor(check, [], { what: "the pane's Check button" });
-    // The starter returns nothing, so the check fails at its first case.
+    // The starter returns nothing, so the check fails at its first case. WebKitGTK at
+    // times stalls such a check for about 50 s, online or not, its page unresponsive
+    // (in about a third of the runs here); 120 s lets that pass, and fails a lost check.
     const failed = () => (document.querySelector(".exercise-pane .check-status")?.textContent ?? "").startsWith("Failed");
     try {
-      await d.waitFor(failed, [], { timeout: 60000, what: `a check's result ${where}` });
+      const t = Date.now();
+      await d.waitFor(failed, [], { timeout: 120000, what: `a check's result ${where}` });
+      if (process.env.ENGINE_REPORTS) console.log(`  report checked ${where} in ${Date.now() - t} ms`);
     } catch (error) {
       const frame = await d.evaluate(() => document.querySelector('iframe[title="Sandbox for your code"]')?.getAttribute("src") ?? null);
       throw new Error(`${error.message}; the status read ${JSON.stringify(await d.evaluate(status))}, the sandbox frame ${JSON.stringify(frame)}`);
     }
   };
+  const t = Date.now();
   await d.goto("/?exercise=reconcile&lang=javascript");
   await d.waitFor(() => navigator.serviceWorker?.controller !== null, [], { what: "the worker serving the page" });
+  if (process.env.ENGINE_REPORTS) console.log(`  report the worker served the page after ${Date.now() - t} ms`);
   await checked("online");
   process.kill(-server.pid, "SIGTERM");
   await new Promise((resolve) => server.once("exit", resolve));
