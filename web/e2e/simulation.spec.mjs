@@ -311,3 +311,17 @@ test("restarting the API server with a delete in flight ends in 410, a list and 
   await expect(timeline).toContainText("the objects' informer listed again: its cache now matches the API server, and the deletes it missed are synthesized for the handlers: b");
   await expect(verdict(page)).toContainText("Converged after");
 });
+
+// Issue 29, step 4: a pod on a node stays Terminating until the kubelet has
+// stopped it; an unscheduled one goes at once, and comes back first.
+test("a deleted pod on a node terminates until the kubelet stops it", async ({ page }) => {
+  await choosePreset(page, "A pod's grace period");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("Converged after 5 passes");
+  const timeline = page.locator(".pass-list");
+  await expect(timeline).toContainText(
+    "the kubelet stopped Pod/default/web-0's containers and deleted it with grace period 0: the API server removed it",
+  );
+  await expect(passes(page).nth(1)).toContainText("CREATE Pod/default/web-1 → ok");
+  await expect(passes(page).nth(3)).toContainText("CREATE Pod/default/web-0 → ok");
+});

@@ -53,6 +53,7 @@ pub const PRESET_FILES: &[(&str, &str)] = &[
     content_file!("presets", "14-stale-cache.json"),
     content_file!("presets", "15-status-timestamp.json"),
     content_file!("presets", "16-stale-update.json"),
+    content_file!("presets", "17-graceful-pod-deletion.json"),
 ];
 
 /// Parses one preset file; `file` names it in errors. Read through core's

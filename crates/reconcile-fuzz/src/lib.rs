@@ -538,6 +538,7 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
             None
         },
         finalizer_owner_delay_ms: millis(u)?,
+        pod_stop_ms: millis(u)?,
         restart_delay_ms: millis(u)?,
         stuck_finalizers: short_list(u, 2, |u| {
             Ok(FinalizerRef {

@@ -27,7 +27,7 @@ mod run;
 mod views;
 
 pub use control_plane::{
-    apiserver, defaulting, ownership, reflector_backoff, rng, sorted, status, watch_cache,
+    apiserver, defaulting, ownership, pods, reflector_backoff, rng, sorted, status, watch_cache,
     workqueue, world,
 };
 pub use controllers::{

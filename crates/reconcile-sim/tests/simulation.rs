@@ -2388,6 +2388,8 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                 // Now and then the custom resource's reflector lags on its own.
                 custom_resource_watch_latency_ms: (seed % 7 == 4)
                     .then_some(watch_latency_ms * 3 + 1),
+                // Only pod manifests use it; the names here are of a generic kind.
+                pod_stop_ms: 1000,
                 seed,
                 max_passes: 60,
                 failure_rate,

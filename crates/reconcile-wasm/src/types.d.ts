@@ -268,7 +268,13 @@ generationChangedPredicate: boolean,
  * Delay from a write of the custom resource to its watch event
  * reaching the controller: its reflector's own. `None`: `watchLatencyMs`.
  */
-customResourceWatchLatencyMs: number | null, };
+customResourceWatchLatencyMs: number | null, 
+/**
+ * How long a node's kubelet takes to stop a deleted pod's containers.
+ * It then deletes the pod with grace period 0; at the latest when the
+ * pod's grace period ends (see `crate::pods`).
+ */
+podStopMs: number, };
 
 /**
  * `simulate`'s options: any of the settings of a `SimConfig`; the others keep
@@ -298,6 +304,7 @@ customResourceWatchLatencyMs: number | null, };
  * - `statusWrites`: `"none"`
  * - `generationChangedPredicate`: `false`
  * - `customResourceWatchLatencyMs`: `null`
+ * - `podStopMs`: `1000`
  */
 export type SimOptions = Partial<SimConfig>;
 
@@ -410,6 +417,10 @@ informer: WatchedKind, deleted: Array<string>, } | { "kind": "deferred", trigger
 /**
  * It was the last one: the API server deleted the object in that update.
  */
+objectDeleted: boolean, } | { "kind": "pod-stopped", object: string, 
+/**
+ * Gone from the store; false while finalizers are pending.
+ */
 objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, } | { "kind": "garbage-collector", action: GcAction, };
 
 export type LogEntry = { at: number, 
@@ -431,6 +442,10 @@ informer: WatchedKind, resourceVersion: number, oldest: number, } | { "kind": "r
 informer: WatchedKind, deleted: Array<string>, } | { "kind": "deferred", trigger: Trigger, } | { "kind": "external-event", event: WorldEvent, effect: string, } | { "kind": "finalizer-removed", object: string, finalizer: string, 
 /**
  * It was the last one: the API server deleted the object in that update.
+ */
+objectDeleted: boolean, } | { "kind": "pod-stopped", object: string, 
+/**
+ * Gone from the store; false while finalizers are pending.
  */
 objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, } | { "kind": "garbage-collector", action: GcAction, });
 

@@ -23,9 +23,9 @@
 //!   object, as the store does, before deciding whether it goes at once.
 //!
 //! # Caveats
-//! - No grace periods: every object deletes like a kind without graceful
-//!   deletion (deletionGracePeriodSeconds 0), as custom resources and most
-//!   built-in kinds do. Pods' graceful deletion is not modelled.
+//! - Only pods have a grace period ([`crate::pods`]); every other kind
+//!   deletes like one without graceful deletion, as custom resources and
+//!   most built-in kinds do.
 //! - Defaulting ([`crate::defaulting`]) applies to every write, before an
 //!   update is compared with what is stored; objects of the starting
 //!   Observed state are taken as stored. No other admission, dry run,
@@ -43,8 +43,9 @@ pub use crate::control_plane::propagation::{
 };
 use crate::defaulting::apply_defaults;
 use crate::ownership::OwnerRefs;
+use crate::pods::{self, PendingDelete};
 use crate::workqueue::Millis;
-use crate::world::World;
+use crate::world::{ObjectMeta, World};
 
 /// apiserver's `OptimisticLockErrorMsg`.
 pub const OPTIMISTIC_LOCK_ERROR: &str =
@@ -197,7 +198,9 @@ impl World {
         if deleting {
             validate_no_new_finalizers(name, &finalizers, old)?;
         }
-        if finalizers.is_empty() && deleting {
+        // `ShouldDeleteDuringUpdate`: not while a grace period runs.
+        let graceful = meta.deletion_grace_period_seconds.is_some_and(|s| s != 0);
+        if finalizers.is_empty() && deleting && !graceful {
             self.remove(name);
             return Ok(UpdateOutcome::Deleted);
         }
@@ -233,7 +236,9 @@ impl World {
         Ok(UpdateOutcome::Updated)
     }
 
-    /// DELETE: gone at once, or terminating while finalizers are pending.
+    /// DELETE: gone at once; terminating while finalizers are pending; or,
+    /// for a running pod, terminating for its grace period
+    /// (`Store.Delete` with `rest.BeforeDelete`).
     pub fn delete(
         &mut self,
         name: &str,
@@ -250,8 +255,26 @@ impl World {
                 name: name.to_owned(),
             });
         }
+        let grace = match self.before_delete(name, &meta, options, now) {
+            BeforeDelete::Pending => return Ok(DeleteOutcome::Terminating { written: false }),
+            BeforeDelete::NotGraceful => None,
+            BeforeDelete::Graceful(grace) => Some(grace),
+        };
         let old = self.pending(name).to_vec();
         let (changed, finalizers) = deletion_finalizers_for_gc(&old, options, strategy);
+        if let Some((deletion_timestamp, seconds)) = grace {
+            // `updateForGracefulDeletionAndFinalizers`: gone now only with no
+            // grace left and no finalizer pending.
+            if seconds == 0 && finalizers.is_empty() {
+                self.remove(name);
+                return Ok(DeleteOutcome::Deleted);
+            }
+            if changed {
+                self.put_finalizers(name, finalizers);
+            }
+            self.mark_graceful(name, deletion_timestamp, seconds);
+            return Ok(DeleteOutcome::Terminating { written: true });
+        }
         if finalizers.is_empty() {
             self.remove(name);
             return Ok(DeleteOutcome::Deleted);
@@ -270,6 +293,55 @@ impl World {
             written: started || changed,
         })
     }
+
+    /// `rest.BeforeDelete`'s grace period for a delete of `name` at `now`.
+    fn before_delete(
+        &self,
+        name: &str,
+        meta: &ObjectMeta,
+        options: &DeleteOptions,
+        now: Millis,
+    ) -> BeforeDelete {
+        let requested = options.grace_period_seconds;
+        let Some(&deletion_timestamp) = self.terminating.get(name) else {
+            let period = self
+                .observed
+                .get(name)
+                .and_then(|spec| pods::grace_period(spec, requested));
+            return match period {
+                None => BeforeDelete::NotGraceful,
+                Some(seconds) => {
+                    BeforeDelete::Graceful((now.saturating_add(seconds_ms(seconds)), seconds))
+                }
+            };
+        };
+        let current = meta.deletion_grace_period_seconds;
+        match pods::pending_delete(current, requested) {
+            PendingDelete::NotGraceful => BeforeDelete::NotGraceful,
+            PendingDelete::Pending => BeforeDelete::Pending,
+            PendingDelete::Shorten(seconds) => {
+                // The same start, a shorter period.
+                let start = deletion_timestamp.saturating_sub(seconds_ms(current.unwrap_or(0)));
+                BeforeDelete::Graceful((start.saturating_add(seconds_ms(seconds)), seconds))
+            }
+        }
+    }
+}
+
+/// What `rest.BeforeDelete` decided.
+enum BeforeDelete {
+    /// No grace period: removed at once, or waiting for finalizers.
+    NotGraceful,
+    /// A grace period is running and stands: nothing to write.
+    Pending,
+    /// A grace period starts or is shortened: (deletionTimestamp, seconds).
+    Graceful((Millis, i64)),
+}
+
+fn seconds_ms(seconds: i64) -> Millis {
+    Millis::try_from(seconds.max(0))
+        .unwrap_or(Millis::MAX)
+        .saturating_mul(1000)
 }
 
 fn not_found(name: &str) -> ApiError {

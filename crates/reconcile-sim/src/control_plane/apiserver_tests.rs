@@ -6,8 +6,9 @@
 //! - `store_test.go` tests of list, watch, hooks, key functions, TTL,
 //!   DeleteCollection, dry run, generateName retries and cached objects: the
 //!   playground models none of them.
-//! - `TestGracefulStoreCanDeleteIfExistingGracePeriodZero`,
-//!   `TestStoreGracefulDeleteWithResourceVersion`: grace periods are not modelled.
+//! - Upstream's graceful store uses a test strategy that takes any period it
+//!   is given; here only pods are graceful, so those tests delete a `v1` Pod
+//!   manifest scheduled to a node.
 //! - `TestStoreUpdate`'s admission and create-on-update cases: no admission, and
 //!   no kind here allows create on update.
 
@@ -31,6 +32,27 @@ fn create(store: &mut World, name: &str, finalizers: &[&str]) {
     store
         .create(&Arc::from(name), node("machine"), strings(finalizers))
         .expect("created");
+}
+
+/// A `v1` Pod manifest scheduled to `machine`: the graceful strategy's object.
+fn pod_on(machine: &str) -> Json {
+    serde_json::from_str(&format!(
+        r#"{{"apiVersion":"v1","kind":"Pod","spec":{{"nodeName":"{machine}"}}}}"#
+    ))
+    .expect("a pod")
+}
+
+fn create_pod(store: &mut World, name: &str, finalizers: &[&str]) {
+    store
+        .create(&Arc::from(name), pod_on("machine"), strings(finalizers))
+        .expect("created");
+}
+
+fn grace(seconds: i64) -> DeleteOptions {
+    DeleteOptions {
+        grace_period_seconds: Some(seconds),
+        ..DeleteOptions::default()
+    }
 }
 
 fn version(store: &World, name: &str) -> u64 {
@@ -284,13 +306,140 @@ fn test_non_graceful_store_handle_finalizers() {
     assert_store_handles_finalizers();
 }
 
-/// apiserver `store_test.go` `TestGracefulStoreHandleFinalizers`. The
-/// playground has no grace periods; deleted with `NewDeleteOptions(0)`, as
-/// upstream does here, the graceful store goes through the same steps and
-/// assertions as the non-graceful one.
+/// apiserver `store_test.go` `TestGracefulStoreHandleFinalizers`: a pod
+/// deleted with grace period 0 stays while it has a finalizer, and goes with
+/// the update that removes it.
 #[test]
 fn test_graceful_store_handle_finalizers() {
-    assert_store_handles_finalizers();
+    for garbage_collection in [true, false] {
+        let strategy = DeleteStrategy {
+            garbage_collection,
+            ..DeleteStrategy::default()
+        };
+        let mut store = empty_store();
+        create_pod(&mut store, "foo", &["foo.com/x"]);
+        let outcome = store.delete("foo", &grace(0), &strategy, 42);
+        assert_eq!(outcome, Ok(DeleteOutcome::Terminating { written: true }));
+        let meta = store.meta("foo").expect("kept: it has a finalizer");
+        assert_eq!(meta.deletion_grace_period_seconds, Some(0));
+        let keep = Update {
+            finalizers: Some(strings(&["foo.com/x"])),
+            spec: Some(pod_on("machine")),
+            resource_version: Some(meta.resource_version),
+            ..Update::default()
+        };
+        store.update("foo", keep).expect("updated");
+        let meta = store.meta("foo").expect("still has a finalizer");
+        let last = Update {
+            finalizers: Some(Vec::new()),
+            spec: Some(pod_on("anothermachine")),
+            resource_version: Some(meta.resource_version),
+            ..Update::default()
+        };
+        assert_eq!(store.update("foo", last), Ok(UpdateOutcome::Deleted));
+        assert!(store.meta("foo").is_none(), "removed with its finalizer");
+    }
+}
+
+/// apiserver `store_test.go` `TestStoreGracefulDeleteWithResourceVersion`:
+/// grace period 0 and the current resourceVersion delete a pod at once.
+#[test]
+fn test_store_graceful_delete_with_resource_version() {
+    let mut store = empty_store();
+    let missing = store.delete("foo", &grace(0), &DeleteStrategy::default(), 0);
+    assert!(matches!(missing, Err(ApiError::NotFound { .. })));
+    create_pod(&mut store, "foo", &[]);
+    let options = DeleteOptions {
+        resource_version: Some(version(&store, "foo")),
+        ..grace(0)
+    };
+    let outcome = store.delete("foo", &options, &DeleteStrategy::default(), 0);
+    assert_eq!(outcome, Ok(DeleteOutcome::Deleted));
+    assert!(store.meta("foo").is_none());
+}
+
+/// A scheduled pod deleted with its default grace stays, terminating, with
+/// deletionTimestamp at the end of the grace period and a new generation;
+/// a second delete changes nothing; the kubelet's delete with grace 0 removes
+/// it (`BeforeDelete`, `updateForGracefulDeletionAndFinalizers`).
+#[test]
+fn a_running_pod_terminates_for_its_grace_period() {
+    let mut store = empty_store();
+    create_pod(&mut store, "web-0", &[]);
+    let strategy = DeleteStrategy::default();
+    let initial = store.meta("web-0").expect("created");
+    let outcome = store.delete("web-0", &DeleteOptions::default(), &strategy, 1_000);
+    assert_eq!(outcome, Ok(DeleteOutcome::Terminating { written: true }));
+    let meta = store.meta("web-0").expect("terminating");
+    assert_eq!(store.terminating.get("web-0"), Some(&31_000));
+    assert_eq!(meta.deletion_grace_period_seconds, Some(30));
+    assert_eq!(meta.generation, initial.generation + 1);
+    let again = store.delete("web-0", &DeleteOptions::default(), &strategy, 2_000);
+    assert_eq!(again, Ok(DeleteOutcome::Terminating { written: false }));
+    assert_eq!(store.meta("web-0"), Some(meta));
+    let kubelet = store.delete("web-0", &grace(0), &strategy, 3_000);
+    assert_eq!(kubelet, Ok(DeleteOutcome::Deleted));
+}
+
+/// A shorter grace period moves the deletionTimestamp back by the
+/// difference, without a new generation (`BeforeDelete`).
+#[test]
+fn a_shorter_grace_period_moves_the_deletion_timestamp() {
+    let mut store = empty_store();
+    create_pod(&mut store, "web-0", &["example.com/drain"]);
+    let strategy = DeleteStrategy::default();
+    store
+        .delete("web-0", &DeleteOptions::default(), &strategy, 1_000)
+        .expect("terminating");
+    let generation = store.meta("web-0").map(|m| m.generation);
+    let outcome = store.delete("web-0", &grace(10), &strategy, 5_000);
+    assert_eq!(outcome, Ok(DeleteOutcome::Terminating { written: true }));
+    assert_eq!(store.terminating.get("web-0"), Some(&11_000));
+    assert_eq!(store.meta("web-0").map(|m| m.generation), generation);
+    // The kubelet's grace-0 delete leaves it to its finalizer.
+    let kubelet = store.delete("web-0", &grace(0), &strategy, 6_000);
+    assert_eq!(kubelet, Ok(DeleteOutcome::Terminating { written: true }));
+    assert_eq!(store.terminating.get("web-0"), Some(&1_000));
+}
+
+/// `ShouldDeleteDuringUpdate`: removing the last finalizer of a pod inside
+/// its grace period keeps the pod; the kubelet removes it.
+#[test]
+fn the_last_finalizer_goes_but_a_pod_in_its_grace_period_stays() {
+    let mut store = empty_store();
+    create_pod(&mut store, "web-0", &["example.com/drain"]);
+    store
+        .delete(
+            "web-0",
+            &DeleteOptions::default(),
+            &DeleteStrategy::default(),
+            0,
+        )
+        .expect("terminating");
+    let last = Update {
+        finalizers: Some(Vec::new()),
+        ..Update::default()
+    };
+    assert_eq!(store.update("web-0", last), Ok(UpdateOutcome::Updated));
+    assert!(store.is_terminating("web-0"));
+}
+
+/// A pod on no node has nothing to stop: it goes at once (`CheckGracefulDelete`).
+#[test]
+fn an_unscheduled_pod_goes_at_once() {
+    let mut store = empty_store();
+    let unscheduled: Json =
+        serde_json::from_str(r#"{"apiVersion":"v1","kind":"Pod","spec":{}}"#).expect("a pod");
+    store
+        .create(&Arc::from("web-0"), unscheduled, Vec::new())
+        .expect("created");
+    let outcome = store.delete(
+        "web-0",
+        &DeleteOptions::default(),
+        &DeleteStrategy::default(),
+        0,
+    );
+    assert_eq!(outcome, Ok(DeleteOutcome::Deleted));
 }
 
 /// A second delete of a terminating object changes nothing and succeeds

@@ -40,6 +40,7 @@ fn state(uid: u64, owners: OwnerRefs, finalizers: &[&str], deleting: bool) -> Ob
             resource_version: uid,
             generation: 1,
             owner_references: owners,
+            deletion_grace_period_seconds: None,
         },
     }
 }

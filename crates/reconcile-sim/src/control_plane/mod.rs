@@ -13,6 +13,7 @@ pub(crate) mod gc_record;
 pub(crate) mod kube_queue;
 pub mod names;
 pub mod ownership;
+pub mod pods;
 pub(crate) mod propagation;
 pub(crate) mod queue;
 pub mod reflector_backoff;

@@ -41,6 +41,9 @@ pub struct DeleteOptions {
     pub orphan_dependents: Option<bool>,
     /// `preconditions.resourceVersion`.
     pub resource_version: Option<u64>,
+    /// `gracePeriodSeconds`; `None` takes the object's own (a pod's
+    /// `terminationGracePeriodSeconds`). Only pods have a grace period.
+    pub grace_period_seconds: Option<i64>,
 }
 
 /// A kind's `DefaultGarbageCollectionPolicy` (`rest.GarbageCollectionPolicy`).

@@ -64,6 +64,9 @@ pub struct ObjectMeta {
     /// Bumped by every spec change and by the start of deletion.
     pub generation: u64,
     pub owner_references: OwnerRefs,
+    /// `metadata.deletionGracePeriodSeconds`: set by a pod's graceful delete
+    /// ([`crate::pods`]); `None` for every other deletion.
+    pub deletion_grace_period_seconds: Option<i64>,
 }
 
 /// What happened to an object, as a watch event reports it.
@@ -193,6 +196,7 @@ impl World {
             resource_version: version,
             generation: 1,
             owner_references: OwnerRefs::default(),
+            deletion_grace_period_seconds: None,
         };
         self.meta.insert(name, meta);
     }
@@ -273,6 +277,22 @@ impl World {
         self.rehashing(name, |world| world.terminating.insert(name.to_owned(), now));
         self.written(name, true);
         true
+    }
+
+    /// A pod's graceful delete, or its shortening (`BeforeDelete`): the
+    /// deletionTimestamp is when the grace period ends. The first one bumps
+    /// the generation.
+    pub(crate) fn mark_graceful(&mut self, name: &str, deletion_timestamp: Millis, seconds: i64) {
+        let first = !self.terminating.contains_key(name);
+        self.rehashing(name, |world| {
+            world
+                .terminating
+                .insert(name.to_owned(), deletion_timestamp)
+        });
+        if let Some(meta) = self.meta.get_mut(name) {
+            meta.deletion_grace_period_seconds = Some(seconds);
+        }
+        self.written(name, first);
     }
 
     /// Marks the objects that are terminating at the start

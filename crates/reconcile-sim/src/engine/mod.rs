@@ -115,6 +115,7 @@
 
 mod gc;
 mod informer;
+mod kubelet;
 mod names;
 mod owners;
 mod pass;
@@ -230,6 +231,12 @@ enum Scheduled {
     OwnerActs {
         object: String,
         finalizer: String,
+    },
+    /// The kubelet has stopped a deleted pod's containers (`uid`: that pod,
+    /// not one created again under its name).
+    PodStopped {
+        object: String,
+        uid: u64,
     },
     Script {
         index: usize,
@@ -581,6 +588,7 @@ impl Engine {
                 }
             }
             Scheduled::OwnerActs { object, finalizer } => self.owner_acts(object, finalizer),
+            Scheduled::PodStopped { object, uid } => self.pod_stopped(object, uid),
             Scheduled::Script { index } => self.apply_script(index),
             Scheduled::OtherWriter { index } => self.other_writer_acts(index),
             Scheduled::Request { sent } => self.answer_request(sent),

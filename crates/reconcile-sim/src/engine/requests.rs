@@ -25,6 +25,7 @@ impl Engine {
             DeleteOutcome::Terminating { written: true } => {
                 if let ObjectKey::Object(name) = key {
                     self.schedule_owners_of(name, at);
+                    self.schedule_pod_stop(name, at);
                 }
                 Some(Change::Updated)
             }

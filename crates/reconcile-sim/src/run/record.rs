@@ -113,6 +113,13 @@ pub enum Happening {
         /// It was the last one: the API server deleted the object in that update.
         object_deleted: bool,
     },
+    /// A node's kubelet stopped a deleted pod's containers and deleted it
+    /// with grace period 0: gone, or left to its finalizers.
+    PodStopped {
+        object: String,
+        /// Gone from the store; false while finalizers are pending.
+        object_deleted: bool,
+    },
     /// The API server refused a write.
     Rejected {
         object: String,

@@ -84,6 +84,10 @@ pub struct SimConfig {
     /// Delay from a write of the custom resource to its watch event
     /// reaching the controller: its reflector's own. `None`: `watchLatencyMs`.
     pub custom_resource_watch_latency_ms: Option<Millis>,
+    /// How long a node's kubelet takes to stop a deleted pod's containers.
+    /// It then deletes the pod with grace period 0; at the latest when the
+    /// pod's grace period ends (see [`crate::pods`]).
+    pub pod_stop_ms: Millis,
 }
 
 impl SimConfig {
@@ -125,6 +129,7 @@ impl Default for SimConfig {
             status_writes: StatusWrites::None,
             generation_changed_predicate: false,
             custom_resource_watch_latency_ms: None,
+            pod_stop_ms: 1000,
         }
     }
 }

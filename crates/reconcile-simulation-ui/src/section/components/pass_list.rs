@@ -470,6 +470,20 @@ pub fn happening_text(what: &Happening) -> String {
             "the owner of {finalizer} removed it from {object}, the last finalizer: \
              the API server deleted {object} in that update"
         ),
+        Happening::PodStopped {
+            object,
+            object_deleted: true,
+        } => format!(
+            "the kubelet stopped {object}'s containers and deleted it with grace period 0: \
+             the API server removed it"
+        ),
+        Happening::PodStopped {
+            object,
+            object_deleted: false,
+        } => format!(
+            "the kubelet stopped {object}'s containers and deleted it with grace period 0: \
+             it stays until its finalizers are removed"
+        ),
         Happening::Rejected { object, reason } => {
             format!("API server rejected a write to {object}: {reason}")
         }
