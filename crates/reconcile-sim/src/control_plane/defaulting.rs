@@ -6,8 +6,10 @@
 //! (`SetDefaults_Deployment`, `SetDefaults_DaemonSet`,
 //! `SetDefaults_ReplicaSet`) and, for their pod templates,
 //! `pkg/apis/core/v1/defaults.go` (`SetDefaults_PodSpec`,
-//! `SetDefaults_Container`, `SetDefaults_ContainerPort`), which the generated `SetObjectDefaults_*`
-//! functions call for `spec.template`. The spec-level cases of upstream's
+//! `SetDefaults_Container`), which the generated `SetObjectDefaults_*`
+//! functions call for `spec.template`. A port's protocol has no function
+//! any more: `ContainerPort.Protocol` carries `+default="TCP"` in
+//! `k8s.io/api/core/v1/types.go`, and the generated code sets it. The spec-level cases of upstream's
 //! `pkg/apis/apps/v1/defaults_test.go` are ported below, named after them.
 //!
 //! # Guarantees
@@ -185,8 +187,8 @@ const CONTAINER_MEMBERS: [&str; 3] = [
     "terminationMessagePath",
     "terminationMessagePolicy",
 ];
-/// `SetDefaults_ContainerPort`'s field.
-pub const PORT_SOURCE: &str = "core/v1 SetDefaults_ContainerPort";
+/// `ContainerPort.Protocol`'s declarative default (`+default="TCP"`).
+pub const PORT_SOURCE: &str = "core/v1 ContainerPort +default=\"TCP\"";
 
 /// The kind-level defaults of an object, or `None` when the API server
 /// defaults nothing of it here.
@@ -278,7 +280,7 @@ fn default_container(container: &mut Json) -> bool {
     changed | default_ports(container)
 }
 
-/// `SetDefaults_ContainerPort`: each port's protocol is TCP unless set.
+/// `ContainerPort.Protocol`'s `+default="TCP"`: each port's protocol is TCP unless set.
 fn default_ports(container: &mut Json) -> bool {
     let path = ["ports".to_owned()];
     let Some(Json::Array(ports)) = container.get_path(&path) else {

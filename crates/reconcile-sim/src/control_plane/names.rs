@@ -12,6 +12,11 @@ pub const RANDOM_LENGTH: usize = 5;
 /// `names/generate.go` `MaxGeneratedNameLength`: 63 − 5.
 pub const MAX_GENERATED_NAME_LENGTH: usize = 63 - RANDOM_LENGTH;
 
+/// `store.go` `maxNameGenerationCreateAttempts`: since Kubernetes 1.31
+/// (`RetryGenerateName`, on by default; GA in 1.32) the server itself draws
+/// a new name after a collision, up to 8 times in all.
+pub const MAX_NAME_GENERATION_CREATE_ATTEMPTS: usize = 8;
+
 /// `SimpleNameGenerator.GenerateName`: `base` cut to
 /// [`MAX_GENERATED_NAME_LENGTH`] bytes, then 5 random characters of
 /// [`ALPHABET`].
@@ -25,6 +30,20 @@ pub fn generate_name(base: &str, rng: &mut SimRng) -> String {
     for _ in 0..RANDOM_LENGTH {
         let index = usize::try_from(rng.next_u64() % ALPHABET.len() as u64).unwrap_or(0);
         name.push(char::from(ALPHABET[index]));
+    }
+    name
+}
+
+/// `Store.createWithGenerateNameRetry`: a name for `base` that `taken`
+/// does not hold, drawn at most [`MAX_NAME_GENERATION_CREATE_ATTEMPTS`]
+/// times; after that the last draw, whose create answers AlreadyExists.
+pub fn generate_free_name(base: &str, rng: &mut SimRng, taken: impl Fn(&str) -> bool) -> String {
+    let mut name = generate_name(base, rng);
+    for _ in 1..MAX_NAME_GENERATION_CREATE_ATTEMPTS {
+        if !taken(&name) {
+            break;
+        }
+        name = generate_name(base, rng);
     }
     name
 }
@@ -46,6 +65,29 @@ mod tests {
         assert_eq!(
             generate_name("x-", &mut SimRng::new(9)),
             generate_name("x-", &mut SimRng::new(9))
+        );
+    }
+
+    /// `createWithGenerateNameRetry`'s loop: a collision costs a new draw,
+    /// and only 8 collisions in a row fail.
+    #[test]
+    fn a_taken_name_is_drawn_again_up_to_eight_times() {
+        let draws: Vec<String> = {
+            let mut rng = SimRng::new(3);
+            (0..9).map(|_| generate_name("web-", &mut rng)).collect()
+        };
+        let first_free = generate_free_name("web-", &mut SimRng::new(3), |n| n == draws[0]);
+        assert_eq!(first_free, draws[1]);
+        let seven_taken = |n: &str| draws[..7].iter().any(|d| d == n);
+        assert_eq!(
+            generate_free_name("web-", &mut SimRng::new(3), seven_taken),
+            draws[7]
+        );
+        let all_taken = |_: &str| true;
+        assert_eq!(
+            generate_free_name("web-", &mut SimRng::new(3), all_taken),
+            draws[7],
+            "the eighth draw is the last; its create gets AlreadyExists"
         );
     }
 }

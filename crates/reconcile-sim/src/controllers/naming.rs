@@ -8,9 +8,11 @@
 //! there. A ReplicaSet does not name its pods: it sends
 //! `metadata.generateName` (`getPodsPrefix` in
 //! `pkg/controller/controller_utils.go`: the owner's name and a dash), and
-//! the API server picks the name (`registry/rest/create.go` `BeforeCreate`:
-//! "if len(objectMeta.GetGenerateName()) > 0 && len(objectMeta.GetName()) ==
-//! 0 { objectMeta.SetName(strategy.GenerateName(...)) }"; the generator is
+//! the API server picks the name (`registry/generic/registry/store.go`
+//! `Store.create`: "if len(objectMeta.GetGenerateName()) > 0 &&
+//! len(objectMeta.GetName()) == 0 { objectMeta.SetName(...GenerateName(...)) }",
+//! drawing again after a collision, up to 8 times, in
+//! `createWithGenerateNameRetry`; the generator is
 //! `staging/src/k8s.io/apiserver/pkg/storage/names/generate.go`
 //! `SimpleNameGenerator`: the base, cut to 58 characters, and 5 characters of
 //! apimachinery's `utilrand.String`). A second CREATE then never conflicts:

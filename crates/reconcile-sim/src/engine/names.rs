@@ -4,11 +4,14 @@
 use std::sync::Arc;
 
 use super::Engine;
-use crate::control_plane::names::generate_name;
+use crate::control_plane::names::generate_free_name;
 
 impl Engine {
-    /// The name the API server gives a CREATE with `generateName: prefix`.
+    /// The name the API server gives a CREATE with `generateName: prefix`,
+    /// drawn again while it is taken, up to 8 draws in all.
     pub(super) fn generated_name(&mut self, prefix: &str) -> Arc<str> {
-        Arc::from(generate_name(prefix, &mut self.names_rng))
+        let world = &self.world;
+        let name = generate_free_name(prefix, &mut self.names_rng, |n| world.observed.contains(n));
+        Arc::from(name)
     }
 }
