@@ -205,9 +205,10 @@ test("with prefers-reduced-motion nothing animates, and Play still advances", as
   // Without the preference, the newest pass flashes and the timeline scrolls smoothly.
   await page.goto("/");
   await page.getByRole("button", { name: "Step" }).click();
-  expect(await moving(page)).toEqual(
-    expect.arrayContaining([expect.stringContaining("animation pass-revealed"), "ol.pass-list: smooth scrolling"]),
-  );
+  // Polled: the simulation section loads on demand, so the pass list may not be there yet.
+  await expect
+    .poll(() => moving(page))
+    .toEqual(expect.arrayContaining([expect.stringContaining("animation pass-revealed"), "ol.pass-list: smooth scrolling"]));
 
   await page.emulateMedia({ reducedMotion: "reduce" });
   await page.goto("/?preset=fighting-controllers");
