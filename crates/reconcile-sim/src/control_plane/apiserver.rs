@@ -43,7 +43,7 @@ pub use crate::control_plane::propagation::{
 };
 use crate::defaulting::apply_defaults;
 use crate::ownership::OwnerRefs;
-use crate::pods::{self, PendingDelete};
+use crate::pods::{self, seconds_ms, PendingDelete};
 use crate::workqueue::Millis;
 use crate::world::{ObjectMeta, World};
 
@@ -336,12 +336,6 @@ enum BeforeDelete {
     Pending,
     /// A grace period starts or is shortened: (deletionTimestamp, seconds).
     Graceful((Millis, i64)),
-}
-
-fn seconds_ms(seconds: i64) -> Millis {
-    Millis::try_from(seconds.max(0))
-        .unwrap_or(Millis::MAX)
-        .saturating_mul(1000)
 }
 
 fn not_found(name: &str) -> ApiError {

@@ -16,6 +16,8 @@
 
 use reconcile_core::json::Json;
 
+use super::workqueue::Millis;
+
 /// `v1.DefaultTerminationGracePeriodSeconds`, which `SetDefaults_PodSpec` fills in.
 pub const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS: i64 = 30;
 
@@ -80,6 +82,13 @@ pub fn pending_delete(current: Option<i64>, requested: Option<i64>) -> PendingDe
         Some(period) if period < current => PendingDelete::Shorten(period),
         _ => PendingDelete::Pending,
     }
+}
+
+/// A grace period in the simulation's milliseconds (a negative one is 0).
+pub fn seconds_ms(seconds: i64) -> Millis {
+    Millis::try_from(seconds.max(0))
+        .unwrap_or(Millis::MAX)
+        .saturating_mul(1000)
 }
 
 fn integer(value: &Json) -> Option<i64> {

@@ -13,6 +13,7 @@
 use super::{Engine, Scheduled};
 use crate::apiserver::DeleteOptions;
 use crate::ownership::ObjectKey;
+use crate::pods::seconds_ms;
 use crate::workqueue::Millis;
 use crate::world::Change;
 use crate::Happening;
@@ -27,8 +28,7 @@ impl Engine {
         let Some(seconds) = meta.deletion_grace_period_seconds.filter(|s| *s > 0) else {
             return;
         };
-        let grace = Millis::try_from(seconds).map_or(Millis::MAX, |s| s.saturating_mul(1000));
-        let stop = at.saturating_add(self.config.pod_stop_ms.min(grace));
+        let stop = at.saturating_add(self.config.pod_stop_ms.min(seconds_ms(seconds)));
         let object = name.to_owned();
         self.schedule(
             stop,
