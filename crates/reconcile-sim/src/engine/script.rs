@@ -61,10 +61,17 @@ impl Engine {
                     if let Some(change) = change {
                         self.deliver_unless_broken(now, name, change, dropped);
                     }
-                    if change == Some(Change::Deleted) {
-                        "deleted".to_owned()
-                    } else {
-                        "has finalizers, so it is terminating".to_owned()
+                    let grace = self
+                        .world
+                        .meta(name)
+                        .and_then(|m| m.deletion_grace_period_seconds);
+                    match (change, grace) {
+                        (Some(Change::Deleted), _) => "deleted".to_owned(),
+                        // A pod on a node: the kubelet has to stop it first.
+                        (_, Some(seconds)) if seconds > 0 => {
+                            format!("a pod on a node, so it is terminating for up to {seconds} s")
+                        }
+                        _ => "has finalizers, so it is terminating".to_owned(),
                     }
                 }
             },
