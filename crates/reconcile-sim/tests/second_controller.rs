@@ -9,9 +9,10 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use reconcile_core::json::Json;
 use reconcile_core::reconcile::{Action, ActionKind};
 use reconcile_core::{parse_finalizers, parse_resources, Document};
-use reconcile_sim::client::{Answer, Client, ObjectKey, Request};
+use reconcile_sim::client::{Answer, Client, ObjectKey, Patch, Request};
 use reconcile_sim::controller::{Controller, PlanInput, Planned, Recorded, Returned, Sent, Start};
 use reconcile_sim::events::SimEvent;
 use reconcile_sim::{
@@ -21,17 +22,29 @@ use reconcile_sim::{
 
 const REQUEUE_AFTER_MS: u64 = 50;
 
+/// How `OneAtATime` fixes an object's drift.
+#[derive(Debug, Clone, Copy, Default)]
+enum DriftFix {
+    #[default]
+    Update,
+    /// A merge patch of the spec, locked on the resourceVersion read.
+    MergePatch,
+    /// A JSON patch that replaces the spec.
+    JsonPatch,
+}
+
 /// Creates what is missing, deletes what is not wanted, fixes drift: one
 /// request per reconcile.
 #[derive(Default)]
 struct OneAtATime {
+    fix: DriftFix,
     next: Option<Request>,
     sent: bool,
     failed: bool,
 }
 
 impl OneAtATime {
-    fn work(client: &Client<'_>) -> Option<Request> {
+    fn work(&self, client: &Client<'_>) -> Option<Request> {
         let cache = client.cache();
         let owner_references = cache.controller_owner_refs();
         for (name, spec) in client.desired().iter() {
@@ -45,11 +58,9 @@ impl OneAtATime {
                     })
                 }
                 Some(seen) if seen != spec => {
-                    return Some(Request::Update {
-                        name: Arc::from(name),
-                        spec: spec.clone(),
-                        resource_version: cache.meta(name).map(|m| m.resource_version),
-                    })
+                    let name = Arc::from(name);
+                    let read = cache.meta(&name).map(|m| m.resource_version);
+                    return Some(self.fix_drift(name, spec, read));
                 }
                 Some(_) => {}
             }
@@ -62,6 +73,35 @@ impl OneAtATime {
             name: Arc::from(extra),
         })
     }
+
+    fn fix_drift(&self, name: Arc<str>, spec: &Json, read: Option<u64>) -> Request {
+        let member = |key: &str, value: Json| Json::object(vec![(key.into(), value)]);
+        match self.fix {
+            DriftFix::Update => Request::Update {
+                name,
+                spec: spec.clone(),
+                resource_version: read,
+            },
+            DriftFix::MergePatch => {
+                let patch = Patch::merge(member("spec", spec.clone()));
+                Request::Patch {
+                    name,
+                    patch: patch.with_resource_version(read.unwrap_or(0)),
+                }
+            }
+            DriftFix::JsonPatch => {
+                let op = Json::object(vec![
+                    ("op".into(), Json::string("replace")),
+                    ("path".into(), Json::string("/spec")),
+                    ("value".into(), spec.clone()),
+                ]);
+                Request::Patch {
+                    name,
+                    patch: Patch::json(Json::array(vec![op])),
+                }
+            }
+        }
+    }
 }
 
 impl Controller for OneAtATime {
@@ -69,7 +109,7 @@ impl Controller for OneAtATime {
         let live = client
             .get(&ObjectKey::CustomResource)
             .is_some_and(|cr| cr.deletion_timestamp.is_none());
-        self.next = live.then(|| Self::work(client)).flatten();
+        self.next = live.then(|| self.work(client)).flatten();
         self.sent = false;
         self.failed = false;
         Start::Planned(Planned {
@@ -141,16 +181,24 @@ fn scenario() -> SimScenario {
 }
 
 /// A factory that counts the processes it made.
-fn one_at_a_time(made: &Rc<Cell<usize>>) -> NewController {
+fn one_at_a_time(made: &Rc<Cell<usize>>, fix: DriftFix) -> NewController {
     let made = Rc::clone(made);
     Rc::new(move || {
         made.set(made.get() + 1);
-        Box::new(OneAtATime::default())
+        Box::new(OneAtATime {
+            fix,
+            ..OneAtATime::default()
+        })
     })
 }
 
 fn run(config: SimConfig, made: &Rc<Cell<usize>>) -> reconcile_sim::Timeline {
-    let mut simulation = Simulation::with_controller(&scenario(), config, one_at_a_time(made));
+    run_fixing(config, made, DriftFix::Update)
+}
+
+fn run_fixing(config: SimConfig, made: &Rc<Cell<usize>>, fix: DriftFix) -> reconcile_sim::Timeline {
+    let controller = one_at_a_time(made, fix);
+    let mut simulation = Simulation::with_controller(&scenario(), config, controller);
     assert!(
         matches!(simulation.step(), Step::Finished(_)),
         "OneAtATime never waits for a plan"
@@ -271,4 +319,25 @@ fn failures_are_answered_by_the_same_server() {
         "{:?}",
         timeline.verdict
     );
+}
+
+#[test]
+fn a_controller_that_fixes_drift_with_patches_converges() {
+    for fix in [DriftFix::MergePatch, DriftFix::JsonPatch] {
+        let made = Rc::new(Cell::new(0));
+        let timeline = run_fixing(SimConfig::default(), &made, fix);
+        assert!(
+            matches!(timeline.verdict, Verdict::Converged { .. }),
+            "{fix:?}: {:?}",
+            timeline.verdict
+        );
+        assert_eq!(timeline.final_world.observed, scenario().desired, "{fix:?}");
+        let sent = requests(&timeline);
+        // The patch is recorded as the update it is, answered 200.
+        assert!(
+            sent.iter()
+                .any(|r| r.1 == ActionKind::Update && r.2 == "b" && r.3 == 200),
+            "{fix:?}: {sent:?}"
+        );
+    }
 }

@@ -31,10 +31,10 @@ const RULES: [Rule; 15] = [
         forbidden: &["reconcile-sim", "reconcile-content"],
     },
     Rule {
-        what: "the simulation builds on the contract alone",
+        what: "the simulation builds on the contract, and json-patch for PATCH",
         package: "reconcile-sim",
         features: &[],
-        direct_only: Some(&["reconcile-core", "serde", "serde_json"]),
+        direct_only: Some(&["reconcile-core", "serde", "serde_json", "json-patch"]),
         forbidden: &["reconcile-content"],
     },
     Rule {

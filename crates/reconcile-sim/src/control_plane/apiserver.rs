@@ -64,6 +64,16 @@ pub enum ApiError {
     NewFinalizersWhileDeleting { name: String, added: Vec<String> },
     /// 422: `orphan` and `foregroundDeletion` together.
     ConflictingGcFinalizers { name: String },
+    /// 422: a field the request may not set, or of the wrong type
+    /// (`NewInvalid`); also a JSON patch that fails to apply.
+    Invalid {
+        name: String,
+        field: String,
+        message: String,
+    },
+    /// 400: a request the server cannot read, such as a malformed patch
+    /// (`NewBadRequest`).
+    BadRequest { message: String },
     /// 503: a transient failure (the simulation's failure rate); retrying may succeed.
     Unavailable,
 }
@@ -75,7 +85,9 @@ impl ApiError {
             ApiError::NotFound { .. } => 404,
             ApiError::AlreadyExists { .. } | ApiError::Conflict { .. } => 409,
             ApiError::NewFinalizersWhileDeleting { .. }
-            | ApiError::ConflictingGcFinalizers { .. } => 422,
+            | ApiError::ConflictingGcFinalizers { .. }
+            | ApiError::Invalid { .. } => 422,
+            ApiError::BadRequest { .. } => 400,
             ApiError::Unavailable => 503,
         }
     }
@@ -101,6 +113,12 @@ impl fmt::Display for ApiError {
                 f,
                 "object {name:?} is invalid: metadata.finalizers: Invalid value: finalizer {FINALIZER_ORPHAN_DEPENDENTS} and {FINALIZER_DELETE_DEPENDENTS} cannot be both set"
             ),
+            ApiError::Invalid {
+                name,
+                field,
+                message,
+            } => write!(f, "object {name:?} is invalid: {field}: {message}"),
+            ApiError::BadRequest { message } => f.write_str(message),
             // apimachinery's message for a 503 (`NewGenericServerResponse`).
             ApiError::Unavailable => {
                 f.write_str("the server is currently unable to handle the request")

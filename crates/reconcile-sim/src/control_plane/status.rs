@@ -43,6 +43,25 @@ pub fn write_status(
     })
 }
 
+/// A patch of the custom resource's `/status`: it applies to the custom
+/// resource as the server returns it (with `desired` as its spec); only
+/// `status` is kept, and a resourceVersion the patch carries is checked.
+pub fn patch_status(
+    world: &mut World,
+    desired: &Json,
+    patch: &crate::patch::Patch,
+) -> Result<UpdateOutcome, ApiError> {
+    let state = world
+        .get(&ObjectKey::CustomResource)
+        .ok_or_else(|| ApiError::NotFound {
+            name: crate::ownership::CUSTOM_RESOURCE.to_owned(),
+        })?;
+    let old = crate::object::render_custom_resource(world, &state, desired);
+    let patched = patch.apply(&old)?;
+    let (status, resource_version) = crate::object::read_status(&old, patched, state.meta.uid)?;
+    write_status(world, status, resource_version)
+}
+
 #[cfg(test)]
 mod tests {
     use reconcile_core::json::Number;

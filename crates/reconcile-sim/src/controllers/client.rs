@@ -25,6 +25,7 @@ use reconcile_core::reconcile::ActionKind;
 pub use crate::control_plane::apiserver::ApiError;
 pub use crate::control_plane::names::{ALPHABET, RANDOM_LENGTH};
 pub use crate::control_plane::ownership::{ObjectKey, OwnerRefs};
+pub use crate::control_plane::patch::{Patch, PatchType};
 pub use crate::control_plane::workqueue::Millis;
 pub use crate::control_plane::world::{ObjectMeta, ObjectState, World as Cache};
 
@@ -89,6 +90,11 @@ pub enum Request {
     Delete { name: Arc<str> },
     /// PUT of the custom resource's `/status`, with the resourceVersion read.
     UpdateStatus { status: Json, resource_version: u64 },
+    /// PATCH of an object: a merge patch or a JSON patch, applied to what
+    /// the server stores now ([`Patch::with_resource_version`] locks it).
+    Patch { name: Arc<str>, patch: Patch },
+    /// PATCH of the custom resource's `/status`.
+    PatchStatus { patch: Patch },
 }
 
 impl Request {
@@ -107,7 +113,8 @@ impl Request {
             Request::Create { name, .. } => Some((ActionKind::Create, name)),
             Request::Update { name, .. } => Some((ActionKind::Update, name)),
             Request::Delete { name } => Some((ActionKind::Delete, name)),
-            Request::UpdateStatus { .. } => None,
+            Request::Patch { name, .. } => Some((ActionKind::Update, name)),
+            Request::UpdateStatus { .. } | Request::PatchStatus { .. } => None,
         }
     }
 }

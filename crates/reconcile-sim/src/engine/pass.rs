@@ -9,6 +9,7 @@ use super::requeue::PassResult;
 use super::ReconcileCall;
 use super::{update_change, Engine, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, Update};
+use crate::control_plane::status;
 use crate::controllers::client::{Answer, Client, Request, Response};
 use crate::controllers::controller::{Planned, Sent, Start};
 use crate::events::SimEvent;
@@ -386,10 +387,28 @@ impl Engine {
                 (Arc::clone(name), change)
             }
             Request::Delete { name } => (Arc::clone(name), self.delete(name, at)?),
+            Request::Patch { name, patch } => {
+                let change = update_change(self.world.patch(name, patch)?);
+                (Arc::clone(name), change)
+            }
             Request::UpdateStatus {
                 status,
                 resource_version,
-            } => return self.write_status(status.clone(), *resource_version),
+            } => {
+                let version = Some(*resource_version);
+                let outcome = status::write_status(&mut self.world, status.clone(), version)?;
+                return Ok(self.status_written(outcome));
+            }
+            Request::PatchStatus { patch } => {
+                let desired = Json::object(
+                    self.desired
+                        .iter()
+                        .map(|(name, spec)| (name.into(), spec.clone()))
+                        .collect(),
+                );
+                let outcome = status::patch_status(&mut self.world, &desired, patch)?;
+                return Ok(self.status_written(outcome));
+            }
         };
         if let Some(change) = change {
             self.watch.controller_writes += 1;
@@ -401,21 +420,18 @@ impl Engine {
         })
     }
 
-    /// An update of `/status` with the version the pass read; a write
-    /// raises the custom resource's watch event.
-    fn write_status(&mut self, status: Json, resource_version: u64) -> Answer {
-        let version = Some(resource_version);
-        let outcome = crate::control_plane::status::write_status(&mut self.world, status, version)?;
+    /// A write to `/status` raises the custom resource's watch event.
+    fn status_written(&mut self, outcome: crate::apiserver::UpdateOutcome) -> Response {
         let written = update_change(outcome).is_some();
         if written {
             self.watch.controller_writes += 1;
             let breaks = self.drops_rng.chance(self.config.watch_break_rate);
             self.custom_resource_event(self.now, Change::Updated, breaks);
         }
-        Ok(Response {
+        Response {
             name: Arc::from(crate::ownership::CUSTOM_RESOURCE),
             written,
-        })
+        }
     }
 
     /// A DELETE request of an object with the default propagation.
