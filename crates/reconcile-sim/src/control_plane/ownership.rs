@@ -83,6 +83,15 @@ impl OwnerRefs {
         self.as_slice().iter().find(|r| r.controller).map(|r| r.uid)
     }
 
+    /// Whether the controller reference names the custom resource: what
+    /// `handler.EnqueueRequestForOwner` with `OnlyControllerOwner()` maps
+    /// to its key. It matches the owner's kind and name, not its uid.
+    pub fn controlled_by_the_custom_resource(&self) -> bool {
+        self.as_slice()
+            .iter()
+            .any(|r| r.controller && r.owner == ObjectKey::CustomResource)
+    }
+
     pub fn refers_to(&self, uid: u64) -> bool {
         self.as_slice().iter().any(|r| r.uid == uid)
     }
@@ -150,6 +159,31 @@ mod tests {
             refs.unblocked(),
             OwnerRefs::new(vec![reference(1, false), reference(2, false)])
         );
+    }
+
+    /// controller-runtime `pkg/handler/enqueue_owner.go` with
+    /// `OnlyControllerOwner()`: only a reference with `controller: true` to
+    /// the owner's kind maps to its key.
+    #[test]
+    fn only_the_controller_reference_to_the_custom_resource_counts() {
+        let to_custom_resource = |controller| OwnerReference {
+            owner: ObjectKey::CustomResource,
+            uid: 1,
+            controller,
+            block_owner_deletion: true,
+        };
+        assert!(OwnerRefs::controlled_by_custom_resource(1).controlled_by_the_custom_resource());
+        assert!(
+            !OwnerRefs::new(vec![to_custom_resource(false)]).controlled_by_the_custom_resource()
+        );
+        let other = OwnerReference {
+            controller: true,
+            ..reference(2, true)
+        };
+        assert!(!OwnerRefs::new(vec![other.clone()]).controlled_by_the_custom_resource());
+        assert!(!OwnerRefs::default().controlled_by_the_custom_resource());
+        let both = OwnerRefs::new(vec![to_custom_resource(false), other]);
+        assert!(!both.controlled_by_the_custom_resource());
     }
 
     #[test]

@@ -226,9 +226,9 @@ impl EdgeHandler<'_> {
                     _ => Vec::new(),
                 }
             }
-            WorldEvent::StrayCreate { name, .. } if !self.desired.contains(name) => {
-                vec![self.delete(name)]
-            }
+            // Not this controller's object: its event maps to no key
+            // (`EnqueueRequestForOwner` with `OnlyControllerOwner()`).
+            WorldEvent::StrayCreate { .. } => Vec::new(),
             WorldEvent::SetDesired { desired } => {
                 let mut actions = Vec::new();
                 for (name, spec) in desired.iter() {

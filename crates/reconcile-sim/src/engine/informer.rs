@@ -6,7 +6,10 @@
 //! - Watch events arrive `watch_latency_ms` after the write; the cache takes
 //!   each one, then the event handler queues the key (for an owned object only
 //!   with `watch_owned`: without it the informer still caches, as
-//!   controller-runtime's cached client does, but no handler listens).
+//!   controller-runtime's cached client does, but no handler listens). An
+//!   object queues the key only while its controller reference, before or
+//!   after the event, names the custom resource (`EnqueueRequestForOwner`
+//!   with `OnlyControllerOwner()`): a stray queues nothing.
 //! - A watch can close (`watchBreakRate` per event, and a scripted event's
 //!   drop): what was in flight on it never arrives there. The reflector
 //!   starts a new watch from its last resourceVersion (`reflector.go`,
@@ -207,6 +210,15 @@ impl Engine {
                 if let (Change::Added, Some(state)) = (change, &state) {
                     self.controller.on_added(state, &client!(self));
                 }
+                // `EnqueueRequestForOwner` with `OnlyControllerOwner()`: an
+                // update maps both the old and the new object's owner.
+                let controlled = |state: Option<&ObjectState>| {
+                    state.is_some_and(|s| {
+                        s.meta.owner_references.controlled_by_the_custom_resource()
+                    })
+                };
+                let owned = controlled(self.informer.cache.object(&name).as_ref())
+                    || controlled(state.as_ref());
                 match state {
                     Some(state) => self.informer.cache.put_object(&name, state),
                     None => self.informer.cache.forget_object(&name),
@@ -217,7 +229,7 @@ impl Engine {
                     change,
                 };
                 self.push_event(self.now, delivered);
-                if self.config.watch_owned && self.listed {
+                if self.config.watch_owned && self.listed && owned {
                     let name = name.to_string();
                     self.enqueue(Trigger::OwnedObject { name, change });
                 }
@@ -269,9 +281,11 @@ impl Engine {
         }
         self.config.watch_owned
             && self
-                .owner_refs
-                .controller_uid()
-                .is_some_and(|uid| self.informer.cache.names_owned_by(uid).next().is_some())
+                .informer
+                .cache
+                .meta
+                .values()
+                .any(|meta| meta.owner_references.controlled_by_the_custom_resource())
     }
 }
 

@@ -145,7 +145,10 @@ pub fn AnotherActor(props: &RunProps) -> Html {
             }
             <div class="row">
                 <label>{ "Name " }<input type="text" value={(*stray).clone()} oninput={text_setter(&stray)} aria-label="Stray object name" size="10" /></label>
-                <button type="button" onclick={stray_create}>{ "Create a stray object" }</button>
+                <button type="button" onclick={stray_create}
+                        title="An object the controller does not own: its event queues nothing, so only a later pass (a resync) finds it">
+                    { "Create a stray object" }
+                </button>
             </div>
             <div class="row">
                 { "Delete the custom resource: " }
