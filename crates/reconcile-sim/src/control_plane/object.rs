@@ -16,7 +16,7 @@
 
 use std::sync::Arc;
 
-use reconcile_core::json::Json;
+use reconcile_core::json::{Json, Number};
 use serde_json::{json, Map, Value};
 
 use super::apiserver::ApiError;
@@ -408,14 +408,47 @@ fn reference_error(name: &str, field: &str, message: &str) -> ApiError {
     }
 }
 
-/// The spec's JSON as `serde_json` holds it (a spec always serializes).
+/// The spec's JSON as `serde_json` holds it. Converted by hand: serde's
+/// generic path costs the wasm modules kilobytes.
 pub fn to_value(spec: &Json) -> Value {
-    serde_json::to_value(spec).unwrap_or(Value::Null)
+    match spec {
+        Json::Null => Value::Null,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(Number::Unsigned(n)) => Value::from(*n),
+        Json::Number(Number::Signed(n)) => Value::from(*n),
+        Json::Number(Number::Float(n)) => {
+            serde_json::Number::from_f64(*n).map_or(Value::Null, Value::Number)
+        }
+        Json::String(s) => Value::String(s.to_string()),
+        Json::Array(items) => Value::Array(items.iter().map(to_value).collect()),
+        Json::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(key, value)| (key.to_string(), to_value(value)))
+                .collect(),
+        ),
+    }
 }
 
-/// Back to the contract's JSON (every `serde_json` value reads).
+/// Back to the contract's JSON.
 pub fn from_value(value: Value) -> Json {
-    serde_json::from_value(value).unwrap_or(Json::Null)
+    match value {
+        Value::Null => Json::Null,
+        Value::Bool(b) => Json::Bool(b),
+        Value::Number(n) => Json::Number(match (n.as_u64(), n.as_i64()) {
+            (Some(n), _) => Number::Unsigned(n),
+            (None, Some(n)) => Number::Signed(n),
+            _ => Number::Float(n.as_f64().unwrap_or(0.0)),
+        }),
+        Value::String(s) => Json::string(&s),
+        Value::Array(items) => Json::array(items.into_iter().map(from_value).collect()),
+        Value::Object(members) => Json::object(
+            members
+                .into_iter()
+                .map(|(key, value)| (key.into_boxed_str(), from_value(value)))
+                .collect(),
+        ),
+    }
 }
 
 #[cfg(test)]

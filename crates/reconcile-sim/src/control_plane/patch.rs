@@ -23,6 +23,11 @@
 //!   strategies. (Custom resources refuse it upstream too.)
 //! - No limit of 10,000 operations (`maxJSONPatchOperations`).
 
+use json_patch::jsonptr::{Pointer, PointerBuf};
+use json_patch::{
+    AddOperation, CopyOperation, MoveOperation, PatchOperation, RemoveOperation, ReplaceOperation,
+    TestOperation,
+};
 use reconcile_core::json::Json;
 use serde_json::Value;
 
@@ -89,9 +94,9 @@ impl Patch {
 
     /// The object after the patch, or the server's refusal.
     pub fn apply(&self, object: &Value) -> Result<Value, ApiError> {
-        let body = to_value(&self.body);
         match self.patch_type {
             PatchType::Merge => {
+                let body = to_value(&self.body);
                 if body.is_null() {
                     return Err(bad_request("Invalid JSON Patch"));
                 }
@@ -100,17 +105,64 @@ impl Patch {
                 Ok(patched)
             }
             PatchType::Json => {
-                let ops: json_patch::Patch =
-                    serde_json::from_value(body).map_err(|e| bad_request(&e.to_string()))?;
+                // `DecodePatch`: only a body that is no list of objects is 400.
+                let ops = self
+                    .body
+                    .as_array()
+                    .filter(|ops| ops.iter().all(|op| op.as_object().is_some()))
+                    .ok_or_else(|| bad_request("a JSON patch is a list of operations"))?;
                 let mut patched = object.clone();
-                for op in ops.0 {
-                    let op = with_negative_indices(&patched, op).map_err(rejected)?;
+                for op in ops {
+                    let op = operation(&patched, op).map_err(rejected)?;
                     json_patch::patch(&mut patched, &[op]).map_err(|e| rejected(e.to_string()))?;
                 }
                 Ok(patched)
             }
         }
     }
+}
+
+/// One operation, its pointers resolved against `doc` as it stands before
+/// it. What `Apply` refuses (an unknown op, a missing member) is an error.
+fn operation(doc: &Value, op: &Json) -> Result<PatchOperation, String> {
+    let text = |key: &str| op.get(key).and_then(Json::as_str);
+    let pointer = |key: &str| -> Result<PointerBuf, String> {
+        let given = text(key).ok_or_else(|| format!("operation missing {key}"))?;
+        let resolved = resolve_pointer(doc, given)?;
+        Pointer::parse(&resolved)
+            .map(Pointer::to_buf)
+            .map_err(|e| e.to_string())
+    };
+    let value = || {
+        op.get("value")
+            .map(to_value)
+            .ok_or_else(|| "operation missing value".to_owned())
+    };
+    let path = pointer("path")?;
+    Ok(match text("op").unwrap_or("") {
+        "add" => PatchOperation::Add(AddOperation {
+            path,
+            value: value()?,
+        }),
+        "remove" => PatchOperation::Remove(RemoveOperation { path }),
+        "replace" => PatchOperation::Replace(ReplaceOperation {
+            path,
+            value: value()?,
+        }),
+        "move" => PatchOperation::Move(MoveOperation {
+            from: pointer("from")?,
+            path,
+        }),
+        "copy" => PatchOperation::Copy(CopyOperation {
+            from: pointer("from")?,
+            path,
+        }),
+        "test" => PatchOperation::Test(TestOperation {
+            path,
+            value: value()?,
+        }),
+        other => return Err(format!("Unexpected kind: {other}")),
+    })
 }
 
 fn bad_request(message: &str) -> ApiError {
@@ -130,21 +182,8 @@ fn rejected(reason: String) -> ApiError {
     }
 }
 
-/// `op` with each negative array index in its `path` and `from` counted
-/// from the end of that array in `doc`.
-fn with_negative_indices(
-    doc: &Value,
-    op: json_patch::PatchOperation,
-) -> Result<json_patch::PatchOperation, String> {
-    let mut value = serde_json::to_value(&op).map_err(|e| e.to_string())?;
-    for key in ["path", "from"] {
-        if let Some(Value::String(pointer)) = value.get_mut(key) {
-            *pointer = resolve_pointer(doc, pointer)?;
-        }
-    }
-    serde_json::from_value(value).map_err(|e| e.to_string())
-}
-
+/// `pointer` with each negative array index counted from the end of that
+/// array in `doc`, as `evanphx/json-patch.v4` does.
 fn resolve_pointer(doc: &Value, pointer: &str) -> Result<String, String> {
     let mut current = Some(doc);
     let mut out = String::new();
