@@ -1458,7 +1458,8 @@ mod lesson_claims {
     /// re-creates web-1 (409 with deterministic names, 4 passes); with
     /// generateName pass 2 makes a duplicate that pass 4 deletes; with
     /// expectations pass 2 is skipped waiting for 1 creation, 3 passes, one
-    /// pod.
+    /// pod; with KEP-5647's consistency store pass 2 is deferred (cache at
+    /// resourceVersion 3, its CREATE at 4) and no duplicate is made.
     #[test]
     fn the_stale_cache_lessons_claims_hold() {
         use reconcile_core::reconcile::ActionKind;
@@ -1516,5 +1517,29 @@ mod lesson_claims {
             Verdict::Converged { passes: 3, .. }
         ));
         assert_eq!(expecting.final_world.observed.len(), 2);
+
+        // Step 6: KEP-5647's consistency store with generateName.
+        let mut config = lesson.sim_config();
+        config.naming = ObjectNaming::GenerateName;
+        config.consistency_store = true;
+        let guarded = simulate(&scenario, &config);
+        assert!(matches!(
+            guarded.passes[1].skipped,
+            Some(PassSkip::StaleCache {
+                read: 3,
+                wrote: 4,
+                ..
+            })
+        ));
+        let creates = guarded
+            .passes
+            .iter()
+            .flat_map(|p| &p.actions)
+            .filter(|a| a.action.kind == ActionKind::Create)
+            .count();
+        assert_eq!(creates, 1, "one pod, no duplicate");
+        assert!(guarded.passes[2..].iter().all(|p| p.actions.is_empty()));
+        assert_eq!(guarded.final_world.observed.len(), 2);
+        assert!(matches!(guarded.verdict, Verdict::Converged { .. }));
     }
 }

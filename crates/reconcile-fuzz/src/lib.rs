@@ -600,6 +600,7 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
             StatusWrites::WithTimestamp,
         ])?,
         generation_changed_predicate: u.arbitrary()?,
+        consistency_store: u.arbitrary()?,
     };
     Ok((scenario, config))
 }

@@ -23,6 +23,8 @@ pub enum SettingChange {
     StatusWrites(StatusWrites),
     /// Whether its watch on the custom resource drops same-generation updates.
     GenerationChangedPredicate(bool),
+    /// Whether it defers a reconcile until its cache has its own writes (KEP-5647).
+    ConsistencyStore(bool),
     Seed(u64),
     ToggleStuck(FinalizerRef),
     /// How long the owner of `finalizer` takes per object; `None` is the default.
@@ -68,6 +70,7 @@ impl SettingChange {
             SettingChange::GenerationChangedPredicate(on) => {
                 config.generation_changed_predicate = on
             }
+            SettingChange::ConsistencyStore(on) => config.consistency_store = on,
             SettingChange::Seed(seed) => config.seed = seed,
             SettingChange::ToggleStuck(entry) => {
                 if let Some(i) = config.stuck_finalizers.iter().position(|s| *s == entry) {

@@ -27,8 +27,8 @@ mod run;
 mod views;
 
 pub use control_plane::{
-    apiserver, defaulting, object, ownership, patch, pods, reflector_backoff, rng, sorted, status,
-    watch_cache, workqueue, world,
+    apiserver, consistency, defaulting, object, ownership, patch, pods, reflector_backoff, rng,
+    sorted, status, watch_cache, workqueue, world,
 };
 pub use controllers::{
     client, comparison, contract, controller, expectations, naming, status_writes,

@@ -56,6 +56,16 @@ fn requests(timeline: &Timeline, pass: usize) -> Vec<(ActionKind, String, String
         .collect()
 }
 
+/// How many CREATEs the run sent.
+fn creates(timeline: &Timeline) -> usize {
+    timeline
+        .passes
+        .iter()
+        .flat_map(|p| &p.actions)
+        .filter(|a| a.action.kind == ActionKind::Create)
+        .count()
+}
+
 #[test]
 fn deterministic_names_make_the_second_create_fail_with_already_exists() {
     let timeline = run(ObjectNaming::Deterministic);
@@ -116,13 +126,7 @@ fn expectations_skip_the_stale_pass_and_no_duplicate_is_made() {
         Some(PassSkip::ExpectingCreations { pending: 1 })
     );
     assert!(timeline.passes[1].actions.is_empty());
-    let creates = timeline
-        .passes
-        .iter()
-        .flat_map(|p| &p.actions)
-        .filter(|a| a.action.kind == ActionKind::Create)
-        .count();
-    assert_eq!(creates, 1);
+    assert_eq!(creates(&timeline), 1);
     assert_eq!(timeline.final_world.observed.len(), 2);
     assert!(matches!(
         timeline.verdict,
@@ -172,4 +176,68 @@ fn deterministic_naming_is_the_default_and_changes_nothing() {
         .iter()
         .flat_map(|p| &p.actions)
         .all(|a| a.object.is_none()));
+}
+
+fn run_with_consistency_store(naming: ObjectNaming) -> Timeline {
+    let config = SimConfig {
+        naming,
+        consistency_store: true,
+        ..SimConfig::default()
+    };
+    simulate(&stale_cache_scenario(), &config)
+}
+
+/// KEP-5647 (kubernetes `pkg/controller/util/consistency`): the controller
+/// remembers the resourceVersion of its CREATE, and pass 2's cache has not
+/// synced it, so pass 2 returns an error and plans nothing. No 409, no
+/// duplicate, whatever the naming.
+#[test]
+fn the_consistency_store_defers_the_stale_pass() {
+    for naming in [ObjectNaming::Deterministic, ObjectNaming::GenerateName] {
+        let timeline = run_with_consistency_store(naming);
+        let Some(PassSkip::StaleCache { read, wrote, .. }) = timeline.passes[1].skipped else {
+            panic!(
+                "{naming:?}: pass 2 is not deferred: {:?}",
+                timeline.passes[1]
+            );
+        };
+        assert!(read < wrote, "{naming:?}: {read} < {wrote}");
+        assert!(timeline.passes[1].actions.is_empty());
+        let failed = timeline
+            .passes
+            .iter()
+            .flat_map(|p| &p.actions)
+            .any(|a| matches!(a.result, ActionResult::Failed { .. }));
+        assert!(!failed, "{naming:?}: no 409");
+        assert_eq!(creates(&timeline), 1, "{naming:?}");
+        assert_eq!(timeline.final_world.observed.len(), 2, "{naming:?}");
+        assert!(
+            matches!(timeline.verdict, Verdict::Converged { .. }),
+            "{naming:?}: {:?}",
+            timeline.verdict
+        );
+    }
+}
+
+/// A semantic guard: the setting compares resourceVersions. With no watch
+/// latency the cache has synced every write before the next pass, so no
+/// pass is deferred and the run is the one without the setting.
+#[test]
+fn the_consistency_store_compares_resource_versions() {
+    let scenario = stale_cache_scenario();
+    let instant = SimConfig {
+        watch_latency_ms: 0,
+        ..SimConfig::default()
+    };
+    let with_store = SimConfig {
+        consistency_store: true,
+        ..instant.clone()
+    };
+    let (plain, guarded) = (
+        simulate(&scenario, &instant),
+        simulate(&scenario, &with_store),
+    );
+    assert!(guarded.passes.iter().all(|p| p.skipped.is_none()));
+    assert_eq!(plain.passes.len(), guarded.passes.len());
+    assert_eq!(plain.verdict, guarded.verdict);
 }

@@ -2379,6 +2379,8 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                     _ => StatusWrites::WithTimestamp,
                 },
                 generation_changed_predicate: (seed >> 5) & 1 == 1,
+                // KEP-5647's consistency store, now and then.
+                consistency_store: (seed >> 6) & 1 == 1,
                 // Now and then the custom resource's reflector lags on its own.
                 custom_resource_watch_latency_ms: (seed % 7 == 4)
                     .then_some(watch_latency_ms * 3 + 1),

@@ -274,7 +274,14 @@ customResourceWatchLatencyMs: number | null,
  * It then deletes the pod with grace period 0; at the latest when the
  * pod's grace period ends (see `crate::pods`).
  */
-podStopMs: number, };
+podStopMs: number, 
+/**
+ * KEP-5647 (Kubernetes v1.36): the controller remembers the
+ * resourceVersion of its own last writes and defers a reconcile until
+ * its informers have synced them (`ConsistencyStore`; beyond the seed's
+ * contract; see `crate::consistency`).
+ */
+consistencyStore: boolean, };
 
 /**
  * `simulate`'s options: any of the settings of a `SimConfig`; the others keep
@@ -305,6 +312,7 @@ podStopMs: number, };
  * - `generationChangedPredicate`: `false`
  * - `customResourceWatchLatencyMs`: `null`
  * - `podStopMs`: `1000`
+ * - `consistencyStore`: `false`
  */
 export type SimOptions = Partial<SimConfig>;
 
@@ -358,7 +366,7 @@ customResource?: World, };
 /**
  * Why a pass planned nothing without calling `reconcile`.
  */
-export type PassSkip = { "kind": "expecting-creations", pending: number, };
+export type PassSkip = { "kind": "expecting-creations", pending: number, } | { "kind": "stale-cache", informer: WatchedKind, read: number, wrote: number, };
 
 /**
  * One pass of the loop.

@@ -23,6 +23,7 @@ use reconcile_core::model::Resources;
 use reconcile_core::reconcile::ActionKind;
 
 pub use crate::control_plane::apiserver::ApiError;
+pub use crate::control_plane::consistency::{ConsistencyStore, WatchedKind};
 pub use crate::control_plane::names::{ALPHABET, RANDOM_LENGTH};
 pub use crate::control_plane::ownership::{ObjectKey, OwnerRefs};
 pub use crate::control_plane::patch::{Patch, PatchType};
@@ -36,15 +37,29 @@ pub struct Client<'a> {
     cache: &'a Cache,
     desired: &'a Resources,
     now: Millis,
+    /// Each informer store's `LastStoreSyncResourceVersion`, by [`WatchedKind`].
+    synced: [u64; 2],
 }
 
 impl<'a> Client<'a> {
-    pub(crate) fn new(cache: &'a Cache, desired: &'a Resources, now: Millis) -> Self {
+    pub(crate) fn new(
+        cache: &'a Cache,
+        desired: &'a Resources,
+        now: Millis,
+        synced: [u64; 2],
+    ) -> Self {
         Self {
             cache,
             desired,
             now,
+            synced,
         }
+    }
+
+    /// The resourceVersion the informer store of `kind` last synced
+    /// (client-go 1.36's `LastStoreSyncResourceVersion`).
+    pub fn synced(&self, kind: WatchedKind) -> u64 {
+        self.synced[kind as usize]
     }
 
     /// The informer's cache of the objects and of the custom resource.
@@ -127,6 +142,9 @@ pub struct Response {
     /// Whether the store changed. `false`: an update equal to what is
     /// stored, or a delete of an object already terminating.
     pub written: bool,
+    /// The resourceVersion of the object the server returns; `None` when
+    /// the object is gone, or for a delete (`DeletePod` returns no object).
+    pub resource_version: Option<u64>,
 }
 
 /// The API server's answer to a [`Request`].

@@ -28,7 +28,10 @@ use std::sync::Arc;
 use reconcile_core::json::Json;
 use reconcile_core::reconcile::{Action, ActionKind};
 
-use super::client::{Answer, ApiError, Client, Millis, ObjectKey, ObjectState, OwnerRefs, Request};
+use super::client::{
+    Answer, ApiError, Client, ConsistencyStore, Millis, ObjectKey, ObjectState, OwnerRefs, Request,
+    WatchedKind,
+};
 use super::comparison::{update_spec, SpecComparison};
 use super::controller::{Controller, PlanInput, Planned, Recorded, Returned, Sent, Start};
 use super::expectations::{ControllerExpectations, PassSkip};
@@ -47,6 +50,10 @@ pub struct ContractOptions {
     pub status_writes: StatusWrites,
     /// `RequeueAfter` while an object it finalized is still terminating.
     pub requeue_while_terminating_ms: Option<Millis>,
+    /// KEP-5647: defer a reconcile until the informers have seen this
+    /// controller's own last writes, as kube-controller-manager's
+    /// ReplicaSet controller does since Kubernetes v1.36.
+    pub consistency_store: bool,
 }
 
 /// The seed's `reconcile` as a controller.
@@ -60,6 +67,8 @@ pub struct ContractController {
     /// The view of the cache the waiting or running reconcile read, when
     /// the controller generates names.
     named_view: Option<NamedView>,
+    /// What it wrote and its informers may not have seen (KEP-5647).
+    consistency: ConsistencyStore,
     pass: Option<ContractPass>,
 }
 
@@ -95,7 +104,36 @@ impl ContractController {
             expectations: ControllerExpectations::default(),
             owner_refs: None,
             named_view: None,
+            consistency: ConsistencyStore::default(),
             pass: None,
+        }
+    }
+
+    /// `EnsureReady` before a reconcile (`syncReplicaSet`): a stale
+    /// informer makes the reconcile return the error, planning nothing.
+    fn stale_cache(&mut self, client: &Client<'_>) -> Option<PassSkip> {
+        if !self.options.consistency_store {
+            return None;
+        }
+        let error = self
+            .consistency
+            .ensure_ready(KEY, |kind| Some(client.synced(kind)))
+            .err()?;
+        Some(PassSkip::StaleCache {
+            informer: error.kind,
+            read: error.read,
+            wrote: error.wrote,
+        })
+    }
+
+    /// `WroteAt` after a write that returned an object.
+    fn wrote(&mut self, kind: WatchedKind, resource_version: Option<u64>, client: &Client<'_>) {
+        let owner = client.get(&ObjectKey::CustomResource);
+        if let (true, Some(version), Some(owner)) =
+            (self.options.consistency_store, resource_version, owner)
+        {
+            self.consistency
+                .wrote_at(KEY, owner.meta.uid, kind, version);
         }
     }
 
@@ -271,7 +309,21 @@ impl Controller for ContractController {
         // returns at once, as controller-runtime's do; the garbage collector
         // takes care of what it owned.
         if !client.cache().custom_resource_live() {
+            if client.get(&ObjectKey::CustomResource).is_none() {
+                self.consistency.clear(KEY, None);
+            }
             return Start::Planned(Planned::default());
+        }
+        if let Some(skip) = self.stale_cache(client) {
+            // The error requeues the key with the rate limiter.
+            self.pass = Some(ContractPass {
+                failed: true,
+                ..ContractPass::default()
+            });
+            return Start::Planned(Planned {
+                skipped: Some(skip),
+                ..Planned::default()
+            });
         }
         let _ = self.owner_refs(client);
         if let Some(skip) = self.expectations_skip(client.now()) {
@@ -323,7 +375,18 @@ impl Controller for ContractController {
         })
     }
 
-    fn answered(&mut self, answer: &Answer, _client: &Client<'_>) -> Recorded {
+    fn answered(&mut self, answer: &Answer, client: &Client<'_>) -> Recorded {
+        if let Ok(response) = answer {
+            let planned = self.pass.as_ref().map_or(0, |pass| pass.plan.len());
+            let sent = self.pass.as_ref().map_or(0, |pass| pass.sent);
+            // The status write follows the plan's actions.
+            let kind = if sent > planned {
+                WatchedKind::CustomResource
+            } else {
+                WatchedKind::Object
+            };
+            self.wrote(kind, response.resource_version, client);
+        }
         let Some(pass) = &mut self.pass else {
             return Recorded {
                 result: ActionResult::NotAttempted,

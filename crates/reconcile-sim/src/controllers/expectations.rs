@@ -168,6 +168,13 @@ pub enum PassSkip {
     /// Expectations not satisfied: `pending` creations of an earlier pass
     /// have not reached the cache yet.
     ExpectingCreations { pending: u64 },
+    /// KEP-5647: the informer of `informer` has synced resourceVersion
+    /// `read`, older than this controller's own write at `wrote`.
+    StaleCache {
+        informer: super::client::WatchedKind,
+        read: u64,
+        wrote: u64,
+    },
 }
 
 impl std::fmt::Display for PassSkip {
@@ -180,6 +187,10 @@ impl std::fmt::Display for PassSkip {
                     "skipped: expecting {pending} creation{plural} not yet seen in the cache"
                 )
             }
+            PassSkip::StaleCache { read, wrote, .. } => write!(
+                f,
+                "skipped: the cache has synced resourceVersion {read}, older than its own write at {wrote}"
+            ),
         }
     }
 }

@@ -113,6 +113,15 @@ impl Informer {
         }
     }
 
+    /// Each kind's `LastStoreSyncResourceVersion`, by [`Kind`]: the version
+    /// of the last event or list its store took.
+    pub(super) fn synced(&self) -> [u64; 2] {
+        [
+            self.reflectors[0].last_resource_version,
+            self.reflectors[1].last_resource_version,
+        ]
+    }
+
     pub(super) fn reflector(&self, kind: Kind) -> &Reflector {
         &self.reflectors[kind as usize]
     }

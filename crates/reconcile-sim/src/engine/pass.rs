@@ -46,6 +46,7 @@ macro_rules! client {
             &$engine.informer.cache,
             &$engine.informer.desired,
             $engine.now,
+            $engine.informer.synced(),
         )
     };
 }
@@ -414,9 +415,14 @@ impl Engine {
             self.watch.controller_writes += 1;
             self.watch_event(at, &name, change);
         }
+        let returns_object = !matches!(request, Request::Delete { .. });
+        let resource_version = returns_object
+            .then(|| self.world.meta(&name).map(|m| m.resource_version))
+            .flatten();
         Ok(Response {
             name,
             written: change.is_some(),
+            resource_version,
         })
     }
 
@@ -428,9 +434,11 @@ impl Engine {
             let breaks = self.drops_rng.chance(self.config.watch_break_rate);
             self.custom_resource_event(self.now, Change::Updated, breaks);
         }
+        let custom_resource = self.world.get(&ObjectKey::CustomResource);
         Response {
             name: Arc::from(crate::ownership::CUSTOM_RESOURCE),
             written,
+            resource_version: custom_resource.map(|cr| cr.meta.resource_version),
         }
     }
 

@@ -48,14 +48,7 @@ pub struct PassRecord {
     pub status_write: Option<StatusWrite>,
 }
 
-/// A kind the controller watches: each has a reflector of its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "kebab-case")]
-pub enum WatchedKind {
-    CustomResource = 0,
-    Object = 1,
-}
+pub use crate::control_plane::consistency::WatchedKind;
 
 /// Something that happened between passes, for the timeline's log.
 #[derive(Debug, Clone, PartialEq, Serialize)]

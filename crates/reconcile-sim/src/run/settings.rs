@@ -88,6 +88,11 @@ pub struct SimConfig {
     /// It then deletes the pod with grace period 0; at the latest when the
     /// pod's grace period ends (see [`crate::pods`]).
     pub pod_stop_ms: Millis,
+    /// KEP-5647 (Kubernetes v1.36): the controller remembers the
+    /// resourceVersion of its own last writes and defers a reconcile until
+    /// its informers have synced them (`ConsistencyStore`; beyond the seed's
+    /// contract; see [`crate::consistency`]).
+    pub consistency_store: bool,
 }
 
 impl SimConfig {
@@ -98,6 +103,7 @@ impl SimConfig {
             naming: self.naming,
             status_writes: self.status_writes,
             requeue_while_terminating_ms: self.requeue_while_terminating_ms,
+            consistency_store: self.consistency_store,
         }
     }
 }
@@ -130,6 +136,7 @@ impl Default for SimConfig {
             generation_changed_predicate: false,
             custom_resource_watch_latency_ms: None,
             pod_stop_ms: 1000,
+            consistency_store: false,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! seed's contract.
 
 use reconcile_sim::ObjectNaming;
-use web_sys::HtmlSelectElement;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::SettingProps;
@@ -48,6 +48,9 @@ pub fn Naming(props: &SettingProps) -> Html {
             .map_or(ObjectNaming::Deterministic, |(naming, ..)| *naming);
         SettingChange::Naming(naming)
     });
+    let on_consistency = props.on_change.reform(|e: Event| {
+        SettingChange::ConsistencyStore(e.target_unchecked_into::<HtmlInputElement>().checked())
+    });
     let description = CHOICES
         .iter()
         .find(|(naming, ..)| *naming == config.naming)
@@ -62,6 +65,12 @@ pub fn Naming(props: &SettingProps) -> Html {
                 }) }
             </select>
             <p class="muted small">{ description }</p>
+            <label>
+                <input type="checkbox" checked={config.consistency_store} onchange={on_consistency} />
+                { " Wait until the cache has the controller's own writes (KEP-5647)" }
+            </label>
+            <p class="muted small">{ "Kubernetes 1.36: the controller remembers the resourceVersion of its last write. \
+                A pass whose cache has not synced it returns an error and is retried with backoff." }</p>
         </fieldset>
     }
 }
