@@ -522,7 +522,7 @@ test("lesson 13, deleting an owner: foreground waits for every dependent, web-2'
 
 test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a duplicate, expectations skip the stale pass", async ({ page }) => {
   await page.goto("/?lesson=stale-cache");
-  await expect(panel(page)).toContainText("Step 1 of 5");
+  await expect(panel(page)).toContainText("Step 1 of 6");
   await choose(page, "Nothing: the API server already has web-1.");
   await expectHint(page);
   await choose(page, answer("stale-cache", 1));
@@ -579,7 +579,22 @@ test("lesson 14, a stale cache: AlreadyExists is harmless, generateName makes a 
   await expectHint(page);
   await choose(page, answer("stale-cache", 5));
   await expect(feedback(page)).toContainText("✓ Correct.");
-  await atTheEnd(page, 5);
+
+  // KEP-5647: the consistency store defers pass 2, against step 3's duplicate.
+  await next(page);
+  await choose(page, "It creates the duplicate, as in step 3, and pass 4 deletes it.");
+  await expectHint(page);
+  await choose(page, answer("stale-cache", 6));
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  await naming.selectOption("generate-name");
+  await page.getByRole("checkbox", { name: /Wait until the cache has the controller's own writes/ }).check();
+  if (await run.isEnabled()) await run.click();
+  await expect(verdict(page)).toContainText("Converged after 4 passes");
+  await expect(passes(page).nth(1)).toContainText(
+    "skipped: the cache has synced resourceVersion 3, older than its own write at 4",
+  );
+  await expect(passes(page)).toHaveCount(4);
+  await atTheEnd(page, 6);
 });
 
 test("lesson 15, status writes: the controller hears its own status write; a timestamp makes a hot loop; the two fixes converge", async ({ page }) => {
