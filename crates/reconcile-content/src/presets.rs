@@ -54,6 +54,7 @@ pub const PRESET_FILES: &[(&str, &str)] = &[
     content_file!("presets", "15-status-timestamp.json"),
     content_file!("presets", "16-stale-update.json"),
     content_file!("presets", "17-graceful-pod-deletion.json"),
+    content_file!("presets", "18-controller-finalizer.json"),
 ];
 
 /// Parses one preset file; `file` names it in errors. Read through core's

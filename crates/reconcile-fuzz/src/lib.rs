@@ -601,6 +601,14 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
         ])?,
         generation_changed_predicate: u.arbitrary()?,
         consistency_store: u.arbitrary()?,
+        cloud: if u.ratio(1, 4)? {
+            Some(reconcile_sim::CloudSettings {
+                latency_ms: millis(u)?,
+                failure_rate: u.choose(&[0.0, 0.3, 1.0])?.to_owned(),
+            })
+        } else {
+            None
+        },
     };
     Ok((scenario, config))
 }

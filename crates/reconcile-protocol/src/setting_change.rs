@@ -3,8 +3,8 @@
 //! it, then gives the page the whole settings, `section::SimulationEvent::Settings`).
 
 use reconcile_sim::{
-    BackoffPolicy, CrashPlan, FinalizerOwner, FinalizerRef, Millis, ObjectNaming, QueueModel,
-    ScriptedEvent, SimConfig, SpecComparison, StatusWrites, WorldEvent,
+    BackoffPolicy, CloudSettings, CrashPlan, FinalizerOwner, FinalizerRef, Millis, ObjectNaming,
+    QueueModel, ScriptedEvent, SimConfig, SpecComparison, StatusWrites, WorldEvent,
 };
 
 /// One change of the simulated controller's settings or of what happens to it.
@@ -25,6 +25,8 @@ pub enum SettingChange {
     GenerationChangedPredicate(bool),
     /// Whether it defers a reconcile until its cache has its own writes (KEP-5647).
     ConsistencyStore(bool),
+    /// The external system, if the controller keeps a load balancer in it.
+    Cloud(Option<CloudSettings>),
     Seed(u64),
     ToggleStuck(FinalizerRef),
     /// How long the owner of `finalizer` takes per object; `None` is the default.
@@ -71,6 +73,7 @@ impl SettingChange {
                 config.generation_changed_predicate = on
             }
             SettingChange::ConsistencyStore(on) => config.consistency_store = on,
+            SettingChange::Cloud(cloud) => config.cloud = cloud,
             SettingChange::Seed(seed) => config.seed = seed,
             SettingChange::ToggleStuck(entry) => {
                 if let Some(i) = config.stuck_finalizers.iter().position(|s| *s == entry) {

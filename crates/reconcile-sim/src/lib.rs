@@ -27,8 +27,8 @@ mod run;
 mod views;
 
 pub use control_plane::{
-    apiserver, consistency, defaulting, object, ownership, patch, pods, reflector_backoff, rng,
-    sorted, status, watch_cache, workqueue, world,
+    apiserver, cloud, consistency, defaulting, object, ownership, patch, pods, reflector_backoff,
+    rng, sorted, status, watch_cache, workqueue, world,
 };
 pub use controllers::{
     client, comparison, contract, controller, expectations, naming, status_writes,
@@ -54,8 +54,8 @@ pub use run::record::{
 };
 pub(crate) use run::settings::resources_as_json;
 pub use run::settings::{
-    CrashPlan, FinalizerOwner, FinalizerRef, OtherWriter, ScriptedEvent, SimConfig, WorldEvent,
-    MAX_PATH_LEN,
+    CloudSettings, CrashPlan, FinalizerOwner, FinalizerRef, OtherWriter, ScriptedEvent, SimConfig,
+    WorldEvent, MAX_PATH_LEN,
 };
 pub use run::trigger::{format_millis, Trigger};
 pub use run::verdict::{NotConvergingReason, Verdict};

@@ -69,6 +69,16 @@ pub fn event_text(event: &SimEvent) -> String {
             };
             format!("key added ({trigger}): {what}")
         }
+        SimEvent::FinalizerWrite { added, code, .. } => format!(
+            "PATCH the custom resource: {} its finalizer {} → {code}",
+            if *added { "add" } else { "remove" },
+            reconcile_sim::cloud::FINALIZER
+        ),
+        SimEvent::Cloud { call, code, .. } => match code {
+            200 | 201 => format!("the cloud: {call} → ok"),
+            404 => format!("the cloud: {call} → 404, it does not exist"),
+            code => format!("the cloud: {call} → {code}, nothing changed"),
+        },
         SimEvent::RequeueDelayed { ready_at } => {
             format!("the requeue waits until t = {}", format_millis(*ready_at))
         }

@@ -109,12 +109,12 @@ truncated: boolean, };
 /**
  * One step, and when.
  */
-export type EventEntry = { at: number, } & ({ "kind": "reconcile-started", pass: number, trigger: Trigger, actions: number, skipped?: PassSkip, } | { "kind": "request", pass: number, action: ActionKind, name: string, code: number, } | { "kind": "reconcile-ended", pass: number, error: boolean, crashed: boolean, } | { "kind": "watch-delivered", name: string, change: Change, } | { "kind": "status-write", pass: number, code: number, changed: boolean, } | { "kind": "enqueued", outcome: AddOutcome, trigger: Trigger, } | { "kind": "requeue-delayed", readyAt: number, });
+export type EventEntry = { at: number, } & ({ "kind": "reconcile-started", pass: number, trigger: Trigger, actions: number, skipped?: PassSkip, } | { "kind": "request", pass: number, action: ActionKind, name: string, code: number, } | { "kind": "reconcile-ended", pass: number, error: boolean, crashed: boolean, } | { "kind": "watch-delivered", name: string, change: Change, } | { "kind": "status-write", pass: number, code: number, changed: boolean, } | { "kind": "finalizer-write", pass: number, added: boolean, code: number, } | { "kind": "cloud", pass: number, call: CloudCall, code: number, } | { "kind": "enqueued", outcome: AddOutcome, trigger: Trigger, } | { "kind": "requeue-delayed", readyAt: number, });
 
 /**
  * What happened.
  */
-export type SimEvent = { "kind": "reconcile-started", pass: number, trigger: Trigger, actions: number, skipped?: PassSkip, } | { "kind": "request", pass: number, action: ActionKind, name: string, code: number, } | { "kind": "reconcile-ended", pass: number, error: boolean, crashed: boolean, } | { "kind": "watch-delivered", name: string, change: Change, } | { "kind": "status-write", pass: number, code: number, changed: boolean, } | { "kind": "enqueued", outcome: AddOutcome, trigger: Trigger, } | { "kind": "requeue-delayed", readyAt: number, };
+export type SimEvent = { "kind": "reconcile-started", pass: number, trigger: Trigger, actions: number, skipped?: PassSkip, } | { "kind": "request", pass: number, action: ActionKind, name: string, code: number, } | { "kind": "reconcile-ended", pass: number, error: boolean, crashed: boolean, } | { "kind": "watch-delivered", name: string, change: Change, } | { "kind": "status-write", pass: number, code: number, changed: boolean, } | { "kind": "finalizer-write", pass: number, added: boolean, code: number, } | { "kind": "cloud", pass: number, call: CloudCall, code: number, } | { "kind": "enqueued", outcome: AddOutcome, trigger: Trigger, } | { "kind": "requeue-delayed", readyAt: number, };
 
 /**
  * What `add` did with a key (the engine's timeline shows it).
@@ -147,6 +147,24 @@ export type FinalizerOwner = { finalizer: string, delayMs: number, };
  * A pass that ends sooner (it has fewer actions, or one fails) crashes as it ends.
  */
 export type CrashPlan = { atPass: number, afterActions: number, };
+
+/**
+ * The external system's timing and failures.
+ */
+export type CloudSettings = { 
+/**
+ * How long one call to the cloud takes to answer.
+ */
+latencyMs: number, 
+/**
+ * Probability that one call fails (503) and changes nothing.
+ */
+failureRate: number, };
+
+/**
+ * A call to the cloud's API.
+ */
+export type CloudCall = { "op": "ensure", name: string, } | { "op": "delete", name: string, };
 
 /**
  * An event by another actor, applied right after pass `afterPass` ends (0 = before the first pass).
@@ -281,7 +299,13 @@ podStopMs: number,
  * its informers have synced them (`ConsistencyStore`; beyond the seed's
  * contract; see `crate::consistency`).
  */
-consistencyStore: boolean, };
+consistencyStore: boolean, 
+/**
+ * The controller keeps a cloud load balancer for its custom resource,
+ * behind its own finalizer (beyond the seed's contract; see
+ * `crate::cloud`). `None`: no external system.
+ */
+cloud: CloudSettings | null, };
 
 /**
  * `simulate`'s options: any of the settings of a `SimConfig`; the others keep
@@ -313,6 +337,7 @@ consistencyStore: boolean, };
  * - `customResourceWatchLatencyMs`: `null`
  * - `podStopMs`: `1000`
  * - `consistencyStore`: `false`
+ * - `cloud`: `null`
  */
 export type SimOptions = Partial<SimConfig>;
 

@@ -315,11 +315,11 @@ mod generate {
     use reconcile_sim::events::{EventEntry, EventLog, SimEvent};
     use reconcile_sim::workqueue::AddOutcome;
     use reconcile_sim::{
-        ActionOutcome, ActionResult, BackoffPolicy, Change, CrashPlan, FinalizerOwner,
-        FinalizerRef, GcAction, Happening, LogEntry, NotConvergingReason, ObjectNaming,
-        OtherWriter, PassRecord, PassSkip, PropagationPolicy, QueueModel, ScriptedEvent, SimConfig,
-        SpecComparison, StatusWrite, StatusWrites, Trigger, Verdict, WatchedKind, World,
-        WorldEvent,
+        ActionOutcome, ActionResult, BackoffPolicy, Change, CloudSettings, CrashPlan,
+        FinalizerOwner, FinalizerRef, GcAction, Happening, LogEntry, NotConvergingReason,
+        ObjectNaming, OtherWriter, PassRecord, PassSkip, PropagationPolicy, QueueModel,
+        ScriptedEvent, SimConfig, SpecComparison, StatusWrite, StatusWrites, Trigger, Verdict,
+        WatchedKind, World, WorldEvent,
     };
     use ts_rs::{Config, TS};
 
@@ -415,6 +415,8 @@ mod generate {
             declaration::<FinalizerRef>(cfg),
             declaration::<FinalizerOwner>(cfg),
             declaration::<CrashPlan>(cfg),
+            declaration::<CloudSettings>(cfg),
+            declaration::<reconcile_sim::cloud::CloudCall>(cfg),
             declaration::<ScriptedEvent>(cfg),
             declaration::<OtherWriter>(cfg),
             declaration::<SimConfig>(cfg),

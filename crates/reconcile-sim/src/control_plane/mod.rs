@@ -7,6 +7,7 @@
 
 pub(crate) mod agenda;
 pub mod apiserver;
+pub mod cloud;
 pub mod consistency;
 pub mod defaulting;
 pub(crate) mod gc_graph;

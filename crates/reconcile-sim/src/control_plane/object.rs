@@ -269,6 +269,33 @@ pub fn read_status(old: &Value, patched: Value, uid: u64) -> Result<(Json, Optio
     Ok((status, resource_version))
 }
 
+/// The metadata a patch of the custom resource may change: its
+/// finalizers, with the resourceVersion the patch carries.
+pub fn read_metadata(
+    name: &str,
+    old: &Value,
+    patched: &Value,
+    uid: u64,
+) -> Result<Patched, ApiError> {
+    let empty = Map::new();
+    let metadata = patched
+        .get("metadata")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let resource_version = identity(name, old, metadata, uid)?;
+    let finalizers = finalizers(metadata.get("finalizers")).ok_or_else(|| ApiError::Invalid {
+        name: name.to_owned(),
+        field: "metadata.finalizers".to_owned(),
+        message: "must be a list of strings".to_owned(),
+    })?;
+    Ok(Patched {
+        spec: Json::Null,
+        finalizers,
+        owner_references: OwnerRefs::default(),
+        resource_version,
+    })
+}
+
 /// What every patched object must keep: the name on the URL (400) and the
 /// uid (422). Returns the resourceVersion it carries.
 fn identity(

@@ -33,6 +33,7 @@ use serde_json::Value;
 
 use super::apiserver::{ApiError, Update, UpdateOutcome};
 use super::object::{self, to_value};
+use super::ownership::{ObjectKey, CUSTOM_RESOURCE};
 use super::world::World;
 
 /// The two patch types the API server takes for every kind.
@@ -238,6 +239,39 @@ impl World {
         };
         self.update(name, update)
     }
+}
+
+/// PATCH of the custom resource itself: what the playground stores of it is
+/// its metadata, so the patch may change `metadata.finalizers`. Its spec is
+/// the Desired document, which a patch may not change (422); `status` is
+/// the status subresource's, which the main resource ignores, as a custom
+/// resource with a status subresource does (`PrepareForUpdate`).
+pub fn patch_custom_resource(
+    world: &mut World,
+    desired: &Json,
+    patch: &Patch,
+) -> Result<UpdateOutcome, ApiError> {
+    let key = ObjectKey::CustomResource;
+    let state = world.get(&key).ok_or_else(|| ApiError::NotFound {
+        name: CUSTOM_RESOURCE.to_owned(),
+    })?;
+    let old = object::render_custom_resource(world, &state, desired);
+    let patched = patch.apply(&old).map_err(|e| named(e, CUSTOM_RESOURCE))?;
+    if patched.get("spec") != old.get("spec") {
+        return Err(ApiError::Invalid {
+            name: CUSTOM_RESOURCE.to_owned(),
+            field: "spec".to_owned(),
+            message: "the playground's custom resource takes its spec from the Desired document"
+                .to_owned(),
+        });
+    }
+    let read = object::read_metadata(CUSTOM_RESOURCE, &old, &patched, state.meta.uid)?;
+    let update = Update {
+        finalizers: Some(read.finalizers),
+        resource_version: read.resource_version,
+        ..Update::default()
+    };
+    world.in_key_space(&key, |space, name| space.update(name, update))
 }
 
 fn named(error: ApiError, name: &str) -> ApiError {

@@ -57,6 +57,8 @@ pub enum Stream {
     RelistJitter = 5,
     /// The names the API server generates (`generateName`).
     GeneratedNames = 6,
+    /// Failed calls to the cloud, the external system.
+    CloudFailures = 7,
 }
 
 #[cfg(test)]

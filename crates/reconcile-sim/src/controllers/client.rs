@@ -23,6 +23,7 @@ use reconcile_core::model::Resources;
 use reconcile_core::reconcile::ActionKind;
 
 pub use crate::control_plane::apiserver::ApiError;
+pub use crate::control_plane::cloud::{load_balancer_of, CloudCall, FINALIZER as CLOUD_FINALIZER};
 pub use crate::control_plane::consistency::{ConsistencyStore, WatchedKind};
 pub use crate::control_plane::names::{ALPHABET, RANDOM_LENGTH};
 pub use crate::control_plane::ownership::{ObjectKey, OwnerRefs};
@@ -110,6 +111,10 @@ pub enum Request {
     Patch { name: Arc<str>, patch: Patch },
     /// PATCH of the custom resource's `/status`.
     PatchStatus { patch: Patch },
+    /// PATCH of the custom resource itself: its finalizers.
+    PatchCustomResource { patch: Patch },
+    /// A call to the cloud, the external system (not the API server).
+    Cloud { call: CloudCall },
 }
 
 impl Request {
@@ -129,7 +134,10 @@ impl Request {
             Request::Update { name, .. } => Some((ActionKind::Update, name)),
             Request::Delete { name } => Some((ActionKind::Delete, name)),
             Request::Patch { name, .. } => Some((ActionKind::Update, name)),
-            Request::UpdateStatus { .. } | Request::PatchStatus { .. } => None,
+            Request::UpdateStatus { .. }
+            | Request::PatchStatus { .. }
+            | Request::PatchCustomResource { .. }
+            | Request::Cloud { .. } => None,
         }
     }
 }

@@ -29,8 +29,8 @@ use reconcile_core::json::Json;
 use reconcile_core::reconcile::{Action, ActionKind};
 
 use super::client::{
-    Answer, ApiError, Client, ConsistencyStore, Millis, ObjectKey, ObjectState, OwnerRefs, Request,
-    WatchedKind,
+    load_balancer_of, Answer, ApiError, Client, CloudCall, ConsistencyStore, Millis, ObjectKey,
+    ObjectState, OwnerRefs, Patch, Request, WatchedKind, CLOUD_FINALIZER,
 };
 use super::comparison::{update_spec, SpecComparison};
 use super::controller::{Controller, PlanInput, Planned, Recorded, Returned, Sent, Start};
@@ -54,6 +54,9 @@ pub struct ContractOptions {
     /// controller's own last writes, as kube-controller-manager's
     /// ReplicaSet controller does since Kubernetes v1.36.
     pub consistency_store: bool,
+    /// Keep a cloud load balancer for the custom resource, behind the
+    /// controller's own finalizer (`crate::cloud`).
+    pub cloud: bool,
 }
 
 /// The seed's `reconcile` as a controller.
@@ -69,12 +72,18 @@ pub struct ContractController {
     named_view: Option<NamedView>,
     /// What it wrote and its informers may not have seen (KEP-5647).
     consistency: ConsistencyStore,
+    /// The requests the next reconcile sends before its plan's: its
+    /// finalizer and its load balancer, with the `cloud` option.
+    setup: Vec<Request>,
     pass: Option<ContractPass>,
 }
 
 /// The reconcile in progress.
 #[derive(Debug, Default)]
 struct ContractPass {
+    /// What it sends before the plan (`ContractController::set_up`), or
+    /// instead of one (`ContractController::clean_up`).
+    before: Vec<Request>,
     /// The plan reconcile returned, sent in order.
     plan: Vec<Action>,
     /// The resourceVersion each UPDATE read: a PUT of the object as it was
@@ -105,7 +114,56 @@ impl ContractController {
             owner_refs: None,
             named_view: None,
             consistency: ConsistencyStore::default(),
+            setup: Vec::new(),
             pass: None,
+        }
+    }
+
+    /// Before the plan, as kubebuilder's "Using Finalizers" does: add its
+    /// finalizer if missing, then ensure the external resource.
+    fn set_up(cr: &ObjectState) -> Vec<Request> {
+        let mut requests = Vec::new();
+        if !cr.finalizers.iter().any(|f| f == CLOUD_FINALIZER) {
+            let mut list = cr.finalizers.clone();
+            list.push(CLOUD_FINALIZER.to_owned());
+            let patch = finalizers_patch(list, cr.meta.resource_version);
+            requests.push(Request::PatchCustomResource { patch });
+        }
+        let name = load_balancer_of(KEY);
+        requests.push(Request::Cloud {
+            call: CloudCall::Ensure { name },
+        });
+        requests
+    }
+
+    /// Its custom resource is being deleted and holds its finalizer: delete
+    /// the external resource, then remove the finalizer. A failure returns
+    /// the error, so the resource stays terminating until a retry succeeds.
+    fn clean_up(&mut self, cr: &ObjectState) -> Planned {
+        let rest: Vec<String> = cr
+            .finalizers
+            .iter()
+            .filter(|f| *f != CLOUD_FINALIZER)
+            .cloned()
+            .collect();
+        let name = load_balancer_of(KEY);
+        let before = vec![
+            Request::Cloud {
+                call: CloudCall::Delete { name },
+            },
+            Request::PatchCustomResource {
+                patch: finalizers_patch(rest, cr.meta.resource_version),
+            },
+        ];
+        let requests = before.len();
+        self.pass = Some(ContractPass {
+            before,
+            ..ContractPass::default()
+        });
+        Planned {
+            requests,
+            before: requests,
+            ..Planned::default()
         }
     }
 
@@ -178,7 +236,9 @@ impl ContractController {
         client: &Client<'_>,
     ) -> Planned {
         let status = self.status_input(client, plan.is_empty());
-        let requests = plan.len() + usize::from(status.is_some());
+        let before = std::mem::take(&mut self.setup);
+        let before_count = before.len();
+        let requests = before.len() + plan.len() + usize::from(status.is_some());
         let targets = self.targets(&plan);
         // Only an UPDATE sends a version; looking up the others would cost
         // a long plan one cache lookup per action for nothing.
@@ -196,6 +256,7 @@ impl ContractController {
         let update_specs = self.update_specs(&plan, &targets, client);
         self.expect_creations(&plan, client.now());
         self.pass = Some(ContractPass {
+            before,
             results: vec![ActionResult::NotAttempted; plan.len()],
             plan: plan.clone(),
             read_versions,
@@ -208,6 +269,7 @@ impl ContractController {
             actions: plan,
             skipped,
             requests,
+            before: before_count,
         }
     }
 
@@ -305,12 +367,18 @@ impl ContractController {
 impl Controller for ContractController {
     fn start(&mut self, client: &Client<'_>) -> Start {
         self.pass = None;
+        self.setup.clear();
         // A custom resource gone (NotFound) or being deleted: the reconciler
         // returns at once, as controller-runtime's do; the garbage collector
-        // takes care of what it owned.
-        if !client.cache().custom_resource_live() {
-            if client.get(&ObjectKey::CustomResource).is_none() {
-                self.consistency.clear(KEY, None);
+        // takes care of what it owned. Only its own finalizer is its work.
+        let Some(cr) = client.get(&ObjectKey::CustomResource) else {
+            self.consistency.clear(KEY, None);
+            return Start::Planned(Planned::default());
+        };
+        if cr.deletion_timestamp.is_some() {
+            let ours = cr.finalizers.iter().any(|f| f == CLOUD_FINALIZER);
+            if self.options.cloud && ours {
+                return Start::Planned(self.clean_up(&cr));
             }
             return Start::Planned(Planned::default());
         }
@@ -326,6 +394,9 @@ impl Controller for ContractController {
             });
         }
         let _ = self.owner_refs(client);
+        if self.options.cloud {
+            self.setup = Self::set_up(&cr);
+        }
         if let Some(skip) = self.expectations_skip(client.now()) {
             return Start::Planned(self.begin(Vec::new(), Some(skip), client));
         }
@@ -354,15 +425,24 @@ impl Controller for ContractController {
 
     fn sends_more(&self) -> bool {
         self.pass.as_ref().is_some_and(|pass| {
-            !pass.failed && pass.sent < pass.plan.len() + usize::from(pass.status.is_some())
+            let total = pass.before.len() + pass.plan.len() + usize::from(pass.status.is_some());
+            !pass.failed && pass.sent < total
         })
     }
 
     fn request(&mut self, client: &Client<'_>) -> Option<Sent> {
         let index = self.pass.as_ref().map_or(0, |pass| pass.sent);
+        let before = self.pass.as_ref().map_or(0, |pass| pass.before.len());
         let planned = self.pass.as_ref().map_or(0, |pass| pass.plan.len());
-        let (request, serves) = if index < planned {
-            (self.action_request(index, client), Some(index))
+        let (request, serves) = if index < before {
+            let request = self
+                .pass
+                .as_ref()
+                .and_then(|p| p.before.get(index).cloned());
+            (request, None)
+        } else if index - before < planned {
+            let action = index - before;
+            (self.action_request(action, client), Some(action))
         } else {
             (self.status_request(client), None)
         };
@@ -376,14 +456,15 @@ impl Controller for ContractController {
     }
 
     fn answered(&mut self, answer: &Answer, client: &Client<'_>) -> Recorded {
+        let (sent, before, planned) = self.pass.as_ref().map_or((0, 0, 0), |pass| {
+            (pass.sent, pass.before.len(), pass.plan.len())
+        });
         if let Ok(response) = answer {
-            let planned = self.pass.as_ref().map_or(0, |pass| pass.plan.len());
-            let sent = self.pass.as_ref().map_or(0, |pass| pass.sent);
-            // The status write follows the plan's actions.
-            let kind = if sent > planned {
-                WatchedKind::CustomResource
-            } else {
+            // The plan's actions write objects; the rest, the custom resource.
+            let kind = if sent > before && sent <= before + planned {
                 WatchedKind::Object
+            } else {
+                WatchedKind::CustomResource
             };
             self.wrote(kind, response.resource_version, client);
         }
@@ -393,7 +474,15 @@ impl Controller for ContractController {
                 object: None,
             };
         };
-        let index = pass.sent.saturating_sub(1);
+        if let Some(request) = sent.checked_sub(1).and_then(|i| pass.before.get(i)) {
+            let result = setup_result(request, answer);
+            pass.failed |= matches!(result, ActionResult::Failed { .. });
+            return Recorded {
+                result,
+                object: None,
+            };
+        }
+        let index = sent.saturating_sub(1) - before;
         let action = pass.plan.get(index);
         let kind = action.map(|a| a.kind);
         let result = match answer {
@@ -470,5 +559,38 @@ impl Controller for ContractController {
         if ours && state.deletion_timestamp.is_none() {
             self.expectations.creation_observed(KEY);
         }
+    }
+}
+
+/// A merge patch that sets the custom resource's finalizers, locked on the
+/// resourceVersion read (`MergeFromWithOptimisticLock`).
+fn finalizers_patch(finalizers: Vec<String>, resource_version: u64) -> Patch {
+    let list = Json::array(finalizers.iter().map(|f| Json::string(f)).collect());
+    let metadata = Json::object(vec![("finalizers".into(), list)]);
+    Patch::merge(Json::object(vec![("metadata".into(), metadata)]))
+        .with_resource_version(resource_version)
+}
+
+/// What became of a request sent before the plan. A delete of a load
+/// balancer that is already gone is what cleanup wants.
+fn setup_result(request: &Request, answer: &Answer) -> ActionResult {
+    match answer {
+        Ok(response) if !response.written => ActionResult::Unchanged,
+        Ok(_) => ActionResult::Applied,
+        Err(ApiError::NotFound { .. })
+            if matches!(
+                request,
+                Request::Cloud {
+                    call: CloudCall::Delete { .. }
+                }
+            ) =>
+        {
+            ActionResult::AlreadyGone
+        }
+        Err(error) => ActionResult::Failed {
+            requeued_at: 0,
+            code: error.code(),
+            error: error.to_string(),
+        },
     }
 }

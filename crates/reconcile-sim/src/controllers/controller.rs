@@ -68,6 +68,9 @@ pub struct Planned {
     /// free, which lets the engine skip resync ticks that would change
     /// nothing. 0 when unknown.
     pub requests: usize,
+    /// How many of them go out before its first action (a finalizer, an
+    /// external system's call), so the record can tell them apart.
+    pub before: usize,
 }
 
 /// What a plan function reads: the desired state and the cache as the

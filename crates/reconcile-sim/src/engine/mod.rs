@@ -113,6 +113,7 @@
 //!   schedule later (a resync, requeue, restart, watch event...) never
 //!   happens, and a pass still running then ends there.
 
+mod cloud;
 mod gc;
 mod informer;
 mod kubelet;
@@ -334,6 +335,8 @@ struct Engine {
     controller: Box<dyn Controller>,
     /// Makes the controller of each process (its memory starts empty).
     new_controller: NewController,
+    /// The external system the controller may keep a load balancer in.
+    cloud: cloud::CloudActor,
 }
 
 /// Makes a controller, for each process of a run.
@@ -384,6 +387,7 @@ impl Engine {
             names_rng: SimRng::stream(config.seed, Stream::GeneratedNames),
             controller: new_controller(),
             new_controller,
+            cloud: cloud::CloudActor::new(config.seed),
             config,
         };
         engine.owner_refs = engine.world.controller_owner_refs();

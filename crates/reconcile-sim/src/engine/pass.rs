@@ -9,6 +9,8 @@ use super::requeue::PassResult;
 use super::ReconcileCall;
 use super::{update_change, Engine, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, Update};
+use crate::control_plane::cloud::CloudCall;
+use crate::control_plane::patch::patch_custom_resource;
 use crate::control_plane::status;
 use crate::controllers::client::{Answer, Client, Request, Response};
 use crate::controllers::controller::{Planned, Sent, Start};
@@ -27,8 +29,11 @@ pub(super) struct RunningPass {
     key: &'static str,
     /// Crash before sending this request (the crash plan of this pass).
     crash_before: Option<usize>,
-    /// The request whose failure the reconcile returned.
+    /// The action whose failure the reconcile returned (counted among
+    /// the plan's actions; the status write follows them).
     failed_at: Option<usize>,
+    /// Requests sent before the first action.
+    before: usize,
 }
 
 /// A pass whose reconcile call is out: the worker holds the key while the
@@ -110,17 +115,20 @@ impl Engine {
             actions: plan,
             skipped,
             requests,
+            before,
         } = planned;
         let index = self.passes.len() + 1;
         let start = self.now;
         if !plan.is_empty() {
             self.watch_for_oscillation(&plan);
         }
+        // The crash plan counts the plan's actions: the requests sent
+        // before them (a finalizer, the cloud) come first.
         let crash_before = self
             .config
             .crash
             .filter(|c| c.at_pass == index)
-            .map(|c| c.after_actions);
+            .map(|c| c.after_actions.saturating_add(before));
         // A bound on when the worker is free, for the resync's tick skipping:
         // every request, the status write included.
         let planned = Millis::try_from(requests).unwrap_or(Millis::MAX);
@@ -158,6 +166,7 @@ impl Engine {
             key,
             crash_before,
             failed_at: None,
+            before,
         });
         // Recorded once the pass holds its plan, for a picture taken here.
         self.push_event(start, started);
@@ -169,7 +178,8 @@ impl Engine {
     fn next_request(&mut self, at: Millis, sent: usize) {
         let Some(running) = &self.running else { return };
         if running.crash_before == Some(sent) {
-            self.mark_rest(sent, &ActionResult::LostInCrash);
+            let actions_sent = sent.saturating_sub(running.before);
+            self.mark_rest(actions_sent, &ActionResult::LostInCrash);
             self.finish_pass(at);
         } else if !self.controller.sends_more() {
             self.finish_pass(at);
@@ -193,7 +203,18 @@ impl Engine {
             .as_ref()
             .map_or_else(ApiError::code, |_| request.success_code());
         let pass = self.passes.len();
+        // The cloud answers after its own latency; the API server at once.
+        let answered_at = match (&request, self.config.cloud) {
+            (Request::Cloud { .. }, Some(cloud)) => self.now.saturating_add(cloud.latency_ms),
+            _ => self.now,
+        };
         let event = match request {
+            Request::Cloud { call } => SimEvent::Cloud { pass, call, code },
+            Request::PatchCustomResource { patch } => SimEvent::FinalizerWrite {
+                pass,
+                added: adds_finalizer(&patch),
+                code,
+            },
             Request::UpdateStatus { status, .. } => {
                 let changed = recorded.result == ActionResult::Applied;
                 if let Some(record) = self.passes.last_mut() {
@@ -236,13 +257,13 @@ impl Engine {
         self.push_event(self.now, event);
         if failed {
             if let Some(running) = &mut self.running {
-                running.failed_at = Some(sent);
+                running.failed_at = sent.checked_sub(running.before);
             }
         }
         if self.controller.sends_more() {
-            self.next_request(self.now, sent + 1);
+            self.next_request(answered_at, sent + 1);
         } else {
-            self.finish_pass(self.now);
+            self.finish_pass(answered_at);
         }
     }
 
@@ -307,13 +328,16 @@ impl Engine {
         self.worker_free_at = end;
         let crashed = running.crash_before.is_some();
         let index = self.passes.len();
+        // An error the reconcile returned without a failed action (a skip,
+        // a request before its actions) is an error too.
+        let returned = self.controller.result();
         let ended = SimEvent::ReconcileEnded {
             pass: index,
-            error: running.failed_at.is_some(),
+            error: returned.error || running.failed_at.is_some(),
             crashed,
         };
         self.push_event(end, ended);
-        let result = PassResult::of(self.controller.result(), running.failed_at, end);
+        let result = PassResult::of(returned, running.failed_at, end);
         if crashed {
             // The process is gone before it could requeue: shown as the
             // requeue it would have made, which the crash then voids.
@@ -401,15 +425,16 @@ impl Engine {
                 return Ok(self.status_written(outcome));
             }
             Request::PatchStatus { patch } => {
-                let desired = Json::object(
-                    self.desired
-                        .iter()
-                        .map(|(name, spec)| (name.into(), spec.clone()))
-                        .collect(),
-                );
+                let desired = self.desired_json();
                 let outcome = status::patch_status(&mut self.world, &desired, patch)?;
                 return Ok(self.status_written(outcome));
             }
+            Request::PatchCustomResource { patch } => {
+                let desired = self.desired_json();
+                let outcome = patch_custom_resource(&mut self.world, &desired, patch)?;
+                return Ok(self.custom_resource_written(outcome));
+            }
+            Request::Cloud { call } => return self.call_cloud(call),
         };
         if let Some(change) = change {
             self.watch.controller_writes += 1;
@@ -426,13 +451,46 @@ impl Engine {
         })
     }
 
+    /// The desired document as the custom resource's spec.
+    fn desired_json(&self) -> Json {
+        Json::object(
+            self.desired
+                .iter()
+                .map(|(name, spec)| (name.into(), spec.clone()))
+                .collect(),
+        )
+    }
+
+    /// A call to the cloud: a transient failure first (its own rate), then
+    /// the cloud's answer. Not an API request: no watch event follows.
+    fn call_cloud(&mut self, call: &CloudCall) -> Answer {
+        let rate = self.config.cloud.map_or(0.0, |cloud| cloud.failure_rate);
+        if self.cloud.failures.chance(rate) {
+            return Err(ApiError::Unavailable);
+        }
+        let written = self.cloud.state.call(call)?;
+        let (CloudCall::Ensure { name } | CloudCall::Delete { name }) = call;
+        Ok(Response {
+            name: Arc::from(name.as_str()),
+            written,
+            resource_version: None,
+        })
+    }
+
     /// A write to `/status` raises the custom resource's watch event.
     fn status_written(&mut self, outcome: crate::apiserver::UpdateOutcome) -> Response {
-        let written = update_change(outcome).is_some();
-        if written {
+        self.custom_resource_written(outcome)
+    }
+
+    /// A write to the custom resource raises its watch event: an update, or
+    /// its delete when the write removed its last finalizer.
+    fn custom_resource_written(&mut self, outcome: crate::apiserver::UpdateOutcome) -> Response {
+        let change = update_change(outcome);
+        let written = change.is_some();
+        if let Some(change) = change {
             self.watch.controller_writes += 1;
             let breaks = self.drops_rng.chance(self.config.watch_break_rate);
-            self.custom_resource_event(self.now, Change::Updated, breaks);
+            self.custom_resource_event(self.now, change, breaks);
         }
         let custom_resource = self.world.get(&ObjectKey::CustomResource);
         Response {
@@ -447,4 +505,16 @@ impl Engine {
         let key = ObjectKey::Object(Arc::from(name));
         self.delete_key(&key, &DeleteOptions::default(), at)
     }
+}
+
+/// Whether a finalizer patch adds the cloud's finalizer (else it removes it).
+fn adds_finalizer(patch: &crate::patch::Patch) -> bool {
+    patch
+        .body
+        .get_path(&["metadata".to_owned(), "finalizers".to_owned()])
+        .and_then(Json::as_array)
+        .is_some_and(|list| {
+            list.iter()
+                .any(|f| f.as_str() == Some(crate::cloud::FINALIZER))
+        })
 }

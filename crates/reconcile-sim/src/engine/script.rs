@@ -189,6 +189,16 @@ impl Engine {
             Ok(None) => "already being deleted; nothing changed".to_owned(),
             Ok(Some(change)) => {
                 self.custom_resource_event(now, change, dropped);
+                let cleanup = self
+                    .world
+                    .get(&ObjectKey::CustomResource)
+                    .is_some_and(|cr| cr.finalizers.iter().any(|f| f == crate::cloud::FINALIZER));
+                if cleanup {
+                    return format!(
+                        "terminating: its finalizer {} waits for the controller's cleanup",
+                        crate::cloud::FINALIZER
+                    );
+                }
                 match propagation {
                     PropagationPolicy::Background => {
                         "deleted; the garbage collector deletes its dependents".to_owned()

@@ -4,9 +4,10 @@
 use std::sync::Arc;
 
 use super::{Engine, Scheduled, OSCILLATION_REPEATS};
+use crate::cloud::{load_balancer_of, FINALIZER};
 use crate::comparison::{controller_out_of_sync, controller_plan};
 use crate::naming::controller_observed;
-use crate::ownership::ObjectKey;
+use crate::ownership::{ObjectKey, CUSTOM_RESOURCE};
 use crate::sorted::SortedMap;
 use crate::status_writes::HotLoopWatch;
 use crate::{NotConvergingReason, Verdict};
@@ -141,18 +142,36 @@ impl Engine {
     /// more (background and foreground delete its dependents, orphan keeps
     /// them without the reference) and it is gone; what is left counts.
     pub(super) fn out_of_sync(&self) -> usize {
+        let external = self.cloud_out_of_sync();
         if self.world.custom_resource_live() {
             let (observed, finalizers) =
                 controller_observed(self.config.naming, &self.desired, &self.world);
-            return controller_out_of_sync(
-                self.config.compare,
-                &self.desired,
-                &observed,
-                &finalizers,
-            );
+            return external
+                + controller_out_of_sync(
+                    self.config.compare,
+                    &self.desired,
+                    &observed,
+                    &finalizers,
+                );
         }
         let custom_resource = self.world.get(&ObjectKey::CustomResource);
-        self.dependents_left().len() + usize::from(custom_resource.is_some())
+        external + self.dependents_left().len() + usize::from(custom_resource.is_some())
+    }
+
+    /// With the cloud: a live custom resource wants its finalizer and its
+    /// load balancer; one being deleted or gone wants no load balancer left.
+    fn cloud_out_of_sync(&self) -> usize {
+        if self.config.cloud.is_none() {
+            return 0;
+        }
+        let load_balancer = self.cloud.state.has(&load_balancer_of(CUSTOM_RESOURCE));
+        match self.world.get(&ObjectKey::CustomResource) {
+            Some(cr) if cr.deletion_timestamp.is_none() => {
+                let finalizer = cr.finalizers.iter().any(|f| f == FINALIZER);
+                usize::from(!finalizer) + usize::from(!load_balancer)
+            }
+            _ => usize::from(load_balancer),
+        }
     }
 
     /// The objects that still refer to the custom resource.

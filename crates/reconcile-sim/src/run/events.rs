@@ -10,6 +10,7 @@
 
 use serde::Serialize;
 
+use crate::cloud::CloudCall;
 use crate::expectations::PassSkip;
 use crate::workqueue::{AddOutcome, Millis};
 use crate::world::Change;
@@ -72,6 +73,15 @@ pub enum SimEvent {
         pass: usize,
         code: u16,
         changed: bool,
+    },
+    /// The controller's patch of its custom resource's finalizers: adding
+    /// its own (`added`), or removing it after cleanup; the answer's code.
+    FinalizerWrite { pass: usize, added: bool, code: u16 },
+    /// A call to the cloud, the external system, and its answer's code.
+    Cloud {
+        pass: usize,
+        call: CloudCall,
+        code: u16,
     },
     /// The key was added to the queue.
     Enqueued {

@@ -114,7 +114,7 @@ pub const RENAMED: [&str; 1] = ["dropRate"];
 /// its serialization, so they never drift). A list rather than the names of
 /// the serialized defaults: serializing settings in a second place costs the
 /// page its own copy of the serializer.
-pub const OPTION_NAMES: [&str; 26] = [
+pub const OPTION_NAMES: [&str; 27] = [
     "seed",
     "maxPasses",
     "failureRate",
@@ -141,6 +141,7 @@ pub const OPTION_NAMES: [&str; 26] = [
     "customResourceWatchLatencyMs",
     "podStopMs",
     "consistencyStore",
+    "cloud",
 ];
 
 /// For `#[serde(deserialize_with)]`: settings inside a larger document

@@ -93,6 +93,30 @@ pub struct SimConfig {
     /// its informers have synced them (`ConsistencyStore`; beyond the seed's
     /// contract; see [`crate::consistency`]).
     pub consistency_store: bool,
+    /// The controller keeps a cloud load balancer for its custom resource,
+    /// behind its own finalizer (beyond the seed's contract; see
+    /// [`crate::cloud`]). `None`: no external system.
+    pub cloud: Option<CloudSettings>,
+}
+
+/// The external system's timing and failures.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct CloudSettings {
+    /// How long one call to the cloud takes to answer.
+    pub latency_ms: Millis,
+    /// Probability that one call fails (503) and changes nothing.
+    pub failure_rate: f64,
+}
+
+impl Default for CloudSettings {
+    fn default() -> Self {
+        Self {
+            latency_ms: 100,
+            failure_rate: 0.0,
+        }
+    }
 }
 
 impl SimConfig {
@@ -104,6 +128,7 @@ impl SimConfig {
             status_writes: self.status_writes,
             requeue_while_terminating_ms: self.requeue_while_terminating_ms,
             consistency_store: self.consistency_store,
+            cloud: self.cloud.is_some(),
         }
     }
 }
@@ -137,6 +162,7 @@ impl Default for SimConfig {
             custom_resource_watch_latency_ms: None,
             pod_stop_ms: 1000,
             consistency_store: false,
+            cloud: None,
         }
     }
 }

@@ -129,6 +129,8 @@ fn check_event(scenario: &SimScenario, config: &SimConfig, timeline: &Timeline, 
                 assert_eq!(Some(&*finalizers), view.finalizers.as_ref());
             }
         }
+        // Not in the plan: the cloud's calls and the finalizer's patches.
+        SimEvent::Cloud { .. } | SimEvent::FinalizerWrite { .. } => {}
         SimEvent::Request { name, .. } => {
             let ControllerPicture::Reconciling { plan, sent, .. } = &picture.controller else {
                 panic!("a request comes from a running pass");

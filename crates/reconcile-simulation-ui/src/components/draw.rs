@@ -42,10 +42,15 @@ fn focus(picture: &Picture) -> Option<Part> {
     match (&picture.event, picture.position) {
         (_, Position::ActorEvent(_)) => Some(Part::Store),
         (Some(entry), _) => Some(match entry.what {
-            SimEvent::Request { .. } | SimEvent::StatusWrite { .. } => Part::Store,
+            SimEvent::Request { .. }
+            | SimEvent::StatusWrite { .. }
+            | SimEvent::FinalizerWrite { .. } => Part::Store,
             SimEvent::WatchDelivered { .. } => Part::Cache,
             SimEvent::Enqueued { .. } | SimEvent::RequeueDelayed { .. } => Part::Queue,
-            SimEvent::ReconcileStarted { .. } | SimEvent::ReconcileEnded { .. } => Part::Controller,
+            // The picture draws no cloud: its calls are the controller's.
+            SimEvent::ReconcileStarted { .. }
+            | SimEvent::ReconcileEnded { .. }
+            | SimEvent::Cloud { .. } => Part::Controller,
         }),
         _ => None,
     }

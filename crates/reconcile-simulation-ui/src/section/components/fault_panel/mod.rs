@@ -5,6 +5,7 @@
 //! page (`SimulationEvent::Settings`).
 
 mod another_actor;
+mod cloud;
 mod compare;
 mod controller_api;
 mod finalizer_owners;
@@ -90,6 +91,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                 <ControllerApi config={config.clone()} on_change={on_change.clone()} />
                 <Compare config={config.clone()} on_change={on_change.clone()} />
                 <FinalizerOwners run={run.clone()} {position} on_change={on_change.clone()} />
+                <cloud::Cloud config={config.clone()} on_change={on_change.clone()} />
                 <details class="advanced-settings">
                     <summary>{ "Advanced settings: rate limiters, queues, naming, status writes" }</summary>
                     <div class="fault-grid">
