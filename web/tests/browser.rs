@@ -310,6 +310,19 @@ fn commands_are_never_accepted_from_an_opaque_origin() {
     assert!(!options.accepts_origin("https://course.example.evil"));
 }
 
+/// The envelope's version: none (a parent written before it) and 1 are
+/// obeyed; a newer or malformed one is not.
+#[wasm_bindgen_test]
+fn commands_are_obeyed_only_in_a_known_envelope_version() {
+    use reconcile_web::embed::{accepts_version, MESSAGE_VERSION};
+    assert_eq!(MESSAGE_VERSION, 1);
+    assert!(accepts_version(None));
+    assert!(accepts_version(Some(1.0)));
+    for newer in [2.0, 0.0, 1.5, f64::NAN, f64::INFINITY] {
+        assert!(!accepts_version(Some(newer)), "{newer}");
+    }
+}
+
 /// Embeds of different link states keep separate autosaves; embeds without
 /// a link keep the keys they always had; the main page has one autosave.
 #[wasm_bindgen_test]
