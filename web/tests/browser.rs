@@ -323,6 +323,22 @@ fn commands_are_obeyed_only_in_a_known_envelope_version() {
     }
 }
 
+/// `pkg/reconcile-playground.js` reads and writes the envelope with the
+/// page's own names: one format, compared here.
+#[wasm_bindgen_test]
+fn the_component_uses_the_envelopes_names() {
+    use reconcile_web::embed::{
+        MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_PREFIX, MESSAGE_RUN, MESSAGE_STEP, MESSAGE_VERSION,
+    };
+    const COMPONENT: &str = include_str!("../../crates/reconcile-wasm/js/reconcile-playground.js");
+    assert!(COMPONENT.contains(&format!("const PREFIX = \"{MESSAGE_PREFIX}\";")));
+    assert!(COMPONENT.contains(&format!("const VERSION = {MESSAGE_VERSION};")));
+    for message in [MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_STEP, MESSAGE_RUN] {
+        let kind = message.strip_prefix(MESSAGE_PREFIX).expect("one prefix");
+        assert!(COMPONENT.contains(&format!("\"{kind}\"")), "{kind}");
+    }
+}
+
 /// Embeds of different link states keep separate autosaves; embeds without
 /// a link keep the keys they always had; the main page has one autosave.
 #[wasm_bindgen_test]
