@@ -92,6 +92,9 @@ pub struct EmbedOptions {
     pub exercise: bool,
     /// `?lang=python|javascript`: the exercise's language.
     pub language: Option<Language>,
+    /// `?theme=light|dark`: the colours, for the page and embeds alike;
+    /// `None` follows the system's.
+    pub theme: Option<&'static str>,
 }
 
 impl EmbedOptions {
@@ -113,6 +116,9 @@ impl EmbedOptions {
                 "step" => options.step = value.parse().ok(),
                 "exercise" => options.exercise = value == RECONCILE_EXERCISE,
                 "lang" => options.language = Language::from_id(value),
+                "theme" => {
+                    options.theme = ["light", "dark"].into_iter().find(|theme| theme == value);
+                }
                 DEBUG_PARAM => options.panic_on_edit = value == "panic",
                 "allow" => {
                     options.allowed_origins = value

@@ -310,6 +310,20 @@ fn commands_are_never_accepted_from_an_opaque_origin() {
     assert!(!options.accepts_origin("https://course.example.evil"));
 }
 
+/// `theme=` takes `light` or `dark`; anything else follows the system.
+#[wasm_bindgen_test]
+fn theme_is_light_dark_or_the_systems() {
+    use reconcile_web::embed::EmbedOptions;
+    let theme =
+        |value: &str| EmbedOptions::from_query(&[("theme".to_owned(), value.to_owned())]).theme;
+    assert_eq!(theme("light"), Some("light"));
+    assert_eq!(theme("dark"), Some("dark"));
+    for other in ["", "Dark", "blue", "system"] {
+        assert_eq!(theme(other), None, "{other}");
+    }
+    assert_eq!(EmbedOptions::from_query(&[]).theme, None);
+}
+
 /// The envelope's version: none (a parent written before it) and 1 are
 /// obeyed; a newer or malformed one is not.
 #[wasm_bindgen_test]
