@@ -21,6 +21,8 @@ test("an embedded playground tells its parent its height, and the parent resizes
   // the frame's own scrollbar, gone once it is tall enough, changes the wrapping).
   await expect.poll(() => page.evaluate(() => document.getElementById("pg").getBoundingClientRect().height === window.heights.at(-1))).toBe(true);
   expect(await page.evaluate(() => window.heights.at(-1))).toBeGreaterThan(400);
+  // Each message is the envelope: its type, version 1, and the fields listeners read before it.
+  expect(await page.evaluate(() => window.messages.at(-1))).toEqual({ type: "reconcile-playground:height", version: 1, height: await page.evaluate(() => window.heights.at(-1)) });
   await expect(frame.getByRole("link", { name: "Open in playground ↗" })).toHaveAttribute("href", new RegExp(`^http://127\\.0\\.0\\.1:${port}/#v2/`));
   // No header chrome: the tagline and toolbar are gone; only a one-line title bar remains.
   // (A browser that denies this third-party frame storage shows the compact
@@ -187,13 +189,13 @@ test("panes= chooses what shows and preset= the starting content", async ({ page
 });
 
 test("commands from the parent are obeyed only from allowed origins", async ({ page }) => {
-  const load = (frameOrigin) =>
-    page.evaluate((origin) => {
+  const load = (frameOrigin, envelope = {}, desired = '{"from-parent": 1}') =>
+    page.evaluate(([origin, envelope, desired]) => {
       document.getElementById("pg").contentWindow.postMessage(
-        { type: "reconcile-playground:load", desired: '{"from-parent": 1}', observed: "{}" },
+        { type: "reconcile-playground:load", desired, observed: "{}", ...envelope },
         origin,
       );
-    }, frameOrigin);
+    }, [frameOrigin, envelope, desired]);
 
   let frame = await hostPage(page, "embed&allow=http://evil.example");
   await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li").first()).toBeVisible();
@@ -210,6 +212,15 @@ test("commands from the parent are obeyed only from allowed origins", async ({ p
   await load(`http://127.0.0.1:${port}`);
   await expect(frame.getByRole("textbox", { name: "Desired state" })).toHaveValue('{"from-parent": 1}');
   await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li")).toHaveText([/CREATE\s*from-parent/]);
+  // In the envelope: version 1 is obeyed; a newer version is not half understood.
+  await load(`http://127.0.0.1:${port}`, { version: 1 }, '{"from-version-1": 1}');
+  await expect(frame.getByRole("textbox", { name: "Desired state" })).toHaveValue('{"from-version-1": 1}');
+  await load(`http://127.0.0.1:${port}`, { version: 2 }, '{"from-version-2": 1}');
+  const allowed = await page.locator("#pg").elementHandle().then((element) => element.contentFrame());
+  await listenForMarker(allowed);
+  await page.evaluate((marker) => document.getElementById("pg").contentWindow.postMessage(marker, "*"), MARKER);
+  await heardMarker(allowed);
+  await expect(frame.getByRole("textbox", { name: "Desired state" })).toHaveValue('{"from-version-1": 1}');
 });
 
 test("the example course page embeds two playgrounds and calls the JS API", async ({ page }) => {

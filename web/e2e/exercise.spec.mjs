@@ -282,7 +282,8 @@ test("in a course page's frame, the result goes to the page on the origin allow=
   };
   const delivered = await run(`http://localhost:${port}`);
   expect(delivered).toHaveLength(1);
-  expect(delivered[0]).toMatchObject({ type: "reconcile-playground:checked", passed: false });
+  // In the envelope (version 1), with the fields listeners read before it.
+  expect(delivered[0]).toMatchObject({ type: "reconcile-playground:checked", version: 1, passed: false });
   expect(delivered[0].total).toBeGreaterThan(1);
   expect(delivered[0].counterexample.notes.map((n) => n.note)).toEqual(["utf16-order"]);
   expect(await run("http://evil.example")).toEqual([]);

@@ -70,6 +70,9 @@ export function startServer(root, port, { gzip = false, brotli = false, onReques
       return;
     }
     const headers = { "content-type": types[extname(file)] ?? "application/octet-stream" };
+    // Course pages on other sites import the JS API and the component from pkg/, as
+    // modules, which needs CORS (GitHub Pages sends this header for every file).
+    if (url.pathname.startsWith("/pkg/")) headers["access-control-allow-origin"] = "*";
     const encoding = encoder(req.headers["accept-encoding"] ?? "", { gzip, brotli });
     if (encoding) {
       const key = `${encoding.name} ${file}`;

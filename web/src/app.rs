@@ -27,7 +27,11 @@ use reconcile_protocol::pane::PaneEvent;
 #[component]
 pub fn App() -> Html {
     let options = use_memo((), |()| {
-        EmbedOptions::from_query(&browser::query_params()).with_link(&browser::location_hash())
+        let options =
+            EmbedOptions::from_query(&browser::query_params()).with_link(&browser::location_hash());
+        // Before the first paint, so a chosen theme never flashes the other.
+        browser::set_theme(options.theme);
+        options
     });
     let page = use_playground(&options);
     let (state, dispatch) = (&page.state, &page.dispatch);

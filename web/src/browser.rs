@@ -204,6 +204,14 @@ pub fn read_text_file(
     });
 }
 
+/// Sets the root's `data-theme` (`light` or `dark`), which main.css reads;
+/// `None` leaves the system's theme.
+pub fn set_theme(theme: Option<&str>) {
+    if let (Some(theme), Some(root)) = (theme, gloo::utils::document().document_element()) {
+        let _ = root.set_attribute("data-theme", theme);
+    }
+}
+
 /// True inside an iframe.
 pub fn in_frame() -> bool {
     let window = window();

@@ -45,12 +45,29 @@ impl Pane {
 }
 
 /// Message types of the postMessage protocol (documented in docs/embedding.md).
+///
+/// Every message, in and out, is one envelope: a plain object whose `type`
+/// is one of these and whose `version` is [`MESSAGE_VERSION`], with the
+/// kind's own fields beside them. Version 1 kept the type names and fields of
+/// the messages before it, so listeners written for those still work.
+/// `pkg/reconcile-playground.js` reads the same names; a test compares them.
 pub const MESSAGE_HEIGHT: &str = "reconcile-playground:height";
 pub const MESSAGE_LOAD: &str = "reconcile-playground:load";
 pub const MESSAGE_STEP: &str = "reconcile-playground:step";
 pub const MESSAGE_RUN: &str = "reconcile-playground:run";
 /// To the course page: how the learner's reconcile did, `{passed, total, counterexample}`.
 pub const MESSAGE_CHECKED: &str = "reconcile-playground:checked";
+/// What every message type starts with.
+pub const MESSAGE_PREFIX: &str = "reconcile-playground:";
+/// The envelope's version, sent as `version` with every message.
+pub const MESSAGE_VERSION: u32 = 1;
+
+/// Whether a command's `version` field is one this build obeys: version 1,
+/// or none (a parent written before the envelope). A newer version is
+/// ignored, so no command is half understood.
+pub fn accepts_version(version: Option<f64>) -> bool {
+    version.is_none_or(|version| version == f64::from(MESSAGE_VERSION))
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EmbedOptions {
@@ -75,6 +92,9 @@ pub struct EmbedOptions {
     pub exercise: bool,
     /// `?lang=python|javascript`: the exercise's language.
     pub language: Option<Language>,
+    /// `?theme=light|dark`: the colours, for the page and embeds alike;
+    /// `None` follows the system's.
+    pub theme: Option<&'static str>,
 }
 
 impl EmbedOptions {
@@ -96,6 +116,9 @@ impl EmbedOptions {
                 "step" => options.step = value.parse().ok(),
                 "exercise" => options.exercise = value == RECONCILE_EXERCISE,
                 "lang" => options.language = Language::from_id(value),
+                "theme" => {
+                    options.theme = ["light", "dark"].into_iter().find(|theme| theme == value);
+                }
                 DEBUG_PARAM => options.panic_on_edit = value == "panic",
                 "allow" => {
                     options.allowed_origins = value

@@ -310,6 +310,49 @@ fn commands_are_never_accepted_from_an_opaque_origin() {
     assert!(!options.accepts_origin("https://course.example.evil"));
 }
 
+/// `theme=` takes `light` or `dark`; anything else follows the system.
+#[wasm_bindgen_test]
+fn theme_is_light_dark_or_the_systems() {
+    use reconcile_web::embed::EmbedOptions;
+    let theme =
+        |value: &str| EmbedOptions::from_query(&[("theme".to_owned(), value.to_owned())]).theme;
+    assert_eq!(theme("light"), Some("light"));
+    assert_eq!(theme("dark"), Some("dark"));
+    for other in ["", "Dark", "blue", "system"] {
+        assert_eq!(theme(other), None, "{other}");
+    }
+    assert_eq!(EmbedOptions::from_query(&[]).theme, None);
+}
+
+/// The envelope's version: none (a parent written before it) and 1 are
+/// obeyed; a newer or malformed one is not.
+#[wasm_bindgen_test]
+fn commands_are_obeyed_only_in_a_known_envelope_version() {
+    use reconcile_web::embed::{accepts_version, MESSAGE_VERSION};
+    assert_eq!(MESSAGE_VERSION, 1);
+    assert!(accepts_version(None));
+    assert!(accepts_version(Some(1.0)));
+    for newer in [2.0, 0.0, 1.5, f64::NAN, f64::INFINITY] {
+        assert!(!accepts_version(Some(newer)), "{newer}");
+    }
+}
+
+/// `pkg/reconcile-playground.js` reads and writes the envelope with the
+/// page's own names: one format, compared here.
+#[wasm_bindgen_test]
+fn the_component_uses_the_envelopes_names() {
+    use reconcile_web::embed::{
+        MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_PREFIX, MESSAGE_RUN, MESSAGE_STEP, MESSAGE_VERSION,
+    };
+    const COMPONENT: &str = include_str!("../../crates/reconcile-wasm/js/reconcile-playground.js");
+    assert!(COMPONENT.contains(&format!("const PREFIX = \"{MESSAGE_PREFIX}\";")));
+    assert!(COMPONENT.contains(&format!("const VERSION = {MESSAGE_VERSION};")));
+    for message in [MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_STEP, MESSAGE_RUN] {
+        let kind = message.strip_prefix(MESSAGE_PREFIX).expect("one prefix");
+        assert!(COMPONENT.contains(&format!("\"{kind}\"")), "{kind}");
+    }
+}
+
 /// Embeds of different link states keep separate autosaves; embeds without
 /// a link keep the keys they always had; the main page has one autosave.
 #[wasm_bindgen_test]

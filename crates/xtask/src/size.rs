@@ -87,6 +87,18 @@ pub fn report(dist: &Path) -> Result<String, String> {
             files.extend(snippets(&pkg, ui.package)?);
             report.push_str(&table_of(files, "no budget of its own")?);
         }
+        let component = |name: &str| name == COMPONENT;
+        if pkg.join(COMPONENT).is_file() {
+            report.push_str("\nThe `<reconcile-playground>` component for course pages:\n\n");
+            report.push_str(&table(&pkg, component, "budget 5 KB gzip -9 (issue 33)")?);
+            let bytes = std::fs::read(pkg.join(COMPONENT)).map_err(|e| e.to_string())?;
+            let gzipped = crate::precompress::gzip_level_9(&bytes)?.len();
+            if gzipped > COMPONENT_BUDGET {
+                return Err(format!(
+                    "pkg/{COMPONENT} is {gzipped} bytes gzipped, over its budget of {COMPONENT_BUDGET}"
+                ));
+            }
+        }
         report.push_str("\nJS API for course pages, what `init()` loads (`pkg/`, js + wasm):\n\n");
         report.push_str(&table(
             &pkg,
@@ -96,6 +108,7 @@ pub fn report(dist: &Path) -> Result<String, String> {
                     && !looping(name)
                     && !yaml(name)
                     && !on_demand(name)
+                    && !component(name)
             },
             "budget 80 KB",
         )?);
@@ -114,6 +127,11 @@ pub fn report(dist: &Path) -> Result<String, String> {
     }
     Ok(report)
 }
+
+/// The course pages' component, `pkg/reconcile-playground.js`, and its budget
+/// in bytes gzipped at level 9; `cargo xtask size` fails above it.
+const COMPONENT: &str = "reconcile-playground.js";
+const COMPONENT_BUDGET: usize = 5 * 1024;
 
 /// The sandbox for a learner's code loads on its first run, never with the page.
 fn is_sandbox(name: &str) -> bool {

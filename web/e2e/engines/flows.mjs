@@ -91,6 +91,23 @@ export const flows = {
     assert.equal(await d.evaluate(() => document.querySelector(".sim-pane")), null, "panes=editors,plan shows no simulation");
   },
 
+  async component(d) {
+    // A course page on 127.0.0.1 with the component from localhost: another origin.
+    await d.goto("/__e2e/paste.html");
+    const port = await d.evaluate(() => location.port);
+    const html = `<script>window.heights = []; document.addEventListener("reconcile-playground:height", (e) => heights.push(e.detail.height));</script>
+<script type="module" src="http://localhost:${port}/pkg/reconcile-playground.js"></script>
+<reconcile-playground preset="load-balancer-finalizer" panes="editors,plan"></reconcile-playground>`;
+    await d.goto(`/__e2e/paste.html?component#${encodeURIComponent(html)}`);
+    // The frame is sized to the height its playground reported, heard as DOM events.
+    const fitted = await d.waitFor(() => {
+      const frame = document.querySelector("reconcile-playground iframe");
+      const height = frame?.getBoundingClientRect().height;
+      return window.heights?.length > 0 && height === window.heights.at(-1) && height !== 480 && height;
+    }, [], { what: "the frame sized to its content" });
+    assert.ok(fitted > 200, `height ${fitted}`);
+  },
+
   async levelVersusEdgeLanes(d) {
     await d.goto("/?preset=missed-events");
     await d.waitFor(() => !!document.querySelector("details.level-edge > summary"), [], { what: "level vs edge" });

@@ -9,7 +9,8 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::embed::{
-    EmbedOptions, MESSAGE_CHECKED, MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_RUN, MESSAGE_STEP,
+    accepts_version, EmbedOptions, MESSAGE_CHECKED, MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_RUN,
+    MESSAGE_STEP, MESSAGE_VERSION,
 };
 use crate::state::{Action, SimAction};
 
@@ -58,7 +59,7 @@ fn observe_height() -> Option<Observer> {
         if height != last.get() {
             last.set(height);
             let message = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&message, &"type".into(), &MESSAGE_HEIGHT.into());
+            seal(&message, MESSAGE_HEIGHT);
             let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
             browser::post_to_parent(&message);
         }
@@ -75,8 +76,21 @@ fn field(data: &JsValue, name: &str) -> Option<JsValue> {
         .filter(|v| !v.is_undefined())
 }
 
-/// A command from the parent page, if `data` is one.
+/// Puts the envelope's `type` and `version` on an outgoing message.
+fn seal(message: &JsValue, kind: &str) {
+    let _ = js_sys::Reflect::set(message, &"type".into(), &kind.into());
+    let _ = js_sys::Reflect::set(message, &"version".into(), &MESSAGE_VERSION.into());
+}
+
+/// A command from the parent page, if `data` is one in a version this build reads.
 fn command(data: &JsValue) -> Option<Action> {
+    let version = match field(data, "version") {
+        Some(version) => Some(version.as_f64()?),
+        None => None,
+    };
+    if !accepts_version(version) {
+        return None;
+    }
     let kind = field(data, "type")?.as_string()?;
     match kind.as_str() {
         MESSAGE_STEP => Some(Action::Sim(SimAction::Step)),
@@ -108,7 +122,7 @@ pub fn report_checked(options: &EmbedOptions, report: &str) {
     let Ok(message) = js_sys::JSON::parse(report) else {
         return;
     };
-    let _ = js_sys::Reflect::set(&message, &"type".into(), &MESSAGE_CHECKED.into());
+    seal(&message, MESSAGE_CHECKED);
     for origin in options
         .allowed_origins
         .iter()
