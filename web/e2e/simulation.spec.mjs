@@ -325,3 +325,32 @@ test("a deleted pod on a node terminates until the kubelet stops it", async ({ p
   await expect(passes(page).nth(1)).toContainText("CREATE Pod/default/web-1 → ok");
   await expect(passes(page).nth(3)).toContainText("CREATE Pod/default/web-0 → ok");
 });
+
+// Issue 29, step 7: the controller's own finalizer keeps its deleted custom
+// resource terminating until the load balancer is gone; failures retry.
+test("a custom resource with the controller's finalizer waits for its cleanup", async ({ page }) => {
+  await choosePreset(page, "A controller's own finalizer");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("Converged after 7 passes");
+  const timeline = page.locator(".pass-list");
+  await expect(timeline).toContainText(
+    "terminating: its finalizer reconcile.example.com/load-balancer waits for the controller's cleanup",
+  );
+  const stepsOf = async (index) => {
+    await passes(page).nth(index).locator(".pass-head").click();
+    const steps = passes(page).nth(index).locator("details.pass-events");
+    await steps.locator("summary").click();
+    return steps.locator("li");
+  };
+  await expect(await stepsOf(0)).toContainText([
+    "PATCH the custom resource: add its finalizer reconcile.example.com/load-balancer → 200",
+    "the cloud: ensure load balancer lb-custom-resource → ok",
+  ]);
+  await expect(await stepsOf(2)).toContainText([
+    "the cloud: delete load balancer lb-custom-resource → 503, nothing changed",
+  ]);
+  await expect(await stepsOf(4)).toContainText([
+    "the cloud: delete load balancer lb-custom-resource → ok",
+    "PATCH the custom resource: remove its finalizer reconcile.example.com/load-balancer → 200",
+  ]);
+});
