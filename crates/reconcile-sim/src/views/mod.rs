@@ -8,6 +8,7 @@
 //! (the `layering` test checks).
 
 pub(crate) mod backoff_series;
+pub(crate) mod event_moment;
 #[cfg(feature = "level-edge")]
 pub(crate) mod lanes;
 pub(crate) mod moments;
