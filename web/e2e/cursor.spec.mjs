@@ -129,6 +129,83 @@ test("the plan follows the cursor: the start's plan, then the next pass's, and n
   await expect(world(page)).toHaveCount(0);
 });
 
+// Issue 31, "One moment on screen": stepping by event moves every view to the event's moment,
+// inside a pass as well as between passes. A view drawn by moment says which one it marks.
+/** Steps by event to the end of the run, checking at every event that each view shows its moment. */
+async function everyEventOnOneMoment(page) {
+  const next = page.getByRole("button", { name: "Next event" });
+  const picture = page.locator("details.control-plane");
+  await picture.locator("summary").click();
+  await expect(picture).toHaveAttribute("open");
+  const part = (name) => picture.locator(`.cp-text li[data-part=${name}]`);
+  const lanesNote = picture.locator(".sl-moment");
+  const chartNote = page.locator(".chart .chart-moment");
+  const seen = [];
+  let ended = 0;
+  for (let i = 0; i < 200 && (await next.isEnabled()); i++) {
+    await next.click();
+    const row = (await page.locator("li.current-event[aria-current=step]").textContent()).trim();
+    const [, t, what] = row.match(/^t = (.+?): (.*)$/);
+    // The picture is at the event, as the timeline's row says.
+    await expect(part("now")).toHaveText(`Now (t = ${t}): ${what}`);
+    const pass = Number(await page.locator("li.pass[aria-current=step]").getAttribute("data-pass"));
+    const end = what.match(/^pass (\d+) (ends|returns)/);
+    if (end) ended = Number(end[1]);
+    // A pass's end is the pass's moment; any other event is a moment of its own.
+    const label = end ? `after pass ${pass}` : `t = ${t}, ${ended === pass ? "after" : "during"} pass ${pass}`;
+    const running = !end && ended !== pass;
+    const escaped = label.replace(/[()]/g, "\\$&");
+    await expect(momentStatus(page)).toHaveText(new RegExp(`^At this moment \\(${escaped}\\): `));
+    await expect(page.locator("#world-now-heading")).toHaveText(end ? `World now — ${label}` : `World now — at ${label}`);
+    await expect(grid(page).locator("caption")).toHaveText(end ? `Resource status ${label}` : `Resource status at ${label}`);
+    // The plan: the one the running pass sends, else the next pass's.
+    await expect(planHeading(page)).toHaveText(`Plan for pass ${running ? pass : pass + 1}`);
+    // The chart and the swimlanes are drawn by moment: they mark the end of the event's pass, and say so.
+    const column = picture.locator(".sl-wide .sl-col.sl-current");
+    await expect(column.locator(".sl-head")).toHaveText(`▸ pass ${pass}`);
+    await expect(currentPoint(page)).toHaveAttribute("data-moment", await column.getAttribute("data-position"));
+    const boundary = `The cursor is at ${label}. This view shows moments between passes, so it marks the end of pass ${pass}.`;
+    for (const note of [lanesNote, chartNote]) {
+      if (end) await expect(note).toHaveCount(0);
+      else await expect(note).toHaveText(boundary);
+    }
+    // The same store everywhere: World now lists what the picture's store holds, the grid
+    // names the same objects, and the verdict counts what the grid says is out of sync.
+    const now = await views(page);
+    const store = (await part("store").textContent()).replace(/^API server store: /, "").split("; ");
+    const stored = store.map((card) => card.split(" ")[0]).filter((name) => name !== "custom-resource");
+    const listed = now.worldRows.filter((r) => !/removed/.test(r.text)).map((r) => r.name);
+    expect(listed.sort(), `World now at ${row}`).toEqual(stored.sort());
+    const present = now.gridRows.filter((r) => !/∅ missing|the controller's cache still has it$/.test(r.text)).map((r) => r.name);
+    expect(present.sort(), `the grid at ${row}`).toEqual(stored.sort());
+    expect(now.gridOutOfSync, `the grid at ${row}`).toBe(now.statusCount);
+    seen.push({ row, label, outOfSync: now.statusCount, world: now.worldRows.map((r) => r.text.replace(/\s+/g, " ")) });
+  }
+  return seen;
+}
+
+test("stepping by event, every view shows the event's moment at every event of the seed example", async ({ page }) => {
+  // Every event, every view: a long walk on a loaded machine.
+  test.setTimeout(120_000);
+  const seen = await everyEventOnOneMoment(page);
+  // Pass 1 sends three requests: each mends one resource, one event at a time.
+  const during1 = seen.filter((s) => s.label.endsWith("during pass 1"));
+  expect(during1.map((s) => s.outOfSync)).toEqual(expect.arrayContaining([3, 2, 1, 0]));
+  expect(seen.filter((s) => s.label.includes("during")).length).toBeGreaterThan(6);
+  // The issue's fourth press: t = 16 ms in pass 1, b still at 1 replica and c still there.
+  expect(seen[3].label).toBe("t = 16 ms, during pass 1");
+  expect(seen[3].outOfSync).toBe(2);
+  expect(seen[3].world).toEqual(["a+ added{\"replicas\":1}", "bunchanged{\"replicas\":1}", "cunchanged{\"replicas\":1}"]);
+});
+
+test("stepping by event between passes: the views show the event's moment after its pass", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto("/?preset=cache-2-replicas");
+  await expect(step(page)).toBeEnabled();
+  const seen = await everyEventOnOneMoment(page);
+  expect(seen.filter((s) => /^t = .*, after pass \d+$/.test(s.label)).length).toBeGreaterThan(2);
+});
+
 for (const scheme of ["light", "dark"]) {
   test(`axe finds no violations on World now and the plan at the cursor (${scheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme });

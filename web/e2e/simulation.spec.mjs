@@ -287,8 +287,8 @@ test("a row that moves up in the status grid is moved, not every row rebuilt (th
   const rows = page.getByRole("table", { name: "Resource status" }).locator("tbody tr");
   await expect(rows).toHaveCount(5);
   await rows.evaluateAll((all) => (window.gridRows = all));
-  await page.getByRole("button", { name: "Next event" }).click();
-  // The last object's cached copy is stale: problems come first, so it moves to the top.
+  await page.getByRole("button", { name: "Step" }).click();
+  // After pass 1 the last object's cached copy is stale: problems come first, so it moves to the top.
   await expect(rows.first()).toContainText(/p4\s*✓ in sync/);
   const kept = await rows.evaluateAll((all) => all.filter((row) => window.gridRows.includes(row)).length);
   expect(kept).toBe(5);

@@ -76,6 +76,7 @@ fn next_pass() -> NextPassView {
     NextPassView {
         revision: 3,
         position: 1,
+        event: Some(7),
         pass: 2,
         view: Some(r#"{"desired":{},"observed":{}}"#.into()),
         note: "What pass 2 does".into(),

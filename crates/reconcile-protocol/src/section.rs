@@ -261,6 +261,7 @@ mod tests {
             next: NextPassView {
                 revision: 3,
                 position: 1,
+                event: None,
                 pass: 2,
                 view: Some("{}".into()),
                 note: "What pass 2 does".into(),

@@ -18,7 +18,9 @@
 use reconcile_core::path::JsonPath;
 use reconcile_core::{export_scenario, parse_scenario, plan, Json, Number, Plan};
 use reconcile_sim::events::SimEvent;
-use reconcile_sim::{next_plan_view, Moment, PassViews, Timeline};
+use reconcile_sim::{
+    format_millis, next_plan_view, pass_phase, Millis, Moment, PassPhase, PassViews, Timeline,
+};
 use serde::Serialize;
 
 use reconcile_content::data::{read_json, ContentError, Reader};
@@ -249,7 +251,9 @@ pub struct NextPassView {
     /// for: an answer to an earlier question is dropped.
     pub revision: usize,
     pub position: usize,
-    /// The pass after the cursor (from 1).
+    /// Stepping by event: the event this is for (`None` between passes).
+    pub event: Option<usize>,
+    /// The pass after the cursor (from 1), or the one running at its event.
     pub pass: usize,
     /// The scenario that pass reconciles, as `export_scenario` writes it;
     /// `None` when the custom resource is being deleted or gone, so the
@@ -292,6 +296,52 @@ impl NextPassView {
         Self {
             revision,
             position,
+            event: None,
+            pass,
+            view: view.as_ref().map(export_scenario),
+            note,
+        }
+    }
+
+    /// The same at the page's cursor when it steps by event: at an event
+    /// inside a pass, that pass's plan, which the controller is sending;
+    /// elsewhere, the next pass's, as [`NextPassView::of`].
+    pub fn at_event(
+        revision: usize,
+        views: &mut PassViews,
+        timeline: &Timeline,
+        position: usize,
+        event: Option<usize>,
+    ) -> Self {
+        let running = event.and_then(|event| match pass_phase(timeline, event) {
+            PassPhase::During(pass) => Some((event, pass)),
+            _ => None,
+        });
+        let Some((event, pass)) = running else {
+            return Self {
+                event,
+                ..Self::of(revision, views, timeline, position)
+            };
+        };
+        let view = views.view(pass);
+        let at = timeline
+            .events
+            .entries
+            .get(event)
+            .map_or(0, |entry| entry.at);
+        let skipped = timeline
+            .passes
+            .get(pass.wrapping_sub(1))
+            .and_then(|record| record.skipped.as_ref());
+        let note = match (&view, skipped) {
+            (None, _) => running_owner_deleted_note(pass, at),
+            (Some(_), Some(skip)) => running_skipped_note(pass, at, skip),
+            (Some(_), None) => running_pass_note(pass, at),
+        };
+        Self {
+            revision,
+            position,
+            event: Some(event),
             pass,
             view: view.as_ref().map(export_scenario),
             note,
@@ -333,6 +383,7 @@ impl NextPassView {
         NextPassView {
             revision: reader.count(&message, "revision"),
             position: reader.count(&message, "position"),
+            event: reader.optional_count(&message, "event"),
             pass: reader.count(&message, "pass"),
             view: reader.optional_string(&message, "view"),
             note: reader.string(&message, "note"),
@@ -353,6 +404,35 @@ fn plan_moment_note(pass: usize, at: &str, runs: bool, empty: bool) -> String {
             format!("After {at} nothing triggers pass {pass}; this is what it would do. {start}")
         }
     }
+}
+
+/// The plan at an event inside pass `pass`, at `at`: the one it sends.
+fn running_pass_note(pass: usize, at: Millis) -> String {
+    format!(
+        "Pass {pass} is running at t = {}. It planned this on the controller's cache and sends \
+         it one request at a time. The editors' plan is the one at the start.",
+        format_millis(at)
+    )
+}
+
+/// The same once the custom resource is being deleted or gone.
+fn running_owner_deleted_note(pass: usize, at: Millis) -> String {
+    format!(
+        "Pass {pass} is running at t = {}. The custom resource is being deleted or is gone, so \
+         its reconciler returns at once, with nothing to do. The editors' plan is the one at the \
+         start.",
+        format_millis(at)
+    )
+}
+
+/// The same for a pass that skips its reconcile.
+fn running_skipped_note(pass: usize, at: Millis, skip: &reconcile_sim::PassSkip) -> String {
+    format!(
+        "Pass {pass} is running at t = {}. It does not reconcile ({skip}), so it sends nothing. \
+         Had it run, this is what reconcile would plan from the controller's cache. The editors' \
+         plan is the one at the start.",
+        format_millis(at)
+    )
 }
 
 /// The plan at the cursor when the next pass skips its reconcile (a
@@ -378,7 +458,8 @@ fn owner_deleted_note(at: &str) -> String {
 /// (of every kind), as their readers take them.
 pub(crate) const FACTS_MEMBERS: &[&str] =
     &["revision", "moments", "passes", "events", "pass_starts"];
-pub(crate) const NEXT_PASS_MEMBERS: &[&str] = &["revision", "position", "pass", "view", "note"];
+pub(crate) const NEXT_PASS_MEMBERS: &[&str] =
+    &["revision", "position", "event", "pass", "view", "note"];
 pub(crate) const MOMENT_MEMBERS: &[&str] = &["kind", "pass", "index", "after_pass", "script"];
 
 /// An array item that must be a count.
@@ -666,6 +747,52 @@ mod tests {
         assert!(owner_gone > 0, "no run deletes its owner");
     }
 
+    /// Stepping by event: inside a pass, the plan is the one that pass
+    /// sends (the view it read); elsewhere, the next pass's, as between
+    /// passes. At every event of every run.
+    #[test]
+    fn the_plan_at_an_event_is_the_running_passs_or_the_next_ones() {
+        let (mut during, mut between) = (0, 0);
+        for (name, scenario, config, timeline) in runs_of_presets() {
+            let mut views = PassViews::new(&scenario, &config);
+            let mut oracle = PassViews::new(&scenario, &config);
+            for event in 0..timeline.events.entries.len() {
+                let pass = timeline.events.passes_started_by(event);
+                let position = timeline.position_of(Moment::AfterPass(pass)).unwrap_or(0);
+                let sent = NextPassView::at_event(5, &mut views, &timeline, position, Some(event));
+                let read = NextPassView::from_json(&sent.to_json()).expect(&name);
+                assert_eq!(read, sent, "{name} #{event}");
+                assert_eq!(read.event, Some(event), "{name} #{event}");
+                if let PassPhase::During(running) = pass_phase(&timeline, event) {
+                    during += 1;
+                    assert_eq!((read.pass, running), (pass, pass), "{name} #{event}");
+                    let view = oracle.view(pass).unwrap_or_default();
+                    let expected = plan(&view.desired, &view.observed, view.finalizers.as_ref());
+                    assert_eq!(read.plan(), Ok(expected), "{name} #{event}");
+                    assert!(read
+                        .note
+                        .starts_with(&format!("Pass {pass} is running at t = ")));
+                } else {
+                    between += 1;
+                    let mut fresh = PassViews::new(&scenario, &config);
+                    let expected = NextPassView::of(5, &mut fresh, &timeline, position);
+                    assert_eq!(
+                        NextPassView {
+                            event: None,
+                            ..read
+                        },
+                        expected,
+                        "{name} #{event}"
+                    );
+                }
+            }
+        }
+        assert!(
+            during > 100 && between > 10,
+            "{during} during, {between} between"
+        );
+    }
+
     #[test]
     fn a_malformed_next_pass_view_is_an_error() {
         let good = r#"{"revision":1,"position":2,"pass":3,"view":null,"note":"n"}"#;
@@ -684,6 +811,7 @@ mod tests {
         let unreadable = NextPassView {
             revision: 1,
             position: 2,
+            event: None,
             pass: 3,
             view: Some("{".into()),
             note: String::new(),

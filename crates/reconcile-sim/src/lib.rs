@@ -61,6 +61,7 @@ pub use run::trigger::{format_millis, Trigger};
 pub use run::verdict::{NotConvergingReason, Verdict};
 pub use status_writes::{StatusWrite, StatusWrites};
 pub use views::backoff_series::{BackoffPoint, BackoffSeries, DelaySetBy, Retry};
+pub use views::event_moment::{pass_phase, EventMoment, PassPhase};
 #[cfg(feature = "level-edge")]
 pub use views::lanes::{EdgeHearing, LaneColumn, Lanes, ObjectLanes};
 pub use views::moments::{

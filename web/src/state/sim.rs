@@ -437,10 +437,11 @@ impl SimState {
     }
 
     /// The module's view of the pass after the cursor, planned here with
-    /// core's plan; one for another run or position is late.
+    /// core's plan; one for another run, position or event is late.
     fn take_next_pass(&mut self, next: &NextPassView) {
         let current = self.current_facts().map(|f| f.revision);
-        if current != Some(next.revision) || next.position != self.cursor || self.cursor == 0 {
+        let elsewhere = next.position != self.cursor || next.event != self.event;
+        if current != Some(next.revision) || elsewhere || self.cursor == 0 {
             return;
         }
         match next.plan() {

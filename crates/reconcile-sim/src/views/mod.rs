@@ -1,6 +1,7 @@
 //! The views of a run: moments, the control-plane picture, swimlanes, level
 //! vs edge lanes, the backoff series and the status grid. Start at
-//! [`moments`] for what a view stands at.
+//! [`moments`] for what a view stands at, and [`event_moment`] for an
+//! instant inside a pass, where stepping by event stands.
 //!
 //! Invariant: a view reads the run's record ([`crate::Timeline`]), or
 //! replays the engine through its public interface ([`crate::Simulation`],
@@ -8,6 +9,7 @@
 //! (the `layering` test checks).
 
 pub(crate) mod backoff_series;
+pub(crate) mod event_moment;
 #[cfg(feature = "level-edge")]
 pub(crate) mod lanes;
 pub(crate) mod moments;

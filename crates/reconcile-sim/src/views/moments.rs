@@ -287,7 +287,7 @@ impl Timeline {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use reconcile_core::explain::plan;
     use reconcile_core::{parse_finalizers, parse_resources, Document};
 
@@ -296,7 +296,8 @@ mod tests {
         simulate, NotConvergingReason, ScriptedEvent, SimConfig, SimScenario, Verdict, WorldEvent,
     };
 
-    fn seed() -> SimScenario {
+    /// The seed example: desired a and b, observed b (drifted) and c.
+    pub(crate) fn seed() -> SimScenario {
         let res = |text| parse_resources(Document::Desired, text).expect("valid");
         SimScenario {
             desired: res(r#"{"a":{"replicas":1},"b":{"replicas":3}}"#),

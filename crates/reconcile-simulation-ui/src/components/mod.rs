@@ -8,10 +8,10 @@
 mod backoff_plot;
 mod draw;
 mod swimlanes;
-mod words;
+pub(crate) mod words;
 
 use reconcile_sim::picture::Picture;
-use reconcile_sim::Timeline;
+use reconcile_sim::{EventMoment, Timeline};
 use yew::prelude::*;
 
 use crate::state::Shown;
@@ -22,8 +22,13 @@ pub(crate) const CARDS: usize = 6;
 pub(crate) const LINES: usize = 6;
 
 /// The picture and the plots at the cursor (the page keeps the `<details>`
-/// and its summary around them).
-pub fn control_plane_view(shown: &Shown, on_move: &Callback<usize>) -> Html {
+/// and its summary around them). `at_event`: the cursor's event, which the
+/// plots, drawn by moment, can only mark at its pass's end.
+pub fn control_plane_view(
+    shown: &Shown,
+    at_event: Option<&EventMoment>,
+    on_move: &Callback<usize>,
+) -> Html {
     let Some(run) = &shown.run else {
         return Html::default();
     };
@@ -46,7 +51,7 @@ pub fn control_plane_view(shown: &Shown, on_move: &Callback<usize>) -> Html {
         <>
             { picture }
             <div class="cp-plots">
-                { swimlanes::swimlanes_view(&run.lanes, timeline, cursor.position, cursor.revealed, on_move) }
+                { swimlanes::swimlanes_view(&run.lanes, timeline, cursor, at_event, on_move) }
                 { backoff_plot::backoff_view(&run.backoff, timeline, cursor.position, cursor.revealed, on_move) }
             </div>
         </>

@@ -3,7 +3,10 @@
 //! `reconcile_sim::Swimlanes`. The cursor's column is outlined; clicking a
 //! column moves the cursor there, and so do ← and → on the focused lanes.
 
-use reconcile_sim::{column_label, column_window, Moment, SwimCell, Swimlanes, Timeline};
+use reconcile_protocol::control_plane::ViewCursor;
+use reconcile_sim::{
+    column_label, column_window, EventMoment, Moment, SwimCell, Swimlanes, Timeline,
+};
 use yew::prelude::*;
 
 use reconcile_ui_shared::words::{cell_text, result_text};
@@ -34,10 +37,11 @@ const NARROW: Layout = Layout {
 pub fn swimlanes_view(
     lanes: &Swimlanes,
     timeline: &Timeline,
-    cursor: usize,
-    revealed: usize,
+    view_cursor: ViewCursor,
+    at_event: Option<&EventMoment>,
     on_move: &Callback<usize>,
 ) -> Html {
+    let (cursor, revealed) = (view_cursor.position, view_cursor.revealed);
     let revealed = revealed.min(lanes.columns.len().saturating_sub(1));
     let onkeydown = {
         let on_move = on_move.clone();
@@ -54,6 +58,9 @@ pub fn swimlanes_view(
     html! {
         <figure class="sl-figure">
             <figcaption>{ "Swimlanes: each object in the store, moment by moment" }</figcaption>
+            if let Some(at_event) = at_event {
+                <p class="muted small sl-moment">{ super::words::boundary_note(at_event) }</p>
+            }
             <div class="sl-focus" tabindex="0" role="group" {onkeydown}
                  aria-label="Swimlanes. Left and Right arrow keys move the cursor.">
                 { svg(lanes, timeline, cursor, revealed, WIDE, on_move) }

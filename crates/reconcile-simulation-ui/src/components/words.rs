@@ -5,7 +5,7 @@ use reconcile_sim::picture::{
     Card, CardPair, CollectorWork, ControllerPicture, Freshness, Picture, QueuePicture,
 };
 use reconcile_sim::workqueue::AddOutcome;
-use reconcile_sim::{format_millis, ActionResult, Millis, Timeline};
+use reconcile_sim::{format_millis, ActionResult, EventMoment, Millis, PassPhase, Timeline};
 
 use super::LINES;
 use reconcile_ui_shared::words::{change_text, event_text, result_text};
@@ -13,6 +13,19 @@ use reconcile_ui_shared::words::{change_text, event_text, result_text};
 /// "t = 25 ms".
 pub fn time(at: Millis) -> String {
     format!("t = {}", format_millis(at))
+}
+
+/// What a view that shows only the moments between passes says while the
+/// cursor stands at an event: which moment it marks instead.
+pub fn boundary_note(at_event: &EventMoment) -> String {
+    let marks = match at_event.phase {
+        PassPhase::BeforeFirst => "the start".to_owned(),
+        PassPhase::During(n) | PassPhase::After(n) => format!("the end of pass {n}"),
+    };
+    format!(
+        "The cursor is at {}. This view shows moments between passes, so it marks {marks}.",
+        at_event.describe()
+    )
 }
 
 /// What the position follows, as the timeline's rows say it.

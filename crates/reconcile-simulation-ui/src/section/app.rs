@@ -40,6 +40,7 @@ pub fn SectionApp(props: &SectionProps) -> Html {
         })
     };
     let moment = run.moment_at(cursor.position);
+    let at_event = &shown.at_event;
     html! {
         <>
             { verdict_banner(run, shown) }
@@ -49,8 +50,9 @@ pub fn SectionApp(props: &SectionProps) -> Html {
                     <PassList timeline={run.timeline.clone()} cursor={cursor.position} revealed={cursor.revealed}
                               event={cursor.event} on_move={on_move.clone()} />
                     <div class="sim-side">
-                        { convergence_chart(&run.timeline, cursor.revealed, cursor.position, on_move) }
-                        <StatusGrid timeline={run.timeline.clone()} {moment} />
+                        { convergence_chart(&run.timeline, cursor.revealed, cursor.position,
+                                            at_event.as_deref(), on_move) }
+                        <StatusGrid timeline={run.timeline.clone()} {moment} at_event={at_event.clone()} />
                     </div>
                 </div>
             }
@@ -63,7 +65,7 @@ pub fn SectionApp(props: &SectionProps) -> Html {
                 { level_edge_details(shown, &props.to_page) }
             }
             if shown.world_now {
-                { world_now_portal(run, cursor.position) }
+                { world_now_portal(run, cursor.position, at_event.as_deref()) }
             }
         </>
     }

@@ -18,7 +18,8 @@ use reconcile_protocol::section::{
 };
 use reconcile_protocol::setting_change::SettingChange;
 use reconcile_protocol::simulation::{NextPassView, RunFacts};
-use reconcile_sim::{simulate, Moment, PassViews, SimConfig, Timeline};
+use reconcile_sim::picture::{Picture, PictureReplay, Position};
+use reconcile_sim::{simulate, EventMoment, Moment, PassViews, SimConfig, Timeline};
 use reconcile_ui_shared::Shared;
 
 use crate::level_edge::{LevelEdgeShown, LevelEdgeState};
@@ -110,6 +111,9 @@ pub struct SectionShown {
     pub picture_open: bool,
     pub show_level_edge: bool,
     pub world_now: bool,
+    /// Stepping by event, inside or between passes: the run at the event
+    /// (`None` between passes and at a pass's end, the cursor's moment).
+    pub at_event: Option<Shared<EventMoment>>,
     /// The control-plane view's state, while it is open.
     pub picture: Option<PictureShown>,
     /// Level vs edge's, while it is open.
@@ -134,8 +138,13 @@ pub struct SectionState {
     /// The run replayed for the next pass's view; it stays where it stopped.
     views: Option<PassViews>,
     input: Option<SimulationInput>,
-    /// The (revision, position) of the last next pass's view sent.
-    next_pass_sent: Option<(usize, usize)>,
+    /// The (revision, position, event) of the last next pass's view sent.
+    next_pass_sent: Option<(usize, usize, Option<usize>)>,
+    /// The run replayed for the event moments while the control-plane view
+    /// is closed (open, its picture serves); it stays where it stopped.
+    event_replay: Option<PictureReplay>,
+    /// The moment at the cursor's event, for (revision, event).
+    at_event: Option<(usize, usize, Option<Shared<EventMoment>>)>,
     /// Lesson checks answered, by id.
     answered: Vec<usize>,
     /// "Download results" presses seen.
@@ -163,9 +172,9 @@ impl SectionState {
         let (Some(run), Some(input)) = (self.run.clone(), &self.input) else {
             return;
         };
-        let position = input.cursor.position;
+        let (position, event) = (input.cursor.position, input.cursor.event);
         let mut next = Answers::default();
-        self.answer_cursor(&run, position, &mut next);
+        self.answer_cursor(&run, position, event, &mut next);
         let after_facts = usize::from(matches!(
             answers.events.first(),
             Some(SimulationEvent::Run { .. })
@@ -187,6 +196,7 @@ impl SectionState {
                 self.answer_check(&run, check, &mut answers);
             }
             self.feed_views(&run, &input, &mut answers);
+            self.follow_event(&run, input.cursor.event);
         }
         if input.results_asked > self.results_seen {
             self.results_seen = input.results_asked;
@@ -208,16 +218,24 @@ impl SectionState {
                     facts: RunFacts::of(run.revision, &run.timeline),
                 });
                 self.views = Some(PassViews::new(&run.scenario, &run.config));
+                self.event_replay = None;
                 self.run = Some(Shared::new(run));
             }
             Err(error) => answers.errors.push(error),
         }
     }
 
-    /// The next pass's view, once per (revision, position) past the start,
-    /// for a position in the run.
-    fn answer_cursor(&mut self, run: &SectionRun, position: usize, answers: &mut Answers) {
-        let key = (run.revision, position);
+    /// The next pass's view (or, at an event inside a pass, that pass's),
+    /// once per (revision, position, event) past the start, for a position
+    /// in the run.
+    fn answer_cursor(
+        &mut self,
+        run: &SectionRun,
+        position: usize,
+        event: Option<usize>,
+        answers: &mut Answers,
+    ) {
+        let key = (run.revision, position, event);
         if position == 0 || position > run.last_position() || self.next_pass_sent == Some(key) {
             return;
         }
@@ -225,7 +243,7 @@ impl SectionState {
             return;
         };
         answers.events.push(SimulationEvent::NextPass {
-            next: NextPassView::of(run.revision, views, &run.timeline, position),
+            next: NextPassView::at_event(run.revision, views, &run.timeline, position, event),
         });
         self.next_pass_sent = Some(key);
     }
@@ -271,14 +289,46 @@ impl SectionState {
         }
     }
 
+    /// The run at the cursor's event, from the control-plane view's picture
+    /// when it is open, else from the section's own replay.
+    fn follow_event(&mut self, run: &SectionRun, event: Option<usize>) {
+        let Some(event) = event else {
+            self.at_event = None;
+            return;
+        };
+        if matches!(self.at_event, Some((revision, at, _)) if (revision, at) == (run.revision, event))
+        {
+            return;
+        }
+        let position = Position::Event(event);
+        let pictured = self.picture.shown().picture.filter(|picture| {
+            picture.position == position && self.picture_revision == Some(run.revision)
+        });
+        let picture: Option<Shared<Picture>> = pictured.or_else(|| {
+            let replay = self
+                .event_replay
+                .get_or_insert_with(|| PictureReplay::new(&run.scenario, &run.config));
+            replay.at(position).map(Shared::from)
+        });
+        let moment = picture
+            .and_then(|picture| EventMoment::of(&run.timeline, &picture))
+            .map(Shared::new);
+        self.at_event = Some((run.revision, event, moment));
+    }
+
     /// What the section shows with the control-plane view at the step after
     /// the cursor (`ViewState::warm_up`): rendered once, in the same task,
     /// before the view first shows the cursor, so that the first step costs
     /// what any step costs. `None` while the view is not shown.
     pub fn warm_up(&self) -> Option<SectionShown> {
         let mut shown = self.shown();
-        shown.picture = Some(self.picture.warm_up()?).filter(|_| shown.picture.is_some());
-        shown.picture.is_some().then_some(shown)
+        let picture = Some(self.picture.warm_up()?).filter(|_| shown.picture.is_some())?;
+        // The event's views too: World now, the verdict and the grid.
+        if let (Some(run), Some(next)) = (&self.run, &picture.picture) {
+            shown.at_event = EventMoment::of(&run.timeline, next).map(Shared::new);
+        }
+        shown.picture = Some(picture);
+        Some(shown)
     }
 
     /// The run's config and revision now, for Faults and settings.
@@ -304,6 +354,14 @@ impl SectionState {
             picture_open: input.picture_open,
             show_level_edge: input.show_level_edge,
             world_now: input.world_now,
+            at_event: self
+                .at_event
+                .as_ref()
+                .filter(|(revision, event, _)| {
+                    let run = self.run.as_ref().map(|run| run.revision);
+                    (Some(*revision), Some(*event)) == (run, input.cursor.event)
+                })
+                .and_then(|(_, _, moment)| moment.clone()),
             picture: (shows_views && input.picture_open).then(|| self.picture.shown()),
             level_edge: (shows_views && input.show_level_edge).then(|| self.level_edge.shown()),
         }
@@ -582,6 +640,44 @@ mod tests {
         asked.results_asked = 1;
         let answers = early.take(asked);
         assert_eq!((answers.results, answers.errors.len()), (None, 1));
+    }
+
+    /// Stepping by event: every event of the run, with the control-plane
+    /// view closed (the section's own replay) and open (its picture), gives
+    /// the moment a fresh replay gives; the next pass's view follows too.
+    #[test]
+    fn stepping_by_event_shows_the_events_moment_open_or_closed() {
+        let config = config();
+        let (scenario, timeline) = oracle(&config);
+        let mut fresh = PictureReplay::new(&scenario, &config);
+        for picture_open in [false, true] {
+            let mut state = SectionState::default();
+            state.take(input(Some(run_input(1, &config)), 0));
+            let mut inside = 0;
+            for event in 0..timeline.events.entries.len() {
+                let pass = timeline.events.passes_started_by(event);
+                let position = timeline.position_of(Moment::AfterPass(pass)).unwrap_or(0);
+                let mut step = input(None, position);
+                step.cursor.event = Some(event);
+                step.picture_open = picture_open;
+                let answers = state.take(step);
+                let picture = fresh.at(Position::Event(event)).expect("a picture");
+                let expected = EventMoment::of(&timeline, &picture);
+                let shown = state.shown();
+                assert_eq!(shown.at_event.as_deref(), expected.as_ref(), "#{event}");
+                inside += usize::from(expected.is_some());
+                if position > 0 {
+                    let [SimulationEvent::NextPass { next }] = answers.events.as_slice() else {
+                        panic!("#{event}: {:?}", answers.events);
+                    };
+                    assert_eq!((next.position, next.event), (position, Some(event)));
+                }
+            }
+            assert!(inside > 5, "{inside} events inside or between passes");
+            // Back to a moment: no event, no event moment.
+            state.take(input(None, 1));
+            assert!(state.shown().at_event.is_none());
+        }
     }
 
     #[test]

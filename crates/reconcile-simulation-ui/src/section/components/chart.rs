@@ -3,7 +3,9 @@
 
 use std::fmt::Write as _;
 
-use reconcile_sim::{Moment, Timeline};
+use reconcile_sim::{EventMoment, Moment, Timeline};
+
+use crate::components::words::boundary_note;
 use yew::prelude::*;
 
 // Whole SVG units: integer coordinates keep float formatting out of the bundle.
@@ -16,11 +18,13 @@ const PAD_TOP: usize = 10;
 /// One point per revealed moment (the start, after each pass, after each
 /// actor's event): what is out of sync and terminating in the store then.
 /// The cursor's point is marked; clicking a point moves the cursor there
-/// (with the keyboard, the timeline's rows do the same).
+/// (with the keyboard, the timeline's rows do the same). Stepping by event
+/// (`at_event`), it says that it marks the end of the event's pass.
 pub fn convergence_chart(
     timeline: &Timeline,
     revealed: usize,
     cursor: usize,
+    at_event: Option<&EventMoment>,
     on_move: &Callback<usize>,
 ) -> Html {
     let moments = &timeline.moments[..(revealed + 1).min(timeline.moments.len())];
@@ -53,12 +57,17 @@ pub fn convergence_chart(
             })
     };
     let at = timeline.describe_moment(moments.get(cursor).copied().unwrap_or(Moment::Start));
+    let marked = format!(
+        "The cursor is at {at}: {} out of sync.",
+        out_of_sync.get(cursor).copied().unwrap_or(0)
+    );
+    let note = at_event.map(boundary_note);
     let description = format!(
         "Out of sync at the start, after each pass and after each other actor's event: {}. \
-         Terminating: {}. The cursor is at {at}: {} out of sync.",
+         Terminating: {}. {}",
         join(&out_of_sync),
         join(&terminating),
-        out_of_sync.get(cursor).copied().unwrap_or(0),
+        note.clone().unwrap_or(marked),
     );
     html! {
         <figure class="chart">
@@ -87,6 +96,9 @@ pub fn convergence_chart(
                     }
                 }) }
             </svg>
+            if let Some(note) = note {
+                <p class="muted small chart-moment">{ note }</p>
+            }
             <p class="legend">
                 <span class="key out-of-sync">{ "━ out of sync" }</span>
                 <span class="key terminating">{ "┅ terminating" }</span>

@@ -19,7 +19,8 @@ pub fn control_plane_details(
     to_page: &Callback<SimulationEvent>,
 ) -> Html {
     let view = shown.picture.as_ref().map(|picture| {
-        html! { <div class="cp-host">{ control_plane_view(picture, on_move) }</div> }
+        let at_event = shown.at_event.as_deref();
+        html! { <div class="cp-host">{ control_plane_view(picture, at_event, on_move) }</div> }
     });
     view_details(
         ViewPanel {

@@ -1,8 +1,10 @@
 //! Per-resource status at the shown pass: in sync, drifted, missing, extra or terminating,
 //! and where the controller's informer cache still differs from the store.
 
+use std::borrow::Cow;
+
 use reconcile_sim::naming::named_world;
-use reconcile_sim::{resource_statuses, Moment, SyncState, Timeline};
+use reconcile_sim::{resource_statuses, EventMoment, Moment, SyncState, Timeline};
 use yew::prelude::*;
 
 use reconcile_ui_shared::Shared;
@@ -25,29 +27,39 @@ pub struct StatusGridProps {
     pub timeline: Shared<Timeline>,
     /// The simulation's cursor: the grid is computed for this moment.
     pub moment: Moment,
+    /// Stepping by event: the run at the cursor's event, shown instead.
+    pub at_event: Option<Shared<EventMoment>>,
 }
 
 /// A component, so a Play beat that doesn't change the shown moment skips it.
 #[component]
 pub fn StatusGrid(props: &StatusGridProps) -> Html {
     let (timeline, moment) = (&props.timeline, props.moment);
-    let desired = timeline.desired_at(moment);
+    let at_event = props.at_event.as_deref();
+    let (desired, store, lags) = match at_event {
+        Some(at) => (at.desired.clone(), &*at.store, Cow::Owned(at.cache_lag())),
+        None => (
+            timeline.desired_at(moment),
+            timeline.world_at(moment),
+            Cow::Borrowed(timeline.cache_lag_at(moment)),
+        ),
+    };
     // Problems first (each group keeps the name order; a stale cached copy is
     // one), and at most ROW_LIMIT
     // rows: a thousand in-sync rows would only hide what matters. (A partition,
     // not a sort: a sort costs the page ~1 KB gzipped.)
     // By desired name, as the controller sees its objects (generated names).
-    let world = named_world(timeline.naming, &desired, timeline.world_at(moment));
-    let (mut statuses, in_sync): (Vec<_>, Vec<_>) =
-        resource_statuses(&desired, &world, timeline.cache_lag_at(moment))
-            .into_iter()
-            .partition(|status| status.state != SyncState::InSync || status.cache.is_some());
+    let world = named_world(timeline.naming, &desired, store);
+    let (mut statuses, in_sync): (Vec<_>, Vec<_>) = resource_statuses(&desired, &world, &lags)
+        .into_iter()
+        .partition(|status| status.state != SyncState::InSync || status.cache.is_some());
     statuses.extend(in_sync);
     let hidden = statuses.len().saturating_sub(ROW_LIMIT);
     statuses.truncate(ROW_LIMIT);
-    let caption = match moment {
-        Moment::Start => "Resource status at the start".to_owned(),
-        _ => format!("Resource status after {}", timeline.describe_moment(moment)),
+    let caption = match (moment, at_event) {
+        (_, Some(at)) => format!("Resource status at {}", at.describe()),
+        (Moment::Start, None) => "Resource status at the start".to_owned(),
+        (_, None) => format!("Resource status after {}", timeline.describe_moment(moment)),
     };
     html! {
         <table class="status-grid" aria-label="Resource status">

@@ -9,19 +9,29 @@ use crate::section::state::{SectionRun, SectionShown};
 
 pub fn verdict_banner(run: &SectionRun, shown: &SectionShown) -> Html {
     let timeline = &run.timeline;
-    // What holds at the cursor, the same moment the chart, the grid and the
-    // world view show, then how the run ends (once it is revealed).
+    // What holds at the cursor, the same moment the grid, the world view
+    // and the picture show (an event's, stepping by event), then how the
+    // run ends (once it is revealed).
     let moment = run.moment_at(shown.cursor.position);
     let finished = shown.cursor.revealed >= run.last_position();
-    let out_of_sync = timeline.out_of_sync_at(moment);
-    let terminating = timeline.world_at(moment).terminating.len();
+    let (out_of_sync, terminating) = match &shown.at_event {
+        Some(at_event) => (
+            at_event.out_of_sync(timeline),
+            at_event.store.terminating.len(),
+        ),
+        None => (
+            timeline.out_of_sync_at(moment),
+            timeline.world_at(moment).terminating.len(),
+        ),
+    };
     let holds = match (out_of_sync, terminating) {
         (0, 0) => "in sync".to_owned(),
         (n, 0) => format!("{n} out of sync"),
         (n, t) => format!("{n} out of sync, {t} terminating"),
     };
-    let at = match moment {
-        Moment::Start => "At the start".to_owned(),
+    let at = match (moment, &shown.at_event) {
+        (_, Some(at_event)) => format!("At this moment ({})", at_event.describe()),
+        (Moment::Start, None) => "At the start".to_owned(),
         _ => format!(
             "At this moment (after {})",
             timeline.describe_moment(moment)

@@ -2,7 +2,7 @@
 //! starting scenario, with what changed since the start marked in words and
 //! a symbol (never colour alone).
 
-use reconcile_sim::{ObjectChange, WorldRow};
+use reconcile_sim::{world_rows, EventMoment, ObjectChange, WorldRow};
 use yew::prelude::*;
 
 use crate::section::state::SectionRun;
@@ -20,7 +20,7 @@ fn mark(change: ObjectChange) -> (&'static str, &'static str) {
     }
 }
 
-/// `moment` names the cursor ("pass 2"); `rows` come from reconcile-sim.
+/// `moment` names the cursor ("after pass 2"); `rows` come from reconcile-sim.
 fn world_now(moment: &str, rows: &[WorldRow]) -> Html {
     let changed = rows
         .iter()
@@ -30,7 +30,7 @@ fn world_now(moment: &str, rows: &[WorldRow]) -> Html {
     html! {
         <section class="pane world-now" aria-labelledby="world-now-heading">
             <header class="pane-header">
-                <h2 id="world-now-heading">{ format!("World now — after {moment}") }</h2>
+                <h2 id="world-now-heading">{ format!("World now — {moment}") }</h2>
             </header>
             <p class="muted small">
                 { format!("The cluster at the simulation's cursor: {changed} change(s) since the start. \
@@ -71,20 +71,24 @@ fn world_now(moment: &str, rows: &[WorldRow]) -> Html {
 /// The page's empty element in the scenario column that World now goes into.
 pub const WORLD_NOW_HOST: &str = "world-now-host";
 
-/// World now at the cursor, rendered into the page's `#world-now-host` (a
-/// portal of the section's app, so it shares its run); nothing when the
-/// page has no such element.
-pub fn world_now_portal(run: &SectionRun, position: usize) -> Html {
+/// World now at the cursor (at its event, stepping by event), rendered
+/// into the page's `#world-now-host` (a portal of the section's app, so it
+/// shares its run); nothing when the page has no such element.
+pub fn world_now_portal(run: &SectionRun, position: usize, at_event: Option<&EventMoment>) -> Html {
     let Some(host) = gloo::utils::document().get_element_by_id(WORLD_NOW_HOST) else {
         return Html::default();
     };
-    let moment = run.moment_at(position);
     let timeline = &run.timeline;
-    create_portal(
-        world_now(
-            &timeline.describe_moment(moment),
-            &timeline.world_rows_at(moment),
+    let (moment, rows) = match at_event {
+        Some(at_event) => (
+            format!("at {}", at_event.describe()),
+            world_rows(&timeline.initial, &at_event.store),
         ),
-        host,
-    )
+        None => {
+            let moment = run.moment_at(position);
+            let at = format!("after {}", timeline.describe_moment(moment));
+            (at, timeline.world_rows_at(moment))
+        }
+    };
+    create_portal(world_now(&moment, &rows), host)
 }
