@@ -205,7 +205,11 @@ impl Engine {
         let pass = self.passes.len();
         // The cloud answers after its own latency; the API server at once.
         let answered_at = match (&request, self.config.cloud) {
-            (Request::Cloud { .. }, Some(cloud)) => self.now.saturating_add(cloud.latency_ms),
+            (Request::Cloud { .. }, Some(cloud)) => {
+                // The worker is busy that much longer: resync ticks meanwhile change nothing.
+                self.worker_free_at = self.worker_free_at.saturating_add(cloud.latency_ms);
+                self.now.saturating_add(cloud.latency_ms)
+            }
             _ => self.now,
         };
         let event = match request {
