@@ -1380,11 +1380,15 @@ mod tests {
         ));
         let cr = timeline
             .final_world
-            .get(&reconcile_sim::ownership::ObjectKey::CustomResource)
+            .get(&reconcile_sim::ownership::ObjectKey::the_custom_resource())
             .expect("the custom resource");
         assert_eq!(cr.meta.generation, 1);
         assert!(cr.meta.resource_version > timeline.passes.len() as u64 / 2);
-        let status = reconcile_sim::status::stored_status(&timeline.final_world).expect("written");
+        let status = reconcile_sim::status::stored_status(
+            &timeline.final_world,
+            reconcile_sim::ownership::CUSTOM_RESOURCE,
+        )
+        .expect("written");
         assert_eq!(
             status
                 .get("observedGeneration")

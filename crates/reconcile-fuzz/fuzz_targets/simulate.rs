@@ -12,6 +12,7 @@ use reconcile_core::{reconcile, ActionKind, Scenario};
 use reconcile_fuzz::sim_case;
 use reconcile_sim::comparison::controller_out_of_sync;
 use reconcile_sim::naming::controller_observed;
+use reconcile_sim::ownership::CUSTOM_RESOURCE;
 use reconcile_sim::ObjectNaming;
 use reconcile_sim::{
     compare_level_edge, simulate, ActionResult, Happening, NotConvergingReason, PassSkip, SimConfig,
@@ -99,7 +100,7 @@ fn check_timeline(scenario: &Scenario, config: &SimConfig, timeline: &Timeline) 
             // In sync as the controller compares (the whole spec, or the
             // fields it sets); once the custom resource is deleted, the
             // state to reach is the garbage collector's, not its desired one.
-            if world.custom_resource_live() {
+            if world.custom_resource_live(CUSTOM_RESOURCE) {
                 // Through the names the controller gives its objects.
                 let (observed, finalizers) = controller_observed(config.naming, &desired, world);
                 assert_eq!(

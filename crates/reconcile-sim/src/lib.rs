@@ -34,6 +34,7 @@ pub use controllers::{
     client, comparison, contract, controller, expectations, naming, status_writes,
 };
 pub use drivers::own_reconcile;
+pub use run::custom_resources::{CustomResourceScenario, CustomResources, CustomResourcesError};
 pub use run::{events, options};
 pub use views::picture;
 
@@ -43,7 +44,10 @@ pub use control_plane::gc_record::GcAction;
 pub use controllers::outcome::{ActionOutcome, ActionResult};
 #[cfg(feature = "level-edge")]
 pub use drivers::edge::{compare_level_edge, EdgeStep, LevelEdge};
-pub use engine::{simulate, NewController, ReconcileCall, ResumeError, Simulation, Step};
+pub use engine::{
+    simulate, simulate_custom_resources, NewController, ReconcileCall, ResumeError, Simulation,
+    Step,
+};
 pub use expectations::PassSkip;
 pub use naming::ObjectNaming;
 pub use options::{options_from_json, parse_options, OptionsError};

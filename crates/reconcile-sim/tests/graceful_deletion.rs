@@ -3,6 +3,7 @@
 //! foreground owner waits for its pods (`crate::pods`, `engine/kubelet.rs`).
 
 use reconcile_core::{parse_finalizers, parse_resources, Document};
+use reconcile_sim::ownership::CUSTOM_RESOURCE;
 use reconcile_sim::{
     simulate, Change, Happening, Millis, PropagationPolicy, ScriptedEvent, SimConfig, SimScenario,
     Timeline, Trigger, WorldEvent,
@@ -178,5 +179,5 @@ fn a_foreground_owner_waits_for_its_pods_to_stop() {
         "foregroundDeletion is removed after the pods are gone ({owner_gone} > {last_stop})"
     );
     assert!(timeline.final_world.observed.is_empty());
-    assert!(!timeline.final_world.custom_resource_live());
+    assert!(!timeline.final_world.custom_resource_live(CUSTOM_RESOURCE));
 }

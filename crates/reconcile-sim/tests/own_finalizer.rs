@@ -76,7 +76,7 @@ fn the_first_pass_adds_the_finalizer_and_the_load_balancer_before_its_actions() 
         .all(|(_, what, _)| what.starts_with("ensure")));
     let cr = timeline
         .final_world
-        .get(&ObjectKey::CustomResource)
+        .get(&ObjectKey::the_custom_resource())
         .expect("live");
     assert_eq!(cr.finalizers, [FINALIZER]);
     assert_eq!(timeline.final_world.observed, scenario().desired);
@@ -104,7 +104,7 @@ fn deleting_the_custom_resource_waits_for_the_cleanup_then_the_collector() {
     // The custom resource is gone, and so are its dependents.
     assert!(timeline
         .final_world
-        .get(&ObjectKey::CustomResource)
+        .get(&ObjectKey::the_custom_resource())
         .is_none());
     assert!(timeline.final_world.observed.is_empty());
     let effect = timeline
@@ -148,11 +148,13 @@ fn a_cleanup_that_fails_keeps_the_custom_resource_terminating_until_a_retry_succ
         .expect("a failure");
     // The pass that failed left the custom resource terminating, finalizer kept.
     let after = &failing.passes[failed_at - 1].world_after;
-    let cr = after.get(&ObjectKey::CustomResource).expect("still there");
+    let cr = after
+        .get(&ObjectKey::the_custom_resource())
+        .expect("still there");
     assert!(cr.deletion_timestamp.is_some() && cr.finalizers == [FINALIZER]);
     assert!(failing
         .final_world
-        .get(&ObjectKey::CustomResource)
+        .get(&ObjectKey::the_custom_resource())
         .is_none());
 }
 
@@ -166,7 +168,7 @@ fn without_the_cloud_the_custom_resource_goes_at_once() {
     assert!(setup_events(&timeline).is_empty());
     assert!(timeline
         .final_world
-        .get(&ObjectKey::CustomResource)
+        .get(&ObjectKey::the_custom_resource())
         .is_none());
     let effect = &timeline.actor_events[0].effect;
     assert!(effect.starts_with("deleted"), "{effect}");

@@ -44,10 +44,11 @@ struct OneAtATime {
 }
 
 impl OneAtATime {
-    fn work(&self, client: &Client<'_>) -> Option<Request> {
+    fn work(&self, request: &str, client: &Client<'_>) -> Option<Request> {
         let cache = client.cache();
-        let owner_references = cache.controller_owner_refs();
-        for (name, spec) in client.desired().iter() {
+        let owner_references = cache.controller_owner_refs(request);
+        let desired = client.desired(request)?;
+        for (name, spec) in desired.iter() {
             match cache.observed.get(name) {
                 None => {
                     return Some(Request::Create {
@@ -68,7 +69,7 @@ impl OneAtATime {
         let extra = cache
             .observed
             .names()
-            .find(|name| !client.desired().contains(name) && !cache.is_terminating(name))?;
+            .find(|name| !desired.contains(name) && !cache.is_terminating(name))?;
         Some(Request::Delete {
             name: Arc::from(extra),
         })
@@ -105,11 +106,11 @@ impl OneAtATime {
 }
 
 impl Controller for OneAtATime {
-    fn start(&mut self, client: &Client<'_>) -> Start {
+    fn start(&mut self, request: &Arc<str>, client: &Client<'_>) -> Start {
         let live = client
-            .get(&ObjectKey::CustomResource)
+            .get(&ObjectKey::CustomResource(Arc::clone(request)))
             .is_some_and(|cr| cr.deletion_timestamp.is_none());
-        self.next = live.then(|| self.work(client)).flatten();
+        self.next = live.then(|| self.work(request, client)).flatten();
         self.sent = false;
         self.failed = false;
         Start::Planned(Planned {

@@ -16,7 +16,7 @@ use reconcile_core::{
 };
 use reconcile_sim::comparison::{controller_out_of_sync, controller_plan};
 use reconcile_sim::naming::controller_observed;
-use reconcile_sim::ownership::{ObjectKey, OwnerRefs};
+use reconcile_sim::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
 use reconcile_sim::workqueue::{AddOutcome, RateLimiter, WorkQueue};
 use reconcile_sim::ObjectNaming;
 use reconcile_sim::SpecComparison;
@@ -3262,7 +3262,9 @@ fn first_at(timeline: &Timeline, text: &str) -> Option<Millis> {
 
 /// The objects whose controller owner is gone (or is another object now).
 fn dangling(world: &World) -> Vec<String> {
-    let owner_uid = world.get(&ObjectKey::CustomResource).map(|cr| cr.meta.uid);
+    let owner_uid = world
+        .get(&ObjectKey::the_custom_resource())
+        .map(|cr| cr.meta.uid);
     world
         .observed
         .names()
@@ -3301,8 +3303,10 @@ fn every_managed_object_is_controlled_by_the_custom_resource_and_strays_by_nobod
     };
     let timeline = simulate(&scenario(r#"{"a":1,"b":2}"#, r#"{"a":1}"#, "{}"), &config);
     let world = &timeline.final_world;
-    let cr = world.get(&ObjectKey::CustomResource).expect("stored");
-    let expected = OwnerRefs::controlled_by_custom_resource(cr.meta.uid);
+    let cr = world
+        .get(&ObjectKey::the_custom_resource())
+        .expect("stored");
+    let expected = OwnerRefs::controlled_by_custom_resource(CUSTOM_RESOURCE, cr.meta.uid);
     for name in ["a", "b"] {
         let meta = world.meta(name).expect("exists");
         assert_eq!(meta.owner_references, expected, "{name}");
@@ -3364,7 +3368,7 @@ fn background_deletion_deletes_the_owner_at_once_then_the_collector_its_dependen
     let timeline = gc_run(PropagationPolicy::Background, "{}");
     assert!(converged(&timeline.verdict), "{}", timeline.verdict);
     let world = &timeline.final_world;
-    assert!(world.get(&ObjectKey::CustomResource).is_none());
+    assert!(world.get(&ObjectKey::the_custom_resource()).is_none());
     assert!(world.observed.is_empty(), "nothing owned is left");
     assert_eq!(
         gc_log(&timeline),
@@ -3394,7 +3398,7 @@ fn foreground_deletion_waits_for_every_blocking_dependent_and_its_finalizers() {
     assert!(converged(&timeline.verdict), "{}", timeline.verdict);
     assert!(timeline
         .final_world
-        .get(&ObjectKey::CustomResource)
+        .get(&ObjectKey::the_custom_resource())
         .is_none());
     assert!(timeline.final_world.observed.is_empty());
     assert_eq!(
@@ -3421,7 +3425,7 @@ fn orphan_deletion_keeps_the_dependents_without_their_owner_reference() {
     let timeline = gc_run(PropagationPolicy::Orphan, "{}");
     assert!(converged(&timeline.verdict), "{}", timeline.verdict);
     let world = &timeline.final_world;
-    assert!(world.get(&ObjectKey::CustomResource).is_none());
+    assert!(world.get(&ObjectKey::the_custom_resource()).is_none());
     assert_eq!(
         world.observed,
         res(r#"{"a":1,"b":2}"#),
@@ -3468,7 +3472,7 @@ fn a_stuck_dependent_holds_a_foreground_deletion_forever() {
     );
     let cr = timeline
         .final_world
-        .get(&ObjectKey::CustomResource)
+        .get(&ObjectKey::the_custom_resource())
         .expect("still waiting");
     assert_eq!(cr.finalizers, ["foregroundDeletion"]);
 }
@@ -3522,7 +3526,10 @@ fn once_the_collector_has_acted_no_dependent_outlives_its_controller_owner() {
                 }
                 if converged(&timeline.verdict) {
                     assert!(dangling(world).is_empty(), "{what}");
-                    assert!(world.get(&ObjectKey::CustomResource).is_none(), "{what}");
+                    assert!(
+                        world.get(&ObjectKey::the_custom_resource()).is_none(),
+                        "{what}"
+                    );
                 }
             }
         }

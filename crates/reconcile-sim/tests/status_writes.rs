@@ -2,7 +2,7 @@
 //! `reconcile_sim::status_writes`): what each mode does to the loop.
 
 use reconcile_core::{parse_finalizers, parse_resources, Document, Json};
-use reconcile_sim::ownership::ObjectKey;
+use reconcile_sim::ownership::{ObjectKey, CUSTOM_RESOURCE};
 use reconcile_sim::status::stored_status;
 use reconcile_sim::{
     parse_options, simulate, ActionResult, NotConvergingReason, ScriptedEvent, SimConfig,
@@ -41,7 +41,7 @@ fn status_results(timeline: &Timeline) -> Vec<Option<ActionResult>> {
 fn custom_resource_meta(timeline: &Timeline) -> (u64, u64) {
     let cr = timeline
         .final_world
-        .get(&ObjectKey::CustomResource)
+        .get(&ObjectKey::the_custom_resource())
         .expect("the custom resource");
     (cr.meta.generation, cr.meta.resource_version)
 }
@@ -53,7 +53,7 @@ fn without_status_writes_the_run_is_unchanged() {
     assert_eq!(plain.verdict, none.verdict);
     assert_eq!(plain.passes, none.passes);
     assert!(plain.passes.iter().all(|p| p.status_write.is_none()));
-    assert_eq!(stored_status(&plain.final_world), None);
+    assert_eq!(stored_status(&plain.final_world, CUSTOM_RESOURCE), None);
 }
 
 #[test]
@@ -86,7 +86,7 @@ fn observed_generation_writes_once_more_then_the_same_status_is_a_no_op() {
     let (generation, resource_version) = custom_resource_meta(&timeline);
     assert_eq!(generation, 1);
     assert!(resource_version > 1);
-    let status = stored_status(&timeline.final_world).expect("written");
+    let status = stored_status(&timeline.final_world, CUSTOM_RESOURCE).expect("written");
     assert_eq!(
         status
             .get("observedGeneration")
@@ -155,7 +155,7 @@ fn the_generation_changed_predicate_ignores_status_writes() {
         .passes
         .iter()
         .all(|p| p.trigger != Trigger::CustomResourceStatus));
-    assert!(stored_status(&timeline.final_world)
+    assert!(stored_status(&timeline.final_world, CUSTOM_RESOURCE)
         .and_then(|s| s.get("lastReconcileTime").cloned())
         .is_some());
 }
@@ -184,7 +184,7 @@ fn a_spec_change_passes_the_predicate_and_is_observed() {
         .any(|p| matches!(p.trigger, Trigger::CustomResource { .. }) && p.index > 1));
     let (generation, _) = custom_resource_meta(&timeline);
     assert_eq!(generation, 2);
-    let status = stored_status(&timeline.final_world).expect("written");
+    let status = stored_status(&timeline.final_world, CUSTOM_RESOURCE).expect("written");
     assert_eq!(
         status
             .get("observedGeneration")

@@ -400,7 +400,12 @@ export type PassRecord = {
 /**
  * 1-based.
  */
-index: number, startedAt: number, finishedAt: number, trigger: Trigger, 
+index: number, 
+/**
+ * The key the pass reconciled: its custom resource's name. Left out
+ * of the JSON for a scenario's one custom resource.
+ */
+customResource?: string, startedAt: number, finishedAt: number, trigger: Trigger, 
 /**
  * Set when the controller planned nothing without calling `reconcile`
  * (its expectations were not satisfied).

@@ -256,9 +256,9 @@ fn an_ownerless_item_is_deleted_with_the_propagation_its_finalizers_ask_for() {
 /// waits only for those whose reference blocks.
 #[test]
 fn test_blocking_owner_ref_does_block_and_a_non_blocking_one_does_not() {
-    let (owner, dependent) = (obj("owner"), ObjectKey::CustomResource);
+    let (owner, dependent) = (obj("owner"), ObjectKey::the_custom_resource());
     for (block, expected) in [
-        (true, Step::Enqueue(vec![ObjectKey::CustomResource])),
+        (true, Step::Enqueue(vec![ObjectKey::the_custom_resource()])),
         (false, Step::RemoveFinalizer(FINALIZER_DELETE_DEPENDENTS)),
     ] {
         let (world, graph) = cluster(vec![

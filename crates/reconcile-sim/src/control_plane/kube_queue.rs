@@ -13,15 +13,17 @@
 //!   options reader accepts the kube-rs queue only with that policy.
 //!
 //! Caveats: the debounce is zero and concurrency unbounded (kube's
-//! `Config::default()`); the engine has one key, so only the per-object
-//! rules show.
+//! `Config::default()`).
 
 use crate::workqueue::{
     Action, AddAfterOutcome, AddOutcome, BackoffPolicy, HandlerAction, KubeRunner, ReconcileReason,
     RunResult, ScheduleOutcome, Time,
 };
 
-type Key = &'static str;
+use super::sorted::SortedMap;
+
+/// A controller key: the name of a custom resource (`queue::Key`).
+type Key = std::sync::Arc<str>;
 
 #[derive(Debug)]
 pub(crate) struct KubeQueue {
@@ -31,9 +33,9 @@ pub(crate) struct KubeQueue {
     error_policy: Option<Action>,
     /// Messages the runner started, for the engine's worker to take.
     started: Vec<Key>,
-    /// Failed reconciles since the last success, for the timeline's words;
-    /// kube-rs itself counts nothing.
-    failures: u32,
+    /// Failed reconciles of each key since its last success, for the
+    /// timeline's words; kube-rs itself counts nothing.
+    failures: SortedMap<Key, u32>,
 }
 
 impl KubeQueue {
@@ -42,7 +44,7 @@ impl KubeQueue {
             runner: KubeRunner::default(),
             error_policy: backoff.kube_error_policy(),
             started: Vec::new(),
-            failures: 0,
+            failures: SortedMap::new(),
         }
     }
 
@@ -63,7 +65,7 @@ impl KubeQueue {
         }
         let outcome = self
             .runner
-            .trigger(key, ReconcileReason::ObjectUpdated, now);
+            .trigger(key.clone(), ReconcileReason::ObjectUpdated, now);
         self.poll(now);
         match outcome {
             ScheduleOutcome::DiscardedPending => AddOutcome::AlreadyQueued,
@@ -79,12 +81,12 @@ impl KubeQueue {
     }
 
     /// The reconcile ended; true when a message held pending now runs.
-    pub(crate) fn done(&mut self, key: Key, now: Time) -> bool {
-        if self.runner.is_running(&key) && !self.started.contains(&key) {
-            self.runner.done(&key);
+    pub(crate) fn done(&mut self, key: &Key, now: Time) -> bool {
+        if self.runner.is_running(key) && !self.started.contains(key) {
+            self.runner.done(key);
         }
         self.poll(now);
-        self.started.contains(&key)
+        self.started.contains(key)
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -101,16 +103,17 @@ impl KubeQueue {
     ) -> Option<AddAfterOutcome> {
         let result = match action {
             HandlerAction::ErrorRequeue { .. } | HandlerAction::Requeue { .. } => {
-                self.failures = self.failures.saturating_add(1);
+                let failures = self.failures.entry(key.clone()).or_insert(0);
+                *failures = failures.saturating_add(1);
                 RunResult::Failed(self.error_policy.unwrap_or(Action::await_change()))
             }
             HandlerAction::TerminalError { .. } => RunResult::Failed(Action::await_change()),
             HandlerAction::ForgetAndRequeueAfter { opts } => {
-                self.failures = 0;
+                self.failures.remove(&key);
                 RunResult::Reconciled(Action::requeue(opts.after))
             }
             HandlerAction::Forget => {
-                self.failures = 0;
+                self.failures.remove(&key);
                 RunResult::Reconciled(Action::await_change())
             }
         };
@@ -148,15 +151,18 @@ impl KubeQueue {
     }
 
     /// The scheduler's wake-up at `now`: due messages start.
-    pub(crate) fn move_ready(&mut self, now: Time) -> Vec<AddOutcome> {
-        vec![AddOutcome::Queued; self.poll(now)]
+    pub(crate) fn move_ready(&mut self, now: Time) -> Vec<(Key, AddOutcome)> {
+        let before = self.started.len();
+        self.poll(now);
+        let started = self.started[before..].iter().cloned();
+        started.map(|key| (key, AddOutcome::Queued)).collect()
     }
 
     pub(crate) fn next_ready_at(&self) -> Option<Time> {
         self.runner.next_run_at()
     }
 
-    pub(crate) fn num_requeues(&self) -> u32 {
-        self.failures
+    pub(crate) fn num_requeues(&self, key: &Key) -> u32 {
+        self.failures.get(key).copied().unwrap_or(0)
     }
 }

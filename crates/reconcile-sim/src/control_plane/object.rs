@@ -20,7 +20,7 @@ use reconcile_core::json::{Json, Number};
 use serde_json::{json, Map, Value};
 
 use super::apiserver::ApiError;
-use super::ownership::{ObjectKey, OwnerReference, OwnerRefs, CUSTOM_RESOURCE};
+use super::ownership::{ObjectKey, OwnerReference, OwnerRefs};
 use super::workqueue::Millis;
 use super::world::{ObjectState, World};
 
@@ -79,12 +79,17 @@ pub fn render(world: &World, name: &str, state: &ObjectState) -> Value {
 
 /// The custom resource as the API server returns it, with `desired` as its
 /// spec and the status its subresource stores.
-pub fn render_custom_resource(world: &World, state: &ObjectState, desired: &Json) -> Value {
+pub fn render_custom_resource(
+    world: &World,
+    name: &str,
+    state: &ObjectState,
+    desired: &Json,
+) -> Value {
     let mut object = Map::new();
     object.insert("apiVersion".into(), API_VERSION.into());
     object.insert("kind".into(), CUSTOM_RESOURCE_KIND.into());
     let mut metadata = Map::new();
-    metadata.insert("name".into(), CUSTOM_RESOURCE.into());
+    metadata.insert("name".into(), name.into());
     metadata.insert("namespace".into(), NAMESPACE.into());
     server_metadata(world, state, &mut metadata);
     object.insert("metadata".into(), Value::Object(metadata));
@@ -130,10 +135,10 @@ fn server_metadata(world: &World, state: &ObjectState, metadata: &mut Map<String
 
 fn owner_reference(world: &World, reference: &OwnerReference) -> Value {
     let (api_version, kind, name) = match &reference.owner {
-        ObjectKey::CustomResource => (
+        ObjectKey::CustomResource(name) => (
             API_VERSION.to_owned(),
             CUSTOM_RESOURCE_KIND.to_owned(),
-            CUSTOM_RESOURCE.to_owned(),
+            name.to_string(),
         ),
         ObjectKey::Object(name) => type_of(world.observed.get(name), name),
     };
@@ -252,10 +257,15 @@ pub fn read(name: &str, old: &Value, patched: Value, uid: u64) -> Result<Patched
 /// The custom resource's status after a patch of `/status`, and the
 /// resourceVersion the patch carries: the status subresource keeps only
 /// `status` (`statusStrategy.PrepareForUpdate`).
-pub fn read_status(old: &Value, patched: Value, uid: u64) -> Result<(Json, Option<u64>), ApiError> {
+pub fn read_status(
+    name: &str,
+    old: &Value,
+    patched: Value,
+    uid: u64,
+) -> Result<(Json, Option<u64>), ApiError> {
     let Value::Object(mut object) = patched else {
         return Err(ApiError::Invalid {
-            name: CUSTOM_RESOURCE.to_owned(),
+            name: name.to_owned(),
             field: "patch".to_owned(),
             message: "the patched object is not a JSON object".to_owned(),
         });
@@ -264,7 +274,7 @@ pub fn read_status(old: &Value, patched: Value, uid: u64) -> Result<(Json, Optio
         Some(Value::Object(metadata)) => metadata,
         _ => Map::new(),
     };
-    let resource_version = identity(CUSTOM_RESOURCE, old, &metadata, uid)?;
+    let resource_version = identity(name, old, &metadata, uid)?;
     let status = object.remove("status").map_or(Json::Null, from_value);
     Ok((status, resource_version))
 }
@@ -405,7 +415,7 @@ fn owner_references(name: &str, value: Option<&Value>) -> Result<OwnerRefs, ApiE
         let custom = api_version == API_VERSION && kind == CUSTOM_RESOURCE_KIND;
         let reference = OwnerReference {
             owner: if custom {
-                ObjectKey::CustomResource
+                ObjectKey::CustomResource(Arc::from(owner))
             } else {
                 ObjectKey::Object(Arc::from(owner))
             },

@@ -1,5 +1,6 @@
 use super::*;
 use crate::apiserver::{DeleteOptions, DeleteStrategy, UpdateOutcome};
+use crate::ownership::CUSTOM_RESOURCE;
 use crate::patch::Patch;
 use crate::status::{patch_status, stored_status};
 use reconcile_core::model::Resources;
@@ -92,21 +93,27 @@ fn a_status_patch_keeps_only_the_status() {
         r#"{"spec":{"web":null},"metadata":{"labels":{"a":"b"}},"status":{"ready":2}}"#,
     ));
     assert_eq!(
-        patch_status(&mut world, &desired, &patch),
+        patch_status(&mut world, CUSTOM_RESOURCE, &desired, &patch),
         Ok(UpdateOutcome::Updated)
     );
-    assert_eq!(stored_status(&world), Some(parse(r#"{"ready":2}"#)));
+    assert_eq!(
+        stored_status(&world, CUSTOM_RESOURCE),
+        Some(parse(r#"{"ready":2}"#))
+    );
     // The spec it renders is the desired document, which a JSON patch can test.
     let test = Patch::json(parse(
         r#"[{"op":"test","path":"/spec/web/replicas","value":2},
         {"op":"replace","path":"/status/ready","value":3}]"#,
     ));
     assert_eq!(
-        patch_status(&mut world, &desired, &test),
+        patch_status(&mut world, CUSTOM_RESOURCE, &desired, &test),
         Ok(UpdateOutcome::Updated)
     );
-    assert_eq!(stored_status(&world), Some(parse(r#"{"ready":3}"#)));
+    assert_eq!(
+        stored_status(&world, CUSTOM_RESOURCE),
+        Some(parse(r#"{"ready":3}"#))
+    );
     // With a stale lock: 409.
     let stale = Patch::merge(parse(r#"{"status":{"ready":4}}"#)).with_resource_version(1);
-    assert!(patch_status(&mut world, &desired, &stale).is_err());
+    assert!(patch_status(&mut world, CUSTOM_RESOURCE, &desired, &stale).is_err());
 }

@@ -22,20 +22,37 @@
 
 use std::sync::Arc;
 
-/// The custom resource's name, in its own key space (and the controller's one key).
+/// The name of a scenario's one custom resource, in its own key space (and
+/// the controller's key), unless the scenario lists several.
 pub const CUSTOM_RESOURCE: &str = "custom-resource";
 
-/// Which object of the store: the custom resource, or a managed object by name.
+/// Which object of the store: a custom resource, or a managed object, by name.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ObjectKey {
-    CustomResource,
+    CustomResource(Arc<str>),
     Object(Arc<str>),
+}
+
+impl ObjectKey {
+    /// The custom resource named `name`.
+    pub fn custom_resource(name: &str) -> Self {
+        ObjectKey::CustomResource(Arc::from(name))
+    }
+
+    /// The scenario's one custom resource, when it lists none.
+    pub fn the_custom_resource() -> Self {
+        Self::custom_resource(CUSTOM_RESOURCE)
+    }
 }
 
 impl std::fmt::Display for ObjectKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ObjectKey::CustomResource => f.write_str("the custom resource"),
+            // A scenario's one custom resource keeps the words it always had.
+            ObjectKey::CustomResource(name) if &**name == CUSTOM_RESOURCE => {
+                f.write_str("the custom resource")
+            }
+            ObjectKey::CustomResource(name) => write!(f, "custom resource {name}"),
             ObjectKey::Object(name) => f.write_str(name),
         }
     }
@@ -60,10 +77,10 @@ impl OwnerRefs {
         Self((!refs.is_empty()).then(|| refs.into()))
     }
 
-    /// The controller reference to the custom resource with uid `uid`.
-    pub fn controlled_by_custom_resource(uid: u64) -> Self {
+    /// The controller reference to the custom resource `name` with uid `uid`.
+    pub fn controlled_by_custom_resource(name: &str, uid: u64) -> Self {
         Self::new(vec![OwnerReference {
-            owner: ObjectKey::CustomResource,
+            owner: ObjectKey::custom_resource(name),
             uid,
             controller: true,
             block_owner_deletion: true,
@@ -83,13 +100,14 @@ impl OwnerRefs {
         self.as_slice().iter().find(|r| r.controller).map(|r| r.uid)
     }
 
-    /// Whether the controller reference names the custom resource: what
+    /// The custom resource the controller reference names: what
     /// `handler.EnqueueRequestForOwner` with `OnlyControllerOwner()` maps
     /// to its key. It matches the owner's kind and name, not its uid.
-    pub fn controlled_by_the_custom_resource(&self) -> bool {
-        self.as_slice()
-            .iter()
-            .any(|r| r.controller && r.owner == ObjectKey::CustomResource)
+    pub fn controlling_custom_resource(&self) -> Option<&Arc<str>> {
+        self.as_slice().iter().find_map(|r| match &r.owner {
+            ObjectKey::CustomResource(name) if r.controller => Some(name),
+            _ => None,
+        })
     }
 
     pub fn refers_to(&self, uid: u64) -> bool {
@@ -167,23 +185,27 @@ mod tests {
     #[test]
     fn only_the_controller_reference_to_the_custom_resource_counts() {
         let to_custom_resource = |controller| OwnerReference {
-            owner: ObjectKey::CustomResource,
+            owner: ObjectKey::the_custom_resource(),
             uid: 1,
             controller,
             block_owner_deletion: true,
         };
-        assert!(OwnerRefs::controlled_by_custom_resource(1).controlled_by_the_custom_resource());
-        assert!(
-            !OwnerRefs::new(vec![to_custom_resource(false)]).controlled_by_the_custom_resource()
+        let controlling = |refs: OwnerRefs| refs.controlling_custom_resource().cloned();
+        let named = Some(Arc::from(CUSTOM_RESOURCE));
+        let refs = OwnerRefs::controlled_by_custom_resource(CUSTOM_RESOURCE, 1);
+        assert_eq!(controlling(refs), named);
+        assert_eq!(
+            controlling(OwnerRefs::new(vec![to_custom_resource(false)])),
+            None
         );
         let other = OwnerReference {
             controller: true,
             ..reference(2, true)
         };
-        assert!(!OwnerRefs::new(vec![other.clone()]).controlled_by_the_custom_resource());
-        assert!(!OwnerRefs::default().controlled_by_the_custom_resource());
+        assert_eq!(controlling(OwnerRefs::new(vec![other.clone()])), None);
+        assert_eq!(controlling(OwnerRefs::default()), None);
         let both = OwnerRefs::new(vec![to_custom_resource(false), other]);
-        assert!(!both.controlled_by_the_custom_resource());
+        assert_eq!(controlling(both), None);
     }
 
     #[test]
@@ -193,15 +215,17 @@ mod tests {
             .map(|(n, s)| (n.to_owned(), s))
             .collect();
         let world = World::with_custom_resource(observed, None);
-        let cr = world.get(&ObjectKey::CustomResource).expect("stored");
+        let cr = world
+            .get(&ObjectKey::the_custom_resource())
+            .expect("stored");
         assert_eq!(cr.meta.uid, 1, "created first");
         let a = world.meta("a").expect("a");
         let same_name = world.meta(CUSTOM_RESOURCE).expect("an object of that name");
         assert_eq!((a.uid, same_name.uid), (2, 3), "one counter, name order");
         assert_eq!(
             a.owner_references,
-            OwnerRefs::controlled_by_custom_resource(1)
+            OwnerRefs::controlled_by_custom_resource(CUSTOM_RESOURCE, 1)
         );
-        assert!(world.custom_resource_live());
+        assert!(world.custom_resource_live(CUSTOM_RESOURCE));
     }
 }

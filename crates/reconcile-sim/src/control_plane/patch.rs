@@ -33,7 +33,7 @@ use serde_json::Value;
 
 use super::apiserver::{ApiError, Update, UpdateOutcome};
 use super::object::{self, to_value};
-use super::ownership::{ObjectKey, CUSTOM_RESOURCE};
+use super::ownership::ObjectKey;
 use super::world::World;
 
 /// The two patch types the API server takes for every kind.
@@ -248,24 +248,25 @@ impl World {
 /// resource with a status subresource does (`PrepareForUpdate`).
 pub fn patch_custom_resource(
     world: &mut World,
+    name: &str,
     desired: &Json,
     patch: &Patch,
 ) -> Result<UpdateOutcome, ApiError> {
-    let key = ObjectKey::CustomResource;
+    let key = ObjectKey::custom_resource(name);
     let state = world.get(&key).ok_or_else(|| ApiError::NotFound {
-        name: CUSTOM_RESOURCE.to_owned(),
+        name: name.to_owned(),
     })?;
-    let old = object::render_custom_resource(world, &state, desired);
-    let patched = patch.apply(&old).map_err(|e| named(e, CUSTOM_RESOURCE))?;
+    let old = object::render_custom_resource(world, name, &state, desired);
+    let patched = patch.apply(&old).map_err(|e| named(e, name))?;
     if patched.get("spec") != old.get("spec") {
         return Err(ApiError::Invalid {
-            name: CUSTOM_RESOURCE.to_owned(),
+            name: name.to_owned(),
             field: "spec".to_owned(),
             message: "the playground's custom resource takes its spec from the Desired document"
                 .to_owned(),
         });
     }
-    let read = object::read_metadata(CUSTOM_RESOURCE, &old, &patched, state.meta.uid)?;
+    let read = object::read_metadata(name, &old, &patched, state.meta.uid)?;
     let update = Update {
         finalizers: Some(read.finalizers),
         resource_version: read.resource_version,

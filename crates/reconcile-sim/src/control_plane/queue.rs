@@ -17,8 +17,8 @@ use crate::workqueue::{
     PriorityQueue, QueueModel, RateLimitingQueue, Time,
 };
 
-/// The engine's one controller key.
-type Key = &'static str;
+/// A controller key: the name of a custom resource.
+pub(crate) type Key = std::sync::Arc<str>;
 
 #[derive(Debug)]
 pub(crate) enum ControllerQueue {
@@ -68,10 +68,10 @@ impl ControllerQueue {
 
     /// `Done` at `now`; true when the key is ready again (an add came while
     /// it was processed).
-    pub(crate) fn done(&mut self, key: Key, now: Time) -> bool {
+    pub(crate) fn done(&mut self, key: &Key, now: Time) -> bool {
         match self {
-            Self::ClientGo(queue) => queue.done(&key),
-            Self::Priority(queue) => queue.done(&key),
+            Self::ClientGo(queue) => queue.done(key),
+            Self::Priority(queue) => queue.done(key),
             Self::KubeRs(queue) => queue.done(key, now),
         }
     }
@@ -100,18 +100,19 @@ impl ControllerQueue {
     }
 
     /// The waiting loop at `now`: every due entry becomes ready.
-    pub(crate) fn move_ready(&mut self, now: Time) -> Vec<AddOutcome> {
+    pub(crate) fn move_ready(&mut self, now: Time) -> Vec<(Key, AddOutcome)> {
         match self {
-            Self::ClientGo(queue) => queue.move_ready(now).into_iter().map(|(_, a)| a).collect(),
+            Self::ClientGo(queue) => queue.move_ready(now),
             Self::Priority(queue) => queue
                 .move_ready(now)
                 .into_iter()
                 .map(|key| {
-                    if queue.is_processing(&key) {
+                    let added = if queue.is_processing(&key) {
                         AddOutcome::Deferred
                     } else {
                         AddOutcome::Queued
-                    }
+                    };
+                    (key, added)
                 })
                 .collect(),
             Self::KubeRs(queue) => queue.move_ready(now),
@@ -126,11 +127,11 @@ impl ControllerQueue {
         }
     }
 
-    pub(crate) fn num_requeues(&self, key: Key) -> u32 {
+    pub(crate) fn num_requeues(&self, key: &Key) -> u32 {
         match self {
-            Self::ClientGo(queue) => queue.num_requeues(&key),
-            Self::Priority(queue) => queue.num_requeues(&key),
-            Self::KubeRs(queue) => queue.num_requeues(),
+            Self::ClientGo(queue) => queue.num_requeues(key),
+            Self::Priority(queue) => queue.num_requeues(key),
+            Self::KubeRs(queue) => queue.num_requeues(key),
         }
     }
 }

@@ -7,9 +7,9 @@ use crate::apiserver::{ApiError, UpdateOutcome};
 use crate::ownership::ObjectKey;
 use crate::world::World;
 
-/// The custom resource's status as stored (`None`: never written).
-pub fn stored_status(world: &World) -> Option<Json> {
-    let state = world.get(&ObjectKey::CustomResource)?;
+/// The status of custom resource `name` as stored (`None`: never written).
+pub fn stored_status(world: &World, name: &str) -> Option<Json> {
+    let state = world.get(&ObjectKey::custom_resource(name))?;
     state.spec.get("status").cloned()
 }
 
@@ -20,10 +20,11 @@ pub fn stored_status(world: &World) -> Option<Json> {
 /// merge patch.
 pub fn write_status(
     world: &mut World,
+    name: &str,
     status: Json,
     resource_version: Option<u64>,
 ) -> Result<UpdateOutcome, ApiError> {
-    let key = ObjectKey::CustomResource;
+    let key = ObjectKey::custom_resource(name);
     world.in_key_space(&key, |space, name| {
         let mut state = space.object(name).ok_or_else(|| ApiError::NotFound {
             name: name.to_owned(),
@@ -48,18 +49,19 @@ pub fn write_status(
 /// `status` is kept, and a resourceVersion the patch carries is checked.
 pub fn patch_status(
     world: &mut World,
+    name: &str,
     desired: &Json,
     patch: &crate::patch::Patch,
 ) -> Result<UpdateOutcome, ApiError> {
     let state = world
-        .get(&ObjectKey::CustomResource)
+        .get(&ObjectKey::custom_resource(name))
         .ok_or_else(|| ApiError::NotFound {
-            name: crate::ownership::CUSTOM_RESOURCE.to_owned(),
+            name: name.to_owned(),
         })?;
-    let old = crate::object::render_custom_resource(world, &state, desired);
+    let old = crate::object::render_custom_resource(world, name, &state, desired);
     let patched = patch.apply(&old)?;
-    let (status, resource_version) = crate::object::read_status(&old, patched, state.meta.uid)?;
-    write_status(world, status, resource_version)
+    let read = crate::object::read_status(name, &old, patched, state.meta.uid)?;
+    write_status(world, name, read.0, read.1)
 }
 
 #[cfg(test)]
@@ -67,6 +69,7 @@ mod tests {
     use reconcile_core::json::Number;
 
     use super::*;
+    use crate::ownership::CUSTOM_RESOURCE;
 
     fn number(n: u64) -> Json {
         Json::Number(Number::Unsigned(n))
@@ -77,22 +80,43 @@ mod tests {
     #[test]
     fn a_status_write_moves_the_resource_version_not_the_generation() {
         let mut world = World::with_custom_resource(Default::default(), None);
-        let before = world.get(&ObjectKey::CustomResource).expect("stored").meta;
+        let before = world
+            .get(&ObjectKey::the_custom_resource())
+            .expect("stored")
+            .meta;
         let status = Json::object(vec![("observedGeneration".into(), number(1))]);
-        let outcome = write_status(&mut world, status.clone(), Some(before.resource_version));
+        let outcome = write_status(
+            &mut world,
+            CUSTOM_RESOURCE,
+            status.clone(),
+            Some(before.resource_version),
+        );
         assert_eq!(outcome, Ok(UpdateOutcome::Updated));
-        let after = world.get(&ObjectKey::CustomResource).expect("stored").meta;
+        let after = world
+            .get(&ObjectKey::the_custom_resource())
+            .expect("stored")
+            .meta;
         assert_eq!(after.generation, before.generation);
         assert!(after.resource_version > before.resource_version);
-        assert_eq!(stored_status(&world), Some(status.clone()));
+        assert_eq!(stored_status(&world, CUSTOM_RESOURCE), Some(status.clone()));
         assert_eq!(
-            write_status(&mut world, status.clone(), Some(after.resource_version)),
+            write_status(
+                &mut world,
+                CUSTOM_RESOURCE,
+                status.clone(),
+                Some(after.resource_version)
+            ),
             Ok(UpdateOutcome::Unchanged)
         );
         assert_eq!(
-            write_status(&mut world, status, Some(before.resource_version)),
+            write_status(
+                &mut world,
+                CUSTOM_RESOURCE,
+                status,
+                Some(before.resource_version)
+            ),
             Err(ApiError::Conflict {
-                name: crate::ownership::CUSTOM_RESOURCE.to_owned()
+                name: CUSTOM_RESOURCE.to_owned()
             }),
             "a stale read conflicts"
         );

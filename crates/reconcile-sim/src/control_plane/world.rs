@@ -84,16 +84,16 @@ pub const NO_NEW_FINALIZERS: &str = "no new finalizers can be added if the objec
 
 impl World {
     pub fn new(observed: Resources, finalizers: Option<Finalizers>) -> Self {
-        Self::build(observed, finalizers, None, &OwnerRefs::default())
+        Self::build(observed, finalizers, None, |_| OwnerRefs::default())
     }
 
     /// A store holding `observed`, created after `custom_resource` (when
-    /// given), each object with the references `owners`.
+    /// given), each object with the references `owners` gives it.
     pub(crate) fn build(
         observed: Resources,
         finalizers: Option<Finalizers>,
         custom_resource: Option<Box<World>>,
-        owners: &OwnerRefs,
+        owners: impl Fn(&str) -> OwnerRefs,
     ) -> Self {
         let mut world = Self {
             observed,
@@ -116,7 +116,7 @@ impl World {
         for name in names {
             world.created(Arc::clone(&name));
             if let Some(meta) = world.meta.get_mut(&name) {
-                meta.owner_references = owners.clone();
+                meta.owner_references = owners(&name);
             }
         }
         if let Some(finalizers) = finalizers {
@@ -437,27 +437,115 @@ impl World {
     /// first, then the objects it manages, each with a controller reference
     /// to it (one list, shared).
     pub fn with_custom_resource(observed: Resources, finalizers: Option<Finalizers>) -> Self {
-        let mut custom_resource = World::new(Resources::new(), None);
-        custom_resource.write_spec(CUSTOM_RESOURCE, Json::Null);
-        let uid = custom_resource
-            .meta(CUSTOM_RESOURCE)
-            .map_or(0, |meta| meta.uid);
+        Self::with_custom_resource_named(CUSTOM_RESOURCE, observed, finalizers)
+    }
+
+    /// [`World::with_custom_resource`], its custom resource named `name`.
+    pub fn with_custom_resource_named(
+        name: &str,
+        observed: Resources,
+        finalizers: Option<Finalizers>,
+    ) -> Self {
+        let name: Arc<str> = Arc::from(name);
+        let mut owners = SortedMap::new();
+        for object in observed.names() {
+            owners.insert(object.to_owned(), Arc::clone(&name));
+        }
+        Self::with_custom_resources(&[name], observed, finalizers, &owners)
+    }
+
+    /// The store a controller of several custom resources starts from: the
+    /// custom resources, created first in the order given, then the objects,
+    /// each with a controller reference to its custom resource in `owners`
+    /// (by name; one list shared per custom resource).
+    pub fn with_custom_resources(
+        names: &[Arc<str>],
+        observed: Resources,
+        finalizers: Option<Finalizers>,
+        owners: &SortedMap<String, Arc<str>>,
+    ) -> Self {
+        let mut custom_resources = World::new(Resources::new(), None);
+        let mut refs = SortedMap::new();
+        for name in names {
+            custom_resources.write_spec(name, Json::Null);
+            let uid = custom_resources.meta(name).map_or(0, |meta| meta.uid);
+            refs.insert(
+                Arc::clone(name),
+                OwnerRefs::controlled_by_custom_resource(name, uid),
+            );
+        }
         World::build(
             observed,
             finalizers,
-            Some(Box::new(custom_resource)),
-            &OwnerRefs::controlled_by_custom_resource(uid),
+            Some(Box::new(custom_resources)),
+            |object| {
+                owners
+                    .get(object)
+                    .and_then(|owner| refs.get(owner).cloned())
+                    .unwrap_or_default()
+            },
         )
     }
 
-    /// The references the controller puts on what it creates: to its custom
-    /// resource, the list its starting objects share (none without one).
-    pub fn controller_owner_refs(&self) -> OwnerRefs {
+    /// The references the controller puts on what it creates for the custom
+    /// resource `name`: the list its starting objects share (none without it).
+    pub fn controller_owner_refs(&self, name: &str) -> OwnerRefs {
         self.custom_resource
             .as_ref()
-            .and_then(|cr| cr.meta(CUSTOM_RESOURCE))
-            .map(|meta| OwnerRefs::controlled_by_custom_resource(meta.uid))
+            .and_then(|space| space.meta(name))
+            .map(|meta| OwnerRefs::controlled_by_custom_resource(name, meta.uid))
             .unwrap_or_default()
+    }
+
+    /// The names of the custom resources stored, in name order.
+    pub fn custom_resource_names(&self) -> impl Iterator<Item = &Arc<str>> {
+        self.custom_resource
+            .iter()
+            .flat_map(|space| space.meta.keys())
+    }
+
+    /// What the controller of custom resource `name` lists: the objects
+    /// its controller reference names, and those no controller owns (a
+    /// stray it may delete). `None` when the store holds no other custom
+    /// resource: then that is every object.
+    pub fn owned_by_custom_resource(&self, name: &str) -> Option<World> {
+        let space = self.custom_resource.as_ref()?;
+        if space.meta.keys().all(|other| &**other == name) {
+            return None;
+        }
+        let mut owned = World {
+            observed: Resources::new(),
+            finalizers: Finalizers::new(),
+            terminating: SortedMap::new(),
+            meta: SortedMap::new(),
+            last_resource_version: self.last_resource_version,
+            fingerprint: 0,
+            custom_resource: self.custom_resource.clone(),
+        };
+        for (object, meta) in self.meta.iter() {
+            let controller = meta.owner_references.controlling_custom_resource();
+            if controller.is_some_and(|owner| &**owner != name) {
+                continue;
+            }
+            if let Some(spec) = self.observed.get(object) {
+                owned.observed.insert(Arc::clone(object), spec.clone());
+            }
+            if self.finalizers.has_entry(object) {
+                owned
+                    .finalizers
+                    .set(object, self.finalizers.pending(object).to_vec());
+            }
+            if let Some(since) = self.terminating.get(&**object) {
+                owned.terminating.insert(object.to_string(), *since);
+            }
+            owned.meta.insert(Arc::clone(object), meta.clone());
+        }
+        owned.fingerprint = owned
+            .observed
+            .names()
+            .filter_map(|object| owned.object_hash(object))
+            .fold(0, u64::wrapping_add);
+        Some(owned)
     }
 
     /// The objects that refer to the owner with uid `uid`.
@@ -471,14 +559,14 @@ impl World {
     /// The object under `key`, as a watch event would carry it now.
     pub fn get(&self, key: &ObjectKey) -> Option<ObjectState> {
         match key {
-            ObjectKey::CustomResource => self.custom_resource.as_ref()?.object(CUSTOM_RESOURCE),
+            ObjectKey::CustomResource(name) => self.custom_resource.as_ref()?.object(name),
             ObjectKey::Object(name) => self.object(name),
         }
     }
 
-    /// The custom resource exists and is not being deleted.
-    pub fn custom_resource_live(&self) -> bool {
-        self.get(&ObjectKey::CustomResource)
+    /// The custom resource `name` exists and is not being deleted.
+    pub fn custom_resource_live(&self, name: &str) -> bool {
+        self.get(&ObjectKey::custom_resource(name))
             .is_some_and(|cr| cr.deletion_timestamp.is_none())
     }
 
@@ -492,13 +580,13 @@ impl World {
     ) -> T {
         match key {
             ObjectKey::Object(name) => request(self, name),
-            ObjectKey::CustomResource => {
+            ObjectKey::CustomResource(name) => {
                 let last = self.last_resource_version;
                 let space = self
                     .custom_resource
                     .get_or_insert_with(|| Box::new(World::new(Resources::new(), None)));
                 space.last_resource_version = last;
-                let result = request(space, CUSTOM_RESOURCE);
+                let result = request(space, name);
                 self.last_resource_version = space.last_resource_version;
                 result
             }

@@ -28,15 +28,16 @@ pub use crate::control_plane::consistency::{ConsistencyStore, WatchedKind};
 pub use crate::control_plane::names::{ALPHABET, RANDOM_LENGTH};
 pub use crate::control_plane::ownership::{ObjectKey, OwnerRefs};
 pub use crate::control_plane::patch::{Patch, PatchType};
+pub use crate::control_plane::sorted::SortedMap;
 pub use crate::control_plane::workqueue::Millis;
 pub use crate::control_plane::world::{ObjectMeta, ObjectState, World as Cache};
 
 /// What a controller may read during one step: the informer's cache, the
-/// desired state its custom resource holds there, and the clock.
+/// desired state each custom resource holds there, and the clock.
 #[derive(Debug, Clone, Copy)]
 pub struct Client<'a> {
     cache: &'a Cache,
-    desired: &'a Resources,
+    desired: &'a SortedMap<Arc<str>, Resources>,
     now: Millis,
     /// Each informer store's `LastStoreSyncResourceVersion`, by [`WatchedKind`].
     synced: [u64; 2],
@@ -45,7 +46,7 @@ pub struct Client<'a> {
 impl<'a> Client<'a> {
     pub(crate) fn new(
         cache: &'a Cache,
-        desired: &'a Resources,
+        desired: &'a SortedMap<Arc<str>, Resources>,
         now: Millis,
         synced: [u64; 2],
     ) -> Self {
@@ -68,9 +69,16 @@ impl<'a> Client<'a> {
         self.cache
     }
 
-    /// The custom resource's spec, as the cache holds it.
-    pub fn desired(&self) -> &'a Resources {
-        self.desired
+    /// The spec of custom resource `name`, as the cache holds it.
+    pub fn desired(&self, name: &str) -> Option<&'a Resources> {
+        self.desired.get(name)
+    }
+
+    /// What the controller of custom resource `name` lists: the objects it
+    /// controls and those no controller owns (`None`: the whole cache,
+    /// when it holds no other custom resource).
+    pub fn owned_by(&self, name: &str) -> Option<Cache> {
+        self.cache.owned_by_custom_resource(name)
     }
 
     /// `get` from the cache.
@@ -104,15 +112,19 @@ pub enum Request {
     },
     /// DELETE with the default propagation (background).
     Delete { name: Arc<str> },
-    /// PUT of the custom resource's `/status`, with the resourceVersion read.
-    UpdateStatus { status: Json, resource_version: u64 },
+    /// PUT of custom resource `name`'s `/status`, with the resourceVersion read.
+    UpdateStatus {
+        name: Arc<str>,
+        status: Json,
+        resource_version: u64,
+    },
     /// PATCH of an object: a merge patch or a JSON patch, applied to what
     /// the server stores now ([`Patch::with_resource_version`] locks it).
     Patch { name: Arc<str>, patch: Patch },
     /// PATCH of the custom resource's `/status`.
-    PatchStatus { patch: Patch },
+    PatchStatus { name: Arc<str>, patch: Patch },
     /// PATCH of the custom resource itself: its finalizers.
-    PatchCustomResource { patch: Patch },
+    PatchCustomResource { name: Arc<str>, patch: Patch },
     /// A call to the cloud, the external system (not the API server).
     Cloud { call: CloudCall },
 }

@@ -26,11 +26,12 @@
 use std::sync::Arc;
 
 use reconcile_core::json::Json;
+use reconcile_core::model::Resources;
 use reconcile_core::reconcile::{Action, ActionKind};
 
 use super::client::{
-    load_balancer_of, Answer, ApiError, Client, CloudCall, ConsistencyStore, Millis, ObjectKey,
-    ObjectState, OwnerRefs, Patch, Request, WatchedKind, CLOUD_FINALIZER,
+    load_balancer_of, Answer, ApiError, Cache, Client, CloudCall, ConsistencyStore, Millis,
+    ObjectKey, ObjectState, OwnerRefs, Patch, Request, SortedMap, WatchedKind, CLOUD_FINALIZER,
 };
 use super::comparison::{update_spec, SpecComparison};
 use super::controller::{Controller, PlanInput, Planned, Recorded, Returned, Sent, Start};
@@ -38,9 +39,6 @@ use super::expectations::{ControllerExpectations, PassSkip};
 use super::naming::{generate_name_prefix, named_view, NamedView, ObjectNaming};
 use super::outcome::ActionResult;
 use super::status_writes::{status_after_pass, StatusInput, StatusWrites};
-
-/// The controller's one key in the expectations.
-const KEY: &str = "custom-resource";
 
 /// The contract controller's options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,9 +62,17 @@ pub struct ContractOptions {
 pub struct ContractController {
     options: ContractOptions,
     expectations: ControllerExpectations,
-    /// The controller reference it puts on what it creates, read from its
-    /// custom resource in the cache.
-    owner_refs: Option<OwnerRefs>,
+    /// The custom resource the reconcile in progress is for: its request.
+    key: Arc<str>,
+    /// The controller reference it puts on what it creates for each custom
+    /// resource, read from that custom resource in the cache.
+    owner_refs: SortedMap<Arc<str>, OwnerRefs>,
+    /// What the waiting or running reconcile lists, when the cache holds
+    /// other custom resources (`None`: the whole cache).
+    owned: Option<Cache>,
+    /// What a reconcile reads for a custom resource the cache has no spec
+    /// of (none: the engine hands out only keys of the run's custom resources).
+    no_spec: Resources,
     /// The view of the cache the waiting or running reconcile read, when
     /// the controller generates names.
     named_view: Option<NamedView>,
@@ -111,7 +117,10 @@ impl ContractController {
         Self {
             options,
             expectations: ControllerExpectations::default(),
-            owner_refs: None,
+            key: Arc::from(""),
+            owner_refs: SortedMap::new(),
+            owned: None,
+            no_spec: Resources::new(),
             named_view: None,
             consistency: ConsistencyStore::default(),
             setup: Vec::new(),
@@ -121,15 +130,16 @@ impl ContractController {
 
     /// Before the plan, as kubebuilder's "Using Finalizers" does: add its
     /// finalizer if missing, then ensure the external resource.
-    fn set_up(cr: &ObjectState) -> Vec<Request> {
+    fn set_up(&self, cr: &ObjectState) -> Vec<Request> {
         let mut requests = Vec::new();
         if !cr.finalizers.iter().any(|f| f == CLOUD_FINALIZER) {
             let mut list = cr.finalizers.clone();
             list.push(CLOUD_FINALIZER.to_owned());
             let patch = finalizers_patch(list, cr.meta.resource_version);
-            requests.push(Request::PatchCustomResource { patch });
+            let name = Arc::clone(&self.key);
+            requests.push(Request::PatchCustomResource { name, patch });
         }
-        let name = load_balancer_of(KEY);
+        let name = load_balancer_of(&self.key);
         requests.push(Request::Cloud {
             call: CloudCall::Ensure { name },
         });
@@ -146,12 +156,13 @@ impl ContractController {
             .filter(|f| *f != CLOUD_FINALIZER)
             .cloned()
             .collect();
-        let name = load_balancer_of(KEY);
+        let name = load_balancer_of(&self.key);
         let before = vec![
             Request::Cloud {
                 call: CloudCall::Delete { name },
             },
             Request::PatchCustomResource {
+                name: Arc::clone(&self.key),
                 patch: finalizers_patch(rest, cr.meta.resource_version),
             },
         ];
@@ -175,7 +186,7 @@ impl ContractController {
         }
         let error = self
             .consistency
-            .ensure_ready(KEY, |kind| Some(client.synced(kind)))
+            .ensure_ready(&self.key, |kind| Some(client.synced(kind)))
             .err()?;
         Some(PassSkip::StaleCache {
             informer: error.kind,
@@ -186,28 +197,39 @@ impl ContractController {
 
     /// `WroteAt` after a write that returned an object.
     fn wrote(&mut self, kind: WatchedKind, resource_version: Option<u64>, client: &Client<'_>) {
-        let owner = client.get(&ObjectKey::CustomResource);
+        let owner = client.get(&ObjectKey::CustomResource(Arc::clone(&self.key)));
         if let (true, Some(version), Some(owner)) =
             (self.options.consistency_store, resource_version, owner)
         {
             self.consistency
-                .wrote_at(KEY, owner.meta.uid, kind, version);
+                .wrote_at(&self.key, owner.meta.uid, kind, version);
         }
     }
 
-    fn owner_refs(&mut self, client: &Client<'_>) -> OwnerRefs {
-        self.owner_refs
-            .get_or_insert_with(|| client.cache().controller_owner_refs())
-            .clone()
+    /// The controller reference to custom resource `key`.
+    fn owner_refs(&mut self, key: &Arc<str>, client: &Client<'_>) -> OwnerRefs {
+        if let Some(refs) = self.owner_refs.get(key) {
+            return refs.clone();
+        }
+        let refs = client.cache().controller_owner_refs(key);
+        self.owner_refs.insert(Arc::clone(key), refs.clone());
+        refs
+    }
+
+    /// What the reconcile in progress lists: the cache, or its part the
+    /// custom resource owns.
+    fn listed<'c>(&'c self, client: &Client<'c>) -> &'c Cache {
+        self.owned.as_ref().unwrap_or(client.cache())
     }
 
     /// Why the reconcile starting now plans nothing: its expectations are
     /// not satisfied. `None` for a controller that keeps none.
     fn expectations_skip(&self, now: Millis) -> Option<PassSkip> {
-        if !self.options.naming.keeps_expectations() || self.expectations.satisfied(KEY, now) {
+        let key = &*self.key;
+        if !self.options.naming.keeps_expectations() || self.expectations.satisfied(key, now) {
             return None;
         }
-        let (add, _) = self.expectations.get(KEY)?;
+        let (add, _) = self.expectations.get(key)?;
         Some(PassSkip::ExpectingCreations {
             pending: u64::try_from(add).unwrap_or(0),
         })
@@ -215,11 +237,11 @@ impl ContractController {
 
     /// What the status write after the actions will need, when it writes status.
     fn status_input(&self, client: &Client<'_>, in_sync: bool) -> Option<StatusInput> {
-        let key_live = client.cache().custom_resource_live();
+        let key_live = client.cache().custom_resource_live(&self.key);
         if self.options.status_writes == StatusWrites::None || !key_live {
             return None;
         }
-        let read = client.get(&ObjectKey::CustomResource)?;
+        let read = client.get(&ObjectKey::CustomResource(Arc::clone(&self.key)))?;
         Some(StatusInput {
             read_status: read.spec.get("status").cloned(),
             generation: read.meta.generation,
@@ -248,7 +270,7 @@ impl ContractController {
             .map(|(action, target)| {
                 let name = target.as_ref().unwrap_or(&action.name);
                 (action.kind == ActionKind::Update)
-                    .then(|| client.cache().meta(name))
+                    .then(|| self.listed(client).meta(name))
                     .flatten()
                     .map(|m| m.resource_version)
             })
@@ -304,7 +326,7 @@ impl ContractController {
             .map(|(action, target)| {
                 let name = target.as_ref().unwrap_or(&action.name);
                 let desired = action.spec.as_ref()?;
-                let read = client.cache().observed.get(name);
+                let read = self.listed(client).observed.get(name);
                 (action.kind == ActionKind::Update)
                     .then(|| update_spec(self.options.compare, desired, read))
             })
@@ -316,13 +338,13 @@ impl ContractController {
         let creates = plan.iter().filter(|a| a.kind == ActionKind::Create).count();
         if self.options.naming.keeps_expectations() && creates > 0 {
             let adds = i64::try_from(creates).unwrap_or(i64::MAX);
-            self.expectations.expect_creations(KEY, adds, now);
+            self.expectations.expect_creations(&self.key, adds, now);
         }
     }
 
     /// The request that carries out action `index` of the running pass.
     fn action_request(&mut self, index: usize, client: &Client<'_>) -> Option<Request> {
-        let owners = self.owner_refs(client);
+        let owners = self.owner_refs(&Arc::clone(&self.key), client);
         let pass = self.pass.as_ref()?;
         let action = pass.plan.get(index)?;
         let target = pass.targets.get(index).cloned().flatten();
@@ -358,6 +380,7 @@ impl ContractController {
     fn status_request(&self, client: &Client<'_>) -> Option<Request> {
         let input = self.pass.as_ref()?.status.as_ref()?;
         Some(Request::UpdateStatus {
+            name: Arc::clone(&self.key),
             status: status_after_pass(self.options.status_writes, input, client.now()),
             resource_version: input.resource_version,
         })
@@ -365,14 +388,16 @@ impl ContractController {
 }
 
 impl Controller for ContractController {
-    fn start(&mut self, client: &Client<'_>) -> Start {
+    fn start(&mut self, request: &Arc<str>, client: &Client<'_>) -> Start {
         self.pass = None;
         self.setup.clear();
+        self.owned = None;
+        self.key = Arc::clone(request);
         // A custom resource gone (NotFound) or being deleted: the reconciler
         // returns at once, as controller-runtime's do; the garbage collector
         // takes care of what it owned. Only its own finalizer is its work.
-        let Some(cr) = client.get(&ObjectKey::CustomResource) else {
-            self.consistency.clear(KEY, None);
+        let Some(cr) = client.get(&ObjectKey::CustomResource(Arc::clone(request))) else {
+            self.consistency.clear(request, None);
             return Start::Planned(Planned::default());
         };
         if cr.deletion_timestamp.is_some() {
@@ -393,19 +418,21 @@ impl Controller for ContractController {
                 ..Planned::default()
             });
         }
-        let _ = self.owner_refs(client);
+        let _ = self.owner_refs(request, client);
         if self.options.cloud {
-            self.setup = Self::set_up(&cr);
+            self.setup = self.set_up(&cr);
         }
         if let Some(skip) = self.expectations_skip(client.now()) {
             return Start::Planned(self.begin(Vec::new(), Some(skip), client));
         }
-        self.named_view = named_view(self.options.naming, client.desired(), client.cache());
+        self.owned = client.owned_by(request);
+        let desired = client.desired(request).unwrap_or(&self.no_spec);
+        self.named_view = named_view(self.options.naming, desired, self.listed(client));
         Start::Plan
     }
 
     fn plan_input<'s>(&'s self, client: &Client<'s>) -> PlanInput<'s> {
-        let cache = client.cache();
+        let cache = self.listed(client);
         let (observed, finalizers) = self
             .named_view
             .as_ref()
@@ -413,7 +440,7 @@ impl Controller for ContractController {
                 (&view.observed, &view.finalizers)
             });
         PlanInput {
-            desired: client.desired(),
+            desired: client.desired(&self.key).unwrap_or(&self.no_spec),
             observed,
             finalizers,
         }
@@ -533,7 +560,7 @@ impl Controller for ContractController {
                     | ActionResult::LostInCrash
             );
             if action.kind == ActionKind::Create && unsent {
-                self.expectations.creation_observed(KEY);
+                self.expectations.creation_observed(&self.key);
             }
         }
         let finalizing = pass.plan.iter().zip(&pass.results).any(|(action, result)| {
@@ -552,12 +579,16 @@ impl Controller for ContractController {
         }
     }
 
+    /// `addPod`: an object added with a controller reference to one of
+    /// its custom resources lowers that key's expectations.
     fn on_added(&mut self, state: &ObjectState, client: &Client<'_>) {
-        let refs = self.owner_refs(client);
-        let ours = refs.controller_uid().is_some()
-            && state.meta.owner_references.controller_uid() == refs.controller_uid();
-        if ours && state.deletion_timestamp.is_none() {
-            self.expectations.creation_observed(KEY);
+        let refs = &state.meta.owner_references;
+        let Some(key) = refs.controlling_custom_resource() else {
+            return;
+        };
+        let ours = self.owner_refs(key, client).controller_uid();
+        if ours.is_some() && refs.controller_uid() == ours && state.deletion_timestamp.is_none() {
+            self.expectations.creation_observed(key);
         }
     }
 }

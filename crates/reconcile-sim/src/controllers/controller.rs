@@ -20,8 +20,9 @@ use super::outcome::ActionResult;
 
 /// A controller, driven by the engine one step at a time.
 pub trait Controller {
-    /// The worker took the key: reconcile starts, reading the cache.
-    fn start(&mut self, client: &Client<'_>) -> Start;
+    /// The worker took the key `request` (a custom resource's name):
+    /// reconcile starts, reading the cache.
+    fn start(&mut self, request: &Arc<str>, client: &Client<'_>) -> Start;
 
     /// What a plan function reads, for a controller whose `start` asked for
     /// a plan: the contract's `reconcile`, or a learner's.

@@ -17,7 +17,7 @@
 use serde::Serialize;
 
 use crate::apiserver::PropagationPolicy;
-use crate::ownership::OwnerRefs;
+use crate::ownership::{OwnerRefs, CUSTOM_RESOURCE};
 use crate::simulate;
 use crate::views::status::{resource_statuses, ResourceStatus};
 use crate::world::{Change, World};
@@ -307,7 +307,11 @@ impl EdgeHandler<'_> {
         if std::mem::replace(&mut self.gone, true) {
             return;
         }
-        let Some(uid) = self.world.controller_owner_refs().controller_uid() else {
+        let Some(uid) = self
+            .world
+            .controller_owner_refs(CUSTOM_RESOURCE)
+            .controller_uid()
+        else {
             return;
         };
         let owned: Vec<String> = self
@@ -326,7 +330,7 @@ impl EdgeHandler<'_> {
 
     fn create(&mut self, name: String, spec: Json) -> (Action, String) {
         let action = Action::create(name.clone(), spec.clone());
-        let owners = self.world.controller_owner_refs();
+        let owners = self.world.controller_owner_refs(CUSTOM_RESOURCE);
         match self
             .world
             .create_owned(&name.into(), spec, Vec::new(), owners)

@@ -61,7 +61,7 @@ use crate::{GcAction, Happening};
 /// The name a [`GcAction`] records: `None` for the custom resource.
 fn object_name(key: &ObjectKey) -> Option<String> {
     match key {
-        ObjectKey::CustomResource => None,
+        ObjectKey::CustomResource(_) => None,
         ObjectKey::Object(name) => Some(name.to_string()),
     }
 }
@@ -76,13 +76,15 @@ pub(super) struct GarbageCollector {
 
 impl Engine {
     /// The garbage collector's informers list the store at start: the
-    /// custom resource first, as it was created first.
+    /// custom resources first, as they were created first.
     pub(super) fn gc_list(&mut self) {
         let objects = self.world.observed.names().filter_map(|name| {
             let shared = self.world.observed.shared_name(name).cloned()?;
             Some(ObjectKey::Object(shared))
         });
-        let keys: Vec<ObjectKey> = std::iter::once(ObjectKey::CustomResource)
+        let custom_resources = self.world.custom_resource_names().cloned();
+        let keys: Vec<ObjectKey> = custom_resources
+            .map(ObjectKey::CustomResource)
             .chain(objects)
             .collect();
         for key in keys {

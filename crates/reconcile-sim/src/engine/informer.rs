@@ -1,5 +1,5 @@
 //! The controller's informer: a local cache of the objects and of the custom
-//! resource, fed by a watch, as client-go's reflector, RealFIFO and shared
+//! resources, fed by a watch, as client-go's reflector, RealFIFO and shared
 //! informer keep it (client-go v0.36). Every read the controller makes comes
 //! from this cache.
 //!
@@ -7,9 +7,10 @@
 //!   each one, then the event handler queues the key (for an owned object only
 //!   with `watch_owned`: without it the informer still caches, as
 //!   controller-runtime's cached client does, but no handler listens). An
-//!   object queues the key only while its controller reference, before or
-//!   after the event, names the custom resource (`EnqueueRequestForOwner`
-//!   with `OnlyControllerOwner()`): a stray queues nothing.
+//!   object queues the key of the custom resource its controller
+//!   reference names, before or after the event (`EnqueueRequestForOwner`
+//!   with `OnlyControllerOwner()`; both when they differ): a stray queues
+//!   nothing.
 //! - A watch can close (`watchBreakRate` per event, and a scripted event's
 //!   drop): what was in flight on it never arrives there. The reflector
 //!   starts a new watch from its last resourceVersion (`reflector.go`,
@@ -38,7 +39,8 @@ use std::sync::Arc;
 
 use super::pass::client;
 use super::reflector::{kind_of, Kind, Reflector};
-use super::Engine;
+use super::{Engine, Key};
+use crate::control_plane::sorted::SortedMap;
 use crate::controllers::client::Client;
 use crate::events::SimEvent;
 use crate::ownership::ObjectKey;
@@ -54,8 +56,8 @@ use reconcile_core::model::Resources;
 pub(super) struct Informer {
     /// The objects as the watch last showed them.
     pub(super) cache: World,
-    /// The custom resource's spec as the watch last showed it.
-    pub(super) desired: Resources,
+    /// Each custom resource's spec as the watch last showed it.
+    pub(super) desired: SortedMap<Key, Resources>,
     /// One reflector per kind, by [`Kind`]: each watches on its own.
     pub(super) reflectors: [Reflector; 2],
     /// A resync has come due: the handlers' listener is syncing.
@@ -73,9 +75,10 @@ pub(super) enum Delivery {
         /// The object after the write; `None` for a delete.
         state: Option<ObjectState>,
     },
-    /// The custom resource: its spec (the desired state) and its metadata;
+    /// A custom resource: its spec (the desired state) and its metadata;
     /// `None` once it is deleted.
     CustomResource {
+        name: Key,
         desired: Resources,
         state: Option<ObjectState>,
     },
@@ -96,7 +99,7 @@ impl Informer {
     /// Lists the server (the store and the custom resource) into a new cache.
     pub(super) fn list(
         world: &World,
-        desired: &Resources,
+        desired: &SortedMap<Key, Resources>,
         epoch: u64,
         now: Millis,
         jitter: &mut SimRng,
@@ -180,16 +183,24 @@ impl Engine {
         self.send(at, delivery, breaks, broken);
     }
 
-    /// The watch event of a write to the custom resource (its spec, or its deletion).
-    pub(super) fn custom_resource_event(&mut self, at: Millis, change: Change, breaks: bool) {
-        let state = self.world.get(&ObjectKey::CustomResource);
-        self.gc_observe(at, &ObjectKey::CustomResource, state.as_ref());
+    /// The watch event of a write to custom resource `name` (its spec, or its deletion).
+    pub(super) fn custom_resource_event(
+        &mut self,
+        at: Millis,
+        name: &Key,
+        change: Change,
+        breaks: bool,
+    ) {
+        let key = ObjectKey::CustomResource(Key::clone(name));
+        let state = self.world.get(&key);
+        self.gc_observe(at, &key, state.as_ref());
         let delivery = Delivery::CustomResource {
-            desired: self.desired.clone(),
+            name: Key::clone(name),
+            desired: self.desired.get(name).cloned().unwrap_or_default(),
             state,
         };
         self.send(at, delivery, breaks, || Happening::WatchBroken {
-            name: "the custom resource".to_owned(),
+            name: key.to_string(),
             change,
         });
     }
@@ -221,13 +232,12 @@ impl Engine {
                 }
                 // `EnqueueRequestForOwner` with `OnlyControllerOwner()`: an
                 // update maps both the old and the new object's owner.
-                let controlled = |state: Option<&ObjectState>| {
-                    state.is_some_and(|s| {
-                        s.meta.owner_references.controlled_by_the_custom_resource()
-                    })
+                let controller = |state: Option<&ObjectState>| {
+                    let refs = &state?.meta.owner_references;
+                    refs.controlling_custom_resource().cloned()
                 };
-                let owned = controlled(self.informer.cache.object(&name).as_ref())
-                    || controlled(state.as_ref());
+                let old = controller(self.informer.cache.object(&name).as_ref());
+                let new = controller(state.as_ref()).filter(|new| old.as_ref() != Some(new));
                 match state {
                     Some(state) => self.informer.cache.put_object(&name, state),
                     None => self.informer.cache.forget_object(&name),
@@ -238,13 +248,20 @@ impl Engine {
                     change,
                 };
                 self.push_event(self.now, delivered);
-                if self.config.watch_owned && self.listed && owned {
-                    let name = name.to_string();
-                    self.enqueue(Trigger::OwnedObject { name, change });
+                if self.config.watch_owned && self.listed {
+                    for key in old.iter().chain(&new) {
+                        let name = name.to_string();
+                        self.enqueue(key, Trigger::OwnedObject { name, change });
+                    }
                 }
             }
-            Delivery::CustomResource { desired, state } => {
-                let cached = self.informer.cache.get(&ObjectKey::CustomResource);
+            Delivery::CustomResource {
+                name: key,
+                desired,
+                state,
+            } => {
+                let object_key = ObjectKey::CustomResource(Key::clone(&key));
+                let cached = self.informer.cache.get(&object_key);
                 let same_generation = matches!(
                     (&cached, &state),
                     (Some(old), Some(new)) if old.meta.generation == new.meta.generation
@@ -265,14 +282,14 @@ impl Engine {
                 // generation alone passes no key to the queue.
                 let filtered = self.config.generation_changed_predicate
                     && trigger == Trigger::CustomResourceStatus;
-                self.informer.desired = desired;
+                self.informer.desired.insert(Key::clone(&key), desired);
                 let cache = &mut self.informer.cache;
-                cache.in_key_space(&ObjectKey::CustomResource, |space, name| match state {
+                cache.in_key_space(&object_key, |space, name| match state {
                     Some(state) => space.put_object(name, state),
                     None => space.forget_object(name),
                 });
                 if self.listed && !filtered {
-                    self.enqueue(trigger);
+                    self.enqueue(&key, trigger);
                 }
             }
         }
@@ -280,21 +297,28 @@ impl Engine {
 }
 
 impl Engine {
-    /// Whether a resync queues the key: it re-delivers every cached object
-    /// as an update. The custom resource's passes the predicate only without
-    /// `GenerationChangedPredicate` (the generation is unchanged); an owned
-    /// object's queues its controller, when the controller watches them.
-    pub(super) fn resync_queues_the_key(&self) -> bool {
+    /// The keys a resync queues, in the order it re-delivers: every cached
+    /// object as an update. A custom resource's passes the predicate only
+    /// without `GenerationChangedPredicate` (the generation is unchanged);
+    /// an owned object's queues its controller, when the controller watches them.
+    pub(super) fn resync_keys(&self) -> Vec<Key> {
+        let cache = &self.informer.cache;
+        let mut keys: Vec<Key> = Vec::new();
+        // Without the predicate every key comes, even one whose custom
+        // resource the cache no longer holds: a simplification kept from
+        // the one-key engine (its passes return at once).
         if !self.config.generation_changed_predicate {
-            return true;
+            keys.extend(self.desired.keys().cloned());
         }
-        self.config.watch_owned
-            && self
-                .informer
-                .cache
-                .meta
-                .values()
-                .any(|meta| meta.owner_references.controlled_by_the_custom_resource())
+        if self.config.watch_owned {
+            for meta in cache.meta.values() {
+                let owner = meta.owner_references.controlling_custom_resource();
+                if let Some(owner) = owner.filter(|o| !keys.contains(o)) {
+                    keys.push(Key::clone(owner));
+                }
+            }
+        }
+        keys
     }
 }
 

@@ -135,13 +135,15 @@ use std::sync::Arc;
 use crate::apiserver::UpdateOutcome;
 use crate::comparison::controller_plan;
 use crate::control_plane::agenda::Agenda;
-use crate::control_plane::queue::ControllerQueue;
+use crate::control_plane::queue::{ControllerQueue, Key};
+use crate::control_plane::sorted::SortedMap;
 use crate::controllers::controller::Controller;
 use crate::events::{EventLog, SimEvent};
-use crate::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
+use crate::ownership::ObjectKey;
 use crate::rng::{SimRng, Stream};
 use crate::workqueue::{AddOutcome, Millis};
 use crate::world::{Change, World};
+use crate::CustomResources;
 use crate::{
     Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord, SimConfig, SimScenario,
     Timeline, Trigger, Verdict,
@@ -153,8 +155,6 @@ use reconcile_core::stable::{SplitMix64, StableHasher};
 use reflector::Kind;
 use requeue::PassResult;
 
-/// The controller's one key: the custom resource it reconciles.
-const KEY: &str = CUSTOM_RESOURCE;
 /// How long the world stays idle before the next scripted event, when nothing else is pending.
 const IDLE_GAP_MS: Millis = 100;
 /// A state that comes back this many times, undone each time, is an oscillation.
@@ -170,7 +170,12 @@ pub use stepping::{ReconcileCall, ResumeError, Simulation, Step};
 /// Runs the loop until it converges, provably won't, or hits the pass limit,
 /// with the contract's own `reconcile` answering every call.
 pub fn simulate(scenario: &SimScenario, config: &SimConfig) -> Timeline {
-    let mut simulation = Simulation::new(scenario, config.clone());
+    simulate_custom_resources(&CustomResources::one(scenario), config)
+}
+
+/// [`simulate`] for a scenario of several custom resources.
+pub fn simulate_custom_resources(scenario: &CustomResources, config: &SimConfig) -> Timeline {
+    let mut simulation = Simulation::of_custom_resources(scenario, config.clone());
     while let Step::Reconcile(call) = simulation.step() {
         let plan = controller_plan(config.compare, call.desired, call.observed, call.finalizers);
         simulation.resume(plan);
@@ -253,6 +258,7 @@ enum Scheduled {
     /// The worker finishes the pass it is processing: `reconcileHandler`
     /// maps its result to the queue, then `Done`.
     PassDone {
+        key: Key,
         result: PassResult,
     },
     /// A garbage collector worker takes an item from one of its queues.
@@ -265,7 +271,8 @@ enum Scheduled {
 struct Engine {
     /// Shared with the driver that owns the run ([`Simulation`]).
     config: Rc<SimConfig>,
-    desired: Resources,
+    /// Each custom resource's spec, by name (the controller's keys).
+    desired: SortedMap<Key, Resources>,
     desired_hash: u64,
     /// The API server's store: the truth.
     world: World,
@@ -285,7 +292,7 @@ struct Engine {
     unseen: Vec<(Arc<str>, u32)>,
     /// The earliest queue wake-up scheduled, so that one is not doubled.
     wake_at: Option<Millis>,
-    /// Why the key is waiting, queued or due again.
+    /// Why each key is waiting, queued or due again.
     triggers: requeue::Triggers,
     worker_free_at: Millis,
     /// The controller process's incarnation: 0 at start, bumped by each crash.
@@ -325,8 +332,6 @@ struct Engine {
     owners: owners::FinalizerOwners,
     /// kube-controller-manager's garbage collector.
     gc: gc::GarbageCollector,
-    /// The controller reference to the custom resource every object it creates carries.
-    owner_refs: OwnerRefs,
     /// Takes pictures of the control plane for [`crate::picture`]; `None` in `simulate`.
     probe: Option<Box<probe::Probe>>,
     /// Draws the names the API server generates (`generateName`).
@@ -343,19 +348,23 @@ struct Engine {
 pub type NewController = Rc<dyn Fn() -> Box<dyn Controller>>;
 
 impl Engine {
-    fn new(scenario: &SimScenario, config: Rc<SimConfig>, new_controller: NewController) -> Self {
-        let mut world =
-            World::with_custom_resource(scenario.observed.clone(), scenario.finalizers.clone());
+    fn new(
+        scenario: &CustomResources,
+        config: Rc<SimConfig>,
+        new_controller: NewController,
+    ) -> Self {
+        let mut world = scenario.world();
         world.start_terminating(&config.terminating);
         let mut resync_rng = SimRng::stream(config.seed, Stream::ResyncJitter);
-        let informer = Informer::list(&world, &scenario.desired, 0, 0, &mut resync_rng);
+        let desired = scenario.desired();
+        let informer = Informer::list(&world, &desired, 0, 0, &mut resync_rng);
         let mut engine = Self {
             watch_caches: reflector::watch_caches(&world),
             informer,
             resync_rng,
             relist_rng: SimRng::stream(config.seed, Stream::RelistJitter),
-            desired: scenario.desired.clone(),
-            desired_hash: resources_hash(&scenario.desired),
+            desired_hash: desired_hash(&desired),
+            desired,
             initial: world.clone(),
             world,
             now: 0,
@@ -382,7 +391,6 @@ impl Engine {
             running: None,
             owners: owners::FinalizerOwners::default(),
             gc: gc::GarbageCollector::default(),
-            owner_refs: OwnerRefs::default(),
             probe: None,
             names_rng: SimRng::stream(config.seed, Stream::GeneratedNames),
             controller: new_controller(),
@@ -390,7 +398,6 @@ impl Engine {
             cloud: cloud::CloudActor::new(config.seed),
             config,
         };
-        engine.owner_refs = engine.world.controller_owner_refs();
         // The owners of what is terminating from the start clean up from the start.
         for name in &engine.config.terminating.clone() {
             if engine.world.is_terminating(name) {
@@ -399,7 +406,7 @@ impl Engine {
         }
         engine.gc_list();
         engine.schedule_script_after(0, 0);
-        // The informer's initial list delivers the custom resource.
+        // The informer's initial list delivers the custom resources.
         engine.schedule(
             1,
             Scheduled::Listed {
@@ -553,10 +560,7 @@ impl Engine {
             Scheduled::Listed { incarnation } => {
                 if incarnation == self.incarnation {
                     self.listed = true;
-                    self.enqueue(Trigger::CustomResource {
-                        change: Change::Added,
-                        after_restart: false,
-                    });
+                    self.enqueue_listed(false);
                 }
             }
             Scheduled::Deliver {
@@ -578,8 +582,11 @@ impl Engine {
             Scheduled::Resync { incarnation } => {
                 if incarnation == self.incarnation {
                     self.informer.resynced = true;
-                    if self.resync_queues_the_key() {
-                        self.enqueue(Trigger::Resync);
+                    let keys = self.resync_keys();
+                    if !keys.is_empty() {
+                        for key in keys {
+                            self.enqueue(&key, Trigger::Resync);
+                        }
                         self.schedule_resync(self.now);
                     } else {
                         self.schedule_resync_after_next_event();
@@ -597,15 +604,16 @@ impl Engine {
             Scheduled::OtherWriter { index } => self.other_writer_acts(index),
             Scheduled::Request { sent } => self.answer_request(sent),
             Scheduled::GcWork { queue, key } => self.gc_work(queue, key),
-            Scheduled::PassDone { result } => {
-                let requeued_at = self.handle_result(KEY, result);
+            Scheduled::PassDone { key, result } => {
+                let requeued_at = self.handle_result(&key, result);
                 if let Some(pass) = self.passes.last_mut() {
                     result.show_requeue(pass, requeued_at);
                 }
-                if self.queue.done(KEY, requeue::instant(self.now)) {
-                    self.triggers.queued = self.triggers.deferred.take();
+                let triggers = self.triggers.of(&key);
+                let deferred = triggers.deferred.take();
+                if self.queue.done(&key, requeue::instant(self.now)) {
+                    self.triggers.of(&key).queued = deferred;
                 }
-                self.triggers.deferred = None;
                 // The worker holds the key until `Done`, as the queue sees it.
                 self.pass_in_progress = false;
             }
@@ -624,42 +632,49 @@ impl Engine {
                     &mut self.resync_rng,
                 );
                 self.unseen.clear();
-                // The list holds the custom resource unless it was deleted meanwhile.
-                if self.world.get(&ObjectKey::CustomResource).is_some() {
-                    self.enqueue(Trigger::CustomResource {
-                        change: Change::Added,
-                        after_restart: true,
-                    });
-                }
+                self.enqueue_listed(true);
                 self.schedule_resync(self.now);
             }
         }
     }
 
-    fn enqueue(&mut self, trigger: Trigger) {
-        let added = self.queue.add(KEY, requeue::instant(self.now));
-        self.record_add(added, trigger);
+    /// The informer listed: each custom resource it holds arrives as
+    /// added (after a restart, those deleted meanwhile are not there).
+    fn enqueue_listed(&mut self, after_restart: bool) {
+        let keys: Vec<Key> = self.world.custom_resource_names().cloned().collect();
+        for key in keys {
+            let trigger = Trigger::CustomResource {
+                change: Change::Added,
+                after_restart,
+            };
+            self.enqueue(&key, trigger);
+        }
+    }
+
+    fn enqueue(&mut self, key: &Key, trigger: Trigger) {
+        let added = self.queue.add(Key::clone(key), requeue::instant(self.now));
+        self.record_add(key, added, trigger);
     }
 
     /// Remembers why the key was queued (the first reason), or why it will be
     /// queued again after the pass that is processing it.
-    fn record_add(&mut self, added: AddOutcome, trigger: Trigger) {
+    fn record_add(&mut self, key: &Key, added: AddOutcome, trigger: Trigger) {
         let event = SimEvent::Enqueued {
             outcome: added,
             trigger: trigger.clone(),
         };
         match added {
-            AddOutcome::Queued => self.triggers.queued = Some(trigger),
+            AddOutcome::Queued => self.triggers.of(key).queued = Some(trigger),
             AddOutcome::AlreadyQueued => {}
             AddOutcome::Deferred => {
-                if self.triggers.deferred.is_none() {
+                if self.triggers.of(key).deferred.is_none() {
                     self.note(
                         self.now,
                         Happening::Deferred {
                             trigger: trigger.clone(),
                         },
                     );
-                    self.triggers.deferred = Some(trigger);
+                    self.triggers.of(key).deferred = Some(trigger);
                 }
             }
         }
@@ -674,9 +689,7 @@ impl Engine {
         self.down = true;
         self.queue = ControllerQueue::new(self.config.queue, &self.config.backoff);
         self.wake_at = None;
-        self.triggers.waiting = None;
-        self.triggers.queued = None;
-        self.triggers.deferred = None;
+        self.triggers = requeue::Triggers::default();
         // A new process: whatever the controller kept in memory is gone.
         self.controller = (self.new_controller)();
         // A restart after the end of simulated time never comes.
@@ -708,6 +721,14 @@ pub(super) fn writer_disagrees(world: &World, writer: &OtherWriter) -> bool {
         .observed
         .get(&writer.object)
         .is_some_and(|spec| spec.get_path(&writer.path) != Some(&writer.value))
+}
+
+/// The custom resources' specs, hashed for the oscillation watch: with one,
+/// its [`resources_hash`].
+pub(super) fn desired_hash(desired: &SortedMap<Key, Resources>) -> u64 {
+    desired
+        .values()
+        .fold(0u64, |sum, spec| sum.wrapping_add(resources_hash(spec)))
 }
 
 pub(super) fn resources_hash(resources: &Resources) -> u64 {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::requeue::PassResult;
 use super::ReconcileCall;
-use super::{update_change, Engine, Scheduled};
+use super::{update_change, Engine, Key, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, Update};
 use crate::control_plane::cloud::CloudCall;
 use crate::control_plane::patch::patch_custom_resource;
@@ -21,12 +21,13 @@ use crate::workqueue::Millis;
 use crate::world::Change;
 use crate::{ActionOutcome, ActionResult, PassRecord, Trigger};
 use reconcile_core::json::Json;
+use reconcile_core::model::Resources;
 use reconcile_core::reconcile::{Action, ActionKind};
 
 /// The pass the worker is processing.
 #[derive(Debug)]
 pub(super) struct RunningPass {
-    key: &'static str,
+    key: Key,
     /// Crash before sending this request (the crash plan of this pass).
     crash_before: Option<usize>,
     /// The action whose failure the reconcile returned (counted among
@@ -40,7 +41,7 @@ pub(super) struct RunningPass {
 /// reconcile runs, wherever it runs.
 #[derive(Debug)]
 pub(super) struct AwaitedPass {
-    key: &'static str,
+    key: Key,
     trigger: Trigger,
 }
 
@@ -64,9 +65,11 @@ impl Engine {
         let Some(key) = self.queue.get() else {
             return false;
         };
-        let trigger = self.triggers.queued.take().unwrap_or(Trigger::Resync);
+        let trigger = self.triggers.of(&key).queued.take();
+        let trigger = trigger.unwrap_or(Trigger::Resync);
+        let start = self.controller.start(&key, &client!(self));
         let pass = AwaitedPass { key, trigger };
-        match self.controller.start(&client!(self)) {
+        match start {
             Start::Planned(planned) => {
                 self.send_plan(pass, planned);
                 false
@@ -91,6 +94,12 @@ impl Engine {
             finalizers: input.finalizers,
             incarnation: self.incarnation,
         }
+    }
+
+    /// The key of the pass waiting for its plan or sending its requests.
+    pub(super) fn current_key(&self) -> Option<&Key> {
+        let running = self.running.as_ref().map(|pass| &pass.key);
+        running.or(self.awaited.as_ref().map(|pass| &pass.key))
     }
 
     pub(super) fn awaits_plan(&self) -> bool {
@@ -149,6 +158,7 @@ impl Engine {
             .collect();
         self.passes.push(PassRecord {
             index,
+            custom_resource: Key::clone(&key),
             started_at: start,
             finished_at: start,
             trigger,
@@ -214,7 +224,7 @@ impl Engine {
         };
         let event = match request {
             Request::Cloud { call } => SimEvent::Cloud { pass, call, code },
-            Request::PatchCustomResource { patch } => SimEvent::FinalizerWrite {
+            Request::PatchCustomResource { patch, .. } => SimEvent::FinalizerWrite {
                 pass,
                 added: adds_finalizer(&patch),
                 code,
@@ -345,14 +355,15 @@ impl Engine {
         if crashed {
             // The process is gone before it could requeue: shown as the
             // requeue it would have made, which the crash then voids.
-            let requeued_at = self.handle_result(running.key, result);
+            let requeued_at = self.handle_result(&running.key, result);
             if let Some(pass) = self.passes.last_mut() {
                 result.show_requeue(pass, requeued_at);
             }
             self.pass_in_progress = false;
             self.crash(index, end);
         } else {
-            self.schedule(end, Scheduled::PassDone { result });
+            let key = running.key;
+            self.schedule(end, Scheduled::PassDone { key, result });
         }
         self.schedule_script_after(index, end.saturating_add(1));
         self.schedule_other_writers(end);
@@ -421,22 +432,23 @@ impl Engine {
                 (Arc::clone(name), change)
             }
             Request::UpdateStatus {
+                name,
                 status,
                 resource_version,
             } => {
                 let version = Some(*resource_version);
-                let outcome = status::write_status(&mut self.world, status.clone(), version)?;
-                return Ok(self.status_written(outcome));
+                let outcome = status::write_status(&mut self.world, name, status.clone(), version)?;
+                return Ok(self.custom_resource_written(name, outcome));
             }
-            Request::PatchStatus { patch } => {
-                let desired = self.desired_json();
-                let outcome = status::patch_status(&mut self.world, &desired, patch)?;
-                return Ok(self.status_written(outcome));
+            Request::PatchStatus { name, patch } => {
+                let desired = self.desired_json(name);
+                let outcome = status::patch_status(&mut self.world, name, &desired, patch)?;
+                return Ok(self.custom_resource_written(name, outcome));
             }
-            Request::PatchCustomResource { patch } => {
-                let desired = self.desired_json();
-                let outcome = patch_custom_resource(&mut self.world, &desired, patch)?;
-                return Ok(self.custom_resource_written(outcome));
+            Request::PatchCustomResource { name, patch } => {
+                let desired = self.desired_json(name);
+                let outcome = patch_custom_resource(&mut self.world, name, &desired, patch)?;
+                return Ok(self.custom_resource_written(name, outcome));
             }
             Request::Cloud { call } => return self.call_cloud(call),
         };
@@ -455,14 +467,11 @@ impl Engine {
         })
     }
 
-    /// The desired document as the custom resource's spec.
-    fn desired_json(&self) -> Json {
-        Json::object(
-            self.desired
-                .iter()
-                .map(|(name, spec)| (name.into(), spec.clone()))
-                .collect(),
-        )
+    /// The desired document as custom resource `name`'s spec.
+    fn desired_json(&self, name: &str) -> Json {
+        let desired = self.desired.get(name).map(Resources::iter);
+        let entries = desired.into_iter().flatten();
+        Json::object(entries.map(|(n, spec)| (n.into(), spec.clone())).collect())
     }
 
     /// A call to the cloud: a transient failure first (its own rate), then
@@ -482,23 +491,23 @@ impl Engine {
     }
 
     /// A write to `/status` raises the custom resource's watch event.
-    fn status_written(&mut self, outcome: crate::apiserver::UpdateOutcome) -> Response {
-        self.custom_resource_written(outcome)
-    }
-
-    /// A write to the custom resource raises its watch event: an update, or
-    /// its delete when the write removed its last finalizer.
-    fn custom_resource_written(&mut self, outcome: crate::apiserver::UpdateOutcome) -> Response {
+    /// A write to custom resource `name` raises its watch event: an
+    /// update, or its delete when the write removed its last finalizer.
+    fn custom_resource_written(
+        &mut self,
+        name: &Key,
+        outcome: crate::apiserver::UpdateOutcome,
+    ) -> Response {
         let change = update_change(outcome);
         let written = change.is_some();
         if let Some(change) = change {
             self.watch.controller_writes += 1;
             let breaks = self.drops_rng.chance(self.config.watch_break_rate);
-            self.custom_resource_event(self.now, change, breaks);
+            self.custom_resource_event(self.now, name, change, breaks);
         }
-        let custom_resource = self.world.get(&ObjectKey::CustomResource);
+        let custom_resource = self.world.get(&ObjectKey::CustomResource(Key::clone(name)));
         Response {
-            name: Arc::from(crate::ownership::CUSTOM_RESOURCE),
+            name: Key::clone(name),
             written,
             resource_version: custom_resource.map(|cr| cr.meta.resource_version),
         }

@@ -10,7 +10,7 @@ use super::snapshot::{
     CollectorTask, CollectorWork, ControllerPicture, InFlight, OwnerTask, Picture, Position,
     QueuePicture,
 };
-use super::{Advance, Engine, Scheduled, Simulation, KEY};
+use super::{Advance, Engine, Key, Scheduled, Simulation};
 use crate::control_plane::gc_graph::Queue;
 use crate::events::{EventEntry, SimEvent};
 use crate::ownership::ObjectKey;
@@ -103,13 +103,20 @@ impl Engine {
             Some(SimEvent::Enqueued { outcome, .. }) => Some(*outcome),
             _ => None,
         };
+        // The key of the pass in progress, else the first: a picture shows one.
+        let key = self
+            .current_key()
+            .or_else(|| self.desired.keys().next())
+            .cloned()
+            .unwrap_or_else(|| Key::from(""));
+        let triggers = self.triggers.get(&key);
         QueuePicture {
-            key: KEY,
             queued: !self.queue.is_empty(),
             processing: self.pass_in_progress || self.awaited.is_some(),
-            dirty: self.triggers.deferred.is_some(),
+            dirty: triggers.is_some_and(|t| t.deferred.is_some()),
             waiting_until: self.queue.next_ready_at().map(to_millis),
-            requeues: self.queue.num_requeues(KEY),
+            requeues: self.queue.num_requeues(&key),
+            key,
             added,
         }
     }
@@ -192,7 +199,7 @@ impl Engine {
                 }),
                 Scheduled::GcWork { queue, key } => picture.collector.push(CollectorTask {
                     object: match key {
-                        ObjectKey::CustomResource => None,
+                        ObjectKey::CustomResource(_) => None,
                         ObjectKey::Object(name) => Some(name.to_string()),
                     },
                     work: match queue {

@@ -20,11 +20,11 @@
 
 use super::informer::Delivery;
 use super::pass::client;
-use super::{Engine, Scheduled};
+use super::{Engine, Key, Scheduled};
 use crate::control_plane::reflector_backoff::ReflectorBackoff;
 use crate::control_plane::watch_cache::WatchCache;
 use crate::controllers::client::Client;
-use crate::ownership::{ObjectKey, CUSTOM_RESOURCE};
+use crate::ownership::ObjectKey;
 pub(super) use crate::run::record::WatchedKind as Kind;
 use crate::workqueue::Millis;
 use crate::world::{ObjectState, World};
@@ -244,8 +244,13 @@ impl Engine {
                 deleted,
             },
         );
+        // Every key comes, not only those whose objects changed: a
+        // simplification for a rare event (an API server restart).
         if distributed || syncing {
-            self.enqueue(Trigger::Relisted);
+            let keys: Vec<Key> = self.desired.keys().cloned().collect();
+            for key in &keys {
+                self.enqueue(key, Trigger::Relisted);
+            }
         }
     }
 
@@ -277,16 +282,18 @@ impl Engine {
         (deleted, changed)
     }
 
-    /// The custom resource's list replaces its part of the cache.
+    /// The custom resources' list replaces their part of the cache.
     fn replace_custom_resource(&mut self) -> (Vec<String>, bool) {
-        let key = ObjectKey::CustomResource;
-        let (cached, stored) = (self.informer.cache.get(&key), self.world.get(&key));
-        let deleted = if cached.is_some() && stored.is_none() {
-            vec![CUSTOM_RESOURCE.to_owned()]
-        } else {
-            Vec::new()
-        };
-        let changed = cached != stored || self.informer.desired != self.desired;
+        let mut deleted = Vec::new();
+        let mut changed = self.informer.desired != self.desired;
+        for name in self.desired.keys() {
+            let key = ObjectKey::CustomResource(Key::clone(name));
+            let (cached, stored) = (self.informer.cache.get(&key), self.world.get(&key));
+            if cached.is_some() && stored.is_none() {
+                deleted.push(name.to_string());
+            }
+            changed |= cached != stored;
+        }
         self.informer.cache.custom_resource = self.world.custom_resource.clone();
         self.informer.desired = self.desired.clone();
         (deleted, changed)

@@ -37,9 +37,9 @@ impl Engine {
     pub(super) fn key_event(&mut self, at: Millis, key: &ObjectKey, change: Change) {
         match key {
             ObjectKey::Object(name) => self.watch_event(at, name, change),
-            ObjectKey::CustomResource => {
+            ObjectKey::CustomResource(name) => {
                 let breaks = self.drops_rng.chance(self.config.watch_break_rate);
-                self.custom_resource_event(at, change, breaks);
+                self.custom_resource_event(at, name, change, breaks);
             }
         }
     }

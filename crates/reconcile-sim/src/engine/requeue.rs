@@ -13,7 +13,9 @@
 
 use std::time::Duration;
 
-use super::{Engine, Scheduled, KEY};
+use super::{Engine, Scheduled};
+use crate::control_plane::queue::Key;
+use crate::control_plane::sorted::SortedMap;
 use crate::controllers::controller::Returned;
 use crate::events::SimEvent;
 use crate::workqueue::{
@@ -59,10 +61,37 @@ pub(super) fn instant(ms: Millis) -> Duration {
     Duration::from_millis(ms)
 }
 
-/// Why the controller's one key is in the queue: the reason each state of
-/// it was reached for, as the record shows it.
+/// Why each key is in the queue, by key.
 #[derive(Debug, Default)]
-pub(super) struct Triggers {
+pub(super) struct Triggers(SortedMap<Key, KeyTriggers>);
+
+impl Triggers {
+    pub(super) fn of(&mut self, key: &Key) -> &mut KeyTriggers {
+        self.0
+            .entry(Key::clone(key))
+            .or_insert(KeyTriggers::default())
+    }
+
+    pub(super) fn get(&self, key: &str) -> Option<&KeyTriggers> {
+        self.0.get(key)
+    }
+
+    /// Some key waits, and every waiting key for a `RequeueAfter`.
+    fn all_waiting_periodic(&self) -> bool {
+        let mut waiting = self.0.values().filter_map(|t| t.waiting.as_ref());
+        let first = waiting.next();
+        first.is_some()
+            && first
+                .into_iter()
+                .chain(waiting)
+                .all(|trigger| matches!(trigger, Trigger::RequeueAfter { .. }))
+    }
+}
+
+/// Why a key is in the queue: the reason each state of it was reached for,
+/// as the record shows it.
+#[derive(Debug, Default)]
+pub(super) struct KeyTriggers {
     /// Why the key's waiting entry was added.
     pub(super) waiting: Option<Trigger>,
     /// Why the queued key is queued.
@@ -74,7 +103,7 @@ pub(super) struct Triggers {
 impl Engine {
     /// Maps the pass's outcome to the queue, as `reconcileHandler` does at the
     /// pass's end. Returns when a rate-limited requeue makes the key ready again.
-    pub(super) fn handle_result(&mut self, key: &'static str, pass: PassResult) -> Option<Millis> {
+    pub(super) fn handle_result(&mut self, key: &Key, pass: PassResult) -> Option<Millis> {
         let end = pass.end;
         let failed = pass.returned.error;
         let requeue_after = pass.returned.requeue_after.map_or(Duration::ZERO, instant);
@@ -84,16 +113,16 @@ impl Engine {
         };
         let error = failed.then_some(ReconcileError::Transient);
         let action = reconcile_handler(&result, error, 0);
-        let added = self.queue.apply(key, &action, instant(end))?;
+        let added = self.queue.apply(Key::clone(key), &action, instant(end))?;
         let periodic = matches!(action, HandlerAction::ForgetAndRequeueAfter { .. });
-        let trigger = self.requeue_trigger(periodic, requeue_after);
+        let trigger = self.requeue_trigger(key, periodic, requeue_after);
         let ready_at = match added {
             AddAfterOutcome::AddedNow { added } => {
-                self.record_add(added, trigger);
+                self.record_add(key, added, trigger);
                 return Some(end);
             }
             AddAfterOutcome::Waiting { ready_at } => {
-                self.triggers.waiting = Some(trigger);
+                self.triggers.of(key).waiting = Some(trigger);
                 ready_at
             }
             AddAfterOutcome::Deduplicated {
@@ -102,7 +131,7 @@ impl Engine {
             } => {
                 if requested == ready_at {
                     // The new time is the earlier one: the entry now waits for it.
-                    self.triggers.waiting = Some(trigger);
+                    self.triggers.of(key).waiting = Some(trigger);
                 } else {
                     let what = Happening::RequeueMerged {
                         requested_at: to_millis(requested),
@@ -120,14 +149,14 @@ impl Engine {
     }
 
     /// Why a requeue runs a pass.
-    fn requeue_trigger(&self, periodic: bool, after: Duration) -> Trigger {
+    fn requeue_trigger(&self, key: &Key, periodic: bool, after: Duration) -> Trigger {
         if periodic {
             Trigger::RequeueAfter {
                 delay_ms: to_millis(after),
             }
         } else {
             Trigger::Requeue {
-                failures: self.queue.num_requeues(KEY),
+                failures: self.queue.num_requeues(key),
             }
         }
     }
@@ -153,18 +182,21 @@ impl Engine {
     /// sleeps until the next one.
     pub(super) fn queue_wakes(&mut self) {
         self.wake_at = None;
-        for added in self.queue.move_ready(instant(self.now)) {
+        for (key, added) in self.queue.move_ready(instant(self.now)) {
             // The entry keeps the reason it was added for, even when a later
             // success forgot the failures: client-go does not cancel it.
             let trigger = self
                 .triggers
+                .of(&key)
                 .waiting
                 .take()
                 .unwrap_or(Trigger::Requeue { failures: 0 });
-            self.record_add(added, trigger);
+            self.record_add(&key, added, trigger);
         }
         if let Some(next) = self.queue.next_ready_at() {
-            let periodic = matches!(self.triggers.waiting, Some(Trigger::RequeueAfter { .. }));
+            // Periodic only when every waiting entry is: a failure's requeue
+            // must keep the run going.
+            let periodic = self.triggers.all_waiting_periodic();
             self.schedule_wake(to_millis(next), periodic);
         }
     }

@@ -4,13 +4,14 @@
 
 use std::rc::Rc;
 
-use super::{external_event_dropped, resources_hash, writer_disagrees, Engine, Scheduled};
+use super::{desired_hash, external_event_dropped, writer_disagrees, Engine, Key, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, PropagationPolicy, Update, UpdateOutcome};
 use crate::ownership::ObjectKey;
 use crate::sorted::{SortedMap, SortedSet};
 use crate::workqueue::Millis;
 use crate::world::Change;
 use crate::{Happening, WorldEvent};
+use reconcile_core::model::Resources;
 
 /// Other actors' own state: the scripted events and other writers.
 #[derive(Debug)]
@@ -128,7 +129,8 @@ impl Engine {
             }
             WorldEvent::SetDesired { desired } => {
                 // A spec write: a new resourceVersion and generation.
-                let key = ObjectKey::CustomResource;
+                let scripted = self.scripted_key();
+                let key = ObjectKey::CustomResource(Key::clone(&scripted));
                 let written = self.world.in_key_space(&key, |space, name| {
                     space
                         .observed
@@ -138,9 +140,9 @@ impl Engine {
                 if written.is_none() {
                     "not found; nothing changed".to_owned()
                 } else {
-                    self.desired = desired.clone();
-                    self.desired_hash = resources_hash(desired);
-                    self.custom_resource_event(now, Change::Updated, dropped);
+                    self.desired.insert(Key::clone(&scripted), desired.clone());
+                    self.desired_hash = desired_hash(&self.desired);
+                    self.custom_resource_event(now, &scripted, Change::Updated, dropped);
                     if dropped {
                         "spec changed; the watch broke at its event".to_owned()
                     } else {
@@ -164,7 +166,7 @@ impl Engine {
             event: event.clone(),
             effect: effect.clone(),
             world_after: Rc::new(self.world.clone()),
-            desired_after: self.desired.clone(),
+            desired_after: self.scripted_desired(),
             out_of_sync: self.out_of_sync(),
         });
         self.probe_actor_event();
@@ -184,14 +186,16 @@ impl Engine {
             propagation_policy: Some(propagation),
             ..DeleteOptions::default()
         };
-        match self.delete_key(&ObjectKey::CustomResource, &options, now) {
+        let scripted = self.scripted_key();
+        let key = ObjectKey::CustomResource(Key::clone(&scripted));
+        match self.delete_key(&key, &options, now) {
             Err(_) => "not found; nothing deleted".to_owned(),
             Ok(None) => "already being deleted; nothing changed".to_owned(),
             Ok(Some(change)) => {
-                self.custom_resource_event(now, change, dropped);
+                self.custom_resource_event(now, &scripted, change, dropped);
                 let cleanup = self
                     .world
-                    .get(&ObjectKey::CustomResource)
+                    .get(&key)
                     .is_some_and(|cr| cr.finalizers.iter().any(|f| f == crate::cloud::FINALIZER));
                 if cleanup {
                     return format!(
@@ -260,5 +264,20 @@ impl Engine {
             self.watch.other_writes += 1;
             self.watch_event(self.now, &object, change);
         }
+    }
+}
+
+/// Which custom resource a scripted event writes: the first by name (a
+/// scenario's one custom resource, when it has one).
+impl Engine {
+    pub(super) fn scripted_key(&self) -> Key {
+        let first = self.desired.keys().next().cloned();
+        first.unwrap_or_else(|| Key::from(crate::ownership::CUSTOM_RESOURCE))
+    }
+
+    /// The spec of [`Engine::scripted_key`]'s custom resource.
+    pub(super) fn scripted_desired(&self) -> Resources {
+        let first = self.desired.values().next().cloned();
+        first.unwrap_or_default()
     }
 }

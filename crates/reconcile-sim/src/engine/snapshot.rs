@@ -56,7 +56,7 @@ pub struct InFlight {
 /// The controller's work queue and its one key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueuePicture {
-    pub key: &'static str,
+    pub key: std::sync::Arc<str>,
     /// Ready for the worker.
     pub queued: bool,
     /// The worker holds the key (a pass is running).

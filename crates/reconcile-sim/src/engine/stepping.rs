@@ -27,7 +27,7 @@ use reconcile_core::InputError;
 use super::{Advance, Engine, NewController};
 use crate::controllers::contract::ContractController;
 use crate::workqueue::Millis;
-use crate::{NotConvergingReason, SimConfig, SimScenario, Timeline, Verdict};
+use crate::{CustomResources, NotConvergingReason, SimConfig, SimScenario, Timeline, Verdict};
 
 /// A simulation that stops at every reconcile call.
 pub struct Simulation {
@@ -76,9 +76,14 @@ impl Simulation {
     /// A run of `scenario` under `config`, which it owns (a driver may keep
     /// it across many calls, from a worker's answers).
     pub fn new(scenario: &SimScenario, config: SimConfig) -> Self {
+        Self::of_custom_resources(&CustomResources::one(scenario), config)
+    }
+
+    /// A run of a scenario of several custom resources.
+    pub fn of_custom_resources(scenario: &CustomResources, config: SimConfig) -> Self {
         let options = config.contract_options();
         let controller: NewController = Rc::new(move || Box::new(ContractController::new(options)));
-        Self::with_controller(scenario, config, controller)
+        Self::with_controller_of(scenario, config, controller)
     }
 
     /// A run whose controller is not the contract controller: each process
@@ -89,9 +94,18 @@ impl Simulation {
         config: SimConfig,
         controller: NewController,
     ) -> Self {
+        Self::with_controller_of(&CustomResources::one(scenario), config, controller)
+    }
+
+    /// [`Simulation::with_controller`] for several custom resources.
+    pub fn with_controller_of(
+        scenario: &CustomResources,
+        config: SimConfig,
+        controller: NewController,
+    ) -> Self {
         Self {
             engine: Engine::new(scenario, Rc::new(config), controller),
-            desired_initial: scenario.desired.clone(),
+            desired_initial: scenario.first().desired.clone(),
             verdict: None,
         }
     }

@@ -1,17 +1,20 @@
 //! How a run ends: convergence, a stuck finalizer, an oscillation (naming the
 //! field the writers fight over), no trigger, the pass limit.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::{Engine, Scheduled, OSCILLATION_REPEATS};
+use super::{Engine, Key, Scheduled, OSCILLATION_REPEATS};
 use crate::cloud::{load_balancer_of, FINALIZER};
 use crate::comparison::{controller_out_of_sync, controller_plan};
 use crate::naming::controller_observed;
-use crate::ownership::{ObjectKey, CUSTOM_RESOURCE};
+use crate::ownership::ObjectKey;
 use crate::sorted::SortedMap;
 use crate::status_writes::HotLoopWatch;
+use crate::world::World;
 use crate::{NotConvergingReason, Verdict};
 use reconcile_core::explain::diff;
+use reconcile_core::model::Resources;
 use reconcile_core::reconcile::{Action, ActionKind};
 
 /// What the verdict watches as the run goes.
@@ -108,11 +111,18 @@ impl Engine {
             .map(|reason| Verdict::NotConverging { reason })
     }
 
-    /// What `reconcile` would do now.
-    pub(super) fn remaining(&self) -> Vec<Action> {
-        let (observed, finalizers) =
-            controller_observed(self.config.naming, &self.desired, &self.world);
-        controller_plan(self.config.compare, &self.desired, &observed, &finalizers)
+    /// What `reconcile` would do now for custom resource `key`.
+    fn remaining(&self, key: &Key, desired: &Resources) -> Vec<Action> {
+        let listed = self.listed_by(key);
+        let (observed, finalizers) = controller_observed(self.config.naming, desired, &listed);
+        controller_plan(self.config.compare, desired, &observed, &finalizers)
+    }
+
+    /// What the controller of custom resource `key` lists of the store.
+    fn listed_by(&self, key: &str) -> Cow<'_, World> {
+        self.world
+            .owned_by_custom_resource(key)
+            .map_or(Cow::Borrowed(&self.world), Cow::Owned)
     }
 
     pub(super) fn idle_verdict(&self) -> Option<Verdict> {
@@ -128,7 +138,7 @@ impl Engine {
         }
         // A resync that queues nothing (the predicate drops it) never helps.
         let resync_on =
-            self.config.resync_period_ms.is_some_and(|p| p > 0) && self.resync_queues_the_key();
+            self.config.resync_period_ms.is_some_and(|p| p > 0) && !self.resync_keys().is_empty();
         let periodic = self
             .events
             .values()
@@ -136,36 +146,39 @@ impl Engine {
         (!resync_on && !periodic).then(|| self.no_trigger())
     }
 
-    /// How many actions `reconcile` would return now, counted without
-    /// building them. Once the custom resource is being deleted or gone, the
-    /// state to reach is the garbage collector's: nothing refers to it any
-    /// more (background and foreground delete its dependents, orphan keeps
-    /// them without the reference) and it is gone; what is left counts.
+    /// How many actions `reconcile` would return now, over every custom
+    /// resource, counted without building them. Once a custom resource is
+    /// being deleted or gone, the state to reach is the garbage collector's:
+    /// nothing refers to it any more (background and foreground delete its
+    /// dependents, orphan keeps them without the reference) and it is
+    /// gone; what is left counts.
     pub(super) fn out_of_sync(&self) -> usize {
-        let external = self.cloud_out_of_sync();
-        if self.world.custom_resource_live() {
-            let (observed, finalizers) =
-                controller_observed(self.config.naming, &self.desired, &self.world);
-            return external
-                + controller_out_of_sync(
-                    self.config.compare,
-                    &self.desired,
-                    &observed,
-                    &finalizers,
-                );
+        self.desired
+            .iter()
+            .map(|(key, desired)| self.out_of_sync_of(key, desired))
+            .sum()
+    }
+
+    fn out_of_sync_of(&self, key: &Key, desired: &Resources) -> usize {
+        let external = self.cloud_out_of_sync(key);
+        if self.world.custom_resource_live(key) {
+            let listed = self.listed_by(key);
+            let (observed, finalizers) = controller_observed(self.config.naming, desired, &listed);
+            let compare = self.config.compare;
+            return external + controller_out_of_sync(compare, desired, &observed, &finalizers);
         }
-        let custom_resource = self.world.get(&ObjectKey::CustomResource);
-        external + self.dependents_left().len() + usize::from(custom_resource.is_some())
+        let custom_resource = self.world.get(&ObjectKey::CustomResource(Key::clone(key)));
+        external + self.dependents_left(key).len() + usize::from(custom_resource.is_some())
     }
 
     /// With the cloud: a live custom resource wants its finalizer and its
     /// load balancer; one being deleted or gone wants no load balancer left.
-    fn cloud_out_of_sync(&self) -> usize {
+    fn cloud_out_of_sync(&self, key: &Key) -> usize {
         if self.config.cloud.is_none() {
             return 0;
         }
-        let load_balancer = self.cloud.state.has(&load_balancer_of(CUSTOM_RESOURCE));
-        match self.world.get(&ObjectKey::CustomResource) {
+        let load_balancer = self.cloud.state.has(&load_balancer_of(key));
+        match self.world.get(&ObjectKey::CustomResource(Key::clone(key))) {
             Some(cr) if cr.deletion_timestamp.is_none() => {
                 let finalizer = cr.finalizers.iter().any(|f| f == FINALIZER);
                 usize::from(!finalizer) + usize::from(!load_balancer)
@@ -174,9 +187,10 @@ impl Engine {
         }
     }
 
-    /// The objects that still refer to the custom resource.
-    pub(super) fn dependents_left(&self) -> Vec<Arc<str>> {
-        let Some(uid) = self.owner_refs.controller_uid() else {
+    /// The objects that still refer to custom resource `key` (the one the
+    /// run started with, by its uid).
+    pub(super) fn dependents_left(&self, key: &str) -> Vec<Arc<str>> {
+        let Some(uid) = self.initial.controller_owner_refs(key).controller_uid() else {
             return Vec::new();
         };
         self.world.names_owned_by(uid).cloned().collect()
@@ -193,15 +207,18 @@ impl Engine {
     /// FINALIZEs, or once the custom resource is being deleted, the
     /// dependents the garbage collector waits for.
     pub(super) fn stuck_finalizer(&self) -> Option<NotConvergingReason> {
-        let waiting: Vec<Arc<str>> = if self.world.custom_resource_live() {
-            let remaining = self.remaining();
-            if remaining.iter().any(|a| a.kind != ActionKind::Finalize) {
-                return None;
+        let mut waiting: Vec<Arc<str>> = Vec::new();
+        for (key, desired) in self.desired.iter() {
+            if self.world.custom_resource_live(key) {
+                let remaining = self.remaining(key, desired);
+                if remaining.iter().any(|a| a.kind != ActionKind::Finalize) {
+                    return None;
+                }
+                waiting.extend(remaining.into_iter().map(|a| a.name));
+            } else {
+                waiting.extend(self.dependents_left(key));
             }
-            remaining.into_iter().map(|a| a.name).collect()
-        } else {
-            self.dependents_left()
-        };
+        }
         let mut first = None;
         for name in &waiting {
             let stuck_only = self.world.is_terminating(name)

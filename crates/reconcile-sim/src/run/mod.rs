@@ -5,6 +5,7 @@
 //! Invariant: plain data and its readers; it uses the control plane and the
 //! controllers' types, never the engine or a view (the `layering` test checks).
 
+pub(crate) mod custom_resources;
 pub mod events;
 pub(crate) mod fault_input;
 pub mod options;

@@ -2,12 +2,14 @@
 //! The engine writes it; every view reads it. Start at [`Timeline`].
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
 use serde::Serialize;
 
 use crate::comparison::SpecComparison;
+use crate::control_plane::ownership::CUSTOM_RESOURCE;
 use crate::expectations::PassSkip;
 use crate::naming::ObjectNaming;
 use crate::status_writes::StatusWrite;
@@ -22,6 +24,11 @@ use crate::{events, ActionOutcome, GcAction, SimConfig, Trigger, Verdict, WorldE
 pub struct PassRecord {
     /// 1-based.
     pub index: usize,
+    /// The key the pass reconciled: its custom resource's name. Left out
+    /// of the JSON for a scenario's one custom resource.
+    #[serde(skip_serializing_if = "is_the_custom_resource")]
+    #[cfg_attr(feature = "ts", ts(optional, as = "Option<String>"))]
+    pub custom_resource: Arc<str>,
     pub started_at: Millis,
     pub finished_at: Millis,
     pub trigger: Trigger,
@@ -49,6 +56,10 @@ pub struct PassRecord {
 }
 
 pub use crate::control_plane::consistency::WatchedKind;
+
+fn is_the_custom_resource(name: &Arc<str>) -> bool {
+    &**name == CUSTOM_RESOURCE
+}
 
 /// Something that happened between passes, for the timeline's log.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -16,13 +16,14 @@
 //!   [`crate::events::MAX_EVENTS`] of a run.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use reconcile_core::model::Resources;
 
 use crate::comparison::controller_out_of_sync;
 use crate::events::SimEvent;
 use crate::naming::controller_observed;
-use crate::ownership::ObjectKey;
+use crate::ownership::{ObjectKey, CUSTOM_RESOURCE};
 use crate::picture::{Picture, Position};
 use crate::workqueue::Millis;
 use crate::world::World;
@@ -112,14 +113,21 @@ impl EventMoment {
     /// engine counts for the verdict.
     pub fn out_of_sync(&self, timeline: &Timeline) -> usize {
         let store = &*self.store;
-        if store.custom_resource_live() {
+        // The views show a scenario's first custom resource (step 6 of
+        // issue 29 brings the others).
+        let name = timeline.initial.custom_resource_names().next().cloned();
+        let name = name.unwrap_or_else(|| Arc::from(CUSTOM_RESOURCE));
+        if store.custom_resource_live(&name) {
             let (observed, finalizers) = controller_observed(timeline.naming, &self.desired, store);
             return controller_out_of_sync(timeline.compare, &self.desired, &observed, &finalizers);
         }
         // Being deleted or gone: what still refers to it is left to do.
-        let uid = timeline.initial.controller_owner_refs().controller_uid();
+        let uid = timeline
+            .initial
+            .controller_owner_refs(&name)
+            .controller_uid();
         let dependents = uid.map_or(0, |uid| store.names_owned_by(uid).count());
-        dependents + usize::from(store.get(&ObjectKey::CustomResource).is_some())
+        dependents + usize::from(store.get(&ObjectKey::CustomResource(name)).is_some())
     }
 
     /// Where the cache differs from the store now, sorted by name.

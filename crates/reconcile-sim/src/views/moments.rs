@@ -118,7 +118,8 @@ pub fn next_plan_view(
         }
     }
     let world = timeline.world_at(moment);
-    if !world.custom_resource_live() {
+    let first = world.custom_resource_names().next();
+    if !first.is_some_and(|name| world.custom_resource_live(name)) {
         return (next, None);
     }
     let desired = timeline.desired_at(moment);

@@ -141,9 +141,10 @@ impl Picture {
     /// The custom resource in the store and in the cache.
     pub fn custom_resource(&self) -> CardPair {
         let of = |world: &World| {
-            let state = world.get(&crate::ownership::ObjectKey::CustomResource)?;
+            let name = world.custom_resource_names().next()?;
+            let state = world.get(&crate::ownership::ObjectKey::CustomResource(name.clone()))?;
             Some(Card {
-                name: crate::ownership::CUSTOM_RESOURCE.to_owned(),
+                name: name.to_string(),
                 // What the store holds of it besides metadata: its status,
                 // once the controller writes one (`statusWrites`), else null.
                 spec: state.spec,
