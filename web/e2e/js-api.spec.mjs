@@ -94,6 +94,37 @@ test("the JS API at /pkg/reconcile.js reconciles, plans, simulates and throws th
   await expect(page.locator("#observed-error")).toHaveText("Line 2, column 9 at $.c[1]: trailing comma; expected another member or value after `,`");
 });
 
+test("simulate() takes several custom resources: each key reconciled alone, errors located in the whole text", async ({ page }) => {
+  await page.goto("/");
+  const result = await page.evaluate(async () => {
+    const api = await import("/pkg/reconcile.js");
+    await api.default();
+    const timeline = await api.simulate({
+      customResources: [
+        { name: "cache-a", desired: { "cache-a-0": { image: "redis:7" } }, observed: {} },
+        { name: "cache-b", desired: { "cache-b-0": { image: "redis:7" } }, observed: { "cache-b-9": {} } },
+      ],
+    });
+    const bad = '{"customResources": [\n  {"name": "a", "desired": {}, "observed": {"x": [1,]}}\n]}';
+    const error = await api.simulate(bad).then(
+      () => null,
+      (e) => e.message,
+    );
+    return {
+      verdict: timeline.verdict.verdict,
+      keys: timeline.passes.map((pass) => pass.customResource),
+      objects: Object.keys(timeline.passes.at(-1).worldAfter.observed),
+      error,
+    };
+  });
+  expect(result.verdict).toBe("converged");
+  expect(result.keys.slice(0, 2)).toEqual(["cache-a", "cache-b"]);
+  expect(result.objects).toEqual(["cache-a-0", "cache-b-0"]);
+  expect(result.error).toBe(
+    "Scenario: line 2, column 53 at $.customResources[0].observed.x[1]: trailing comma; expected another member or value after `,`",
+  );
+});
+
 test("check() runs a learner's JavaScript reconcile in the sandbox: a right one passes, a wrong one gets its minimal counterexample", async ({ page }) => {
   await page.goto("/");
   const result = await page.evaluate(async (right) => {

@@ -35,6 +35,7 @@ pub use controllers::{
 };
 pub use drivers::own_reconcile;
 pub use run::custom_resources::{CustomResourceScenario, CustomResources, CustomResourcesError};
+pub use run::scenario_text::{parse_sim_scenario, CustomResourceEntry, CustomResourcesScenario};
 pub use run::{events, options};
 pub use views::picture;
 

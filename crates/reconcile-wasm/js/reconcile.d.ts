@@ -3,6 +3,7 @@
 // the functions reconcile.js exports are re-exported as values (not `initSync`).
 import type {
   Action,
+  CustomResourcesScenario,
   Finalizers,
   Json,
   Plan,
@@ -23,16 +24,21 @@ export function loadSimulation(): Promise<void>;
 
 /**
  * Runs the deterministic "apply, then reconcile again" simulation on a
- * scenario `{desired, observed, finalizers?}`. `options` overrides any of the
+ * scenario `{desired, observed, finalizers?}`, or on several custom
+ * resources `{customResources: [{name, desired, observed, finalizers?}]}`,
+ * each reconciled alone through one work queue. `options` overrides any of the
  * simulation settings; the rest keep their defaults. The same scenario and
  * options always give the same timeline. Rejects with the playground's
  * message when an input is not valid.
  */
-export function simulate(scenario: Scenario | string, options?: SimOptions | string | null): Promise<Timeline>;
+export function simulate(
+  scenario: Scenario | CustomResourcesScenario | string,
+  options?: SimOptions | string | null,
+): Promise<Timeline>;
 
 /** How the same simulation ends, `{ passes, verdict, verdictText }`, without per-pass records. */
 export function simulateVerdict(
-  scenario: Scenario | string,
+  scenario: Scenario | CustomResourcesScenario | string,
   options?: SimOptions | string | null,
 ): Promise<SimVerdict>;
 

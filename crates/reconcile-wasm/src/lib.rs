@@ -111,13 +111,15 @@ pub fn plan(
 }
 
 /// Runs the deterministic "apply, then reconcile again" simulation on a
-/// scenario `{desired, observed, finalizers?}`. `options` overrides any of the
+/// scenario `{desired, observed, finalizers?}`, or on several custom
+/// resources `{customResources: [...]}`. `options` overrides any of the
 /// simulation settings (seed, faults, stuck finalizers, ...); the rest keep
 /// their defaults. The same scenario and options always give the same timeline.
 #[cfg(feature = "simulate")]
 #[wasm_bindgen(unchecked_return_type = "Timeline")]
 pub fn simulate(
-    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Scenario | CustomResourcesScenario | string")]
+    scenario: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "SimOptions | string | null")] options: Option<
         JsValue,
     >,
@@ -132,7 +134,8 @@ pub fn simulate(
 #[cfg(feature = "simulate")]
 #[wasm_bindgen(js_name = simulateVerdict, unchecked_return_type = "SimVerdict")]
 pub fn simulate_verdict(
-    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Scenario | CustomResourcesScenario | string")]
+    scenario: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "SimOptions | string | null")] options: Option<
         JsValue,
     >,
@@ -146,6 +149,9 @@ fn run_simulation(
     scenario: &JsValue,
     options: Option<JsValue>,
 ) -> Result<reconcile_sim::Timeline, JsError> {
-    let scenario = reconcile_core::parse_scenario(&text(Document::Scenario, scenario)?)?;
-    Ok(reconcile_sim::simulate(&scenario, &sim_config(options)?))
+    let scenario = reconcile_sim::parse_sim_scenario(&text(Document::Scenario, scenario)?)?;
+    Ok(reconcile_sim::simulate_custom_resources(
+        &scenario,
+        &sim_config(options)?,
+    ))
 }

@@ -26,6 +26,17 @@ export type Scenario = { desired: Resources, observed: Resources,
 finalizers?: Finalizers | null, };
 
 /**
+ * One custom resource of a `CustomResourcesScenario`: its name and its contract scenario.
+ */
+export type CustomResourceEntry = { name: string, desired: Resources, observed: Resources, finalizers?: Finalizers | null, };
+
+/**
+ * A scenario of several custom resources, each reconciled alone against
+ * the objects it owns. Object names are unique across entries.
+ */
+export type CustomResourcesScenario = { customResources: Array<CustomResourceEntry>, };
+
+/**
  * The four things a controller can decide to do to one named object.
  */
 export type ActionKind = "CREATE" | "UPDATE" | "FINALIZE" | "DELETE";

@@ -392,6 +392,8 @@ mod generate {
             declaration::<Resources>(cfg),
             declaration::<Finalizers>(cfg),
             declaration::<Scenario>(cfg),
+            declaration::<reconcile_sim::CustomResourceEntry<'static>>(cfg),
+            declaration::<reconcile_sim::CustomResourcesScenario<'static>>(cfg),
             // `reconcile` and `plan`.
             declaration::<ActionKind>(cfg),
             declaration::<Action>(cfg),

@@ -11,6 +11,7 @@ import init, {
   simulateVerdict,
   type Action,
   type CheckResult,
+  type CustomResourcesScenario,
   type Finalizers,
   type LoopResult,
   type Plan,
@@ -49,6 +50,15 @@ export async function grade(): Promise<string> {
   const trigger: string = firstPass.trigger.kind;
   const restarted: boolean = firstPass.trigger.kind === "custom-resource" && firstPass.trigger.afterRestart;
   const converged = verdict.verdict.verdict === "converged" ? verdict.verdict.passes : -1;
+  const several: CustomResourcesScenario = {
+    customResources: [
+      { name: "cache-a", desired, observed: {} },
+      { name: "cache-b", desired: { other: {} }, observed: {}, finalizers: null },
+    ],
+  };
+  const key: string | undefined = (await simulate(several)).passes[0].customResource;
+  // @ts-expect-error each custom resource needs a name.
+  simulate({ customResources: [{ desired, observed: {} }] });
 
   const source = "export function reconcile() { return []; }";
   const graded: CheckResult = await check(source, { language: "javascript", cases: 500, onProgress: (progress) => (progress.phase === "checking" ? progress.done : progress.percent) });
@@ -75,5 +85,5 @@ export async function grade(): Promise<string> {
   // @ts-expect-error only JavaScript and Python can be checked.
   await check(python, { language: "ruby" });
 
-  return [kinds, name, spec, created, trigger, restarted, converged, notAwaited, badOptions, badResources, rule, idempotent, printed].join();
+  return [kinds, name, spec, created, trigger, restarted, converged, key, notAwaited, badOptions, badResources, rule, idempotent, printed].join();
 }

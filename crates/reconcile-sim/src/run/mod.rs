@@ -10,6 +10,7 @@ pub mod events;
 pub(crate) mod fault_input;
 pub mod options;
 pub(crate) mod record;
+pub(crate) mod scenario_text;
 pub(crate) mod settings;
 pub(crate) mod trigger;
 pub(crate) mod verdict;
