@@ -609,6 +609,8 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
         } else {
             None
         },
+        // Several workers: with one key, one works at a time.
+        workers: u.int_in_range(1..=3)?,
     };
     Ok((scenario, config))
 }

@@ -159,3 +159,126 @@ fn each_custom_resource_is_stored_before_the_objects() {
     assert_eq!((a.meta.uid, b.meta.uid), (1, 2));
     assert_eq!(world.meta("cache-a-0").expect("object").uid, 3);
 }
+
+/// `count` custom resources with `objects` objects each, none created yet.
+fn many(count: usize, objects: usize) -> CustomResources {
+    let entries = (0..count)
+        .map(|i| {
+            let desired: Vec<String> = (0..objects)
+                .map(|j| format!(r#""cr-{i}-{j}": {{"replicas": {j}}}"#))
+                .collect();
+            entry(
+                &format!("cr-{i}"),
+                &format!("{{{}}}", desired.join(",")),
+                "{}",
+            )
+        })
+        .collect();
+    CustomResources::new(entries).expect("unique names")
+}
+
+fn with_workers(workers: usize) -> SimConfig {
+    SimConfig {
+        workers,
+        max_passes: 1_000,
+        ..SimConfig::default()
+    }
+}
+
+#[test]
+fn workers_run_passes_at_once_but_never_one_key_twice() {
+    let timeline = simulate_custom_resources(&many(8, 3), &with_workers(4));
+    assert!(
+        matches!(timeline.verdict, Verdict::Converged { .. }),
+        "{:?}",
+        timeline.verdict
+    );
+    let passes = &timeline.passes;
+    let overlap = |a: &reconcile_sim::PassRecord, b: &reconcile_sim::PassRecord| {
+        a.started_at < b.finished_at && b.started_at < a.finished_at
+    };
+    let mut concurrent = false;
+    for (i, a) in passes.iter().enumerate() {
+        for b in &passes[i + 1..] {
+            if overlap(a, b) {
+                concurrent = true;
+                assert_ne!(
+                    a.custom_resource, b.custom_resource,
+                    "passes {} and {}",
+                    a.index, b.index
+                );
+            }
+        }
+    }
+    assert!(concurrent, "four workers run passes at once");
+    let at_once = passes
+        .iter()
+        .filter(|p| p.started_at == passes[0].started_at)
+        .count();
+    assert_eq!(at_once, 4, "four keys start together");
+}
+
+#[test]
+fn more_workers_reach_the_same_world_sooner() {
+    let scenario = many(8, 3);
+    let one = simulate_custom_resources(&scenario, &with_workers(1));
+    let four = simulate_custom_resources(&scenario, &with_workers(4));
+    assert_eq!(one.final_world, four.final_world);
+    let time = |t: &Timeline| match t.verdict {
+        Verdict::Converged { time, .. } => time,
+        ref other => panic!("{other:?}"),
+    };
+    assert!(
+        time(&four) * 2 < time(&one),
+        "{} against {}",
+        time(&four),
+        time(&one)
+    );
+    // Deterministic, as every run is.
+    let again = simulate_custom_resources(&scenario, &with_workers(4));
+    let json = |t: &Timeline| serde_json::to_string(t).expect("serializes");
+    assert_eq!(json(&four), json(&again));
+}
+
+#[test]
+fn a_crash_ends_every_worker_s_reconcile() {
+    let config = SimConfig {
+        crash: Some(reconcile_sim::CrashPlan {
+            at_pass: 2,
+            after_actions: 1,
+        }),
+        ..with_workers(4)
+    };
+    let timeline = simulate_custom_resources(&many(4, 3), &config);
+    assert!(
+        matches!(timeline.verdict, Verdict::Converged { .. }),
+        "{:?}",
+        timeline.verdict
+    );
+    let crash_at = timeline.passes[1].finished_at;
+    let cut: Vec<usize> = timeline
+        .passes
+        .iter()
+        .filter(|p| p.crashed)
+        .map(|p| p.index)
+        .collect();
+    assert!(cut.contains(&2) && cut.len() > 1, "{cut:?}");
+    for pass in timeline.passes.iter().filter(|p| p.crashed) {
+        assert!(
+            pass.finished_at <= crash_at,
+            "pass {} ran past the crash",
+            pass.index
+        );
+    }
+}
+
+#[test]
+fn the_workers_option_is_checked() {
+    let error = reconcile_sim::parse_options(r#"{"workers": 0}"#).expect_err("zero");
+    assert_eq!(
+        error.to_string(),
+        "Simulation options at $.workers: expected from 1 to 64 workers"
+    );
+    let config = reconcile_sim::parse_options(r#"{"workers": 4}"#).expect("four");
+    assert_eq!(config.workers, 4);
+}

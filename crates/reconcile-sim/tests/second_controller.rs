@@ -13,7 +13,9 @@ use reconcile_core::json::Json;
 use reconcile_core::reconcile::{Action, ActionKind};
 use reconcile_core::{parse_finalizers, parse_resources, Document};
 use reconcile_sim::client::{Answer, Client, ObjectKey, Patch, Request};
-use reconcile_sim::controller::{Controller, PlanInput, Planned, Recorded, Returned, Sent, Start};
+use reconcile_sim::controller::{
+    Controller, PlanInput, Planned, Recorded, Returned, Sent, Start, Worker,
+};
 use reconcile_sim::events::SimEvent;
 use reconcile_sim::{
     ActionResult, CrashPlan, NewController, SimConfig, SimScenario, Simulation, Step, Trigger,
@@ -106,7 +108,7 @@ impl OneAtATime {
 }
 
 impl Controller for OneAtATime {
-    fn start(&mut self, request: &Arc<str>, client: &Client<'_>) -> Start {
+    fn start(&mut self, _worker: Worker, request: &Arc<str>, client: &Client<'_>) -> Start {
         let live = client
             .get(&ObjectKey::CustomResource(Arc::clone(request)))
             .is_some_and(|cr| cr.deletion_timestamp.is_none());
@@ -119,19 +121,19 @@ impl Controller for OneAtATime {
         })
     }
 
-    fn plan_input<'s>(&'s self, _client: &Client<'s>) -> PlanInput<'s> {
+    fn plan_input<'s>(&'s self, _worker: Worker, _client: &Client<'s>) -> PlanInput<'s> {
         unreachable!("OneAtATime never asks for a plan")
     }
 
-    fn planned(&mut self, _plan: Vec<Action>, _client: &Client<'_>) -> Planned {
+    fn planned(&mut self, _worker: Worker, _plan: Vec<Action>, _client: &Client<'_>) -> Planned {
         unreachable!("OneAtATime never asks for a plan")
     }
 
-    fn sends_more(&self) -> bool {
+    fn sends_more(&self, _worker: Worker) -> bool {
         !self.sent && self.next.is_some()
     }
 
-    fn request(&mut self, _client: &Client<'_>) -> Option<Sent> {
+    fn request(&mut self, _worker: Worker, _client: &Client<'_>) -> Option<Sent> {
         self.sent = true;
         Some(Sent {
             request: self.next.clone()?,
@@ -139,7 +141,7 @@ impl Controller for OneAtATime {
         })
     }
 
-    fn answered(&mut self, answer: &Answer, _client: &Client<'_>) -> Recorded {
+    fn answered(&mut self, _worker: Worker, answer: &Answer, _client: &Client<'_>) -> Recorded {
         let result = match answer {
             Ok(_) => ActionResult::Applied,
             Err(error) => {
@@ -157,7 +159,7 @@ impl Controller for OneAtATime {
         }
     }
 
-    fn result(&mut self) -> Returned {
+    fn result(&mut self, _worker: Worker) -> Returned {
         Returned {
             error: self.failed,
             requeue_after: self.next.is_some().then_some(REQUEUE_AFTER_MS),

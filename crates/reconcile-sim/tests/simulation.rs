@@ -2392,6 +2392,8 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                 generation_changed_predicate: (seed >> 5) & 1 == 1,
                 // KEP-5647's consistency store, now and then.
                 consistency_store: (seed >> 6) & 1 == 1,
+                // Now and then several workers: with one key, only one works at a time.
+                workers: 1 + usize::try_from((seed >> 7) % 3).unwrap_or(0),
                 // Now and then a cloud load balancer behind the controller's finalizer.
                 cloud: (seed % 11 == 3).then_some(reconcile_sim::CloudSettings {
                     latency_ms: action_ms * 2,

@@ -316,7 +316,13 @@ consistencyStore: boolean,
  * behind its own finalizer (beyond the seed's contract; see
  * `crate::cloud`). `None`: no external system.
  */
-cloud: CloudSettings | null, };
+cloud: CloudSettings | null, 
+/**
+ * How many reconciles run at once: controller-runtime's
+ * `MaxConcurrentReconciles` (default 1). The queue never hands one
+ * key to two workers. Left out of the JSON at 1.
+ */
+workers?: number, };
 
 /**
  * `simulate`'s options: any of the settings of a `SimConfig`; the others keep

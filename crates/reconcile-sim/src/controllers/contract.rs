@@ -34,7 +34,7 @@ use super::client::{
     ObjectKey, ObjectState, OwnerRefs, Patch, Request, SortedMap, WatchedKind, CLOUD_FINALIZER,
 };
 use super::comparison::{update_spec, SpecComparison};
-use super::controller::{Controller, PlanInput, Planned, Recorded, Returned, Sent, Start};
+use super::controller::{Controller, PlanInput, Planned, Recorded, Returned, Sent, Start, Worker};
 use super::expectations::{ControllerExpectations, PassSkip};
 use super::naming::{generate_name_prefix, named_view, NamedView, ObjectNaming};
 use super::outcome::ActionResult;
@@ -58,28 +58,43 @@ pub struct ContractOptions {
 }
 
 /// The seed's `reconcile` as a controller.
+///
+/// One instance serves every worker, as one `Reconciler` serves
+/// controller-runtime's `MaxConcurrentReconciles` goroutines: what it
+/// keeps across reconciles (expectations, owner references, KEP-5647's
+/// store) is shared; each worker's reconcile in progress is its own
+/// ([`Reconcile`]), switched in when the engine calls for that worker.
 #[derive(Debug)]
 pub struct ContractController {
     options: ContractOptions,
     expectations: ControllerExpectations,
-    /// The custom resource the reconcile in progress is for: its request.
-    key: Arc<str>,
     /// The controller reference it puts on what it creates for each custom
     /// resource, read from that custom resource in the cache.
     owner_refs: SortedMap<Arc<str>, OwnerRefs>,
-    /// What the waiting or running reconcile lists, when the cache holds
-    /// other custom resources (`None`: the whole cache).
-    owned: Option<Cache>,
     /// What a reconcile reads for a custom resource the cache has no spec
     /// of (none: the engine hands out only keys of the run's custom resources).
     no_spec: Resources,
-    /// The view of the cache the waiting or running reconcile read, when
-    /// the controller generates names.
-    named_view: Option<NamedView>,
     /// What it wrote and its informers may not have seen (KEP-5647).
     consistency: ConsistencyStore,
-    /// The requests the next reconcile sends before its plan's: its
-    /// finalizer and its load balancer, with the `cloud` option.
+    /// The worker whose reconcile is in `now`.
+    worker: Worker,
+    now: Reconcile,
+    /// The other workers' reconciles, by worker (`now`'s slot is empty).
+    parked: Vec<Reconcile>,
+}
+
+/// One worker's reconcile: its request and what it has read and sent.
+#[derive(Debug, Default)]
+struct Reconcile {
+    /// The custom resource it is for: its request.
+    key: Arc<str>,
+    /// What it lists, when the cache holds other custom resources
+    /// (`None`: the whole cache).
+    owned: Option<Cache>,
+    /// The view of the cache it read, when the controller generates names.
+    named_view: Option<NamedView>,
+    /// The requests it sends before its plan's: its finalizer and its
+    /// load balancer, with the `cloud` option.
     setup: Vec<Request>,
     pass: Option<ContractPass>,
 }
@@ -117,15 +132,35 @@ impl ContractController {
         Self {
             options,
             expectations: ControllerExpectations::default(),
-            key: Arc::from(""),
             owner_refs: SortedMap::new(),
-            owned: None,
             no_spec: Resources::new(),
-            named_view: None,
             consistency: ConsistencyStore::default(),
-            setup: Vec::new(),
-            pass: None,
+            worker: 0,
+            now: Reconcile::default(),
+            parked: Vec::new(),
         }
+    }
+
+    /// Switches `worker`'s reconcile in.
+    fn on(&mut self, worker: Worker) {
+        if worker == self.worker {
+            return;
+        }
+        let slots = worker.max(self.worker) + 1;
+        if self.parked.len() < slots {
+            self.parked.resize_with(slots, Reconcile::default);
+        }
+        std::mem::swap(&mut self.now, &mut self.parked[self.worker]);
+        std::mem::swap(&mut self.now, &mut self.parked[worker]);
+        self.worker = worker;
+    }
+
+    /// `worker`'s reconcile, read without switching.
+    fn of(&self, worker: Worker) -> &Reconcile {
+        if worker == self.worker {
+            return &self.now;
+        }
+        self.parked.get(worker).unwrap_or(&self.now)
     }
 
     /// Before the plan, as kubebuilder's "Using Finalizers" does: add its
@@ -136,10 +171,10 @@ impl ContractController {
             let mut list = cr.finalizers.clone();
             list.push(CLOUD_FINALIZER.to_owned());
             let patch = finalizers_patch(list, cr.meta.resource_version);
-            let name = Arc::clone(&self.key);
+            let name = Arc::clone(&self.now.key);
             requests.push(Request::PatchCustomResource { name, patch });
         }
-        let name = load_balancer_of(&self.key);
+        let name = load_balancer_of(&self.now.key);
         requests.push(Request::Cloud {
             call: CloudCall::Ensure { name },
         });
@@ -156,18 +191,18 @@ impl ContractController {
             .filter(|f| *f != CLOUD_FINALIZER)
             .cloned()
             .collect();
-        let name = load_balancer_of(&self.key);
+        let name = load_balancer_of(&self.now.key);
         let before = vec![
             Request::Cloud {
                 call: CloudCall::Delete { name },
             },
             Request::PatchCustomResource {
-                name: Arc::clone(&self.key),
+                name: Arc::clone(&self.now.key),
                 patch: finalizers_patch(rest, cr.meta.resource_version),
             },
         ];
         let requests = before.len();
-        self.pass = Some(ContractPass {
+        self.now.pass = Some(ContractPass {
             before,
             ..ContractPass::default()
         });
@@ -186,7 +221,7 @@ impl ContractController {
         }
         let error = self
             .consistency
-            .ensure_ready(&self.key, |kind| Some(client.synced(kind)))
+            .ensure_ready(&self.now.key, |kind| Some(client.synced(kind)))
             .err()?;
         Some(PassSkip::StaleCache {
             informer: error.kind,
@@ -197,12 +232,12 @@ impl ContractController {
 
     /// `WroteAt` after a write that returned an object.
     fn wrote(&mut self, kind: WatchedKind, resource_version: Option<u64>, client: &Client<'_>) {
-        let owner = client.get(&ObjectKey::CustomResource(Arc::clone(&self.key)));
+        let owner = client.get(&ObjectKey::CustomResource(Arc::clone(&self.now.key)));
         if let (true, Some(version), Some(owner)) =
             (self.options.consistency_store, resource_version, owner)
         {
             self.consistency
-                .wrote_at(&self.key, owner.meta.uid, kind, version);
+                .wrote_at(&self.now.key, owner.meta.uid, kind, version);
         }
     }
 
@@ -219,13 +254,13 @@ impl ContractController {
     /// What the reconcile in progress lists: the cache, or its part the
     /// custom resource owns.
     fn listed<'c>(&'c self, client: &Client<'c>) -> &'c Cache {
-        self.owned.as_ref().unwrap_or(client.cache())
+        self.now.owned.as_ref().unwrap_or(client.cache())
     }
 
     /// Why the reconcile starting now plans nothing: its expectations are
     /// not satisfied. `None` for a controller that keeps none.
     fn expectations_skip(&self, now: Millis) -> Option<PassSkip> {
-        let key = &*self.key;
+        let key = &*self.now.key;
         if !self.options.naming.keeps_expectations() || self.expectations.satisfied(key, now) {
             return None;
         }
@@ -237,11 +272,11 @@ impl ContractController {
 
     /// What the status write after the actions will need, when it writes status.
     fn status_input(&self, client: &Client<'_>, in_sync: bool) -> Option<StatusInput> {
-        let key_live = client.cache().custom_resource_live(&self.key);
+        let key_live = client.cache().custom_resource_live(&self.now.key);
         if self.options.status_writes == StatusWrites::None || !key_live {
             return None;
         }
-        let read = client.get(&ObjectKey::CustomResource(Arc::clone(&self.key)))?;
+        let read = client.get(&ObjectKey::CustomResource(Arc::clone(&self.now.key)))?;
         Some(StatusInput {
             read_status: read.spec.get("status").cloned(),
             generation: read.meta.generation,
@@ -258,7 +293,7 @@ impl ContractController {
         client: &Client<'_>,
     ) -> Planned {
         let status = self.status_input(client, plan.is_empty());
-        let before = std::mem::take(&mut self.setup);
+        let before = std::mem::take(&mut self.now.setup);
         let before_count = before.len();
         let requests = before.len() + plan.len() + usize::from(status.is_some());
         let targets = self.targets(&plan);
@@ -277,7 +312,7 @@ impl ContractController {
             .collect();
         let update_specs = self.update_specs(&plan, &targets, client);
         self.expect_creations(&plan, client.now());
-        self.pass = Some(ContractPass {
+        self.now.pass = Some(ContractPass {
             before,
             results: vec![ActionResult::NotAttempted; plan.len()],
             plan: plan.clone(),
@@ -298,7 +333,7 @@ impl ContractController {
     /// The objects the actions of `plan` go to, where they differ from the
     /// action's name (a CREATE's generated name is drawn when it is sent).
     fn targets(&self, plan: &[Action]) -> Vec<Option<Arc<str>>> {
-        let Some(view) = &self.named_view else {
+        let Some(view) = &self.now.named_view else {
             return vec![None; plan.len()];
         };
         plan.iter()
@@ -338,14 +373,14 @@ impl ContractController {
         let creates = plan.iter().filter(|a| a.kind == ActionKind::Create).count();
         if self.options.naming.keeps_expectations() && creates > 0 {
             let adds = i64::try_from(creates).unwrap_or(i64::MAX);
-            self.expectations.expect_creations(&self.key, adds, now);
+            self.expectations.expect_creations(&self.now.key, adds, now);
         }
     }
 
     /// The request that carries out action `index` of the running pass.
     fn action_request(&mut self, index: usize, client: &Client<'_>) -> Option<Request> {
-        let owners = self.owner_refs(&Arc::clone(&self.key), client);
-        let pass = self.pass.as_ref()?;
+        let owners = self.owner_refs(&Arc::clone(&self.now.key), client);
+        let pass = self.now.pass.as_ref()?;
         let action = pass.plan.get(index)?;
         let target = pass.targets.get(index).cloned().flatten();
         let name = target.unwrap_or_else(|| Arc::clone(&action.name));
@@ -378,9 +413,9 @@ impl ContractController {
 
     /// The status write after the last action.
     fn status_request(&self, client: &Client<'_>) -> Option<Request> {
-        let input = self.pass.as_ref()?.status.as_ref()?;
+        let input = self.now.pass.as_ref()?.status.as_ref()?;
         Some(Request::UpdateStatus {
-            name: Arc::clone(&self.key),
+            name: Arc::clone(&self.now.key),
             status: status_after_pass(self.options.status_writes, input, client.now()),
             resource_version: input.resource_version,
         })
@@ -388,11 +423,12 @@ impl ContractController {
 }
 
 impl Controller for ContractController {
-    fn start(&mut self, request: &Arc<str>, client: &Client<'_>) -> Start {
-        self.pass = None;
-        self.setup.clear();
-        self.owned = None;
-        self.key = Arc::clone(request);
+    fn start(&mut self, worker: Worker, request: &Arc<str>, client: &Client<'_>) -> Start {
+        self.on(worker);
+        self.now.pass = None;
+        self.now.setup.clear();
+        self.now.owned = None;
+        self.now.key = Arc::clone(request);
         // A custom resource gone (NotFound) or being deleted: the reconciler
         // returns at once, as controller-runtime's do; the garbage collector
         // takes care of what it owned. Only its own finalizer is its work.
@@ -409,7 +445,7 @@ impl Controller for ContractController {
         }
         if let Some(skip) = self.stale_cache(client) {
             // The error requeues the key with the rate limiter.
-            self.pass = Some(ContractPass {
+            self.now.pass = Some(ContractPass {
                 failed: true,
                 ..ContractPass::default()
             });
@@ -420,49 +456,53 @@ impl Controller for ContractController {
         }
         let _ = self.owner_refs(request, client);
         if self.options.cloud {
-            self.setup = self.set_up(&cr);
+            self.now.setup = self.set_up(&cr);
         }
         if let Some(skip) = self.expectations_skip(client.now()) {
             return Start::Planned(self.begin(Vec::new(), Some(skip), client));
         }
-        self.owned = client.owned_by(request);
+        self.now.owned = client.owned_by(request);
         let desired = client.desired(request).unwrap_or(&self.no_spec);
-        self.named_view = named_view(self.options.naming, desired, self.listed(client));
+        self.now.named_view = named_view(self.options.naming, desired, self.listed(client));
         Start::Plan
     }
 
-    fn plan_input<'s>(&'s self, client: &Client<'s>) -> PlanInput<'s> {
-        let cache = self.listed(client);
-        let (observed, finalizers) = self
+    fn plan_input<'s>(&'s self, worker: Worker, client: &Client<'s>) -> PlanInput<'s> {
+        let reconcile = self.of(worker);
+        let cache = reconcile.owned.as_ref().unwrap_or(client.cache());
+        let (observed, finalizers) = reconcile
             .named_view
             .as_ref()
             .map_or((&cache.observed, &cache.finalizers), |view| {
                 (&view.observed, &view.finalizers)
             });
         PlanInput {
-            desired: client.desired(&self.key).unwrap_or(&self.no_spec),
+            desired: client.desired(&reconcile.key).unwrap_or(&self.no_spec),
             observed,
             finalizers,
         }
     }
 
-    fn planned(&mut self, plan: Vec<Action>, client: &Client<'_>) -> Planned {
+    fn planned(&mut self, worker: Worker, plan: Vec<Action>, client: &Client<'_>) -> Planned {
+        self.on(worker);
         self.begin(plan, None, client)
     }
 
-    fn sends_more(&self) -> bool {
-        self.pass.as_ref().is_some_and(|pass| {
+    fn sends_more(&self, worker: Worker) -> bool {
+        self.of(worker).pass.as_ref().is_some_and(|pass| {
             let total = pass.before.len() + pass.plan.len() + usize::from(pass.status.is_some());
             !pass.failed && pass.sent < total
         })
     }
 
-    fn request(&mut self, client: &Client<'_>) -> Option<Sent> {
-        let index = self.pass.as_ref().map_or(0, |pass| pass.sent);
-        let before = self.pass.as_ref().map_or(0, |pass| pass.before.len());
-        let planned = self.pass.as_ref().map_or(0, |pass| pass.plan.len());
+    fn request(&mut self, worker: Worker, client: &Client<'_>) -> Option<Sent> {
+        self.on(worker);
+        let index = self.now.pass.as_ref().map_or(0, |pass| pass.sent);
+        let before = self.now.pass.as_ref().map_or(0, |pass| pass.before.len());
+        let planned = self.now.pass.as_ref().map_or(0, |pass| pass.plan.len());
         let (request, serves) = if index < before {
             let request = self
+                .now
                 .pass
                 .as_ref()
                 .and_then(|p| p.before.get(index).cloned());
@@ -473,7 +513,7 @@ impl Controller for ContractController {
         } else {
             (self.status_request(client), None)
         };
-        if let Some(pass) = &mut self.pass {
+        if let Some(pass) = &mut self.now.pass {
             pass.sent += 1;
         }
         Some(Sent {
@@ -482,8 +522,9 @@ impl Controller for ContractController {
         })
     }
 
-    fn answered(&mut self, answer: &Answer, client: &Client<'_>) -> Recorded {
-        let (sent, before, planned) = self.pass.as_ref().map_or((0, 0, 0), |pass| {
+    fn answered(&mut self, worker: Worker, answer: &Answer, client: &Client<'_>) -> Recorded {
+        self.on(worker);
+        let (sent, before, planned) = self.now.pass.as_ref().map_or((0, 0, 0), |pass| {
             (pass.sent, pass.before.len(), pass.plan.len())
         });
         if let Ok(response) = answer {
@@ -495,7 +536,7 @@ impl Controller for ContractController {
             };
             self.wrote(kind, response.resource_version, client);
         }
-        let Some(pass) = &mut self.pass else {
+        let Some(pass) = &mut self.now.pass else {
             return Recorded {
                 result: ActionResult::NotAttempted,
                 object: None,
@@ -546,8 +587,9 @@ impl Controller for ContractController {
         Recorded { result, object }
     }
 
-    fn result(&mut self) -> Returned {
-        let Some(pass) = self.pass.take() else {
+    fn result(&mut self, worker: Worker) -> Returned {
+        self.on(worker);
+        let Some(pass) = self.now.pass.take() else {
             return Returned::default();
         };
         // The CREATEs that did not create anything will never be seen by the
@@ -560,7 +602,7 @@ impl Controller for ContractController {
                     | ActionResult::LostInCrash
             );
             if action.kind == ActionKind::Create && unsent {
-                self.expectations.creation_observed(&self.key);
+                self.expectations.creation_observed(&self.now.key);
             }
         }
         let finalizing = pass.plan.iter().zip(&pass.results).any(|(action, result)| {

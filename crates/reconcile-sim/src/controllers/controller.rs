@@ -18,30 +18,36 @@ use super::client::{Answer, Client, Millis, ObjectState, Request};
 use super::expectations::PassSkip;
 use super::outcome::ActionResult;
 
-/// A controller, driven by the engine one step at a time.
+/// Which worker a reconcile runs on, from 0: one of controller-runtime's
+/// `MaxConcurrentReconciles` goroutines. A worker runs one reconcile at a
+/// time; the calls of one reconcile all name its worker.
+pub type Worker = usize;
+
+/// A controller, driven by the engine one step at a time. One instance
+/// serves every worker; what it keeps per reconcile, it keeps per worker.
 pub trait Controller {
-    /// The worker took the key `request` (a custom resource's name):
+    /// `worker` took the key `request` (a custom resource's name):
     /// reconcile starts, reading the cache.
-    fn start(&mut self, request: &Arc<str>, client: &Client<'_>) -> Start;
+    fn start(&mut self, worker: Worker, request: &Arc<str>, client: &Client<'_>) -> Start;
 
     /// What a plan function reads, for a controller whose `start` asked for
     /// a plan: the contract's `reconcile`, or a learner's.
-    fn plan_input<'s>(&'s self, client: &Client<'s>) -> PlanInput<'s>;
+    fn plan_input<'s>(&'s self, worker: Worker, client: &Client<'s>) -> PlanInput<'s>;
 
     /// The plan asked for arrived.
-    fn planned(&mut self, plan: Vec<Action>, client: &Client<'_>) -> Planned;
+    fn planned(&mut self, worker: Worker, plan: Vec<Action>, client: &Client<'_>) -> Planned;
 
     /// Whether another request follows the last answer (`false`: reconcile returns).
-    fn sends_more(&self) -> bool;
+    fn sends_more(&self, worker: Worker) -> bool;
 
     /// The next request, built as it goes out (`None`: none after all).
-    fn request(&mut self, client: &Client<'_>) -> Option<Sent>;
+    fn request(&mut self, worker: Worker, client: &Client<'_>) -> Option<Sent>;
 
     /// The answer to the request just sent, and what the record shows of it.
-    fn answered(&mut self, answer: &Answer, client: &Client<'_>) -> Recorded;
+    fn answered(&mut self, worker: Worker, answer: &Answer, client: &Client<'_>) -> Recorded;
 
     /// What reconcile returns, as it stands (also when a crash cuts it short).
-    fn result(&mut self) -> Returned;
+    fn result(&mut self, worker: Worker) -> Returned;
 
     /// The informer's event handler sees `state` added, from a watch event
     /// or a list.

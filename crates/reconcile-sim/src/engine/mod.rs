@@ -128,6 +128,7 @@ mod script;
 mod snapshot;
 mod stepping;
 mod verdict;
+mod workers;
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -138,6 +139,7 @@ use crate::control_plane::agenda::Agenda;
 use crate::control_plane::queue::{ControllerQueue, Key};
 use crate::control_plane::sorted::SortedMap;
 use crate::controllers::controller::Controller;
+use crate::controllers::controller::Worker;
 use crate::events::{EventLog, SimEvent};
 use crate::ownership::ObjectKey;
 use crate::rng::{SimRng, Stream};
@@ -149,7 +151,6 @@ use crate::{
     Timeline, Trigger, Verdict,
 };
 use informer::{Delivery, Informer};
-use pass::{AwaitedPass, RunningPass};
 use reconcile_core::model::Resources;
 use reconcile_core::stable::{SplitMix64, StableHasher};
 use reflector::Kind;
@@ -251,15 +252,20 @@ enum Scheduled {
         index: usize,
     },
     Restart,
-    /// The response to the running pass's request number `sent` arrives.
+    /// The response to request number `sent` of `worker`'s pass `pass` arrives.
     Request {
+        worker: Worker,
+        pass: usize,
         sent: usize,
     },
-    /// The worker finishes the pass it is processing: `reconcileHandler`
-    /// maps its result to the queue, then `Done`.
+    /// `worker` finishes pass `pass`: `reconcileHandler` maps its result
+    /// to the queue, then `Done`. A crash since voids it (`incarnation`).
     PassDone {
+        worker: Worker,
+        pass: usize,
         key: Key,
         result: PassResult,
+        incarnation: u64,
     },
     /// A garbage collector worker takes an item from one of its queues.
     GcWork {
@@ -294,7 +300,8 @@ struct Engine {
     wake_at: Option<Millis>,
     /// Why each key is waiting, queued or due again.
     triggers: requeue::Triggers,
-    worker_free_at: Millis,
+    /// The controller's workers and the passes they run.
+    workers: workers::Workers,
     /// The controller process's incarnation: 0 at start, bumped by each crash.
     /// Timers and in-flight events of an older incarnation are void.
     incarnation: u64,
@@ -323,11 +330,6 @@ struct Engine {
     actors: script::Actors,
     /// What the verdict watches for: oscillations and status hot loops.
     watch: verdict::Watch,
-    pass_in_progress: bool,
-    /// The pass whose reconcile call is out, waiting for its plan.
-    awaited: Option<AwaitedPass>,
-    /// The pass whose requests are going out.
-    running: Option<RunningPass>,
     /// The finalizer owners' turns and workers.
     owners: owners::FinalizerOwners,
     /// kube-controller-manager's garbage collector.
@@ -374,7 +376,7 @@ impl Engine {
             unseen: Vec::new(),
             wake_at: None,
             triggers: requeue::Triggers::default(),
-            worker_free_at: 0,
+            workers: workers::Workers::new(config.workers, 0),
             incarnation: 0,
             down: false,
             listed: false,
@@ -386,9 +388,6 @@ impl Engine {
             actor_events: Vec::new(),
             actors: script::Actors::new(config.script.len()),
             watch: verdict::Watch::default(),
-            pass_in_progress: false,
-            awaited: None,
-            running: None,
             owners: owners::FinalizerOwners::default(),
             gc: gc::GarbageCollector::default(),
             probe: None,
@@ -424,39 +423,46 @@ impl Engine {
             if self.probe_paused() {
                 return Advance::Paused;
             }
-            if self.awaited.is_some() {
+            if self.workers.awaiting().is_some() {
                 return Advance::Reconcile;
             }
-            if !self.pass_in_progress {
-                if self.passes.len() >= self.config.max_passes {
-                    break self.verdict_after_pass().unwrap_or(Verdict::NotConverging {
+            let busy = self.workers.any_busy();
+            let limit = self.passes.len() >= self.config.max_passes;
+            if limit && !busy {
+                let last = self.passes.len();
+                break self
+                    .verdict_after_pass(last)
+                    .unwrap_or(Verdict::NotConverging {
                         reason: NotConvergingReason::PassLimit {
                             limit: self.config.max_passes,
                         },
                     });
-                }
-                if !self.queue.is_empty() {
-                    let start = self.now.max(self.worker_free_at);
-                    // Events due before the worker is free happen first.
-                    if self
-                        .events
-                        .first_key_value()
-                        .is_none_or(|(&(at, _), _)| start < at)
-                    {
-                        self.now = start;
-                        self.start_pass();
+            }
+            if let (false, false, Some((worker, free_at))) =
+                (limit, self.queue.is_empty(), self.workers.free())
+            {
+                let start = self.now.max(free_at);
+                // Events due before the worker is free happen first.
+                if self
+                    .events
+                    .first_key_value()
+                    .is_none_or(|(&(at, _), _)| start < at)
+                {
+                    let then = std::mem::replace(&mut self.now, start);
+                    if self.start_pass(worker) {
                         continue;
                     }
+                    self.now = then;
                 }
-                if self.is_idle() {
-                    if let Some(index) = self.next_unscheduled_script() {
-                        self.actors.scheduled_script[index] = true;
-                        self.schedule_after(self.now, IDLE_GAP_MS, Scheduled::Script { index });
-                        continue;
-                    }
-                    if let Some(verdict) = self.idle_verdict() {
-                        break verdict;
-                    }
+            }
+            if !busy && self.is_idle() {
+                if let Some(index) = self.next_unscheduled_script() {
+                    self.actors.scheduled_script[index] = true;
+                    self.schedule_after(self.now, IDLE_GAP_MS, Scheduled::Script { index });
+                    continue;
+                }
+                if let Some(verdict) = self.idle_verdict() {
+                    break verdict;
                 }
             }
             let Some(((at, _), scheduled)) = self.events.pop_first() else {
@@ -464,10 +470,15 @@ impl Engine {
                 break self.idle_verdict().unwrap_or_else(|| self.no_trigger());
             };
             self.now = self.now.max(at);
-            let pass_ended = matches!(scheduled, Scheduled::PassDone { .. });
+            let ended = match &scheduled {
+                Scheduled::PassDone {
+                    pass, incarnation, ..
+                } if *incarnation == self.incarnation => Some(*pass),
+                _ => None,
+            };
             self.handle(scheduled);
-            if pass_ended {
-                if let Some(verdict) = self.verdict_after_pass() {
+            if let Some(pass) = ended {
+                if let Some(verdict) = self.verdict_after_pass(pass) {
                     break verdict;
                 }
             }
@@ -514,7 +525,8 @@ impl Engine {
         if let Some(period) = self.config.resync_period_ms.filter(|p| *p > 0) {
             let period = self.informer.resync_period(period);
             let ticks = self
-                .worker_free_at
+                .workers
+                .first_free_at()
                 .saturating_sub(from)
                 .div_ceil(period)
                 .max(1);
@@ -602,26 +614,24 @@ impl Engine {
             Scheduled::PodStopped { object, uid } => self.pod_stopped(object, uid),
             Scheduled::Script { index } => self.apply_script(index),
             Scheduled::OtherWriter { index } => self.other_writer_acts(index),
-            Scheduled::Request { sent } => self.answer_request(sent),
+            Scheduled::Request { worker, pass, sent } => self.answer_request(worker, pass, sent),
             Scheduled::GcWork { queue, key } => self.gc_work(queue, key),
-            Scheduled::PassDone { key, result } => {
-                let requeued_at = self.handle_result(&key, result);
-                if let Some(pass) = self.passes.last_mut() {
-                    result.show_requeue(pass, requeued_at);
+            Scheduled::PassDone {
+                worker,
+                pass,
+                key,
+                result,
+                incarnation,
+            } => {
+                if incarnation == self.incarnation {
+                    self.pass_done(worker, pass, &key, result);
                 }
-                let triggers = self.triggers.of(&key);
-                let deferred = triggers.deferred.take();
-                if self.queue.done(&key, requeue::instant(self.now)) {
-                    self.triggers.of(&key).queued = deferred;
-                }
-                // The worker holds the key until `Done`, as the queue sees it.
-                self.pass_in_progress = false;
             }
             Scheduled::Restart => {
                 self.down = false;
                 self.listed = true;
                 self.note(self.now, Happening::Restarted);
-                self.worker_free_at = self.now;
+                self.workers.reset(self.now);
                 // A fresh informer lists everything again: the custom resource arrives as added.
                 let epoch = self.informer.epoch() + 1;
                 self.informer = Informer::list(
@@ -682,8 +692,27 @@ impl Engine {
         self.push_event(self.now, event);
     }
 
+    /// `worker` finished pass `pass`: `reconcileHandler` maps its result
+    /// to the queue, then `Done`. The worker holds the key until then, as
+    /// the queue sees it.
+    fn pass_done(&mut self, worker: Worker, pass: usize, key: &Key, result: PassResult) {
+        let requeued_at = self.handle_result(key, result);
+        if let Some(record) = pass.checked_sub(1).and_then(|i| self.passes.get_mut(i)) {
+            result.show_requeue(record, requeued_at);
+        }
+        let deferred = self.triggers.of(key).deferred.take();
+        if self.queue.done(key, requeue::instant(self.now)) {
+            self.triggers.of(key).queued = deferred;
+        }
+        if let Some(slot) = self.workers.slot_mut(worker) {
+            slot.doing = workers::Doing::Nothing;
+        }
+    }
+
     fn crash(&mut self, pass: usize, at: Millis) {
         self.note(at, Happening::Crashed { pass });
+        // The other workers' reconciles die with the process.
+        self.abort_passes(at);
         // Everything in memory is gone: the queue, backoff state, timers, in-flight events.
         self.incarnation += 1;
         self.down = true;
@@ -693,7 +722,8 @@ impl Engine {
         // A new process: whatever the controller kept in memory is gone.
         self.controller = (self.new_controller)();
         // A restart after the end of simulated time never comes.
-        self.worker_free_at = at.saturating_add(self.config.restart_delay_ms);
+        self.workers
+            .reset(at.saturating_add(self.config.restart_delay_ms));
         self.schedule_after(at, self.config.restart_delay_ms, Scheduled::Restart);
     }
 }

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::requeue::PassResult;
+use super::workers::Doing;
 use super::ReconcileCall;
 use super::{update_change, Engine, Key, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, Update};
@@ -13,6 +14,7 @@ use crate::control_plane::cloud::CloudCall;
 use crate::control_plane::patch::patch_custom_resource;
 use crate::control_plane::status;
 use crate::controllers::client::{Answer, Client, Request, Response};
+use crate::controllers::controller::Worker;
 use crate::controllers::controller::{Planned, Sent, Start};
 use crate::events::SimEvent;
 use crate::ownership::ObjectKey;
@@ -24,10 +26,12 @@ use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
 use reconcile_core::reconcile::{Action, ActionKind};
 
-/// The pass the worker is processing.
+/// The pass a worker is processing.
 #[derive(Debug)]
 pub(super) struct RunningPass {
-    key: Key,
+    pub(super) key: Key,
+    /// Its index in the record, from 1.
+    pub(super) pass: usize,
     /// Crash before sending this request (the crash plan of this pass).
     crash_before: Option<usize>,
     /// The action whose failure the reconcile returned (counted among
@@ -41,7 +45,7 @@ pub(super) struct RunningPass {
 /// reconcile runs, wherever it runs.
 #[derive(Debug)]
 pub(super) struct AwaitedPass {
-    key: Key,
+    pub(super) key: Key,
     trigger: Trigger,
 }
 
@@ -59,33 +63,34 @@ macro_rules! client {
 pub(super) use client;
 
 impl Engine {
-    /// The worker takes the key and the controller starts its reconcile: the
-    /// pass waits for a plan, or starts sending. Returns whether it waits.
-    pub(super) fn start_pass(&mut self) -> bool {
+    /// `worker` takes a key and the controller starts its reconcile: the
+    /// pass waits for a plan, or starts sending. Returns whether a key was
+    /// there to take: one added while processing waits for its `Done`.
+    pub(super) fn start_pass(&mut self, worker: Worker) -> bool {
         let Some(key) = self.queue.get() else {
             return false;
         };
         let trigger = self.triggers.of(&key).queued.take();
         let trigger = trigger.unwrap_or(Trigger::Resync);
-        let start = self.controller.start(&key, &client!(self));
+        let start = self.controller.start(worker, &key, &client!(self));
         let pass = AwaitedPass { key, trigger };
         match start {
-            Start::Planned(planned) => {
-                self.send_plan(pass, planned);
-                false
-            }
+            Start::Planned(planned) => self.send_plan(worker, pass, planned),
             Start::Plan => {
-                self.awaited = Some(pass);
-                true
+                if let Some(slot) = self.workers.slot_mut(worker) {
+                    slot.doing = Doing::Awaiting(pass);
+                }
             }
         }
+        true
     }
 
     /// What the waiting pass's plan function reads: the informer's cache, as
     /// the controller shows it.
     pub(super) fn reconcile_call(&self) -> ReconcileCall<'_> {
         let client = client!(self);
-        let input = self.controller.plan_input(&client);
+        let worker = self.workers.awaiting().map_or(0, |(worker, _)| worker);
+        let input = self.controller.plan_input(worker, &client);
         ReconcileCall {
             pass: self.passes.len() + 1,
             at: self.now,
@@ -96,29 +101,33 @@ impl Engine {
         }
     }
 
-    /// The key of the pass waiting for its plan or sending its requests.
+    /// The key of a pass waiting for its plan or sending its requests.
     pub(super) fn current_key(&self) -> Option<&Key> {
-        let running = self.running.as_ref().map(|pass| &pass.key);
-        running.or(self.awaited.as_ref().map(|pass| &pass.key))
+        let sending = self.workers.sending().next().map(|(_, pass)| &pass.key);
+        sending.or(self.workers.awaiting().map(|(_, pass)| &pass.key))
     }
 
     pub(super) fn awaits_plan(&self) -> bool {
-        self.awaited.is_some()
+        self.workers.awaiting().is_some()
     }
 
     /// The waiting pass's reconcile returned `plan`: its first request goes out.
     pub(super) fn resume_pass(&mut self, plan: Vec<Action>) -> bool {
-        match self.awaited.take() {
-            Some(pass) => {
-                let planned = self.controller.planned(plan, &client!(self));
-                self.send_plan(pass, planned);
-                true
-            }
-            None => false,
-        }
+        let Some((worker, _)) = self.workers.awaiting() else {
+            return false;
+        };
+        let Some(slot) = self.workers.slot_mut(worker) else {
+            return false;
+        };
+        let Doing::Awaiting(pass) = std::mem::replace(&mut slot.doing, Doing::Nothing) else {
+            return false;
+        };
+        let planned = self.controller.planned(worker, plan, &client!(self));
+        self.send_plan(worker, pass, planned);
+        true
     }
 
-    fn send_plan(&mut self, pass: AwaitedPass, planned: Planned) {
+    fn send_plan(&mut self, worker: Worker, pass: AwaitedPass, planned: Planned) {
         let AwaitedPass { key, trigger } = pass;
         let Planned {
             actions: plan,
@@ -141,7 +150,7 @@ impl Engine {
         // A bound on when the worker is free, for the resync's tick skipping:
         // every request, the status write included.
         let planned = Millis::try_from(requests).unwrap_or(Millis::MAX);
-        self.worker_free_at = start.saturating_add(self.config.action_ms.saturating_mul(planned));
+        let bound = start.saturating_add(self.config.action_ms.saturating_mul(planned));
         let started = SimEvent::ReconcileStarted {
             pass: index,
             trigger: trigger.clone(),
@@ -171,53 +180,87 @@ impl Engine {
             cache_lag: Vec::new(),
             status_write: None,
         });
-        self.pass_in_progress = true;
-        self.running = Some(RunningPass {
-            key,
-            crash_before,
-            failed_at: None,
-            before,
-        });
+        if let Some(slot) = self.workers.slot_mut(worker) {
+            slot.free_at = bound;
+            slot.doing = Doing::Sending(RunningPass {
+                key,
+                pass: index,
+                crash_before,
+                failed_at: None,
+                before,
+            });
+        }
         // Recorded once the pass holds its plan, for a picture taken here.
         self.push_event(start, started);
-        self.next_request(start, 0);
+        self.next_request(worker, start, 0);
+    }
+
+    /// `worker`'s pass, while it sends requests.
+    fn running(&self, worker: Worker) -> Option<&RunningPass> {
+        match &self.workers.slot(worker)?.doing {
+            Doing::Sending(pass) => Some(pass),
+            _ => None,
+        }
+    }
+
+    fn running_mut(&mut self, worker: Worker) -> Option<&mut RunningPass> {
+        match &mut self.workers.slot_mut(worker)?.doing {
+            Doing::Sending(pass) => Some(pass),
+            _ => None,
+        }
+    }
+
+    /// The record of pass `index` (from 1).
+    fn record_mut(&mut self, index: usize) -> Option<&mut PassRecord> {
+        self.passes.get_mut(index.checked_sub(1)?)
     }
 
     /// After `sent` requests (the last answered at `at`): the next one goes
     /// out, or the pass ends.
-    fn next_request(&mut self, at: Millis, sent: usize) {
-        let Some(running) = &self.running else { return };
+    fn next_request(&mut self, worker: Worker, at: Millis, sent: usize) {
+        let Some(running) = self.running(worker) else {
+            return;
+        };
+        let pass = running.pass;
         if running.crash_before == Some(sent) {
             let actions_sent = sent.saturating_sub(running.before);
-            self.mark_rest(actions_sent, &ActionResult::LostInCrash);
-            self.finish_pass(at);
-        } else if !self.controller.sends_more() {
-            self.finish_pass(at);
+            self.mark_rest(pass, actions_sent, &ActionResult::LostInCrash);
+            self.finish_pass(worker, at);
+        } else if !self.controller.sends_more(worker) {
+            self.finish_pass(worker, at);
         } else {
             // A pass still running at the end of simulated time ends there.
             let due = at.saturating_add(self.config.action_ms);
-            self.schedule(due, Scheduled::Request { sent });
+            self.schedule(due, Scheduled::Request { worker, pass, sent });
         }
     }
 
-    /// Request number `sent` goes out now, and its response arrives.
-    pub(super) fn answer_request(&mut self, sent: usize) {
-        let Some(Sent { request, serves }) = self.controller.request(&client!(self)) else {
-            self.finish_pass(self.now);
+    /// Request number `sent` of `worker`'s pass `pass` goes out now, and
+    /// its response arrives. A request of a pass a crash ended goes nowhere.
+    pub(super) fn answer_request(&mut self, worker: Worker, pass: usize, sent: usize) {
+        if self
+            .running(worker)
+            .is_none_or(|running| running.pass != pass)
+        {
+            return;
+        }
+        let Some(Sent { request, serves }) = self.controller.request(worker, &client!(self)) else {
+            self.finish_pass(worker, self.now);
             return;
         };
         let answer = self.respond(&request);
-        let recorded = self.controller.answered(&answer, &client!(self));
+        let recorded = self.controller.answered(worker, &answer, &client!(self));
         let failed = matches!(recorded.result, ActionResult::Failed { .. });
         let code = answer
             .as_ref()
             .map_or_else(ApiError::code, |_| request.success_code());
-        let pass = self.passes.len();
         // The cloud answers after its own latency; the API server at once.
         let answered_at = match (&request, self.config.cloud) {
             (Request::Cloud { .. }, Some(cloud)) => {
                 // The worker is busy that much longer: resync ticks meanwhile change nothing.
-                self.worker_free_at = self.worker_free_at.saturating_add(cloud.latency_ms);
+                if let Some(slot) = self.workers.slot_mut(worker) {
+                    slot.free_at = slot.free_at.saturating_add(cloud.latency_ms);
+                }
                 self.now.saturating_add(cloud.latency_ms)
             }
             _ => self.now,
@@ -231,7 +274,7 @@ impl Engine {
             },
             Request::UpdateStatus { status, .. } => {
                 let changed = recorded.result == ActionResult::Applied;
-                if let Some(record) = self.passes.last_mut() {
+                if let Some(record) = self.record_mut(pass) {
                     record.status_write = Some(crate::StatusWrite {
                         status,
                         result: recorded.result,
@@ -244,7 +287,8 @@ impl Engine {
                 }
             }
             request => {
-                let planned = serves.and_then(|i| self.passes.last()?.actions.get(i));
+                let record = pass.checked_sub(1).and_then(|i| self.passes.get(i));
+                let planned = serves.and_then(|i| record?.actions.get(i));
                 let (action, name) = planned
                     .map(|outcome| (outcome.action.kind, Arc::clone(&outcome.action.name)))
                     .or_else(|| {
@@ -254,7 +298,7 @@ impl Engine {
                     })
                     .unwrap_or((ActionKind::Update, Arc::from("")));
                 let name = recorded.object.as_deref().unwrap_or(&name).to_owned();
-                if let (Some(index), Some(record)) = (serves, self.passes.last_mut()) {
+                if let (Some(index), Some(record)) = (serves, self.record_mut(pass)) {
                     if let Some(outcome) = record.actions.get_mut(index) {
                         outcome.result = recorded.result;
                         outcome.object = recorded.object;
@@ -270,14 +314,14 @@ impl Engine {
         };
         self.push_event(self.now, event);
         if failed {
-            if let Some(running) = &mut self.running {
+            if let Some(running) = self.running_mut(worker) {
                 running.failed_at = sent.checked_sub(running.before);
             }
         }
-        if self.controller.sends_more() {
-            self.next_request(answered_at, sent + 1);
+        if self.controller.sends_more(worker) {
+            self.next_request(worker, answered_at, sent + 1);
         } else {
-            self.finish_pass(answered_at);
+            self.finish_pass(worker, answered_at);
         }
     }
 
@@ -292,8 +336,8 @@ impl Engine {
 
     /// Notes the pass that just ended: one more that only answered its own
     /// status write, with a new one, makes the hot loop certain.
-    fn watch_for_hot_loop(&mut self) {
-        let Some(pass) = self.passes.last() else {
+    fn watch_for_hot_loop(&mut self, index: usize) {
+        let Some(pass) = index.checked_sub(1).and_then(|i| self.passes.get(i)) else {
             return;
         };
         let wrote = pass
@@ -319,8 +363,8 @@ impl Engine {
         }
     }
 
-    fn mark_rest(&mut self, from: usize, result: &ActionResult) {
-        if let Some(pass) = self.passes.last_mut() {
+    fn mark_rest(&mut self, index: usize, from: usize, result: &ActionResult) {
+        if let Some(pass) = self.record_mut(index) {
             // Past the last action (a crash after the status write): none.
             for outcome in pass.actions.iter_mut().skip(from) {
                 outcome.result = result.clone();
@@ -331,20 +375,26 @@ impl Engine {
     /// The pass returns: a crash planned for it happens now (a pass that
     /// ends before its crash point crashes as it ends); otherwise the key
     /// stays processing until `PassDone`, which maps the result to the queue.
-    fn finish_pass(&mut self, at: Millis) {
-        let Some(running) = self.running.take() else {
+    fn finish_pass(&mut self, worker: Worker, at: Millis) {
+        let Some(slot) = self.workers.slot_mut(worker) else {
             return;
         };
-        let Some(start) = self.passes.last().map(|p| p.started_at) else {
+        let Doing::Sending(running) = std::mem::replace(&mut slot.doing, Doing::Nothing) else {
+            return;
+        };
+        let index = running.pass;
+        let Some(start) = self.record_mut(index).map(|p| p.started_at) else {
             return;
         };
         let end = at.max(start.saturating_add(1));
-        self.worker_free_at = end;
         let crashed = running.crash_before.is_some();
-        let index = self.passes.len();
+        if let Some(slot) = self.workers.slot_mut(worker) {
+            slot.free_at = end;
+            slot.doing = Doing::Returned;
+        }
         // An error the reconcile returned without a failed action (a skip,
         // a request before its actions) is an error too.
-        let returned = self.controller.result();
+        let returned = self.controller.result(worker);
         let ended = SimEvent::ReconcileEnded {
             pass: index,
             error: returned.error || running.failed_at.is_some(),
@@ -356,24 +406,64 @@ impl Engine {
             // The process is gone before it could requeue: shown as the
             // requeue it would have made, which the crash then voids.
             let requeued_at = self.handle_result(&running.key, result);
-            if let Some(pass) = self.passes.last_mut() {
+            if let Some(pass) = self.record_mut(index) {
                 result.show_requeue(pass, requeued_at);
             }
-            self.pass_in_progress = false;
             self.crash(index, end);
         } else {
-            let key = running.key;
-            self.schedule(end, Scheduled::PassDone { key, result });
+            let (key, incarnation) = (running.key, self.incarnation);
+            let done = Scheduled::PassDone {
+                worker,
+                pass: index,
+                key,
+                result,
+                incarnation,
+            };
+            self.schedule(end, done);
         }
         self.schedule_script_after(index, end.saturating_add(1));
         self.schedule_other_writers(end);
         if !crashed {
-            self.watch_for_hot_loop();
+            self.watch_for_hot_loop(index);
         }
+        self.record_end(index, end, crashed);
+    }
+
+    /// A crash ends every other worker's reconcile where it stands: what
+    /// it had not sent is lost with the process.
+    pub(super) fn abort_passes(&mut self, at: Millis) {
+        let sending: Vec<(Worker, usize)> = self
+            .workers
+            .sending()
+            .map(|(worker, pass)| (worker, pass.pass))
+            .collect();
+        for (worker, index) in sending {
+            if let Some(slot) = self.workers.slot_mut(worker) {
+                slot.doing = Doing::Nothing;
+            }
+            if let Some(pass) = self.record_mut(index) {
+                for outcome in &mut pass.actions {
+                    if outcome.result == ActionResult::NotAttempted {
+                        outcome.result = ActionResult::LostInCrash;
+                    }
+                }
+            }
+            let ended = SimEvent::ReconcileEnded {
+                pass: index,
+                error: false,
+                crashed: true,
+            };
+            self.push_event(at, ended);
+            self.record_end(index, at, true);
+        }
+    }
+
+    /// Writes the end of pass `index` into its record.
+    fn record_end(&mut self, index: usize, end: Millis, crashed: bool) {
         let out_of_sync = self.out_of_sync();
         let world_after = self.snapshot();
         let cache_lag = self.cache_lag();
-        if let Some(pass) = self.passes.last_mut() {
+        if let Some(pass) = self.record_mut(index) {
             pass.finished_at = end;
             pass.crashed = crashed;
             pass.out_of_sync = out_of_sync;

@@ -112,7 +112,7 @@ impl Engine {
         let triggers = self.triggers.get(&key);
         QueuePicture {
             queued: !self.queue.is_empty(),
-            processing: self.pass_in_progress || self.awaited.is_some(),
+            processing: self.workers.any_busy(),
             dirty: triggers.is_some_and(|t| t.deferred.is_some()),
             waiting_until: self.queue.next_ready_at().map(to_millis),
             requeues: self.queue.num_requeues(&key),
@@ -134,7 +134,10 @@ impl Engine {
                 crashed: *crashed,
             };
         }
-        match (&self.running, self.passes.last()) {
+        // The first worker sending requests: a picture shows one reconcile.
+        let sending = self.workers.sending().next();
+        let record = sending.and_then(|(_, running)| self.passes.get(running.pass.checked_sub(1)?));
+        match (sending, record) {
             (Some(_), Some(pass)) => ControllerPicture::Reconciling {
                 pass: pass.index,
                 trigger: pass.trigger.clone(),

@@ -84,7 +84,8 @@ impl Engine {
             })
     }
 
-    pub(super) fn verdict_after_pass(&self) -> Option<Verdict> {
+    /// How the run ends after pass `index` (from 1), if it ends there.
+    pub(super) fn verdict_after_pass(&self, index: usize) -> Option<Verdict> {
         if let Some(reason) = self
             .watch
             .oscillation
@@ -95,7 +96,7 @@ impl Engine {
                 reason: reason.clone(),
             });
         }
-        let pass = self.passes.last()?;
+        let pass = self.passes.get(index.checked_sub(1)?)?;
         if !self.is_idle() || self.next_unscheduled_script().is_some() {
             return None;
         }
@@ -103,7 +104,7 @@ impl Engine {
         // scripted event whose watch event was dropped, right as it ended).
         if pass.actions.is_empty() && self.out_of_sync() == 0 {
             return Some(Verdict::Converged {
-                passes: pass.index,
+                passes: self.passes.len(),
                 time: pass.finished_at,
             });
         }

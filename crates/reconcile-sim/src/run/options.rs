@@ -93,6 +93,12 @@ pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
             message: message.to_owned(),
         }
     })?;
+    if !(1..=MAX_WORKERS).contains(&config.workers) {
+        return Err(OptionsError {
+            path: JsonPath::root().key("workers"),
+            message: format!("expected from 1 to {MAX_WORKERS} workers"),
+        });
+    }
     if config.queue == QueueModel::KubeRs && config.backoff.kube_error_policy().is_none() {
         // kube-rs has no rate limiter: a failed reconcile is requeued by its
         // `error_policy`, which the fixed-delay policy stands for.
@@ -110,11 +116,14 @@ pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
 /// `dropRate` is `watchBreakRate`.
 pub const RENAMED: [&str; 1] = ["dropRate"];
 
+/// The most workers a run takes: enough for any lesson of concurrency.
+pub const MAX_WORKERS: usize = 64;
+
 /// The setting names, in [`SimConfig`]'s order (a test checks them against
 /// its serialization, so they never drift). A list rather than the names of
 /// the serialized defaults: serializing settings in a second place costs the
 /// page its own copy of the serializer.
-pub const OPTION_NAMES: [&str; 27] = [
+pub const OPTION_NAMES: [&str; 28] = [
     "seed",
     "maxPasses",
     "failureRate",
@@ -142,6 +151,7 @@ pub const OPTION_NAMES: [&str; 27] = [
     "podStopMs",
     "consistencyStore",
     "cloud",
+    "workers",
 ];
 
 /// For `#[serde(deserialize_with)]`: settings inside a larger document
@@ -160,7 +170,12 @@ mod tests {
 
     #[test]
     fn the_option_names_are_the_settings_names() {
-        let defaults = serde_json::to_string(&SimConfig::default()).expect("serializes");
+        // `workers` is left out at its default: serialize it at 2.
+        let config = SimConfig {
+            workers: 2,
+            ..SimConfig::default()
+        };
+        let defaults = serde_json::to_string(&config).expect("serializes");
         let Ok(Json::Object(members)) = parse_json(Document::Scenario, &defaults) else {
             panic!("the defaults serialize as an object");
         };

@@ -97,6 +97,16 @@ pub struct SimConfig {
     /// behind its own finalizer (beyond the seed's contract; see
     /// [`crate::cloud`]). `None`: no external system.
     pub cloud: Option<CloudSettings>,
+    /// How many reconciles run at once: controller-runtime's
+    /// `MaxConcurrentReconciles` (default 1). The queue never hands one
+    /// key to two workers. Left out of the JSON at 1.
+    #[serde(skip_serializing_if = "is_one")]
+    #[cfg_attr(feature = "ts", ts(optional, as = "Option<usize>"))]
+    pub workers: usize,
+}
+
+fn is_one(workers: &usize) -> bool {
+    *workers == 1
 }
 
 /// The external system's timing and failures.
@@ -163,6 +173,7 @@ impl Default for SimConfig {
             pod_stop_ms: 1000,
             consistency_store: false,
             cloud: None,
+            workers: 1,
         }
     }
 }

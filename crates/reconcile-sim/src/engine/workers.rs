@@ -1,0 +1,101 @@
+//! The controller's workers: `workers` of them (controller-runtime's
+//! `MaxConcurrentReconciles`, default 1), each running one reconcile at a
+//! time. The work queue never hands a key to two at once.
+
+use super::pass::{AwaitedPass, RunningPass};
+use crate::controllers::controller::Worker;
+use crate::workqueue::Millis;
+
+/// Every worker, by number.
+#[derive(Debug)]
+pub(super) struct Workers(Vec<Slot>);
+
+#[derive(Debug)]
+pub(super) struct Slot {
+    /// When it last finished a pass (or the controller restarted): a new
+    /// pass starts no earlier. While it runs one, a bound on when it ends.
+    pub(super) free_at: Millis,
+    pub(super) doing: Doing,
+}
+
+/// What a worker is doing.
+#[derive(Debug)]
+pub(super) enum Doing {
+    Nothing,
+    /// Its reconcile waits for a plan from outside.
+    Awaiting(AwaitedPass),
+    /// Its reconcile sends requests.
+    Sending(RunningPass),
+    /// Its reconcile returned; the key is processing until `PassDone`.
+    Returned,
+}
+
+impl Workers {
+    pub(super) fn new(count: usize, free_at: Millis) -> Self {
+        let slot = || Slot {
+            free_at,
+            doing: Doing::Nothing,
+        };
+        Self((0..count.max(1)).map(|_| slot()).collect())
+    }
+
+    pub(super) fn slot(&self, worker: Worker) -> Option<&Slot> {
+        self.0.get(worker)
+    }
+
+    pub(super) fn slot_mut(&mut self, worker: Worker) -> Option<&mut Slot> {
+        self.0.get_mut(worker)
+    }
+
+    /// The idle worker free first (the lowest number on a tie).
+    pub(super) fn free(&self) -> Option<(Worker, Millis)> {
+        let idle = self.0.iter().enumerate();
+        idle.filter(|(_, slot)| matches!(slot.doing, Doing::Nothing))
+            .min_by_key(|(worker, slot)| (slot.free_at, *worker))
+            .map(|(worker, slot)| (worker, slot.free_at))
+    }
+
+    /// Some worker is in a reconcile, or holds a key until `PassDone`.
+    pub(super) fn any_busy(&self) -> bool {
+        self.0
+            .iter()
+            .any(|slot| !matches!(slot.doing, Doing::Nothing))
+    }
+
+    /// The worker whose reconcile waits for its plan (at most one: the
+    /// engine stops until it has it).
+    pub(super) fn awaiting(&self) -> Option<(Worker, &AwaitedPass)> {
+        self.0
+            .iter()
+            .enumerate()
+            .find_map(|(worker, slot)| match &slot.doing {
+                Doing::Awaiting(pass) => Some((worker, pass)),
+                _ => None,
+            })
+    }
+
+    /// The workers sending requests, with their passes.
+    pub(super) fn sending(&self) -> impl Iterator<Item = (Worker, &RunningPass)> {
+        self.0
+            .iter()
+            .enumerate()
+            .filter_map(|(worker, slot)| match &slot.doing {
+                Doing::Sending(pass) => Some((worker, pass)),
+                _ => None,
+            })
+    }
+
+    /// When the first worker is free: a resync tick before then finds
+    /// every worker busy.
+    pub(super) fn first_free_at(&self) -> Millis {
+        self.0.iter().map(|slot| slot.free_at).min().unwrap_or(0)
+    }
+
+    /// A crash: every worker is gone with the process; all are free at `at`.
+    pub(super) fn reset(&mut self, at: Millis) {
+        for slot in &mut self.0 {
+            slot.free_at = at;
+            slot.doing = Doing::Nothing;
+        }
+    }
+}
