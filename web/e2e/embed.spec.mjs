@@ -170,6 +170,10 @@ test("an embed that is not readonly keeps its faults and settings working", asyn
 test("panes= names the timeline and the faults apart; sim is both", async ({ page }) => {
   await page.goto("/?embed&panes=plan,timeline");
   await expect(page.getByRole("button", { name: "Step" })).toBeVisible();
+  // In an embed the timeline comes with the first Step (embed-fit.spec.mjs).
+  await expect(page.locator(".moment-status")).toBeVisible();
+  await expect(page.locator(".sim-grid")).toHaveCount(0);
+  await page.getByRole("button", { name: "Step" }).click();
   await expect(page.locator(".sim-grid")).toBeVisible();
   await expect(page.locator(".fault-panel")).toHaveCount(0);
   await page.goto("/?embed&panes=faults");
@@ -177,6 +181,7 @@ test("panes= names the timeline and the faults apart; sim is both", async ({ pag
   await expect(page.locator(".sim-grid")).toHaveCount(0);
   await page.goto("/?embed&panes=sim");
   await expect(page.locator(".fault-panel")).toBeVisible();
+  await page.getByRole("button", { name: "Step" }).click();
   await expect(page.locator(".sim-grid")).toBeVisible();
 });
 

@@ -226,6 +226,18 @@ impl EmbedChoice {
             .collect()
     }
 
+    /// The snippet's frame height for these panes, in CSS pixels: a host
+    /// that cannot resize the frame shows them with no blank below.
+    pub fn height(&self) -> usize {
+        let shown = [self.editors, self.plan, self.timeline || self.faults];
+        let panes = [EDITORS_HEIGHT, PLAN_HEIGHT, SIMULATION_HEIGHT];
+        let sum: usize = (0..3)
+            .filter(|i| shown[*i])
+            .map(|i| panes[i] + PANE_GAP)
+            .sum();
+        FRAME_HEIGHT + sum - PANE_GAP
+    }
+
     /// The embed's query: `?embed`, then `panes=` unless every pane shows, then `readonly`.
     pub fn query(&self) -> String {
         let panes = self.panes();
@@ -249,9 +261,20 @@ impl EmbedChoice {
     }
 }
 
+/// An embed's height before the learner acts, in a 760 px course column
+/// (measured with the default scenario by web/e2e/embed-fit.spec.mjs): its
+/// bar and margins, each pane, and the gap between two panes. The
+/// simulation is as tall with its timeline, its faults or both.
+const FRAME_HEIGHT: usize = 40;
+const EDITORS_HEIGHT: usize = 209;
+const PLAN_HEIGHT: usize = 267;
+const SIMULATION_HEIGHT: usize = 156;
+const PANE_GAP: usize = 8;
+
 /// HTML for a course page: an iframe showing the state in `link` (a share
-/// link, `page#v2/…`) as `choice` says, and the listener that resizes it to
-/// the height the playground reports, accepting it only from the link's origin.
+/// link, `page#v2/…`) as `choice` says, as tall as its panes before the
+/// learner acts, and the listener that resizes it to the height the
+/// playground reports, accepting it only from the link's origin.
 pub fn embed_snippet(link: &str, choice: EmbedChoice) -> String {
     let (page, hash) = link.split_at(link.find('#').unwrap_or(link.len()));
     let origin = page
@@ -263,8 +286,9 @@ pub fn embed_snippet(link: &str, choice: EmbedChoice) -> String {
         })
         .unwrap_or(page);
     let src = format!("{page}{}{hash}", choice.query()).replace('&', "&amp;");
+    let height = choice.height();
     format!(
-        "<iframe title=\"Reconcile Playground\" style=\"width:100%;height:600px;border:0\" loading=\"lazy\"\n        \
+        "<iframe title=\"Reconcile Playground\" style=\"width:100%;height:{height}px;border:0\" loading=\"lazy\"\n        \
          src=\"{src}\"></iframe>\n\
          <script>\n\
          \x20 // Resizes the frame to the playground's content; once per page is enough.\n\

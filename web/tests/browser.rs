@@ -427,7 +427,22 @@ fn embed_snippets_open_what_was_chosen() {
             assert_eq!(options.shows(pane), chosen || none, "{choice:?} {pane:?}");
         }
         assert!(snippet.contains("if (event.origin !== \"https://course.example:8443\") return;"));
+        assert!(snippet.contains(&format!("height:{}px;", choice.height())));
     }
+    // Without a script to resize it, the frame is as tall as the panes chosen.
+    let height = |editors, plan, timeline| {
+        EmbedChoice {
+            editors,
+            plan,
+            timeline,
+            faults: false,
+            readonly: false,
+        }
+        .height()
+    };
+    assert!(height(true, true, true) > height(true, true, false));
+    assert!(height(true, true, false) > height(false, true, false));
+    assert_eq!(EmbedChoice::default().height(), height(true, true, true));
 }
 
 /// `panes=sim` (the name embeds used before the timeline and the faults

@@ -1,4 +1,5 @@
 // <reconcile-playground>: the playground in a course page, in a frame sized to its content.
+// Its default export is an anywidget module (`render({ model, el })`) for MyST, Jupyter and marimo.
 // Load it as a module from the playground's own site; it finds the playground beside pkg/:
 //   <script type="module" src="https://YOUR-HOST/pkg/reconcile-playground.js"></script>
 //   <reconcile-playground preset="stuck-namespace" panes="editors,plan"></reconcile-playground>
@@ -96,4 +97,37 @@ class ReconcilePlayground extends HTMLElement {
 
 if (!customElements.get("reconcile-playground")) customElements.define("reconcile-playground", ReconcilePlayground);
 
+/** A model trait's value as the attribute's: absent for null, "" or false; "" for true; lists joined. */
+function attributeValue(value) {
+  if (value === undefined || value === null || value === false || value === "") return null;
+  if (value === true) return "";
+  return Array.isArray(value) ? value.join(",") : String(value);
+}
+
+/**
+ * The anywidget contract (MyST's `{anywidget}`, Jupyter, marimo): each view is one element,
+ * whose attributes follow the model's traits of the same names. It only reads the model.
+ */
+function render({ model, el }) {
+  const element = document.createElement("reconcile-playground");
+  const sync = () => {
+    for (const name of ATTRIBUTES) {
+      const value = attributeValue(model.get(name));
+      // Only what changed: each attribute set reopens the frame.
+      if (value === element.getAttribute(name)) continue;
+      if (value === null) element.removeAttribute(name);
+      else element.setAttribute(name, value);
+    }
+  };
+  sync();
+  el.append(element);
+  const events = ATTRIBUTES.map((name) => "change:" + name);
+  for (const event of events) model.on(event, sync);
+  return () => {
+    for (const event of events) model.off?.(event, sync);
+    element.remove();
+  };
+}
+
+export default { render };
 export { ReconcilePlayground, PREFIX, VERSION, ATTRIBUTES };

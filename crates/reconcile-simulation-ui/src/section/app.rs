@@ -45,7 +45,7 @@ pub fn SectionApp(props: &SectionProps) -> Html {
         <>
             { verdict_banner(run, shown) }
             { snapshot_banner(run, shown, on_move) }
-            if frame.timeline {
+            if frame.timeline && !shown.before_first_step() {
                 <div class="sim-grid">
                     <PassList timeline={run.timeline.clone()} cursor={cursor.position} revealed={cursor.revealed}
                               event={cursor.event} on_move={on_move.clone()} />

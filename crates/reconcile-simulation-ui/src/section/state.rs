@@ -120,6 +120,14 @@ pub struct SectionShown {
     pub level_edge: Option<LevelEdgeShown>,
 }
 
+impl SectionShown {
+    /// An embed before the learner's first step: its timeline, chart and
+    /// status grid would be empty, so a course column shows none of them.
+    pub fn before_first_step(&self) -> bool {
+        self.frame.embed && self.cursor.revealed == 0 && self.at_event.is_none()
+    }
+}
+
 /// What one input of the page's asks the module to do.
 #[derive(Debug, Default, PartialEq)]
 pub struct Answers {

@@ -43,6 +43,10 @@ pub fn verdict_banner(run: &SectionRun, shown: &SectionShown) -> Html {
             { format!("{at}: {holds}.{ending}") }
         </p>
     };
+    if !finished && shown.before_first_step() {
+        // An embed: the controls say what to do; "Pass 0 of 3" is beside them.
+        return html! { <div class="verdict-banner">{ moment_line }</div> };
+    }
     if !finished {
         return html! {
             <div class="verdict-banner">
