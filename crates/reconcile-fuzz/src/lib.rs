@@ -573,6 +573,7 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
                 path: field_path(u)?,
                 value: spec(u, 1)?,
                 reaction_ms: millis(u)?,
+                writes: Default::default(),
             })
         })?,
         requeue_while_terminating_ms: if u.ratio(1, 4)? {

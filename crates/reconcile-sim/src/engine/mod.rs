@@ -172,7 +172,12 @@ pub use stepping::{ReconcileCall, ResumeError, Simulation, Step};
 pub fn simulate(scenario: &SimScenario, config: &SimConfig) -> Timeline {
     let mut simulation = Simulation::new(scenario, config.clone());
     while let Step::Reconcile(call) = simulation.step() {
-        let plan = controller_plan(config.compare, call.desired, call.observed, call.finalizers);
+        let plan = controller_plan(
+            config.comparison(),
+            call.desired,
+            call.observed,
+            call.finalizers,
+        );
         simulation.resume(plan);
     }
     simulation.into_timeline()

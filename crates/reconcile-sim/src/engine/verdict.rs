@@ -112,7 +112,12 @@ impl Engine {
     pub(super) fn remaining(&self) -> Vec<Action> {
         let (observed, finalizers) =
             controller_observed(self.config.naming, &self.desired, &self.world);
-        controller_plan(self.config.compare, &self.desired, &observed, &finalizers)
+        controller_plan(
+            self.config.comparison(),
+            &self.desired,
+            &observed,
+            &finalizers,
+        )
     }
 
     pub(super) fn idle_verdict(&self) -> Option<Verdict> {
@@ -148,7 +153,7 @@ impl Engine {
                 controller_observed(self.config.naming, &self.desired, &self.world);
             return external
                 + controller_out_of_sync(
-                    self.config.compare,
+                    self.config.comparison(),
                     &self.desired,
                     &observed,
                     &finalizers,

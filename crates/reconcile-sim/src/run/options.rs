@@ -114,7 +114,7 @@ pub const RENAMED: [&str; 1] = ["dropRate"];
 /// its serialization, so they never drift). A list rather than the names of
 /// the serialized defaults: serializing settings in a second place costs the
 /// page its own copy of the serializer.
-pub const OPTION_NAMES: [&str; 27] = [
+pub const OPTION_NAMES: [&str; 28] = [
     "seed",
     "maxPasses",
     "failureRate",
@@ -134,6 +134,7 @@ pub const OPTION_NAMES: [&str; 27] = [
     "requeueWhileTerminatingMs",
     "queue",
     "compare",
+    "writes",
     "terminating",
     "naming",
     "statusWrites",
