@@ -74,12 +74,14 @@ const MOUNT_PATH: &[ListKey] = &[ListKey {
     default: None,
 }];
 
-/// The keys of the list at `path` of a built-in kind, from the
-/// `+listType=map` / `+listMapKey` markers of `k8s.io/api/core/v1/types.go`:
+/// The keys of the list at `path` of a built-in kind, from the markers of
+/// `k8s.io/api/core/v1/types.go`. `+listType=map` with `+listMapKey`:
 /// `PodSpec.Containers`, `InitContainers`, `EphemeralContainers` and
 /// `Volumes` by `name`; `Container.Ports` by `containerPort` and `protocol`;
-/// `Container.Env` by `name`; `Container.VolumeMounts` by `mountPath`;
-/// `ServiceSpec.Ports` by `port` and `protocol`.
+/// `Container.VolumeMounts` by `mountPath`; `ServiceSpec.Ports` by `port`
+/// and `protocol`. `Container.Env` has no list type, only
+/// `+patchMergeKey=name`: kube-openapi's `getListElementRelationship`
+/// (`pkg/schemaconv`) keys it by that.
 pub fn list_keys(schema: Schema, path: &FieldPath) -> Option<&'static [ListKey]> {
     if schema != Schema::BuiltIn {
         return None;
