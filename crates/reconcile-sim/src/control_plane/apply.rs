@@ -53,6 +53,7 @@ pub struct Apply {
 /// `Updater.update`: the managers after `old` became `new`, written by
 /// `workflow`. Other managers lose the fields it removed; the fields it
 /// added or modified are conflicts, refused unless `force`, and lost.
+/// Conflicts come sorted by manager, then path.
 pub fn update_managers(
     schema: Schema,
     old: &Json,
@@ -81,7 +82,6 @@ pub fn update_managers(
         after.set(&entry.manager, kept);
     }
     if !force && !conflicts.is_empty() {
-        conflicts.sort();
         return Err(conflicts);
     }
     Ok((after, comparison))

@@ -400,14 +400,15 @@ fn test_conflicts_from_managers() {
         conflict_message(&one),
         r#"Apply failed with 1 conflict: conflict with "Bob": .key"#
     );
+    // Sorted, as `update_managers` returns them.
     let several = vec![
-        Conflict {
-            manager: Manager::update("Bob", "v1"),
-            path: path(&["key"]),
-        },
         Conflict {
             manager: Manager::apply("Alice"),
             path: path(&["value"]),
+        },
+        Conflict {
+            manager: Manager::update("Bob", "v1"),
+            path: path(&["key"]),
         },
         Conflict {
             manager: Manager::update("Bob", "v1"),
@@ -533,5 +534,31 @@ fn a_deployment_applied_keeps_the_servers_defaults_unowned() {
     assert_eq!(
         world.apply(&name, &request, &none),
         Ok(ApplyOutcome::Unchanged)
+    );
+}
+
+/// The semantic test: `apply` is not a merge patch. The same manager
+/// applying a config without `replicas` removes it; the same body as a
+/// merge patch keeps it.
+#[test]
+fn apply_is_not_a_merge_patch() {
+    let name: Arc<str> = Arc::from("web");
+    let none = OwnerRefs::default();
+    let mut applied = World::new(Resources::new(), None::<Finalizers>);
+    let first = apply_request(r#"{"replicas":3,"image":"web:1"}"#, "gitops", false);
+    applied.apply(&name, &first, &none).expect("created");
+    let mut patched = applied.clone();
+    let second = apply_request(r#"{"image":"web:2"}"#, "gitops", false);
+    applied.apply(&name, &second, &none).expect("applied");
+    assert_eq!(
+        applied.observed.get("web"),
+        Some(&parse(r#"{"image":"web:2"}"#))
+    );
+
+    let patch = crate::patch::Patch::merge(parse(r#"{"spec":{"image":"web:2"}}"#));
+    patched.patch("web", &patch).expect("patched");
+    assert_eq!(
+        patched.observed.get("web"),
+        Some(&parse(r#"{"replicas":3,"image":"web:2"}"#))
     );
 }

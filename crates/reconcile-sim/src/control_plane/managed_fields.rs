@@ -17,7 +17,6 @@
 //! - No subresource managers and no timestamps (`Time`): an identifier
 //!   never holds a time upstream either.
 
-use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -76,9 +75,10 @@ impl fmt::Display for FieldPath {
     }
 }
 
-/// A set of paths, as `fieldpath.Set` holds them: each member named.
+/// A set of paths, as `fieldpath.Set` holds them: each member named. A
+/// sorted list, not a `BTreeSet`: the simulation module's size budget.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct FieldSet(pub BTreeSet<FieldPath>);
+pub struct FieldSet(Vec<FieldPath>);
 
 impl FieldSet {
     pub fn is_empty(&self) -> bool {
@@ -86,31 +86,39 @@ impl FieldSet {
     }
 
     pub fn insert(&mut self, path: FieldPath) {
-        self.0.insert(path);
+        if let Err(at) = self.0.binary_search(&path) {
+            self.0.insert(at, path);
+        }
     }
 
     pub fn contains(&self, path: &FieldPath) -> bool {
-        self.0.contains(path)
+        self.0.binary_search(path).is_ok()
     }
 
     pub fn union(&self, other: &FieldSet) -> FieldSet {
-        FieldSet(self.0.union(&other.0).cloned().collect())
+        let mut out = self.clone();
+        for path in &other.0 {
+            out.insert(path.clone());
+        }
+        out
     }
 
     pub fn intersection(&self, other: &FieldSet) -> FieldSet {
-        FieldSet(self.0.intersection(&other.0).cloned().collect())
+        self.filtered(|path| other.contains(path))
     }
 
     pub fn difference(&self, other: &FieldSet) -> FieldSet {
-        FieldSet(self.0.difference(&other.0).cloned().collect())
+        self.filtered(|path| !other.contains(path))
+    }
+
+    fn filtered(&self, keep: impl Fn(&FieldPath) -> bool) -> FieldSet {
+        FieldSet(self.0.iter().filter(|p| keep(p)).cloned().collect())
     }
 
     /// Whether a member lies at or under `path`.
     pub fn has_under(&self, path: &FieldPath) -> bool {
-        self.0
-            .range(path.clone()..)
-            .next()
-            .is_some_and(|p| p.starts_with(path))
+        let at = self.0.partition_point(|p| p < path);
+        self.0.get(at).is_some_and(|p| p.starts_with(path))
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &FieldPath> {
@@ -199,11 +207,12 @@ impl ManagedFields {
         let entries = Arc::make_mut(&mut self.0);
         entries.retain(|e| e.manager != *manager);
         if !fields.is_empty() {
-            entries.push(ManagedFieldsEntry {
+            let at = entries.partition_point(|e| e.manager < *manager);
+            let entry = ManagedFieldsEntry {
                 manager: manager.clone(),
                 fields,
-            });
-            entries.sort_by(|a, b| a.manager.cmp(&b.manager));
+            };
+            entries.insert(at, entry);
         }
     }
 
@@ -223,7 +232,8 @@ pub struct Conflict {
 }
 
 /// `getConflictMessage` in `internal/conflict.go`: one conflict on one
-/// line; several grouped by manager, managers sorted.
+/// line; several grouped by manager, managers sorted. `conflicts` come
+/// sorted by manager, then path, as [`ManagedFields`] holds them.
 pub fn conflict_message(conflicts: &[Conflict]) -> String {
     if let [only] = conflicts {
         return format!(
@@ -231,11 +241,9 @@ pub fn conflict_message(conflicts: &[Conflict]) -> String {
             only.manager, only.path
         );
     }
-    let mut sorted: Vec<&Conflict> = conflicts.iter().collect();
-    sorted.sort();
     let mut lines: Vec<String> = Vec::new();
     let mut last: Option<&Manager> = None;
-    for conflict in sorted {
+    for conflict in conflicts {
         if last != Some(&conflict.manager) {
             lines.push(format!("conflicts with {}:", conflict.manager));
             last = Some(&conflict.manager);

@@ -104,7 +104,7 @@ pub fn list_keys(schema: Schema, path: &FieldPath) -> Option<&'static [ListKey]>
 /// The path element of a keyed list's `item`, or `None` when it has none.
 fn item_key(item: &Json, keys: &[ListKey]) -> Option<PathElement> {
     item.as_object()?;
-    let mut fields: Vec<(Box<str>, Box<str>)> = keys
+    let fields: Vec<(Box<str>, Box<str>)> = keys
         .iter()
         .filter_map(|key| {
             let value = item
@@ -114,11 +114,8 @@ fn item_key(item: &Json, keys: &[ListKey]) -> Option<PathElement> {
             Some((key.name.into(), value.into_boxed_str()))
         })
         .collect();
-    if fields.is_empty() {
-        return None;
-    }
-    fields.sort();
-    Some(PathElement::Key(fields.into_boxed_slice()))
+    // The keys of [`list_keys`] are listed in name order, as SMD sorts them.
+    (!fields.is_empty()).then(|| PathElement::Key(fields.into_boxed_slice()))
 }
 
 /// A keyed list's items by key, in order; `None` when it is read as atomic.
@@ -132,10 +129,11 @@ fn keyed_items<'a>(
         .iter()
         .map(|item| item_key(item, keys).map(|key| (key, item)))
         .collect::<Option<_>>()?;
-    let mut seen: Vec<&PathElement> = items.iter().map(|(k, _)| k).collect();
-    seen.sort();
-    seen.dedup();
-    (seen.len() == items.len()).then_some(items)
+    let unique = items
+        .iter()
+        .enumerate()
+        .all(|(i, (key, _))| !items[..i].iter().any(|(k, _)| k == key));
+    unique.then_some(items)
 }
 
 /// What a node is, for the walks below.
@@ -254,10 +252,8 @@ fn walk_compare(
             }
         }
         (Some(Node::Keyed(l)), Some(Node::Keyed(r))) => {
-            let mut keys: Vec<&PathElement> = l.iter().chain(&r).map(|(k, _)| k).collect();
-            keys.sort();
-            keys.dedup();
-            for key in keys {
+            let only_r = r.iter().filter(|(k, _)| !l.iter().any(|(lk, _)| lk == k));
+            for key in l.iter().chain(only_r).map(|(k, _)| k) {
                 let child = path.child(key.clone());
                 let l_item = l.iter().find(|(k, _)| k == key).map(|(_, v)| *v);
                 let r_item = r.iter().find(|(k, _)| k == key).map(|(_, v)| *v);
