@@ -323,9 +323,9 @@ test("lesson 7, backoff: 5 ms doubling, capped, and a fixed kube-rs delay", asyn
   await atTheEnd(page, 4);
 });
 
-test("lesson 8, fighting controllers: never converges until one value is wanted", async ({ page }) => {
+test("lesson 8, fighting controllers: never converges; apply names the conflict; one owner ends it", async ({ page }) => {
   await page.goto("/?lesson=fighting-controllers");
-  await expect(panel(page)).toContainText("Step 1 of 4");
+  await expect(panel(page)).toContainText("Step 1 of 5");
   await pickActions(page, ["UPDATE web"]);
   await expectHint(page);
   await startOver(page);
@@ -348,14 +348,32 @@ test("lesson 8, fighting controllers: never converges until one value is wanted"
   await expect(verdict(page)).toContainText("oscillation: this controller and autoscaler keep overwriting $.replicas of web");
 
   await next(page);
-  await choose(page, "Make this controller faster, so that it wins.");
+  await choose(page, "200 OK: replicas goes back to 3.");
   await expectHint(page);
   await choose(page, answer("fighting-controllers", 4));
   await expect(feedback(page)).toContainText("✓ Correct.");
-  // The run is simulated again; the cursor was at the end, so the new verdict shows at once.
-  await editor(page, "Desired state").fill('{"web": {"replicas": 5, "image": "web:1.4"}}');
+  // The controller applies; the autoscaler owns replicas: 409, the field named.
+  await openSettings(page);
+  const writes = page.getByLabel("How the controller writes objects");
+  await writes.selectOption("apply");
+  await runToEnd(page);
+  await expect(passes(page).nth(1)).toContainText("409");
+  await expect(passes(page).nth(1)).toContainText('conflict with "autoscaler": .spec.replicas');
+
+  await next(page);
+  await choose(page, "Make this controller faster, so that it wins.");
+  await expectHint(page);
+  await choose(page, answer("fighting-controllers", 5));
+  await expect(feedback(page)).toContainText("✓ Correct.");
+  // Both force: the fight is back.
+  await writes.selectOption("force-apply");
+  await runToEnd(page);
+  await expect(verdict(page)).toContainText("oscillation: this controller and autoscaler keep overwriting $.replicas of web");
+  // The controller gives replicas up: it converges, and the autoscaler's 5 stays.
+  await writes.selectOption("apply");
+  await editor(page, "Desired state").fill('{"web": {"image": "web:1.4"}}');
   await expect(verdict(page)).toContainText("Converged after 2 passes");
-  await atTheEnd(page, 4);
+  await atTheEnd(page, 5);
 });
 
 test("lesson 9, status: derived from what is observed, not from the plan", async ({ page }) => {

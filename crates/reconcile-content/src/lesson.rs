@@ -1344,6 +1344,7 @@ mod tests {
             Verdict::NotConverging { reason: Why::Oscillation { field, other_writer: Some(w), .. } }
                 if field == "$.replicas" && w == "autoscaler"
         ));
+        fighting_controllers_apply_claims(&lesson);
 
         // Status: after pass 1 only pod-a exists.
         let lesson = find("status");
@@ -1352,6 +1353,47 @@ mod tests {
         assert_eq!(names, vec!["pod-a"]);
 
         status_loop_claims(&find("status-loop"));
+    }
+
+    /// Lesson 8's claims about server-side apply: the conflict named, the
+    /// forced fight, and the fight's end once replicas is not applied.
+    fn fighting_controllers_apply_claims(lesson: &Lesson) {
+        use reconcile_sim::{NotConvergingReason as Why, ObjectWrites};
+        let scenario = lesson.scenario().expect("valid");
+        let with = |writes: ObjectWrites| {
+            let mut config = lesson.sim_config();
+            config.writes = writes;
+            config
+        };
+        let applied = simulate(&scenario, &with(ObjectWrites::Apply));
+        let pass2 = &applied.passes[1].actions[0].result;
+        assert!(
+            matches!(pass2, ActionResult::Failed { code: 409, error, .. }
+                if error == r#"Apply failed with 1 conflict: conflict with "autoscaler": .spec.replicas"#),
+            "{pass2:?}"
+        );
+        let forced = simulate(&scenario, &with(ObjectWrites::ForceApply));
+        assert!(matches!(
+            &forced.verdict,
+            Verdict::NotConverging { reason: Why::Oscillation { field, .. } } if field == "$.replicas"
+        ));
+        let mut image_only = scenario.clone();
+        image_only.desired = reconcile_core::parse_resources(
+            reconcile_core::Document::Desired,
+            r#"{"web": {"image": "web:1.4"}}"#,
+        )
+        .expect("valid");
+        let ended = simulate(&image_only, &with(ObjectWrites::Apply));
+        assert!(
+            matches!(ended.verdict, Verdict::Converged { .. }),
+            "{}",
+            ended.verdict
+        );
+        let web = ended.final_world.observed.get("web").expect("web");
+        assert_eq!(
+            web.to_compact_string(),
+            r#"{"replicas":5,"image":"web:1.4"}"#
+        );
     }
 
     /// Lesson 14's claims about its own run, and about the two fixes its tasks try.

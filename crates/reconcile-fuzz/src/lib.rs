@@ -17,8 +17,8 @@ use reconcile_core::{
     Scenario,
 };
 use reconcile_sim::{
-    BackoffPolicy, CrashPlan, FinalizerOwner, FinalizerRef, ObjectNaming, OtherWriter, QueueModel,
-    ScriptedEvent, SimConfig, SpecComparison, StatusWrites, WorldEvent,
+    BackoffPolicy, CrashPlan, FinalizerOwner, FinalizerRef, ObjectNaming, ObjectWrites,
+    OtherWriter, QueueModel, ScriptedEvent, SimConfig, SpecComparison, StatusWrites, WorldEvent,
 };
 
 /// Separates the three documents of a `parse_scenario` input. A raw NUL is
@@ -573,6 +573,7 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
                 path: field_path(u)?,
                 value: spec(u, 1)?,
                 reaction_ms: millis(u)?,
+                writes: Default::default(),
             })
         })?,
         requeue_while_terminating_ms: if u.ratio(1, 4)? {
@@ -588,6 +589,11 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
             QueueModel::KubeRs,
         ])?,
         compare: *u.choose(&[SpecComparison::WholeSpec, SpecComparison::FieldsItSets])?,
+        writes: *u.choose(&[
+            ObjectWrites::Update,
+            ObjectWrites::Apply,
+            ObjectWrites::ForceApply,
+        ])?,
         terminating: short_list(u, 2, sim_name)?,
         naming: *u.choose(&[
             ObjectNaming::Deterministic,

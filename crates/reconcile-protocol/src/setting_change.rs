@@ -4,7 +4,7 @@
 
 use reconcile_sim::{
     BackoffPolicy, CloudSettings, CrashPlan, FinalizerOwner, FinalizerRef, Millis, ObjectNaming,
-    QueueModel, ScriptedEvent, SimConfig, SpecComparison, StatusWrites, WorldEvent,
+    ObjectWrites, QueueModel, ScriptedEvent, SimConfig, SpecComparison, StatusWrites, WorldEvent,
 };
 
 /// One change of the simulated controller's settings or of what happens to it.
@@ -17,6 +17,8 @@ pub enum SettingChange {
     Queue(QueueModel),
     /// What the simulated controller compares to decide an UPDATE.
     Compare(SpecComparison),
+    /// How the simulated controller writes objects: PUT or server-side apply.
+    Writes(ObjectWrites),
     /// How the simulated controller names what it creates.
     Naming(ObjectNaming),
     /// What the simulated controller writes to its custom resource's status.
@@ -67,6 +69,7 @@ impl SettingChange {
                 }
             }
             SettingChange::Compare(compare) => config.compare = compare,
+            SettingChange::Writes(writes) => config.writes = writes,
             SettingChange::Naming(naming) => config.naming = naming,
             SettingChange::StatusWrites(mode) => config.status_writes = mode,
             SettingChange::GenerationChangedPredicate(on) => {

@@ -27,11 +27,11 @@ mod run;
 mod views;
 
 pub use control_plane::{
-    apiserver, cloud, consistency, defaulting, object, ownership, patch, pods, reflector_backoff,
-    rng, sorted, status, watch_cache, workqueue, world,
+    apiserver, apply, cloud, consistency, defaulting, managed_fields, object, ownership, patch,
+    pods, reflector_backoff, rng, sorted, status, typed_value, watch_cache, workqueue, world,
 };
 pub use controllers::{
-    client, comparison, contract, controller, expectations, naming, status_writes,
+    client, comparison, contract, controller, expectations, naming, status_writes, writes,
 };
 pub use drivers::own_reconcile;
 pub use run::custom_resources::{CustomResourceScenario, CustomResources, CustomResourcesError};
@@ -76,6 +76,7 @@ pub use views::status::{resource_statuses, ResourceStatus, SyncState};
 pub use views::swimlanes::{column_label, column_window, SwimCell, SwimLane, Swimlanes};
 pub use workqueue::{BackoffPolicy, Millis, QueueModel};
 pub use world::{Change, World, NO_NEW_FINALIZERS};
+pub use writes::ObjectWrites;
 
 /// The starting point of a simulation: the three documents, as everywhere else.
 pub use reconcile_core::model::Scenario as SimScenario;

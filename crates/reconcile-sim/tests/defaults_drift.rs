@@ -3,7 +3,8 @@
 
 use reconcile_core::{parse_finalizers, parse_resources, Document};
 use reconcile_sim::{
-    simulate, ActionResult, NotConvergingReason, SimConfig, SimScenario, SpecComparison, Verdict,
+    simulate, ActionResult, NotConvergingReason, ObjectWrites, SimConfig, SimScenario,
+    SpecComparison, Verdict,
 };
 
 const NGINX: &str = r#"{"Deployment/default/nginx": {
@@ -121,6 +122,26 @@ fn with_a_resync_it_updates_every_period_until_the_pass_limit() {
 fn comparing_the_fields_it_sets_converges() {
     let config = SimConfig {
         compare: SpecComparison::FieldsItSets,
+        resync_period_ms: Some(1_000),
+        ..SimConfig::default()
+    };
+    let timeline = simulate(&scenario(), &config);
+    assert_eq!(
+        results(&timeline),
+        vec![vec!["CREATE Applied".to_owned()], vec![]]
+    );
+    assert!(matches!(
+        timeline.verdict,
+        Verdict::Converged { passes: 2, .. }
+    ));
+}
+
+/// Lesson 11's other fix: the controller applies the manifest. It owns what
+/// it sent; the defaults are nobody's, and an apply compares only its fields.
+#[test]
+fn applying_with_server_side_apply_converges() {
+    let config = SimConfig {
+        writes: ObjectWrites::Apply,
         resync_period_ms: Some(1_000),
         ..SimConfig::default()
     };

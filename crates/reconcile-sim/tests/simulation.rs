@@ -22,10 +22,10 @@ use reconcile_sim::ObjectNaming;
 use reconcile_sim::SpecComparison;
 use reconcile_sim::{
     compare_level_edge, resource_statuses, simulate, ActionResult, BackoffPolicy, CacheLag, Change,
-    CrashPlan, FinalizerOwner, FinalizerRef, Happening, Millis, NotConvergingReason, OtherWriter,
-    PassRecord, PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SimScenario, Simulation,
-    StatusWrites, Step, SyncState, Timeline, Trigger, Verdict, WatchedKind, World, WorldEvent,
-    NO_NEW_FINALIZERS,
+    CrashPlan, FinalizerOwner, FinalizerRef, Happening, Millis, NotConvergingReason, ObjectWrites,
+    OtherWriter, PassRecord, PropagationPolicy, QueueModel, ScriptedEvent, SimConfig, SimScenario,
+    Simulation, StatusWrites, Step, SyncState, Timeline, Trigger, Verdict, WatchedKind, World,
+    WorldEvent, NO_NEW_FINALIZERS,
 };
 
 // ---------------------------------------------------------------------------
@@ -2021,6 +2021,7 @@ fn durations_at_the_end_of_time_saturate_the_clock() {
             path: vec!["replicas".into()],
             value: int(5),
             reaction_ms: huge,
+            writes: Default::default(),
         }],
         max_passes: 20,
         ..SimConfig::default()
@@ -2377,6 +2378,12 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                 } else {
                     SpecComparison::WholeSpec
                 },
+                // Server-side apply, now and then.
+                writes: if seed % 7 == 3 {
+                    ObjectWrites::Apply
+                } else {
+                    ObjectWrites::Update
+                },
                 // The naming options beyond the contract, now and then.
                 naming: match seed % 5 {
                     2 => ObjectNaming::GenerateName,
@@ -2440,6 +2447,7 @@ fn any_config() -> impl Strategy<Value = SimConfig> {
                         path: vec!["r".into()],
                         value: int(value),
                         reaction_ms,
+                        writes: Default::default(),
                     })
                     .collect(),
             },

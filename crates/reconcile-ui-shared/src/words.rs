@@ -15,6 +15,15 @@ pub fn result_text(result: &ActionResult) -> String {
             "unchanged: with the server's defaults it is what is stored (no write)".to_owned()
         }
         ActionResult::AlreadyGone => "already gone (404; done)".to_owned(),
+        // An apply conflict names the fields and their managers (`NewConflictError`).
+        ActionResult::Failed {
+            requeued_at,
+            code,
+            error,
+        } if error.starts_with("Apply failed with") => format!(
+            "failed ({code}: {error}); requeued at t = {}",
+            format_millis(*requeued_at)
+        ),
         ActionResult::Failed {
             requeued_at, code, ..
         } => format!(

@@ -104,6 +104,11 @@ export type SpecComparison = "whole-spec" | "fields-it-sets";
 export type ObjectNaming = "deterministic" | "generate-name" | "generate-name-with-expectations";
 
 /**
+ * How the controller writes objects.
+ */
+export type ObjectWrites = "update" | "apply" | "force-apply";
+
+/**
  * What the controller writes to its custom resource's status after each pass.
  */
 export type StatusWrites = "none" | "observed-generation" | "with-timestamp";
@@ -189,7 +194,13 @@ export type OtherWriter = { name: string, object: string,
 /**
  * At most `MAX_PATH_LEN` members when read from JSON.
  */
-path: Array<string>, value: Json, reactionMs: number, };
+path: Array<string>, value: Json, reactionMs: number, 
+/**
+ * How it writes: a PUT (the default), recorded as an `Update` manager
+ * under its name, or server-side apply of that one field under its
+ * name (`force-apply` takes it from whoever owns it).
+ */
+writes?: ObjectWrites, };
 
 /**
  * Everything that shapes a run besides the scenario. Missing fields take
@@ -269,6 +280,12 @@ queue: QueueModel,
  */
 compare: SpecComparison, 
 /**
+ * How the controller writes objects: POST and PUT (the contract), or
+ * server-side apply, with or without force (beyond the contract; see
+ * `crate::writes`). An applier compares only the fields it sets.
+ */
+writes: ObjectWrites, 
+/**
  * Observed objects that are terminating at the start: their manifests
  * have a `metadata.deletionTimestamp`. This goes beyond the seed
  * contract, whose documents cannot say so; an object here with no
@@ -347,6 +364,7 @@ workers?: number, };
  * - `requeueWhileTerminatingMs`: `null`
  * - `queue`: `"client-go"`
  * - `compare`: `"whole-spec"`
+ * - `writes`: `"update"`
  * - `terminating`: `[]`
  * - `naming`: `"deterministic"`
  * - `statusWrites`: `"none"`

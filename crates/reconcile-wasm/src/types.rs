@@ -407,6 +407,7 @@ mod generate {
             declaration::<QueueModel>(cfg),
             declaration::<SpecComparison>(cfg),
             declaration::<ObjectNaming>(cfg),
+            declaration::<reconcile_sim::ObjectWrites>(cfg),
             declaration::<StatusWrites>(cfg),
             declaration::<EventLog>(cfg),
             declaration::<EventEntry>(cfg),

@@ -60,6 +60,14 @@ pub enum ApiError {
     AlreadyExists { name: String },
     /// 409: the request's resourceVersion is not the stored one.
     Conflict { name: String },
+    /// 409: an apply would change fields other managers own
+    /// (`NewApplyConflict`). Each cause is its message and its field, as
+    /// `NewConflictError` builds them; `message` lists them all.
+    ApplyConflict {
+        name: String,
+        causes: Vec<(String, String)>,
+        message: String,
+    },
     /// 422: new finalizers on an object that is being deleted (a Forbidden field error).
     NewFinalizersWhileDeleting { name: String, added: Vec<String> },
     /// 422: `orphan` and `foregroundDeletion` together.
@@ -83,7 +91,9 @@ impl ApiError {
     pub fn code(&self) -> u16 {
         match self {
             ApiError::NotFound { .. } => 404,
-            ApiError::AlreadyExists { .. } | ApiError::Conflict { .. } => 409,
+            ApiError::AlreadyExists { .. }
+            | ApiError::Conflict { .. }
+            | ApiError::ApplyConflict { .. } => 409,
             ApiError::NewFinalizersWhileDeleting { .. }
             | ApiError::ConflictingGcFinalizers { .. }
             | ApiError::Invalid { .. } => 422,
@@ -104,6 +114,7 @@ impl fmt::Display for ApiError {
                 f,
                 "Operation cannot be fulfilled on object {name:?}: {OPTIMISTIC_LOCK_ERROR}"
             ),
+            ApiError::ApplyConflict { message, .. } => f.write_str(message),
             ApiError::NewFinalizersWhileDeleting { name, added } => write!(
                 f,
                 "object {name:?} is invalid: metadata.finalizers: Forbidden: {}, found new finalizers {added:?}",

@@ -41,6 +41,7 @@ fn state(uid: u64, owners: OwnerRefs, finalizers: &[&str], deleting: bool) -> Ob
             generation: 1,
             owner_references: owners,
             deletion_grace_period_seconds: None,
+            managed_fields: Default::default(),
         },
     }
 }

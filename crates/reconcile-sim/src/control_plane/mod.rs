@@ -7,12 +7,14 @@
 
 pub(crate) mod agenda;
 pub mod apiserver;
+pub mod apply;
 pub mod cloud;
 pub mod consistency;
 pub mod defaulting;
 pub(crate) mod gc_graph;
 pub(crate) mod gc_record;
 pub(crate) mod kube_queue;
+pub mod managed_fields;
 pub mod names;
 pub mod object;
 pub mod ownership;
@@ -24,6 +26,7 @@ pub mod reflector_backoff;
 pub mod rng;
 pub mod sorted;
 pub mod status;
+pub mod typed_value;
 pub mod watch_cache;
 pub mod workqueue;
 pub mod world;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::managed_fields::ManagedFields;
 use super::ownership::{ObjectKey, OwnerRefs, CUSTOM_RESOURCE};
 use super::sorted::SortedMap;
 use super::workqueue::Millis;
@@ -67,6 +68,9 @@ pub struct ObjectMeta {
     /// `metadata.deletionGracePeriodSeconds`: set by a pod's graceful delete
     /// ([`crate::pods`]); `None` for every other deletion.
     pub deletion_grace_period_seconds: Option<i64>,
+    /// `metadata.managedFields`: which field manager owns which fields
+    /// ([`crate::apply`]).
+    pub managed_fields: ManagedFields,
 }
 
 /// What happened to an object, as a watch event reports it.
@@ -197,6 +201,7 @@ impl World {
             generation: 1,
             owner_references: OwnerRefs::default(),
             deletion_grace_period_seconds: None,
+            managed_fields: ManagedFields::default(),
         };
         self.meta.insert(name, meta);
     }

@@ -23,6 +23,7 @@ use reconcile_core::model::Resources;
 use reconcile_core::reconcile::ActionKind;
 
 pub use crate::control_plane::apiserver::ApiError;
+pub use crate::control_plane::apply::Apply;
 pub use crate::control_plane::cloud::{load_balancer_of, CloudCall, FINALIZER as CLOUD_FINALIZER};
 pub use crate::control_plane::consistency::{ConsistencyStore, WatchedKind};
 pub use crate::control_plane::names::{ALPHABET, RANDOM_LENGTH};
@@ -123,6 +124,14 @@ pub enum Request {
     Patch { name: Arc<str>, patch: Patch },
     /// PATCH of the custom resource's `/status`.
     PatchStatus { name: Arc<str>, patch: Patch },
+    /// Server-side apply of an object: 201 when it creates it, 409 with the
+    /// fields listed when it takes fields another manager owns, unless
+    /// forced. `owner_references` are set when it creates the object.
+    Apply {
+        name: Arc<str>,
+        apply: Apply,
+        owner_references: OwnerRefs,
+    },
     /// PATCH of the custom resource itself: its finalizers.
     PatchCustomResource { name: Arc<str>, patch: Patch },
     /// A call to the cloud, the external system (not the API server).
@@ -130,14 +139,6 @@ pub enum Request {
 }
 
 impl Request {
-    /// The HTTP status code of its success.
-    pub fn success_code(&self) -> u16 {
-        match self {
-            Request::Create { .. } => 201,
-            _ => 200,
-        }
-    }
-
     /// The object it writes, and its verb as an action, for a record
     /// without a plan (`None` for a status write).
     pub fn as_action(&self) -> Option<(ActionKind, &Arc<str>)> {
@@ -145,7 +146,9 @@ impl Request {
             Request::Create { name, .. } => Some((ActionKind::Create, name)),
             Request::Update { name, .. } => Some((ActionKind::Update, name)),
             Request::Delete { name } => Some((ActionKind::Delete, name)),
-            Request::Patch { name, .. } => Some((ActionKind::Update, name)),
+            Request::Patch { name, .. } | Request::Apply { name, .. } => {
+                Some((ActionKind::Update, name))
+            }
             Request::UpdateStatus { .. }
             | Request::PatchStatus { .. }
             | Request::PatchCustomResource { .. }
@@ -157,6 +160,8 @@ impl Request {
 /// A successful response.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response {
+    /// The HTTP status code: 201 when it created the object, else 200.
+    pub code: u16,
     /// The object written: for a create, the name it got.
     pub name: Arc<str>,
     /// Whether the store changed. `false`: an update equal to what is

@@ -7,7 +7,9 @@
 //! read, FINALIZE and DELETE both a DELETE (the server decides from the
 //! finalizers whether the object goes or starts terminating). After the
 //! last action it may write status. Its options are the settings
-//! `compare`, `naming`, `statusWrites` and `requeueWhileTerminatingMs`.
+//! `compare`, `writes`, `naming`, `statusWrites` and
+//! `requeueWhileTerminatingMs`. With `writes` set to apply, CREATE and
+//! UPDATE are each a server-side apply of the desired spec.
 //!
 //! As `replica_set.go` uses expectations (with `naming` keeping them):
 //! - a reconcile whose expectations are not satisfied plans nothing
@@ -30,7 +32,7 @@ use reconcile_core::model::Resources;
 use reconcile_core::reconcile::{Action, ActionKind};
 
 use super::client::{
-    load_balancer_of, Answer, ApiError, Cache, Client, CloudCall, ConsistencyStore, Millis,
+    load_balancer_of, Answer, ApiError, Apply, Cache, Client, CloudCall, ConsistencyStore, Millis,
     ObjectKey, ObjectState, OwnerRefs, Patch, Request, SortedMap, WatchedKind, CLOUD_FINALIZER,
 };
 use super::comparison::{update_spec, SpecComparison};
@@ -39,11 +41,14 @@ use super::expectations::{ControllerExpectations, PassSkip};
 use super::naming::{generate_name_prefix, named_view, NamedView, ObjectNaming};
 use super::outcome::ActionResult;
 use super::status_writes::{status_after_pass, StatusInput, StatusWrites};
+use super::writes::{ObjectWrites, FIELD_MANAGER};
 
 /// The contract controller's options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ContractOptions {
     pub compare: SpecComparison,
+    /// POST and PUT, or server-side apply under [`FIELD_MANAGER`].
+    pub writes: ObjectWrites,
     pub naming: ObjectNaming,
     pub status_writes: StatusWrites,
     /// `RequeueAfter` while an object it finalized is still terminating.
@@ -391,23 +396,31 @@ impl ContractController {
             .flatten()
             .or_else(|| action.spec.clone())
             .unwrap_or(Json::Null);
-        Some(match action.kind {
-            ActionKind::Create => Request::Create {
-                generate_name: self
-                    .options
-                    .naming
-                    .generates_names()
-                    .then(|| generate_name_prefix(&name)),
+        let generates = self.options.naming.generates_names();
+        let apply = |name, force| Request::Apply {
+            name,
+            apply: Apply {
+                config: action.spec.clone().unwrap_or(Json::Null),
+                field_manager: FIELD_MANAGER.into(),
+                force,
+            },
+            owner_references: owners.clone(),
+        };
+        Some(match (action.kind, self.options.writes.applies()) {
+            (ActionKind::Create, Some(force)) if !generates => apply(name, force),
+            (ActionKind::Update, Some(force)) => apply(name, force),
+            (ActionKind::Create, _) => Request::Create {
+                generate_name: generates.then(|| generate_name_prefix(&name)),
                 name,
                 spec,
                 owner_references: owners,
             },
-            ActionKind::Update => Request::Update {
+            (ActionKind::Update, None) => Request::Update {
                 name,
                 spec,
                 resource_version: pass.read_versions.get(index).copied().flatten(),
             },
-            ActionKind::Finalize | ActionKind::Delete => Request::Delete { name },
+            (ActionKind::Finalize | ActionKind::Delete, _) => Request::Delete { name },
         })
     }
 

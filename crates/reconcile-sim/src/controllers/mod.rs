@@ -16,3 +16,4 @@ pub mod expectations;
 pub mod naming;
 pub(crate) mod outcome;
 pub mod status_writes;
+pub mod writes;

@@ -178,7 +178,12 @@ pub fn simulate(scenario: &SimScenario, config: &SimConfig) -> Timeline {
 pub fn simulate_custom_resources(scenario: &CustomResources, config: &SimConfig) -> Timeline {
     let mut simulation = Simulation::of_custom_resources(scenario, config.clone());
     while let Step::Reconcile(call) = simulation.step() {
-        let plan = controller_plan(config.compare, call.desired, call.observed, call.finalizers);
+        let plan = controller_plan(
+            config.comparison(),
+            call.desired,
+            call.observed,
+            call.finalizers,
+        );
         simulation.resume(plan);
     }
     simulation.into_timeline()

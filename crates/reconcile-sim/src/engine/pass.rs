@@ -10,6 +10,7 @@ use super::workers::Doing;
 use super::ReconcileCall;
 use super::{update_change, Engine, Key, Scheduled};
 use crate::apiserver::{ApiError, DeleteOptions, Update};
+use crate::control_plane::apply::ApplyOutcome;
 use crate::control_plane::cloud::CloudCall;
 use crate::control_plane::patch::patch_custom_resource;
 use crate::control_plane::status;
@@ -21,6 +22,7 @@ use crate::ownership::ObjectKey;
 use crate::status_writes::{PassKind, StatusWrites};
 use crate::workqueue::Millis;
 use crate::world::Change;
+use crate::writes::FIELD_MANAGER;
 use crate::{ActionOutcome, ActionResult, PassRecord, Trigger};
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
@@ -253,7 +255,7 @@ impl Engine {
         let failed = matches!(recorded.result, ActionResult::Failed { .. });
         let code = answer
             .as_ref()
-            .map_or_else(ApiError::code, |_| request.success_code());
+            .map_or_else(ApiError::code, |response| response.code);
         // The cloud answers after its own latency; the API server at once.
         let answered_at = match (&request, self.config.cloud) {
             (Request::Cloud { .. }, Some(cloud)) => {
@@ -501,6 +503,7 @@ impl Engine {
                 let owners = owner_references.clone();
                 self.world
                     .create_owned(&name, spec.clone(), Vec::new(), owners)?;
+                self.world.record_update(&name, None, FIELD_MANAGER);
                 (name, Some(Change::Added))
             }
             Request::Update {
@@ -513,12 +516,30 @@ impl Engine {
                     resource_version: *resource_version,
                     ..Update::default()
                 };
+                let before = self.world.observed.get(name).cloned();
                 let change = update_change(self.world.update(name, update)?);
+                self.world
+                    .record_update(name, before.as_ref(), FIELD_MANAGER);
                 (Arc::clone(name), change)
             }
             Request::Delete { name } => (Arc::clone(name), self.delete(name, at)?),
             Request::Patch { name, patch } => {
+                let before = self.world.observed.get(name).cloned();
                 let change = update_change(self.world.patch(name, patch)?);
+                self.world
+                    .record_update(name, before.as_ref(), FIELD_MANAGER);
+                (Arc::clone(name), change)
+            }
+            Request::Apply {
+                name,
+                apply,
+                owner_references,
+            } => {
+                let change = match self.world.apply(name, apply, owner_references)? {
+                    ApplyOutcome::Created => Some(Change::Added),
+                    ApplyOutcome::Updated => Some(Change::Updated),
+                    ApplyOutcome::Unchanged => None,
+                };
                 (Arc::clone(name), change)
             }
             Request::UpdateStatus {
@@ -550,7 +571,9 @@ impl Engine {
         let resource_version = returns_object
             .then(|| self.world.meta(&name).map(|m| m.resource_version))
             .flatten();
+        let created = change == Some(Change::Added);
         Ok(Response {
+            code: if created { 201 } else { 200 },
             name,
             written: change.is_some(),
             resource_version,
@@ -574,6 +597,7 @@ impl Engine {
         let written = self.cloud.state.call(call)?;
         let (CloudCall::Ensure { name } | CloudCall::Delete { name }) = call;
         Ok(Response {
+            code: 200,
             name: Arc::from(name.as_str()),
             written,
             resource_version: None,
@@ -597,6 +621,7 @@ impl Engine {
         }
         let custom_resource = self.world.get(&ObjectKey::CustomResource(Key::clone(name)));
         Response {
+            code: 200,
             name: Key::clone(name),
             written,
             resource_version: custom_resource.map(|cr| cr.meta.resource_version),

@@ -235,35 +235,74 @@ impl Engine {
 
     pub(super) fn other_writer_acts(&mut self, index: usize) {
         self.actors.scheduled_writers.remove(&index);
-        let writer = &self.config.other_writers[index];
+        let config = Rc::clone(&self.config);
+        let writer = &config.other_writers[index];
         if !writer_disagrees(&self.world, writer) {
             return;
         }
-        let Some(spec) = self.world.observed.get(&writer.object) else {
+        let Some(before) = self.world.observed.get(&writer.object).cloned() else {
             return;
         };
-        let mut spec = spec.clone();
-        spec.set_path(&writer.path, writer.value.clone());
-        let (name, object) = (writer.name.clone(), writer.object.clone());
-        let path = writer
-            .path
-            .iter()
-            .fold(reconcile_core::path::JsonPath::root(), |p, k| p.key(k))
-            .to_string();
-        if let Some(change) = self.world.write_spec(&object, spec) {
-            self.note(
-                self.now,
-                Happening::OtherWriterWrote {
-                    writer: name.clone(),
+        let object = writer.object.clone();
+        let written = match writer.writes.applies() {
+            None => {
+                let mut spec = before.clone();
+                spec.set_path(&writer.path, writer.value.clone());
+                let change = self.world.write_spec(&object, spec);
+                self.world
+                    .record_update(&object, Some(&before), &writer.name);
+                Ok(change)
+            }
+            Some(force) => self.other_writer_applies(writer, &before, force),
+        };
+        match written {
+            Ok(Some(change)) => {
+                let path = writer
+                    .path
+                    .iter()
+                    .fold(reconcile_core::path::JsonPath::root(), |p, k| p.key(k))
+                    .to_string();
+                let what = Happening::OtherWriterWrote {
+                    writer: writer.name.clone(),
                     object: object.clone(),
                     path,
                     value: writer.value.clone(),
-                },
-            );
-            self.actors.last_other_writer.insert(object.clone(), name);
-            self.watch.other_writes += 1;
-            self.watch_event(self.now, &object, change);
+                };
+                self.note(self.now, what);
+                self.actors
+                    .last_other_writer
+                    .insert(object.clone(), writer.name.clone());
+                self.watch.other_writes += 1;
+                self.watch_event(self.now, &object, change);
+            }
+            Ok(None) => {}
+            Err(error) => {
+                let reason = error.to_string();
+                self.note(self.now, Happening::Rejected { object, reason });
+            }
         }
+    }
+
+    /// A server-side apply of the writer's one field, under its name.
+    fn other_writer_applies(
+        &mut self,
+        writer: &crate::OtherWriter,
+        live: &reconcile_core::json::Json,
+        force: bool,
+    ) -> Result<Option<Change>, ApiError> {
+        let mut config = crate::apply::skeleton(live);
+        config.set_path(&writer.path, writer.value.clone());
+        let apply = crate::apply::Apply {
+            config,
+            field_manager: writer.name.as_str().into(),
+            force,
+        };
+        let name: std::sync::Arc<str> = writer.object.as_str().into();
+        let owners = crate::ownership::OwnerRefs::default();
+        Ok(match self.world.apply(&name, &apply, &owners)? {
+            crate::apply::ApplyOutcome::Unchanged => None,
+            _ => Some(Change::Updated),
+        })
     }
 }
 

@@ -164,7 +164,7 @@ impl Simulation {
             final_world: engine.world,
             events: engine.event_log,
             actor_events: engine.actor_events,
-            compare: engine.config.compare,
+            compare: engine.config.comparison(),
             naming: engine.config.naming,
         }
     }

@@ -116,7 +116,7 @@ impl Engine {
     fn remaining(&self, key: &Key, desired: &Resources) -> Vec<Action> {
         let listed = self.listed_by(key);
         let (observed, finalizers) = controller_observed(self.config.naming, desired, &listed);
-        controller_plan(self.config.compare, desired, &observed, &finalizers)
+        controller_plan(self.config.comparison(), desired, &observed, &finalizers)
     }
 
     /// What the controller of custom resource `key` lists of the store.
@@ -165,7 +165,7 @@ impl Engine {
         if self.world.custom_resource_live(key) {
             let listed = self.listed_by(key);
             let (observed, finalizers) = controller_observed(self.config.naming, desired, &listed);
-            let compare = self.config.compare;
+            let compare = self.config.comparison();
             return external + controller_out_of_sync(compare, desired, &observed, &finalizers);
         }
         let custom_resource = self.world.get(&ObjectKey::CustomResource(Key::clone(key)));

@@ -123,7 +123,7 @@ pub const MAX_WORKERS: usize = 64;
 /// its serialization, so they never drift). A list rather than the names of
 /// the serialized defaults: serializing settings in a second place costs the
 /// page its own copy of the serializer.
-pub const OPTION_NAMES: [&str; 28] = [
+pub const OPTION_NAMES: [&str; 29] = [
     "seed",
     "maxPasses",
     "failureRate",
@@ -143,6 +143,7 @@ pub const OPTION_NAMES: [&str; 28] = [
     "requeueWhileTerminatingMs",
     "queue",
     "compare",
+    "writes",
     "terminating",
     "naming",
     "statusWrites",

@@ -13,6 +13,7 @@ use crate::controllers::contract::ContractOptions;
 use crate::naming::ObjectNaming;
 use crate::status_writes::StatusWrites;
 use crate::workqueue::{BackoffPolicy, Millis, QueueModel};
+use crate::writes::ObjectWrites;
 
 /// Everything that shapes a run besides the scenario. Missing fields take
 /// their defaults when deserialized, so old share links keep working.
@@ -64,6 +65,10 @@ pub struct SimConfig {
     /// (the contract), or only the fields it sets (beyond the contract;
     /// see [`comparison`]).
     pub compare: SpecComparison,
+    /// How the controller writes objects: POST and PUT (the contract), or
+    /// server-side apply, with or without force (beyond the contract; see
+    /// [`crate::writes`]). An applier compares only the fields it sets.
+    pub writes: ObjectWrites,
     /// Observed objects that are terminating at the start: their manifests
     /// have a `metadata.deletionTimestamp`. This goes beyond the seed
     /// contract, whose documents cannot say so; an object here with no
@@ -130,10 +135,17 @@ impl Default for CloudSettings {
 }
 
 impl SimConfig {
+    /// What the controller compares: `compare`, or the fields it sets when
+    /// it applies.
+    pub fn comparison(&self) -> SpecComparison {
+        self.writes.comparison(self.compare)
+    }
+
     /// The settings that are the contract controller's options.
     pub fn contract_options(&self) -> ContractOptions {
         ContractOptions {
-            compare: self.compare,
+            compare: self.comparison(),
+            writes: self.writes,
             naming: self.naming,
             status_writes: self.status_writes,
             requeue_while_terminating_ms: self.requeue_while_terminating_ms,
@@ -165,6 +177,7 @@ impl Default for SimConfig {
             requeue_while_terminating_ms: None,
             queue: QueueModel::ClientGo,
             compare: SpecComparison::WholeSpec,
+            writes: ObjectWrites::Update,
             terminating: Vec::new(),
             naming: ObjectNaming::Deterministic,
             status_writes: StatusWrites::None,
@@ -422,6 +435,16 @@ pub struct OtherWriter {
     pub path: Vec<String>,
     pub value: Json,
     pub reaction_ms: Millis,
+    /// How it writes: a PUT (the default), recorded as an `Update` manager
+    /// under its name, or server-side apply of that one field under its
+    /// name (`force-apply` takes it from whoever owns it).
+    #[serde(default, skip_serializing_if = "is_update")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<ObjectWrites>", optional))]
+    pub writes: ObjectWrites,
+}
+
+fn is_update(writes: &ObjectWrites) -> bool {
+    *writes == ObjectWrites::Update
 }
 
 /// Resources (de)serialize as a plain `{name: spec}` object.

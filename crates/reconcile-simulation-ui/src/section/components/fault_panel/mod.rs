@@ -12,6 +12,7 @@ mod finalizer_owners;
 mod naming;
 mod requeue;
 mod status_writes;
+mod writes;
 
 use reconcile_sim::SimConfig;
 use web_sys::HtmlInputElement;
@@ -28,6 +29,7 @@ use finalizer_owners::FinalizerOwners;
 use naming::Naming;
 use requeue::{Requeue, WorkQueue};
 use status_writes::StatusWritesField;
+use writes::Writes;
 
 #[derive(Properties, PartialEq)]
 pub struct FaultPanelProps {
@@ -90,6 +92,7 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                 <AnotherActor run={run.clone()} {position} on_change={on_change.clone()} />
                 <ControllerApi config={config.clone()} on_change={on_change.clone()} />
                 <Compare config={config.clone()} on_change={on_change.clone()} />
+                <Writes config={config.clone()} on_change={on_change.clone()} />
                 <FinalizerOwners run={run.clone()} {position} on_change={on_change.clone()} />
                 <cloud::Cloud config={config.clone()} on_change={on_change.clone()} />
                 <details class="advanced-settings">
