@@ -282,3 +282,88 @@ fn the_workers_option_is_checked() {
     let config = reconcile_sim::parse_options(r#"{"workers": 4}"#).expect("four");
     assert_eq!(config.workers, 4);
 }
+
+/// client-go's `DefaultControllerRateLimiter` is the larger of a per-item
+/// exponential delay and one token bucket for every key (10 qps, burst 100):
+/// with many keys failing at once, the bucket binds and spaces them 100 ms apart.
+#[test]
+fn many_failing_keys_share_client_go_s_bucket() {
+    let config = SimConfig {
+        failure_rate: 1.0,
+        max_passes: 300,
+        ..with_workers(4)
+    };
+    let timeline = simulate_custom_resources(&many(150, 1), &config);
+    let delays: Vec<(u32, u64)> = timeline
+        .passes
+        .iter()
+        .filter_map(|pass| {
+            let failed = pass
+                .actions
+                .iter()
+                .find_map(|outcome| match outcome.result {
+                    reconcile_sim::ActionResult::Failed { requeued_at, .. } => Some(requeued_at),
+                    _ => None,
+                })?;
+            let failures = match pass.trigger {
+                reconcile_sim::Trigger::Requeue { failures } => failures,
+                _ => 0,
+            };
+            Some((failures, failed.saturating_sub(pass.finished_at)))
+        })
+        .collect();
+    // The first 100 take a token at once: the per-item 5 ms.
+    assert!(
+        delays[..100].iter().all(|&(_, delay)| delay == 5),
+        "{:?}",
+        &delays[..100]
+    );
+    // Then the bucket (what refilled while they ran aside): each later
+    // failure waits for its own token, about 100 ms after the last.
+    let first_failures: Vec<u64> = delays[100..150].iter().map(|&(_, d)| d).collect();
+    let waited = first_failures.iter().filter(|&&d| d > 5).count();
+    assert!(waited >= 45, "{first_failures:?}");
+    assert!(
+        first_failures.windows(2).all(|w| w[1] >= w[0]),
+        "{first_failures:?}"
+    );
+    assert!(
+        *first_failures.last().expect("50") >= 4_000,
+        "{first_failures:?}"
+    );
+}
+
+/// The work queue is first in, first out: a key that keeps failing waits
+/// its backoff behind the others, so it never starves them.
+#[test]
+fn a_failing_key_does_not_starve_the_others() {
+    let mut entries: Vec<CustomResourceScenario> = (0..5)
+        .map(|i| {
+            entry(
+                &format!("ok-{i}"),
+                &format!(r#"{{"ok-{i}-0": {{}}}}"#),
+                "{}",
+            )
+        })
+        .collect();
+    // A name the API server refuses: its CREATE fails every time.
+    entries.insert(0, entry("bad", r#"{"Bad_Name": {}}"#, "{}"));
+    let scenario = CustomResources::new(entries).expect("unique names");
+    let timeline = simulate_custom_resources(&scenario, &with_workers(1));
+    for i in 0..5 {
+        let name = format!("ok-{i}-0");
+        assert!(
+            timeline.final_world.observed.contains(&name),
+            "{name} was created"
+        );
+    }
+    let first_ok = timeline
+        .passes
+        .iter()
+        .position(|p| p.custom_resource.starts_with("ok-"));
+    assert_eq!(
+        first_ok,
+        Some(1),
+        "the next key runs right after the failing one"
+    );
+}

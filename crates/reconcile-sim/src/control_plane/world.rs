@@ -39,6 +39,11 @@ pub struct World {
     pub(crate) last_resource_version: u64,
     #[serde(skip)]
     fingerprint: u64,
+    /// The part of `fingerprint` of the objects each custom resource
+    /// controls, by its name; `None`'s is the objects no custom resource
+    /// controls. Tells whose objects changed without looking at them.
+    #[serde(skip)]
+    owned_fingerprints: SortedMap<Option<Arc<str>>, u64>,
     /// The custom resource's key space (see [`crate::ownership`]), absent
     /// from a store built without one: its metadata, under its name.
     #[serde(rename = "customResource", skip_serializing_if = "Option::is_none")]
@@ -109,6 +114,7 @@ impl World {
                 .as_ref()
                 .map_or(0, |cr| cr.last_resource_version),
             fingerprint: 0,
+            owned_fingerprints: SortedMap::new(),
             custom_resource,
         };
         // The starting objects were created one by one, in name order.
@@ -130,12 +136,20 @@ impl World {
                 }
             }
         }
-        world.fingerprint = world
-            .observed
-            .names()
-            .filter_map(|name| world.object_hash(name))
-            .fold(0, u64::wrapping_add);
+        world.hash_all();
         world
+    }
+
+    /// Computes the fingerprints from every object (they were empty).
+    fn hash_all(&mut self) {
+        let names: Vec<Arc<str>> = self.meta.keys().cloned().collect();
+        for name in names {
+            let hash = self.object_hash(&name).unwrap_or(0);
+            self.fingerprint = self.fingerprint.wrapping_add(hash);
+            let owner = self.controlling(&name);
+            let sum = self.owned_fingerprints.entry(owner).or_insert(0);
+            *sum = sum.wrapping_add(hash);
+        }
     }
 
     /// The metadata of an existing object.
@@ -389,10 +403,36 @@ impl World {
     /// before the change comes out, its hash after goes in.
     fn rehashing<T>(&mut self, name: &str, change: impl FnOnce(&mut Self) -> T) -> T {
         let old = self.object_hash(name).unwrap_or(0);
+        let old_owner = self.controlling(name);
         let result = change(self);
         let new = self.object_hash(name).unwrap_or(0);
         self.fingerprint = self.fingerprint.wrapping_sub(old).wrapping_add(new);
+        let new_owner = self.controlling(name);
+        let owned = &mut self.owned_fingerprints;
+        let sum = owned.entry(old_owner).or_insert(0);
+        *sum = sum.wrapping_sub(old);
+        let sum = owned.entry(new_owner).or_insert(0);
+        *sum = sum.wrapping_add(new);
         result
+    }
+
+    /// The custom resource `name`'s controller reference names.
+    fn controlling(&self, name: &str) -> Option<Arc<str>> {
+        let refs = &self.meta.get(name)?.owner_references;
+        refs.controlling_custom_resource().cloned()
+    }
+
+    /// A hash of what custom resource `name`'s controller lists: the
+    /// objects it controls, those no one controls, and itself. Equal
+    /// stamps, equal lists (up to a 64-bit collision).
+    pub fn owned_stamp(&self, name: &str) -> u64 {
+        let of = |key: Option<Arc<str>>| self.owned_fingerprints.get(&key).copied().unwrap_or(0);
+        let itself = self
+            .custom_resource
+            .as_ref()
+            .and_then(|space| space.object_hash(name))
+            .unwrap_or(0);
+        of(Some(Arc::from(name))) ^ of(None).rotate_left(21) ^ itself.rotate_left(42)
     }
 }
 
@@ -525,6 +565,7 @@ impl World {
             meta: SortedMap::new(),
             last_resource_version: self.last_resource_version,
             fingerprint: 0,
+            owned_fingerprints: SortedMap::new(),
             custom_resource: self.custom_resource.clone(),
         };
         for (object, meta) in self.meta.iter() {
@@ -545,11 +586,7 @@ impl World {
             }
             owned.meta.insert(Arc::clone(object), meta.clone());
         }
-        owned.fingerprint = owned
-            .observed
-            .names()
-            .filter_map(|object| owned.object_hash(object))
-            .fold(0, u64::wrapping_add);
+        owned.hash_all();
         Some(owned)
     }
 

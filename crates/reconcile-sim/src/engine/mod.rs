@@ -307,6 +307,9 @@ struct Engine {
     triggers: requeue::Triggers,
     /// The controller's workers and the passes they run.
     workers: workers::Workers,
+    /// Each key's out-of-sync count, with the stamp of what it counted
+    /// (`World::owned_stamp`): a pass recounts only the keys it changed.
+    out_of_sync_memo: std::cell::RefCell<SortedMap<Key, (u64, usize)>>,
     /// The controller process's incarnation: 0 at start, bumped by each crash.
     /// Timers and in-flight events of an older incarnation are void.
     incarnation: u64,
@@ -382,6 +385,7 @@ impl Engine {
             wake_at: None,
             triggers: requeue::Triggers::default(),
             workers: workers::Workers::new(config.workers, 0),
+            out_of_sync_memo: std::cell::RefCell::default(),
             incarnation: 0,
             down: false,
             listed: false,

@@ -141,6 +141,7 @@ impl Engine {
                     "not found; nothing changed".to_owned()
                 } else {
                     self.desired.insert(Key::clone(&scripted), desired.clone());
+                    self.out_of_sync_memo.borrow_mut().remove(&scripted);
                     self.desired_hash = desired_hash(&self.desired);
                     self.custom_resource_event(now, &scripted, Change::Updated, dropped);
                     if dropped {

@@ -154,10 +154,24 @@ impl Engine {
     /// dependents, orphan keeps them without the reference) and it is
     /// gone; what is left counts.
     pub(super) fn out_of_sync(&self) -> usize {
-        self.desired
-            .iter()
-            .map(|(key, desired)| self.out_of_sync_of(key, desired))
-            .sum()
+        let mut memo = self.out_of_sync_memo.borrow_mut();
+        let mut sum = 0;
+        for (key, desired) in self.desired.iter() {
+            // A key's count changes only with what its controller lists,
+            // its load balancer, or its spec (which clears its entry).
+            let load_balancer = self.cloud.state.has(&load_balancer_of(key));
+            let stamp = self.world.owned_stamp(key) ^ u64::from(load_balancer);
+            let count = match memo.get(key) {
+                Some(&(seen, count)) if seen == stamp => count,
+                _ => {
+                    let count = self.out_of_sync_of(key, desired);
+                    memo.insert(Key::clone(key), (stamp, count));
+                    count
+                }
+            };
+            sum += count;
+        }
+        sum
     }
 
     fn out_of_sync_of(&self, key: &Key, desired: &Resources) -> usize {
