@@ -12,7 +12,8 @@
 //! again, so the loop runs until a pass finds nothing to do. The parts:
 //! [`crate::apiserver`] (the store and its rules), `engine::informer` (cache, watch
 //! breaks and re-lists, resync), [`crate::workqueue`] (client-go's queue and rate
-//! limiters), `engine::requeue` (responses → result → queue, as
+//! limiters), `engine::workers` (`MaxConcurrentReconciles`), `engine::answers`
+//! (the API server's and the cloud's answers), `engine::requeue` (responses → result → queue, as
 //! controller-runtime's `reconcileHandler`), `engine::owners` (finalizer
 //! owners), `engine::script` (other actors), `engine::gc` (the garbage
 //! collector), [`crate::ownership`] (ownerReferences, the custom resource's key
@@ -113,6 +114,7 @@
 //!   schedule later (a resync, requeue, restart, watch event...) never
 //!   happens, and a pass still running then ends there.
 
+mod answers;
 mod cloud;
 mod gc;
 mod informer;

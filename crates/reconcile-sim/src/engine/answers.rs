@@ -1,0 +1,181 @@
+//! The answers a controller's requests get: the API server's (after the
+//! failure rate's transient 503), and the cloud's. A write raises its
+//! watch event here.
+
+use std::sync::Arc;
+
+use super::{update_change, Engine, Key};
+use crate::apiserver::{ApiError, DeleteOptions, Update};
+use crate::control_plane::apply::ApplyOutcome;
+use crate::control_plane::cloud::CloudCall;
+use crate::control_plane::patch::patch_custom_resource;
+use crate::control_plane::status;
+use crate::controllers::client::{Answer, Request, Response};
+use crate::ownership::ObjectKey;
+use crate::workqueue::Millis;
+use crate::world::Change;
+use crate::writes::FIELD_MANAGER;
+use reconcile_core::json::Json;
+use reconcile_core::model::Resources;
+
+impl Engine {
+    /// The server's answer to a request, unless it fails transiently first
+    /// (the failure rate, drawn per request).
+    pub(super) fn respond(&mut self, request: &Request) -> Answer {
+        if self.failures_rng.chance(self.config.failure_rate) {
+            return Err(ApiError::Unavailable);
+        }
+        self.perform(request)
+    }
+
+    /// The API server answers `request`; a write raises a watch event.
+    /// FINALIZE and DELETE are both a DELETE request: the server decides
+    /// from the finalizers whether the object goes or starts terminating.
+    fn perform(&mut self, request: &Request) -> Answer {
+        let at = self.now;
+        let (name, change) = match request {
+            Request::Create {
+                name,
+                generate_name,
+                spec,
+                owner_references,
+            } => {
+                // The API server names it (`Store.create`), when asked to.
+                let name = match generate_name {
+                    Some(prefix) => self.generated_name(prefix),
+                    None => Arc::clone(name),
+                };
+                let owners = owner_references.clone();
+                self.world
+                    .create_owned(&name, spec.clone(), Vec::new(), owners)?;
+                self.world.record_update(&name, None, FIELD_MANAGER);
+                (name, Some(Change::Added))
+            }
+            Request::Update {
+                name,
+                spec,
+                resource_version,
+            } => {
+                let update = Update {
+                    spec: Some(spec.clone()),
+                    resource_version: *resource_version,
+                    ..Update::default()
+                };
+                let before = self.world.observed.get(name).cloned();
+                let change = update_change(self.world.update(name, update)?);
+                self.world
+                    .record_update(name, before.as_ref(), FIELD_MANAGER);
+                (Arc::clone(name), change)
+            }
+            Request::Delete { name } => (Arc::clone(name), self.delete(name, at)?),
+            Request::Patch { name, patch } => {
+                let before = self.world.observed.get(name).cloned();
+                let change = update_change(self.world.patch(name, patch)?);
+                self.world
+                    .record_update(name, before.as_ref(), FIELD_MANAGER);
+                (Arc::clone(name), change)
+            }
+            Request::Apply {
+                name,
+                apply,
+                owner_references,
+            } => {
+                let change = match self.world.apply(name, apply, owner_references)? {
+                    ApplyOutcome::Created => Some(Change::Added),
+                    ApplyOutcome::Updated => Some(Change::Updated),
+                    ApplyOutcome::Unchanged => None,
+                };
+                (Arc::clone(name), change)
+            }
+            Request::UpdateStatus {
+                name,
+                status,
+                resource_version,
+            } => {
+                let version = Some(*resource_version);
+                let outcome = status::write_status(&mut self.world, name, status.clone(), version)?;
+                return Ok(self.custom_resource_written(name, outcome));
+            }
+            Request::PatchStatus { name, patch } => {
+                let desired = self.desired_json(name);
+                let outcome = status::patch_status(&mut self.world, name, &desired, patch)?;
+                return Ok(self.custom_resource_written(name, outcome));
+            }
+            Request::PatchCustomResource { name, patch } => {
+                let desired = self.desired_json(name);
+                let outcome = patch_custom_resource(&mut self.world, name, &desired, patch)?;
+                return Ok(self.custom_resource_written(name, outcome));
+            }
+            Request::Cloud { call } => return self.call_cloud(call),
+        };
+        if let Some(change) = change {
+            self.watch.controller_writes += 1;
+            self.watch_event(at, &name, change);
+        }
+        let returns_object = !matches!(request, Request::Delete { .. });
+        let resource_version = returns_object
+            .then(|| self.world.meta(&name).map(|m| m.resource_version))
+            .flatten();
+        let created = change == Some(Change::Added);
+        Ok(Response {
+            code: if created { 201 } else { 200 },
+            name,
+            written: change.is_some(),
+            resource_version,
+        })
+    }
+
+    /// The desired document as custom resource `name`'s spec.
+    fn desired_json(&self, name: &str) -> Json {
+        let desired = self.desired.get(name).map(Resources::iter);
+        let entries = desired.into_iter().flatten();
+        Json::object(entries.map(|(n, spec)| (n.into(), spec.clone())).collect())
+    }
+
+    /// A call to the cloud: a transient failure first (its own rate), then
+    /// the cloud's answer. Not an API request: no watch event follows.
+    fn call_cloud(&mut self, call: &CloudCall) -> Answer {
+        let rate = self.config.cloud.map_or(0.0, |cloud| cloud.failure_rate);
+        if self.cloud.failures.chance(rate) {
+            return Err(ApiError::Unavailable);
+        }
+        let written = self.cloud.state.call(call)?;
+        let (CloudCall::Ensure { name } | CloudCall::Delete { name }) = call;
+        Ok(Response {
+            code: 200,
+            name: Arc::from(name.as_str()),
+            written,
+            resource_version: None,
+        })
+    }
+
+    /// A write to `/status` raises the custom resource's watch event.
+    /// A write to custom resource `name` raises its watch event: an
+    /// update, or its delete when the write removed its last finalizer.
+    fn custom_resource_written(
+        &mut self,
+        name: &Key,
+        outcome: crate::apiserver::UpdateOutcome,
+    ) -> Response {
+        let change = update_change(outcome);
+        let written = change.is_some();
+        if let Some(change) = change {
+            self.watch.controller_writes += 1;
+            let breaks = self.drops_rng.chance(self.config.watch_break_rate);
+            self.custom_resource_event(self.now, name, change, breaks);
+        }
+        let custom_resource = self.world.get(&ObjectKey::CustomResource(Key::clone(name)));
+        Response {
+            code: 200,
+            name: Key::clone(name),
+            written,
+            resource_version: custom_resource.map(|cr| cr.meta.resource_version),
+        }
+    }
+
+    /// A DELETE request of an object with the default propagation.
+    pub(super) fn delete(&mut self, name: &str, at: Millis) -> Result<Option<Change>, ApiError> {
+        let key = ObjectKey::Object(Arc::from(name));
+        self.delete_key(&key, &DeleteOptions::default(), at)
+    }
+}
