@@ -5,7 +5,7 @@
 //! # Expected flow
 //! At t = 0 the controller's informer lists the custom resource and the
 //! objects it owns into its cache, and queues the custom resource's key. Each
-//! time the single worker takes the key it runs one **pass**: `reconcile` on
+//! time a worker takes the key it runs one **pass**: `reconcile` on
 //! the informer's cache (never on the API server's store), then each action
 //! as its own API request, `action_ms` apart. Every write produces a watch
 //! event, which reaches the cache `watch_latency_ms` later and queues the key
@@ -87,7 +87,8 @@
 //!   synthesizes the deletes it missed. Real watches rarely break this often.
 //! - `world_after` is the store when the pass ended; of the cache only its
 //!   differences from the store are recorded (`cache_lag`).
-//! - There is one controller key (the custom resource); backoff is per key.
+//! - Each custom resource is a key; backoff is per key, client-go's token
+//!   bucket shared by all. `workers` run passes of different keys at once.
 //! - A failing action ends the pass (the idiomatic `return err`); the rest are
 //!   not attempted and the key is requeued with backoff.
 //! - While the controller is down after a crash, events reach nobody; the
