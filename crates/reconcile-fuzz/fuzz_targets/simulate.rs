@@ -104,7 +104,7 @@ fn check_timeline(scenario: &Scenario, config: &SimConfig, timeline: &Timeline) 
                 // Through the names the controller gives its objects.
                 let (observed, finalizers) = controller_observed(config.naming, &desired, world);
                 assert_eq!(
-                    controller_out_of_sync(config.compare, &desired, &observed, &finalizers),
+                    controller_out_of_sync(config.comparison(), &desired, &observed, &finalizers),
                     0,
                     "converged, but the final world is out of sync"
                 );

@@ -367,3 +367,23 @@ fn a_failing_key_does_not_starve_the_others() {
         "the next key runs right after the failing one"
     );
 }
+
+/// A pass that runs to the end of simulated time, a short resync period,
+/// idle workers: the ticks a busy worker makes useless are skipped, or
+/// the run takes 10^16 of them (found by the `simulate` fuzz target).
+#[test]
+fn a_pass_that_never_ends_costs_no_resync_ticks() {
+    let slow = |workers, period| SimConfig {
+        action_ms: u64::MAX,
+        resync_period_ms: Some(period),
+        ..with_workers(workers)
+    };
+    let one = many(1, 2);
+    for workers in 1..=3 {
+        let timeline = simulate_custom_resources(&one, &slow(workers, 314));
+        assert!(!timeline.passes.is_empty(), "{workers} workers");
+    }
+    // Two keys, one worker: no worker is free while it runs.
+    let timeline = simulate_custom_resources(&many(2, 2), &slow(1, 1));
+    assert!(!timeline.passes.is_empty());
+}

@@ -1840,7 +1840,7 @@ fn each_preset_reaches_its_verdict() {
         {
             assert!(
                 controller_plan(
-                    config.compare,
+                    config.comparison(),
                     &final_desired(&timeline, &config),
                     &timeline.final_world.observed,
                     &timeline.final_world.finalizers
@@ -2667,7 +2667,7 @@ proptest! {
             let counts = [false, true].map(|inclusive| {
                 let desired = desired_at(&timeline, pass.finished_at, inclusive);
                 let (observed, finalizers) = controller_observed(config.naming, &desired, &pass.world_after);
-                controller_out_of_sync(config.compare, &desired, &observed, &finalizers)
+                controller_out_of_sync(config.comparison(), &desired, &observed, &finalizers)
             });
             // The cloud adds its finalizer and load balancer, which the store does not show.
             let external = if config.cloud.is_some() { 0..=2 } else { 0..=0 };

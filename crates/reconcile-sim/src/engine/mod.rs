@@ -538,7 +538,7 @@ impl Engine {
             let period = self.informer.resync_period(period);
             let ticks = self
                 .workers
-                .first_free_at()
+                .hold_every_key_until(self.desired.len())
                 .saturating_sub(from)
                 .div_ceil(period)
                 .max(1);

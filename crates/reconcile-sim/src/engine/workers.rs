@@ -85,10 +85,24 @@ impl Workers {
             })
     }
 
-    /// When the first worker is free: a resync tick before then finds
-    /// every worker busy.
-    pub(super) fn first_free_at(&self) -> Millis {
-        self.0.iter().map(|slot| slot.free_at).min().unwrap_or(0)
+    /// Until when resync ticks are skipped: while the busy workers hold
+    /// every one of the run's `keys` (each a different one), or no worker
+    /// is free, a tick only marks keys dirty or queued, which the first
+    /// tick after a worker frees does too. Without the skip, a long pass
+    /// under a short period costs millions of ticks. 0: no skip.
+    pub(super) fn hold_every_key_until(&self, keys: usize) -> Millis {
+        let busy = self
+            .0
+            .iter()
+            .filter(|slot| !matches!(slot.doing, Doing::Nothing));
+        let (count, first_free) = busy.fold((0, Millis::MAX), |(count, first), slot| {
+            (count + 1, first.min(slot.free_at))
+        });
+        if count > 0 && (count >= keys || count == self.0.len()) {
+            first_free
+        } else {
+            0
+        }
     }
 
     /// A crash: every worker is gone with the process; all are free at `at`.

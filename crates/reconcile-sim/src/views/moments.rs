@@ -60,7 +60,7 @@ impl PassViews {
             let Step::Reconcile(call) = self.run.step() else {
                 return None;
             };
-            let compare = self.config.compare;
+            let compare = self.config.comparison();
             if call.pass == pass {
                 return Some(Scenario {
                     desired: call.desired.clone(),
@@ -124,7 +124,7 @@ pub fn next_plan_view(
     }
     let desired = timeline.desired_at(moment);
     let (named, finalizers) = controller_observed(views.config.naming, &desired, world);
-    let observed = compared(views.config.compare, &desired, &named).into_owned();
+    let observed = compared(views.config.comparison(), &desired, &named).into_owned();
     let view = Scenario {
         desired,
         observed,

@@ -239,7 +239,7 @@ impl PictureReplay {
                 }
                 crate::engine::Probed::Reconcile(call) => {
                     let plan = controller_plan(
-                        self.config.compare,
+                        self.config.comparison(),
                         call.desired,
                         call.observed,
                         call.finalizers,

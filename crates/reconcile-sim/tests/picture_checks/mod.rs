@@ -120,11 +120,11 @@ fn check_event(scenario: &SimScenario, config: &SimConfig, timeline: &Timeline, 
                 controller_observed(config.naming, &view.desired, &picture.cache);
             let planned: Vec<_> = plan.iter().map(|o| o.action.clone()).collect();
             assert_eq!(
-                controller_plan(config.compare, &view.desired, &observed, &finalizers),
+                controller_plan(config.comparison(), &view.desired, &observed, &finalizers),
                 planned,
                 "pass {pass}'s plan comes from the cache pictured"
             );
-            if config.compare == SpecComparison::WholeSpec {
+            if config.comparison() == SpecComparison::WholeSpec {
                 assert_eq!(*observed, view.observed, "pass {pass} read the cache");
                 assert_eq!(Some(&*finalizers), view.finalizers.as_ref());
             }
