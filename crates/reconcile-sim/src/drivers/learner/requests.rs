@@ -1,7 +1,7 @@
 //! From a learner's call to what answers it: the cache, or one request to
 //! the API server. Start at [`plan`].
 //!
-//! Reads follow controller-runtime's cached client (`pkg/cache`,
+//! Reads follow controller-runtime's cached client (`pkg/cache/internal/cache_reader.go`,
 //! `CacheReader.Get` and `List`): a missing object is 404 NotFound, built
 //! by `apierrors.NewNotFound`, and no request is made. Writes become the
 //! engine's own [`Request`]s, so the API server answers them as it answers
