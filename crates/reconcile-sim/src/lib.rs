@@ -31,9 +31,9 @@ pub use control_plane::{
     pods, reflector_backoff, rng, sorted, status, typed_value, watch_cache, workqueue, world,
 };
 pub use controllers::{
-    client, comparison, contract, controller, expectations, naming, status_writes, writes,
+    client, comparison, contract, controller, driven, expectations, naming, status_writes, writes,
 };
-pub use drivers::own_reconcile;
+pub use drivers::{learner, own_reconcile};
 pub use run::custom_resources::{CustomResourceScenario, CustomResources, CustomResourcesError};
 pub use run::scenario_text::{parse_sim_scenario, CustomResourceEntry, CustomResourcesScenario};
 pub use run::{events, options};
@@ -46,8 +46,8 @@ pub use controllers::outcome::{ActionOutcome, ActionResult};
 #[cfg(feature = "level-edge")]
 pub use drivers::edge::{compare_level_edge, EdgeStep, LevelEdge};
 pub use engine::{
-    simulate, simulate_custom_resources, NewController, ReconcileCall, ResumeError, Simulation,
-    Step,
+    simulate, simulate_custom_resources, Driven, NewController, ReconcileCall, ResumeError,
+    Simulation, Step,
 };
 pub use expectations::PassSkip;
 pub use naming::ObjectNaming;

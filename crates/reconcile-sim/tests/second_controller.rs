@@ -161,7 +161,9 @@ impl Controller for OneAtATime {
 
     fn result(&mut self, _worker: Worker) -> Returned {
         Returned {
-            error: self.failed,
+            error: self
+                .failed
+                .then_some(reconcile_sim::client::ReconcileError::Transient),
             requeue_after: self.next.is_some().then_some(REQUEUE_AFTER_MS),
         }
     }

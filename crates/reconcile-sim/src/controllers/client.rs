@@ -30,7 +30,7 @@ pub use crate::control_plane::names::{ALPHABET, RANDOM_LENGTH};
 pub use crate::control_plane::ownership::{ObjectKey, OwnerRefs};
 pub use crate::control_plane::patch::{Patch, PatchType};
 pub use crate::control_plane::sorted::SortedMap;
-pub use crate::control_plane::workqueue::Millis;
+pub use crate::control_plane::workqueue::{Millis, ReconcileError};
 pub use crate::control_plane::world::{ObjectMeta, ObjectState, World as Cache};
 
 /// What a controller may read during one step: the informer's cache, the
@@ -136,6 +136,9 @@ pub enum Request {
     PatchCustomResource { name: Arc<str>, patch: Patch },
     /// A call to the cloud, the external system (not the API server).
     Cloud { call: CloudCall },
+    /// GET from the API server, not the cache (controller-runtime's
+    /// `APIReader`): a live read, which costs a request.
+    Get { key: ObjectKey },
 }
 
 impl Request {
@@ -152,7 +155,8 @@ impl Request {
             Request::UpdateStatus { .. }
             | Request::PatchStatus { .. }
             | Request::PatchCustomResource { .. }
-            | Request::Cloud { .. } => None,
+            | Request::Cloud { .. }
+            | Request::Get { .. } => None,
         }
     }
 }

@@ -33,7 +33,8 @@ use reconcile_core::reconcile::{Action, ActionKind};
 
 use super::client::{
     load_balancer_of, Answer, ApiError, Apply, Cache, Client, CloudCall, ConsistencyStore, Millis,
-    ObjectKey, ObjectState, OwnerRefs, Patch, Request, SortedMap, WatchedKind, CLOUD_FINALIZER,
+    ObjectKey, ObjectState, OwnerRefs, Patch, ReconcileError, Request, SortedMap, WatchedKind,
+    CLOUD_FINALIZER,
 };
 use super::comparison::{update_spec, SpecComparison};
 use super::controller::{Controller, PlanInput, Planned, Recorded, Returned, Sent, Start, Worker};
@@ -626,7 +627,7 @@ impl Controller for ContractController {
                 )
         });
         Returned {
-            error: pass.failed,
+            error: pass.failed.then_some(ReconcileError::Transient),
             requeue_after: self
                 .options
                 .requeue_while_terminating_ms

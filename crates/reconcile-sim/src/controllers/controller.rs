@@ -14,7 +14,7 @@ use std::sync::Arc;
 use reconcile_core::model::{Finalizers, Resources};
 use reconcile_core::reconcile::Action;
 
-use super::client::{Answer, Client, Millis, ObjectState, Request};
+use super::client::{Answer, Client, Millis, ObjectState, ReconcileError, Request};
 use super::expectations::PassSkip;
 use super::outcome::ActionResult;
 
@@ -52,6 +52,14 @@ pub trait Controller {
     /// The informer's event handler sees `state` added, from a watch event
     /// or a list.
     fn on_added(&mut self, _state: &ObjectState, _client: &Client<'_>) {}
+
+    /// Whether its next step, after the answer just given, comes from
+    /// outside and is not there yet: the engine then holds the worker and
+    /// stops until the caller gives it. A learner's synchronous code
+    /// decides its next call only once it has the answer (issue 30).
+    fn awaits_caller(&self, _worker: Worker) -> bool {
+        false
+    }
 }
 
 /// How a reconcile begins.
@@ -108,8 +116,8 @@ pub struct Recorded {
 /// What a reconcile returns: controller-runtime's `(Result, error)`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Returned {
-    /// An error: requeued with the rate limiter.
-    pub error: bool,
+    /// An error: requeued with the rate limiter, unless terminal.
+    pub error: Option<ReconcileError>,
     /// `RequeueAfter`, ignored with an error.
     pub requeue_after: Option<Millis>,
 }

@@ -12,6 +12,7 @@ pub mod client;
 pub mod comparison;
 pub mod contract;
 pub mod controller;
+pub mod driven;
 pub mod expectations;
 pub mod naming;
 pub(crate) mod outcome;

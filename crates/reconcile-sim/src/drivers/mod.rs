@@ -7,4 +7,5 @@
 
 #[cfg(feature = "level-edge")]
 pub(crate) mod edge;
+pub mod learner;
 pub mod own_reconcile;

@@ -107,6 +107,7 @@ impl Engine {
                 return Ok(self.custom_resource_written(name, outcome));
             }
             Request::Cloud { call } => return self.call_cloud(call),
+            Request::Get { key } => return self.get_live(key),
         };
         if let Some(change) = change {
             self.watch.controller_writes += 1;
@@ -171,6 +172,21 @@ impl Engine {
             written,
             resource_version: custom_resource.map(|cr| cr.meta.resource_version),
         }
+    }
+
+    /// A GET from the store: the object's resourceVersion, or 404
+    /// (`Store.Get` via `storeerr.InterpretGetError`).
+    fn get_live(&self, key: &ObjectKey) -> Answer {
+        let (ObjectKey::Object(name) | ObjectKey::CustomResource(name)) = key;
+        let state = self.world.get(key).ok_or_else(|| ApiError::NotFound {
+            name: name.to_string(),
+        })?;
+        Ok(Response {
+            code: 200,
+            name: Arc::clone(name),
+            written: false,
+            resource_version: Some(state.meta.resource_version),
+        })
     }
 
     /// A DELETE request of an object with the default propagation.

@@ -117,6 +117,7 @@
 
 mod answers;
 mod cloud;
+mod driven;
 mod gc;
 mod informer;
 mod kubelet;
@@ -164,6 +165,7 @@ const IDLE_GAP_MS: Millis = 100;
 /// A state that comes back this many times, undone each time, is an oscillation.
 const OSCILLATION_REPEATS: u32 = 3;
 
+pub use driven::Driven;
 pub(crate) use probe::Probed;
 pub use snapshot::{
     CollectorTask, CollectorWork, ControllerPicture, InFlight, OwnerTask, Picture, Position,
@@ -194,7 +196,8 @@ pub fn simulate_custom_resources(scenario: &CustomResources, config: &SimConfig)
 
 /// Where [`Engine::advance`] stopped.
 enum Advance {
-    /// A pass waits for its reconcile's plan.
+    /// A pass waits for its reconcile's plan, or for its controller's next
+    /// step from outside (`engine::driven`).
     Reconcile,
     /// The probe has the pictures it was armed for (never without one).
     Paused,
@@ -435,7 +438,7 @@ impl Engine {
             if self.probe_paused() {
                 return Advance::Paused;
             }
-            if self.workers.awaiting().is_some() {
+            if self.workers.awaiting().is_some() || self.workers.held().is_some() {
                 return Advance::Reconcile;
             }
             let busy = self.workers.any_busy();

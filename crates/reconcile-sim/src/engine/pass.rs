@@ -211,7 +211,7 @@ impl Engine {
 
     /// After `sent` requests (the last answered at `at`): the next one goes
     /// out, or the pass ends.
-    fn next_request(&mut self, worker: Worker, at: Millis, sent: usize) {
+    pub(super) fn next_request(&mut self, worker: Worker, at: Millis, sent: usize) {
         let Some(running) = self.running(worker) else {
             return;
         };
@@ -260,12 +260,14 @@ impl Engine {
             _ => self.now,
         };
         let event = match request {
-            Request::Cloud { call } => SimEvent::Cloud { pass, call, code },
-            Request::PatchCustomResource { patch, .. } => SimEvent::FinalizerWrite {
+            // A live read changes nothing: the caller's record shows it.
+            Request::Get { .. } => None,
+            Request::Cloud { call } => Some(SimEvent::Cloud { pass, call, code }),
+            Request::PatchCustomResource { patch, .. } => Some(SimEvent::FinalizerWrite {
                 pass,
                 added: adds_finalizer(&patch),
                 code,
-            },
+            }),
             Request::UpdateStatus { status, .. } => {
                 let changed = recorded.result == ActionResult::Applied;
                 if let Some(record) = self.record_mut(pass) {
@@ -274,11 +276,11 @@ impl Engine {
                         result: recorded.result,
                     });
                 }
-                SimEvent::StatusWrite {
+                Some(SimEvent::StatusWrite {
                     pass,
                     code,
                     changed,
-                }
+                })
             }
             request => {
                 let record = pass.checked_sub(1).and_then(|i| self.passes.get(i));
@@ -298,21 +300,25 @@ impl Engine {
                         outcome.object = recorded.object;
                     }
                 }
-                SimEvent::Request {
+                Some(SimEvent::Request {
                     pass,
                     action,
                     name,
                     code,
-                }
+                })
             }
         };
-        self.push_event(self.now, event);
+        if let Some(event) = event {
+            self.push_event(self.now, event);
+        }
         if failed {
             if let Some(running) = self.running_mut(worker) {
                 running.failed_at = sent.checked_sub(running.before);
             }
         }
-        if self.controller.sends_more(worker) {
+        if self.controller.awaits_caller(worker) {
+            self.hold_for_caller(worker, answered_at, sent + 1);
+        } else if self.controller.sends_more(worker) {
             self.next_request(worker, answered_at, sent + 1);
         } else {
             self.finish_pass(worker, answered_at);
@@ -382,7 +388,7 @@ impl Engine {
         let returned = self.controller.result(worker);
         let ended = SimEvent::ReconcileEnded {
             pass: index,
-            error: returned.error || running.failed_at.is_some(),
+            error: returned.error.is_some() || running.failed_at.is_some(),
             crashed,
         };
         self.push_event(end, ended);

@@ -19,8 +19,7 @@ use crate::control_plane::sorted::SortedMap;
 use crate::controllers::controller::Returned;
 use crate::events::SimEvent;
 use crate::workqueue::{
-    reconcile_handler, to_millis, AddAfterOutcome, HandlerAction, Millis, ReconcileError,
-    ReconcileResult,
+    reconcile_handler, to_millis, AddAfterOutcome, HandlerAction, Millis, ReconcileResult,
 };
 use crate::{ActionResult, Happening, PassRecord, Trigger};
 
@@ -105,13 +104,12 @@ impl Engine {
     /// pass's end. Returns when a rate-limited requeue makes the key ready again.
     pub(super) fn handle_result(&mut self, key: &Key, pass: PassResult) -> Option<Millis> {
         let end = pass.end;
-        let failed = pass.returned.error;
+        let error = pass.returned.error;
         let requeue_after = pass.returned.requeue_after.map_or(Duration::ZERO, instant);
         let result = ReconcileResult {
             requeue_after,
             ..ReconcileResult::default()
         };
-        let error = failed.then_some(ReconcileError::Transient);
         let action = reconcile_handler(&result, error, 0);
         let added = self.queue.apply(Key::clone(key), &action, instant(end))?;
         let periodic = matches!(action, HandlerAction::ForgetAndRequeueAfter { .. });

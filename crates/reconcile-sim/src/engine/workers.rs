@@ -28,6 +28,19 @@ pub(super) enum Doing {
     Sending(RunningPass),
     /// Its reconcile returned; the key is processing until `PassDone`.
     Returned,
+    /// Its reconcile has an answer and waits for its next step from
+    /// outside ([`Controller::awaits_caller`](crate::controllers::controller::Controller::awaits_caller)).
+    Held(HeldPass),
+}
+
+/// A pass held between an answer and the caller's next step.
+#[derive(Debug)]
+pub(super) struct HeldPass {
+    pub(super) pass: RunningPass,
+    /// When the answer arrived: the next request goes out `action_ms` later.
+    pub(super) at: Millis,
+    /// The requests answered so far.
+    pub(super) sent: usize,
 }
 
 impl Workers {
@@ -74,15 +87,22 @@ impl Workers {
             })
     }
 
-    /// The workers sending requests, with their passes.
+    /// The workers sending requests, with their passes (held ones too).
     pub(super) fn sending(&self) -> impl Iterator<Item = (Worker, &RunningPass)> {
         self.0
             .iter()
             .enumerate()
             .filter_map(|(worker, slot)| match &slot.doing {
-                Doing::Sending(pass) => Some((worker, pass)),
+                Doing::Sending(pass) | Doing::Held(HeldPass { pass, .. }) => Some((worker, pass)),
                 _ => None,
             })
+    }
+
+    /// The worker whose reconcile is held for its caller's next step.
+    pub(super) fn held(&self) -> Option<Worker> {
+        self.0
+            .iter()
+            .position(|slot| matches!(slot.doing, Doing::Held(_)))
     }
 
     /// Until when resync ticks are skipped: while the busy workers hold

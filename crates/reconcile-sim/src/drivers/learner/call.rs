@@ -1,0 +1,232 @@
+//! A learner's client call, and what can go wrong with it. Start at
+//! [`ClientCall`].
+//!
+//! The calls are issue 30's client: controller-runtime's `client.Client`
+//! (`pkg/client/interfaces.go`) with plain JSON objects. Errors are
+//! apimachinery's `StatusError`s (`pkg/api/errors/errors.go`): a status
+//! code and a reason. A call the exercise cannot take (an object without
+//! a name, a kind it does not have) is a [`CallError::Misuse`] naming the
+//! call, never a panic.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::apiserver::ApiError;
+use crate::patch::PatchType;
+
+/// Where a `get` reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Read {
+    /// The informer's cache: free, maybe stale (controller-runtime's
+    /// default client, `CacheReader.Get`).
+    #[default]
+    Cache,
+    /// The API server (`APIReader`): one request on the clock.
+    Live,
+}
+
+/// How a patch body reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PatchKind {
+    /// `application/merge-patch+json`.
+    #[default]
+    Merge,
+    /// `application/json-patch+json`.
+    Json,
+}
+
+impl From<PatchKind> for PatchType {
+    fn from(kind: PatchKind) -> Self {
+        match kind {
+            PatchKind::Merge => PatchType::Merge,
+            PatchKind::Json => PatchType::Json,
+        }
+    }
+}
+
+/// One call of the learner's client, as JSON names it:
+/// `{"method": "get", "kind": "ConfigMap", "name": "shop-config"}`.
+/// A missing `namespace` is the request's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "method",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum ClientCall {
+    Get {
+        kind: String,
+        name: String,
+        #[serde(default)]
+        namespace: Option<String>,
+        #[serde(default)]
+        read: Read,
+    },
+    List {
+        kind: String,
+        #[serde(default)]
+        namespace: Option<String>,
+        /// Equality selectors on `metadata.labels`.
+        #[serde(default)]
+        labels: serde_json::Map<String, Value>,
+    },
+    Create {
+        object: Value,
+    },
+    Update {
+        object: Value,
+    },
+    Patch {
+        kind: String,
+        name: String,
+        #[serde(default)]
+        namespace: Option<String>,
+        patch: Value,
+        #[serde(default, rename = "type")]
+        patch_type: PatchKind,
+        /// A precondition: `MergeFromWithOptimisticLock`.
+        #[serde(default)]
+        resource_version: Option<String>,
+    },
+    Apply {
+        object: Value,
+        field_manager: String,
+        #[serde(default)]
+        force: bool,
+    },
+    Delete {
+        kind: String,
+        name: String,
+        #[serde(default)]
+        namespace: Option<String>,
+    },
+    UpdateStatus {
+        object: Value,
+    },
+    PatchStatus {
+        kind: String,
+        name: String,
+        #[serde(default)]
+        namespace: Option<String>,
+        patch: Value,
+    },
+}
+
+impl ClientCall {
+    /// The method's name, as the learner's client spells it.
+    pub fn method(&self) -> &'static str {
+        match self {
+            ClientCall::Get { .. } => "get",
+            ClientCall::List { .. } => "list",
+            ClientCall::Create { .. } => "create",
+            ClientCall::Update { .. } => "update",
+            ClientCall::Patch { .. } => "patch",
+            ClientCall::Apply { .. } => "apply",
+            ClientCall::Delete { .. } => "delete",
+            ClientCall::UpdateStatus { .. } => "updateStatus",
+            ClientCall::PatchStatus { .. } => "patchStatus",
+        }
+    }
+
+    /// Whether it asks the API server to change something: a write,
+    /// whether or not it succeeds.
+    pub fn writes(&self) -> bool {
+        !matches!(self, ClientCall::Get { .. } | ClientCall::List { .. })
+    }
+}
+
+/// A refused request: apimachinery's `StatusError`, as the learner sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ApiFailure {
+    /// The HTTP status: 400, 404, 409, 422 or 503.
+    pub status: u16,
+    /// `metav1.StatusReason`: `NotFound`, `AlreadyExists`, `Conflict`,
+    /// `Invalid`, `BadRequest`, `ServiceUnavailable`.
+    pub reason: &'static str,
+    pub message: String,
+}
+
+impl ApiFailure {
+    /// The API server's error, its store key `key` shown as the object's
+    /// own `name`.
+    pub fn of(error: &ApiError, key: &str, name: &str) -> Self {
+        let reason = match error {
+            ApiError::NotFound { .. } => "NotFound",
+            ApiError::AlreadyExists { .. } => "AlreadyExists",
+            ApiError::Conflict { .. } | ApiError::ApplyConflict { .. } => "Conflict",
+            ApiError::NewFinalizersWhileDeleting { .. }
+            | ApiError::ConflictingGcFinalizers { .. }
+            | ApiError::Invalid { .. } => "Invalid",
+            ApiError::BadRequest { .. } => "BadRequest",
+            ApiError::Unavailable => "ServiceUnavailable",
+        };
+        let message = error.to_string();
+        let message = if key.is_empty() {
+            message
+        } else {
+            message.replace(key, name)
+        };
+        Self {
+            status: error.code(),
+            reason,
+            message,
+        }
+    }
+}
+
+/// Why a call returned no object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum CallError {
+    /// The API server, or the cache, answered with an error.
+    Api(ApiFailure),
+    /// The call cannot be made as written.
+    Misuse {
+        method: &'static str,
+        message: String,
+    },
+    /// The controller process crashed while the call was out: the
+    /// reconcile is over, and the learner's code must stop.
+    Crashed { method: &'static str },
+    /// No reconcile is in progress: call `next_reconcile` first.
+    NotReconciling { method: &'static str },
+}
+
+impl CallError {
+    pub(crate) fn misuse(method: &'static str, message: impl Into<String>) -> Self {
+        CallError::Misuse {
+            method,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallError::Api(failure) => write!(
+                f,
+                "{} {}: {}",
+                failure.status, failure.reason, failure.message
+            ),
+            CallError::Misuse { method, message } => write!(f, "client.{method}: {message}"),
+            CallError::Crashed { method } => write!(
+                f,
+                "client.{method}: the controller crashed while the request was out"
+            ),
+            CallError::NotReconciling { method } => {
+                write!(f, "client.{method}: no reconcile is running")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CallError {}

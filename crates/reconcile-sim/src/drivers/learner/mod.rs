@@ -1,0 +1,29 @@
+//! Controllers written by learners, in their own language, driven one
+//! synchronous client call at a time (issue 30). Start at
+//! [`run::DrivenRun`].
+//!
+//! - [`call`]: the client's calls and their errors;
+//! - [`kinds`]: the kinds an exercise has, and their store keys;
+//! - [`requests`]: a call, answered by the cache or sent as a request;
+//! - [`run`]: the driven run over the engine;
+//! - [`record`]: each reconcile's calls and answers, for replays;
+//! - [`exercise`]: the exercises' worlds, goals and safety rules;
+//! - [`properties`]: eventually stable, safe, idempotent once converged.
+//!
+//! Invariant: one engine. The run drives the engine's own controller
+//! protocol through `controllers::driven`; the API server answers every
+//! request, as it answers every controller.
+
+pub mod call;
+pub mod exercise;
+pub mod kinds;
+pub mod properties;
+pub mod record;
+mod requests;
+pub mod run;
+
+pub use call::{ApiFailure, CallError, ClientCall, PatchKind, Read};
+pub use exercise::{owned_configmap, Exercise};
+pub use properties::{check, Property};
+pub use record::{CallRecord, ReconcileOutcome, ReconcileRecord};
+pub use run::{DrivenRun, Finish, Request, RunEnd};

@@ -1,0 +1,74 @@
+//! The properties a driven run is checked for, named as issue 30 names
+//! them. Start at [`check`].
+//!
+//! - **Eventually stable** (Anvil's "eventually stable reconciliation"):
+//!   the run ends at the goal, and the controller changed nothing for
+//!   three resync periods (or nothing more could happen).
+//! - **Safe**: the exercise's safety rule held at every point checked:
+//!   each reconcile's start, each answer, the end.
+//! - **Idempotent once converged**: a reconcile that starts on a converged
+//!   world, in the store and in its cache, sends no write.
+
+use serde::Serialize;
+
+use super::run::{DrivenRun, RunEnd};
+
+/// One property, and whether the run kept it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Property {
+    pub name: &'static str,
+    pub held: bool,
+    /// Why it broke, in plain words; empty when it held.
+    pub detail: String,
+}
+
+pub const EVENTUALLY_STABLE: &str = "eventually stable";
+pub const SAFE: &str = "safe";
+pub const IDEMPOTENT_ONCE_CONVERGED: &str = "idempotent once converged";
+
+/// The three properties of a run that has ended.
+pub fn check(run: &DrivenRun) -> [Property; 3] {
+    [stable(run), safe(run), idempotent(run)]
+}
+
+fn property(name: &'static str, broke: Option<String>) -> Property {
+    Property {
+        name,
+        held: broke.is_none(),
+        detail: broke.unwrap_or_default(),
+    }
+}
+
+fn stable(run: &DrivenRun) -> Property {
+    let broke = match run.end() {
+        None => Some("the run has not ended".to_owned()),
+        Some(RunEnd::Limit(verdict)) => Some(format!("the run never settled: {verdict}")),
+        Some(_) if !run.goal_holds_now() => Some(format!(
+            "the run settled away from the goal: {}",
+            run.exercise().goal_text
+        )),
+        Some(_) => None,
+    };
+    property(EVENTUALLY_STABLE, broke)
+}
+
+fn safe(run: &DrivenRun) -> Property {
+    property(SAFE, run.breach().map(str::to_owned))
+}
+
+fn idempotent(run: &DrivenRun) -> Property {
+    let broke = run
+        .record()
+        .iter()
+        .filter(|reconcile| reconcile.converged_at_start)
+        .find_map(|reconcile| {
+            let write = reconcile.writes().next()?;
+            Some(format!(
+                "reconcile {} of {} started converged, yet called client.{}",
+                reconcile.pass,
+                reconcile.name,
+                write.call.method()
+            ))
+        });
+    property(IDEMPOTENT_ONCE_CONVERGED, broke)
+}
