@@ -117,6 +117,11 @@ fn check_timeline(scenario: &Scenario, config: &SimConfig, timeline: &Timeline) 
             assert_eq!(passes.len(), config.max_passes, "stopped before the limit");
         }
         Verdict::NotConverging {
+            reason: NotConvergingReason::ApplyConflict { .. },
+        } => {
+            assert_eq!(passes.len(), config.max_passes, "stopped before the limit");
+        }
+        Verdict::NotConverging {
             reason: NotConvergingReason::StatusHotLoop { .. },
         } => {
             assert!(

@@ -49,7 +49,13 @@ fn an_apply_of_a_field_the_autoscaler_took_is_a_conflict_naming_it() {
         failures[0],
         r#"409 Apply failed with 1 conflict: conflict with "autoscaler": .spec.replicas"#
     );
-    assert!(matches!(timeline.verdict, Verdict::NotConverging { .. }));
+    // The verdict names the conflict, not only the pass limit it ends at.
+    assert_eq!(
+        timeline.verdict.to_string(),
+        "Not converging: every apply of web is refused with 409 Conflict (Apply failed with \
+         1 conflict: conflict with \"autoscaler\": .spec.replicas); force the apply, or stop \
+         applying the fields another manager owns"
+    );
 }
 
 #[test]

@@ -2772,6 +2772,10 @@ proptest! {
                 prop_assert_eq!(*limit, config.max_passes);
                 prop_assert_eq!(timeline.passes.len(), config.max_passes);
             }
+            Verdict::NotConverging { reason: NotConvergingReason::ApplyConflict { .. } } => {
+                prop_assert_eq!(timeline.passes.len(), config.max_passes);
+                prop_assert!(config.writes == ObjectWrites::Apply, "only an unforced apply conflicts");
+            }
             Verdict::NotConverging { reason: NotConvergingReason::StatusHotLoop { .. } } => {
                 prop_assert!(config.status_writes != StatusWrites::None, "only status writes loop");
                 prop_assert!(!config.generation_changed_predicate, "the predicate stops it");

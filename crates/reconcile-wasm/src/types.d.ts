@@ -522,7 +522,7 @@ objectDeleted: boolean, } | { "kind": "pod-stopped", object: string,
  */
 objectDeleted: boolean, } | { "kind": "rejected", object: string, reason: string, } | { "kind": "other-writer-wrote", writer: string, object: string, path: string, value: Json, } | { "kind": "crashed", pass: number, } | { "kind": "restarted" } | { "kind": "requeue-merged", requestedAt: number, readyAt: number, } | { "kind": "garbage-collector", action: GcAction, });
 
-export type NotConvergingReason = { "kind": "stuck-finalizer", object: string, finalizer: string, } | { "kind": "oscillation", object: string, field: string, otherWriter: string | null, } | { "kind": "pass-limit", limit: number, } | { "kind": "no-trigger", outOfSync: number, } | { "kind": "status-hot-loop", field: string, passes: number, };
+export type NotConvergingReason = { "kind": "stuck-finalizer", object: string, finalizer: string, } | { "kind": "oscillation", object: string, field: string, otherWriter: string | null, } | { "kind": "pass-limit", limit: number, } | { "kind": "apply-conflict", object: string, message: string, } | { "kind": "no-trigger", outOfSync: number, } | { "kind": "status-hot-loop", field: string, passes: number, };
 
 /**
  * How the run ended.

@@ -151,8 +151,8 @@ use crate::workqueue::{AddOutcome, Millis};
 use crate::world::{Change, World};
 use crate::CustomResources;
 use crate::{
-    Happening, LogEntry, NotConvergingReason, OtherWriter, PassRecord, SimConfig, SimScenario,
-    Timeline, Trigger, Verdict,
+    Happening, LogEntry, OtherWriter, PassRecord, SimConfig, SimScenario, Timeline, Trigger,
+    Verdict,
 };
 use informer::{Delivery, Informer};
 use reconcile_core::model::Resources;
@@ -447,10 +447,8 @@ impl Engine {
                 let last = self.passes.len();
                 break self
                     .verdict_after_pass(last)
-                    .unwrap_or(Verdict::NotConverging {
-                        reason: NotConvergingReason::PassLimit {
-                            limit: self.config.max_passes,
-                        },
+                    .unwrap_or_else(|| Verdict::NotConverging {
+                        reason: self.watch.at_pass_limit(self.config.max_passes),
                     });
             }
             if let (false, false, Some((worker, free_at))) =

@@ -243,6 +243,7 @@ impl Engine {
             return;
         };
         let answer = self.respond(&request);
+        self.watch.answered(&request, &answer);
         let recorded = self.controller.answered(worker, &answer, &client!(self));
         let failed = matches!(recorded.result, ActionResult::Failed { .. });
         let code = answer

@@ -5,6 +5,8 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::{Engine, Key, Scheduled, OSCILLATION_REPEATS};
+use crate::apiserver::ApiError;
+use crate::client::{Answer, Request};
 use crate::cloud::{load_balancer_of, FINALIZER};
 use crate::comparison::{controller_out_of_sync, controller_plan};
 use crate::naming::controller_observed;
@@ -29,6 +31,39 @@ pub(super) struct Watch {
     /// Passes that only answered their own status write, and the verdict once certain.
     pub(super) hot_loop_watch: HotLoopWatch,
     pub(super) hot_loop: Option<NotConvergingReason>,
+    /// The controller's last apply, when the server refused it for a
+    /// conflict: the object and the server's message. A later apply of
+    /// the same object that succeeds clears it.
+    pub(super) apply_conflict: Option<(Arc<str>, String)>,
+}
+
+impl Watch {
+    /// Notes the answer to one of this controller's requests.
+    pub(super) fn answered(&mut self, request: &Request, answer: &Answer) {
+        let Request::Apply { name, .. } = request else {
+            return;
+        };
+        match answer {
+            Err(ApiError::ApplyConflict { message, .. }) => {
+                self.apply_conflict = Some((Arc::clone(name), message.clone()));
+            }
+            Ok(_) if self.apply_conflict.as_ref().is_some_and(|(o, _)| o == name) => {
+                self.apply_conflict = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// Why a run that reached its pass limit does not converge.
+    pub(super) fn at_pass_limit(&self, limit: usize) -> NotConvergingReason {
+        match &self.apply_conflict {
+            Some((object, message)) => NotConvergingReason::ApplyConflict {
+                object: object.to_string(),
+                message: message.clone(),
+            },
+            None => NotConvergingReason::PassLimit { limit },
+        }
+    }
 }
 
 impl Engine {

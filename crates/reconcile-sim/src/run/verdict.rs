@@ -36,6 +36,13 @@ pub enum NotConvergingReason {
     PassLimit {
         limit: usize,
     },
+    /// Each apply of `object` is refused with 409: it would take fields
+    /// another field manager owns, and the controller does not force it.
+    /// `message` is the API server's, listing the fields and their managers.
+    ApplyConflict {
+        object: String,
+        message: String,
+    },
     /// Out of sync, but nothing will ever trigger another pass (missed events, no resync).
     NoTrigger {
         out_of_sync: usize,
@@ -85,6 +92,11 @@ impl std::fmt::Display for NotConvergingReason {
             NotConvergingReason::PassLimit { limit } => {
                 write!(f, "still planning actions after the pass limit of {limit}")
             }
+            NotConvergingReason::ApplyConflict { object, message } => write!(
+                f,
+                "every apply of {object} is refused with 409 Conflict ({message}); \
+                 force the apply, or stop applying the fields another manager owns"
+            ),
             NotConvergingReason::NoTrigger { out_of_sync } => write!(
                 f,
                 "{out_of_sync} out of sync, but no event or resync will trigger another pass"

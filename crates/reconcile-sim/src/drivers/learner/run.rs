@@ -322,7 +322,9 @@ fn end_of(verdict: Verdict) -> RunEnd {
     match &verdict {
         Verdict::NotConverging {
             reason:
-                NotConvergingReason::PassLimit { .. } | NotConvergingReason::StatusHotLoop { .. },
+                NotConvergingReason::PassLimit { .. }
+                | NotConvergingReason::ApplyConflict { .. }
+                | NotConvergingReason::StatusHotLoop { .. },
         } => RunEnd::Limit(verdict),
         _ => RunEnd::Idle(verdict),
     }
