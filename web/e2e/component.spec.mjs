@@ -13,7 +13,8 @@ async function coursePage(page, elements) {
   // Every message the element turns into a DOM event, as the page hears them from its start.
   await page.addInitScript(() => {
     window.events = [];
-    for (const type of ["reconcile-playground:height", "reconcile-playground:checked"]) {
+    const progress = ["step-reached", "answered", "lesson-completed"].map((kind) => "reconcile-playground:" + kind);
+    for (const type of ["reconcile-playground:height", "reconcile-playground:checked", ...progress]) {
       document.addEventListener(type, (event) => window.events.push({ type: event.type, target: event.target.id, detail: event.detail }));
     }
   });
@@ -92,4 +93,32 @@ test("changing an attribute reopens the frame with it", async ({ page }) => {
   await page.evaluate(() => document.getElementById("pg").setAttribute("preset", "basics"));
   await expect(actionItems(frame).first()).not.toContainText("FINALIZE");
   expect(new URL(await page.locator("#pg iframe").getAttribute("src")).searchParams.get("preset")).toBe("basics");
+});
+
+test("a lesson's progress arrives as DOM events: steps, answers and its completion", async ({ page }) => {
+  const frame = await coursePage(page, '<reconcile-playground id="pg" lesson="finalizers"></reconcile-playground>');
+  const check = () => frame.getByRole("button", { name: "Check", exact: true }).click();
+  const giveUp = () => frame.getByRole("button", { name: "Show the answer" }).click();
+  const next = () => frame.getByRole("button", { name: "Next →" }).click();
+  await frame.getByRole("button", { name: "DELETE svc", exact: true }).click();
+  await check();
+  await giveUp();
+  await next();
+  await frame.getByRole("radio", { name: "The API server, after a timeout." }).check();
+  await check();
+  await giveUp();
+  await next();
+  await frame.getByLabel("Your prediction: number of passes").fill("4");
+  await check();
+  await giveUp();
+  await next();
+  await frame.getByRole("radio", { name: "Remove the finalizer by hand." }).check();
+  await check();
+  await giveUp();
+  const heard = () => page.evaluate(() => window.events.filter((e) => !e.type.endsWith(":height")).map((e) => [e.target, e.detail.type.split(":")[1], e.detail.step ?? null]));
+  const steps = [1, 2, 3, 4].flatMap((step) => [["pg", "step-reached", step], ["pg", "answered", step]]);
+  await expect.poll(heard).toEqual([...steps, ["pg", "lesson-completed", null]]);
+  const events = await page.evaluate(() => window.events);
+  expect(events.find((e) => e.type.endsWith(":answered")).detail).toEqual({ type: "reconcile-playground:answered", version: 1, lesson: "finalizers", step: 1, correct: false, firstTry: true });
+  expect(events.findLast((e) => !e.type.endsWith(":height")).detail).toEqual({ type: "reconcile-playground:lesson-completed", version: 1, lesson: "finalizers", total: 4 });
 });

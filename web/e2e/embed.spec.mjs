@@ -250,3 +250,29 @@ test("the example course page embeds two playgrounds and calls the JS API", asyn
     await expect.poll(fits).toBe(true);
   }
 });
+
+test("an embedded lesson reports its progress only to the origins allow= names", async ({ page }) => {
+  const host = `http://localhost:${port}`;
+  const frame = await hostPage(page, `embed&lesson=finalizers&allow=${encodeURIComponent(host)}`);
+  const progress = () => page.evaluate(() => window.messages.filter((m) => !/:height$/.test(m.type)));
+  await expect.poll(progress).toEqual([{ type: "reconcile-playground:step-reached", version: 1, lesson: "finalizers", step: 1, total: 4 }]);
+  // A wrong first try, then a right second one.
+  await frame.getByRole("button", { name: "DELETE svc", exact: true }).click();
+  await frame.getByRole("button", { name: "Check", exact: true }).click();
+  await frame.getByRole("button", { name: "Start over" }).click();
+  await frame.getByRole("button", { name: "FINALIZE svc", exact: true }).click();
+  await frame.getByRole("button", { name: "Check", exact: true }).click();
+  const answered = (correct, firstTry) => ({ type: "reconcile-playground:answered", version: 1, lesson: "finalizers", step: 1, correct, firstTry });
+  await expect.poll(progress).toEqual([expect.anything(), answered(false, true), answered(true, false)]);
+  await frame.getByRole("button", { name: "Next →" }).click();
+  await expect.poll(() => progress().then((m) => m.at(-1))).toMatchObject({ type: "reconcile-playground:step-reached", step: 2 });
+
+  // Another origin allowed: the same lesson tells this page nothing but heights.
+  const other = await hostPage(page, "embed&lesson=finalizers&allow=http://course.example");
+  await expect(other.getByRole("button", { name: "DELETE svc", exact: true })).toBeVisible();
+  await other.getByRole("button", { name: "DELETE svc", exact: true }).click();
+  await other.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(other.locator(".feedback")).toContainText("Try once more.");
+  await expect.poll(() => page.evaluate(() => window.heights.length)).toBeGreaterThan(0);
+  expect(await progress()).toEqual([]);
+});

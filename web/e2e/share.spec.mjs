@@ -291,3 +291,29 @@ test("download the scenario and the results", async ({ page }) => {
   expect(results.actions).toEqual([["CREATE", "a", { replicas: 1 }], ["UPDATE", "b", { replicas: 3 }], ["DELETE", "c", null]]);
   expect(results.timeline.verdict.verdict).toBe("converged");
 });
+
+test("a teacher's lesson link reopens at the step, with the answers shown and the cursor and panels where they were", async ({ page, browser }) => {
+  await page.goto("/?lesson=finalizers&step=3");
+  await expect(page.locator(".sim-pane")).toContainText("Hidden until you make your prediction");
+  await page.getByLabel("Your prediction: number of passes").fill("4");
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await page.getByRole("button", { name: "Show the answer" }).click();
+  await page.getByRole("button", { name: "Step" }).click();
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(passes(page)).toHaveCount(2);
+  await page.locator("details.control-plane > summary").click();
+  await expect(page.locator("details.control-plane")).toHaveJSProperty("open", true);
+  await page.getByRole("button", { name: "Share" }).click();
+  const link = await page.getByLabel("Share link").inputValue();
+  expect(link).toMatch(/#v2\//);
+
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await expect(other.getByRole("complementary", { name: /./ })).toContainText("Step 3 of 4");
+  await expect(other.locator(".feedback")).toContainText("The answer is shown: the simulation has it.");
+  await expect(other.locator(".sim-pane")).not.toContainText("Hidden until you make your prediction");
+  await expect(passes(other)).toHaveCount(2);
+  await expect(other.locator("details.control-plane")).toHaveJSProperty("open", true);
+  await fresh.close();
+});

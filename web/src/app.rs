@@ -18,8 +18,9 @@ use crate::components::{exercise_host, update_notice, ActionList, Simulation};
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
     report_checked, use_drop_import, use_embed_bridge, use_exercise_pane, use_first_paint,
-    use_lessons, use_notice, use_page_callbacks, use_playground, use_service_worker, use_sessions,
-    use_shortcuts, use_simulation_section, use_toolbar, use_yaml, SectionView,
+    use_lessons, use_notice, use_page_callbacks, use_playground, use_progress_reports,
+    use_service_worker, use_sessions, use_shortcuts, use_simulation_section, use_toolbar, use_yaml,
+    SectionView,
 };
 use crate::state::{Action, ExerciseAction, SimAction};
 use reconcile_protocol::pane::PaneEvent;
@@ -67,6 +68,7 @@ pub fn App() -> Html {
     let callbacks = use_page_callbacks(state, options.panic_on_edit);
     let on_lesson = &callbacks.on_lesson;
     let progress = use_lessons(state, on_lesson);
+    use_progress_reports(&options, state, &progress);
     let (conceal_plan, conceal_sim) = (state.plan_concealed(), state.simulation_concealed());
     // Past the start, the plan and the world follow the simulation's cursor
     // (hidden while a lesson asks for a prediction about either).

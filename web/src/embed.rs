@@ -57,6 +57,8 @@ pub const MESSAGE_STEP: &str = "reconcile-playground:step";
 pub const MESSAGE_RUN: &str = "reconcile-playground:run";
 /// To the course page: how the learner's reconcile did, `{passed, total, counterexample}`.
 pub const MESSAGE_CHECKED: &str = "reconcile-playground:checked";
+/// To the course page, from an open lesson: `step-reached`, `answered` and
+/// `lesson-completed`, named and filled by `reconcile_content::report`.
 /// What every message type starts with.
 pub const MESSAGE_PREFIX: &str = "reconcile-playground:";
 /// The envelope's version, sent as `version` with every message.

@@ -44,6 +44,7 @@ pub mod lesson;
 pub mod lesson_index;
 pub mod presets;
 pub mod progress;
+pub mod report;
 pub mod sessions;
 pub mod share;
 

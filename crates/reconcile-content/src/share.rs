@@ -60,6 +60,16 @@ pub struct SharedState {
     /// its text; left out when none was, so older links read the same.
     #[serde(skip_serializing_if = "DocumentFormats::is_detected")]
     pub formats: DocumentFormats,
+    /// The teacher's view (issue 33): the lesson's steps (0-based) whose
+    /// answers were shown. Left out when none were; older builds ignore it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub answered: Vec<usize>,
+    /// The answer on the lesson's step shows.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub answer_shown: bool,
+    /// The control-plane view is open.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub picture: bool,
 }
 
 /// The format chosen for each document, or `None` to detect it from the
@@ -117,6 +127,9 @@ impl Default for SharedState {
             code: None,
             exercise: false,
             formats: DocumentFormats::default(),
+            answered: Vec::new(),
+            answer_shown: false,
+            picture: false,
         }
     }
 }
@@ -301,6 +314,31 @@ mod tests {
         assert!(!to_autosave(&plain).contains("formats"));
         let old = state_of(&link(VERSION, r#"{"desired":"a: 1"}"#)).expect("opens");
         assert!(old.formats.is_detected());
+    }
+
+    #[test]
+    fn a_teachers_view_travels_and_older_links_open_without_it() {
+        let state = SharedState {
+            lesson: Some("finalizers".into()),
+            step: Some(2),
+            pass: 3,
+            answered: vec![0, 2],
+            answer_shown: true,
+            picture: true,
+            ..SharedState::default()
+        };
+        let hash = encode(&state);
+        assert!(hash.starts_with("#v2/"), "{hash}");
+        assert_eq!(state_of(&hash), Ok(state));
+        // Absent, they write nothing: other links stay as they were.
+        let plain = to_autosave(&SharedState::default());
+        for name in ["answered", "answerShown", "picture"] {
+            assert!(!plain.contains(name), "{plain}");
+        }
+        // A build without these fields reads past unknown ones, as this one does.
+        let newer = r#"{"desired":"{}","answered":[1],"answerShown":true,"later":{"x":1}}"#;
+        let opened = state_of(&link(VERSION, newer)).expect("opens");
+        assert_eq!((opened.answered, opened.answer_shown), (vec![1], true));
     }
 
     #[test]

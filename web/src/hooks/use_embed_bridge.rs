@@ -1,6 +1,9 @@
 use std::rc::Rc;
 
 use gloo::events::EventListener;
+use reconcile_content::lesson_index;
+use reconcile_content::progress::Progress;
+use reconcile_content::report::{reports, Field, LessonView, Report};
 use reconcile_content::share::SharedState;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -9,10 +12,10 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::embed::{
-    accepts_version, EmbedOptions, MESSAGE_CHECKED, MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_RUN,
-    MESSAGE_STEP, MESSAGE_VERSION,
+    accepts_version, EmbedOptions, MESSAGE_CHECKED, MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_PREFIX,
+    MESSAGE_RUN, MESSAGE_STEP, MESSAGE_VERSION,
 };
-use crate::state::{Action, SimAction};
+use crate::state::{Action, Playground, SimAction};
 
 /// Inside an iframe: tells the parent the content height whenever it changes,
 /// and obeys commands only from the configured origins.
@@ -123,11 +126,65 @@ pub fn report_checked(options: &EmbedOptions, report: &str) {
         return;
     };
     seal(&message, MESSAGE_CHECKED);
+    post_to_allowed(options, &message);
+}
+
+/// Addressed to each origin `allow=` names: the browser delivers it only to
+/// the one the page really has, so no other origin ever reads it.
+fn post_to_allowed(options: &EmbedOptions, message: &JsValue) {
     for origin in options
         .allowed_origins
         .iter()
         .filter(|o| o.as_str() != "null")
     {
-        browser::post_to_parent_at(&message, origin);
+        browser::post_to_parent_at(message, origin);
     }
+}
+
+/// Inside an iframe with `allow=`: tells the course page each step reached,
+/// prediction answered and lesson completed (docs/embedding.md).
+#[hook]
+pub fn use_progress_reports(options: &Rc<EmbedOptions>, state: &Playground, progress: &Progress) {
+    let view = state.lesson.as_ref().map(|open| {
+        let (id, step) = (open.lesson.id.clone(), open.step);
+        let saved = progress.get(&id);
+        let entry = lesson_index::find(&id).map(|(_, entry)| entry);
+        let complete = saved
+            .zip(entry)
+            .is_some_and(|(saved, entry)| LessonView::completes(saved, entry));
+        LessonView {
+            correct: open.feedback().is_some_and(|(f, _)| f.correct),
+            total: open.lesson.steps.len(),
+            tries: open.tries,
+            complete,
+            lesson: id,
+            step,
+        }
+    });
+    let last = use_mut_ref(|| None::<LessonView>);
+    let listening = browser::in_frame() && !options.allowed_origins.is_empty();
+    let options = Rc::clone(options);
+    use_effect_with(view, move |view| {
+        if listening {
+            for report in reports(last.borrow().as_ref(), view.as_ref()) {
+                post_to_allowed(&options, &report_message(&report));
+            }
+        }
+        *last.borrow_mut() = view.clone();
+    });
+}
+
+/// A report in the envelope, its fields beside `type` and `version`.
+fn report_message(report: &Report) -> JsValue {
+    let message: JsValue = js_sys::Object::new().into();
+    seal(&message, &format!("{MESSAGE_PREFIX}{}", report.kind()));
+    for (name, value) in report.fields() {
+        let value = match value {
+            Field::Text(text) => JsValue::from_str(text),
+            Field::Number(number) => JsValue::from(number as f64),
+            Field::Flag(flag) => JsValue::from_bool(flag),
+        };
+        let _ = js_sys::Reflect::set(&message, &name.into(), &value);
+    }
+    message
 }

@@ -21,6 +21,8 @@ pub struct LessonState {
     pub answer: Option<Answer>,
     /// Steps (0-based) whose exercise was answered since the lesson opened.
     pub answered: Vec<usize>,
+    /// Answers checked on this step, for the course page's progress messages.
+    pub tries: u32,
 }
 
 /// Where the exercise on this step stands once checked.
@@ -85,6 +87,8 @@ pub struct LessonLoad {
     /// The editors' revision when the lesson was asked for: a later one means
     /// the learner typed while the file loaded, and that work is kept.
     pub asked_at_revision: u64,
+    /// A link's steps answered, and whether its step's answer showed.
+    pub shared: (Vec<usize>, bool),
 }
 
 /// How a lesson being fetched came to open, which decides what it does to the
@@ -114,6 +118,7 @@ impl LessonLoad {
             attempt: 0,
             failed: None,
             asked_at_revision: 0,
+            shared: (Vec::new(), false),
         })
     }
 
@@ -129,7 +134,11 @@ impl LessonLoad {
     pub fn read(&mut self, text: &str) -> Option<LessonState> {
         let path = self.entry.path();
         match parse_lesson(&path, text) {
-            Ok(lesson) if lesson.id == self.entry.id => Some(LessonState::open(lesson, self.step)),
+            Ok(lesson) if lesson.id == self.entry.id => {
+                let mut state = LessonState::open(lesson, self.step);
+                state.show_shared(&self.shared.0, self.shared.1);
+                Some(state)
+            }
             Ok(lesson) => {
                 self.failed = Some(format!(
                     "{path} holds the lesson {:?}, not {:?}.",
@@ -160,13 +169,40 @@ impl LessonState {
             picked: Vec::new(),
             answer: None,
             answered: Vec::new(),
+            tries: 0,
         }
+    }
+
+    /// Opens as a teacher's link shared it: the steps answered, and this
+    /// step's answer shown (a choice's right one; the page shows the rest).
+    pub fn show_shared(&mut self, answered: &[usize], shown: bool) {
+        let steps = self.lesson.steps.len();
+        self.answered = answered.iter().copied().filter(|s| *s < steps).collect();
+        let exercise = self
+            .lesson
+            .steps
+            .get(self.step)
+            .and_then(|s| s.exercise.as_ref());
+        if let (true, Some(exercise)) = (shown, exercise) {
+            let right = exercise.choices.iter().position(|c| c.correct);
+            let feedback = match right {
+                Some(index) => check_choice(index, exercise),
+                None => shown_feedback(exercise.kind),
+            };
+            self.reveal(feedback);
+        }
+    }
+
+    /// Whether this step's answer shows, for a link.
+    pub fn answer_shown(&self) -> bool {
+        matches!(self.answer, Some(Answer::Revealed(_)))
     }
 
     pub fn go_to(&mut self, step: usize) {
         self.step = step.min(self.lesson.steps.len().saturating_sub(1));
         self.picked.clear();
         self.answer = None;
+        self.tries = 0;
     }
 
     /// The exercise on this step, while its answer is not revealed: it stays
@@ -257,10 +293,26 @@ impl LessonState {
     /// What a check said: right, or wrong after a hint, reveals the answer;
     /// a first wrong one earns the hint.
     pub fn take_feedback(&mut self, feedback: Feedback) {
+        self.tries += 1;
         if feedback.correct || matches!(self.answer, Some(Answer::Hinted(_))) {
             self.reveal(feedback);
         } else {
             self.answer = Some(Answer::Hinted(feedback));
         }
+    }
+}
+
+/// What a shared link shows for an answer it cannot replay: where to look.
+fn shown_feedback(kind: ExerciseKind) -> Feedback {
+    let place = if kind.conceals_plan() {
+        "The answer is shown: the plan has it."
+    } else {
+        "The answer is shown: the simulation has it."
+    };
+    Feedback {
+        correct: true,
+        hint: String::new(),
+        headline: place.to_owned(),
+        details: Vec::new(),
     }
 }

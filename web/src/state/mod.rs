@@ -113,6 +113,9 @@ pub struct Persisted {
     code: Option<LearnerCode>,
     exercise_open: bool,
     formats: DocumentFormats,
+    /// The lesson's steps answered, and whether its step's answer shows.
+    answers: (Vec<usize>, bool),
+    picture_open: bool,
 }
 
 impl Persisted {
@@ -131,6 +134,9 @@ impl Persisted {
             code: self.code.clone(),
             exercise: self.exercise_open,
             formats: self.formats,
+            answered: self.answers.0.clone(),
+            answer_shown: self.answers.1,
+            picture: self.picture_open,
         }
     }
 
@@ -316,11 +322,16 @@ impl Playground {
         if shared.level_edge {
             state.sim.open_level_edge_for_class();
         }
+        state.sim.picture_open = shared.picture;
         // The documents are the link's; the lesson's text follows when fetched.
-        state.lesson_load = shared
-            .lesson
-            .as_deref()
-            .and_then(|id| LessonLoad::of(id, shared.step.unwrap_or(0), LessonOpening::Carried));
+        state.lesson_load = shared.lesson.as_deref().and_then(|id| {
+            let load = LessonLoad::of(id, shared.step.unwrap_or(0), LessonOpening::Carried)?;
+            let answers = (shared.answered.clone(), shared.answer_shown);
+            Some(LessonLoad {
+                shared: answers,
+                ..load
+            })
+        });
         state.code = shared.code.clone();
         state.exercise_open = shared.exercise && state.code.is_some();
         state
@@ -344,6 +355,18 @@ impl Playground {
             code: self.code.clone(),
             exercise_open: self.exercise_open,
             formats: self.formats,
+            answers: self.saved_answers(),
+            picture_open: self.sim.picture_open,
+        }
+    }
+
+    /// The open lesson's answers a link or an autosave keeps: the steps
+    /// answered and whether this one's answer shows; or a fetched link's.
+    fn saved_answers(&self) -> (Vec<usize>, bool) {
+        match (&self.lesson, &self.lesson_load) {
+            (Some(open), _) => (open.answered.clone(), open.answer_shown()),
+            (None, Some(load)) if load.opening == LessonOpening::Carried => load.shared.clone(),
+            _ => (Vec::new(), false),
         }
     }
 
