@@ -24,6 +24,9 @@ enum Flaw {
     BlindUpdate,
     /// Creates the ConfigMap when missing, never fixes its data.
     CreateOnly,
+    /// Updates on every reconcile, and on 409 Conflict sends the same
+    /// object again, with the same stale resourceVersion.
+    BlindRetry,
 }
 
 fn get(run: &mut DrivenRun, kind: &str, name: &str) -> Result<Value, CallError> {
@@ -74,17 +77,35 @@ fn reconcile(flaw: Flaw, request: &Request, run: &mut DrivenRun) -> Result<Optio
         Ok(mut found) => {
             let stale = found["data"] != data;
             let fix = match flaw {
-                Flaw::BlindUpdate => true,
+                Flaw::BlindUpdate | Flaw::BlindRetry => true,
                 Flaw::CreateOnly => false,
                 _ => stale,
             };
             if fix {
                 found["data"] = data;
-                run.call(ClientCall::Update { object: found })?;
+                let attempts = if flaw == Flaw::BlindRetry { 3 } else { 1 };
+                update(run, &found, attempts)?;
             }
         }
     }
     Ok(None)
+}
+
+/// `client.update(object)`, sent again up to `attempts` times in all
+/// while it gets 409 Conflict.
+fn update(run: &mut DrivenRun, object: &Value, attempts: usize) -> Result<Value, CallError> {
+    let mut answer = run.call(ClientCall::Update {
+        object: object.clone(),
+    });
+    for _ in 1..attempts {
+        if !matches!(&answer, Err(CallError::Api(failure)) if failure.status == 409) {
+            break;
+        }
+        answer = run.call(ClientCall::Update {
+            object: object.clone(),
+        });
+    }
+    answer
 }
 
 /// Runs `flaw`'s controller to the end of the run.
@@ -121,6 +142,51 @@ fn with_drift() -> Exercise {
         },
     }];
     exercise
+}
+
+/// Someone changes the shop ConfigMap right after pass 3, while pass 4
+/// (shop's) has read it from the cache and its update is on the way.
+fn with_write_in_flight() -> Exercise {
+    let mut exercise = with_drift();
+    exercise.config.script[0].after_pass = 3;
+    exercise
+}
+
+/// The answers to `name`'s updates in pass `pass`.
+fn updates_in(run: &DrivenRun, pass: usize) -> Vec<Result<Value, CallError>> {
+    let reconcile = run.record().iter().find(|r| r.pass == pass);
+    let calls = reconcile.map(|r| r.calls.as_slice()).unwrap_or_default();
+    calls
+        .iter()
+        .filter(|c| c.call.method() == "update")
+        .map(|c| c.answer.clone())
+        .collect()
+}
+
+fn is_conflict(answer: &Result<Value, CallError>) -> bool {
+    matches!(answer, Err(CallError::Api(f)) if (f.status, f.reason) == (409, "Conflict"))
+}
+
+#[test]
+fn an_update_with_a_resource_version_read_before_another_write_gets_409() {
+    let run = run_with(Flaw::BlindUpdate, with_write_in_flight());
+    let updates = updates_in(&run, 4);
+    assert_eq!(run.record()[3].name, "shop");
+    assert!(
+        updates.len() == 1 && is_conflict(&updates[0]),
+        "{updates:#?}"
+    );
+    // Returning the error requeues it; the next read is fresh, and it converges.
+    assert_eq!(broken(&run), [IDEMPOTENT_ONCE_CONVERGED]);
+    assert!(run.goal_holds_now());
+}
+
+#[test]
+fn a_blind_retry_of_a_stale_update_gets_409_every_time() {
+    let run = run_with(Flaw::BlindRetry, with_write_in_flight());
+    let updates = updates_in(&run, 4);
+    assert_eq!(updates.len(), 3, "{updates:#?}");
+    assert!(updates.iter().all(is_conflict), "{updates:#?}");
 }
 
 #[test]

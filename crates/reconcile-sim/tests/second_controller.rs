@@ -12,7 +12,7 @@ use std::sync::Arc;
 use reconcile_core::json::Json;
 use reconcile_core::reconcile::{Action, ActionKind};
 use reconcile_core::{parse_finalizers, parse_resources, Document};
-use reconcile_sim::client::{Answer, Client, ObjectKey, Patch, Request};
+use reconcile_sim::client::{Answer, Client, ObjectKey, Patch, Replaces, Request};
 use reconcile_sim::controller::{
     Controller, PlanInput, Planned, Recorded, Returned, Sent, Start, Worker,
 };
@@ -84,6 +84,7 @@ impl OneAtATime {
                 name,
                 spec: spec.clone(),
                 resource_version: read,
+                replaces: Replaces::Spec,
             },
             DriftFix::MergePatch => {
                 let patch = Patch::merge(member("spec", spec.clone()));

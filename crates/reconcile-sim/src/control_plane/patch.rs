@@ -224,13 +224,7 @@ impl World {
         let old = object::render(self, name, &state);
         let patched = patch.apply(&old).map_err(|e| named(e, name))?;
         let read = object::read(name, &old, patched, state.meta.uid)?;
-        if read.resource_version.is_none() && !allows_unconditional_update(&state.spec) {
-            return Err(ApiError::Invalid {
-                name: name.to_owned(),
-                field: "metadata.resourceVersion".to_owned(),
-                message: "must be specified for an update".to_owned(),
-            });
-        }
+        require_resource_version(name, &state.spec, read.resource_version)?;
         let update = Update {
             spec: Some(keep_order(read.spec, &state.spec)),
             finalizers: Some(read.finalizers),
@@ -284,6 +278,25 @@ fn named(error: ApiError, name: &str) -> ApiError {
         },
         other => other,
     }
+}
+
+/// 422 Invalid for an update of `name` (stored as `spec`) without a
+/// resourceVersion, unless its kind allows an unconditional update:
+/// `Store.Update` (`staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`)
+/// checks `AllowUnconditionalUpdate` when the new object's version is 0.
+pub fn require_resource_version(
+    name: &str,
+    spec: &Json,
+    resource_version: Option<u64>,
+) -> Result<(), ApiError> {
+    if resource_version.is_some() || allows_unconditional_update(spec) {
+        return Ok(());
+    }
+    Err(ApiError::Invalid {
+        name: name.to_owned(),
+        field: "metadata.resourceVersion".to_owned(),
+        message: "must be specified for an update".to_owned(),
+    })
 }
 
 /// `AllowUnconditionalUpdate`: built-in kinds take an update without a

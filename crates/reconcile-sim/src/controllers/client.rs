@@ -104,12 +104,14 @@ pub enum Request {
         spec: Json,
         owner_references: OwnerRefs,
     },
-    /// PUT of the object's spec, with the resourceVersion read (`None`:
-    /// unconditional, which only built-in kinds accept upstream).
+    /// PUT of the object, with the resourceVersion read: a stale one gets
+    /// 409 Conflict. `None` is unconditional; `replaces` says whether the
+    /// server checks that the kind allows it.
     Update {
         name: Arc<str>,
         spec: Json,
         resource_version: Option<u64>,
+        replaces: Replaces,
     },
     /// DELETE with the default propagation (background).
     Delete { name: Arc<str> },
@@ -159,6 +161,28 @@ impl Request {
             | Request::Get { .. } => None,
         }
     }
+}
+
+/// What an update replaces of the stored object.
+///
+/// Upstream a PUT always sends the whole object (`Store.Update` in
+/// `staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`).
+/// The contract controller's plan carries a spec only, so its update keeps
+/// the stored metadata, as its reconcile would have copied it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Replaces {
+    /// The spec; ownerReferences and finalizers stay as stored. The server
+    /// takes it without a resourceVersion: the contract controller's update.
+    Spec,
+    /// The whole object, as a client's `Update` sends it: these
+    /// ownerReferences and finalizers replace the stored ones. Without a
+    /// resourceVersion, only a kind whose strategy allows an unconditional
+    /// update takes it (`AllowUnconditionalUpdate`); a custom resource
+    /// gets 422 Invalid.
+    Object {
+        owner_references: OwnerRefs,
+        finalizers: Vec<String>,
+    },
 }
 
 /// A successful response.

@@ -33,8 +33,8 @@ use reconcile_core::reconcile::{Action, ActionKind};
 
 use super::client::{
     load_balancer_of, Answer, ApiError, Apply, Cache, Client, CloudCall, ConsistencyStore, Millis,
-    ObjectKey, ObjectState, OwnerRefs, Patch, ReconcileError, Request, SortedMap, WatchedKind,
-    CLOUD_FINALIZER,
+    ObjectKey, ObjectState, OwnerRefs, Patch, ReconcileError, Replaces, Request, SortedMap,
+    WatchedKind, CLOUD_FINALIZER,
 };
 use super::comparison::{update_spec, SpecComparison};
 use super::controller::{Controller, PlanInput, Planned, Recorded, Returned, Sent, Start, Worker};
@@ -420,6 +420,7 @@ impl ContractController {
                 name,
                 spec,
                 resource_version: pass.read_versions.get(index).copied().flatten(),
+                replaces: Replaces::Spec,
             },
             (ActionKind::Finalize | ActionKind::Delete, _) => Request::Delete { name },
         })

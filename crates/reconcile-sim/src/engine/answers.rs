@@ -8,15 +8,57 @@ use super::{update_change, Engine, Key};
 use crate::apiserver::{ApiError, DeleteOptions, Update};
 use crate::control_plane::apply::ApplyOutcome;
 use crate::control_plane::cloud::CloudCall;
-use crate::control_plane::patch::patch_custom_resource;
+use crate::control_plane::patch::{keep_order, patch_custom_resource, require_resource_version};
 use crate::control_plane::status;
-use crate::controllers::client::{Answer, Request, Response};
+use crate::controllers::client::{Answer, Replaces, Request, Response};
 use crate::ownership::ObjectKey;
 use crate::workqueue::Millis;
 use crate::world::Change;
 use crate::writes::FIELD_MANAGER;
 use reconcile_core::json::Json;
 use reconcile_core::model::Resources;
+
+/// The update a PUT of `name` stands for, or 422 for an object whose
+/// kind takes no update without a resourceVersion. A stale version gets
+/// 409 from [`crate::world::World::update`]. As `Store.Update`'s
+/// `GuaranteedUpdate` callback (`registry/generic/registry/store.go`): the
+/// stored object first (404), then `AllowUnconditionalUpdate` (422), then
+/// the versions compared (409, `OptimisticLockErrorMsg`).
+///
+/// A whole object keeps the stored spec's member order where its members
+/// stay, as a patch does.
+fn put(
+    name: &str,
+    spec: &Json,
+    stored: Option<&Json>,
+    resource_version: Option<u64>,
+    replaces: &Replaces,
+) -> Result<Update, ApiError> {
+    let (spec, metadata) = match replaces {
+        Replaces::Spec => (spec.clone(), (None, None)),
+        Replaces::Object {
+            owner_references,
+            finalizers,
+        } => {
+            // The stored object is read first: 404 before 422.
+            let stored = stored.ok_or_else(|| ApiError::NotFound {
+                name: name.to_owned(),
+            })?;
+            require_resource_version(name, stored, resource_version)?;
+            let spec = keep_order(spec.clone(), stored);
+            (
+                spec,
+                (Some(owner_references.clone()), Some(finalizers.clone())),
+            )
+        }
+    };
+    Ok(Update {
+        spec: Some(spec),
+        owner_references: metadata.0,
+        finalizers: metadata.1,
+        resource_version,
+    })
+}
 
 impl Engine {
     /// The server's answer to a request, unless it fails transiently first
@@ -55,13 +97,10 @@ impl Engine {
                 name,
                 spec,
                 resource_version,
+                replaces,
             } => {
-                let update = Update {
-                    spec: Some(spec.clone()),
-                    resource_version: *resource_version,
-                    ..Update::default()
-                };
                 let before = self.world.observed.get(name).cloned();
+                let update = put(name, spec, before.as_ref(), *resource_version, replaces)?;
                 let change = update_change(self.world.update(name, update)?);
                 self.world
                     .record_update(name, before.as_ref(), FIELD_MANAGER);

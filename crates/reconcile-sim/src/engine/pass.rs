@@ -28,8 +28,9 @@ pub(super) struct RunningPass {
     pub(super) pass: usize,
     /// Crash before sending this request (the crash plan of this pass).
     crash_before: Option<usize>,
-    /// The action whose failure the reconcile returned (counted among
-    /// the plan's actions; the status write follows them).
+    /// The last action whose request failed (counted among the plan's
+    /// actions; the status write follows them). The pass fails only if
+    /// the reconcile then returns an error.
     failed_at: Option<usize>,
     /// Requests sent before the first action.
     before: usize,
@@ -384,16 +385,20 @@ impl Engine {
             slot.free_at = end;
             slot.doing = Doing::Returned;
         }
-        // An error the reconcile returned without a failed action (a skip,
-        // a request before its actions) is an error too.
+        // The pass's result is what the reconcile returned, as for
+        // `reconcileHandler`: an error without a failed action (a skip, a
+        // request before its actions) fails it, and a failed request the
+        // controller recovered from (a learner's code that caught a 409)
+        // does not.
         let returned = self.controller.result(worker);
+        let failed_at = running.failed_at.filter(|_| returned.error.is_some());
         let ended = SimEvent::ReconcileEnded {
             pass: index,
-            error: returned.error.is_some() || running.failed_at.is_some(),
+            error: returned.error.is_some(),
             crashed,
         };
         self.push_event(end, ended);
-        let result = PassResult::of(returned, running.failed_at, end);
+        let result = PassResult::of(returned, failed_at, end);
         if crashed {
             // The process is gone before it could requeue: shown as the
             // requeue it would have made, which the crash then voids.

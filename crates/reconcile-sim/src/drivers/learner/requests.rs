@@ -13,7 +13,7 @@ use super::call::{ApiFailure, CallError, ClientCall, Read};
 use super::kinds::{Kinds, Target, CUSTOM_RESOURCE};
 use crate::apiserver::ApiError;
 use crate::apply::Apply;
-use crate::client::{Cache, Client, Request};
+use crate::client::{Cache, Client, Replaces, Request};
 use crate::object::{self, from_value, render, render_custom_resource, NAMESPACE};
 use crate::ownership::{ObjectKey, OwnerRefs};
 use crate::patch::Patch;
@@ -78,7 +78,7 @@ fn planned(
                     "the custom resources are the exercise's; create other kinds",
                 ));
             }
-            let stored = stored_form(method, object, &target, true)?;
+            let stored = stored_form(method, object, &target, Writing::Create)?;
             let request = Request::Create {
                 name: key_name(&target.key),
                 generate_name: generate.map(|_| target.key_text().to_owned()),
@@ -88,12 +88,23 @@ fn planned(
             send(request, target)
         }
         ClientCall::Update { object } => {
+            // controller-runtime's `typedClient.Update` (`pkg/client/typed_client.go`)
+            // PUTs the whole object, its resourceVersion the precondition.
             let (target, _) = kinds.of_object(method, object, ns)?;
-            // A PUT replaces the whole object: a JSON patch of the root,
-            // which the server reads back as an update (`Store.Update`).
-            let replace = json!([{ "op": "replace", "path": "", "value": object }]);
-            let patch = Patch::json(from_value(replace));
-            send(patch_request(&target, patch), target)
+            if target.is_custom_resource() {
+                return custom_resource_update(object, target);
+            }
+            let stored = stored_form(method, object, &target, Writing::Update)?;
+            let request = Request::Update {
+                name: key_name(&target.key),
+                spec: stored.spec,
+                resource_version: stored.resource_version,
+                replaces: Replaces::Object {
+                    owner_references: stored.owner_references,
+                    finalizers: stored.finalizers,
+                },
+            };
+            send(request, target)
         }
         ClientCall::Patch {
             kind,
@@ -128,7 +139,7 @@ fn planned(
                     "apply takes an object of another kind than the custom resource, and a fieldManager",
                 ));
             }
-            let stored = stored_form(method, object, &target, false)?;
+            let stored = stored_form(method, object, &target, Writing::Apply)?;
             let request = Request::Apply {
                 name: key_name(&target.key),
                 apply: Apply {
@@ -165,15 +176,7 @@ fn planned(
                 .and_then(Value::as_str)
                 .and_then(|v| v.parse::<u64>().ok());
             let Some(resource_version) = version else {
-                // `Store.Update`: a custom resource takes no unconditional update.
-                let error = ApiError::Invalid {
-                    name: target.name.clone(),
-                    field: "metadata.resourceVersion".to_owned(),
-                    message: "must be specified for an update".to_owned(),
-                };
-                return Ok(Planned::Now(Err(CallError::Api(ApiFailure::of(
-                    &error, "", "",
-                )))));
+                return Ok(no_resource_version(&target));
             };
             let request = Request::UpdateStatus {
                 name: key_name(&target.key),
@@ -213,6 +216,36 @@ fn custom_resource_only(method: &'static str, target: &Target) -> Result<(), Cal
     }
 }
 
+/// 422 for an update of the custom resource without a resourceVersion:
+/// `Store.Update`, as `customResourceStrategy` takes no unconditional update.
+fn no_resource_version(target: &Target) -> Planned {
+    let error = ApiError::Invalid {
+        name: target.name.clone(),
+        field: "metadata.resourceVersion".to_owned(),
+        message: "must be specified for an update".to_owned(),
+    };
+    Planned::Now(Err(CallError::Api(ApiFailure::of(&error, "", ""))))
+}
+
+/// `update` of the custom resource. What the playground stores of it is
+/// its metadata (the spec is the Desired document, the status its
+/// subresource's), so the PUT is sent as a JSON patch of the whole object,
+/// which the server reads as an update of the metadata. A custom resource
+/// takes no update without a resourceVersion (`customResourceStrategy`'s
+/// `AllowUnconditionalUpdate` is false): 422, answered here at once.
+fn custom_resource_update(object: &Value, target: Target) -> Result<Planned, CallError> {
+    let version = object["metadata"]["resourceVersion"].as_str();
+    if version.filter(|v| !v.is_empty()).is_none() {
+        return Ok(no_resource_version(&target));
+    }
+    let replace = json!([{ "op": "replace", "path": "", "value": object }]);
+    let patch = Patch::json(from_value(replace));
+    Ok(Planned::Send {
+        request: patch_request(&target, patch),
+        target,
+    })
+}
+
 /// A patch of an object, or of the custom resource's metadata.
 fn patch_request(target: &Target, patch: Patch) -> Request {
     let name = key_name(&target.key);
@@ -229,25 +262,38 @@ fn key_name(key: &ObjectKey) -> std::sync::Arc<str> {
     }
 }
 
+/// The write a whole object is read for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Writing {
+    Create,
+    Update,
+    Apply,
+}
+
 /// An object as the store keeps it: the manifest without the server's
-/// metadata, and its ownerReferences, read as the API server reads them.
+/// metadata (labels and annotations stay in it), and the metadata the
+/// store keeps apart, read as the API server reads them.
 struct Stored {
     spec: Json,
     owner_references: OwnerRefs,
+    finalizers: Vec<String>,
+    /// The version the writer read: an update's precondition.
+    resource_version: Option<u64>,
 }
 
-/// Reads `object` as `Store.create` would: system fields are the server's
-/// (`FillObjectMetaSystemFields` sets uid and creationTimestamp).
+/// Reads `object` as `Store.create` or `Store.Update` would: system fields
+/// are the server's (`FillObjectMetaSystemFields` sets uid and
+/// creationTimestamp; an update keeps the stored ones, `rest.BeforeUpdate`).
 fn stored_form(
     method: &'static str,
     object: &Value,
     target: &Target,
-    creating: bool,
+    writing: Writing,
 ) -> Result<Stored, CallError> {
     let mut object = object.clone();
     if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
         let version = metadata.get("resourceVersion").filter(|v| !is_blank(v));
-        if creating && version.is_some() {
+        if writing == Writing::Create && version.is_some() {
             // etcd3 `store.Create`: `ErrResourceVersionSetOnCreate`.
             return Err(CallError::misuse(
                 method,
@@ -271,6 +317,8 @@ fn stored_form(
     Ok(Stored {
         spec: read.spec,
         owner_references: read.owner_references,
+        finalizers: read.finalizers,
+        resource_version: read.resource_version,
     })
 }
 
