@@ -22,7 +22,7 @@ struct Rule {
     forbidden: &'static [&'static str],
 }
 
-const RULES: [Rule; 15] = [
+const RULES: [Rule; 16] = [
     Rule {
         what: "the contract depends on serde and serde_json only",
         package: "reconcile-core",
@@ -152,6 +152,20 @@ const RULES: [Rule; 15] = [
             "reconcile-wasm",
             TS_GENERATOR,
         ],
+    },
+    Rule {
+        what: "the mdBook preprocessor reads fences with the playground's own readers, through mdBook's light protocol crate, not mdBook itself",
+        package: "mdbook-reconcile",
+        features: &[],
+        direct_only: Some(&[
+            "reconcile-core",
+            "reconcile-yaml",
+            "reconcile-content",
+            "reconcile-check",
+            "serde_json",
+            "mdbook-preprocessor",
+        ]),
+        forbidden: &["mdbook", "mdbook-driver", "mdbook-html", "reconcile-web", "wasm-bindgen"],
     },
 ];
 

