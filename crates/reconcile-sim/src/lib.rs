@@ -46,8 +46,8 @@ pub use controllers::outcome::{ActionOutcome, ActionResult};
 #[cfg(feature = "level-edge")]
 pub use drivers::edge::{compare_level_edge, EdgeStep, LevelEdge};
 pub use engine::{
-    simulate, simulate_custom_resources, Driven, NewController, ReconcileCall, ResumeError,
-    Simulation, Step,
+    simulate, simulate_custom_resources, Driven, Injection, NewController, ReconcileCall,
+    ResumeError, Simulation, Step,
 };
 pub use expectations::PassSkip;
 pub use naming::ObjectNaming;

@@ -64,10 +64,13 @@ impl Engine {
     /// The server's answer to a request, unless it fails transiently first
     /// (the failure rate, drawn per request).
     pub(super) fn respond(&mut self, request: &Request) -> Answer {
-        if self.failures_rng.chance(self.config.failure_rate) {
+        if self.unavailable_armed() || self.failures_rng.chance(self.config.failure_rate) {
             return Err(ApiError::Unavailable);
         }
-        self.perform(request)
+        self.start_lag();
+        let answer = self.perform(request);
+        self.end_lag();
+        answer
     }
 
     /// The API server answers `request`; a write raises a watch event.

@@ -120,6 +120,7 @@ mod cloud;
 mod driven;
 mod gc;
 mod informer;
+mod injected;
 mod kubelet;
 mod names;
 mod owners;
@@ -166,6 +167,7 @@ const IDLE_GAP_MS: Millis = 100;
 const OSCILLATION_REPEATS: u32 = 3;
 
 pub use driven::Driven;
+pub use injected::Injection;
 pub(crate) use probe::Probed;
 pub use snapshot::{
     CollectorTask, CollectorWork, ControllerPicture, InFlight, OwnerTask, Picture, Position,
@@ -358,6 +360,8 @@ struct Engine {
     new_controller: NewController,
     /// The external system the controller may keep a load balancer in.
     cloud: cloud::CloudActor,
+    /// Faults a caller armed for the controller's next request.
+    armed: injected::Armed,
 }
 
 /// Makes a controller, for each process of a run.
@@ -410,6 +414,7 @@ impl Engine {
             controller: new_controller(),
             new_controller,
             cloud: cloud::CloudActor::new(config.seed),
+            armed: injected::Armed::default(),
             config,
         };
         // The owners of what is terminating from the start clean up from the start.

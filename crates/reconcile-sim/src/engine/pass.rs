@@ -217,6 +217,14 @@ impl Engine {
             return;
         };
         let pass = running.pass;
+        if self.crash_armed() {
+            if let Some(running) = self.running_mut(worker) {
+                running.crash_before = Some(sent);
+            }
+        }
+        let Some(running) = self.running(worker) else {
+            return;
+        };
         if running.crash_before == Some(sent) {
             let actions_sent = sent.saturating_sub(running.before);
             self.mark_rest(pass, actions_sent, &ActionResult::LostInCrash);
@@ -318,7 +326,9 @@ impl Engine {
                 running.failed_at = sent.checked_sub(running.before);
             }
         }
-        if self.controller.awaits_caller(worker) {
+        if self.crash_after_applied() {
+            self.next_request(worker, answered_at, sent + 1);
+        } else if self.controller.awaits_caller(worker) {
             self.hold_for_caller(worker, answered_at, sent + 1);
         } else if self.controller.sends_more(worker) {
             self.next_request(worker, answered_at, sent + 1);

@@ -111,16 +111,19 @@ impl Engine {
             return;
         }
         let (incarnation, epoch) = (self.incarnation, self.informer.reflector(kind).epoch);
-        self.schedule_after(
-            at,
-            self.latency(kind),
-            Scheduled::Deliver {
-                delivery,
-                resource_version,
-                incarnation,
-                epoch,
-            },
-        );
+        let deliver = Scheduled::Deliver {
+            delivery,
+            resource_version,
+            incarnation,
+            epoch,
+        };
+        let latency = self.latency(kind);
+        if self.armed.delays(kind) {
+            let due = self.delivery_time(kind, at, latency);
+            self.schedule(due, deliver);
+        } else {
+            self.schedule_after(at, latency, deliver);
+        }
     }
 
     /// The watch of `kind` closes: what was in flight on it never arrives

@@ -28,7 +28,19 @@ pub struct Exercise {
     /// Whether a world (the store, or the cache) is at the goal.
     pub goal: fn(&World, DesiredOf<'_>) -> bool,
     /// The first breach of the safety rule in the store, in plain words.
+    /// The hook for later exercises' rules too: no leaked external
+    /// resource, none deleted early, a finalizer removed only after cleanup.
     pub breach: fn(&World) -> Option<String>,
+    /// What another writer changes in an object, under the fault schedule's
+    /// `other-writer`.
+    pub other_write: OtherWrite,
+}
+
+/// A field another writer sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OtherWrite {
+    pub path: &'static [&'static str],
+    pub value: &'static str,
 }
 
 impl Exercise {
@@ -94,6 +106,10 @@ pub fn owned_configmap() -> Exercise {
         config,
         goal: configmaps_match,
         breach: configmap_without_controller,
+        other_write: OtherWrite {
+            path: &["data", "edited-by"],
+            value: "another-writer",
+        },
     }
 }
 

@@ -8,7 +8,10 @@
 //! - [`run`]: the driven run over the engine;
 //! - [`record`]: each reconcile's calls and answers, for replays;
 //! - [`exercise`]: the exercises' worlds, goals and safety rules;
-//! - [`properties`]: eventually stable, safe, idempotent once converged.
+//! - [`properties`]: eventually stable, safe, idempotent once converged;
+//! - [`schedule`], [`faulted`]: fault schedules, and a run under one;
+//! - [`search`], [`shrink`], [`story`]: the check that tries to break a
+//!   controller, shrinks what broke it, and tells it.
 //!
 //! Invariant: one engine. The run drives the engine's own controller
 //! protocol through `controllers::driven`; the API server answers every
@@ -16,14 +19,21 @@
 
 pub mod call;
 pub mod exercise;
+pub mod faulted;
 pub mod kinds;
 pub mod properties;
 pub mod record;
 mod requests;
 pub mod run;
+pub mod schedule;
+pub mod search;
+pub mod shrink;
+pub mod story;
 
 pub use call::{ApiFailure, CallError, ClientCall, PatchKind, Read};
 pub use exercise::{owned_configmap, Exercise};
 pub use properties::{check, Property};
 pub use record::{CallRecord, ReconcileOutcome, ReconcileRecord};
 pub use run::{DrivenRun, Finish, Request, RunEnd};
+pub use schedule::{Fault, Placed, Schedule};
+pub use search::{check as check_controller, Budget, CheckReport, Client, Reconciler};

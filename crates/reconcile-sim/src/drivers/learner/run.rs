@@ -81,6 +81,20 @@ pub struct DrivenRun {
     /// The first breach of the exercise's safety, as seen.
     unsafe_seen: Option<String>,
     end: Option<RunEnd>,
+    /// What reaching the quiet rule does: end the run, or (with faults
+    /// still to fire) hold it open. See `drivers/learner/faulted.rs`.
+    at_quiet: AtQuiet,
+}
+
+/// What the quiet rule does when it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AtQuiet {
+    /// The run ends.
+    End,
+    /// The run goes on once, for faults placed after the last request.
+    HoldOpen,
+    /// It went on: the faults are due now.
+    Held,
 }
 
 impl DrivenRun {
@@ -101,6 +115,7 @@ impl DrivenRun {
             last_change: 0,
             unsafe_seen: None,
             end: None,
+            at_quiet: AtQuiet::End,
         }
     }
 
@@ -128,8 +143,12 @@ impl DrivenRun {
         let quiet = self.exercise.quiet_ms();
         let now = self.sim.now();
         if self.goal_holds() && now.saturating_sub(self.last_change) >= quiet && now >= quiet {
-            self.end = Some(RunEnd::Quiet { at: now });
-            return None;
+            if self.at_quiet != AtQuiet::HoldOpen {
+                self.end = Some(RunEnd::Quiet { at: now });
+                return None;
+            }
+            self.at_quiet = AtQuiet::Held;
+            self.last_change = now;
         }
         let converged = self.goal_holds() && self.goal_holds_in_cache();
         self.record.push(ReconcileRecord {
@@ -314,6 +333,29 @@ impl DrivenRun {
     /// The engine's record of the run, for the views.
     pub fn into_timeline(self) -> Timeline {
         self.sim.into_timeline()
+    }
+}
+
+/// Hooks for fault schedules (`faulted.rs`), kept apart from the run.
+impl DrivenRun {
+    /// What would answer `call` now: the cache, or a request.
+    pub(super) fn plan(&self, call: &ClientCall) -> Planned {
+        plan(call, &self.exercise.kinds, NAMESPACE, &self.sim.client())
+    }
+
+    /// The engine, for injecting faults between calls.
+    pub(super) fn sim_mut(&mut self) -> &mut Simulation {
+        &mut self.sim
+    }
+
+    /// The reconcile in progress, for a fault that rewrites what it saw.
+    pub(super) fn current_mut(&mut self) -> Option<&mut ReconcileRecord> {
+        self.record.last_mut()
+    }
+
+    /// Sets what the quiet rule does next; returns what it did.
+    pub(super) fn set_at_quiet(&mut self, at_quiet: AtQuiet) -> AtQuiet {
+        std::mem::replace(&mut self.at_quiet, at_quiet)
     }
 }
 
