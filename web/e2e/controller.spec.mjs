@@ -154,6 +154,7 @@ test("the driven run takes bad input from JS with a clear error, never a panic",
       request,
       outside,
       unknownExercise: await api.runController(() => {}, { exercise: "replicas" }).catch((error) => error.message),
+      exerciseNotText: message(() => new DrivenRun(5)),
       badOption: await api.runController(() => {}, { options: { sed: 1 } }).catch((error) => error.message),
       notFunction: await api.runController("export function reconcile() {}").catch((error) => error.message),
       notObject: message(() => run.call(5)),
@@ -169,6 +170,7 @@ test("the driven run takes bad input from JS with a clear error, never a panic",
   expect(errors.request).toEqual({ name: "blog", namespace: "default" });
   expect(errors.outside).toBe("client.get: no reconcile is running");
   expect(errors.unknownExercise).toBe('no exercise "replicas"; there is owned-configmap');
+  expect(errors.exerciseNotText).toBe("no exercise named; there is owned-configmap");
   expect(errors.badOption).toMatch(/^Simulation options at \$: unknown option "sed"; expected one of seed, /);
   expect(errors.notFunction).toMatch(/^runController: reconcile is not a function/);
   expect(errors.notObject).toBe("client.call: a client call is an object with a method, such as {\"method\": \"get\", ...}");

@@ -8,13 +8,14 @@
 //! simulation already: a module of its own would cost a second copy of it.
 
 use js_sys::{Reflect, JSON};
+use reconcile_sim::learner::RunEnd;
 use reconcile_sim::learner::{self, CallError, ClientCall, Finish};
-use reconcile_sim::{parse_options, SimConfig};
+use reconcile_sim::{parse_options, Millis, SimConfig, Verdict};
+use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::to_js;
-use crate::types::ControllerRunEnd;
 
 /// A run of a controller exercise, driven by the caller: `nextReconcile()`,
 /// then the reconcile's `call()`s, then `finish()`, until `nextReconcile()`
@@ -141,6 +142,45 @@ impl DrivenRun {
     pub fn now(&self) -> f64 {
         // Exact in a JS number: simulated runs last far less than 2^53 ms.
         self.0.now() as f64
+    }
+}
+
+/// How a run of a controller exercise ended: quiet at the goal, idle
+/// (nothing more could happen), or at a limit (the pass limit, a hot
+/// loop), with the engine's verdict in words.
+#[derive(Serialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum ControllerRunEnd<'a> {
+    /// The goal held and the controller wrote nothing for three resync periods.
+    Quiet { at: Millis },
+    Idle {
+        verdict: &'a Verdict,
+        verdict_text: String,
+    },
+    Limit {
+        verdict: &'a Verdict,
+        verdict_text: String,
+    },
+}
+
+impl<'a> ControllerRunEnd<'a> {
+    pub fn of(end: &'a RunEnd) -> Self {
+        match end {
+            RunEnd::Quiet { at } => Self::Quiet { at: *at },
+            RunEnd::Idle(verdict) => Self::Idle {
+                verdict,
+                verdict_text: verdict.to_string(),
+            },
+            RunEnd::Limit(verdict) => Self::Limit {
+                verdict,
+                verdict_text: verdict.to_string(),
+            },
+        }
     }
 }
 

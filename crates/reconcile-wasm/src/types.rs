@@ -13,7 +13,7 @@
 #[cfg(feature = "check")]
 pub use checking::CheckOutcome;
 #[cfg(feature = "loop")]
-pub use looping::{ControllerRunEnd, LoopOutcome};
+pub use looping::LoopOutcome;
 #[cfg(feature = "simulate")]
 pub use simulation::{SimVerdict, Timeline};
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -23,9 +23,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 /// needs.
 #[cfg(feature = "loop")]
 pub(crate) mod looping {
-    use reconcile_sim::learner::RunEnd;
     use reconcile_sim::own_reconcile::{Idempotence, LoopVerdicts, RestartSurvival};
-    use reconcile_sim::Millis;
     use reconcile_sim::Verdict;
     use serde::Serialize;
 
@@ -65,45 +63,6 @@ pub(crate) mod looping {
             Self {
                 holds,
                 text: text.to_string(),
-            }
-        }
-    }
-
-    /// How a run of a controller exercise ended: quiet at the goal, idle
-    /// (nothing more could happen), or at a limit (the pass limit, a hot
-    /// loop), with the engine's verdict in words.
-    #[derive(Serialize)]
-    #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
-    #[serde(
-        tag = "kind",
-        rename_all = "camelCase",
-        rename_all_fields = "camelCase"
-    )]
-    pub enum ControllerRunEnd<'a> {
-        /// The goal held and the controller wrote nothing for three resync periods.
-        Quiet { at: Millis },
-        Idle {
-            verdict: &'a Verdict,
-            verdict_text: String,
-        },
-        Limit {
-            verdict: &'a Verdict,
-            verdict_text: String,
-        },
-    }
-
-    impl<'a> ControllerRunEnd<'a> {
-        pub fn of(end: &'a RunEnd) -> Self {
-            match end {
-                RunEnd::Quiet { at } => Self::Quiet { at: *at },
-                RunEnd::Idle(verdict) => Self::Idle {
-                    verdict,
-                    verdict_text: verdict.to_string(),
-                },
-                RunEnd::Limit(verdict) => Self::Limit {
-                    verdict,
-                    verdict_text: verdict.to_string(),
-                },
             }
         }
     }
@@ -366,7 +325,8 @@ mod generate {
 
     use super::checking;
     use super::looping::{LoopTexts, VerdictText};
-    use super::{CheckOutcome, ControllerRunEnd, LoopOutcome, SimVerdict, Timeline};
+    use super::{CheckOutcome, LoopOutcome, SimVerdict, Timeline};
+    use crate::driven::ControllerRunEnd;
     use reconcile_sim::learner;
     use reconcile_sim::own_reconcile::{Idempotence, LoopVerdicts, RestartSurvival};
 
