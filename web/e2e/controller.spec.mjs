@@ -180,3 +180,63 @@ test("the driven run takes bad input from JS with a clear error, never a panic",
   expect(errors.wrongType).toMatch(/^client\.get: invalid type: integer `7`, expected a string/);
   expect(errors.badFinish).toMatch(/^finish: requeueAfter is -5; expected a whole number/);
 });
+
+/**
+ * Checks controllers with `checkController`, each process importing its
+ * module afresh (a crash loses the process's memory); resolves to each
+ * check's result and how many modules it loaded, or `{ rejected }`.
+ */
+async function checkAll(page, checks) {
+  await blankPage(page);
+  return page.evaluate(async (checks) => {
+    const api = new URL("/pkg/reconcile.js", location.href).href;
+    const { checkController } = await import(api);
+    const results = [];
+    for (const { source, options } of checks) {
+      const text = source.replace(/from "reconcile"/g, `from ${JSON.stringify(api)}`);
+      const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+      let loads = 0;
+      const progress = [];
+      const load = async () => (await import(`${url}#${++loads}`)).reconcile;
+      const onProgress = ({ explored }) => progress.push(explored);
+      const result = await checkController(load, { ...options, onProgress }).catch((error) => ({
+        rejected: { name: error.name, message: error.message, method: error.method },
+      }));
+      results.push({ ...result, loads, progress });
+    }
+    return results;
+  }, checks);
+}
+
+test("checkController: the reference survives every schedule; known bugs get a short, told counterexample", async ({ page }) => {
+  const [reference, createOnly, memory, misuse] = await checkAll(page, [
+    { source: REFERENCE },
+    { source: buggy("found.data = custom.spec.data;\n    client.update(found);", "") },
+    {
+      // Remembers what it created, in the process's memory, before the create succeeded.
+      source: buggy("export function reconcile(request, client) {", "const made = new Set();\nexport function reconcile(request, client) {\n  if (made.has(request.name)) return;")
+        .replace("    client.create({", "    made.add(request.name);\n    client.create({"),
+      options: { seed: 3 },
+    },
+    { source: buggy('client.get("Desired", request.name)', 'client.get("Desired")') },
+  ]);
+  expect(reference.rejected).toBeUndefined();
+  expect(reference).toMatchObject({ exercise: "owned-configmap", passed: true, schedulesExplored: 1000, counterexample: null });
+  expect(reference.properties.every((property) => property.held)).toBe(true);
+  expect(reference.goal.length).toBeGreaterThan(10);
+  // One fresh module a run, and one more for each crash.
+  expect(reference.loads).toBeGreaterThan(1000);
+  expect(reference.progress.at(-1)).toBe(1000);
+
+  expect(createOnly.passed).toBe(false);
+  expect(createOnly.counterexample.property).toBe("eventually stable");
+  expect(createOnly.counterexample.schedule.map((placed) => placed.fault)).toContain("other-writer");
+  expect(createOnly.counterexample.story.join(" ")).toContain("another writer");
+  expect(createOnly.counterexample.record.length).toBeGreaterThan(0);
+
+  expect(memory.passed).toBe(false);
+  expect(memory.counterexample.schedule.length).toBeLessThanOrEqual(3);
+  expect(memory.counterexample.story.length).toBe(memory.counterexample.schedule.length);
+
+  expect(misuse.rejected.message).toContain("client.get");
+});

@@ -8,9 +8,10 @@ use serde_json::{json, Value};
 
 use reconcile_sim::learner::properties::{EVENTUALLY_STABLE, IDEMPOTENT_ONCE_CONVERGED, SAFE};
 use reconcile_sim::learner::schedule::single_faults;
+use reconcile_sim::learner::search::run_schedule;
 use reconcile_sim::learner::{
-    check_controller, owned_configmap, Budget, CallError, CheckReport, Client, ClientCall, Fault,
-    Finish, Read, Reconciler, Request,
+    check_controller, owned_configmap, Budget, CallError, CheckReport, CheckSession, Client,
+    ClientCall, Fault, Finish, Read, Reconciler, Request,
 };
 
 /// The bugs, from issue 30's list of real bug classes.
@@ -198,4 +199,47 @@ fn the_reference_keeps_safety_under_a_deleted_custom_resource() {
     assert!(report.passed);
     let safe = report.properties.iter().find(|p| p.name == SAFE);
     assert!(safe.is_some_and(|p| p.held));
+}
+
+/// The session the wasm binding drives, one run at a time.
+fn session_until(flaw: Flaw, runs: usize) -> CheckSession {
+    let factory = move || -> Box<dyn Reconciler> {
+        Box::new(Controller {
+            flaw,
+            done: BTreeSet::new(),
+        })
+    };
+    let exercise = owned_configmap();
+    let mut session = CheckSession::new(Budget::default(), 0);
+    for _ in 0..runs {
+        let Some(schedule) = session.next().cloned() else {
+            break;
+        };
+        session.record(run_schedule(&exercise, &factory, &schedule));
+    }
+    session
+}
+
+#[test]
+fn a_session_run_to_its_end_reports_what_check_reports() {
+    for flaw in [Flaw::None, Flaw::CreateOnly, Flaw::RemembersTooEarly] {
+        let whole = check(flaw, 1000, 0);
+        let session = session_until(flaw, usize::MAX).report();
+        assert_eq!(session.passed, whole.passed);
+        assert_eq!(session.explored, whole.explored);
+        let schedule = |r: &CheckReport| r.counterexample.as_ref().map(|c| c.schedule.clone());
+        assert_eq!(schedule(&session), schedule(&whole));
+    }
+}
+
+#[test]
+fn a_session_stopped_early_reports_what_it_explored_and_nothing_run_is_no_pass() {
+    let stopped = session_until(Flaw::None, 10).report();
+    assert!(stopped.passed);
+    assert_eq!(stopped.schedules_explored, 10);
+    assert!(stopped.properties.iter().all(|p| p.held));
+    let nothing = session_until(Flaw::None, 0).report();
+    assert!(!nothing.passed);
+    assert_eq!(nothing.schedules_explored, 0);
+    assert!(nothing.properties.is_empty());
 }

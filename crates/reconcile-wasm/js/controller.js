@@ -136,3 +136,62 @@ export function drive(reconcile, run) {
     run.finish(result);
   }
 }
+
+/**
+ * One process of a controller under check: `reconcile(request, send)` for
+ * `ControllerCheck.run`, where `send(call)` is the client's one door.
+ * The learner's errors become results, as in `drive`; misuse is thrown,
+ * which ends the check.
+ */
+function processOf(reconcile) {
+  if (typeof reconcile !== "function") {
+    throw new TypeError("checkController: load() gave no reconcile function, such as function reconcile(request, client) { … }");
+  }
+  return (request, send) => {
+    let misuse = null;
+    const client = clientFor({ call: send }, (error) => (misuse ??= error));
+    let result;
+    try {
+      result = reconcile(Object.freeze({ ...request }), client);
+    } catch (error) {
+      if (misuse) throw misuse;
+      return failure(error);
+    }
+    if (misuse) throw misuse;
+    if (result !== null && typeof result === "object" && typeof result.then === "function") {
+      throw new TypeError("checkController: reconcile returned a promise; the client is synchronous, so reconcile must not be async");
+    }
+    return result ?? null;
+  };
+}
+
+/** Time on the thread between yields, so no task of a check runs long. */
+const SLICE_MS = 40;
+
+/**
+ * Runs `check` (a `ControllerCheck`) to its end and resolves to its report.
+ * `load()` gives a fresh `reconcile` for a process, or a promise of one: a
+ * crash loses the process's memory, so each process gets its own. The
+ * check yields to the event loop every few dozen milliseconds and tells
+ * `onProgress({ explored })` then.
+ */
+export async function checkWith(check, load, onProgress) {
+  const fresh = [];
+  let slice = performance.now();
+  for (let next = check.next(); next !== null; next = check.next()) {
+    while (fresh.length < next.processes) fresh.push(processOf(await load()));
+    check.run(() => {
+      const process = fresh.shift();
+      if (!process) throw new Error("checkController: a run needed more processes than its crashes allow");
+      return process;
+    });
+    // A process that never ran kept its memory untouched: it may serve the next run.
+    if (performance.now() - slice > SLICE_MS) {
+      onProgress?.({ explored: check.explored });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      slice = performance.now();
+    }
+  }
+  onProgress?.({ explored: check.explored });
+  return check.report();
+}

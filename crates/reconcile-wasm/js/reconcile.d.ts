@@ -3,6 +3,7 @@
 // the functions reconcile.js exports are re-exported as values (not `initSync`).
 import type {
   Action,
+  ControllerCheckReport,
   ControllerRunEnd,
   CustomResourcesScenario,
   Finalizers,
@@ -160,6 +161,32 @@ export function runController(
   reconcile: (request: ReconcileRequest, client: ControllerClient) => ReconcileResult,
   options?: { exercise?: "owned-configmap"; options?: SimOptions | string | null },
 ): Promise<ControllerRun>;
+
+/** What `checkController` resolves to. */
+export type ControllerCheckResult = ControllerCheckReport & {
+  exercise: string;
+  /** The exercise's goal, in plain words. */
+  goal: string;
+};
+
+/**
+ * Tries to break a controller: the fault-free run, then fault schedules up
+ * to `budget` (1,000), the random ones drawn from `seed`; a failure is
+ * shrunk and told. `load()` gives a fresh `reconcile` for each process (a
+ * crash loses its memory). Rejects on misuse of the client, naming the call.
+ */
+export function checkController(
+  load: () =>
+    | ((request: ReconcileRequest, client: ControllerClient) => ReconcileResult)
+    | Promise<(request: ReconcileRequest, client: ControllerClient) => ReconcileResult>,
+  options?: {
+    exercise?: "owned-configmap";
+    seed?: number;
+    budget?: number;
+    options?: SimOptions | string | null;
+    onProgress?: (progress: { explored: number }) => void;
+  },
+): Promise<ControllerCheckResult>;
 
 /** Fetches and starts the YAML module; the YAML functions call it on first use. */
 export function loadYaml(): Promise<void>;

@@ -7,7 +7,7 @@
 // own; `runController` shares the loop's. All are thin adapters over the
 // same core; `controller.js` shapes a learner's client over a driven run.
 import initPlan, { plan, reconcile } from "./reconcile_core.js";
-import { drive } from "./controller.js";
+import { checkWith, drive } from "./controller.js";
 
 export { plan, reconcile };
 export { ApiError, TerminalError } from "./controller.js";
@@ -225,6 +225,37 @@ export async function runController(reconcile, { exercise = "owned-configmap", o
     return { exercise, goal: run.goal, passed, end: run.end(), properties, record: run.record() };
   } finally {
     run.free();
+  }
+}
+
+/**
+ * Tries to break a learner's controller: runs it on a controller exercise
+ * fault-free, then under fault schedules (crashes, 503s, lost responses,
+ * broken watches, an API server restart, a lagging cache, another writer,
+ * the custom resource deleted), up to `budget` schedules (1,000), the
+ * random ones drawn from `seed`. `load()` gives a fresh `reconcile` (or a
+ * promise of one) for each process, since a crash loses its memory: a
+ * module imported afresh, say. Resolves to `{ exercise, goal, ...report }`:
+ * `passed`, `schedulesExplored`, the properties, and the shrunk
+ * `counterexample` with its story, or `null`. It runs on this thread, in
+ * slices, telling `onProgress({ explored })` between them; a learner's
+ * source goes through the sandbox in a later step.
+ */
+export async function checkController(
+  load,
+  { exercise = "owned-configmap", seed = 0, budget = 1000, options = null, onProgress } = {},
+) {
+  if (typeof load !== "function") {
+    throw new TypeError("checkController: load is a function that gives a fresh reconcile, such as () => reconcile");
+  }
+  const { ControllerCheck } = await loopModule();
+  const check = new ControllerCheck(exercise, budget, seed, options);
+  try {
+    const goal = check.goal;
+    const report = await checkWith(check, load, onProgress);
+    return { exercise, goal, ...report };
+  } finally {
+    check.free();
   }
 }
 

@@ -34,23 +34,9 @@ impl DrivenRun {
         #[wasm_bindgen(unchecked_optional_param_type = "SimOptions | string | null")]
         options: Option<JsValue>,
     ) -> Result<DrivenRun, JsError> {
-        let name = exercise.as_string();
-        let Some(mut exercise) = name.as_deref().and_then(learner::exercise_named) else {
-            let named = name.map_or_else(|| "named".to_owned(), |name| format!("{name:?}"));
-            return Err(JsError::new(&format!(
-                "no exercise {named}; there is {}",
-                learner::EXERCISES.join(", ")
-            )));
-        };
-        let options = options.filter(|o| !o.is_undefined() && !o.is_null());
-        if let Some(options) = options {
-            let text = match options.as_string() {
-                Some(text) => text,
-                None => json_text(&options),
-            };
-            exercise.config = config_over(&exercise.config, &text).map_err(|e| JsError::new(&e))?;
-        }
-        Ok(DrivenRun(learner::DrivenRun::new(exercise)))
+        Ok(DrivenRun(learner::DrivenRun::new(exercise_with(
+            &exercise, options,
+        )?)))
     }
 
     /// Runs the control plane until a worker takes a key: `{ name,
@@ -70,13 +56,7 @@ impl DrivenRun {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "object")] call: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let parsed = serde_json::from_str::<Value>(&json_text(&call))
-            .map_err(|_| CallError::Misuse {
-                method: "call",
-                message: "a client call is a JSON object".to_owned(),
-            })
-            .and_then(ClientCall::from_json);
-        match parsed.and_then(|call| self.0.call(call)) {
+        match call_of(&call).and_then(|call| self.0.call(call)) {
             Ok(answer) => to_js(&answer).map_err(JsValue::from),
             Err(error) => Err(thrown(&error)),
         }
@@ -93,19 +73,7 @@ impl DrivenRun {
         )]
         result: JsValue,
     ) -> Result<(), JsError> {
-        let finish = if let Some(error) = result.dyn_ref::<js_sys::Error>() {
-            let name = String::from(error.name());
-            let text = format!("{name}: {}", String::from(error.message()));
-            if name == "TerminalError" {
-                Finish::Terminal(text)
-            } else {
-                Finish::Error(text)
-            }
-        } else if result.is_undefined() || result.is_null() {
-            Finish::Ok(None)
-        } else {
-            finish_of(&json_text(&result)).map_err(|e| JsError::new(&e))?
-        };
+        let finish = finish_from(&result).map_err(|e| JsError::new(&e))?;
         self.0.finish(finish);
         Ok(())
     }
@@ -184,9 +152,63 @@ impl<'a> ControllerRunEnd<'a> {
     }
 }
 
+/// The exercise named `exercise` (`"owned-configmap"`), its settings
+/// overridden by `options` (as `simulate` takes them).
+pub(crate) fn exercise_with(
+    exercise: &JsValue,
+    options: Option<JsValue>,
+) -> Result<learner::Exercise, JsError> {
+    let name = exercise.as_string();
+    let Some(mut exercise) = name.as_deref().and_then(learner::exercise_named) else {
+        let named = name.map_or_else(|| "named".to_owned(), |name| format!("{name:?}"));
+        return Err(JsError::new(&format!(
+            "no exercise {named}; there is {}",
+            learner::EXERCISES.join(", ")
+        )));
+    };
+    let options = options.filter(|o| !o.is_undefined() && !o.is_null());
+    if let Some(options) = options {
+        let text = match options.as_string() {
+            Some(text) => text,
+            None => json_text(&options),
+        };
+        exercise.config = config_over(&exercise.config, &text).map_err(|e| JsError::new(&e))?;
+    }
+    Ok(exercise)
+}
+
+/// A client call from JS: `{ method: "get", kind, name, ... }`.
+pub(crate) fn call_of(call: &JsValue) -> Result<ClientCall, CallError> {
+    serde_json::from_str::<Value>(&json_text(call))
+        .map_err(|_| CallError::Misuse {
+            method: "call",
+            message: "a client call is a JSON object".to_owned(),
+        })
+        .and_then(ClientCall::from_json)
+}
+
+/// What a reconcile returned: `undefined`, `null` or `{}` (done),
+/// `{ requeueAfter: ms }`, `{ error: message }`, `{ terminalError: message }`,
+/// or an `Error` (a `TerminalError` by its name).
+pub(crate) fn finish_from(result: &JsValue) -> Result<Finish, String> {
+    if let Some(error) = result.dyn_ref::<js_sys::Error>() {
+        let name = String::from(error.name());
+        let text = format!("{name}: {}", String::from(error.message()));
+        return Ok(if name == "TerminalError" {
+            Finish::Terminal(text)
+        } else {
+            Finish::Error(text)
+        });
+    }
+    if result.is_undefined() || result.is_null() {
+        return Ok(Finish::Ok(None));
+    }
+    finish_of(&json_text(result))
+}
+
 /// A JS value as JSON text; `undefined`, a function or a cycle gives text
 /// no JSON parser takes, so the caller's own error follows.
-fn json_text(value: &JsValue) -> String {
+pub(crate) fn json_text(value: &JsValue) -> String {
     JSON::stringify(value)
         .ok()
         .and_then(|text| JsValue::from(text).as_string())
@@ -194,7 +216,7 @@ fn json_text(value: &JsValue) -> String {
 }
 
 /// A call's refusal as a thrown `Error`: its message, and its fields.
-fn thrown(error: &CallError) -> JsValue {
+pub(crate) fn thrown(error: &CallError) -> JsValue {
     let text = match error {
         CallError::Api(failure) => failure.message.clone(),
         other => other.to_string(),

@@ -50,7 +50,11 @@
 mod check;
 #[cfg(feature = "check")]
 pub use check::Check;
+#[cfg(feature = "loop")]
+mod controller_check;
 mod convert;
+#[cfg(feature = "loop")]
+pub use controller_check::ControllerCheck;
 #[cfg(feature = "loop")]
 mod driven;
 #[cfg(feature = "loop")]

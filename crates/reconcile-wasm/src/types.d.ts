@@ -697,6 +697,65 @@ detail: string, };
 export type ControllerRunEnd = { "kind": "quiet", at: number, } | { "kind": "idle", verdict: Verdict, verdictText: string, } | { "kind": "limit", verdict: Verdict, verdictText: string, };
 
 /**
+ * One kind of fault, as issue 30 lists them.
+ */
+export type Fault = "crash-before" | "crash-after-applied" | "crash-after-response" | "unavailable" | "lost-response" | "watch-broken" | "api-server-restart" | "cache-lag" | "other-writer" | "custom-resource-deleted";
+
+/**
+ * A fault at request `at` (from 0) of the controller.
+ */
+export type Placed = { at: number, fault: Fault, };
+
+/**
+ * A short list of placed faults, sorted by point.
+ */
+export type Schedule = Array<Placed>;
+
+/**
+ * The schedule to run next, and how many processes it may need: one,
+ * and one more for each crash it places.
+ */
+export type NextSchedule = { schedule: Schedule, processes: number, };
+
+/**
+ * The schedule that broke a property, shrunk, and its run.
+ */
+export type ControllerCounterexample = { 
+/**
+ * The property that broke, and why, in plain words.
+ */
+property: string, detail: string, schedule: Schedule, 
+/**
+ * The schedule as a short story, one sentence a fault.
+ */
+story: Array<string>, 
+/**
+ * Each reconcile's calls and answers, to replay without the code.
+ */
+record: Array<ReconcileRecord>, 
+/**
+ * The runs shrinking took.
+ */
+shrinkRuns: number, };
+
+/**
+ * What the check found.
+ */
+export type ControllerCheckReport = { passed: boolean, schedulesExplored: number, 
+/**
+ * The properties: all held, or those of the failing run.
+ */
+properties: Array<Property>, counterexample: ControllerCounterexample | null, 
+/**
+ * The requests of the fault-free run: the points of single faults.
+ */
+faultFreeRequests: number, 
+/**
+ * The schedules run, in order.
+ */
+explored: Array<Schedule>, };
+
+/**
  * How one action of either list stands against the other list.
  */
 export type Mark = "same" | "missing" | "unexpected" | "moved";

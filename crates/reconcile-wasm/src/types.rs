@@ -326,6 +326,7 @@ mod generate {
     use super::checking;
     use super::looping::{LoopTexts, VerdictText};
     use super::{CheckOutcome, LoopOutcome, SimVerdict, Timeline};
+    use crate::controller_check::NextSchedule;
     use crate::driven::ControllerRunEnd;
     use reconcile_sim::learner;
     use reconcile_sim::own_reconcile::{Idempotence, LoopVerdicts, RestartSurvival};
@@ -462,6 +463,12 @@ mod generate {
             declaration::<learner::ReconcileRecord>(cfg),
             declaration::<learner::Property>(cfg),
             declaration::<ControllerRunEnd<'static>>(cfg),
+            declaration::<learner::Fault>(cfg),
+            declaration::<learner::Placed>(cfg),
+            declaration::<learner::Schedule>(cfg),
+            declaration::<NextSchedule<'static>>(cfg),
+            declaration::<learner::search::Counterexample>(cfg),
+            declaration::<learner::CheckReport>(cfg),
             // Checking a learner's reconcile.
             declaration::<Mark>(cfg),
             declaration::<EqualityNote>(cfg),

@@ -9,11 +9,13 @@ import init, {
   loadSimulation,
   plan,
   reconcile,
+  checkController,
   runController,
   simulate,
   simulateVerdict,
   type Action,
   type CheckResult,
+  type ControllerCheckResult,
   type ControllerClient,
   type ControllerRun,
   type CustomResourcesScenario,
@@ -110,6 +112,11 @@ export async function grade(): Promise<string> {
   runController(controller, { exercise: "replicas" });
   // @ts-expect-error apply needs a field manager.
   runController((_request, client) => void client.apply({ kind: "ConfigMap" }));
+  const broken: ControllerCheckResult = await checkController(async () => controller, { seed: 1, budget: 50, onProgress: ({ explored }) => void explored });
+  const story: string = broken.counterexample?.story.join(" ") ?? "";
+  const faults: string[] = broken.counterexample?.schedule.map((placed) => placed.fault) ?? [];
+  // @ts-expect-error load gives a reconcile, not source text.
+  checkController("export function reconcile() {}");
 
-  return [kinds, name, spec, created, trigger, restarted, converged, key, notAwaited, badOptions, badResources, rule, idempotent, printed, held, methods, quietAt].join();
+  return [kinds, name, spec, created, trigger, restarted, converged, key, notAwaited, badOptions, badResources, rule, idempotent, printed, held, methods, quietAt, story, faults].join();
 }

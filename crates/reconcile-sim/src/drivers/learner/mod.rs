@@ -10,7 +10,7 @@
 //! - [`exercise`]: the exercises' worlds, goals and safety rules;
 //! - [`properties`]: eventually stable, safe, idempotent once converged;
 //! - [`schedule`], [`faulted`]: fault schedules, and a run under one;
-//! - [`search`], [`shrink`], [`story`]: the check that tries to break a
+//! - [`search`], [`session`], [`shrink`], [`story`]: the check that tries to break a
 //!   controller, shrinks what broke it, and tells it.
 //!
 //! Invariant: one engine. The run drives the engine's own controller
@@ -27,6 +27,7 @@ mod requests;
 pub mod run;
 pub mod schedule;
 pub mod search;
+pub mod session;
 pub mod shrink;
 pub mod story;
 
@@ -37,3 +38,4 @@ pub use record::{CallRecord, ReconcileOutcome, ReconcileRecord};
 pub use run::{DrivenRun, Finish, Request, RunEnd};
 pub use schedule::{Fault, Placed, Schedule};
 pub use search::{check as check_controller, Budget, CheckReport, Client, Reconciler};
+pub use session::CheckSession;

@@ -17,6 +17,7 @@ use crate::workqueue::Millis;
 pub const CACHE_LAG_MS: Millis = 1500;
 
 /// One kind of fault, as issue 30 lists them.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Fault {
@@ -94,6 +95,14 @@ impl Fault {
         )
     }
 
+    /// Whether the controller's process restarts, losing its memory.
+    pub fn crashes(self) -> bool {
+        matches!(
+            self,
+            Fault::CrashBefore | Fault::CrashAfterApplied | Fault::CrashAfterResponse
+        )
+    }
+
     /// Whether the engine does exactly this, or an approximation
     /// (`docs/design/learner-controllers.md` says why).
     pub fn exact(self) -> bool {
@@ -102,6 +111,7 @@ impl Fault {
 }
 
 /// A fault at request `at` (from 0) of the controller.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Placed {
     pub at: usize,
@@ -109,6 +119,7 @@ pub struct Placed {
 }
 
 /// A short list of placed faults, sorted by point.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Schedule(pub Vec<Placed>);
 

@@ -7,8 +7,6 @@
 //! Deterministic: the same exercise, controller and seed explore the same
 //! schedules in the same order.
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 use serde_json::Value;
 
@@ -18,8 +16,8 @@ use super::faulted::{FaultedRun, Fired};
 use super::properties::{self, Property};
 use super::record::ReconcileRecord;
 use super::run::{Finish, Request};
-use super::schedule::{single_faults, Fault, Placed, Schedule};
-use reconcile_core::stable::SplitMix64;
+use super::schedule::Schedule;
+use super::session::CheckSession;
 
 /// The most calls one reconcile may make: beyond, each call is refused,
 /// so a loop in the learner's code cannot hold the check forever.
@@ -72,8 +70,10 @@ impl Default for Budget {
 }
 
 /// The schedule that broke a property, shrunk, and its run.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", ts(rename = "ControllerCounterexample"))]
 pub struct Counterexample {
     /// The property that broke, and why, in plain words.
     pub property: &'static str,
@@ -88,8 +88,10 @@ pub struct Counterexample {
 }
 
 /// What the check found.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", ts(rename = "ControllerCheckReport"))]
 pub struct CheckReport {
     pub passed: bool,
     pub schedules_explored: usize,
@@ -144,118 +146,10 @@ pub fn run_schedule(exercise: &Exercise, factory: Factory<'_>, schedule: &Schedu
 /// Checks `factory`'s controller on `exercise`: the fault-free run, then
 /// fault schedules up to `budget`, the random ones drawn from `seed`.
 pub fn check(exercise: &Exercise, factory: Factory<'_>, budget: Budget, seed: u64) -> CheckReport {
-    let mut explored = Vec::new();
-    let free = run_schedule(exercise, factory, &Schedule::none());
-    let requests = free.run.requests();
-    let mut schedules = Candidates::new(requests, seed);
-    let mut outcome = free;
-    let mut schedule = Schedule::none();
-    loop {
-        explored.push(schedule.clone());
-        if outcome.broken().is_some() || explored.len() >= budget.schedules.max(1) {
-            break;
-        }
-        let Some(next) = schedules.next_new() else {
-            break;
-        };
-        outcome = run_schedule(exercise, factory, &next);
-        schedule = next;
+    let mut session = CheckSession::new(budget, seed);
+    while let Some(schedule) = session.next() {
+        let outcome = run_schedule(exercise, factory, schedule);
+        session.record(outcome);
     }
-    let Some(broken) = outcome.broken().map(|p| p.name) else {
-        return CheckReport {
-            passed: true,
-            schedules_explored: explored.len(),
-            properties: outcome.properties.to_vec(),
-            counterexample: None,
-            fault_free_requests: requests,
-            explored,
-        };
-    };
-    let shrunk = super::shrink::shrink(exercise, factory, schedule, outcome, broken);
-    let property = shrunk.outcome.broken().cloned();
-    let story = super::story::tell(&shrunk.schedule, shrunk.outcome.fired());
-    CheckReport {
-        passed: false,
-        schedules_explored: explored.len(),
-        properties: shrunk.outcome.properties.to_vec(),
-        counterexample: Some(Counterexample {
-            property: broken,
-            detail: property.map(|p| p.detail).unwrap_or_default(),
-            schedule: shrunk.schedule,
-            story,
-            record: shrunk.outcome.run.run().record().to_vec(),
-            shrink_runs: shrunk.runs,
-        }),
-        fault_free_requests: requests,
-        explored,
-    }
-}
-
-/// The schedules to try, in order: single faults, pairs, then random.
-struct Candidates {
-    singles: Vec<Schedule>,
-    next_single: usize,
-    pair: (usize, usize),
-    rng: SplitMix64,
-    /// The points random faults are drawn from.
-    points: usize,
-    seen: BTreeSet<Schedule>,
-}
-
-impl Candidates {
-    fn new(requests: usize, seed: u64) -> Self {
-        Self {
-            singles: single_faults(requests),
-            next_single: 0,
-            pair: (0, 1),
-            rng: SplitMix64::new(seed),
-            points: requests.saturating_mul(2).saturating_add(2),
-            seen: BTreeSet::from([Schedule::none()]),
-        }
-    }
-
-    /// The next schedule not yet run; `None` when none is left to draw.
-    fn next_new(&mut self) -> Option<Schedule> {
-        for _ in 0..10_000 {
-            let candidate = self.next_candidate();
-            if self.seen.insert(candidate.clone()) {
-                return Some(candidate);
-            }
-        }
-        None
-    }
-
-    fn next_candidate(&mut self) -> Schedule {
-        if let Some(single) = self.singles.get(self.next_single) {
-            self.next_single += 1;
-            return single.clone();
-        }
-        let (i, j) = self.pair;
-        if let (Some(a), Some(b)) = (self.singles.get(i), self.singles.get(j)) {
-            self.pair = if j + 1 < self.singles.len() {
-                (i, j + 1)
-            } else {
-                (i + 1, i + 2)
-            };
-            return Schedule::of(a.0.iter().chain(&b.0).copied().collect());
-        }
-        self.random()
-    }
-
-    fn random(&mut self) -> Schedule {
-        let count = 1 + self.draw(3);
-        let faults = (0..count)
-            .map(|_| Placed {
-                at: self.draw(self.points + 1),
-                fault: Fault::ALL[self.draw(Fault::ALL.len())],
-            })
-            .collect();
-        Schedule::of(faults)
-    }
-
-    /// A number below `below`.
-    fn draw(&mut self, below: usize) -> usize {
-        let below = u64::try_from(below.max(1)).unwrap_or(u64::MAX);
-        usize::try_from(self.rng.next_u64() % below).unwrap_or(0)
-    }
+    session.report()
 }
