@@ -49,6 +49,8 @@ const CHECK_LONG_TASK_BUDGET_MS: f64 = 200.0;
 const CHECK_BUDGET_MS: f64 = 300.0;
 /// A correct Python reconcile checked on 1,000 cases, Python (Pyodide) already running.
 const CHECK_PYTHON_BUDGET_MS: f64 = 2000.0;
+/// A correct JavaScript controller: the fault-free run and 1,000 fault schedules (issue 30).
+const CHECK_CONTROLLER_BUDGET_MS: f64 = 10_000.0;
 /// From the first Python `check()` to its first answered case, Pyodide not yet fetched.
 const PYTHON_COLD_START_BUDGET_MS: f64 = 5000.0;
 
@@ -189,6 +191,7 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
     let simulate = node("bench/simulate.mjs", &[SIMULATE_RUNS])?;
     let check = node("bench/check.mjs", &[CHECK_RUNS])?;
     let check_python = node("bench/check-python.mjs", &[CHECK_PYTHON_RUNS])?;
+    let check_controller = node("bench/check-controller.mjs", &["3"])?;
     let check_tasks = ["javascript", "python"]
         .iter()
         .map(|language| node("bench/check-long-tasks.mjs", &[language]))
@@ -218,6 +221,7 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
         simulate: &simulate,
         check: &check,
         check_python: &check_python,
+        check_controller: &check_controller,
         check_tasks: &check_tasks.join(""),
         play: &play.join(""),
         control_plane: &control_plane,
@@ -368,6 +372,8 @@ struct Measured<'a> {
     check: &'a str,
     /// `bench/check-python.mjs`: the JSON line.
     check_python: &'a str,
+    /// `bench/check-controller.mjs`: the JSON line.
+    check_controller: &'a str,
     /// `bench/check-long-tasks.mjs`, one JSON line per language.
     check_tasks: &'a str,
     play: &'a str,
@@ -587,6 +593,13 @@ impl Measured<'_> {
              Budgets: {PYTHON_COLD_START_BUDGET_MS:.0} ms to the first answer, {CHECK_PYTHON_BUDGET_MS:.0} ms \
              for 1,000 cases.\n\n\
              ```json\n{}\n```\n\n\
+             ## Trying to break a controller\n\n\
+             The JS API's `checkController()` of a correct JavaScript controller (`web/e2e/controllers/`), \
+             the fault-free run and 1,000 fault schedules, each process a module imported afresh, on the page's \
+             thread in slices; 3 runs after a warm-up (`web/bench/check-controller.mjs`). Long tasks (over 50 ms) \
+             recorded with a `PerformanceObserver`. Budgets: {CHECK_CONTROLLER_BUDGET_MS:.0} ms; no task over \
+             {CHECK_LONG_TASK_BUDGET_MS:.0} ms.\n\n\
+             ```json\n{}\n```\n\n\
              ## Main-thread long tasks during a Check\n\n\
              \"Your reconcile\" as a learner uses it (`web/bench/check-long-tasks.mjs`): the correct reconcile \
              typed into the pane, Check pressed, until the verdict shows; long tasks (over 50 ms) \
@@ -609,6 +622,7 @@ impl Measured<'_> {
             self.simulate.trim(),
             self.check.trim(),
             self.check_python.trim(),
+            self.check_controller.trim(),
             self.check_tasks.trim(),
             self.play.trim(),
             criterion_table(criterion),
@@ -772,6 +786,21 @@ impl Measured<'_> {
             CHECK_BUDGET_MS,
         );
         python_rows(&mut rows, self.check_python);
+        median_row(
+            &mut rows,
+            self.check_controller,
+            "\"checkControllerMs\":{\"median\":",
+            "a correct JavaScript controller: the fault-free run and 1,000 fault schedules, Chromium",
+            CHECK_CONTROLLER_BUDGET_MS,
+        );
+        if let Some(worst) = number_after(self.check_controller, "\"maxLongTaskMs\":") {
+            let _ = writeln!(
+                rows,
+                "| longest main-thread task during `checkController` | ≤ {CHECK_LONG_TASK_BUDGET_MS:.0} ms | {} | {} |",
+                ms(worst),
+                verdict(worst <= CHECK_LONG_TASK_BUDGET_MS)
+            );
+        }
         let worst = self
             .check_tasks
             .lines()
