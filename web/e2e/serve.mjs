@@ -8,6 +8,8 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 // Test-only pages (a course page that embeds the playground) live beside the tests.
 const testPages = resolve(new URL("./pages", import.meta.url).pathname);
+// reveal.js for the test deck (pages/deck.html), from the npm package.
+const reveal = resolve(new URL("../node_modules/reveal.js/dist", import.meta.url).pathname);
 const types = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -56,8 +58,12 @@ export function startServer(root, port, { gzip = false, brotli = false, onReques
     onRequest?.(url.pathname);
     let path = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, "");
     if (path.endsWith("/")) path += "index.html";
-    const base = path.startsWith("/__e2e/") ? testPages : root;
-    const file = join(base, path.replace(/^\/__e2e\//, "/"));
+    const [base, prefix] = path.startsWith("/__e2e/reveal.js/")
+      ? [reveal, /^\/__e2e\/reveal\.js\//]
+      : path.startsWith("/__e2e/")
+        ? [testPages, /^\/__e2e\//]
+        : [root, /^\//];
+    const file = join(base, path.replace(prefix, "/"));
     if (!file.startsWith(base)) {
       res.writeHead(403).end();
       return;

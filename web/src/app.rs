@@ -12,15 +12,16 @@ use crate::browser;
 use crate::components::action_list::plan_on_show;
 use crate::components::lesson_panel::{lesson_loading, LessonPanel};
 use crate::components::page_frame::{embed_bar, help_footer, skip_link, top_bar, Header};
+use crate::components::present_bar::present_bar;
 use crate::components::scenario_column::scenario_column;
 use crate::components::toolbar::storage_notice;
 use crate::components::{exercise_host, update_notice, ActionList, Simulation};
 use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
     report_checked, use_drop_import, use_embed_bridge, use_exercise_pane, use_first_paint,
-    use_lessons, use_notice, use_page_callbacks, use_playground, use_progress_reports,
-    use_service_worker, use_sessions, use_shortcuts, use_simulation_section, use_toolbar, use_yaml,
-    SectionView,
+    use_lessons, use_notice, use_page_callbacks, use_playground, use_presenter,
+    use_progress_reports, use_service_worker, use_sessions, use_shortcuts, use_simulation_section,
+    use_toolbar, use_yaml, SectionView,
 };
 use crate::state::{Action, ExerciseAction, SimAction};
 use reconcile_protocol::pane::PaneEvent;
@@ -69,6 +70,8 @@ pub fn App() -> Html {
     let on_lesson = &callbacks.on_lesson;
     let progress = use_lessons(state, on_lesson);
     use_progress_reports(&options, state, &progress);
+    let lesson_open = state.lesson_load.is_some() || state.lesson.is_some();
+    let presenter = use_presenter(&options, lesson_open);
     let (conceal_plan, conceal_sim) = (state.plan_concealed(), state.simulation_concealed());
     // Past the start, the plan and the world follow the simulation's cursor
     // (hidden while a lesson asks for a prediction about either).
@@ -106,13 +109,15 @@ pub fn App() -> Html {
     };
 
     html! {
-        <div class={classes!("app", options.embed.then_some("embed"), options.readonly.then_some("readonly"))}
+        <div class={classes!("app", options.embed.then_some("embed"), options.readonly.then_some("readonly"), presenter.is_some().then_some("present"))}
+             data-pane={presenter.as_ref().and_then(|p| p.current()).map(|pane| pane.name())}
              ondragenter={drop.ondragenter} ondragover={drop.ondragover} ondrop={drop.ondrop}>
             if options.shows_simulation() {
                 { skip_link() }
             }
             { drop.zone }
             if options.embed { { embed_bar(link_hash.as_deref()) } } else { { top_bar(&header) } }
+            if let Some(presenter) = &presenter { { present_bar(presenter) } }
             { storage_notice }
             { update_notice(update_ready) }
             { notice }

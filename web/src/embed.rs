@@ -57,6 +57,9 @@ pub const MESSAGE_STEP: &str = "reconcile-playground:step";
 pub const MESSAGE_RUN: &str = "reconcile-playground:run";
 /// To the course page: how the learner's reconcile did, `{passed, total, counterexample}`.
 pub const MESSAGE_CHECKED: &str = "reconcile-playground:checked";
+/// To the course page, in presenter mode: a key the frame does not use,
+/// `{key, shiftKey}`, for a slide deck to act on (`present.rs`).
+pub const MESSAGE_KEY: &str = "reconcile-playground:key";
 /// To the course page, from an open lesson: `step-reached`, `answered` and
 /// `lesson-completed`, named and filled by `reconcile_content::report`.
 /// What every message type starts with.
@@ -97,6 +100,8 @@ pub struct EmbedOptions {
     /// `?theme=light|dark`: the colours, for the page and embeds alike;
     /// `None` follows the system's.
     pub theme: Option<&'static str>,
+    /// `?present`: presenter mode, one pane at a time in large type (`present.rs`).
+    pub present: bool,
 }
 
 impl EmbedOptions {
@@ -108,6 +113,7 @@ impl EmbedOptions {
             match key.as_str() {
                 "embed" => options.embed = flag,
                 "readonly" => options.readonly = flag,
+                "present" => options.present = flag,
                 "panes" => {
                     let panes: Vec<Pane> =
                         value.split(',').flat_map(Pane::parse).copied().collect();

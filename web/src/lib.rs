@@ -97,6 +97,9 @@
 //! - `sessions`: each tab's session (its id in `sessionStorage`), the index
 //!   of recent sessions, forking, an embed's own key (docs/sessions.md).
 //! - `embed`: query parameters for course pages.
+//! - `present`: presenter mode's panes and what each key does in it;
+//!   `hooks/use_presenter.rs` listens to the keys and sends the ones the
+//!   frame does not use to the course page.
 //! - `browser`: thin wrappers over storage, history, clipboard, downloads and
 //!   file reading; none can crash the page.
 //! - `panic_banner`: saves the last state with the editors' texts, then
@@ -116,6 +119,7 @@ pub mod highlight;
 pub mod hooks;
 pub mod on_demand;
 pub mod panic_banner;
+pub mod present;
 pub mod sessions;
 pub mod shared;
 pub mod startup;

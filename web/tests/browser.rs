@@ -342,12 +342,19 @@ fn commands_are_obeyed_only_in_a_known_envelope_version() {
 #[wasm_bindgen_test]
 fn the_component_uses_the_envelopes_names() {
     use reconcile_web::embed::{
-        MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_PREFIX, MESSAGE_RUN, MESSAGE_STEP, MESSAGE_VERSION,
+        MESSAGE_HEIGHT, MESSAGE_KEY, MESSAGE_LOAD, MESSAGE_PREFIX, MESSAGE_RUN, MESSAGE_STEP,
+        MESSAGE_VERSION,
     };
     const COMPONENT: &str = include_str!("../../crates/reconcile-wasm/js/reconcile-playground.js");
     assert!(COMPONENT.contains(&format!("const PREFIX = \"{MESSAGE_PREFIX}\";")));
     assert!(COMPONENT.contains(&format!("const VERSION = {MESSAGE_VERSION};")));
-    for message in [MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_STEP, MESSAGE_RUN] {
+    for message in [
+        MESSAGE_HEIGHT,
+        MESSAGE_LOAD,
+        MESSAGE_STEP,
+        MESSAGE_RUN,
+        MESSAGE_KEY,
+    ] {
         let kind = message.strip_prefix(MESSAGE_PREFIX).expect("one prefix");
         assert!(COMPONENT.contains(&format!("\"{kind}\"")), "{kind}");
     }
@@ -760,4 +767,53 @@ fn a_lessons_question_about_the_run_waits_for_the_modules_answer() {
         }),
     );
     assert!(answered.sim.check.is_none());
+}
+
+/// Presenter mode: the arrows move the panes and, past the first or last,
+/// go to the course page; an editing control keeps every key.
+#[wasm_bindgen_test]
+fn presenter_keys_move_panes_then_the_deck() {
+    use reconcile_web::embed::EmbedOptions;
+    use reconcile_web::present::{key_use, presented, Focus, KeyUse, Shown};
+    let other = Focus::Other;
+    assert_eq!(key_use("ArrowRight", false, other, 0, 3), KeyUse::Move(1));
+    assert_eq!(key_use("ArrowLeft", false, other, 2, 3), KeyUse::Move(1));
+    assert_eq!(key_use("ArrowRight", false, other, 2, 3), KeyUse::Forward);
+    assert_eq!(key_use("ArrowLeft", false, other, 0, 3), KeyUse::Forward);
+    for key in ["PageDown", "PageUp", "n", "P", " "] {
+        assert_eq!(key_use(key, false, other, 1, 3), KeyUse::Forward, "{key}");
+    }
+    // Space presses a focused button; Ctrl+arrows and other keys stay in the frame.
+    assert_eq!(key_use(" ", false, Focus::Control, 1, 3), KeyUse::Keep);
+    assert_eq!(
+        key_use("ArrowRight", false, Focus::Control, 1, 3),
+        KeyUse::Move(2)
+    );
+    assert_eq!(key_use("ArrowRight", true, other, 1, 3), KeyUse::Keep);
+    assert_eq!(key_use("Escape", false, other, 1, 3), KeyUse::Keep);
+    for key in ["ArrowRight", "ArrowLeft", "PageDown", " ", "n"] {
+        assert_eq!(
+            key_use(key, false, Focus::Editing, 0, 3),
+            KeyUse::Keep,
+            "{key}"
+        );
+    }
+    let query = |pairs: &[(&str, &str)]| {
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        EmbedOptions::from_query(&pairs)
+    };
+    let options = query(&[("present", ""), ("panes", "plan,sim")]);
+    assert!(options.present);
+    assert_eq!(
+        presented(&options, true),
+        [Shown::Lesson, Shown::Plan, Shown::Simulation]
+    );
+    assert_eq!(
+        presented(&query(&[]), false),
+        [Shown::Editors, Shown::Plan, Shown::Simulation]
+    );
+    assert!(!query(&[("present", "false")]).present);
 }

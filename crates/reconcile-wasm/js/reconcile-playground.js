@@ -8,9 +8,15 @@
 const PREFIX = "reconcile-playground:";
 const VERSION = 1;
 const HEIGHT = PREFIX + "height";
+const KEY = PREFIX + "key";
+
+/** Reveal.js's move for a key presenter mode sends on (as its own keyboard: revealjs.com/keyboard). */
+const DECK = { ArrowRight: "right", ArrowLeft: "left", PageDown: "next", n: "next", N: "next", " ": "next", PageUp: "prev", p: "prev", P: "prev" };
 
 /** The attributes passed on as the URL's parameters of the same names. */
-const PARAMS = ["preset", "lesson", "step", "exercise", "lang", "panes", "readonly", "theme"];
+const PARAMS = ["preset", "lesson", "step", "exercise", "lang", "panes", "readonly", "theme", "present"];
+/** The attributes that are flags: present (or "") for on, absent or "false" for off. */
+const FLAGS = ["readonly", "present"];
 /** Every attribute the element reads: `state` is a `#v2/…` link, `src` the playground's address. */
 const ATTRIBUTES = [...PARAMS, "state", "src", "label"];
 /** The playground is the folder above pkg/, where this module is. */
@@ -49,8 +55,9 @@ class ReconcilePlayground extends HTMLElement {
     const query = new URLSearchParams("embed");
     for (const name of PARAMS) {
       const value = this.getAttribute(name);
-      if (value === null || (name === "readonly" && value === "false")) continue;
-      query.set(name, name === "readonly" ? "" : value);
+      const flag = FLAGS.includes(name);
+      if (value === null || (flag && value === "false")) continue;
+      query.set(name, flag ? "" : value);
     }
     // Commands and results pass between this page and the frame, and no other.
     if (location.origin !== "null") query.set("allow", location.origin);
@@ -69,14 +76,28 @@ class ReconcilePlayground extends HTMLElement {
 
   /**
    * A message from this element's own frame, on the playground's origin, in a known envelope,
-   * fired as the event its `type` names: `height`, `checked`, `step-reached`, `answered`, `lesson-completed`.
+   * fired as the event its `type` names: `height`, `checked`, `step-reached`, `answered`, `lesson-completed`, `key`.
+   * A `key` event not cancelled moves a reveal.js deck on this page.
    */
   #receive(event) {
     const data = event.data;
     if (event.source !== this.#frame?.contentWindow || event.origin !== this.#origin) return;
     if (typeof data?.type !== "string" || !data.type.startsWith(PREFIX) || data.version !== VERSION) return;
     if (data.type === HEIGHT && data.height > 0) this.#frame.style.height = data.height + "px";
-    this.dispatchEvent(new CustomEvent(data.type, { detail: data, bubbles: true, composed: true }));
+    const heard = new CustomEvent(data.type, { detail: data, bubbles: true, composed: true, cancelable: true });
+    if (this.dispatchEvent(heard) && data.type === KEY) this.#present(data);
+  }
+
+  /** Moves a reveal.js deck on this page for a key presenter mode sent on. */
+  #present({ key, shiftKey }) {
+    const deck = globalThis.Reveal;
+    const move = key === " " && shiftKey ? "prev" : DECK[key];
+    if (!move || typeof deck?.[move] !== "function" || !deck.isReady?.()) return;
+    // The deck's own keys again: the focus would stay in a frame whose slide has gone
+    // (WebKit keeps it there after blur() alone).
+    this.#frame.blur();
+    focus();
+    deck[move]();
   }
 
   /** Sends a command (`load`, `step`, `run`) to the frame, in the envelope. */

@@ -25,7 +25,8 @@ export function missing(engine) {
   return `${absent} is missing (apt-get install ${packages})`;
 }
 
-/** The calls every flow and check uses, on top of an engine's own `evaluate`, `goto`, `typeKeys`, `clickSelector`. */
+/** The calls every flow and check uses, on top of an engine's own `evaluate`, `goto`, `typeKeys`,
+ *  `clickSelector`, and, for a frame on the page, `evaluateInFrame`, `clickInFrame` and `pressKey`. */
 function withCommonCalls(base, driver) {
   const engineGoto = driver.goto;
   const common = {
@@ -131,6 +132,8 @@ export async function firefox(base) {
   const page = await browser.newPage();
   const problems = [];
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  /** The document of the frame `selector` finds, another origin's maybe. */
+  const frameOf = async (selector) => (await page.waitForSelector(selector)).contentFrame();
   return withCommonCalls(base, {
     engine: "firefox",
     problems,
@@ -145,6 +148,9 @@ export async function firefox(base) {
       await page.keyboard.type(text);
     },
     clickSelector: (selector) => page.click(selector),
+    evaluateInFrame: async (frame, fn, ...args) => (await frameOf(frame)).evaluate(fn, ...args),
+    clickInFrame: async (frame, selector) => (await frameOf(frame)).click(selector),
+    pressKey: (key) => page.keyboard.press(key),
     close: () => browser.close(),
   });
 }
@@ -162,7 +168,17 @@ export async function webkit(base, driverPort, start) {
     })
     .build();
   await driver.manage().setTimeouts({ script: 120000, pageLoad: 30000 });
-  return withCommonCalls(base, {
+  /** Runs `body` in the document of the frame `selector` finds, then in the page again. */
+  const inFrame = async (selector, body) => {
+    await driver.switchTo().frame(await driver.findElement(By.css(selector)));
+    try {
+      return await body();
+    } finally {
+      await driver.switchTo().defaultContent();
+    }
+  };
+  const keys = { ArrowLeft: Key.ARROW_LEFT, ArrowRight: Key.ARROW_RIGHT, PageUp: Key.PAGE_UP, PageDown: Key.PAGE_DOWN };
+  const webkitDriver = {
     engine: "webkit",
     problems: [],
     goto: (path) => driver.get(new URL(path, base).href),
@@ -185,8 +201,12 @@ export async function webkit(base, driverPort, start) {
       await element.sendKeys(text);
     },
     clickSelector: async (selector) => (await driver.findElement(By.css(selector))).click(),
+    evaluateInFrame: (frame, fn, ...args) => inFrame(frame, () => webkitDriver.evaluate(fn, ...args)),
+    clickInFrame: (frame, selector) => inFrame(frame, async () => (await driver.findElement(By.css(selector))).click()),
+    pressKey: (key) => driver.actions().sendKeys(keys[key] ?? key).perform(),
     close: () => driver.quit().catch(() => {}),
-  });
+  };
+  return withCommonCalls(base, webkitDriver);
 }
 
 /** Starts a process in its own group, so that it and its children can be stopped together. */

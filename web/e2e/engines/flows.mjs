@@ -1,6 +1,6 @@
 // The main flows, one spec for Firefox and WebKit (run.mjs drives it through driver.mjs):
 // edit and plan, an error with its location, a preset, Step/Run, a share link round
-// trip, an embed, autosave and restore, and the features of later issues (level vs
+// trip, an embed, autosave and restore, presenter mode in a reveal.js deck, and the features of later issues (level vs
 // edge lanes, the control-plane view, YAML, a lesson fetched as it opens). Chromium runs the same flows, and more, in the Playwright specs.
 import assert from "node:assert/strict";
 
@@ -106,6 +106,48 @@ export const flows = {
       return window.heights?.length > 0 && height === window.heights.at(-1) && height !== 480 && height;
     }, [], { what: "the frame sized to its content" });
     assert.ok(fitted > 200, `height ${fitted}`);
+  },
+
+  async presenterInADeck(d) {
+    // A reveal.js deck on localhost (e2e/pages/deck.html) with the component from 127.0.0.1, in presenter mode.
+    await d.goto(`http://localhost:${new URL(d.base).port}/__e2e/deck.html?playground=${encodeURIComponent(d.base.replace(/\/$/, ""))}`);
+    await d.waitFor(() => window.Reveal?.isReady(), [], { what: "the deck" });
+    await d.evaluate(() => Reveal.slide(1));
+    const FRAME = "reconcile-playground iframe";
+    /** Waits until the frame's presenter bar reads `text`. */
+    const place = async (text) => {
+      const deadline = Date.now() + 15000;
+      for (;;) {
+        const now = await d.evaluateInFrame(FRAME, () => document.querySelector(".present-place")?.textContent ?? null).catch(() => null);
+        if (now === text) return;
+        if (Date.now() > deadline) throw new Error(`the frame shows "${now}", not "${text}"`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const deckAt = (h) => d.waitFor((want) => Reveal.getIndices().h === want, [h], { what: `the deck at slide ${h}` });
+    await place("1 / 3 Editors");
+    await d.clickInFrame(FRAME, ".present-place");
+    await d.pressKey("ArrowRight");
+    await place("2 / 3 Plan");
+    await d.pressKey("ArrowRight");
+    await place("3 / 3 Simulation");
+    await d.pressKey("ArrowRight");
+    await deckAt(2);
+    assert.deepEqual(await d.evaluate(() => keys), ["ArrowRight"]);
+    // The focus is the deck's again.
+    await d.pressKey("ArrowLeft");
+    await deckAt(1);
+    // An editor keeps its arrows.
+    await d.clickInFrame(FRAME, ".present-place");
+    await d.pressKey("ArrowLeft");
+    await d.pressKey("ArrowLeft");
+    await place("1 / 3 Editors");
+    await d.clickInFrame(FRAME, 'textarea[aria-label="Desired state"]');
+    await d.pressKey("ArrowLeft");
+    await d.pressKey("ArrowRight");
+    await place("1 / 3 Editors");
+    await deckAt(1);
+    assert.deepEqual(await d.evaluate(() => keys), ["ArrowRight"]);
   },
 
   async levelVersusEdgeLanes(d) {

@@ -7,6 +7,7 @@ pub mod exercise_host;
 pub mod lesson_panel;
 pub mod on_demand_host;
 pub mod page_frame;
+pub mod present_bar;
 pub mod preset_menu;
 pub mod recent_sessions;
 pub mod scenario_column;

@@ -13,6 +13,7 @@ mod use_on_demand;
 mod use_page_callbacks;
 mod use_persistence;
 mod use_playground;
+mod use_presenter;
 mod use_recent_sessions;
 mod use_service_worker;
 mod use_shortcut;
@@ -35,6 +36,7 @@ pub use use_persistence::{
     share_link, use_persistence, use_previous_session, AutosaveHandle, AUTOSAVE_LIMIT,
 };
 pub use use_playground::{use_first_paint, use_playground, use_sessions};
+pub use use_presenter::{use_presenter, Presenter};
 pub use use_recent_sessions::{use_recent_sessions, RecentList, RecentSessions};
 pub use use_service_worker::use_service_worker;
 pub use use_shortcut::use_shortcuts;

@@ -80,7 +80,7 @@ fn field(data: &JsValue, name: &str) -> Option<JsValue> {
 }
 
 /// Puts the envelope's `type` and `version` on an outgoing message.
-fn seal(message: &JsValue, kind: &str) {
+pub(super) fn seal(message: &JsValue, kind: &str) {
     let _ = js_sys::Reflect::set(message, &"type".into(), &kind.into());
     let _ = js_sys::Reflect::set(message, &"version".into(), &MESSAGE_VERSION.into());
 }
@@ -131,7 +131,7 @@ pub fn report_checked(options: &EmbedOptions, report: &str) {
 
 /// Addressed to each origin `allow=` names: the browser delivers it only to
 /// the one the page really has, so no other origin ever reads it.
-fn post_to_allowed(options: &EmbedOptions, message: &JsValue) {
+pub(super) fn post_to_allowed(options: &EmbedOptions, message: &JsValue) {
     for origin in options
         .allowed_origins
         .iter()
