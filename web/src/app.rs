@@ -19,8 +19,8 @@ use crate::embed::{EmbedOptions, Pane};
 use crate::hooks::{
     report_checked, use_drop_import, use_embed_bridge, use_exercise_pane, use_first_paint,
     use_lessons, use_notice, use_page_callbacks, use_playground, use_progress_reports,
-    use_service_worker, use_sessions, use_shortcuts, use_simulation_section, use_toolbar, use_yaml,
-    SectionView,
+    use_service_worker, use_sessions, use_shortcuts, use_simulation_section, use_state_reports,
+    use_toolbar, use_yaml, SectionView,
 };
 use crate::state::{Action, ExerciseAction, SimAction};
 use reconcile_protocol::pane::PaneEvent;
@@ -69,6 +69,7 @@ pub fn App() -> Html {
     let on_lesson = &callbacks.on_lesson;
     let progress = use_lessons(state, on_lesson);
     use_progress_reports(&options, state, &progress);
+    use_state_reports(&options, link_hash.clone());
     let (conceal_plan, conceal_sim) = (state.plan_concealed(), state.simulation_concealed());
     // Past the start, the plan and the world follow the simulation's cursor
     // (hidden while a lesson asks for a prediction about either).

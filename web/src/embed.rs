@@ -57,6 +57,10 @@ pub const MESSAGE_STEP: &str = "reconcile-playground:step";
 pub const MESSAGE_RUN: &str = "reconcile-playground:run";
 /// To the course page: how the learner's reconcile did, `{passed, total, counterexample}`.
 pub const MESSAGE_CHECKED: &str = "reconcile-playground:checked";
+/// To the course page: the learner's state as a share link's `#v2/…` part
+/// (`link`), whenever it changes, once typing pauses. An LMS package stores it
+/// to resume there (docs/lms.md).
+pub const MESSAGE_STATE: &str = "reconcile-playground:state";
 /// To the course page, from an open lesson: `step-reached`, `answered` and
 /// `lesson-completed`, named and filled by `reconcile_content::report`.
 /// What every message type starts with.

@@ -53,6 +53,9 @@ function stylesheet(href) {
     document.head.append(link);
   });
 }
+export function call_module(url, name, argument) {
+  return import(url).then((module) => module[name](argument));
+}
 export function mount_app(module, name, host, input, onEvent) {
   return module[name](host, input, onEvent);
 }
@@ -76,6 +79,9 @@ extern "C" {
     /// and starts its wasm, once; after a failed download the next call
     /// tries again.
     fn load_module(url: &str) -> js_sys::Promise;
+
+    /// Imports the plain module at `url` and calls its export `name`.
+    fn call_module(url: &str, name: &str, argument: &str) -> js_sys::Promise;
 
     /// A module's exports.
     pub type OnDemandModule;
@@ -101,6 +107,15 @@ pub async fn load(module: &str) -> Result<OnDemandModule, String> {
     JsFuture::from(load_module(&url))
         .await
         .map(JsCast::unchecked_into)
+        .map_err(|error| crate::browser::message_of(&error))
+}
+
+/// Calls the export `name` of the plain JS module at `path` (beside the
+/// page), once it is imported, with `argument`; errs with a sentence.
+pub async fn call(path: &str, name: &str, argument: &str) -> Result<JsValue, String> {
+    let url = crate::browser::beside_page(path);
+    JsFuture::from(call_module(&url, name, argument))
+        .await
         .map_err(|error| crate::browser::message_of(&error))
 }
 
