@@ -142,6 +142,8 @@ for (const [name, value] of Object.entries(opens)) playground.setAttribute(name,
 if (progress.link) playground.setAttribute("state", progress.link);
 else if (opens.lesson && progress.step > 1) playground.setAttribute("step", progress.step);
 playground.setAttribute("label", document.title);
+// By its file: an LMS need not serve a folder's index.html.
+playground.setAttribute("src", new URL("index.html", location.href).href);
 document.getElementById("scorm-playground").append(playground);
 
 playground.addEventListener(EVENT + "step-reached", ({ detail }) => {
