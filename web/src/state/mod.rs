@@ -10,6 +10,7 @@ use std::rc::Rc;
 use reconcile_check::Language;
 use reconcile_content::exercise::LearnerCode;
 use reconcile_content::lesson::Feedback;
+use reconcile_content::lesson_index;
 use reconcile_content::package::PackageTarget;
 use reconcile_content::presets::{self, Preset};
 use reconcile_content::share::{DocumentFormats, LinkNote, ShareError, SharedState};
@@ -124,7 +125,7 @@ impl Persisted {
     /// exercise in its language when the pane is open (docs/lms.md).
     pub fn package_target(&self) -> Option<PackageTarget> {
         if let Some((id, _)) = &self.lesson {
-            return PackageTarget::parse(id, None).ok();
+            return lesson_index::find(id).map(|(_, entry)| PackageTarget::Lesson(entry));
         }
         let language = self
             .code

@@ -14,8 +14,28 @@ async function bytes(path) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/** Packs the package `name` (e.g. `lesson-finalizers`) and downloads it; resolves to its file name. */
-export async function download(name) {
+/**
+ * Packs the package `name` (e.g. `lesson-finalizers`) and downloads it; resolves to its file name.
+ * With `button`, the page's, it says how it went in the status beside it.
+ */
+export async function download(name, button) {
+  const status = button?.parentElement?.querySelector("[role=status]");
+  const say = (text) => status && (status.textContent = text);
+  if (button) button.disabled = true;
+  say("Packing the playground…");
+  try {
+    const file = await pack(name);
+    say(`Downloaded ${file}: import it into your LMS as SCORM 1.2.`);
+    return file;
+  } catch (error) {
+    say(`The package could not be made: ${error.message}`);
+    throw error;
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+async function pack(name) {
   const manifest = await bytes(`scorm/${name}.xml`);
   const xml = new DOMParser().parseFromString(new TextDecoder().decode(manifest), "application/xml");
   if (xml.querySelector("parsererror")) throw new Error(`scorm/${name}.xml is not XML`);
