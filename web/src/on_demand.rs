@@ -53,8 +53,8 @@ function stylesheet(href) {
     document.head.append(link);
   });
 }
-export function call_module(url, name, argument) {
-  return import(url).then((module) => module[name](argument));
+export function start_module(url, name, argument, element) {
+  import(url).then((module) => module[name](argument, element), (error) => console.error(error));
 }
 export function mount_app(module, name, host, input, onEvent) {
   return module[name](host, input, onEvent);
@@ -81,7 +81,7 @@ extern "C" {
     fn load_module(url: &str) -> js_sys::Promise;
 
     /// Imports the plain module at `url` and calls its export `name`.
-    fn call_module(url: &str, name: &str, argument: &str) -> js_sys::Promise;
+    fn start_module(url: &str, name: &str, argument: &str, element: &JsValue);
 
     /// A module's exports.
     pub type OnDemandModule;
@@ -110,13 +110,10 @@ pub async fn load(module: &str) -> Result<OnDemandModule, String> {
         .map_err(|error| crate::browser::message_of(&error))
 }
 
-/// Calls the export `name` of the plain JS module at `path` (beside the
-/// page), once it is imported, with `argument`; errs with a sentence.
-pub async fn call(path: &str, name: &str, argument: &str) -> Result<JsValue, String> {
-    let url = crate::browser::beside_page(path);
-    JsFuture::from(call_module(&url, name, argument))
-        .await
-        .map_err(|error| crate::browser::message_of(&error))
+/// Imports the plain JS module at `path` (beside the page) and calls its
+/// export `name` with `argument` and `element`; it reports its own outcome.
+pub fn start(path: &str, name: &str, argument: &str, element: &JsValue) {
+    start_module(&crate::browser::beside_page(path), name, argument, element);
 }
 
 impl OnDemandModule {

@@ -22,15 +22,6 @@ pub struct EmbedCodeProps {
     pub package: Option<PackageTarget>,
 }
 
-/// Where the LMS package's download stands.
-#[derive(Debug, Clone, PartialEq)]
-enum Packing {
-    Idle,
-    Busy,
-    Done(String),
-    Failed(String),
-}
-
 /// The author's choices are this component's own state: they shape only the
 /// snippet, never the playground.
 #[component]
@@ -83,52 +74,28 @@ pub fn EmbedCode(props: &EmbedCodeProps) -> Html {
                 <button type="button" onclick={on_copy}>{ "Copy embed code" }</button>
                 <span role="status">{ if *copied { "Copied to the clipboard." } else { "" } }</span>
             </div>
-            <PackageButton target={props.package} />
+            { package_button(props.package) }
         </details>
     }
 }
 
 /// "Download as an LMS package": a SCORM 1.2 zip of the state's lesson or
-/// exercise, packed in the browser by [`PACKER`] (docs/lms.md).
-#[component]
-fn PackageButton(props: &PackageButtonProps) -> Html {
-    let packing = use_state(|| Packing::Idle);
-    let Some(target) = props.target else {
+/// exercise, packed in the browser by [`PACKER`] (docs/lms.md), which also
+/// says how it went in the status beside the button. Plain markup and one
+/// callback, so the page's first view barely grows.
+fn package_button(target: Option<PackageTarget>) -> Html {
+    let Some(target) = target else {
         return html! {
             <p class="embed-package">{ "An LMS package holds a lesson or the Your reconcile exercise: open one to download it." }</p>
         };
     };
-    let onclick = {
-        let packing = packing.clone();
-        Callback::from(move |_: MouseEvent| {
-            packing.set(Packing::Busy);
-            let packing = packing.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let result = on_demand::call(PACKER, "download", &target.name()).await;
-                packing.set(match result {
-                    Ok(file) => Packing::Done(file.as_string().unwrap_or_default()),
-                    Err(error) => Packing::Failed(error),
-                });
-            });
-        })
-    };
-    let status = match &*packing {
-        Packing::Idle => String::new(),
-        Packing::Busy => "Packing the playground…".to_owned(),
-        Packing::Done(file) => format!("Downloaded {file}: import it into your LMS as SCORM 1.2."),
-        Packing::Failed(error) => format!("The package could not be made: {error}"),
-    };
+    let onclick = Callback::from(move |e: MouseEvent| {
+        on_demand::start(PACKER, "download", &target.name(), &e.target().into());
+    });
     html! {
         <div class="embed-actions embed-package">
-            <button type="button" {onclick} disabled={*packing == Packing::Busy}>
-                { "Download as an LMS package" }
-            </button>
-            <span role="status">{ status }</span>
+            <button type="button" {onclick}>{ "Download as an LMS package" }</button>
+            <span role="status"></span>
         </div>
     }
-}
-
-#[derive(Properties, PartialEq)]
-struct PackageButtonProps {
-    target: Option<PackageTarget>,
 }
