@@ -254,7 +254,7 @@ test("the example course page embeds two playgrounds and calls the JS API", asyn
 test("an embedded lesson reports its progress only to the origins allow= names", async ({ page }) => {
   const host = `http://localhost:${port}`;
   const frame = await hostPage(page, `embed&lesson=finalizers&allow=${encodeURIComponent(host)}`);
-  const progress = () => page.evaluate(() => window.messages.filter((m) => !/:height$/.test(m.type)));
+  const progress = () => page.evaluate(() => window.messages.filter((m) => !/:(height|state)$/.test(m.type)));
   await expect.poll(progress).toEqual([{ type: "reconcile-playground:step-reached", version: 1, lesson: "finalizers", step: 1, total: 4 }]);
   // A wrong first try, then a right second one.
   await frame.getByRole("button", { name: "DELETE svc", exact: true }).click();

@@ -21,6 +21,7 @@ use crate::hooks::{
     report_checked, use_drop_import, use_embed_bridge, use_exercise_pane, use_first_paint,
     use_lessons, use_notice, use_page_callbacks, use_playground, use_presenter,
     use_progress_reports, use_service_worker, use_sessions, use_shortcuts, use_simulation_section,
+    use_state_reports,
     use_toolbar, use_yaml, SectionView,
 };
 use crate::state::{Action, ExerciseAction, SimAction};
@@ -72,6 +73,7 @@ pub fn App() -> Html {
     use_progress_reports(&options, state, &progress);
     let lesson_open = state.lesson_load.is_some() || state.lesson.is_some();
     let presenter = use_presenter(&options, lesson_open);
+    use_state_reports(&options, link_hash.clone());
     let (conceal_plan, conceal_sim) = (state.plan_concealed(), state.simulation_concealed());
     // Past the start, the plan and the world follow the simulation's cursor
     // (hidden while a lesson asks for a prediction about either).

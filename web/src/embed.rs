@@ -60,6 +60,10 @@ pub const MESSAGE_CHECKED: &str = "reconcile-playground:checked";
 /// To the course page, in presenter mode: a key the frame does not use,
 /// `{key, shiftKey}`, for a slide deck to act on (`present.rs`).
 pub const MESSAGE_KEY: &str = "reconcile-playground:key";
+/// To the course page: the learner's state as a share link's `#v2/…` part
+/// (`link`), whenever it changes, once typing pauses. An LMS package stores it
+/// to resume there (docs/lms.md).
+pub const MESSAGE_STATE: &str = "reconcile-playground:state";
 /// To the course page, from an open lesson: `step-reached`, `answered` and
 /// `lesson-completed`, named and filled by `reconcile_content::report`.
 /// What every message type starts with.

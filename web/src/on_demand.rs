@@ -53,6 +53,9 @@ function stylesheet(href) {
     document.head.append(link);
   });
 }
+export function start_module(url, name, argument, element) {
+  import(url).then((module) => module[name](argument, element), (error) => console.error(error));
+}
 export function mount_app(module, name, host, input, onEvent) {
   return module[name](host, input, onEvent);
 }
@@ -76,6 +79,9 @@ extern "C" {
     /// and starts its wasm, once; after a failed download the next call
     /// tries again.
     fn load_module(url: &str) -> js_sys::Promise;
+
+    /// Imports the plain module at `url` and calls its export `name`.
+    fn start_module(url: &str, name: &str, argument: &str, element: &JsValue);
 
     /// A module's exports.
     pub type OnDemandModule;
@@ -102,6 +108,12 @@ pub async fn load(module: &str) -> Result<OnDemandModule, String> {
         .await
         .map(JsCast::unchecked_into)
         .map_err(|error| crate::browser::message_of(&error))
+}
+
+/// Imports the plain JS module at `path` (beside the page) and calls its
+/// export `name` with `argument` and `element`; it reports its own outcome.
+pub fn start(path: &str, name: &str, argument: &str, element: &JsValue) {
+    start_module(&crate::browser::beside_page(path), name, argument, element);
 }
 
 impl OnDemandModule {

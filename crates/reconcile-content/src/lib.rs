@@ -42,6 +42,7 @@ pub mod data;
 pub mod exercise;
 pub mod lesson;
 pub mod lesson_index;
+pub mod package;
 pub mod presets;
 pub mod progress;
 pub mod report;

@@ -17,6 +17,7 @@ mod fuzz;
 mod jsapi;
 mod precompress;
 mod pyodide;
+mod scorm;
 mod size;
 mod sw;
 mod tools;
@@ -35,8 +36,9 @@ usage: cargo xtask <command>
   test               everything CI runs: fmt, clippy (native + wasm32), the crate
                      boundaries, commit subjects, native tests,
                      30 s of each fuzz target, wasm-bindgen tests in headless Chromium,
-                     the example mdBook, Playwright e2e on the release build and
-                     the book, the sandbox's checks in Firefox ESR and WebKitGTK
+                     the example mdBook, an LMS package, Playwright e2e on the
+                     release build, the book and the package, the sandbox's checks
+                     in Firefox ESR and WebKitGTK
   fuzz [--seconds N] [--asan] [TARGET...]
                      run the cargo-fuzz targets (nightly) for N seconds each (default 30),
                      --asan with AddressSanitizer; targets: parse_scenario, reconcile,
@@ -56,7 +58,13 @@ usage: cargo xtask <command>
                      sandbox's Python (default: trunk's staging dir when run as its
                      hook, else dist/)
   post-build         trunk's hook after every build: js-api, ui-modules, csp, pyodide,
-                     sw and precompress, in this order, into trunk's staging dir
+                     scorm, sw and precompress, in this order, into trunk's staging dir
+  scorm [DIR]        write each LMS package's imsmanifest.xml into DIR/scorm/NAME.xml, with
+                     the packer the embed dialog loads (default: as sw)
+  package --scorm LESSON_OR_EXERCISE [--lang L] [--dist D] [--out FILE]
+                     zip a SCORM 1.2 package of a lesson or the exercise `reconcile`
+                     (--lang python|javascript) from the built dist/ into
+                     packages/reconcile-playground-NAME.zip (docs/lms.md)
   sw [DIR]           write DIR/sw.js, the service worker, with the list of the build's
                      files and their revisions (default: trunk's staging dir when run
                      as its hook, else dist/)
@@ -86,6 +94,8 @@ fn main() -> ExitCode {
         Some("ui-modules") => ui_modules::run(&args[1..]),
         Some("csp") => csp::run(&args[1..]),
         Some("pyodide") => pyodide::run(&args[1..]),
+        Some("scorm") => scorm::run(&args[1..]),
+        Some("package") => scorm::package_command(&args[1..]),
         Some("sw") => sw::run(&args[1..]),
         Some("precompress") => precompress::run(&args[1..]),
         Some("post-build") => post_build(),
@@ -125,6 +135,7 @@ fn post_build() -> Result<(), String> {
     ui_modules::run(&[])?;
     csp::run(&[])?;
     pyodide::run(&[])?;
+    scorm::run(&[])?;
     sw::run(&[])?;
     precompress::run(&[])
 }
@@ -233,6 +244,8 @@ fn run_test_steps(env: &Env, tally: &mut Tally) -> Result<(), String> {
     print!("{table}");
     // The example book that e2e/mdbook.spec.mjs opens.
     book::build(env)?;
+    // The LMS package that e2e/scorm.spec.mjs plays in a SCORM run-time.
+    scorm::test_package(env)?;
     env.step("npx", &["playwright", "test"])
         .dir(&env.root.join("web"))
         .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")

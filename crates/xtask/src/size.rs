@@ -144,7 +144,10 @@ fn is_sandbox(name: &str) -> bool {
 /// the lessons' files).
 pub fn first_view(dist: &Path) -> Result<Vec<(String, PathBuf)>, String> {
     let mut page = files(dist, |name| {
-        name != "example.html" && !crate::sw::is_worker_file(name) && !is_sandbox(name)
+        name != "example.html"
+            && !crate::sw::is_worker_file(name)
+            && !is_sandbox(name)
+            && !crate::scorm::is_launch_file(name)
     })?;
     page.extend(snippets(dist, "reconcile-web")?);
     Ok(page)

@@ -1,15 +1,25 @@
 //! "Embed in a course page": the share link as a ready-to-paste iframe snippet.
 
+use reconcile_content::package::PackageTarget;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::browser;
 use crate::embed::{embed_snippet, EmbedChoice};
+use crate::on_demand;
+
+/// The module that packs an LMS package in the browser (`cargo xtask
+/// scorm` writes it into the build), loaded on the first click only.
+const PACKER: &str = "scorm/pack.js";
 
 #[derive(Properties, PartialEq)]
 pub struct EmbedCodeProps {
     /// The share link the snippet shows (`page#v2/…`).
     pub link: AttrValue,
+    /// What an LMS package of this state opens; none for a state with
+    /// neither a lesson nor the exercise.
+    #[prop_or_default]
+    pub package: Option<PackageTarget>,
 }
 
 /// The author's choices are this component's own state: they shape only the
@@ -64,6 +74,28 @@ pub fn EmbedCode(props: &EmbedCodeProps) -> Html {
                 <button type="button" onclick={on_copy}>{ "Copy embed code" }</button>
                 <span role="status">{ if *copied { "Copied to the clipboard." } else { "" } }</span>
             </div>
+            { package_button(props.package) }
         </details>
+    }
+}
+
+/// "Download as an LMS package": a SCORM 1.2 zip of the state's lesson or
+/// exercise, packed in the browser by [`PACKER`] (docs/lms.md), which also
+/// says how it went in the status beside the button. Plain markup and one
+/// callback, so the page's first view barely grows.
+fn package_button(target: Option<PackageTarget>) -> Html {
+    let Some(target) = target else {
+        return html! {
+            <p class="embed-package">{ "An LMS package holds a lesson or the Your reconcile exercise: open one to download it." }</p>
+        };
+    };
+    let onclick = Callback::from(move |e: MouseEvent| {
+        on_demand::start(PACKER, "download", &target.name(), &e.target().into());
+    });
+    html! {
+        <div class="embed-actions embed-package">
+            <button type="button" {onclick}>{ "Download as an LMS package" }</button>
+            <span role="status"></span>
+        </div>
     }
 }

@@ -193,8 +193,8 @@ pub fn notice_banner(
     };
     // Course authors embed what they share: the link's state, as an iframe.
     let embed_code = match notice {
-        Some(Notice::LinkReady { url, .. }) => {
-            html! { <EmbedCode link={AttrValue::from(url.clone())} /> }
+        Some(Notice::LinkReady { url, of, .. }) => {
+            html! { <EmbedCode link={AttrValue::from(url.clone())} package={of.package_target()} /> }
         }
         _ => Html::default(),
     };

@@ -24,7 +24,9 @@ mod use_yaml;
 pub use use_answer_in_view::use_answer_in_view;
 pub use use_debounce::use_debounce;
 pub use use_drop_import::use_drop_import;
-pub use use_embed_bridge::{report_checked, use_embed_bridge, use_progress_reports};
+pub use use_embed_bridge::{
+    report_checked, use_embed_bridge, use_progress_reports, use_state_reports,
+};
 pub use use_exercise_pane::use_exercise_pane;
 pub use use_lesson_fetch::use_lesson_fetch;
 pub use use_lesson_progress::{use_lesson_progress, LessonVisit};

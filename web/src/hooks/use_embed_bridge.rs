@@ -13,7 +13,7 @@ use yew::prelude::*;
 use crate::browser;
 use crate::embed::{
     accepts_version, EmbedOptions, MESSAGE_CHECKED, MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_PREFIX,
-    MESSAGE_RUN, MESSAGE_STEP, MESSAGE_VERSION,
+    MESSAGE_RUN, MESSAGE_STATE, MESSAGE_STEP, MESSAGE_VERSION,
 };
 use crate::state::{Action, Playground, SimAction};
 
@@ -127,6 +127,22 @@ pub fn report_checked(options: &EmbedOptions, report: &str) {
     };
     seal(&message, MESSAGE_CHECKED);
     post_to_allowed(options, &message);
+}
+
+/// Inside an iframe with `allow=`: tells the course page the state's link
+/// (`#v2/…`) each time it is remade, so an LMS package can resume there.
+#[hook]
+pub fn use_state_reports(options: &Rc<EmbedOptions>, link_hash: Option<Rc<str>>) {
+    let listening = browser::in_frame() && !options.allowed_origins.is_empty();
+    let options = Rc::clone(options);
+    use_effect_with(link_hash, move |link| {
+        if let Some(link) = link.as_deref().filter(|_| listening) {
+            let message: JsValue = js_sys::Object::new().into();
+            seal(&message, MESSAGE_STATE);
+            let _ = js_sys::Reflect::set(&message, &"link".into(), &link.into());
+            post_to_allowed(&options, &message);
+        }
+    });
 }
 
 /// Addressed to each origin `allow=` names: the browser delivers it only to

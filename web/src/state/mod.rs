@@ -10,6 +10,8 @@ use std::rc::Rc;
 use reconcile_check::Language;
 use reconcile_content::exercise::LearnerCode;
 use reconcile_content::lesson::Feedback;
+use reconcile_content::lesson_index;
+use reconcile_content::package::PackageTarget;
 use reconcile_content::presets::{self, Preset};
 use reconcile_content::share::{DocumentFormats, LinkNote, ShareError, SharedState};
 use reconcile_core::{
@@ -119,6 +121,20 @@ pub struct Persisted {
 }
 
 impl Persisted {
+    /// What an LMS package of this state opens: its lesson, else the
+    /// exercise in its language when the pane is open (docs/lms.md).
+    pub fn package_target(&self) -> Option<PackageTarget> {
+        if let Some((id, _)) = &self.lesson {
+            return lesson_index::find(id).map(|(_, entry)| PackageTarget::Lesson(entry));
+        }
+        let language = self
+            .code
+            .as_ref()
+            .map_or(Language::Python, |code| code.language);
+        self.exercise_open
+            .then_some(PackageTarget::Exercise(language))
+    }
+
     pub fn to_shared(&self) -> SharedState {
         SharedState {
             desired: self.texts.desired.to_string(),
