@@ -1,8 +1,12 @@
-//! The whole playground state in a URL hash: `#v2/<base64url(deflate(json))>`.
+//! The whole playground state in a URL hash: `#v2/<base64url(deflate(json))>`,
+//! or `#v3/…` when it holds several custom resources.
 //!
 //! Guarantees:
 //! - Links are versioned; a missing field takes its default, so a link made by
 //!   an older build keeps opening after fields are added.
+//! - A state of one custom resource is written as `v2`, as before, so older
+//!   builds open it. Several are written as `v3`, which older builds refuse
+//!   rather than open with one custom resource and drop the rest.
 //! - A `v1` link still opens. Where one of its settings now means something
 //!   else, [`decode`] says so with a [`LinkNote`], for the page to show.
 //! - Decoding never panics and never inflates more than [`MAX_DECODED_BYTES`]
@@ -18,9 +22,13 @@ use serde::{Deserialize, Serialize};
 use reconcile_core::{Document, Format};
 use reconcile_sim::SimConfig;
 
-/// The version this build writes: since the simulation has an informer,
-/// `watchBreakRate` (a `v1` link's `dropRate`) breaks the watch.
+/// The version this build writes for one custom resource: since the
+/// simulation has an informer, `watchBreakRate` (a `v1` link's `dropRate`)
+/// breaks the watch.
 pub const VERSION: &str = "v2";
+/// The version this build writes for several custom resources
+/// (`customResources`): a build before it refuses such a link.
+pub const SEVERAL_VERSION: &str = "v3";
 /// The version before, still read: its `dropRate` was the share of watch
 /// events lost.
 pub const EARLIER_VERSION: &str = "v1";
@@ -70,6 +78,27 @@ pub struct SharedState {
     /// The control-plane view is open.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub picture: bool,
+    /// The first custom resource's name, which `desired`, `observed` and
+    /// `finalizers` describe; left out while it is the default one's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom_resource_name: Option<String>,
+    /// The custom resources after the first, in tab order; left out when
+    /// there is one, so a `v2` link reads as before.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub custom_resources: Vec<SharedCustomResource>,
+}
+
+/// A custom resource after the first: its name, its three editor texts and
+/// their formats, as the first one's are kept in [`SharedState`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SharedCustomResource {
+    pub name: String,
+    pub desired: String,
+    pub observed: String,
+    pub finalizers: String,
+    #[serde(skip_serializing_if = "DocumentFormats::is_detected")]
+    pub formats: DocumentFormats,
 }
 
 /// The format chosen for each document, or `None` to detect it from the
@@ -130,7 +159,16 @@ impl Default for SharedState {
             answered: Vec::new(),
             answer_shown: false,
             picture: false,
+            custom_resource_name: None,
+            custom_resources: Vec::new(),
         }
+    }
+}
+
+impl SharedState {
+    /// More than one custom resource, or one renamed: only a `v3` link holds it.
+    pub fn is_several(&self) -> bool {
+        self.custom_resource_name.is_some() || !self.custom_resources.is_empty()
     }
 }
 
@@ -198,14 +236,19 @@ impl std::error::Error for ShareError {}
 pub fn encode(state: &SharedState) -> String {
     let json = serde_json::to_vec(state).unwrap_or_default();
     let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
-    format!("#{VERSION}/{}", URL_SAFE_NO_PAD.encode(compressed))
+    let version = if state.is_several() {
+        SEVERAL_VERSION
+    } else {
+        VERSION
+    };
+    format!("#{version}/{}", URL_SAFE_NO_PAD.encode(compressed))
 }
 
 /// Reads a hash fragment (with or without the leading `#`).
 pub fn decode(hash: &str) -> Result<Opened, ShareError> {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
     let (version, payload) = hash.split_once('/').unwrap_or((hash, ""));
-    if version != VERSION && version != EARLIER_VERSION {
+    if ![SEVERAL_VERSION, VERSION, EARLIER_VERSION].contains(&version) {
         let shown: String = version.chars().take(12).collect();
         return Err(ShareError::UnknownVersion(shown));
     }
@@ -258,7 +301,11 @@ pub fn from_autosave(text: &str) -> Option<SharedState> {
 
 /// The state's size as autosaved, to enforce the autosave limit.
 pub fn text_size(state: &SharedState) -> usize {
-    state.desired.len() + state.observed.len() + state.finalizers.len()
+    let others = state.custom_resources.iter();
+    let others: usize = others
+        .map(|cr| cr.desired.len() + cr.observed.len() + cr.finalizers.len())
+        .sum();
+    state.desired.len() + state.observed.len() + state.finalizers.len() + others
 }
 
 #[cfg(test)]
@@ -496,6 +543,73 @@ mod tests {
         );
         assert!(hash.len() < 20_000, "compresses well: {}", hash.len());
         assert_eq!(state_of(&hash), Err(ShareError::TooLarge));
+    }
+
+    fn two_custom_resources() -> SharedState {
+        let mut second = SharedCustomResource {
+            name: "cache-b".into(),
+            desired: "{\"cache-b-0\": {\"image\": \"redis:7\"}}".into(),
+            observed: "{}".into(),
+            finalizers: String::new(),
+            ..SharedCustomResource::default()
+        };
+        second.formats.set(Document::Observed, Some(Format::Yaml));
+        SharedState {
+            custom_resource_name: Some("cache-a".into()),
+            custom_resources: vec![second],
+            ..SharedState::default()
+        }
+    }
+
+    #[test]
+    fn several_custom_resources_travel_in_a_v3_link_and_an_autosave() {
+        let state = two_custom_resources();
+        let hash = encode(&state);
+        assert!(hash.starts_with("#v3/"), "{hash}");
+        assert_eq!(
+            decode(&hash),
+            Ok(Opened {
+                state: state.clone(),
+                note: None
+            })
+        );
+        assert_eq!(from_autosave(&to_autosave(&state)), Some(state.clone()));
+        let second = &state.custom_resources[0];
+        let size = state.desired.len() + state.observed.len() + state.finalizers.len();
+        assert_eq!(
+            text_size(&state),
+            size + second.desired.len() + second.observed.len()
+        );
+    }
+
+    #[test]
+    fn one_custom_resource_keeps_v2_links_and_older_links_mean_one() {
+        let one = SharedState::default();
+        assert!(!one.is_several());
+        let hash = encode(&one);
+        assert!(hash.starts_with("#v2/"), "{hash}");
+        assert!(!to_autosave(&one).contains("\"customResources\""));
+        assert!(!to_autosave(&one).contains("customResourceName"));
+        // v1 and v2 links have no such fields: one custom resource, the default one.
+        for version in [EARLIER_VERSION, VERSION] {
+            let opened = state_of(&link(version, r#"{"desired":"{}"}"#)).expect("opens");
+            assert_eq!(opened.custom_resource_name, None);
+            assert!(opened.custom_resources.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_build_that_knows_no_later_version_refuses_its_links() {
+        // What a v2-only build does with this build's v3 link, here one step on.
+        let later = link("v4", &to_autosave(&two_custom_resources()));
+        assert_eq!(
+            state_of(&later),
+            Err(ShareError::UnknownVersion("v4".into()))
+        );
+        // A v3 link is known here; a build before it read only v1 and v2.
+        let v3 = encode(&two_custom_resources());
+        let (version, _) = v3[1..].split_once('/').expect("versioned");
+        assert!(![EARLIER_VERSION, VERSION].contains(&version));
     }
 
     #[test]
