@@ -17,14 +17,14 @@
 //! Invariant: these only carry data. The page's reducer stays the only owner
 //! of the cursor and of whether the conclusion is hidden.
 
-use reconcile_core::{parse_scenario, Scenario};
-use reconcile_sim::{parse_options, SimConfig};
+use reconcile_sim::{parse_options, parse_sim_scenario, CustomResources, SimConfig};
 use serde::{Deserialize, Serialize};
 
 /// The run the view shows: the page's scenario and settings as JSON text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ViewRun {
-    /// The scenario as `reconcile_core::export_scenario` writes it.
+    /// The scenario as `reconcile_sim::export_sim_scenario` writes it:
+    /// core's form for one custom resource, the list form for several.
     pub scenario: String,
     /// The `SimConfig` as serde writes it, read back by the simulation's own
     /// options parser.
@@ -62,10 +62,10 @@ pub struct LevelEdgeInput {
 }
 
 impl ViewRun {
-    /// The scenario and the settings, read with core's and the simulation's
-    /// own readers.
-    pub fn read(&self) -> Result<(Scenario, SimConfig), String> {
-        let scenario = parse_scenario(&self.scenario)
+    /// The scenario and the settings, read with the simulation's own
+    /// readers (core's for each custom resource).
+    pub fn read(&self) -> Result<(CustomResources, SimConfig), String> {
+        let scenario = parse_sim_scenario(&self.scenario)
             .map_err(|e| format!("the view's scenario: {}", e.message))?;
         let config = parse_options(&self.options)
             .map_err(|e| format!("the view's settings: {}", e.message))?;
@@ -162,14 +162,14 @@ mod tests {
             let (read, config) = run.read().expect(&preset.id);
             assert_eq!(config, preset.sim, "{}", preset.id);
             assert_eq!(
-                simulate(&read, &config),
+                simulate(read.first(), &config),
                 simulate(&scenario, &preset.sim),
                 "{}",
                 preset.id
             );
             // Level vs edge, which the same module computes from the same run.
             assert_eq!(
-                compare_level_edge(&read, &config),
+                compare_level_edge(read.first(), &config),
                 compare_level_edge(&scenario, &preset.sim),
                 "{}",
                 preset.id

@@ -1,7 +1,8 @@
 //! Reads a simulation's scenario text: core's `{desired, observed,
 //! finalizers}`, or the list form `{"customResources": [...]}`
 //! (`docs/design/control-plane.md`, "A scenario with several custom
-//! resources"). Start at [`parse_sim_scenario`].
+//! resources"). Start at [`parse_sim_scenario`]; [`export_sim_scenario`]
+//! writes what it reads.
 //!
 //! Guarantees: every error is core's [`InputError`], in the scenario
 //! document, with the line, column and JSON path of the whole text. Each
@@ -10,13 +11,14 @@
 use std::sync::Arc;
 
 use reconcile_core::{
-    parse_finalizers, parse_json, parse_resources, parse_scenario, Document, ErrorKind, InputError,
-    JsonPath, Scenario,
+    export_scenario, parse_finalizers, parse_json, parse_resources, parse_scenario, Document,
+    ErrorKind, InputError, JsonPath, Scenario,
 };
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::custom_resources::{CustomResourceScenario, CustomResources, CustomResourcesError};
+use crate::control_plane::ownership::CUSTOM_RESOURCE;
 
 /// The list form's only member.
 const LIST: &str = "customResources";
@@ -28,6 +30,31 @@ pub fn parse_sim_scenario(text: &str) -> Result<CustomResources, InputError> {
         Err(error) if is_list_form(&error) => parse_list(text),
         Err(error) => Err(error),
     }
+}
+
+/// The text [`parse_sim_scenario`] reads back: core's scenario form for
+/// one custom resource of the default name, the list form otherwise.
+/// Each entry is core's `export_scenario`, so the page's editors and the
+/// simulation section agree on one writer.
+pub fn export_sim_scenario(custom_resources: &CustomResources) -> String {
+    if let [only] = custom_resources.entries() {
+        if &*only.name == CUSTOM_RESOURCE {
+            return export_scenario(&only.scenario);
+        }
+    }
+    let mut text = format!("{{\"{LIST}\":[");
+    for (index, cr) in custom_resources.entries().iter().enumerate() {
+        if index > 0 {
+            text.push(',');
+        }
+        let name = serde_json::to_string(&*cr.name).unwrap_or_default();
+        let scenario = export_scenario(&cr.scenario);
+        // Core writes an object: the name goes in as its first member.
+        let members = scenario.trim().strip_prefix('{').unwrap_or_default();
+        text.push_str(&format!("{{\"name\":{name},{members}"));
+    }
+    text.push_str("]}\n");
+    text
 }
 
 /// Core refuses the list form's member as unknown, where it first appears.
@@ -226,6 +253,16 @@ mod tests {
         let b = &read.entries()[1].scenario;
         let finalizers = b.finalizers.as_ref().expect("some");
         assert_eq!(finalizers.pending("cache-b-9"), ["example.com/cleanup"]);
+    }
+
+    #[test]
+    fn what_is_exported_reads_back() {
+        let two = parse_sim_scenario(TWO).expect("valid");
+        assert_eq!(parse_sim_scenario(&export_sim_scenario(&two)), Ok(two));
+        let one = parse_sim_scenario(r#"{"desired": {"a": {}}, "observed": {}}"#).expect("valid");
+        let text = export_sim_scenario(&one);
+        assert!(text.starts_with("{\n  \"desired\""), "{text}");
+        assert_eq!(parse_sim_scenario(&text), Ok(one));
     }
 
     #[test]

@@ -42,7 +42,7 @@ impl LevelEdgeState {
     pub fn take(&mut self, input: LevelEdgeInput) -> Result<(), String> {
         if let Some(run) = input.run {
             let (scenario, config) = run.read()?;
-            self.level_edge = Some(Shared::new(compare_level_edge(&scenario, &config)));
+            self.level_edge = Some(Shared::new(compare_level_edge(scenario.first(), &config)));
             self.lanes = None;
         }
         if self.lanes.is_none() || input.cursor.revealed != self.cursor.revealed {

@@ -11,7 +11,7 @@
 
 use reconcile_content::export_results;
 use reconcile_content::lesson::{check_pass_actions, check_passes, Feedback};
-use reconcile_core::{plan, Scenario};
+use reconcile_core::plan;
 use reconcile_protocol::control_plane::{LevelEdgeInput, ViewCursor, ViewInput, ViewRun};
 use reconcile_protocol::section::{
     LessonCheck, LessonQuestion, RunInput, SectionFrame, SimulationEvent, SimulationInput,
@@ -19,7 +19,9 @@ use reconcile_protocol::section::{
 use reconcile_protocol::setting_change::SettingChange;
 use reconcile_protocol::simulation::{NextPassView, RunFacts};
 use reconcile_sim::picture::{Picture, PictureReplay, Position};
-use reconcile_sim::{simulate, EventMoment, Moment, PassViews, SimConfig, Timeline};
+use reconcile_sim::{
+    simulate_custom_resources, CustomResources, EventMoment, Moment, PassViews, SimConfig, Timeline,
+};
 use reconcile_ui_shared::Shared;
 
 use crate::level_edge::{LevelEdgeShown, LevelEdgeState};
@@ -30,7 +32,7 @@ use crate::state::{Run, Shown as PictureShown, ViewState};
 pub struct SectionRun {
     /// The page's revision of this run.
     pub revision: usize,
-    pub scenario: Scenario,
+    pub scenario: CustomResources,
     pub config: SimConfig,
     pub timeline: Shared<Timeline>,
     /// The run as the page sent it, for the two views of the run.
@@ -40,7 +42,7 @@ pub struct SectionRun {
 impl SectionRun {
     fn of(input: RunInput) -> Result<Self, String> {
         let (scenario, config) = input.run.read()?;
-        let timeline = simulate(&scenario, &config);
+        let timeline = simulate_custom_resources(&scenario, &config);
         Ok(Self {
             revision: input.revision,
             scenario,
@@ -80,9 +82,10 @@ impl SectionRun {
     }
 
     /// results.json: the plan of the run's scenario (the page's plan, which
-    /// is core's `plan` of the same documents) and the timeline.
+    /// is core's `plan` of the same documents) and the timeline. With
+    /// several custom resources, the plan is the first one's.
     pub fn results(&self) -> String {
-        let scenario = &self.scenario;
+        let scenario = self.scenario.first();
         let plan = plan(
             &scenario.desired,
             &scenario.observed,
@@ -225,7 +228,7 @@ impl SectionState {
                 answers.events.push(SimulationEvent::Run {
                     facts: RunFacts::of(run.revision, &run.timeline),
                 });
-                self.views = Some(PassViews::new(&run.scenario, &run.config));
+                self.views = Some(PassViews::of_custom_resources(&run.scenario, &run.config));
                 self.event_replay = None;
                 self.run = Some(Shared::new(run));
             }
@@ -313,9 +316,9 @@ impl SectionState {
             picture.position == position && self.picture_revision == Some(run.revision)
         });
         let picture: Option<Shared<Picture>> = pictured.or_else(|| {
-            let replay = self
-                .event_replay
-                .get_or_insert_with(|| PictureReplay::new(&run.scenario, &run.config));
+            let replay = self.event_replay.get_or_insert_with(|| {
+                PictureReplay::of_custom_resources(&run.scenario, &run.config)
+            });
             replay.at(position).map(Shared::from)
         });
         let moment = picture
@@ -379,9 +382,9 @@ impl SectionState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reconcile_core::{check_scenario, export_scenario};
+    use reconcile_core::{check_scenario, export_scenario, Scenario};
     use reconcile_protocol::section::SectionFrame;
-    use reconcile_sim::{ScriptedEvent, WorldEvent};
+    use reconcile_sim::{simulate, ScriptedEvent, WorldEvent};
 
     const DESIRED: &str = r#"{"a":{"replicas":1},"b":{"replicas":3}}"#;
     const OBSERVED: &str = r#"{"b":{"replicas":1},"c":{"replicas":1}}"#;

@@ -199,6 +199,10 @@ fn PassItem(props: &PassItemProps) -> Html {
                 // ("Pass 1 t = 1 ms why: …"); the flex layout spaces them on screen.
                 <span class="pass-no">{ format!("Pass {index}") }</span>{ " " }
                 <span class="pass-time">{ format!("t = {}", format_millis(pass.started_at)) }</span>{ " " }
+                // A run of several custom resources names each pass's key; the one default key is left unsaid.
+                if &*pass.custom_resource != reconcile_sim::ownership::CUSTOM_RESOURCE {
+                    <span class="pass-key">{ format!("key: {}", pass.custom_resource) }</span>{ " " }
+                }
                 <span class="trigger">{ format!("why: {}", pass.trigger) }</span>
             </button>
             if let Some(skip) = &pass.skipped {
