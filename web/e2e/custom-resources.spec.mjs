@@ -32,7 +32,7 @@ test("a second custom resource: its own documents and plan, both keys simulated,
   await typeInto(page, "Desired state", '{"x": {"replicas": 1},}');
   await tabs(page).nth(0).click();
   await expect(tabs(page).nth(1)).toHaveAccessibleName("cache-b (has an error)");
-  await expect(page.getByRole("list", { name: "Errors in other custom resources" })).toContainText("cache-b: Desired");
+  await expect(page.getByRole("list", { name: "Errors in the custom resources" })).toContainText("cache-b: Desired");
   await tabs(page).nth(1).click();
   await typeInto(page, "Desired state", '{"x": {"replicas": 1}}');
   await expect.poll(() => actionSummaries(page)).toEqual(["CREATE x"]);

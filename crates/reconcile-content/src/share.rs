@@ -19,8 +19,12 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
+use reconcile_core::json::Json;
+use reconcile_core::path::JsonPath;
 use reconcile_core::{Document, Format};
 use reconcile_sim::SimConfig;
+
+use crate::data::Reader;
 
 /// The version this build writes for one custom resource: since the
 /// simulation has an informer, `watchBreakRate` (a `v1` link's `dropRate`)
@@ -84,14 +88,20 @@ pub struct SharedState {
     pub custom_resource_name: Option<String>,
     /// The custom resources after the first, in tab order; left out when
     /// there is one, so a `v2` link reads as before.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Read from core's JSON value, as `sim` is: no serde reader of its own
+    /// in the page (docs/SIZE.md).
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "read_custom_resources"
+    )]
     pub custom_resources: Vec<SharedCustomResource>,
 }
 
 /// A custom resource after the first: its name, its three editor texts and
-/// their formats, as the first one's are kept in [`SharedState`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+/// their formats, as the first one's are kept in [`SharedState`]. Each
+/// member may be left out (empty, detected); [`read_custom_resources`]
+/// reads it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct SharedCustomResource {
     pub name: String,
     pub desired: String,
@@ -170,6 +180,60 @@ impl SharedState {
     pub fn is_several(&self) -> bool {
         self.custom_resource_name.is_some() || !self.custom_resources.is_empty()
     }
+}
+
+/// [`SharedCustomResource`]'s members.
+const CUSTOM_RESOURCE_MEMBERS: &[&str] = &["name", "desired", "observed", "finalizers", "formats"];
+/// [`DocumentFormats`]' members.
+const FORMATS_MEMBERS: &[&str] = &["desired", "observed", "finalizers"];
+
+/// For `#[serde(deserialize_with)]`: `customResources` through core's JSON
+/// value and the content reader, unknown members refused at every depth.
+fn read_custom_resources<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<SharedCustomResource>, D::Error> {
+    let value = Json::deserialize(deserializer)?;
+    let reader = Reader::new("the link's customResources");
+    let items = match &value {
+        Json::Array(items) => &items[..],
+        _ => {
+            reader.fail(JsonPath::root(), "expected an array".to_owned());
+            &[]
+        }
+    };
+    let mut all = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        let cr = reader.object(item, JsonPath::root().index(index), CUSTOM_RESOURCE_MEMBERS);
+        let text = |name| reader.optional_string(&cr, name).unwrap_or_default();
+        let mut formats = DocumentFormats::default();
+        if let Some(value) = cr.optional("formats") {
+            let chosen = reader.object(value, cr.path_of("formats"), FORMATS_MEMBERS);
+            let documents = [Document::Desired, Document::Observed, Document::Finalizers];
+            for (name, document) in FORMATS_MEMBERS.iter().zip(documents) {
+                let format = match reader.optional_string(&chosen, name).as_deref() {
+                    None => None,
+                    Some("json") => Some(Format::Json),
+                    Some("yaml") => Some(Format::Yaml),
+                    Some(other) => {
+                        let message = format!("unknown format {other:?}; expected json or yaml");
+                        reader.fail(chosen.path_of(name), message);
+                        None
+                    }
+                };
+                formats.set(document, format);
+            }
+        }
+        all.push(SharedCustomResource {
+            name: text("name"),
+            desired: text("desired"),
+            observed: text("observed"),
+            finalizers: text("finalizers"),
+            formats,
+        });
+    }
+    reader
+        .finish(all)
+        .map_err(|error| serde::de::Error::custom(error.message))
 }
 
 /// A link that opened, and what of it changed meaning since it was made.
@@ -596,6 +660,34 @@ mod tests {
             assert_eq!(opened.custom_resource_name, None);
             assert!(opened.custom_resources.is_empty());
         }
+    }
+
+    #[test]
+    fn custom_resources_read_through_the_content_reader() {
+        let bad = [
+            (
+                r#"{"customResources": [{"name": "b", "desird": "{}"}]}"#,
+                "desird",
+            ),
+            (
+                r#"{"customResources": [{"formats": {"desired": "toml"}}]}"#,
+                "toml",
+            ),
+            (r#"{"customResources": {"name": "b"}}"#, "expected an array"),
+        ];
+        for (text, said) in bad {
+            match state_of(&link(SEVERAL_VERSION, text)) {
+                Err(ShareError::BadContent(message)) => {
+                    assert!(message.contains(said), "{message}")
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        let text = r#"{"customResources": [{"name": "b", "formats": {"observed": "yaml"}}]}"#;
+        let opened = state_of(&link(SEVERAL_VERSION, text)).expect("opens");
+        let second = &opened.custom_resources[0];
+        assert_eq!((second.name.as_str(), second.desired.as_str()), ("b", ""));
+        assert_eq!(second.formats.get(Document::Observed), Some(Format::Yaml));
     }
 
     #[test]

@@ -36,7 +36,8 @@ pub use controllers::{
 pub use drivers::{learner, own_reconcile};
 pub use run::custom_resources::{CustomResourceScenario, CustomResources, CustomResourcesError};
 pub use run::scenario_text::{
-    export_sim_scenario, parse_sim_scenario, CustomResourceEntry, CustomResourcesScenario,
+    export_sim_scenario, list_entry_of, parse_sim_scenario, write_list_form, CustomResourceEntry,
+    CustomResourcesScenario,
 };
 pub use run::{events, options};
 pub use views::picture;

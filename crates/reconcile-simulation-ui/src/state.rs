@@ -167,6 +167,7 @@ mod tests {
         ViewRun {
             scenario: export_scenario(&scenario),
             options: serde_json::to_string(config).expect("settings as JSON"),
+            custom_resources: Vec::new(),
         }
     }
 
@@ -281,6 +282,7 @@ mod tests {
         let bad = ViewRun {
             scenario: "{".into(),
             options: "{}".into(),
+            custom_resources: Vec::new(),
         };
         assert!(state
             .take(ViewInput {

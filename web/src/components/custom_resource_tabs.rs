@@ -1,10 +1,14 @@
 //! The tab row above the editors: one tab per custom resource, its name,
 //! "Add custom resource" and Remove. With one custom resource it is only
 //! the Add button (none in an embed), so the page looks as it did.
+//!
+//! Kept small for the first view (docs/SIZE.md): one click handler for the
+//! whole row (each button names its action in `data-action`) and one for
+//! the name, rather than a callback per button.
 
 use yew::prelude::*;
 
-use crate::state::{CustomResourceAction, Playground, TabView};
+use crate::state::{Action, CustomResourceAction, Playground};
 
 /// The row for `state`'s tabs; `editable` offers Add, Remove and renaming.
 /// An embed of one custom resource shows nothing: its column is narrow.
@@ -12,87 +16,86 @@ pub fn custom_resource_tabs(
     state: &Playground,
     editable: bool,
     embed: bool,
-    on_action: &Callback<CustomResourceAction>,
+    dispatch: &Callback<Action>,
 ) -> Html {
-    let views = state.tabs.views(!state.errors.is_empty());
-    if views.len() == 1 && (!editable || embed) {
+    let tabs = &state.tabs;
+    let several = tabs.len() > 1;
+    if !several && (!editable || embed) {
         return Html::default();
     }
-    let add = editable.then(|| {
-        let onclick = on_action.reform(|_: MouseEvent| CustomResourceAction::Add);
-        html! { <button type="button" class="small add-custom-resource" {onclick}>{ "Add custom resource" }</button> }
-    });
-    if views.len() == 1 {
-        return html! { <div class="custom-resource-tabs one">{ add }</div> };
-    }
-    let tab = |(index, view): (usize, &TabView)| {
-        let onclick = on_action.reform(move |_: MouseEvent| CustomResourceAction::Select(index));
-        let label = if view.has_error {
-            format!("{} (has an error)", view.name)
-        } else {
-            view.name.to_string()
-        };
-        html! {
-            <button type="button" role="tab" class={classes!("cr-tab", view.has_error.then_some("has-error"))}
-                    aria-selected={view.shown.to_string()} aria-label={label} {onclick}>
-                { view.name.clone() }
-                if view.has_error { <span class="cr-tab-mark" aria-hidden="true">{ " ⚠" }</span> }
-            </button>
-        }
+    let shown = tabs.shown();
+    let onclick = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |event: MouseEvent| {
+            let target: web_sys::Element = event.target_unchecked_into();
+            let Ok(Some(button)) = target.closest("button") else {
+                return;
+            };
+            let action = button.get_attribute("data-action").unwrap_or_default();
+            dispatch.emit(Action::CustomResource(match action.as_str() {
+                "add" => CustomResourceAction::Add,
+                "remove" => CustomResourceAction::Remove(shown),
+                index => match index.parse() {
+                    Ok(index) => CustomResourceAction::Select(index),
+                    Err(_) => return,
+                },
+            }));
+        })
     };
-    let shown = state.tabs.shown();
-    let rename = editable.then(|| {
-        let oninput = on_action.reform(move |event: InputEvent| {
-            let input: web_sys::HtmlInputElement = event.target_unchecked_into();
-            CustomResourceAction::Rename(shown, input.value())
+    let add = editable.then(|| {
+        html! { <button type="button" class="small add-custom-resource" data-action="add">{ "Add custom resource" }</button> }
+    });
+    if !several {
+        return html! { <div class="custom-resource-tabs one" {onclick}>{ add }</div> };
+    }
+    let views = tabs.views(!state.errors.is_empty());
+    // Each error of a tab, shown or not: its conflict, else a kept tab's first error.
+    let mut errors = Vec::new();
+    let mut row = Vec::with_capacity(views.len());
+    for (index, view) in views.into_iter().enumerate() {
+        let (label, class) = if view.has_error {
+            let conflict = (tabs.conflict.as_ref()).filter(|(tab, _)| *tab == index);
+            let error = match conflict {
+                Some((_, message)) => Some(message.clone()),
+                None if index != shown => tabs.kept_error(index).map(ToString::to_string),
+                None => None,
+            };
+            errors.extend(error.map(|error| format!("{}: {error}", view.name)));
+            (format!("{} (has an error)", view.name), "cr-tab has-error")
+        } else {
+            (view.name.to_string(), "cr-tab")
+        };
+        let selected = if view.shown { "true" } else { "false" };
+        row.push(html! {
+            <button type="button" role="tab" {class} data-action={index.to_string()}
+                    aria-selected={selected} aria-label={label}>{ view.name }</button>
         });
-        let onclick = on_action.reform(move |_: MouseEvent| CustomResourceAction::Remove(shown));
+    }
+    let rename = editable.then(|| {
+        let oninput = dispatch.reform(move |event: InputEvent| {
+            let input: web_sys::HtmlInputElement = event.target_unchecked_into();
+            Action::CustomResource(CustomResourceAction::Rename(shown, input.value()))
+        });
         html! {
-            <span class="cr-shown">
+            <>
                 <label>{ "Name " }
-                    <input type="text" class="cr-name" value={state.tabs.name.clone()} {oninput}
+                    <input type="text" class="cr-name" value={tabs.name.clone()} {oninput}
                            aria-label="Name of the custom resource shown" spellcheck="false" />
                 </label>
-                <button type="button" class="small" {onclick}
-                        aria-label={format!("Remove custom resource {}", state.tabs.name)}>{ "Remove" }</button>
-            </span>
+                <button type="button" class="small" data-action="remove"
+                        aria-label={format!("Remove custom resource {}", tabs.name)}>{ "Remove" }</button>
+            </>
         }
     });
-    // Where each error of a tab not shown is, so it can be found without switching.
-    let elsewhere = views
-        .iter()
-        .enumerate()
-        .filter(|(index, view)| view.has_error && *index != shown);
-    let errors: Vec<Html> = elsewhere
-        .filter_map(|(index, view)| {
-            let conflict = state
-                .tabs
-                .conflict
-                .as_ref()
-                .filter(|(tab, _)| *tab == index);
-            let error = conflict
-                .map(|(_, error)| error)
-                .or_else(|| state.tabs.kept_error(index))?;
-            Some(html! { <li>{ format!("{}: {error}", view.name) }</li> })
-        })
-        .collect();
-    let shown_conflict = state
-        .tabs
-        .conflict
-        .as_ref()
-        .filter(|(tab, _)| *tab == shown);
     html! {
-        <div class="custom-resource-tabs">
-            <div role="tablist" aria-label="Custom resources">
-                { for views.iter().enumerate().map(tab) }
-            </div>
+        <div class="custom-resource-tabs" {onclick}>
+            <div role="tablist" aria-label="Custom resources">{ for row }</div>
             { rename }
             { add }
-            if let Some((_, error)) = shown_conflict {
-                <p class="error small" role="alert">{ error.to_string() }</p>
-            }
             if !errors.is_empty() {
-                <ul class="cr-errors error small" aria-label="Errors in other custom resources">{ for errors }</ul>
+                <ul class="cr-errors error small" aria-label="Errors in the custom resources" aria-live="polite">
+                    { for errors.into_iter().map(|error| html! { <li>{ error }</li> }) }
+                </ul>
             }
         </div>
     }

@@ -4,7 +4,7 @@
 use reconcile_core::{Document, Format};
 use yew::prelude::*;
 
-use crate::state::{Action, CustomResourceAction, LessonAction, Playground, SimAction, YamlAction};
+use crate::state::{Action, LessonAction, Playground, SimAction, YamlAction};
 
 /// What the editors, the simulation and the lesson panel send the reducer.
 #[derive(Clone)]
@@ -13,7 +13,6 @@ pub struct PageCallbacks {
     pub on_switch: Callback<(Document, Format)>,
     pub on_sim_action: Callback<SimAction>,
     pub on_lesson: Callback<LessonAction>,
-    pub on_custom_resource: Callback<CustomResourceAction>,
 }
 
 #[hook]
@@ -48,14 +47,7 @@ pub fn use_page_callbacks(
             dispatcher.dispatch(Action::Lesson(action))
         })
     };
-    let on_custom_resource = {
-        let dispatcher = state.dispatcher();
-        use_callback((), move |action: CustomResourceAction, ()| {
-            dispatcher.dispatch(Action::CustomResource(action))
-        })
-    };
     PageCallbacks {
-        on_custom_resource,
         on_edit,
         on_switch,
         on_sim_action,

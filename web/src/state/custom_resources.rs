@@ -6,18 +6,17 @@
 //! shown tab keeps them there; the others keep theirs in [`Kept`]. So
 //! switching tabs moves one tab's fields in and one out, and loses nothing.
 //!
-//! Invariant: a run of several custom resources is written by
-//! `reconcile_sim::export_sim_scenario` and checked by
-//! `CustomResources::new`, the simulation's own rules (no second parser).
+//! Invariant: the page neither writes nor checks a run of several custom
+//! resources. It sends each tab's name and scenario
+//! (`reconcile_protocol::control_plane::NamedScenario`); the simulation
+//! section writes their list form and checks it, and answers a repeated
+//! name with `SimulationEvent::Refused`, which marks the tab here.
 
 use std::rc::Rc;
 
 use reconcile_content::share::{DocumentFormats, SharedCustomResource, SharedState};
-use reconcile_core::{
-    check_scenario, export_scenario, plan, Document, ErrorKind, InputError, JsonPath, Plan,
-    Scenario,
-};
-use reconcile_sim::{export_sim_scenario, CustomResourceScenario, CustomResources};
+use reconcile_core::{check_scenario, export_scenario, plan, InputError, Plan, Scenario};
+use reconcile_protocol::control_plane::NamedScenario;
 use yew::AttrValue;
 
 use super::{Playground, Texts};
@@ -26,11 +25,12 @@ use crate::shared::Shared;
 /// The name of a scenario's one custom resource, as the simulation names it.
 pub const FIRST_NAME: &str = "custom-resource";
 
-/// What a run starts from: the scenario text the simulation section reads
-/// with `reconcile_sim::parse_sim_scenario`, and its objects counted.
+/// What a run starts from, and its objects counted: one custom resource's
+/// scenario as core writes it (`text`), or every tab's (`custom_resources`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunScenario {
     pub text: String,
+    pub custom_resources: Vec<NamedScenario>,
     pub size: usize,
 }
 
@@ -98,8 +98,8 @@ pub struct Tabs {
     pub name: AttrValue,
     after: Vec<KeptTab>,
     /// Why the custom resources cannot run together (a repeated name),
-    /// and in which tab: found by `CustomResources::new`.
-    pub conflict: Option<(usize, InputError)>,
+    /// and in which tab: as the simulation section refused the run.
+    pub conflict: Option<(usize, String)>,
 }
 
 impl Default for Tabs {
@@ -123,6 +123,8 @@ pub struct TabView {
 }
 
 impl Tabs {
+    /// How many tabs: never none (the shown one is always there).
+    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
         self.before.len() + 1 + self.after.len()
     }
@@ -211,6 +213,12 @@ pub enum CustomResourceAction {
     /// Remove tab `index`; never the last one.
     Remove(usize),
     Rename(usize, String),
+    /// The simulation section refused run `revision`: tab `entry` repeats a name.
+    Refused {
+        revision: usize,
+        entry: usize,
+        message: String,
+    },
 }
 
 impl Playground {
@@ -218,6 +226,18 @@ impl Playground {
     pub(super) fn apply_custom_resource(&mut self, action: CustomResourceAction) -> bool {
         match action {
             CustomResourceAction::Select(index) => return self.show_tab(index),
+            CustomResourceAction::Refused {
+                revision,
+                entry,
+                message,
+            } => {
+                let refused = Some((entry, message));
+                if revision != self.sim.revision() || self.tabs.conflict == refused {
+                    return false;
+                }
+                self.tabs.conflict = refused;
+                return true;
+            }
             CustomResourceAction::Add => {
                 let name = self.tabs.fresh_name();
                 let shown = self.take_shown(Kept::empty());
@@ -319,100 +339,41 @@ impl Playground {
         self.request_yaml_read(scenario.as_deref());
     }
 
-    /// Every custom resource's last valid documents, as the simulation
-    /// reads them; `None` while one has none. Sets the tabs' conflict.
-    fn custom_resources(&mut self) -> Option<CustomResources> {
-        self.tabs.conflict = None;
-        let shown = self.scenario.clone();
-        let mut entries = Vec::with_capacity(self.tabs.len());
-        let before = self
-            .tabs
-            .before
-            .iter()
-            .map(|t| (&t.name, t.kept.scenario.clone()));
-        let after = self
-            .tabs
-            .after
-            .iter()
-            .map(|t| (&t.name, t.kept.scenario.clone()));
-        let all = before
-            .chain(std::iter::once((&self.tabs.name, shown)))
-            .chain(after);
-        for (name, scenario) in all {
-            entries.push(CustomResourceScenario {
-                name: name.as_str().into(),
-                scenario: Scenario::clone(scenario.as_deref()?),
-            });
-        }
-        if let Some(index) = entries.iter().position(|cr| cr.name.is_empty()) {
-            let error = name_error(index, "expected a name");
-            self.tabs.conflict = Some((index, error));
-            return None;
-        }
-        match CustomResources::new(entries) {
-            Ok(custom_resources) => Some(custom_resources),
-            Err(reconcile_sim::CustomResourcesError::Repeated {
-                entry,
-                object,
-                name,
-            }) => {
-                let error = match object {
-                    Some(object) => self.repeated_object(entry, &object),
-                    None => name_error(entry, &format!("the name {name:?} is used twice")),
-                };
-                self.tabs.conflict = Some((entry, error));
-                None
-            }
-            Err(reconcile_sim::CustomResourcesError::Empty) => None,
-        }
-    }
-
-    /// An object of tab `index` that an earlier tab has too, located where
-    /// its name is written in the tab's observed document.
-    fn repeated_object(&self, index: usize, object: &str) -> InputError {
-        let text = match self.tabs.kept(index) {
-            Some(tab) => tab.kept.texts.observed.clone(),
-            None => self.texts.observed.clone(),
-        };
-        let quoted = serde_json::to_string(object).unwrap_or_default();
-        let at = text
-            .find(&quoted)
-            .or_else(|| text.find(object))
-            .unwrap_or(0);
-        let before = &text[..at];
-        let line = before.matches('\n').count() + 1;
-        let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
-            .chars()
-            .count()
-            + 1;
-        InputError {
-            document: Document::Observed,
-            kind: ErrorKind::Shape,
-            line,
-            column,
-            path: JsonPath::root().key(object),
-            message: format!("the object name {object:?} is in another custom resource too"),
-        }
-    }
-
-    /// The scenario the simulation section runs; `None` while there is
-    /// nothing to run.
+    /// The scenario the simulation section runs; `None` while a tab has
+    /// no valid documents. A conflict waits for the section's answer.
     pub fn run_scenario(&mut self) -> Option<RunScenario> {
+        self.tabs.conflict = None;
         if self.tabs.is_one() {
-            self.tabs.conflict = None;
             let scenario = self.scenario.as_ref()?;
             let size = scenario.desired.len() + scenario.observed.len();
             let text = export_scenario(scenario);
-            return Some(RunScenario { text, size });
+            return Some(RunScenario {
+                text,
+                custom_resources: Vec::new(),
+                size,
+            });
         }
-        let custom_resources = self.custom_resources()?;
-        let size = custom_resources
-            .entries()
-            .iter()
-            .map(|cr| cr.scenario.desired.len() + cr.scenario.observed.len())
-            .sum();
-        let text = export_sim_scenario(&custom_resources);
-        Some(RunScenario { text, size })
+        let mut size = 0;
+        let mut custom_resources = Vec::with_capacity(self.tabs.len());
+        let shown = (&self.tabs.name, self.scenario.as_ref());
+        fn kept(tab: &KeptTab) -> (&AttrValue, Option<&Rc<Scenario>>) {
+            (&tab.name, tab.kept.scenario.as_ref())
+        }
+        let before = self.tabs.before.iter().map(kept);
+        let after = self.tabs.after.iter().map(kept);
+        for (name, scenario) in before.chain(Some(shown)).chain(after) {
+            let scenario = scenario?;
+            size += scenario.desired.len() + scenario.observed.len();
+            custom_resources.push(NamedScenario {
+                name: name.to_string(),
+                scenario: export_scenario(scenario),
+            });
+        }
+        Some(RunScenario {
+            text: String::new(),
+            custom_resources,
+            size,
+        })
     }
 
     /// Asks for the run of every custom resource as they are now.
@@ -478,25 +439,13 @@ impl Playground {
     }
 }
 
-/// A tab's name that cannot run.
-fn name_error(index: usize, message: &str) -> InputError {
-    InputError {
-        document: Document::Scenario,
-        kind: ErrorKind::Shape,
-        line: 1,
-        column: 1,
-        path: JsonPath::root()
-            .key("customResources")
-            .index(index)
-            .key("name"),
-        message: message.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::state::Action;
+    use reconcile_core::Document;
+    use reconcile_protocol::control_plane::ViewRun;
+    use reconcile_sim::list_entry_of;
     use yew::Reducible;
 
     fn reduce(state: Rc<Playground>, action: CustomResourceAction) -> Rc<Playground> {
@@ -557,20 +506,47 @@ mod tests {
         assert_eq!((error.line, error.column), (3, 1));
     }
 
+    /// The run the page asks for, as the simulation section reads it.
+    fn section_reads(state: &Rc<Playground>) -> Result<usize, (usize, String)> {
+        let run = state.clone().run_scenario_for_test().expect("runs");
+        let view_run = ViewRun {
+            scenario: run.text,
+            options: "{}".into(),
+            custom_resources: run.custom_resources,
+        };
+        match view_run.read_scenario() {
+            Ok(read) => Ok(read.entries().len()),
+            Err(error) => Err((list_entry_of(&error).expect("an entry"), error.message)),
+        }
+    }
+
     #[test]
-    fn a_repeated_object_is_located_in_the_tab_that_repeats_it() {
+    fn a_repeated_object_marks_the_tab_the_section_names() {
         let state = Rc::new(Playground::default());
         let observed = state.texts.get(Document::Observed).to_owned();
         let state = reduce(state, CustomResourceAction::Add);
         let state = edit(state, Document::Observed, &observed);
-        let (tab, error) = state.tabs.conflict.clone().expect("a conflict");
-        assert_eq!(tab, 1);
-        assert_eq!(error.document, Document::Observed);
-        assert!(
-            error.message.contains("another custom resource"),
-            "{error:?}"
-        );
-        assert!(state.clone().run_scenario_for_test().is_none());
+        // The page sends both; the section refuses them, naming the second.
+        let (entry, message) = section_reads(&state).expect_err("a repeated object");
+        assert_eq!(entry, 1);
+        assert!(message.contains("two custom resources"), "{message}");
+        let revision = state.sim.revision();
+        let refused = |revision| CustomResourceAction::Refused {
+            revision,
+            entry,
+            message: message.clone(),
+        };
+        // An answer about an earlier run is late: nothing is marked.
+        let late = reduce(state.clone(), refused(revision.wrapping_sub(1)));
+        assert_eq!(late.tabs.conflict, None);
+        let state = reduce(state, refused(revision));
+        assert_eq!(state.tabs.conflict, Some((1, message)));
+        let views = state.tabs.views(!state.errors.is_empty());
+        assert!(!views[0].has_error && views[1].has_error, "{views:?}");
+        // The next run asked clears the mark until the section answers again.
+        let state = edit(state, Document::Observed, "{}");
+        assert_eq!(state.tabs.conflict, None);
+        assert_eq!(section_reads(&state), Ok(2));
     }
 
     #[test]
@@ -578,9 +554,9 @@ mod tests {
         let state = reduce(Rc::new(Playground::default()), CustomResourceAction::Add);
         let state = reduce(state, CustomResourceAction::Rename(1, "cache-b".into()));
         let run = state.clone().run_scenario_for_test().expect("runs");
-        let read = reconcile_sim::parse_sim_scenario(&run.text).expect("reads");
-        let names: Vec<&str> = read.entries().iter().map(|cr| &*cr.name).collect();
+        let names: Vec<&str> = run.custom_resources.iter().map(|cr| &*cr.name).collect();
         assert_eq!(names, ["custom-resource", "cache-b"]);
+        assert_eq!(section_reads(&state), Ok(2));
         let shared = state.shared();
         assert!(shared.is_several());
         assert_eq!(shared.custom_resources[0].name, "cache-b");

@@ -372,8 +372,14 @@ impl SimState {
             run: ViewRun {
                 scenario: scenario.text.clone(),
                 options: serde_json::to_string(&self.config).unwrap_or_default(),
+                custom_resources: scenario.custom_resources.clone(),
             },
         }));
+    }
+
+    /// The revision of the run last asked for.
+    pub fn revision(&self) -> usize {
+        self.revision
     }
 
     /// The run a start held, now that the page has painted.

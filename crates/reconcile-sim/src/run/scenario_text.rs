@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use reconcile_core::path::Segment;
 use reconcile_core::{
     export_scenario, parse_finalizers, parse_json, parse_resources, parse_scenario, Document,
     ErrorKind, InputError, JsonPath, Scenario,
@@ -42,19 +43,37 @@ pub fn export_sim_scenario(custom_resources: &CustomResources) -> String {
             return export_scenario(&only.scenario);
         }
     }
+    let entries: Vec<(&str, String)> = (custom_resources.entries().iter())
+        .map(|cr| (&*cr.name, export_scenario(&cr.scenario)))
+        .collect();
+    write_list_form(entries.iter().map(|(name, text)| (*name, text.as_str())))
+}
+
+/// The list form of `(name, scenario)` entries, each scenario as core's
+/// `export_scenario` writes it (an object). The page sends its tabs so;
+/// the simulation section writes and reads them here, in one place.
+pub fn write_list_form<'a>(entries: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
     let mut text = format!("{{\"{LIST}\":[");
-    for (index, cr) in custom_resources.entries().iter().enumerate() {
+    for (index, (name, scenario)) in entries.into_iter().enumerate() {
         if index > 0 {
             text.push(',');
         }
-        let name = serde_json::to_string(&*cr.name).unwrap_or_default();
-        let scenario = export_scenario(&cr.scenario);
+        let name = serde_json::to_string(name).unwrap_or_default();
         // Core writes an object: the name goes in as its first member.
         let members = scenario.trim().strip_prefix('{').unwrap_or_default();
         text.push_str(&format!("{{\"name\":{name},{members}"));
     }
     text.push_str("]}\n");
     text
+}
+
+/// The entry an error of the list form is in (its path starts
+/// `customResources[entry]`), if it is in one.
+pub fn list_entry_of(error: &InputError) -> Option<usize> {
+    match error.path.segments() {
+        [Segment::Key(list), Segment::Index(entry), ..] if list == LIST => Some(*entry),
+        _ => None,
+    }
 }
 
 /// Core refuses the list form's member as unknown, where it first appears.

@@ -83,6 +83,7 @@ mod tests {
         let run = ViewRun {
             scenario: export_scenario(&scenario),
             options: serde_json::to_string(&config).expect("settings as JSON"),
+            custom_resources: Vec::new(),
         };
         (run, compare_level_edge(&scenario, &config))
     }
@@ -142,6 +143,7 @@ mod tests {
         let bad = ViewRun {
             scenario: "{".into(),
             options: "{}".into(),
+            custom_resources: Vec::new(),
         };
         assert!(state
             .take(LevelEdgeInput {

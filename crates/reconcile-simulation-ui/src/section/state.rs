@@ -12,6 +12,8 @@
 use reconcile_content::export_results;
 use reconcile_content::lesson::{check_pass_actions, check_passes, Feedback};
 use reconcile_core::plan;
+#[cfg(test)]
+use reconcile_protocol::control_plane::NamedScenario;
 use reconcile_protocol::control_plane::{LevelEdgeInput, ViewCursor, ViewInput, ViewRun};
 use reconcile_protocol::section::{
     LessonCheck, LessonQuestion, RunInput, SectionFrame, SimulationEvent, SimulationInput,
@@ -20,7 +22,8 @@ use reconcile_protocol::setting_change::SettingChange;
 use reconcile_protocol::simulation::{NextPassView, RunFacts};
 use reconcile_sim::picture::{Picture, PictureReplay, Position};
 use reconcile_sim::{
-    simulate_custom_resources, CustomResources, EventMoment, Moment, PassViews, SimConfig, Timeline,
+    list_entry_of, simulate_custom_resources, CustomResources, EventMoment, Moment, PassViews,
+    SimConfig, Timeline,
 };
 use reconcile_ui_shared::Shared;
 
@@ -40,7 +43,7 @@ pub struct SectionRun {
 }
 
 impl SectionRun {
-    fn of(input: RunInput) -> Result<Self, String> {
+    fn of(input: &RunInput) -> Result<Self, String> {
         let (scenario, config) = input.run.read()?;
         let timeline = simulate_custom_resources(&scenario, &config);
         Ok(Self {
@@ -48,7 +51,7 @@ impl SectionRun {
             scenario,
             config,
             timeline: Shared::new(timeline),
-            view_run: input.run,
+            view_run: input.run.clone(),
         })
     }
 
@@ -222,8 +225,8 @@ impl SectionState {
         answers
     }
 
-    fn simulate(&mut self, run: RunInput, answers: &mut Answers) {
-        match SectionRun::of(run) {
+    fn simulate(&mut self, input: RunInput, answers: &mut Answers) {
+        match SectionRun::of(&input) {
             Ok(run) => {
                 answers.events.push(SimulationEvent::Run {
                     facts: RunFacts::of(run.revision, &run.timeline),
@@ -232,7 +235,18 @@ impl SectionState {
                 self.event_replay = None;
                 self.run = Some(Shared::new(run));
             }
-            Err(error) => answers.errors.push(error),
+            Err(error) => {
+                // Custom resources that cannot run together: the page marks the tab.
+                let refused = input.run.read_scenario().err();
+                match refused.and_then(|e| Some((list_entry_of(&e)?, e.message))) {
+                    Some((entry, message)) => answers.events.push(SimulationEvent::Refused {
+                        revision: input.revision,
+                        entry,
+                        message,
+                    }),
+                    None => answers.errors.push(error),
+                }
+            }
         }
     }
 
@@ -406,6 +420,7 @@ mod tests {
             run: ViewRun {
                 scenario: export_scenario(&scenario),
                 options: serde_json::to_string(config).expect("settings as JSON"),
+                custom_resources: Vec::new(),
             },
         }
     }
@@ -544,6 +559,42 @@ mod tests {
         let mut bad_settings = run_input(3, &config);
         bad_settings.run.options = r#"{"seed":"x"}"#.into();
         assert_eq!(state.take(input(Some(bad_settings), 0)).errors.len(), 1);
+    }
+
+    #[test]
+    fn custom_resources_that_repeat_a_name_are_refused_naming_the_entry() {
+        let config = config();
+        let mut state = SectionState::default();
+        let mut run = run_input(4, &config);
+        let named = |name: &str, observed: &str| NamedScenario {
+            name: name.into(),
+            scenario: format!(r#"{{"desired": {{}}, "observed": {observed}}}"#),
+        };
+        run.run.custom_resources = vec![
+            named("a", r#"{"web-0": {}}"#),
+            named("b", r#"{"web-0": {}}"#),
+        ];
+        let answers = state.take(input(Some(run.clone()), 0));
+        assert!(answers.errors.is_empty(), "{:?}", answers.errors);
+        let [SimulationEvent::Refused {
+            revision: 4,
+            entry: 1,
+            message,
+        }] = &answers.events[..]
+        else {
+            panic!("{:?}", answers.events);
+        };
+        assert!(message.contains("\"web-0\""), "{message}");
+        // Apart, the two run together: the section writes and reads their list form.
+        run.revision = 5;
+        run.run.custom_resources[1] = named("b", r#"{"web-1": {}}"#);
+        let answers = state.take(input(Some(run), 0));
+        assert!(
+            matches!(answers.events[..], [SimulationEvent::Run { .. }]),
+            "{:?}",
+            answers.events
+        );
+        assert_eq!(state.run().expect("a run").scenario.entries().len(), 2);
     }
 
     #[test]
