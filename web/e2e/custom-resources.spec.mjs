@@ -58,3 +58,17 @@ test("a second custom resource: its own documents and plan, both keys simulated,
   await expect(editor(other, "Desired state")).toHaveValue('{"x": {"replicas": 1}}');
   await fresh.close();
 });
+
+test("an object name in two custom resources: the simulation section refuses them and the tab is marked", async ({ page }) => {
+  await page.goto("/");
+  const observed = await editor(page, "Observed state").inputValue();
+  await page.getByRole("button", { name: "Add custom resource" }).click();
+  await typeInto(page, "Observed state", observed);
+  await expect(tabs(page).nth(1)).toHaveAccessibleName("custom-resource-2 (has an error)");
+  const errors = page.getByRole("list", { name: "Errors in the custom resources" });
+  await expect(errors).toContainText("custom-resource-2: the object name");
+  // Apart again, both run: the mark goes.
+  await typeInto(page, "Observed state", "{}");
+  await expect(tabs(page).nth(1)).toHaveAccessibleName("custom-resource-2");
+  await expect(errors).toHaveCount(0);
+});
