@@ -131,6 +131,27 @@ test("reconcile.d.ts declares exactly what the built module returns", async ({ p
       loadSimulation: json(await api.loadSimulation()),
       simulate: json(await Promise.all(simulations.map((args) => api.simulate(...args)))),
       simulateVerdict: json(await Promise.all(simulations.map((args) => api.simulateVerdict(...args)))),
+      // A controller whose record holds a 404, a create's object and a requeueAfter; then a
+      // run stopped at the pass limit, with a terminal error and a thrown one.
+      runController: json([
+        await api.runController((request, client) => {
+          const custom = client.get("Desired", request.name);
+          try {
+            client.get("ConfigMap", request.name, { live: true });
+          } catch (error) {
+            if (!(error instanceof api.ApiError)) throw error;
+            const owner = { ...custom.metadata, apiVersion: custom.apiVersion, kind: custom.kind, controller: true };
+            client.create({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: request.name, ownerReferences: [owner] }, data: {} });
+            return { requeueAfter: 10 };
+          }
+        }),
+        await api.runController(
+          (request) => {
+            throw request.name === "blog" ? new api.TerminalError("no") : new Error("again");
+          },
+          { options: { maxPasses: 4 } },
+        ),
+      ]),
     };
   });
 
@@ -194,6 +215,7 @@ export const planned: Returned<typeof api.plan> = ${returned.plan};
 export const loaded: Returned<typeof api.loadSimulation> = ${returned.loadSimulation};
 export const simulated: Returned<typeof api.simulate>[] = ${returned.simulate};
 export const verdicts: Returned<typeof api.simulateVerdict>[] = ${returned.simulateVerdict};
+export const controllers: Returned<typeof api.runController>[] = ${returned.runController};
 `;
   const dir = await mkdtemp(join(tmpdir(), "reconcile-returned-"));
   const file = join(dir, "returned.ts");

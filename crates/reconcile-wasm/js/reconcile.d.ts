@@ -3,11 +3,15 @@
 // the functions reconcile.js exports are re-exported as values (not `initSync`).
 import type {
   Action,
+  ControllerRunEnd,
   CustomResourcesScenario,
   Finalizers,
   Json,
   Plan,
+  Property,
   ReadDocuments,
+  ReconcileRecord,
+  ReconcileRequest,
   Resources,
   Scenario,
   SimOptions,
@@ -86,6 +90,76 @@ export function checkLoop(
     onProgress?: (progress: { phase: "loading"; percent: number } | { phase: "running"; done: number }) => void;
   },
 ): Promise<LoopResult>;
+
+/** A refused request: apimachinery's `StatusError`. */
+export class ApiError extends Error {
+  constructor(status: number, reason: string, message: string);
+  /** 400, 404, 409, 422 or 503. */
+  status: number;
+  /** `BadRequest`, `NotFound`, `Conflict`, `AlreadyExists`, `Invalid`, `ServiceUnavailable`. */
+  reason: string;
+}
+
+/** An error a reconcile throws that is not retried: controller-runtime's `reconcile.TerminalError`. */
+export class TerminalError extends Error {
+  constructor(message: string);
+}
+
+/** A Kubernetes-shaped object: `apiVersion`, `kind`, `metadata.name`, and the rest. */
+export type KubeObject = { [key: string]: Json };
+
+/**
+ * A learner's client: synchronous calls. Names are in the request's
+ * namespace unless `namespace` says otherwise. Objects are deep copies. A
+ * refused request throws `ApiError`; misuse throws an `Error` naming the call.
+ */
+export interface ControllerClient {
+  /** Reads the cache (`live: true`: the API server); throws `ApiError` 404 when absent. */
+  get(kind: string, name: string, options?: { live?: boolean; namespace?: string }): KubeObject;
+  /** The cached objects of `kind` whose labels equal `labels`. */
+  list(kind: string, options?: { labels?: { [label: string]: string }; namespace?: string }): KubeObject[];
+  create(object: KubeObject): KubeObject;
+  /** A PUT of the whole object; 409 Conflict when its resourceVersion is stale. */
+  update(object: KubeObject): KubeObject;
+  patch(
+    kind: string,
+    name: string,
+    patch: Json,
+    options?: { type?: "merge" | "json"; resourceVersion?: string; namespace?: string },
+  ): KubeObject;
+  /** Server-side apply. */
+  apply(object: KubeObject, options: { fieldManager: string; force?: boolean }): KubeObject;
+  delete(kind: string, name: string, options?: { namespace?: string }): Json;
+  updateStatus(object: KubeObject): KubeObject;
+  patchStatus(kind: string, name: string, patch: Json, options?: { namespace?: string }): KubeObject;
+}
+
+/** What a controller's reconcile returns: nothing (done) or `{ requeueAfter: ms }`. It throws for an error. */
+export type ReconcileResult = void | null | undefined | { requeueAfter: number };
+
+/** What `runController` resolves to. */
+export type ControllerRun = {
+  exercise: string;
+  /** The exercise's goal, in plain words. */
+  goal: string;
+  /** Every property held. */
+  passed: boolean;
+  end: ControllerRunEnd | null;
+  /** Eventually stable, safe, idempotent once converged. */
+  properties: Property[];
+  /** Each reconcile's request, calls, answers and result. */
+  record: ReconcileRecord[];
+};
+
+/**
+ * Runs a controller, `reconcile(request, client)`, a function of this page,
+ * on a controller exercise until the run ends, with synchronous client
+ * calls into the simulated cluster. Rejects on misuse of the client, naming the call.
+ */
+export function runController(
+  reconcile: (request: ReconcileRequest, client: ControllerClient) => ReconcileResult,
+  options?: { exercise?: "owned-configmap"; options?: SimOptions | string | null },
+): Promise<ControllerRun>;
 
 /** Fetches and starts the YAML module; the YAML functions call it on first use. */
 export function loadYaml(): Promise<void>;

@@ -4,10 +4,13 @@
 // simulation is a second module, fetched the first time a page calls
 // `simulate`, `simulateVerdict` or `loadSimulation`, so a page that only grades
 // plans never downloads it. `check` and `checkLoop` fetch modules of their
-// own. All are thin adapters over the same core.
+// own; `runController` shares the loop's. All are thin adapters over the
+// same core; `controller.js` shapes a learner's client over a driven run.
 import initPlan, { plan, reconcile } from "./reconcile_core.js";
+import { drive } from "./controller.js";
 
 export { plan, reconcile };
+export { ApiError, TerminalError } from "./controller.js";
 
 /** Loads the reconcile/plan module. Call once, before `reconcile` or `plan`. */
 export default function init(options) {
@@ -198,6 +201,30 @@ export async function checkLoop(source, { language = "javascript", scenario, opt
     return { ...loop.outcome(), logs };
   } finally {
     loop.free();
+  }
+}
+
+/**
+ * Runs a learner's controller, `reconcile(request, client)`, on a controller
+ * exercise (`"owned-configmap"`) until the run ends, and resolves to
+ * `{ exercise, goal, passed, end, properties, record }`. The client's calls
+ * are synchronous: each runs the simulated cluster until its answer arrives.
+ * `reconcile` is a function of this page, run on its thread; a learner's
+ * source goes through the sandbox in a later step. `options` override the
+ * exercise's settings (as `simulate` takes them). Rejects when the client is
+ * misused (the error names the call) or `reconcile` returns something else
+ * than nothing or `{ requeueAfter: ms }`.
+ */
+export async function runController(reconcile, { exercise = "owned-configmap", options = null } = {}) {
+  const { DrivenRun } = await loopModule();
+  const run = new DrivenRun(exercise, options);
+  try {
+    drive(reconcile, run);
+    const properties = run.properties();
+    const passed = properties.every((property) => property.held);
+    return { exercise, goal: run.goal, passed, end: run.end(), properties, record: run.record() };
+  } finally {
+    run.free();
   }
 }
 

@@ -24,8 +24,9 @@
 //! which the public module loads only when a page first simulates, with
 //! `check` as `reconcile_check` (the `Check` class), loaded when a learner's
 //! reconcile is first checked, with `loop` as `reconcile_loop` (the
-//! `LoopCheck` class), loaded when a learner's reconcile first runs in the
-//! loop, and with `yaml` as `reconcile_yaml` (`reconcileYaml`, `planYaml`,
+//! `LoopCheck` class, and `DrivenRun`, a learner's controller driven one
+//! client call at a time), loaded when a learner's reconcile first runs in
+//! the loop or a controller first runs, and with `yaml` as `reconcile_yaml` (`reconcileYaml`, `planYaml`,
 //! `readDocuments`, `toYaml`, `toYamlStream`: YAML and Kubernetes
 //! manifests), loaded on the first YAML call.
 //!
@@ -50,6 +51,10 @@ mod check;
 #[cfg(feature = "check")]
 pub use check::Check;
 mod convert;
+#[cfg(feature = "loop")]
+mod driven;
+#[cfg(feature = "loop")]
+pub use driven::DrivenRun;
 #[cfg(feature = "loop")]
 mod loop_check;
 #[cfg(feature = "loop")]

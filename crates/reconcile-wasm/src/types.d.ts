@@ -592,6 +592,111 @@ texts: LoopTexts | null,
 error: string | null, };
 
 /**
+ * The key a reconcile is for: controller-runtime's `reconcile.Request`.
+ */
+export type ReconcileRequest = { name: string, namespace: string, };
+
+/**
+ * Where a `get` reads.
+ */
+export type Read = "cache" | "live";
+
+/**
+ * How a patch body reads.
+ */
+export type PatchKind = "merge" | "json";
+
+/**
+ * One call of the learner's client, as JSON names it:
+ * `{"method": "get", "kind": "ConfigMap", "name": "shop-config"}`.
+ * A missing `namespace` is the request's.
+ */
+export type ClientCall = { "method": "get", kind: string, name: string, namespace: string | null, read: Read, } | { "method": "list", kind: string, namespace: string | null, 
+/**
+ * Equality selectors on `metadata.labels`.
+ */
+labels: { [key in string]: Json }, } | { "method": "create", object: Json, } | { "method": "update", object: Json, } | { "method": "patch", kind: string, name: string, namespace: string | null, patch: Json, type: PatchKind, 
+/**
+ * A precondition: `MergeFromWithOptimisticLock`.
+ */
+resourceVersion: string | null, } | { "method": "apply", object: Json, fieldManager: string, force: boolean, } | { "method": "delete", kind: string, name: string, namespace: string | null, } | { "method": "updateStatus", object: Json, } | { "method": "patchStatus", kind: string, name: string, namespace: string | null, patch: Json, };
+
+/**
+ * A refused request: apimachinery's `StatusError`, as the learner sees it.
+ */
+export type ApiFailure = { 
+/**
+ * The HTTP status: 400, 404, 409, 422 or 503.
+ */
+status: number, 
+/**
+ * `metav1.StatusReason`: `NotFound`, `AlreadyExists`, `Conflict`,
+ * `Invalid`, `BadRequest`, `ServiceUnavailable`.
+ */
+reason: string, message: string, };
+
+/**
+ * Why a call returned no object.
+ */
+export type CallError = { "kind": "api" } & ApiFailure | { "kind": "misuse", method: string, message: string, } | { "kind": "crashed", method: string, } | { "kind": "notReconciling", method: string, };
+
+/**
+ * What a reconcile returned: controller-runtime's `(Result, error)`.
+ */
+export type ReconcileOutcome = { "kind": "done" } | { "kind": "requeueAfter", ms: number, } | { "kind": "error", message: string, } | { "kind": "terminal", message: string, } | { "kind": "crashed" };
+
+/**
+ * One call and its answer.
+ */
+export type CallRecord = { 
+/**
+ * When the call was made, and when its answer came.
+ */
+at: number, answeredAt: number, call: ClientCall, answer: { Ok : Json } | { Err : CallError }, 
+/**
+ * Whether the store changed: a write that succeeded and was no no-op.
+ */
+changedStore: boolean, };
+
+/**
+ * One reconcile of a driven run.
+ */
+export type ReconcileRecord = { 
+/**
+ * The engine's pass, from 1: its entry in the run's timeline.
+ */
+pass: number, name: string, namespace: string, startedAt: number, 
+/**
+ * The controller process (0 at first, bumped by each crash).
+ */
+incarnation: number, 
+/**
+ * Whether the exercise's goal held in the cache and the store when it
+ * started: a reconcile of a converged world must write nothing.
+ */
+convergedAtStart: boolean, calls: Array<CallRecord>, 
+/**
+ * `None` while it runs.
+ */
+outcome: ReconcileOutcome | null, };
+
+/**
+ * One property, and whether the run kept it.
+ */
+export type Property = { name: string, held: boolean, 
+/**
+ * Why it broke, in plain words; empty when it held.
+ */
+detail: string, };
+
+/**
+ * How a run of a controller exercise ended: quiet at the goal, idle
+ * (nothing more could happen), or at a limit (the pass limit, a hot
+ * loop), with the engine's verdict in words.
+ */
+export type ControllerRunEnd = { "kind": "quiet", at: number, } | { "kind": "idle", verdict: Verdict, verdictText: string, } | { "kind": "limit", verdict: Verdict, verdictText: string, };
+
+/**
  * How one action of either list stands against the other list.
  */
 export type Mark = "same" | "missing" | "unexpected" | "moved";

@@ -326,6 +326,8 @@ mod generate {
     use super::checking;
     use super::looping::{LoopTexts, VerdictText};
     use super::{CheckOutcome, LoopOutcome, SimVerdict, Timeline};
+    use crate::driven::ControllerRunEnd;
+    use reconcile_sim::learner;
     use reconcile_sim::own_reconcile::{Idempotence, LoopVerdicts, RestartSurvival};
 
     const HEADER: &str = "\
@@ -448,6 +450,18 @@ mod generate {
             declaration::<VerdictText>(cfg),
             declaration::<LoopTexts>(cfg),
             declaration::<LoopOutcome<'static>>(cfg),
+            // A learner's controller, driven one call at a time.
+            declaration::<learner::Request>(cfg),
+            declaration::<learner::Read>(cfg),
+            declaration::<learner::PatchKind>(cfg),
+            declaration::<learner::ClientCall>(cfg),
+            declaration::<learner::ApiFailure>(cfg),
+            declaration::<learner::CallError>(cfg),
+            declaration::<learner::ReconcileOutcome>(cfg),
+            declaration::<learner::CallRecord>(cfg),
+            declaration::<learner::ReconcileRecord>(cfg),
+            declaration::<learner::Property>(cfg),
+            declaration::<ControllerRunEnd<'static>>(cfg),
             // Checking a learner's reconcile.
             declaration::<Mark>(cfg),
             declaration::<EqualityNote>(cfg),

@@ -1,6 +1,6 @@
 //! `cargo xtask js-api [--into DIR]`: the JS API for course pages, built into
-//! `DIR/pkg/`: `reconcile.js` and `reconcile.d.ts` (hand-written, in
-//! `crates/reconcile-wasm/js/`) over generated modules: `reconcile_core`
+//! `DIR/pkg/`: `reconcile.js`, `reconcile.d.ts` and `controller.js`
+//! (hand-written, in `crates/reconcile-wasm/js/`) over generated modules: `reconcile_core`
 //! (reconcile, plan), and `reconcile_sim` (simulate), `reconcile_check`
 //! (check) and `reconcile_yaml` (YAML and manifests), each loaded on first use.
 //!

@@ -2,19 +2,25 @@
 // dist/pkg/reconcile.d.ts by types.spec.mjs. Each `@ts-expect-error` line must
 // stay an error: if a declaration grew too loose, tsc reports the unused directive.
 import init, {
+  ApiError,
+  TerminalError,
   check,
   checkLoop,
   loadSimulation,
   plan,
   reconcile,
+  runController,
   simulate,
   simulateVerdict,
   type Action,
   type CheckResult,
+  type ControllerClient,
+  type ControllerRun,
   type CustomResourcesScenario,
   type Finalizers,
   type LoopResult,
   type Plan,
+  type ReconcileRequest,
   type Resources,
   type Scenario,
   type SimOptions,
@@ -85,5 +91,25 @@ export async function grade(): Promise<string> {
   // @ts-expect-error only JavaScript and Python can be checked.
   await check(python, { language: "ruby" });
 
-  return [kinds, name, spec, created, trigger, restarted, converged, key, notAwaited, badOptions, badResources, rule, idempotent, printed].join();
+  const controller = (request: ReconcileRequest, client: ControllerClient) => {
+    try {
+      const found = client.get("ConfigMap", `${request.name}-config`, { live: true });
+      client.update({ ...found, data: { color: "blue" } });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return { requeueAfter: 100 };
+      throw new TerminalError(`cannot: ${String(error)}`);
+    }
+  };
+  const ran: ControllerRun = await runController(controller, { exercise: "owned-configmap", options: { seed: 2 } });
+  const held: boolean = ran.passed && ran.properties.every((property) => property.held);
+  const methods: string[] = ran.record.flatMap((pass) => pass.calls.map((call) => call.call.method));
+  const quietAt: number = ran.end?.kind === "quiet" ? ran.end.at : -1;
+  // @ts-expect-error the client is synchronous: an async reconcile is refused.
+  runController(async () => {});
+  // @ts-expect-error only the exercises there are.
+  runController(controller, { exercise: "replicas" });
+  // @ts-expect-error apply needs a field manager.
+  runController((_request, client) => void client.apply({ kind: "ConfigMap" }));
+
+  return [kinds, name, spec, created, trigger, restarted, converged, key, notAwaited, badOptions, badResources, rule, idempotent, printed, held, methods, quietAt].join();
 }

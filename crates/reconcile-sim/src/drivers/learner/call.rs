@@ -18,6 +18,7 @@ use crate::patch::PatchType;
 
 /// Where a `get` reads.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Read {
     /// The informer's cache: free, maybe stale (controller-runtime's
@@ -30,6 +31,7 @@ pub enum Read {
 
 /// How a patch body reads.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum PatchKind {
     /// `application/merge-patch+json`.
@@ -52,6 +54,7 @@ impl From<PatchKind> for PatchType {
 /// `{"method": "get", "kind": "ConfigMap", "name": "shop-config"}`.
 /// A missing `namespace` is the request's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(
     tag = "method",
     rename_all = "camelCase",
@@ -72,12 +75,18 @@ pub enum ClientCall {
         namespace: Option<String>,
         /// Equality selectors on `metadata.labels`.
         #[serde(default)]
+        #[cfg_attr(
+            feature = "ts",
+            ts(as = "std::collections::BTreeMap<String, reconcile_core::json::Json>")
+        )]
         labels: serde_json::Map<String, Value>,
     },
     Create {
+        #[cfg_attr(feature = "ts", ts(as = "reconcile_core::json::Json"))]
         object: Value,
     },
     Update {
+        #[cfg_attr(feature = "ts", ts(as = "reconcile_core::json::Json"))]
         object: Value,
     },
     Patch {
@@ -85,6 +94,7 @@ pub enum ClientCall {
         name: String,
         #[serde(default)]
         namespace: Option<String>,
+        #[cfg_attr(feature = "ts", ts(as = "reconcile_core::json::Json"))]
         patch: Value,
         #[serde(default, rename = "type")]
         patch_type: PatchKind,
@@ -93,6 +103,7 @@ pub enum ClientCall {
         resource_version: Option<String>,
     },
     Apply {
+        #[cfg_attr(feature = "ts", ts(as = "reconcile_core::json::Json"))]
         object: Value,
         field_manager: String,
         #[serde(default)]
@@ -105,6 +116,7 @@ pub enum ClientCall {
         namespace: Option<String>,
     },
     UpdateStatus {
+        #[cfg_attr(feature = "ts", ts(as = "reconcile_core::json::Json"))]
         object: Value,
     },
     PatchStatus {
@@ -112,6 +124,7 @@ pub enum ClientCall {
         name: String,
         #[serde(default)]
         namespace: Option<String>,
+        #[cfg_attr(feature = "ts", ts(as = "reconcile_core::json::Json"))]
         patch: Value,
     },
 }
@@ -132,6 +145,24 @@ impl ClientCall {
         }
     }
 
+    /// A call read from JSON, as a binding hands it over: a misuse error
+    /// naming the call when the method is unknown or a field is wrong.
+    pub fn from_json(value: Value) -> Result<Self, CallError> {
+        let Some(named) = value.get("method").and_then(Value::as_str) else {
+            return Err(CallError::misuse(
+                "call",
+                "a client call is an object with a method, such as {\"method\": \"get\", ...}",
+            ));
+        };
+        let Some(method) = METHODS.into_iter().find(|m| *m == named) else {
+            return Err(CallError::misuse(
+                "call",
+                format!("no method {named:?}; the client has {}", METHODS.join(", ")),
+            ));
+        };
+        serde_json::from_value(value).map_err(|error| CallError::misuse(method, error.to_string()))
+    }
+
     /// Whether it asks the API server to change something: a write,
     /// whether or not it succeeds.
     pub fn writes(&self) -> bool {
@@ -139,8 +170,22 @@ impl ClientCall {
     }
 }
 
+/// The client's methods, as JSON and the learner's client name them.
+pub const METHODS: [&str; 9] = [
+    "get",
+    "list",
+    "create",
+    "update",
+    "patch",
+    "apply",
+    "delete",
+    "updateStatus",
+    "patchStatus",
+];
+
 /// A refused request: apimachinery's `StatusError`, as the learner sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ApiFailure {
     /// The HTTP status: 400, 404, 409, 422 or 503.
     pub status: u16,
@@ -180,6 +225,7 @@ impl ApiFailure {
 
 /// Why a call returned no object.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",

@@ -62,6 +62,17 @@ impl std::fmt::Debug for Exercise {
     }
 }
 
+/// The exercises' names, as links and the JS API name them.
+pub const EXERCISES: [&str; 1] = ["owned-configmap"];
+
+/// The exercise named `name`, or `None` when there is none.
+pub fn exercise_named(name: &str) -> Option<Exercise> {
+    match name {
+        "owned-configmap" => Some(owned_configmap()),
+        _ => None,
+    }
+}
+
 /// `v1` `ConfigMap`.
 pub const CONFIG_MAP: Kind = Kind {
     api_version: "v1",

@@ -31,7 +31,7 @@ pub mod shrink;
 pub mod story;
 
 pub use call::{ApiFailure, CallError, ClientCall, PatchKind, Read};
-pub use exercise::{owned_configmap, Exercise};
+pub use exercise::{exercise_named, owned_configmap, Exercise, EXERCISES};
 pub use properties::{check, Property};
 pub use record::{CallRecord, ReconcileOutcome, ReconcileRecord};
 pub use run::{DrivenRun, Finish, Request, RunEnd};

@@ -15,6 +15,7 @@ use super::run::{DrivenRun, RunEnd};
 
 /// One property, and whether the run kept it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Property {
     pub name: &'static str,
     pub held: bool,

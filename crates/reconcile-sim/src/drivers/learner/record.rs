@@ -10,6 +10,7 @@ use crate::workqueue::Millis;
 
 /// What a reconcile returned: controller-runtime's `(Result, error)`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -30,12 +31,17 @@ pub enum ReconcileOutcome {
 
 /// One call and its answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CallRecord {
     /// When the call was made, and when its answer came.
     pub at: Millis,
     pub answered_at: Millis,
     pub call: ClientCall,
+    #[cfg_attr(
+        feature = "ts",
+        ts(as = "Result<reconcile_core::json::Json, CallError>")
+    )]
     pub answer: Result<Value, CallError>,
     /// Whether the store changed: a write that succeeded and was no no-op.
     pub changed_store: bool,
@@ -43,6 +49,7 @@ pub struct CallRecord {
 
 /// One reconcile of a driven run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ReconcileRecord {
     /// The engine's pass, from 1: its entry in the run's timeline.

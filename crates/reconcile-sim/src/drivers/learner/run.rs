@@ -31,6 +31,7 @@ use crate::{NotConvergingReason, Timeline, Verdict};
 
 /// The key a reconcile is for: controller-runtime's `reconcile.Request`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReconcileRequest"))]
 pub struct Request {
     pub name: String,
     pub namespace: String,

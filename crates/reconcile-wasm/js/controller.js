@@ -1,0 +1,138 @@
+// A learner's controller client over a driven run: /pkg/controller.js.
+//
+// The client of issue 30, with synchronous calls: each call is a plain call
+// into the `DrivenRun` of the loop module (reconcile_loop.js), which runs the
+// simulated cluster until its answer arrives. This module only shapes calls
+// and errors; the run validates every call and decides every answer. It
+// imports nothing, so a worker can load it beside the loop module.
+
+/** A refused request: apimachinery's `StatusError`, with `status` and `reason`. */
+export class ApiError extends Error {
+  constructor(status, reason, message) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.reason = reason;
+  }
+}
+
+/** An error that is not retried: controller-runtime's `reconcile.TerminalError`. */
+export class TerminalError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "TerminalError";
+  }
+}
+
+/** Leaves out the members that are `undefined`, as `JSON.stringify` would. */
+function defined(call) {
+  return Object.fromEntries(Object.entries(call).filter(([, value]) => value !== undefined));
+}
+
+/** An options argument: an object, or nothing; else a misuse error naming the call. */
+function readOptions(method, options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== "object" || Array.isArray(options)) {
+    const message = `client.${method}: its options are an object, such as { namespace: "default" }`;
+    throw Object.assign(new TypeError(message), { kind: "misuse", method });
+  }
+  return options;
+}
+
+/**
+ * The client a reconcile gets: `get`, `list`, `create`, `update`, `patch`,
+ * `apply`, `delete`, `updateStatus`, `patchStatus`. Names are in the
+ * request's namespace unless a `namespace` option says otherwise. A refused
+ * request throws `ApiError`; misuse throws an `Error` naming the call.
+ * `onMisuse`, if given, hears each misuse error before it is thrown.
+ */
+export function clientFor(run, onMisuse) {
+  const send = (call) => {
+    try {
+      return run.call(defined(call));
+    } catch (error) {
+      if (error?.kind === "api") throw new ApiError(error.status, error.reason, error.message);
+      if (error?.kind === "misuse") onMisuse?.(error);
+      throw error;
+    }
+  };
+  const optionsOf = (method, options) => {
+    try {
+      return readOptions(method, options);
+    } catch (error) {
+      onMisuse?.(error);
+      throw error;
+    }
+  };
+  return Object.freeze({
+    get(kind, name, options) {
+      const { live, namespace } = optionsOf("get", options);
+      return send({ method: "get", kind, name, namespace, read: live ? "live" : "cache" });
+    },
+    list(kind, options) {
+      const { labels, namespace } = optionsOf("list", options);
+      return send({ method: "list", kind, namespace, labels });
+    },
+    create(object) {
+      return send({ method: "create", object });
+    },
+    update(object) {
+      return send({ method: "update", object });
+    },
+    patch(kind, name, patch, options) {
+      const { type, resourceVersion, namespace } = optionsOf("patch", options);
+      return send({ method: "patch", kind, name, namespace, patch, type, resourceVersion });
+    },
+    apply(object, options) {
+      const { fieldManager, force } = optionsOf("apply", options);
+      return send({ method: "apply", object, fieldManager, force });
+    },
+    delete(kind, name, options) {
+      const { namespace } = optionsOf("delete", options);
+      return send({ method: "delete", kind, name, namespace });
+    },
+    updateStatus(object) {
+      return send({ method: "updateStatus", object });
+    },
+    patchStatus(kind, name, patch, options) {
+      const { namespace } = optionsOf("patchStatus", options);
+      return send({ method: "patchStatus", kind, name, namespace, patch });
+    },
+  });
+}
+
+/** What a thrown value becomes: a `TerminalError` is not retried, anything else is. */
+function failure(error) {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : `Error: ${String(error)}`;
+  return error instanceof TerminalError ? { terminalError: text } : { error: text };
+}
+
+/**
+ * Drives `run` (a `DrivenRun`) with `reconcile(request, client)` until the
+ * run ends: each reconcile's result, or what it threw, goes to `finish`.
+ * Misuse of the client ends the run: its error, naming the call, is thrown
+ * here even if the reconcile caught it, since retrying cannot mend it. So
+ * is a result that is not nothing or `{ requeueAfter: ms }`.
+ */
+export function drive(reconcile, run) {
+  if (typeof reconcile !== "function") {
+    throw new TypeError("runController: reconcile is not a function, such as function reconcile(request, client) { … }");
+  }
+  let misuse = null;
+  const client = clientFor(run, (error) => (misuse ??= error));
+  for (let request = run.nextReconcile(); request !== null; request = run.nextReconcile()) {
+    let result;
+    try {
+      result = reconcile(Object.freeze({ ...request }), client);
+    } catch (error) {
+      if (misuse) throw misuse;
+      run.finish(failure(error));
+      continue;
+    }
+    if (misuse) throw misuse;
+    if (result !== null && typeof result === "object" && typeof result.then === "function") {
+      throw new TypeError("runController: reconcile returned a promise; the client is synchronous, so reconcile must not be async");
+    }
+    run.finish(result);
+  }
+}

@@ -1,0 +1,182 @@
+// A learner's controller through the JS API: runController() drives
+// `reconcile(request, client)` over the loop module's DrivenRun, with
+// synchronous client calls (issue 30, step 1).
+import { readFileSync } from "node:fs";
+import { test, expect } from "./fixtures.mjs";
+
+const REFERENCE = readFileSync(new URL("./controllers/owned-configmap.js", import.meta.url), "utf8");
+
+/** The reference with one line changed: a known bug. */
+function buggy(find, replace) {
+  if (!REFERENCE.includes(find)) throw new Error(`owned-configmap.js has no ${JSON.stringify(find)}`);
+  return REFERENCE.replace(find, replace);
+}
+
+/**
+ * Opens a same-origin page without the site's Content-Security-Policy, so a
+ * test may import a module from a Blob, as the sandbox's worker will.
+ */
+async function blankPage(page) {
+  await page.route("**/controller-test.html", (route) =>
+    route.fulfill({ contentType: "text/html", body: '<!doctype html><title>test</title><link rel="icon" href="data:,">' }),
+  );
+  await page.goto("/controller-test.html");
+}
+
+/**
+ * Runs controllers, each the source of an ES module that imports from
+ * "reconcile" and exports `reconcile`, with `runController`; resolves to each
+ * run's result, or to `{ rejected: { name, message } }`.
+ */
+async function runAll(page, runs) {
+  await blankPage(page);
+  return page.evaluate(async (runs) => {
+    const api = new URL("/pkg/reconcile.js", location.href).href;
+    const { runController } = await import(api);
+    const results = [];
+    for (const { source, options } of runs) {
+      const text = source.replace(/from "reconcile"/g, `from ${JSON.stringify(api)}`);
+      const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+      const { reconcile } = await import(url);
+      results.push(
+        await runController(reconcile, options).catch((error) => ({
+          rejected: { name: error.name, message: error.message, kind: error.kind, method: error.method },
+        })),
+      );
+    }
+    return results;
+  }, runs);
+}
+
+const broken = (run) => run.properties.filter((property) => !property.held).map((property) => property.name);
+
+test("runController: the reference owned-configmap controller converges and keeps every property", async ({ page }) => {
+  const [run] = await runAll(page, [{ source: REFERENCE }]);
+  expect(run.rejected).toBeUndefined();
+  expect(broken(run)).toEqual([]);
+  expect(run.passed).toBe(true);
+  expect(run.exercise).toBe("owned-configmap");
+  expect(run.end.kind).toBe("quiet");
+  expect(run.properties.map((property) => property.name)).toEqual(["eventually stable", "safe", "idempotent once converged"]);
+  // Its first reconcile: two cache reads (the ConfigMap is not there: 404), then a create.
+  const [first] = run.record;
+  expect(first.calls.map((call) => call.call.method)).toEqual(["get", "get", "create"]);
+  expect(first.calls[1].answer.Err).toMatchObject({ kind: "api", status: 404, reason: "NotFound" });
+  expect(first.calls[2].answer.Ok.metadata.ownerReferences[0]).toMatchObject({ kind: "Desired", name: first.name, controller: true });
+  expect(first.outcome).toEqual({ kind: "done" });
+  // One create per custom resource, and nothing more: resyncs of the converged world write nothing.
+  const writes = run.record.flatMap((reconcile) => reconcile.calls).filter((call) => !["get", "list"].includes(call.call.method));
+  expect(writes.map((call) => call.call.method)).toEqual(["create", "create"]);
+  expect(run.record.filter((reconcile) => reconcile.convergedAtStart).length).toBeGreaterThanOrEqual(4);
+});
+
+test("runController: known bugs break their property; a drift finds the controller that only creates", async ({ page }) => {
+  const [noOwner, blindUpdate, createOnly, createOnlyDrifted] = await runAll(page, [
+    { source: buggy("metadata: { name, ownerReferences: [owner] }", "metadata: { name }") },
+    { source: buggy("if (JSON.stringify(found.data) !== JSON.stringify(custom.spec.data)) {", "{") },
+    { source: buggy("found.data = custom.spec.data;\n    client.update(found);", "") },
+    {
+      source: buggy("found.data = custom.spec.data;\n    client.update(found);", ""),
+      options: {
+        options: {
+          script: [{ afterPass: 4, event: { kind: "drift", name: "ConfigMap/default/shop-config", path: ["data", "color"], value: "red" } }],
+        },
+      },
+    },
+  ]);
+  expect(broken(noOwner)).toEqual(["eventually stable", "safe"]);
+  expect(noOwner.properties[1].detail).toBe("ConfigMap blog-config has no controller ownerReference to a custom resource");
+  expect(noOwner.passed).toBe(false);
+  expect(broken(blindUpdate)).toEqual(["idempotent once converged"]);
+  expect(broken(createOnly)).toEqual([]);
+  expect(broken(createOnlyDrifted)).toEqual(["eventually stable"]);
+});
+
+test("runController: errors, terminal errors and requeueAfter reach the queue; misuse names the call", async ({ page }) => {
+  const module = (body) => `import { ApiError, TerminalError } from "reconcile";\nexport function reconcile(request, client) {\n${body}\n}`;
+  const [terminal, requeue, thrown, nameless, caught, badKind, badResult, async] = await runAll(page, [
+    { source: module(`throw new TerminalError("cannot ever work");`), options: { options: { maxPasses: 10 } } },
+    { source: module(`return { requeueAfter: 500 };`), options: { options: { maxPasses: 6 } } },
+    { source: module(`throw new Error("try again");`), options: { options: { maxPasses: 6 } } },
+    { source: module(`client.create({ apiVersion: "v1", kind: "ConfigMap", metadata: {} });`) },
+    {
+      // Misuse ends the run even when the reconcile catches it: retrying cannot mend it.
+      source: module(`try { client.get("ConfigMap", ""); } catch (error) { if (error instanceof ApiError) throw error; }`),
+    },
+    { source: module(`client.get("Deployment", "web");`) },
+    { source: module(`return 5;`) },
+    { source: module(`return Promise.resolve();`) },
+  ]);
+  const outcomes = (run) => [...new Set(run.record.map((reconcile) => reconcile.outcome.kind))];
+  expect(outcomes(terminal)).toEqual(["terminal"]);
+  expect(terminal.record[0].outcome.message).toBe("TerminalError: cannot ever work");
+  // The gap between blog's first two reconciles: the next resync (the period is 1 s), a requeueAfter, or a backoff.
+  const gap = (run) => {
+    const [first, second] = run.record.filter((reconcile) => reconcile.name === "blog");
+    return second.startedAt - first.startedAt;
+  };
+  expect(gap(terminal)).toBeGreaterThanOrEqual(900);
+  expect(outcomes(requeue)).toEqual(["requeueAfter"]);
+  expect(gap(requeue)).toBeGreaterThanOrEqual(500);
+  expect(gap(requeue)).toBeLessThan(900);
+  expect(outcomes(thrown)).toEqual(["error"]);
+  expect(thrown.record[0].outcome.message).toBe("Error: try again");
+  expect(gap(thrown)).toBeLessThan(100);
+  expect(thrown.end.kind).toBe("limit");
+
+  expect(nameless.rejected).toMatchObject({ kind: "misuse", method: "create" });
+  expect(nameless.rejected.message).toBe("client.create: the ConfigMap has no metadata.name");
+  expect(caught.rejected.message).toBe("client.get: the name is empty");
+  expect(badKind.rejected.message).toBe('client.get: this exercise has no kind "Deployment"; it has Desired, ConfigMap');
+  expect(badResult.rejected.message).toMatch(/^finish: expected nothing, .*; got 5$/);
+  expect(async.rejected.message).toMatch(/reconcile returned a promise/);
+});
+
+test("the driven run takes bad input from JS with a clear error, never a panic", async ({ page }) => {
+  await blankPage(page);
+  const errors = await page.evaluate(async () => {
+    const api = await import("/pkg/reconcile.js");
+    const loop = await import("/pkg/reconcile_loop.js");
+    await loop.default();
+    const { DrivenRun } = loop;
+    const message = (call) => {
+      try {
+        call();
+        return null;
+      } catch (error) {
+        return error.message;
+      }
+    };
+    const run = new DrivenRun("owned-configmap");
+    const outside = message(() => run.call({ method: "get", kind: "Desired", name: "blog" }));
+    const request = run.nextReconcile();
+    const errors = {
+      request,
+      outside,
+      unknownExercise: await api.runController(() => {}, { exercise: "replicas" }).catch((error) => error.message),
+      exerciseNotText: message(() => new DrivenRun(5)),
+      badOption: await api.runController(() => {}, { options: { sed: 1 } }).catch((error) => error.message),
+      notFunction: await api.runController("export function reconcile() {}").catch((error) => error.message),
+      notObject: message(() => run.call(5)),
+      noMethod: message(() => run.call({ kind: "ConfigMap" })),
+      unknownMethod: message(() => run.call({ method: "watch" })),
+      missingField: message(() => run.call({ method: "get", kind: "ConfigMap" })),
+      wrongType: message(() => run.call({ method: "get", kind: "ConfigMap", name: 7 })),
+      badFinish: message(() => run.finish({ requeueAfter: -5 })),
+    };
+    run.free();
+    return errors;
+  });
+  expect(errors.request).toEqual({ name: "blog", namespace: "default" });
+  expect(errors.outside).toBe("client.get: no reconcile is running");
+  expect(errors.unknownExercise).toBe('no exercise "replicas"; there is owned-configmap');
+  expect(errors.exerciseNotText).toBe("no exercise named; there is owned-configmap");
+  expect(errors.badOption).toMatch(/^Simulation options at \$: unknown option "sed"; expected one of seed, /);
+  expect(errors.notFunction).toMatch(/^runController: reconcile is not a function/);
+  expect(errors.notObject).toBe("client.call: a client call is an object with a method, such as {\"method\": \"get\", ...}");
+  expect(errors.noMethod).toBe(errors.notObject);
+  expect(errors.unknownMethod).toMatch(/^client\.call: no method "watch"; the client has get, list, create/);
+  expect(errors.missingField).toBe("client.get: missing field `name`");
+  expect(errors.wrongType).toMatch(/^client\.get: invalid type: integer `7`, expected a string/);
+  expect(errors.badFinish).toMatch(/^finish: requeueAfter is -5; expected a whole number/);
+});
