@@ -299,13 +299,40 @@ impl std::error::Error for ShareError {}
 /// The hash fragment for `state`, including the leading `#`.
 pub fn encode(state: &SharedState) -> String {
     let json = serde_json::to_vec(state).unwrap_or_default();
-    let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    hash_of(state, &miniz_oxide::deflate::compress_to_vec(&json, 9))
+}
+
+/// The hash fragment for `state` whose JSON ([`to_autosave`]'s text) is
+/// `deflated`, raw deflate data from any compressor. The page compresses
+/// with the browser's own deflate, so it carries no compressor of its own.
+pub fn hash_of(state: &SharedState, deflated: &[u8]) -> String {
     let version = if state.is_several() {
         SEVERAL_VERSION
     } else {
         VERSION
     };
-    format!("#{version}/{}", URL_SAFE_NO_PAD.encode(compressed))
+    format!("#{version}/{}", URL_SAFE_NO_PAD.encode(deflated))
+}
+
+/// `bytes` as raw deflate data in stored (uncompressed) blocks: a link
+/// made at once, where waiting for a compressor is not possible.
+pub fn stored(bytes: &[u8]) -> Vec<u8> {
+    const MAX_BLOCK: usize = u16::MAX as usize;
+    let mut out = Vec::with_capacity(bytes.len() + 5 * (bytes.len() / MAX_BLOCK + 1));
+    let mut blocks = bytes.chunks(MAX_BLOCK).peekable();
+    if blocks.peek().is_none() {
+        // One final, empty block.
+        out.extend_from_slice(&[1, 0, 0, 0xff, 0xff]);
+    }
+    while let Some(block) = blocks.next() {
+        // BFINAL on the last block, BTYPE 00 (stored); then LEN and its complement.
+        out.push(u8::from(blocks.peek().is_none()));
+        let len = u16::try_from(block.len()).unwrap_or(u16::MAX);
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&(!len).to_le_bytes());
+        out.extend_from_slice(block);
+    }
+    out
 }
 
 /// Reads a hash fragment (with or without the leading `#`).
@@ -384,6 +411,36 @@ mod tests {
     fn link(version: &str, state: &str) -> String {
         let compressed = miniz_oxide::deflate::compress_to_vec(state.as_bytes(), 6);
         format!("#{version}/{}", URL_SAFE_NO_PAD.encode(compressed))
+    }
+
+    #[test]
+    fn a_link_of_stored_blocks_opens_like_a_compressed_one() {
+        let small = SharedState {
+            desired: "{\"a\": {\"replicas\": 1}}".into(),
+            ..SharedState::default()
+        };
+        // Over one stored block's 65,535 bytes: three blocks.
+        let large = SharedState {
+            desired: format!("{{\"a\": \"{}\"}}", "x".repeat(150_000)),
+            ..SharedState::default()
+        };
+        for state in [SharedState::default(), small, large] {
+            let json = to_autosave(&state);
+            let hash = hash_of(&state, &stored(json.as_bytes()));
+            assert!(hash.starts_with("#v2/"), "{hash:.20}");
+            assert_eq!(state_of(&hash), Ok(state.clone()));
+            assert_eq!(
+                hash_of(
+                    &state,
+                    &miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9)
+                ),
+                encode(&state)
+            );
+        }
+        assert_eq!(
+            miniz_oxide::inflate::decompress_to_vec(&stored(b"")).ok(),
+            Some(Vec::new())
+        );
     }
 
     #[test]
