@@ -70,6 +70,7 @@ test("Tab visits the header, toolbar, editors and simulation controls in order, 
     "button Download results",
     "button Download desired as YAML",
     "file Import a scenario file",
+    "button Add custom resource",
     "summary Desired state is JSON: change the format",
     "button Format Desired state",
     "textbox Desired state",
@@ -149,8 +150,8 @@ test("a full keyboard flow: preset, shortcuts, simulation, disclosure panels and
   await expect(actionItems(page)).toHaveText([/CREATE\s*cache-1/]);
 
   // Ctrl/Cmd+Enter runs one pass, from anywhere, even inside an editor.
-  // (Twelve Tabs reach the editor: the toolbar with Recent sessions, then its format menu and Format.)
-  for (let i = 0; i < 12; i++) await page.keyboard.press("Tab");
+  // (Thirteen Tabs reach the editor: the toolbar with Recent sessions, Add custom resource, then its format menu and Format.)
+  for (let i = 0; i < 13; i++) await page.keyboard.press("Tab");
   expect(await focused(page)).toBe("textbox Desired state");
   const desiredText = await editor(page, "Desired state").inputValue();
   await page.keyboard.press("ControlOrMeta+Enter");

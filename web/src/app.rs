@@ -132,7 +132,7 @@ pub fn App() -> Html {
             }
             <main class="workspace">
                 if options.shows(Pane::Editors) {
-                    { scenario_column(state, options.readonly, &yaml, &callbacks, world_now_shown) }
+                    { scenario_column(state, (options.readonly, options.embed), &yaml, &callbacks, dispatch, world_now_shown) }
                 }
                 { exercise_host(state.exercise_open, &exercise_pane) }
                 if options.shows(Pane::Plan) {

@@ -117,6 +117,7 @@ pub mod editor_window;
 pub mod embed;
 pub mod highlight;
 pub mod hooks;
+pub mod links;
 pub mod on_demand;
 pub mod panic_banner;
 pub mod present;

@@ -138,7 +138,8 @@ fn keep_work() -> Kept {
     }
     // Where storage refuses it, the address bar below still holds the state.
     let _ = browser::storage_set(&autosave_key, &share::to_autosave(&shared));
-    let hash = share::encode(&shared);
+    // Nothing can wait here: the hash is made at once, uncompressed.
+    let hash = crate::links::hash_now(&shared);
     set_address(Some(&hash));
     Kept::Saved {
         link: format!("{}{hash}", browser::page_base()),

@@ -649,7 +649,7 @@ fn a_splice_turns_the_last_text_into_the_new_one() {
 fn simulated(state: &Playground) -> Action {
     let run = state.sim.run().expect("a run asked for");
     let (scenario, config) = run.run.read().expect("the run reads");
-    let timeline = reconcile_sim::simulate(&scenario, &config);
+    let timeline = reconcile_sim::simulate_custom_resources(&scenario, &config);
     let facts = reconcile_protocol::simulation::RunFacts::of(run.revision, &timeline);
     Action::Sim(SimAction::Simulated(reconcile_web::shared::Shared::new(
         facts,

@@ -21,7 +21,7 @@
 //! - `data`: reading a content file: core's JSON value of the file, read by
 //!   member name with `Reader`; `ContentError` names the file, line, column,
 //!   JSON path and what was expected. `reconcile-protocol` reads with it too.
-//! - `share`: the versioned, compressed link format (`#v2/`) and the autosave
+//! - `share`: the versioned, compressed link format (`#v2/`, `#v3/` for several custom resources) and the autosave
 //!   format.
 //! - `sessions`: the index of recent sessions (at most 20, newest save first,
 //!   evicting the oldest but never the session saved), the fork rule, titles,

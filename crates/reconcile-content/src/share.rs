@@ -1,8 +1,12 @@
-//! The whole playground state in a URL hash: `#v2/<base64url(deflate(json))>`.
+//! The whole playground state in a URL hash: `#v2/<base64url(deflate(json))>`,
+//! or `#v3/…` when it holds several custom resources.
 //!
 //! Guarantees:
 //! - Links are versioned; a missing field takes its default, so a link made by
 //!   an older build keeps opening after fields are added.
+//! - A state of one custom resource is written as `v2`, as before, so older
+//!   builds open it. Several are written as `v3`, which older builds refuse
+//!   rather than open with one custom resource and drop the rest.
 //! - A `v1` link still opens. Where one of its settings now means something
 //!   else, [`decode`] says so with a [`LinkNote`], for the page to show.
 //! - Decoding never panics and never inflates more than [`MAX_DECODED_BYTES`]
@@ -15,12 +19,20 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
+use reconcile_core::json::Json;
+use reconcile_core::path::JsonPath;
 use reconcile_core::{Document, Format};
 use reconcile_sim::SimConfig;
 
-/// The version this build writes: since the simulation has an informer,
-/// `watchBreakRate` (a `v1` link's `dropRate`) breaks the watch.
+use crate::data::Reader;
+
+/// The version this build writes for one custom resource: since the
+/// simulation has an informer, `watchBreakRate` (a `v1` link's `dropRate`)
+/// breaks the watch.
 pub const VERSION: &str = "v2";
+/// The version this build writes for several custom resources
+/// (`customResources`): a build before it refuses such a link.
+pub const SEVERAL_VERSION: &str = "v3";
 /// The version before, still read: its `dropRate` was the share of watch
 /// events lost.
 pub const EARLIER_VERSION: &str = "v1";
@@ -70,6 +82,33 @@ pub struct SharedState {
     /// The control-plane view is open.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub picture: bool,
+    /// The first custom resource's name, which `desired`, `observed` and
+    /// `finalizers` describe; left out while it is the default one's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom_resource_name: Option<String>,
+    /// The custom resources after the first, in tab order; left out when
+    /// there is one, so a `v2` link reads as before.
+    /// Read from core's JSON value, as `sim` is: no serde reader of its own
+    /// in the page (docs/SIZE.md).
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "read_custom_resources"
+    )]
+    pub custom_resources: Vec<SharedCustomResource>,
+}
+
+/// A custom resource after the first: its name, its three editor texts and
+/// their formats, as the first one's are kept in [`SharedState`]. Each
+/// member may be left out (empty, detected); [`read_custom_resources`]
+/// reads it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SharedCustomResource {
+    pub name: String,
+    pub desired: String,
+    pub observed: String,
+    pub finalizers: String,
+    #[serde(skip_serializing_if = "DocumentFormats::is_detected")]
+    pub formats: DocumentFormats,
 }
 
 /// The format chosen for each document, or `None` to detect it from the
@@ -130,8 +169,71 @@ impl Default for SharedState {
             answered: Vec::new(),
             answer_shown: false,
             picture: false,
+            custom_resource_name: None,
+            custom_resources: Vec::new(),
         }
     }
+}
+
+impl SharedState {
+    /// More than one custom resource, or one renamed: only a `v3` link holds it.
+    pub fn is_several(&self) -> bool {
+        self.custom_resource_name.is_some() || !self.custom_resources.is_empty()
+    }
+}
+
+/// [`SharedCustomResource`]'s members.
+const CUSTOM_RESOURCE_MEMBERS: &[&str] = &["name", "desired", "observed", "finalizers", "formats"];
+/// [`DocumentFormats`]' members.
+const FORMATS_MEMBERS: &[&str] = &["desired", "observed", "finalizers"];
+
+/// For `#[serde(deserialize_with)]`: `customResources` through core's JSON
+/// value and the content reader, unknown members refused at every depth.
+fn read_custom_resources<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<SharedCustomResource>, D::Error> {
+    let value = Json::deserialize(deserializer)?;
+    let reader = Reader::new("the link's customResources");
+    let items = match &value {
+        Json::Array(items) => &items[..],
+        _ => {
+            reader.fail(JsonPath::root(), "expected an array".to_owned());
+            &[]
+        }
+    };
+    let mut all = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        let cr = reader.object(item, JsonPath::root().index(index), CUSTOM_RESOURCE_MEMBERS);
+        let text = |name| reader.optional_string(&cr, name).unwrap_or_default();
+        let mut formats = DocumentFormats::default();
+        if let Some(value) = cr.optional("formats") {
+            let chosen = reader.object(value, cr.path_of("formats"), FORMATS_MEMBERS);
+            let documents = [Document::Desired, Document::Observed, Document::Finalizers];
+            for (name, document) in FORMATS_MEMBERS.iter().zip(documents) {
+                let format = match reader.optional_string(&chosen, name).as_deref() {
+                    None => None,
+                    Some("json") => Some(Format::Json),
+                    Some("yaml") => Some(Format::Yaml),
+                    Some(other) => {
+                        let message = format!("unknown format {other:?}; expected json or yaml");
+                        reader.fail(chosen.path_of(name), message);
+                        None
+                    }
+                };
+                formats.set(document, format);
+            }
+        }
+        all.push(SharedCustomResource {
+            name: text("name"),
+            desired: text("desired"),
+            observed: text("observed"),
+            finalizers: text("finalizers"),
+            formats,
+        });
+    }
+    reader
+        .finish(all)
+        .map_err(|error| serde::de::Error::custom(error.message))
 }
 
 /// A link that opened, and what of it changed meaning since it was made.
@@ -197,15 +299,47 @@ impl std::error::Error for ShareError {}
 /// The hash fragment for `state`, including the leading `#`.
 pub fn encode(state: &SharedState) -> String {
     let json = serde_json::to_vec(state).unwrap_or_default();
-    let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
-    format!("#{VERSION}/{}", URL_SAFE_NO_PAD.encode(compressed))
+    hash_of(state, &miniz_oxide::deflate::compress_to_vec(&json, 9))
+}
+
+/// The hash fragment for `state` whose JSON ([`to_autosave`]'s text) is
+/// `deflated`, raw deflate data from any compressor. The page compresses
+/// with the browser's own deflate, so it carries no compressor of its own.
+pub fn hash_of(state: &SharedState, deflated: &[u8]) -> String {
+    let version = if state.is_several() {
+        SEVERAL_VERSION
+    } else {
+        VERSION
+    };
+    format!("#{version}/{}", URL_SAFE_NO_PAD.encode(deflated))
+}
+
+/// `bytes` as raw deflate data in stored (uncompressed) blocks: a link
+/// made at once, where waiting for a compressor is not possible.
+pub fn stored(bytes: &[u8]) -> Vec<u8> {
+    const MAX_BLOCK: usize = u16::MAX as usize;
+    let mut out = Vec::with_capacity(bytes.len() + 5 * (bytes.len() / MAX_BLOCK + 1));
+    let mut blocks = bytes.chunks(MAX_BLOCK).peekable();
+    if blocks.peek().is_none() {
+        // One final, empty block.
+        out.extend_from_slice(&[1, 0, 0, 0xff, 0xff]);
+    }
+    while let Some(block) = blocks.next() {
+        // BFINAL on the last block, BTYPE 00 (stored); then LEN and its complement.
+        out.push(u8::from(blocks.peek().is_none()));
+        let len = u16::try_from(block.len()).unwrap_or(u16::MAX);
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&(!len).to_le_bytes());
+        out.extend_from_slice(block);
+    }
+    out
 }
 
 /// Reads a hash fragment (with or without the leading `#`).
 pub fn decode(hash: &str) -> Result<Opened, ShareError> {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
     let (version, payload) = hash.split_once('/').unwrap_or((hash, ""));
-    if version != VERSION && version != EARLIER_VERSION {
+    if ![SEVERAL_VERSION, VERSION, EARLIER_VERSION].contains(&version) {
         let shown: String = version.chars().take(12).collect();
         return Err(ShareError::UnknownVersion(shown));
     }
@@ -258,7 +392,11 @@ pub fn from_autosave(text: &str) -> Option<SharedState> {
 
 /// The state's size as autosaved, to enforce the autosave limit.
 pub fn text_size(state: &SharedState) -> usize {
-    state.desired.len() + state.observed.len() + state.finalizers.len()
+    let others = state.custom_resources.iter();
+    let others: usize = others
+        .map(|cr| cr.desired.len() + cr.observed.len() + cr.finalizers.len())
+        .sum();
+    state.desired.len() + state.observed.len() + state.finalizers.len() + others
 }
 
 #[cfg(test)]
@@ -273,6 +411,36 @@ mod tests {
     fn link(version: &str, state: &str) -> String {
         let compressed = miniz_oxide::deflate::compress_to_vec(state.as_bytes(), 6);
         format!("#{version}/{}", URL_SAFE_NO_PAD.encode(compressed))
+    }
+
+    #[test]
+    fn a_link_of_stored_blocks_opens_like_a_compressed_one() {
+        let small = SharedState {
+            desired: "{\"a\": {\"replicas\": 1}}".into(),
+            ..SharedState::default()
+        };
+        // Over one stored block's 65,535 bytes: three blocks.
+        let large = SharedState {
+            desired: format!("{{\"a\": \"{}\"}}", "x".repeat(150_000)),
+            ..SharedState::default()
+        };
+        for state in [SharedState::default(), small, large] {
+            let json = to_autosave(&state);
+            let hash = hash_of(&state, &stored(json.as_bytes()));
+            assert!(hash.starts_with("#v2/"), "{hash:.20}");
+            assert_eq!(state_of(&hash), Ok(state.clone()));
+            assert_eq!(
+                hash_of(
+                    &state,
+                    &miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9)
+                ),
+                encode(&state)
+            );
+        }
+        assert_eq!(
+            miniz_oxide::inflate::decompress_to_vec(&stored(b"")).ok(),
+            Some(Vec::new())
+        );
     }
 
     #[test]
@@ -496,6 +664,101 @@ mod tests {
         );
         assert!(hash.len() < 20_000, "compresses well: {}", hash.len());
         assert_eq!(state_of(&hash), Err(ShareError::TooLarge));
+    }
+
+    fn two_custom_resources() -> SharedState {
+        let mut second = SharedCustomResource {
+            name: "cache-b".into(),
+            desired: "{\"cache-b-0\": {\"image\": \"redis:7\"}}".into(),
+            observed: "{}".into(),
+            finalizers: String::new(),
+            ..SharedCustomResource::default()
+        };
+        second.formats.set(Document::Observed, Some(Format::Yaml));
+        SharedState {
+            custom_resource_name: Some("cache-a".into()),
+            custom_resources: vec![second],
+            ..SharedState::default()
+        }
+    }
+
+    #[test]
+    fn several_custom_resources_travel_in_a_v3_link_and_an_autosave() {
+        let state = two_custom_resources();
+        let hash = encode(&state);
+        assert!(hash.starts_with("#v3/"), "{hash}");
+        assert_eq!(
+            decode(&hash),
+            Ok(Opened {
+                state: state.clone(),
+                note: None
+            })
+        );
+        assert_eq!(from_autosave(&to_autosave(&state)), Some(state.clone()));
+        let second = &state.custom_resources[0];
+        let size = state.desired.len() + state.observed.len() + state.finalizers.len();
+        assert_eq!(
+            text_size(&state),
+            size + second.desired.len() + second.observed.len()
+        );
+    }
+
+    #[test]
+    fn one_custom_resource_keeps_v2_links_and_older_links_mean_one() {
+        let one = SharedState::default();
+        assert!(!one.is_several());
+        let hash = encode(&one);
+        assert!(hash.starts_with("#v2/"), "{hash}");
+        assert!(!to_autosave(&one).contains("\"customResources\""));
+        assert!(!to_autosave(&one).contains("customResourceName"));
+        // v1 and v2 links have no such fields: one custom resource, the default one.
+        for version in [EARLIER_VERSION, VERSION] {
+            let opened = state_of(&link(version, r#"{"desired":"{}"}"#)).expect("opens");
+            assert_eq!(opened.custom_resource_name, None);
+            assert!(opened.custom_resources.is_empty());
+        }
+    }
+
+    #[test]
+    fn custom_resources_read_through_the_content_reader() {
+        let bad = [
+            (
+                r#"{"customResources": [{"name": "b", "desird": "{}"}]}"#,
+                "desird",
+            ),
+            (
+                r#"{"customResources": [{"formats": {"desired": "toml"}}]}"#,
+                "toml",
+            ),
+            (r#"{"customResources": {"name": "b"}}"#, "expected an array"),
+        ];
+        for (text, said) in bad {
+            match state_of(&link(SEVERAL_VERSION, text)) {
+                Err(ShareError::BadContent(message)) => {
+                    assert!(message.contains(said), "{message}")
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        let text = r#"{"customResources": [{"name": "b", "formats": {"observed": "yaml"}}]}"#;
+        let opened = state_of(&link(SEVERAL_VERSION, text)).expect("opens");
+        let second = &opened.custom_resources[0];
+        assert_eq!((second.name.as_str(), second.desired.as_str()), ("b", ""));
+        assert_eq!(second.formats.get(Document::Observed), Some(Format::Yaml));
+    }
+
+    #[test]
+    fn a_build_that_knows_no_later_version_refuses_its_links() {
+        // What a v2-only build does with this build's v3 link, here one step on.
+        let later = link("v4", &to_autosave(&two_custom_resources()));
+        assert_eq!(
+            state_of(&later),
+            Err(ShareError::UnknownVersion("v4".into()))
+        );
+        // A v3 link is known here; a build before it read only v1 and v2.
+        let v3 = encode(&two_custom_resources());
+        let (version, _) = v3[1..].split_once('/').expect("versioned");
+        assert!(![EARLIER_VERSION, VERSION].contains(&version));
     }
 
     #[test]

@@ -17,18 +17,35 @@
 //! Invariant: these only carry data. The page's reducer stays the only owner
 //! of the cursor and of whether the conclusion is hidden.
 
-use reconcile_core::{parse_scenario, Scenario};
-use reconcile_sim::{parse_options, SimConfig};
+use reconcile_core::InputError;
+use reconcile_sim::{
+    parse_options, parse_sim_scenario, write_list_form, CustomResources, SimConfig,
+};
 use serde::{Deserialize, Serialize};
 
 /// The run the view shows: the page's scenario and settings as JSON text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ViewRun {
-    /// The scenario as `reconcile_core::export_scenario` writes it.
+    /// One custom resource of the default name: the scenario as
+    /// `reconcile_core::export_scenario` writes it. Unused when
+    /// `custom_resources` holds the run.
     pub scenario: String,
     /// The `SimConfig` as serde writes it, read back by the simulation's own
     /// options parser.
     pub options: String,
+    /// Several custom resources (or one renamed), in the tabs' order. The
+    /// simulation writes their list form and checks it
+    /// ([`ViewRun::read_scenario`]): the page does neither.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub custom_resources: Vec<NamedScenario>,
+}
+
+/// One custom resource of a run: its name, and its scenario as
+/// `reconcile_core::export_scenario` writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedScenario {
+    pub name: String,
+    pub scenario: String,
 }
 
 /// The one cursor, as the page's reducer holds it.
@@ -62,14 +79,27 @@ pub struct LevelEdgeInput {
 }
 
 impl ViewRun {
-    /// The scenario and the settings, read with core's and the simulation's
-    /// own readers.
-    pub fn read(&self) -> Result<(Scenario, SimConfig), String> {
-        let scenario = parse_scenario(&self.scenario)
-            .map_err(|e| format!("the view's scenario: {}", e.message))?;
+    /// The scenario and the settings, read with the simulation's own
+    /// readers (core's for each custom resource).
+    pub fn read(&self) -> Result<(CustomResources, SimConfig), String> {
+        let scenario =
+            (self.read_scenario()).map_err(|e| format!("the view's scenario: {}", e.message))?;
         let config = parse_options(&self.options)
             .map_err(|e| format!("the view's settings: {}", e.message))?;
         Ok((scenario, config))
+    }
+
+    /// The custom resources: core's form alone, or the list form of
+    /// `custom_resources`, written and read by the simulation
+    /// (`reconcile_sim::write_list_form`, `parse_sim_scenario`). Its errors
+    /// name the entry (`reconcile_sim::list_entry_of`): a repeated name.
+    pub fn read_scenario(&self) -> Result<CustomResources, InputError> {
+        if self.custom_resources.is_empty() {
+            return parse_sim_scenario(&self.scenario);
+        }
+        let entries = self.custom_resources.iter();
+        let text = write_list_form(entries.map(|cr| (cr.name.as_str(), cr.scenario.as_str())));
+        parse_sim_scenario(&text)
     }
 }
 
@@ -105,6 +135,7 @@ mod tests {
             run: Some(ViewRun {
                 scenario: r#"{"desired":{"a":1},"observed":{}}"#.into(),
                 options: "{}".into(),
+                custom_resources: Vec::new(),
             }),
             cursor: ViewCursor {
                 position: 4,
@@ -138,6 +169,7 @@ mod tests {
         let bad_options = ViewRun {
             scenario: r#"{"desired":{},"observed":{}}"#.into(),
             options: r#"{"failureRat":0.5}"#.into(),
+            custom_resources: Vec::new(),
         };
         assert!(bad_options.read().is_err());
     }
@@ -158,18 +190,19 @@ mod tests {
             let run = ViewRun {
                 scenario: export_scenario(&scenario),
                 options: serde_json::to_string(&preset.sim).expect("settings as JSON"),
+                custom_resources: Vec::new(),
             };
             let (read, config) = run.read().expect(&preset.id);
             assert_eq!(config, preset.sim, "{}", preset.id);
             assert_eq!(
-                simulate(&read, &config),
+                simulate(read.first(), &config),
                 simulate(&scenario, &preset.sim),
                 "{}",
                 preset.id
             );
             // Level vs edge, which the same module computes from the same run.
             assert_eq!(
-                compare_level_edge(&read, &config),
+                compare_level_edge(read.first(), &config),
                 compare_level_edge(&scenario, &preset.sim),
                 "{}",
                 preset.id

@@ -22,12 +22,14 @@
 //!   event).
 //! - `setting_change`: a change made in Faults and settings, and how it
 //!   changes the settings the section sends back.
+//! - `yaml`: the YAML worker's input errors and terminating objects.
 
 pub mod control_plane;
 pub mod pane;
 pub mod section;
 pub mod setting_change;
 pub mod simulation;
+pub mod yaml;
 
 #[cfg(test)]
 mod readers_match_serde;

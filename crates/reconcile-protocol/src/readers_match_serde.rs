@@ -101,6 +101,11 @@ fn simulation_events() -> Vec<SimulationEvent> {
             id: 1,
             feedback: feedback(),
         },
+        SimulationEvent::Refused {
+            revision: 2,
+            entry: 1,
+            message: "the custom resource name \"a\" is used twice".into(),
+        },
     ];
     let kinds: BTreeSet<usize> = events
         .iter()
@@ -113,9 +118,10 @@ fn simulation_events() -> Vec<SimulationEvent> {
             SimulationEvent::RevealConclusion => 5,
             SimulationEvent::Settings { .. } => 6,
             SimulationEvent::Checked { .. } => 7,
+            SimulationEvent::Refused { .. } => 8,
         })
         .collect();
-    assert_eq!(kinds.len(), 8, "one sample of each event");
+    assert_eq!(kinds.len(), 9, "one sample of each event");
     events
 }
 

@@ -132,6 +132,13 @@ pub enum SimulationEvent {
     },
     /// The answer to [`SimulationInput::check`].
     Checked { id: usize, feedback: Feedback },
+    /// The run `revision`'s custom resources cannot run together (a
+    /// repeated name): `entry` (from 0) is the one that repeats it.
+    Refused {
+        revision: usize,
+        entry: usize,
+        message: String,
+    },
 }
 
 impl SimulationEvent {
@@ -191,6 +198,11 @@ impl SimulationEvent {
                         details: Vec::new(),
                     }),
             },
+            "refused" => SimulationEvent::Refused {
+                revision: reader.count(&message, "revision"),
+                entry: reader.count(&message, "entry"),
+                message: reader.string(&message, "message"),
+            },
             other => {
                 reader.fail(message.path_of("event"), format!("unknown event {other:?}"));
                 SimulationEvent::RevealConclusion
@@ -213,6 +225,8 @@ pub(crate) const EVENT_MEMBERS: &[&str] = &[
     "show_script",
     "id",
     "feedback",
+    "entry",
+    "message",
 ];
 
 /// A [`Feedback`]'s members.
@@ -299,6 +313,11 @@ mod tests {
                 details: vec!["one".into(), "two".into()],
             },
         });
+        round_trip(SimulationEvent::Refused {
+            revision: 4,
+            entry: 1,
+            message: "the object name \"web-0\" is in two custom resources".into(),
+        });
     }
 
     #[test]
@@ -329,6 +348,7 @@ mod tests {
                 run: ViewRun {
                     scenario: "{}".into(),
                     options: "{}".into(),
+                    custom_resources: Vec::new(),
                 },
             }),
             cursor: ViewCursor {

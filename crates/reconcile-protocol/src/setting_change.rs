@@ -30,6 +30,8 @@ pub enum SettingChange {
     /// The external system, if the controller keeps a load balancer in it.
     Cloud(Option<CloudSettings>),
     Seed(u64),
+    /// How many reconciles run at once (`MaxConcurrentReconciles`), 1 to 64.
+    Workers(usize),
     ToggleStuck(FinalizerRef),
     /// How long the owner of `finalizer` takes per object; `None` is the default.
     OwnerDelay {
@@ -78,6 +80,7 @@ impl SettingChange {
             SettingChange::ConsistencyStore(on) => config.consistency_store = on,
             SettingChange::Cloud(cloud) => config.cloud = cloud,
             SettingChange::Seed(seed) => config.seed = seed,
+            SettingChange::Workers(workers) => config.workers = workers.clamp(1, 64),
             SettingChange::ToggleStuck(entry) => {
                 if let Some(i) = config.stuck_finalizers.iter().position(|s| *s == entry) {
                     config.stuck_finalizers.remove(i);

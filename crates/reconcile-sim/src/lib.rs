@@ -35,7 +35,10 @@ pub use controllers::{
 };
 pub use drivers::{learner, own_reconcile};
 pub use run::custom_resources::{CustomResourceScenario, CustomResources, CustomResourcesError};
-pub use run::scenario_text::{parse_sim_scenario, CustomResourceEntry, CustomResourcesScenario};
+pub use run::scenario_text::{
+    export_sim_scenario, list_entry_of, parse_sim_scenario, write_list_form, CustomResourceEntry,
+    CustomResourcesScenario,
+};
 pub use run::{events, options};
 pub use views::picture;
 

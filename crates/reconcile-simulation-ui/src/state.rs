@@ -3,10 +3,12 @@
 
 use std::cell::RefCell;
 
-use reconcile_core::Scenario;
 use reconcile_protocol::control_plane::{ViewCursor, ViewInput, ViewRun};
 use reconcile_sim::picture::{position_of_moment, Picture, PictureReplay, Position};
-use reconcile_sim::{simulate, BackoffSeries, Moment, SimConfig, Swimlanes, Timeline};
+use reconcile_sim::{
+    simulate_custom_resources, BackoffSeries, CustomResources, Moment, SimConfig, Swimlanes,
+    Timeline,
+};
 use reconcile_ui_shared::Shared;
 
 /// Lanes drawn at most; the rest are counted ("…and N more objects").
@@ -24,15 +26,20 @@ pub struct Run {
 }
 
 impl Run {
-    pub fn of(scenario: &Scenario, config: &SimConfig) -> Self {
-        Self::simulated(Shared::new(simulate(scenario, config)), scenario, config)
+    pub fn of(scenario: &CustomResources, config: &SimConfig) -> Self {
+        let timeline = simulate_custom_resources(scenario, config);
+        Self::simulated(Shared::new(timeline), scenario, config)
     }
 
     /// The run `timeline`, which `scenario` with `config` simulated (the
     /// simulation section gives its own, so it is not simulated twice).
-    pub fn simulated(timeline: Shared<Timeline>, scenario: &Scenario, config: &SimConfig) -> Self {
+    pub fn simulated(
+        timeline: Shared<Timeline>,
+        scenario: &CustomResources,
+        config: &SimConfig,
+    ) -> Self {
         Self {
-            replay: RefCell::new(PictureReplay::new(scenario, config)),
+            replay: RefCell::new(PictureReplay::of_custom_resources(scenario, config)),
             lanes: Swimlanes::of(&timeline, LANES_SHOWN),
             backoff: BackoffSeries::of(&timeline, &config.backoff),
             timeline,
@@ -160,6 +167,7 @@ mod tests {
         ViewRun {
             scenario: export_scenario(&scenario),
             options: serde_json::to_string(config).expect("settings as JSON"),
+            custom_resources: Vec::new(),
         }
     }
 
@@ -274,6 +282,7 @@ mod tests {
         let bad = ViewRun {
             scenario: "{".into(),
             options: "{}".into(),
+            custom_resources: Vec::new(),
         };
         assert!(state
             .take(ViewInput {

@@ -1,6 +1,7 @@
 //! Presentational components. They render props and emit callbacks; none computes a plan.
 
 pub mod action_list;
+pub mod custom_resource_tabs;
 pub mod editor;
 pub mod embed_code;
 pub mod exercise_host;

@@ -3,18 +3,21 @@
 use reconcile_core::{Document, Format};
 use yew::prelude::*;
 
+use super::custom_resource_tabs::custom_resource_tabs;
 use super::JsonEditor;
 use crate::hooks::{PageCallbacks, YamlLoad, YamlSupport};
-use crate::state::{Playground, DOCUMENTS};
+use crate::state::{Action, Playground, DOCUMENTS};
 
 /// One column in every state, so the editors keep their place (and their
 /// caret) when the world view comes and goes. `world_now`: World now is
 /// shown (past the start, two worlds are on the page: say which is which).
+/// The tab row above the editors picks the custom resource they show.
 pub fn scenario_column(
     state: &Playground,
-    readonly: bool,
+    (readonly, embed): (bool, bool),
     yaml: &YamlSupport,
     callbacks: &PageCallbacks,
+    dispatch: &Callback<Action>,
     world_now: bool,
 ) -> Html {
     let editor = |document: Document| {
@@ -36,6 +39,7 @@ pub fn scenario_column(
             if world_now {
                 <h2 class="editors-heading">{ "Starting scenario (what you edit)" }</h2>
             }
+            { custom_resource_tabs(state, !readonly, embed, dispatch) }
             <div class="editors">
                 { for DOCUMENTS.iter().map(|d| editor(*d)) }
             </div>

@@ -6,13 +6,14 @@ use gloo::timers::callback::Timeout;
 use reconcile_content::sessions::SessionIndex;
 use reconcile_content::share::{self, SharedState};
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::spawn_local;
 use web_sys::StorageEvent;
 use yew::prelude::*;
 
 use crate::sessions::{Autosave, Saved, INDEX_KEY};
 use crate::shared::Shared;
-use crate::state::{Action, Notice, Persisted, Playground};
-use crate::{browser, panic_banner};
+use crate::state::{Action, Notice, Persisted};
+use crate::{browser, links, panic_banner};
 
 /// Over this many bytes of documents, nothing is autosaved (local storage is small).
 pub const AUTOSAVE_LIMIT: usize = 1 << 20;
@@ -25,8 +26,10 @@ pub type AutosaveHandle = Rc<RefCell<Autosave>>;
 /// keeps the address bar's hash equal to the state, so a reload or a copied
 /// address brings back exactly this state; in embeds (`write_hash` false) it
 /// returns that hash instead, for the "Open in playground" link. Compressing
-/// waits for the same quiet moment, so typing never pays for it; documents
-/// over the autosave limit get no hash (a link could not carry them).
+/// waits for the same quiet moment, so typing never pays for it, and is the
+/// browser's, so the hash comes a moment after the autosave; leaving the page
+/// before it comes writes an uncompressed hash at once. Documents over the
+/// autosave limit get no hash (a link could not carry them).
 #[hook]
 pub fn use_persistence(
     state: Persisted,
@@ -35,18 +38,28 @@ pub fn use_persistence(
     dispatch: Callback<Action>,
 ) -> Option<Rc<str>> {
     let link_hash = use_state(|| None::<Rc<str>>);
+    let address = use_mut_ref(Address::default);
     {
         let link_hash = link_hash.clone();
         use_effect_with(state, move |state| {
             let state = Rc::new(state.clone());
             let forks = fork_when_taken(Rc::clone(&state), Rc::clone(&autosave), dispatch.clone());
             panic_banner::remember_state(Rc::clone(&state), &autosave.borrow().key());
+            let generation = address.borrow_mut().next();
             let pending = Rc::new(Cell::new(true));
             let save = {
                 let pending = Rc::clone(&pending);
-                move || {
+                move |leaving: bool| {
                     // After a panic the banner has saved newer texts than these.
-                    if !pending.replace(false) || panic_banner::has_panicked() {
+                    if panic_banner::has_panicked() {
+                        return;
+                    }
+                    if !pending.replace(false) {
+                        // Leaving while this state's hash is still being compressed.
+                        let late = write_hash && address.borrow().written != generation;
+                        if leaving && late && state.text_size() <= AUTOSAVE_LIMIT {
+                            browser::replace_hash(&links::hash_now(&state.to_shared()));
+                        }
                         return;
                     }
                     let Some(shared) = save_now(&state, &autosave, &dispatch) else {
@@ -55,26 +68,54 @@ pub fn use_persistence(
                         }
                         return;
                     };
-                    let hash = share::encode(&shared);
-                    if write_hash {
-                        browser::replace_hash(&hash);
+                    let (address, link_hash) = (Rc::clone(&address), link_hash.clone());
+                    let write = move |hash: String| {
+                        if address.borrow().shown != generation {
+                            return; // A newer state's hash is on its way.
+                        }
+                        if write_hash {
+                            browser::replace_hash(&hash);
+                            address.borrow_mut().written = generation;
+                        } else {
+                            link_hash.set(Some(hash.into()));
+                        }
+                    };
+                    if leaving {
+                        write(links::hash_now(&shared));
                     } else {
-                        link_hash.set(Some(hash.into()));
+                        spawn_local(async move { write(links::hash(&shared).await) });
                     }
                 }
             };
             let save = Rc::new(save);
             let timeout = {
                 let save = Rc::clone(&save);
-                Timeout::new(SAVE_DELAY_MS, move || save())
+                Timeout::new(SAVE_DELAY_MS, move || save(false))
             };
             // Leaving the page (closing, reloading, navigating) within the delay
             // saves at once, so the last edits are not lost.
-            let flush = EventListener::new(&gloo::utils::window(), "pagehide", move |_| save());
+            let flush = EventListener::new(&gloo::utils::window(), "pagehide", move |_| save(true));
             move || drop((timeout, flush, forks))
         });
     }
     (*link_hash).clone()
+}
+
+/// Which state's hash the address holds: states are numbered as they come,
+/// and a hash compressed for an older one is dropped.
+#[derive(Debug, Default)]
+struct Address {
+    /// The state the page shows.
+    shown: u64,
+    /// The state whose hash the address bar holds.
+    written: u64,
+}
+
+impl Address {
+    fn next(&mut self) -> u64 {
+        self.shown += 1;
+        self.shown
+    }
 }
 
 /// Saves `state` now and tells the page how it went: a failed save turns
@@ -146,7 +187,7 @@ pub fn use_previous_session(restorable: Option<Rc<SharedState>>, key: String) {
     );
 }
 
-/// The current state's share link.
-pub fn share_link(state: &Playground) -> String {
-    format!("{}{}", browser::page_base(), share::encode(&state.shared()))
+/// `state`'s share link.
+pub async fn share_link(state: &SharedState) -> String {
+    format!("{}{}", browser::page_base(), links::hash(state).await)
 }

@@ -16,7 +16,7 @@ use yew::prelude::*;
 use super::use_on_demand::{use_on_demand, Bridge, OnDemand};
 use crate::on_demand::SIMULATION_SECTION;
 use crate::shared::Shared;
-use crate::state::{Action, LessonAction, SimAction, SimState};
+use crate::state::{Action, CustomResourceAction, LessonAction, SimAction, SimState};
 
 /// What the page shows of the section and beside it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,6 +71,17 @@ fn action_of(event: SimulationEvent) -> Action {
             return Action::Lesson(LessonAction::Checked {
                 id,
                 feedback: Rc::new(feedback),
+            })
+        }
+        SimulationEvent::Refused {
+            revision,
+            entry,
+            message,
+        } => {
+            return Action::CustomResource(CustomResourceAction::Refused {
+                revision,
+                entry,
+                message,
             })
         }
     };

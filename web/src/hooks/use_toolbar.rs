@@ -1,12 +1,13 @@
 //! What the toolbar's buttons do: share, export, download results, import.
 
 use reconcile_core::export_scenario;
+use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
 use yew::prelude::*;
 
 use super::{share_link, YamlSupport};
-use crate::browser;
 use crate::components::toolbar::ToolbarCallbacks;
 use crate::state::{Action, Notice, Playground, SimAction};
+use crate::{browser, links};
 
 /// The toolbar's callbacks; `on_share` is Ctrl+S's too.
 #[hook]
@@ -19,18 +20,27 @@ pub fn use_toolbar(
     let on_share = {
         let (state, dispatch) = (state.clone(), dispatch.clone());
         Callback::from(move |()| {
-            let url = share_link(&state);
-            // Embeds never write the address (it is the course page's frame's).
-            if !embed {
-                browser::replace_hash(&url[url.find('#').unwrap_or(url.len())..]);
-            }
-            let copied = browser::copy_to_clipboard(&url);
-            let of = Box::new(state.persisted());
-            dispatch.emit(Action::SetNotice(Some(Notice::LinkReady {
-                url,
-                copied,
-                of,
-            })));
+            let (shared, of) = (state.shared(), Box::new(state.persisted()));
+            let url = future_to_promise(async move { Ok(share_link(&shared).await.into()) });
+            // Given to the clipboard within the click; it copies once compressed.
+            links::copy_when_ready(&url);
+            let dispatch = dispatch.clone();
+            spawn_local(async move {
+                let url = JsFuture::from(url)
+                    .await
+                    .ok()
+                    .and_then(|url| url.as_string());
+                let url = url.unwrap_or_default();
+                // Embeds never write the address (it is the course page's frame's).
+                if !embed {
+                    browser::replace_hash(&url[url.find('#').unwrap_or(url.len())..]);
+                }
+                dispatch.emit(Action::SetNotice(Some(Notice::LinkReady {
+                    url,
+                    copied: true,
+                    of,
+                })));
+            });
         })
     };
     ToolbarCallbacks {

@@ -1,5 +1,6 @@
 //! The page state and its reducer: every change is a typed [`Action`].
 
+mod custom_resources;
 mod exercise;
 mod lesson;
 mod sim;
@@ -13,7 +14,9 @@ use reconcile_content::lesson::Feedback;
 use reconcile_content::lesson_index;
 use reconcile_content::package::PackageTarget;
 use reconcile_content::presets::{self, Preset};
-use reconcile_content::share::{DocumentFormats, LinkNote, ShareError, SharedState};
+use reconcile_content::share::{
+    DocumentFormats, LinkNote, ShareError, SharedCustomResource, SharedState,
+};
 use reconcile_core::{
     check_scenario, format_document, plan, Document, Format, InputError, Plan, Scenario,
 };
@@ -23,6 +26,7 @@ use yew::{AttrValue, Reducible};
 use crate::browser::StorageProblem;
 use crate::shared::Shared;
 
+pub use custom_resources::{CustomResourceAction, RunScenario, TabView, Tabs, FIRST_NAME};
 pub use exercise::ExerciseAction;
 pub use lesson::{Answer, LessonAction, LessonLoad, LessonOpening, LessonState};
 pub use sim::{hold_first_run, release_first_run, SimAction, SimState, SPEEDS};
@@ -105,6 +109,7 @@ impl Texts {
 /// can compare it; [`Persisted::to_shared`] copies it out when it is saved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Persisted {
+    /// The first custom resource's texts.
     texts: Texts,
     sim: SimConfig,
     pass: usize,
@@ -118,6 +123,9 @@ pub struct Persisted {
     /// The lesson's steps answered, and whether its step's answer shows.
     answers: (Vec<usize>, bool),
     picture_open: bool,
+    /// The first custom resource's name and the others, while there are
+    /// several (copied out then: a render with one copies nothing).
+    others: Rc<(Option<String>, Vec<SharedCustomResource>)>,
 }
 
 impl Persisted {
@@ -153,6 +161,8 @@ impl Persisted {
             answered: self.answers.0.clone(),
             answer_shown: self.answers.1,
             picture: self.picture_open,
+            custom_resource_name: self.others.0.clone(),
+            custom_resources: self.others.1.clone(),
         }
     }
 
@@ -161,13 +171,18 @@ impl Persisted {
         let code = self.code.as_ref().map_or(0, |code| {
             code.source.len() + code.other.as_ref().map_or(0, String::len)
         });
-        self.texts.desired.len() + self.texts.observed.len() + self.texts.finalizers.len() + code
+        let others: usize = (self.others.1.iter())
+            .map(|cr| cr.desired.len() + cr.observed.len() + cr.finalizers.len())
+            .sum();
+        let texts = &self.texts;
+        texts.desired.len() + texts.observed.len() + texts.finalizers.len() + code + others
     }
 }
 
 /// Everything the page shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Playground {
+    /// The shown custom resource's texts; [`Tabs`] keeps the others'.
     pub texts: Texts,
     /// One entry per document that failed to parse at the last check.
     pub errors: Vec<InputError>,
@@ -210,6 +225,8 @@ pub struct Playground {
     pub yaml_parsed: ParsedAnswers,
     /// Why autosave is off, while it is: shown until a save succeeds.
     pub autosave_problem: Option<StorageProblem>,
+    /// The custom resources, one tab each; the shown one's documents are above.
+    pub tabs: Tabs,
 }
 
 /// What put documents in the editors, as a notice names it (its wording is
@@ -321,6 +338,7 @@ impl Playground {
             yaml_request: None,
             yaml_parsed: ParsedAnswers::default(),
             autosave_problem: None,
+            tabs: Tabs::default(),
         }
         .checked()
     }
@@ -334,6 +352,10 @@ impl Playground {
         ]);
         let preset = shared.preset.as_deref().and_then(presets::find);
         let mut state = Self::with_formats(texts, shared.formats, shared.sim.clone(), preset);
+        if shared.is_several() {
+            state.take_shared_custom_resources(shared);
+            state.rerun();
+        }
         state.sim.restore(shared.pass, shared.selected);
         if shared.level_edge {
             state.sim.open_level_edge_for_class();
@@ -360,8 +382,14 @@ impl Playground {
 
     /// The same, without copying the texts.
     pub fn persisted(&self) -> Persisted {
+        let (texts, formats) = self.first_tab();
+        let others = if self.tabs.is_one() {
+            Rc::default()
+        } else {
+            Rc::new(self.shared_custom_resources())
+        };
         Persisted {
-            texts: self.texts.clone(),
+            texts: texts.clone(),
             sim: self.sim.config.clone(),
             pass: self.sim.saved_position().0,
             selected: self.sim.saved_position().1,
@@ -370,7 +398,8 @@ impl Playground {
             lesson: self.saved_lesson(),
             code: self.code.clone(),
             exercise_open: self.exercise_open,
-            formats: self.formats,
+            formats,
+            others,
             answers: self.saved_answers(),
             picture_open: self.sim.picture_open,
         }
@@ -502,7 +531,8 @@ impl Playground {
                     .and_then(|lesson| lesson.check(&check, plan.as_deref(), can_simulate));
                 if let Some(question) = question {
                     if self.sim.deferred() {
-                        self.sim.recompute(self.scenario.as_ref(), true);
+                        let run = self.run_scenario();
+                        self.sim.recompute(run.as_ref(), true);
                     }
                     self.sim.ask(question);
                 }
@@ -682,7 +712,7 @@ impl Playground {
         self.errors.clear();
         if self.scenario.as_deref() != Some(&scenario) {
             self.scenario = Some(Rc::new(scenario));
-            self.sim.recompute(self.scenario.as_ref(), false);
+            self.rerun();
         }
     }
 }
@@ -755,6 +785,8 @@ pub enum Action {
     Lesson(LessonAction),
     Exercise(ExerciseAction),
     Yaml(YamlAction),
+    /// The tab row: show, add, remove or rename a custom resource.
+    CustomResource(CustomResourceAction),
     /// Replace the three documents with `documents` (a counterexample's),
     /// keeping edited ones restorable; `what` names them for the notice.
     LoadDocuments {
@@ -810,6 +842,7 @@ impl Reducible for Playground {
                 };
                 next.texts = Texts::of(preset);
                 next.formats = DocumentFormats::default();
+                next.tabs = Tabs::default();
                 next.preset_id = Some(preset.id.as_str());
                 next.revision += 1;
                 next.sim = SimState::with_config(preset.sim.clone());
@@ -822,16 +855,19 @@ impl Reducible for Playground {
             // shortcut must not run what the lesson asks to predict.
             Action::FirstPainted => {
                 release_first_run();
-                next.sim.run_held(next.scenario.as_ref());
+                let run = next.run_scenario();
+                next.sim.run_held(run.as_ref());
             }
             Action::Sim(action) if self.simulation_concealed() && action.needs_timeline() => {}
             Action::Sim(action) => {
                 if next.sim.deferred() && action.forces_run() {
-                    next.sim.recompute(next.scenario.as_ref(), true);
+                    let run = next.run_scenario();
+                    next.sim.recompute(run.as_ref(), true);
                 }
                 if next.sim.apply(action) {
                     let force = next.sim.run().is_some();
-                    next.sim.recompute(next.scenario.as_ref(), force);
+                    let run = next.run_scenario();
+                    next.sim.recompute(run.as_ref(), force);
                 }
             }
             Action::LoadShared(shared) => {
@@ -899,6 +935,11 @@ impl Reducible for Playground {
             }
             Action::Lesson(action) => {
                 if !next.apply_lesson(&self, action) {
+                    return self;
+                }
+            }
+            Action::CustomResource(action) => {
+                if !next.apply_custom_resource(action) {
                     return self;
                 }
             }

@@ -12,12 +12,13 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use reconcile_core::{export_scenario, Plan, Scenario};
+use reconcile_core::Plan;
 use reconcile_protocol::control_plane::ViewRun;
 use reconcile_protocol::section::{LessonCheck, LessonQuestion, RunInput};
 use reconcile_protocol::simulation::{NextPassView, RunFacts};
 use reconcile_sim::{Moment, SimConfig};
 
+use super::RunScenario;
 use crate::shared::Shared;
 
 /// Play speeds offered, in passes per second.
@@ -347,7 +348,7 @@ impl SimState {
 
     /// Asks for the run of `scenario` with the settings as they are: a new
     /// revision. Large scenarios are only deferred unless `force` is set. The cursor stays where it is until the facts come.
-    pub fn recompute(&mut self, scenario: Option<&Rc<Scenario>>, force: bool) {
+    pub fn recompute(&mut self, scenario: Option<&RunScenario>, force: bool) {
         let Some(scenario) = scenario else { return };
         self.revision = LAST_REVISION.get().wrapping_add(1);
         LAST_REVISION.set(self.revision);
@@ -356,7 +357,7 @@ impl SimState {
             self.stage = RunStage::Held;
             return;
         }
-        if !force && scenario.desired.len() + scenario.observed.len() > AUTO_SIMULATE_LIMIT {
+        if !force && scenario.size > AUTO_SIMULATE_LIMIT {
             self.stage = RunStage::Deferred;
             self.facts = None;
             self.cursor = 0;
@@ -369,14 +370,20 @@ impl SimState {
         self.stage = RunStage::Asked(Rc::new(RunInput {
             revision: self.revision,
             run: ViewRun {
-                scenario: export_scenario(scenario),
+                scenario: scenario.text.clone(),
                 options: serde_json::to_string(&self.config).unwrap_or_default(),
+                custom_resources: scenario.custom_resources.clone(),
             },
         }));
     }
 
+    /// The revision of the run last asked for.
+    pub fn revision(&self) -> usize {
+        self.revision
+    }
+
     /// The run a start held, now that the page has painted.
-    pub fn run_held(&mut self, scenario: Option<&Rc<Scenario>>) {
+    pub fn run_held(&mut self, scenario: Option<&RunScenario>) {
         if self.held() {
             self.recompute(scenario, false);
         }

@@ -95,7 +95,7 @@ async fn call(op: &str, args: &[JsValue]) -> Result<Answer, Unavailable> {
         return Err(Unavailable(message));
     }
     if let Some(errors) = field("errors").as_string() {
-        return serde_json::from_str(&errors)
+        return reconcile_protocol::yaml::input_errors_from_json(&errors)
             .map(Answer::Errors)
             .map_err(|error| Unavailable(error.to_string()));
     }

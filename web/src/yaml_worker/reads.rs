@@ -141,8 +141,9 @@ async fn send(formats: [Format; 3], changes: [JsValue; 3]) -> Result<YamlReply, 
             // Taken first, whatever follows: the worker counts on it.
             let resources =
                 remember_answer(["desired", "observed"].map(|name| text(name).map(Rc::from)))?;
-            let terminating = serde_json::from_str(&text("terminating").unwrap_or_default())
-                .map_err(|error| Unavailable(error.to_string()))?;
+            let terminating =
+                reconcile_protocol::yaml::names_from_json(&text("terminating").unwrap_or_default())
+                    .map_err(|error| Unavailable(error.to_string()))?;
             Ok(YamlReply::Scenario(ReadDocuments {
                 resources,
                 finalizers: text("finalizers").unwrap_or_default(),

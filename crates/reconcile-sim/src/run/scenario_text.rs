@@ -1,7 +1,8 @@
 //! Reads a simulation's scenario text: core's `{desired, observed,
 //! finalizers}`, or the list form `{"customResources": [...]}`
 //! (`docs/design/control-plane.md`, "A scenario with several custom
-//! resources"). Start at [`parse_sim_scenario`].
+//! resources"). Start at [`parse_sim_scenario`]; [`export_sim_scenario`]
+//! writes what it reads.
 //!
 //! Guarantees: every error is core's [`InputError`], in the scenario
 //! document, with the line, column and JSON path of the whole text. Each
@@ -9,14 +10,16 @@
 
 use std::sync::Arc;
 
+use reconcile_core::path::Segment;
 use reconcile_core::{
-    parse_finalizers, parse_json, parse_resources, parse_scenario, Document, ErrorKind, InputError,
-    JsonPath, Scenario,
+    export_scenario, parse_finalizers, parse_json, parse_resources, parse_scenario, Document,
+    ErrorKind, InputError, JsonPath, Scenario,
 };
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::custom_resources::{CustomResourceScenario, CustomResources, CustomResourcesError};
+use crate::control_plane::ownership::CUSTOM_RESOURCE;
 
 /// The list form's only member.
 const LIST: &str = "customResources";
@@ -27,6 +30,49 @@ pub fn parse_sim_scenario(text: &str) -> Result<CustomResources, InputError> {
         Ok(scenario) => Ok(CustomResources::one(&scenario)),
         Err(error) if is_list_form(&error) => parse_list(text),
         Err(error) => Err(error),
+    }
+}
+
+/// The text [`parse_sim_scenario`] reads back: core's scenario form for
+/// one custom resource of the default name, the list form otherwise.
+/// Each entry is core's `export_scenario`, so the page's editors and the
+/// simulation section agree on one writer.
+pub fn export_sim_scenario(custom_resources: &CustomResources) -> String {
+    if let [only] = custom_resources.entries() {
+        if &*only.name == CUSTOM_RESOURCE {
+            return export_scenario(&only.scenario);
+        }
+    }
+    let entries: Vec<(&str, String)> = (custom_resources.entries().iter())
+        .map(|cr| (&*cr.name, export_scenario(&cr.scenario)))
+        .collect();
+    write_list_form(entries.iter().map(|(name, text)| (*name, text.as_str())))
+}
+
+/// The list form of `(name, scenario)` entries, each scenario as core's
+/// `export_scenario` writes it (an object). The page sends its tabs so;
+/// the simulation section writes and reads them here, in one place.
+pub fn write_list_form<'a>(entries: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut text = format!("{{\"{LIST}\":[");
+    for (index, (name, scenario)) in entries.into_iter().enumerate() {
+        if index > 0 {
+            text.push(',');
+        }
+        let name = serde_json::to_string(name).unwrap_or_default();
+        // Core writes an object: the name goes in as its first member.
+        let members = scenario.trim().strip_prefix('{').unwrap_or_default();
+        text.push_str(&format!("{{\"name\":{name},{members}"));
+    }
+    text.push_str("]}\n");
+    text
+}
+
+/// The entry an error of the list form is in (its path starts
+/// `customResources[entry]`), if it is in one.
+pub fn list_entry_of(error: &InputError) -> Option<usize> {
+    match error.path.segments() {
+        [Segment::Key(list), Segment::Index(entry), ..] if list == LIST => Some(*entry),
+        _ => None,
     }
 }
 
@@ -226,6 +272,16 @@ mod tests {
         let b = &read.entries()[1].scenario;
         let finalizers = b.finalizers.as_ref().expect("some");
         assert_eq!(finalizers.pending("cache-b-9"), ["example.com/cleanup"]);
+    }
+
+    #[test]
+    fn what_is_exported_reads_back() {
+        let two = parse_sim_scenario(TWO).expect("valid");
+        assert_eq!(parse_sim_scenario(&export_sim_scenario(&two)), Ok(two));
+        let one = parse_sim_scenario(r#"{"desired": {"a": {}}, "observed": {}}"#).expect("valid");
+        let text = export_sim_scenario(&one);
+        assert!(text.starts_with("{\n  \"desired\""), "{text}");
+        assert_eq!(parse_sim_scenario(&text), Ok(one));
     }
 
     #[test]

@@ -21,7 +21,7 @@ use reconcile_core::model::{Resources, Scenario};
 
 use crate::world::World;
 use crate::{CacheLagEntry, Moment};
-use crate::{SimConfig, Simulation, Step, Timeline};
+use crate::{CustomResources, SimConfig, Simulation, Step, Timeline};
 
 /// The views the passes of one run read, replayed on demand: what pass
 /// `pass` (from 1) reconciled, i.e. the desired state and its informer
@@ -36,17 +36,22 @@ use crate::{SimConfig, Simulation, Step, Timeline};
 /// - A question about an earlier pass, or any after the run ended, starts the replay again.
 #[derive(Debug)]
 pub struct PassViews {
-    scenario: Scenario,
+    scenario: CustomResources,
     config: SimConfig,
     run: Simulation,
 }
 
 impl PassViews {
     pub fn new(scenario: &Scenario, config: &SimConfig) -> Self {
+        Self::of_custom_resources(&CustomResources::one(scenario), config)
+    }
+
+    /// The same for a scenario of several custom resources.
+    pub fn of_custom_resources(scenario: &CustomResources, config: &SimConfig) -> Self {
         Self {
             scenario: scenario.clone(),
             config: config.clone(),
-            run: Simulation::new(scenario, config.clone()),
+            run: Simulation::of_custom_resources(scenario, config.clone()),
         }
     }
 
@@ -54,7 +59,7 @@ impl PassViews {
     pub fn view(&mut self, pass: usize) -> Option<Scenario> {
         // Behind the question, the replay goes on; past it (or ended), it starts again.
         if self.waiting_pass().is_none_or(|waiting| waiting > pass) {
-            self.run = Simulation::new(&self.scenario, self.config.clone());
+            self.run = Simulation::of_custom_resources(&self.scenario, self.config.clone());
         }
         loop {
             let Step::Reconcile(call) = self.run.step() else {
@@ -75,7 +80,7 @@ impl PassViews {
 
     /// The same run replayed for its control-plane pictures.
     pub fn pictures(&self) -> crate::picture::PictureReplay {
-        crate::picture::PictureReplay::new(&self.scenario, &self.config)
+        crate::picture::PictureReplay::of_custom_resources(&self.scenario, &self.config)
     }
 
     /// The pass the replay stands at, waiting for its plan; `None` once the run has ended.

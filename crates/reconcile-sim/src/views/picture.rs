@@ -40,7 +40,7 @@ pub use crate::engine::{
 use crate::events::SimEvent;
 use crate::workqueue::Millis;
 use crate::world::World;
-use crate::{Moment, SimConfig, SimScenario, Simulation, Timeline};
+use crate::{CustomResources, Moment, SimConfig, SimScenario, Simulation, Timeline};
 use reconcile_core::json::Json;
 
 /// Where a moment of the run stands as a picture: a pass's end is its
@@ -203,7 +203,7 @@ const RECENT: usize = 48;
 /// A run replayed for its pictures, on demand.
 #[derive(Debug)]
 pub struct PictureReplay {
-    scenario: SimScenario,
+    scenario: CustomResources,
     config: SimConfig,
     run: Simulation,
     recent: Vec<Rc<Picture>>,
@@ -211,10 +211,15 @@ pub struct PictureReplay {
 
 impl PictureReplay {
     pub fn new(scenario: &SimScenario, config: &SimConfig) -> Self {
+        Self::of_custom_resources(&CustomResources::one(scenario), config)
+    }
+
+    /// The same for a scenario of several custom resources.
+    pub fn of_custom_resources(scenario: &CustomResources, config: &SimConfig) -> Self {
         Self {
             scenario: scenario.clone(),
             config: config.clone(),
-            run: Simulation::new(scenario, config.clone()),
+            run: Simulation::of_custom_resources(scenario, config.clone()),
             recent: Vec::new(),
         }
     }
@@ -225,11 +230,12 @@ impl PictureReplay {
             return Some(Rc::clone(found));
         }
         if position == Position::Start {
-            let start = Simulation::new(&self.scenario, self.config.clone()).picture_now();
+            let start =
+                Simulation::of_custom_resources(&self.scenario, self.config.clone()).picture_now();
             return self.keep(vec![start]).into_iter().next();
         }
         if self.run.has_passed(position) {
-            self.run = Simulation::new(&self.scenario, self.config.clone());
+            self.run = Simulation::of_custom_resources(&self.scenario, self.config.clone());
         }
         loop {
             match self.run.probe(position) {

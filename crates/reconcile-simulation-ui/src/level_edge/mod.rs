@@ -42,7 +42,7 @@ impl LevelEdgeState {
     pub fn take(&mut self, input: LevelEdgeInput) -> Result<(), String> {
         if let Some(run) = input.run {
             let (scenario, config) = run.read()?;
-            self.level_edge = Some(Shared::new(compare_level_edge(&scenario, &config)));
+            self.level_edge = Some(Shared::new(compare_level_edge(scenario.first(), &config)));
             self.lanes = None;
         }
         if self.lanes.is_none() || input.cursor.revealed != self.cursor.revealed {
@@ -83,6 +83,7 @@ mod tests {
         let run = ViewRun {
             scenario: export_scenario(&scenario),
             options: serde_json::to_string(&config).expect("settings as JSON"),
+            custom_resources: Vec::new(),
         };
         (run, compare_level_edge(&scenario, &config))
     }
@@ -142,6 +143,7 @@ mod tests {
         let bad = ViewRun {
             scenario: "{".into(),
             options: "{}".into(),
+            custom_resources: Vec::new(),
         };
         assert!(state
             .take(LevelEdgeInput {

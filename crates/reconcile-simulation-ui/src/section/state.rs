@@ -11,7 +11,9 @@
 
 use reconcile_content::export_results;
 use reconcile_content::lesson::{check_pass_actions, check_passes, Feedback};
-use reconcile_core::{plan, Scenario};
+use reconcile_core::plan;
+#[cfg(test)]
+use reconcile_protocol::control_plane::NamedScenario;
 use reconcile_protocol::control_plane::{LevelEdgeInput, ViewCursor, ViewInput, ViewRun};
 use reconcile_protocol::section::{
     LessonCheck, LessonQuestion, RunInput, SectionFrame, SimulationEvent, SimulationInput,
@@ -19,7 +21,10 @@ use reconcile_protocol::section::{
 use reconcile_protocol::setting_change::SettingChange;
 use reconcile_protocol::simulation::{NextPassView, RunFacts};
 use reconcile_sim::picture::{Picture, PictureReplay, Position};
-use reconcile_sim::{simulate, EventMoment, Moment, PassViews, SimConfig, Timeline};
+use reconcile_sim::{
+    list_entry_of, simulate_custom_resources, CustomResources, EventMoment, Moment, PassViews,
+    SimConfig, Timeline,
+};
 use reconcile_ui_shared::Shared;
 
 use crate::level_edge::{LevelEdgeShown, LevelEdgeState};
@@ -30,7 +35,7 @@ use crate::state::{Run, Shown as PictureShown, ViewState};
 pub struct SectionRun {
     /// The page's revision of this run.
     pub revision: usize,
-    pub scenario: Scenario,
+    pub scenario: CustomResources,
     pub config: SimConfig,
     pub timeline: Shared<Timeline>,
     /// The run as the page sent it, for the two views of the run.
@@ -38,15 +43,15 @@ pub struct SectionRun {
 }
 
 impl SectionRun {
-    fn of(input: RunInput) -> Result<Self, String> {
+    fn of(input: &RunInput) -> Result<Self, String> {
         let (scenario, config) = input.run.read()?;
-        let timeline = simulate(&scenario, &config);
+        let timeline = simulate_custom_resources(&scenario, &config);
         Ok(Self {
             revision: input.revision,
             scenario,
             config,
             timeline: Shared::new(timeline),
-            view_run: input.run,
+            view_run: input.run.clone(),
         })
     }
 
@@ -80,9 +85,10 @@ impl SectionRun {
     }
 
     /// results.json: the plan of the run's scenario (the page's plan, which
-    /// is core's `plan` of the same documents) and the timeline.
+    /// is core's `plan` of the same documents) and the timeline. With
+    /// several custom resources, the plan is the first one's.
     pub fn results(&self) -> String {
-        let scenario = &self.scenario;
+        let scenario = self.scenario.first();
         let plan = plan(
             &scenario.desired,
             &scenario.observed,
@@ -219,17 +225,28 @@ impl SectionState {
         answers
     }
 
-    fn simulate(&mut self, run: RunInput, answers: &mut Answers) {
-        match SectionRun::of(run) {
+    fn simulate(&mut self, input: RunInput, answers: &mut Answers) {
+        match SectionRun::of(&input) {
             Ok(run) => {
                 answers.events.push(SimulationEvent::Run {
                     facts: RunFacts::of(run.revision, &run.timeline),
                 });
-                self.views = Some(PassViews::new(&run.scenario, &run.config));
+                self.views = Some(PassViews::of_custom_resources(&run.scenario, &run.config));
                 self.event_replay = None;
                 self.run = Some(Shared::new(run));
             }
-            Err(error) => answers.errors.push(error),
+            Err(error) => {
+                // Custom resources that cannot run together: the page marks the tab.
+                let refused = input.run.read_scenario().err();
+                match refused.and_then(|e| Some((list_entry_of(&e)?, e.message))) {
+                    Some((entry, message)) => answers.events.push(SimulationEvent::Refused {
+                        revision: input.revision,
+                        entry,
+                        message,
+                    }),
+                    None => answers.errors.push(error),
+                }
+            }
         }
     }
 
@@ -313,9 +330,9 @@ impl SectionState {
             picture.position == position && self.picture_revision == Some(run.revision)
         });
         let picture: Option<Shared<Picture>> = pictured.or_else(|| {
-            let replay = self
-                .event_replay
-                .get_or_insert_with(|| PictureReplay::new(&run.scenario, &run.config));
+            let replay = self.event_replay.get_or_insert_with(|| {
+                PictureReplay::of_custom_resources(&run.scenario, &run.config)
+            });
             replay.at(position).map(Shared::from)
         });
         let moment = picture
@@ -379,9 +396,9 @@ impl SectionState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reconcile_core::{check_scenario, export_scenario};
+    use reconcile_core::{check_scenario, export_scenario, Scenario};
     use reconcile_protocol::section::SectionFrame;
-    use reconcile_sim::{ScriptedEvent, WorldEvent};
+    use reconcile_sim::{simulate, ScriptedEvent, WorldEvent};
 
     const DESIRED: &str = r#"{"a":{"replicas":1},"b":{"replicas":3}}"#;
     const OBSERVED: &str = r#"{"b":{"replicas":1},"c":{"replicas":1}}"#;
@@ -403,6 +420,7 @@ mod tests {
             run: ViewRun {
                 scenario: export_scenario(&scenario),
                 options: serde_json::to_string(config).expect("settings as JSON"),
+                custom_resources: Vec::new(),
             },
         }
     }
@@ -541,6 +559,42 @@ mod tests {
         let mut bad_settings = run_input(3, &config);
         bad_settings.run.options = r#"{"seed":"x"}"#.into();
         assert_eq!(state.take(input(Some(bad_settings), 0)).errors.len(), 1);
+    }
+
+    #[test]
+    fn custom_resources_that_repeat_a_name_are_refused_naming_the_entry() {
+        let config = config();
+        let mut state = SectionState::default();
+        let mut run = run_input(4, &config);
+        let named = |name: &str, observed: &str| NamedScenario {
+            name: name.into(),
+            scenario: format!(r#"{{"desired": {{}}, "observed": {observed}}}"#),
+        };
+        run.run.custom_resources = vec![
+            named("a", r#"{"web-0": {}}"#),
+            named("b", r#"{"web-0": {}}"#),
+        ];
+        let answers = state.take(input(Some(run.clone()), 0));
+        assert!(answers.errors.is_empty(), "{:?}", answers.errors);
+        let [SimulationEvent::Refused {
+            revision: 4,
+            entry: 1,
+            message,
+        }] = &answers.events[..]
+        else {
+            panic!("{:?}", answers.events);
+        };
+        assert!(message.contains("\"web-0\""), "{message}");
+        // Apart, the two run together: the section writes and reads their list form.
+        run.revision = 5;
+        run.run.custom_resources[1] = named("b", r#"{"web-1": {}}"#);
+        let answers = state.take(input(Some(run), 0));
+        assert!(
+            matches!(answers.events[..], [SimulationEvent::Run { .. }]),
+            "{:?}",
+            answers.events
+        );
+        assert_eq!(state.run().expect("a run").scenario.entries().len(), 2);
     }
 
     #[test]

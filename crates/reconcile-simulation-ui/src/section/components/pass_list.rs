@@ -38,6 +38,9 @@ struct PassPlace {
 pub fn PassList(props: &PassListProps) -> Html {
     let timeline = &props.timeline;
     let (cursor, revealed) = (props.cursor, props.revealed);
+    let first_key = timeline.passes.first().map(|pass| &pass.custom_resource);
+    let several_keys =
+        (timeline.passes.iter()).any(|pass| Some(&pass.custom_resource) != first_key);
     let list = use_node_ref();
     {
         // Keep the newest moment in view as Step, Play and Run reveal them. The
@@ -98,7 +101,7 @@ pub fn PassList(props: &PassListProps) -> Html {
                         .contains(&cursor)
                         .then(|| cursor - place.at);
                     html! {
-                        <PassItem key={index} timeline={timeline.clone()} position={place.position}
+                        <PassItem key={index} timeline={timeline.clone()} position={place.position} {several_keys}
                             at={place.at} events={place.events} {current}
                             event={props.event.filter(|_| current == Some(0))}
                             on_move={props.on_move.clone()} />
@@ -130,6 +133,8 @@ fn actor_event_row(
 #[derive(Properties, PartialEq)]
 struct PassItemProps {
     timeline: Shared<Timeline>,
+    /// The run has several custom resources: each pass names its key.
+    several_keys: bool,
     /// 0-based position in `timeline.passes`.
     position: usize,
     /// Its moment's position in the run's moments; its actors' events follow.
@@ -199,6 +204,10 @@ fn PassItem(props: &PassItemProps) -> Html {
                 // ("Pass 1 t = 1 ms why: …"); the flex layout spaces them on screen.
                 <span class="pass-no">{ format!("Pass {index}") }</span>{ " " }
                 <span class="pass-time">{ format!("t = {}", format_millis(pass.started_at)) }</span>{ " " }
+                // A run of several custom resources names each pass's key; the one default key is left unsaid.
+                if props.several_keys {
+                    <span class="pass-key">{ format!("key: {}", pass.custom_resource) }</span>{ " " }
+                }
                 <span class="trigger">{ format!("why: {}", pass.trigger) }</span>
             </button>
             if let Some(skip) = &pass.skipped {

@@ -12,6 +12,7 @@ mod finalizer_owners;
 mod naming;
 mod requeue;
 mod status_writes;
+mod workers;
 mod writes;
 
 use reconcile_sim::SimConfig;
@@ -29,6 +30,7 @@ use finalizer_owners::FinalizerOwners;
 use naming::Naming;
 use requeue::{Requeue, WorkQueue};
 use status_writes::StatusWritesField;
+use workers::Workers;
 use writes::Writes;
 
 #[derive(Properties, PartialEq)]
@@ -93,6 +95,10 @@ pub fn FaultPanel(props: &FaultPanelProps) -> Html {
                 <ControllerApi config={config.clone()} on_change={on_change.clone()} />
                 <Compare config={config.clone()} on_change={on_change.clone()} />
                 <Writes config={config.clone()} on_change={on_change.clone()} />
+                // Workers matter once there are several keys; with one the panel is as it was.
+                if run.scenario.entries().len() > 1 {
+                    <Workers config={config.clone()} on_change={on_change.clone()} />
+                }
                 <FinalizerOwners run={run.clone()} {position} on_change={on_change.clone()} />
                 <cloud::Cloud config={config.clone()} on_change={on_change.clone()} />
                 <details class="advanced-settings">
