@@ -336,5 +336,36 @@ mod several_tests {
             .map(|k| &*k.key)
             .collect();
         assert_eq!(converged, ["cache-a", "cache-c", "cache-d", "cache-e"]);
+        let after_1 =
+            reconcile_sim::key_statuses(&scenario, timeline.world_after(1), &[], timeline.naming);
+        let converged = after_1.iter().filter(|k| k.converged()).count();
+        assert_eq!(converged, 1, "the e2e spec reads 1 of 5 after pass 1");
+    }
+
+    /// At pass 1's end the workers hold cache-a and cache-c; cache-b, failed
+    /// once, waits in line behind the keys that have not run yet.
+    #[test]
+    fn the_fairness_preset_pictures_both_workers_and_the_line() {
+        use reconcile_sim::picture::{position_of_moment, KeyState, PictureReplay};
+        let preset = find("fair-keys").expect("shipped");
+        let scenario = preset.scenario().expect("valid");
+        let timeline = simulate_custom_resources(&scenario, &preset.sim);
+        let at = position_of_moment(&timeline, reconcile_sim::Moment::AfterPass(1));
+        let mut replay = PictureReplay::of_custom_resources(&scenario, &preset.sim);
+        let picture = replay.at(at.expect("in the log")).expect("a picture");
+        let held: Vec<&str> = picture
+            .queue
+            .workers
+            .iter()
+            .flatten()
+            .map(|k| &**k)
+            .collect();
+        assert_eq!(held, ["cache-a", "cache-c"]);
+        let ready: Vec<&str> = (picture.queue.keys.iter())
+            .filter(|k| matches!(k.state, KeyState::Ready { .. }))
+            .map(|k| &*k.key)
+            .collect();
+        // cache-b failed at t = 11; its requeue, due at 16, joined the line behind the others.
+        assert_eq!(ready, ["cache-d", "cache-e", "cache-b"]);
     }
 }
