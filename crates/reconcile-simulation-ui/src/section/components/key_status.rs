@@ -45,7 +45,7 @@ pub fn KeyGrid(props: &KeyGridProps) -> Html {
     shown.truncate(ROW_LIMIT);
     let summary = format!("{} of {total} custom resources converged", total - waiting);
     html! {
-        <table class="key-grid" aria-label="Custom resource status">
+        <table class="status-grid key-grid" aria-label="Custom resource status">
             <caption>{ summary }</caption>
             <thead><tr><th scope="col">{ "Custom resource" }</th><th scope="col">{ "State" }</th></tr></thead>
             <tbody>
