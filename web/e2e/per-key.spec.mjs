@@ -19,7 +19,7 @@ async function choosePreset(page, label) {
 test("one custom resource: no per-key table, no chart choice, the queue as before", async ({ page }) => {
   await page.goto("/?preset=basics");
   await page.getByRole("button", { name: "Step" }).click();
-  await expect(page.getByRole("table", { name: "Resource status" })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Resource status", exact: true })).toBeVisible();
   await expect(keyGrid(page)).toHaveCount(0);
   await expect(page.getByLabel("Chart of")).toHaveCount(0);
   await view(page).locator("summary").click();
