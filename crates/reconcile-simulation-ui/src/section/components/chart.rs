@@ -15,6 +15,9 @@ const PAD_LEFT: usize = 30;
 const PAD_BOTTOM: usize = 22;
 const PAD_TOP: usize = 10;
 
+/// One custom resource's out-of-sync and terminating counts per moment.
+pub type KeySeries = (Vec<usize>, Vec<usize>);
+
 /// One point per revealed moment (the start, after each pass, after each
 /// actor's event): what is out of sync and terminating in the store then.
 /// The cursor's point is marked; clicking a point moves the cursor there
@@ -29,7 +32,7 @@ pub fn convergence_chart(
     cursor: usize,
     at_event: Option<&EventMoment>,
     on_move: &Callback<usize>,
-    key: Option<(&str, (Vec<usize>, Vec<usize>))>,
+    key: Option<(&str, KeySeries)>,
 ) -> Html {
     let moments = &timeline.moments[..(revealed + 1).min(timeline.moments.len())];
     let (caption, (out_of_sync, terminating)) = match key {
