@@ -1,6 +1,7 @@
 // A run of several custom resources (issue 29, step 6): the picture's work queue names
 // each worker's key and the keys in line, the status grid and the chart go per key, and
 // two presets show client-go's bucket binding and fairness between keys.
+import AxeBuilder from "@axe-core/playwright";
 import { test, expect } from "./fixtures.mjs";
 
 const tabs = (page) => page.getByRole("tablist", { name: "Custom resources" }).getByRole("tab");
@@ -62,6 +63,8 @@ test("fairness: a failing key backs off while the others converge, per key and i
   await expect(chart.locator("desc")).toContainText("each other actor's event: 2, 0, 1, 0, 0,");
   await page.getByLabel("Chart of").selectOption("");
   await expect(chart.locator("figcaption")).toHaveText("Out-of-sync resources at each moment");
+  const results = await new AxeBuilder({ page }).include(".sim-side").include("details.control-plane").analyze();
+  expect(results.violations).toEqual([]);
 });
 
 test("client-go's bucket: after the burst of 100, each requeue waits 100 ms more", async ({ page }) => {
