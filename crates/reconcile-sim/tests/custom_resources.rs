@@ -346,8 +346,10 @@ fn a_failing_key_does_not_starve_the_others() {
             )
         })
         .collect();
-    // A name the API server refuses: its CREATE fails every time.
-    entries.insert(0, entry("bad", r#"{"Bad_Name": {}}"#, "{}"));
+    // `bad` names the pod ok-0 owns: its CREATE gets 409 AlreadyExists
+    // every time. (The simulated API server does not check name syntax.)
+    entries[0] = entry("ok-0", r#"{"ok-0-0": {}}"#, r#"{"ok-0-0": {}}"#);
+    entries.insert(0, entry("bad", r#"{"ok-0-0": {}}"#, "{}"));
     let scenario = CustomResources::new(entries).expect("unique names");
     let timeline = simulate_custom_resources(&scenario, &with_workers(1));
     for i in 0..5 {
@@ -365,6 +367,18 @@ fn a_failing_key_does_not_starve_the_others() {
         first_ok,
         Some(1),
         "the next key runs right after the failing one"
+    );
+    let failed = |p: &reconcile_sim::PassRecord| {
+        (p.actions.iter()).any(|o| matches!(o.result, reconcile_sim::ActionResult::Failed { .. }))
+    };
+    let bad: Vec<_> = timeline
+        .passes
+        .iter()
+        .filter(|p| &*p.custom_resource == "bad")
+        .collect();
+    assert!(
+        bad.len() > 3 && bad.iter().all(|p| failed(p)),
+        "bad fails every time"
     );
 }
 
