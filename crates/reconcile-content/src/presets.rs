@@ -20,11 +20,54 @@ pub struct Preset {
     pub finalizers: String,
     /// The simulation settings that go with it.
     pub sim: SimConfig,
+    /// With several custom resources: the first one's name (the texts
+    /// above are its documents) and the others, one tab each, as a `#v3/`
+    /// link keeps them. `None` and empty with one.
+    pub custom_resource_name: Option<String>,
+    pub custom_resources: Vec<PresetCustomResource>,
+}
+
+/// A custom resource of a preset after the first: its name and editor texts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PresetCustomResource {
+    pub name: String,
+    pub desired: String,
+    /// `{}` when the file leaves it out.
+    pub observed: String,
+    /// Empty when the file leaves it out.
+    pub finalizers: String,
+}
+
+impl Preset {
+    /// Every custom resource's scenario, as the simulation section reads
+    /// them: each tab's documents through core's reader, then the list
+    /// form through `parse_sim_scenario`, the one writer and reader.
+    pub fn scenario(&self) -> Result<reconcile_sim::CustomResources, String> {
+        let check = |desired: &str, observed: &str, finalizers: &str| {
+            reconcile_core::check_scenario(desired, observed, finalizers)
+                .map_err(|errors| format!("{}: {errors:?}", self.id))
+        };
+        let first = check(&self.desired, &self.observed, &self.finalizers)?;
+        let Some(name) = &self.custom_resource_name else {
+            return Ok(reconcile_sim::CustomResources::one(&first));
+        };
+        let mut entries = vec![(name.clone(), reconcile_core::export_scenario(&first))];
+        for other in &self.custom_resources {
+            let scenario = check(&other.desired, &other.observed, &other.finalizers)?;
+            entries.push((
+                other.name.clone(),
+                reconcile_core::export_scenario(&scenario),
+            ));
+        }
+        let list = entries.iter().map(|(n, text)| (n.as_str(), text.as_str()));
+        let text = reconcile_sim::write_list_form(list);
+        reconcile_sim::parse_sim_scenario(&text).map_err(|e| format!("{}: {e}", self.id))
+    }
 }
 
 /// The members a preset file may have; `comment` is for people reading the
 /// file (why the settings are what they are) and is not read.
-const MEMBERS: [&str; 8] = [
+const MEMBERS: [&str; 10] = [
     "id",
     "title",
     "summary",
@@ -33,7 +76,12 @@ const MEMBERS: [&str; 8] = [
     "observed",
     "finalizers",
     "sim",
+    "customResourceName",
+    "customResources",
 ];
+
+/// The members of an entry of `customResources`.
+const ENTRY_MEMBERS: [&str; 4] = ["name", "desired", "observed", "finalizers"];
 
 /// The presets shipped with the playground, in menu order: `(file, text)`.
 pub const PRESET_FILES: &[(&str, &str)] = &[
@@ -55,6 +103,8 @@ pub const PRESET_FILES: &[(&str, &str)] = &[
     content_file!("presets", "16-stale-update.json"),
     content_file!("presets", "17-graceful-pod-deletion.json"),
     content_file!("presets", "18-controller-finalizer.json"),
+    content_file!("presets", "19-client-go-bucket.json"),
+    content_file!("presets", "20-fair-keys.json"),
 ];
 
 /// Parses one preset file; `file` names it in errors. Read through core's
@@ -62,17 +112,42 @@ pub const PRESET_FILES: &[(&str, &str)] = &[
 pub fn parse_preset(file: &str, text: &str) -> Result<Preset, ContentError> {
     let value = data::read_json(file, text)?;
     let reader = Reader::new(file);
-    let preset = reader.object(&value, JsonPath::root(), &MEMBERS);
+    let preset_object = reader.object(&value, JsonPath::root(), &MEMBERS);
+    let preset = &preset_object;
     let preset = Preset {
-        id: reader.string(&preset, "id"),
-        title: reader.string(&preset, "title"),
-        summary: reader.string(&preset, "summary"),
-        desired: reader.string(&preset, "desired"),
-        observed: reader.string(&preset, "observed"),
-        finalizers: reader.string(&preset, "finalizers"),
-        sim: reader.sim(&preset).unwrap_or_default(),
+        id: reader.string(preset, "id"),
+        title: reader.string(preset, "title"),
+        summary: reader.string(preset, "summary"),
+        desired: reader.string(preset, "desired"),
+        observed: reader.string(preset, "observed"),
+        finalizers: reader.string(preset, "finalizers"),
+        sim: reader.sim(preset).unwrap_or_default(),
+        custom_resource_name: reader.optional_string(preset, "customResourceName"),
+        custom_resources: Vec::new(),
     };
-    reader.finish(preset)
+    let entries = reader.items(&preset_object, "customResources");
+    let custom_resources: Vec<PresetCustomResource> = entries
+        .map(|(path, item)| {
+            let entry = reader.object(item, path, &ENTRY_MEMBERS);
+            PresetCustomResource {
+                name: reader.string(&entry, "name"),
+                desired: reader.string(&entry, "desired"),
+                observed: reader
+                    .optional_string(&entry, "observed")
+                    .unwrap_or_else(|| "{}\n".to_owned()),
+                finalizers: reader
+                    .optional_string(&entry, "finalizers")
+                    .unwrap_or_default(),
+            }
+        })
+        .collect();
+    if preset.custom_resource_name.is_none() && !custom_resources.is_empty() {
+        reader.missing(&preset_object, "customResourceName");
+    }
+    reader.finish(Preset {
+        custom_resources,
+        ..preset
+    })
 }
 
 /// Every shipped preset, in menu order, parsed once.
@@ -93,6 +168,8 @@ pub fn default_preset() -> &'static Preset {
             observed: "{}\n".to_owned(),
             finalizers: "null\n".to_owned(),
             sim: SimConfig::default(),
+            custom_resource_name: None,
+            custom_resources: Vec::new(),
         })
     })
 }
@@ -108,7 +185,7 @@ mod tests {
 
     #[test]
     fn every_preset_parses_and_reaches_its_verdict() {
-        use reconcile_sim::{simulate, NotConvergingReason as Why, SimScenario, Verdict};
+        use reconcile_sim::{simulate_custom_resources, NotConvergingReason as Why, Verdict};
         assert_eq!(
             presets().len(),
             PRESET_FILES.len(),
@@ -116,21 +193,8 @@ mod tests {
         );
         for (file, text) in PRESET_FILES {
             let preset = parse_preset(file, text).unwrap_or_else(|e| panic!("{e}"));
-            let scenario = SimScenario {
-                desired: reconcile_core::parse_resources(
-                    reconcile_core::Document::Desired,
-                    &preset.desired,
-                )
-                .expect("desired"),
-                observed: reconcile_core::parse_resources(
-                    reconcile_core::Document::Observed,
-                    &preset.observed,
-                )
-                .expect("observed"),
-                finalizers: reconcile_core::parse_finalizers(&preset.finalizers)
-                    .expect("finalizers"),
-            };
-            let verdict = simulate(&scenario, &preset.sim).verdict;
+            let scenario = preset.scenario().unwrap_or_else(|e| panic!("{e}"));
+            let verdict = simulate_custom_resources(&scenario, &preset.sim).verdict;
             let expected_ok = match preset.id.as_str() {
                 "stuck-namespace" => matches!(
                     &verdict,
@@ -146,6 +210,18 @@ mod tests {
                     &verdict,
                     Verdict::NotConverging {
                         reason: Why::PassLimit { limit: 12 }
+                    }
+                ),
+                "client-go-bucket" => matches!(
+                    &verdict,
+                    Verdict::NotConverging {
+                        reason: Why::PassLimit { limit: 140 }
+                    }
+                ),
+                "fair-keys" => matches!(
+                    &verdict,
+                    Verdict::NotConverging {
+                        reason: Why::PassLimit { limit: 24 }
                     }
                 ),
                 "status-timestamp" => matches!(
@@ -191,5 +267,105 @@ mod tests {
             error.starts_with("presets/06-flaky-api.json: line 4, column 14 at $.summary: "),
             "{error}"
         );
+    }
+}
+
+#[cfg(test)]
+mod several_tests {
+    use super::*;
+    use reconcile_sim::{simulate_custom_resources, ActionResult, Timeline};
+
+    fn run(id: &str) -> Timeline {
+        let preset = find(id).expect("shipped");
+        let scenario = preset.scenario().expect("valid");
+        simulate_custom_resources(&scenario, &preset.sim)
+    }
+
+    /// Each failed pass's delay until its requeue, in pass order.
+    fn delays(timeline: &Timeline) -> Vec<u64> {
+        let failed = |pass: &reconcile_sim::PassRecord| {
+            pass.actions.iter().find_map(|o| match o.result {
+                ActionResult::Failed { requeued_at, .. } => {
+                    Some(requeued_at.saturating_sub(pass.finished_at))
+                }
+                _ => None,
+            })
+        };
+        timeline.passes.iter().filter_map(failed).collect()
+    }
+
+    /// client-go's bucket: the burst's 100 tokens (and the couple that
+    /// refill meanwhile) requeue after the per-item 5 ms; then each
+    /// failure waits for its own token, about 100 ms after the last.
+    #[test]
+    fn the_bucket_preset_spaces_requeues_100_ms_apart_after_the_burst() {
+        let timeline = run("client-go-bucket");
+        let delays = delays(&timeline);
+        let fast = delays.iter().take_while(|&&d| d == 5).count();
+        assert!((100..=104).contains(&fast), "{delays:?}");
+        let bound = &delays[fast..fast + 15];
+        let steps: Vec<u64> = bound.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(steps.iter().all(|s| (90..=100).contains(s)), "{steps:?}");
+    }
+
+    /// The failing key backs off alone: every other key converges in the
+    /// first passes, and the failing one's delays double.
+    #[test]
+    fn the_fairness_preset_lets_the_other_keys_converge() {
+        let timeline = run("fair-keys");
+        let others_last = timeline
+            .passes
+            .iter()
+            .rposition(|p| &*p.custom_resource != "cache-b")
+            .expect("other keys ran");
+        assert!(others_last < 12, "the others are done by pass 12");
+        let delays = delays(&timeline);
+        assert_eq!(delays.len(), timeline.passes.len() - others_last - 1 + 2);
+        assert!(
+            delays[2..].windows(2).all(|w| w[1] >= w[0] * 3 / 2),
+            "{delays:?}"
+        );
+        let scenario = find("fair-keys")
+            .and_then(|p| p.scenario().ok())
+            .expect("valid");
+        let keys =
+            reconcile_sim::key_statuses(&scenario, &timeline.final_world, &[], timeline.naming);
+        let converged: Vec<&str> = keys
+            .iter()
+            .filter(|k| k.converged())
+            .map(|k| &*k.key)
+            .collect();
+        assert_eq!(converged, ["cache-a", "cache-c", "cache-d", "cache-e"]);
+        let after_1 =
+            reconcile_sim::key_statuses(&scenario, timeline.world_after(1), &[], timeline.naming);
+        let converged = after_1.iter().filter(|k| k.converged()).count();
+        assert_eq!(converged, 1, "the e2e spec reads 1 of 5 after pass 1");
+    }
+
+    /// At pass 1's end the workers hold cache-a and cache-c; cache-b, failed
+    /// once, waits in line behind the keys that have not run yet.
+    #[test]
+    fn the_fairness_preset_pictures_both_workers_and_the_line() {
+        use reconcile_sim::picture::{position_of_moment, KeyState, PictureReplay};
+        let preset = find("fair-keys").expect("shipped");
+        let scenario = preset.scenario().expect("valid");
+        let timeline = simulate_custom_resources(&scenario, &preset.sim);
+        let at = position_of_moment(&timeline, reconcile_sim::Moment::AfterPass(1));
+        let mut replay = PictureReplay::of_custom_resources(&scenario, &preset.sim);
+        let picture = replay.at(at.expect("in the log")).expect("a picture");
+        let held: Vec<&str> = picture
+            .queue
+            .workers
+            .iter()
+            .flatten()
+            .map(|k| &**k)
+            .collect();
+        assert_eq!(held, ["cache-a", "cache-c"]);
+        let ready: Vec<&str> = (picture.queue.keys.iter())
+            .filter(|k| matches!(k.state, KeyState::Ready { .. }))
+            .map(|k| &*k.key)
+            .collect();
+        // cache-b failed at t = 11; its requeue, due at 16, joined the line behind the others.
+        assert_eq!(ready, ["cache-d", "cache-e", "cache-b"]);
     }
 }

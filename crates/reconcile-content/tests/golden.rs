@@ -34,7 +34,7 @@ use reconcile_content::lesson::{lesson_outcomes, lessons, LESSON_FILES};
 use reconcile_content::presets::{presets, PRESET_FILES};
 use reconcile_core::{check_scenario, parse_actions, reconcile, Scenario};
 use reconcile_sim::own_reconcile::{LoopCheck, LoopVerdicts};
-use reconcile_sim::{simulate, SimConfig, Timeline};
+use reconcile_sim::{simulate, simulate_custom_resources, SimConfig, Timeline};
 use serde::Serialize;
 use serde_json::ser::Formatter;
 
@@ -226,16 +226,25 @@ fn computed() -> BTreeMap<String, String> {
     for ((path, _), preset) in PRESET_FILES.iter().zip(presets()) {
         let name = file_name(path);
         let scenario = preset_scenario(path, &preset.desired, &preset.observed, &preset.finalizers);
-        let timeline = simulate(&scenario, &preset.sim);
+        // Several custom resources run together; `checkLoop` takes one scenario.
+        let several = preset.custom_resource_name.is_some();
+        let timeline = if several {
+            let all = preset.scenario().unwrap_or_else(|e| panic!("{path}: {e}"));
+            simulate_custom_resources(&all, &preset.sim)
+        } else {
+            simulate(&scenario, &preset.sim)
+        };
         files.insert(
             format!("presets/{name}"),
             timeline_file(format!("presets/{name}"), &timeline),
         );
-        loop_entries.push(check_loop(
-            format!("presets/{name}"),
-            &scenario,
-            &preset.sim,
-        ));
+        if !several {
+            loop_entries.push(check_loop(
+                format!("presets/{name}"),
+                &scenario,
+                &preset.sim,
+            ));
+        }
     }
     for ((path, _), lesson) in LESSON_FILES.iter().zip(lessons()) {
         let name = file_name(path);

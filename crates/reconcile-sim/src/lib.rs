@@ -70,6 +70,7 @@ pub use run::verdict::{NotConvergingReason, Verdict};
 pub use status_writes::{StatusWrite, StatusWrites};
 pub use views::backoff_series::{BackoffPoint, BackoffSeries, DelaySetBy, Retry};
 pub use views::event_moment::{pass_phase, EventMoment, PassPhase};
+pub use views::key_status::{key_out_of_sync_series, key_statuses, KeyStatus};
 #[cfg(feature = "level-edge")]
 pub use views::lanes::{EdgeHearing, LaneColumn, Lanes, ObjectLanes};
 pub use views::moments::{

@@ -346,8 +346,10 @@ fn a_failing_key_does_not_starve_the_others() {
             )
         })
         .collect();
-    // A name the API server refuses: its CREATE fails every time.
-    entries.insert(0, entry("bad", r#"{"Bad_Name": {}}"#, "{}"));
+    // `bad` names the pod ok-0 owns: its CREATE gets 409 AlreadyExists
+    // every time. (The simulated API server does not check name syntax.)
+    entries[0] = entry("ok-0", r#"{"ok-0-0": {}}"#, r#"{"ok-0-0": {}}"#);
+    entries.insert(0, entry("bad", r#"{"ok-0-0": {}}"#, "{}"));
     let scenario = CustomResources::new(entries).expect("unique names");
     let timeline = simulate_custom_resources(&scenario, &with_workers(1));
     for i in 0..5 {
@@ -365,6 +367,18 @@ fn a_failing_key_does_not_starve_the_others() {
         first_ok,
         Some(1),
         "the next key runs right after the failing one"
+    );
+    let failed = |p: &reconcile_sim::PassRecord| {
+        (p.actions.iter()).any(|o| matches!(o.result, reconcile_sim::ActionResult::Failed { .. }))
+    };
+    let bad: Vec<_> = timeline
+        .passes
+        .iter()
+        .filter(|p| &*p.custom_resource == "bad")
+        .collect();
+    assert!(
+        bad.len() > 3 && bad.iter().all(|p| failed(p)),
+        "bad fails every time"
     );
 }
 
@@ -386,4 +400,73 @@ fn a_pass_that_never_ends_costs_no_resync_ticks() {
     // Two keys, one worker: no worker is free while it runs.
     let timeline = simulate_custom_resources(&many(2, 2), &slow(1, 1));
     assert!(!timeline.passes.is_empty());
+}
+
+/// The picture's work queue names each key and what each worker holds,
+/// as the timeline ran them; with one of each it lists nothing more.
+#[test]
+fn the_picture_shows_each_worker_s_key_and_the_keys_in_line() {
+    use reconcile_sim::picture::{KeyState, PictureReplay, Position};
+    let (scenario, config) = (many(6, 2), with_workers(2));
+    let timeline = simulate_custom_resources(&scenario, &config);
+    let mut replay = PictureReplay::of_custom_resources(&scenario, &config);
+    let start = timeline.events.start_of(2).expect("a second pass");
+    let picture = replay.at(Position::Event(start)).expect("its picture");
+    let queue = &picture.queue;
+    assert_eq!(queue.keys.len(), 6, "{queue:?}");
+    assert_eq!(queue.workers.len(), 2);
+    // Passes 1 and 2 start together, one on each worker.
+    let held: Vec<&str> = queue.workers.iter().flatten().map(|k| &**k).collect();
+    let running: Vec<&str> = timeline.passes[..2]
+        .iter()
+        .map(|p| &*p.custom_resource)
+        .collect();
+    assert_eq!(held, running);
+    let in_line: Vec<&str> = queue
+        .keys
+        .iter()
+        .filter(|k| matches!(k.state, KeyState::Ready { .. }))
+        .map(|k| &*k.key)
+        .collect();
+    assert_eq!(in_line, ["cr-2", "cr-3", "cr-4", "cr-5"]);
+    assert!(matches!(
+        queue.keys[0].state,
+        KeyState::Held { worker: 0, .. }
+    ));
+
+    let one = many(1, 2);
+    let mut replay = PictureReplay::of_custom_resources(&one, &SimConfig::default());
+    let picture = replay.at(Position::Event(0)).expect("a picture");
+    assert!(picture.queue.keys.is_empty() && picture.queue.workers.is_empty());
+}
+
+/// A key waiting for its requeue is pictured with the time it is due.
+#[test]
+fn the_picture_shows_a_failed_key_waiting_for_its_requeue() {
+    use reconcile_sim::picture::{KeyState, PictureReplay, Position};
+    // `bad` names a pod `ok` owns: its CREATE gets 409 AlreadyExists.
+    let scenario = CustomResources::new(vec![
+        entry("bad", r#"{"ok-0": {}}"#, "{}"),
+        entry("ok", r#"{"ok-0": {}}"#, r#"{"ok-0": {}}"#),
+    ])
+    .expect("unique names");
+    let config = with_workers(1);
+    let timeline = simulate_custom_resources(&scenario, &config);
+    let failed = &timeline.passes[0];
+    assert_eq!(&*failed.custom_resource, "bad");
+    let requeued_at = failed
+        .actions
+        .iter()
+        .find_map(|o| match o.result {
+            reconcile_sim::ActionResult::Failed { requeued_at, .. } => Some(requeued_at),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("the CREATE fails: {failed:?}"));
+    let start = timeline.events.start_of(2).expect("a second pass");
+    let mut replay = PictureReplay::of_custom_resources(&scenario, &config);
+    let picture = replay.at(Position::Event(start)).expect("its picture");
+    let bad = picture.queue.keys.iter().find(|k| &*k.key == "bad");
+    let bad = bad.expect("listed");
+    assert_eq!(bad.state, KeyState::Waiting { until: requeued_at });
+    assert_eq!(bad.requeues, 1);
 }

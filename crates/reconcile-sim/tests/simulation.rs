@@ -1720,6 +1720,11 @@ fn the_log_is_in_time_order() {
 fn each_preset_reaches_its_verdict() {
     let mut seen = BTreeSet::new();
     for preset in presets() {
+        // Several custom resources run together: reconcile-content's
+        // preset tests check those verdicts.
+        if preset.custom_resource_name.is_some() {
+            continue;
+        }
         let (scenario, config) = preset_scenario(&preset.id);
         let timeline = simulate(&scenario, &config);
         let expected = match preset.id.as_str() {

@@ -300,7 +300,34 @@ impl Playground {
     }
 
     pub fn from_preset(preset: &'static Preset) -> Self {
-        Self::new(Texts::of(preset), preset.sim.clone(), Some(preset))
+        let mut state = Self::new(Texts::of(preset), preset.sim.clone(), Some(preset));
+        state.take_preset_custom_resources(preset);
+        state
+    }
+
+    /// A preset of several custom resources opens its tabs, as a `#v3/`
+    /// link of them does; the first is shown.
+    fn take_preset_custom_resources(&mut self, preset: &'static Preset) {
+        let Some(name) = &preset.custom_resource_name else {
+            return;
+        };
+        let others = preset
+            .custom_resources
+            .iter()
+            .map(|other| SharedCustomResource {
+                name: other.name.clone(),
+                desired: other.desired.clone(),
+                observed: other.observed.clone(),
+                finalizers: other.finalizers.clone(),
+                formats: DocumentFormats::default(),
+            });
+        let shared = SharedState {
+            custom_resource_name: Some(name.clone()),
+            custom_resources: others.collect(),
+            ..SharedState::default()
+        };
+        self.take_shared_custom_resources(&shared);
+        self.rerun();
     }
 
     /// A checked state; it names `preset` only while the texts are exactly its texts.
@@ -849,6 +876,7 @@ impl Reducible for Playground {
                 next.scenario = None;
                 next.pristine = true;
                 next = next.checked();
+                next.take_preset_custom_resources(preset);
                 self.keep_replaced_work(&mut next, || Loaded::Preset(preset.title.as_str()));
             }
             // Hidden for a prediction, the loop does not move either: a
@@ -952,5 +980,32 @@ impl Reducible for Playground {
             self.code_revision.wrapping_add(1)
         };
         Rc::new(next)
+    }
+}
+
+#[cfg(test)]
+mod preset_tests {
+    use super::*;
+
+    /// A preset of several custom resources opens one tab each, the first
+    /// shown, and runs them all; a preset of one opens one tab.
+    #[test]
+    fn a_preset_of_several_custom_resources_opens_its_tabs() {
+        let state = Rc::new(Playground::from_preset(presets::default_preset()));
+        assert!(state.tabs.is_one());
+        let state = state.reduce(Action::LoadPreset("fair-keys"));
+        let names: Vec<&str> = state.tabs.names().map(|n| n.as_str()).collect();
+        assert_eq!(
+            names,
+            ["cache-a", "cache-b", "cache-c", "cache-d", "cache-e"]
+        );
+        assert_eq!(state.tabs.shown(), 0);
+        assert_eq!(state.preset_id, Some("fair-keys"));
+        assert!(state.errors.is_empty(), "{:?}", state.errors);
+        let mut state = (*state).clone();
+        let run = state.run_scenario().expect("every tab is valid");
+        assert_eq!(run.custom_resources.len(), 5);
+        let opened = Playground::from_preset(presets::find("client-go-bucket").expect("shipped"));
+        assert_eq!(opened.tabs.len(), 120);
     }
 }

@@ -162,6 +162,16 @@ impl KubeQueue {
         self.runner.next_run_at()
     }
 
+    /// The messages started, for the worker to take in this order.
+    pub(crate) fn ready_keys(&self) -> Vec<Key> {
+        self.started.clone()
+    }
+
+    /// When the scheduler runs `key`'s message, if one is scheduled.
+    pub(crate) fn scheduled_at(&self, key: &Key) -> Option<Time> {
+        self.runner.scheduler().run_at(key)
+    }
+
     pub(crate) fn num_requeues(&self, key: &Key) -> u32 {
         self.failures.get(key).copied().unwrap_or(0)
     }

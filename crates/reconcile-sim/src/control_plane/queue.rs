@@ -127,6 +127,24 @@ impl ControllerQueue {
         }
     }
 
+    /// The keys ready for a worker, in the order it takes them (a picture's).
+    pub(crate) fn ready_keys(&self) -> Vec<Key> {
+        match self {
+            Self::ClientGo(queue) => queue.queued().cloned().collect(),
+            Self::Priority(queue) => queue.ready_keys().cloned().collect(),
+            Self::KubeRs(queue) => queue.ready_keys(),
+        }
+    }
+
+    /// When `key`'s delayed add is due, if one waits (a picture's).
+    pub(crate) fn waiting_until(&self, key: &Key) -> Option<Time> {
+        match self {
+            Self::ClientGo(queue) => queue.ready_at(key),
+            Self::Priority(queue) => queue.item(key).and_then(|(_, ready_at)| ready_at),
+            Self::KubeRs(queue) => queue.scheduled_at(key),
+        }
+    }
+
     pub(crate) fn num_requeues(&self, key: &Key) -> u32 {
         match self {
             Self::ClientGo(queue) => queue.num_requeues(key),

@@ -170,8 +170,8 @@ pub use driven::Driven;
 pub use injected::Injection;
 pub(crate) use probe::Probed;
 pub use snapshot::{
-    CollectorTask, CollectorWork, ControllerPicture, InFlight, OwnerTask, Picture, Position,
-    QueuePicture,
+    CollectorTask, CollectorWork, ControllerPicture, InFlight, KeyPicture, KeyState, OwnerTask,
+    Picture, Position, QueuePicture,
 };
 pub use stepping::{ReconcileCall, ResumeError, Simulation, Step};
 

@@ -393,7 +393,7 @@ impl Engine {
         let crashed = running.crash_before.is_some();
         if let Some(slot) = self.workers.slot_mut(worker) {
             slot.free_at = end;
-            slot.doing = Doing::Returned;
+            slot.doing = Doing::Returned(running.key.clone());
         }
         // The pass's result is what the reconcile returned, as for
         // `reconcileHandler`: an error without a failed action (a skip, a

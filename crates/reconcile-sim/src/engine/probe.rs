@@ -7,8 +7,8 @@ use std::rc::Rc;
 
 use super::reflector::kind_of;
 use super::snapshot::{
-    CollectorTask, CollectorWork, ControllerPicture, InFlight, OwnerTask, Picture, Position,
-    QueuePicture,
+    CollectorTask, CollectorWork, ControllerPicture, InFlight, KeyPicture, KeyState, OwnerTask,
+    Picture, Position, QueuePicture,
 };
 use super::{Advance, Engine, Key, Scheduled, Simulation};
 use crate::control_plane::gc_graph::Queue;
@@ -110,6 +110,7 @@ impl Engine {
             .cloned()
             .unwrap_or_else(|| Key::from(""));
         let triggers = self.triggers.get(&key);
+        let several = self.desired.len() > 1 || self.workers.count() > 1;
         QueuePicture {
             queued: !self.queue.is_empty(),
             processing: self.workers.any_busy(),
@@ -118,7 +119,72 @@ impl Engine {
             requeues: self.queue.num_requeues(&key),
             key,
             added,
+            keys: if several {
+                self.key_pictures()
+            } else {
+                Vec::new()
+            },
+            workers: if several {
+                self.workers.keys().map(|key| key.cloned()).collect()
+            } else {
+                Vec::new()
+            },
         }
+    }
+
+    /// Every key: those the workers hold, then the ready ones in line,
+    /// then the waiting ones soonest first, then the rest by name.
+    fn key_pictures(&self) -> Vec<KeyPicture> {
+        let picture = |key: &Key, state| KeyPicture {
+            key: key.clone(),
+            state,
+            requeues: self.queue.num_requeues(key),
+        };
+        let waiting = |key: &Key| self.queue.waiting_until(key).map(to_millis);
+        let mut keys: Vec<KeyPicture> = Vec::with_capacity(self.desired.len());
+        for (worker, key) in self.workers.keys().enumerate() {
+            if let Some(key) = key {
+                let dirty = self.triggers.get(key).is_some_and(|t| t.deferred.is_some());
+                let state = KeyState::Held {
+                    worker,
+                    dirty,
+                    waiting_until: waiting(key),
+                };
+                keys.push(picture(key, state));
+            }
+        }
+        let listed = |keys: &[KeyPicture], key: &Key| keys.iter().any(|k| k.key == *key);
+        for (place, key) in self.queue.ready_keys().iter().enumerate() {
+            if !listed(&keys, key) {
+                keys.push(picture(key, KeyState::Ready { place }));
+            }
+        }
+        let from = keys.len();
+        for key in self.desired.keys() {
+            if listed(&keys, key) {
+                continue;
+            }
+            let state = match waiting(key) {
+                Some(until) => KeyState::Waiting { until },
+                None => KeyState::Idle,
+            };
+            keys.push(picture(key, state));
+        }
+        // Waiting ones soonest first, the idle ones after, each by name
+        // (stable; an insertion sort: few keys wait at once).
+        let order = |k: &KeyPicture| match k.state {
+            KeyState::Waiting { until } => until,
+            _ => Millis::MAX,
+        };
+        let rest = &mut keys[from..];
+        for i in 1..rest.len() {
+            let mut j = i;
+            while j > 0 && order(&rest[j - 1]) > order(&rest[j]) {
+                rest.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        keys
     }
 
     fn controller_picture(&self, event: Option<&EventEntry>) -> ControllerPicture {

@@ -69,6 +69,40 @@ pub struct QueuePicture {
     pub requeues: u32,
     /// What the add this position follows did, when it is one.
     pub added: Option<AddOutcome>,
+    /// With several custom resources or workers: every key, in the order
+    /// the queue hands them out (held ones first, then ready, then waiting).
+    /// Empty with one of each, whose picture is the fields above.
+    pub keys: Vec<KeyPicture>,
+    /// With several custom resources or workers: the key each worker holds.
+    pub workers: Vec<Option<std::sync::Arc<str>>>,
+}
+
+/// One key of the work queue, in a run of several.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyPicture {
+    pub key: std::sync::Arc<str>,
+    pub state: KeyState,
+    /// Failures the rate limiter counts for it.
+    pub requeues: u32,
+}
+
+/// Where one key stands in the queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyState {
+    /// A worker holds it; `dirty`: an add came meanwhile, so it is queued
+    /// again when the pass is done. `waiting_until`: a delayed requeue of
+    /// it waits apart (client-go's delaying queue keeps one while it runs).
+    Held {
+        worker: usize,
+        dirty: bool,
+        waiting_until: Option<Millis>,
+    },
+    /// Ready, at this place in line (0: next).
+    Ready { place: usize },
+    /// A delayed requeue (backoff, the bucket, `RequeueAfter`) waits until then.
+    Waiting { until: Millis },
+    /// Not in the queue.
+    Idle,
 }
 
 /// What the controller's one worker is doing.

@@ -3,6 +3,7 @@
 //! time. The work queue never hands a key to two at once.
 
 use super::pass::{AwaitedPass, RunningPass};
+use super::Key;
 use crate::controllers::controller::Worker;
 use crate::workqueue::Millis;
 
@@ -27,7 +28,7 @@ pub(super) enum Doing {
     /// Its reconcile sends requests.
     Sending(RunningPass),
     /// Its reconcile returned; the key is processing until `PassDone`.
-    Returned,
+    Returned(Key),
     /// Its reconcile has an answer and waits for its next step from
     /// outside ([`Controller::awaits_caller`](crate::controllers::controller::Controller::awaits_caller)).
     Held(HeldPass),
@@ -96,6 +97,21 @@ impl Workers {
                 Doing::Sending(pass) | Doing::Held(HeldPass { pass, .. }) => Some((worker, pass)),
                 _ => None,
             })
+    }
+
+    /// Each worker's key, by number (`None`: idle).
+    pub(super) fn keys(&self) -> impl Iterator<Item = Option<&Key>> {
+        self.0.iter().map(|slot| match &slot.doing {
+            Doing::Nothing => None,
+            Doing::Awaiting(pass) => Some(&pass.key),
+            Doing::Sending(pass) | Doing::Held(HeldPass { pass, .. }) => Some(&pass.key),
+            Doing::Returned(key) => Some(key),
+        })
+    }
+
+    /// How many workers there are.
+    pub(super) fn count(&self) -> usize {
+        self.0.len()
     }
 
     /// The worker whose reconcile is held for its caller's next step.

@@ -10,6 +10,7 @@
 
 pub(crate) mod backoff_series;
 pub(crate) mod event_moment;
+pub(crate) mod key_status;
 #[cfg(feature = "level-edge")]
 pub(crate) mod lanes;
 pub(crate) mod moments;

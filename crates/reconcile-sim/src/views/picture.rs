@@ -34,8 +34,8 @@ use std::rc::Rc;
 
 use crate::comparison::controller_plan;
 pub use crate::engine::{
-    CollectorTask, CollectorWork, ControllerPicture, InFlight, OwnerTask, Picture, Position,
-    QueuePicture,
+    CollectorTask, CollectorWork, ControllerPicture, InFlight, KeyPicture, KeyState, OwnerTask,
+    Picture, Position, QueuePicture,
 };
 use crate::events::SimEvent;
 use crate::workqueue::Millis;

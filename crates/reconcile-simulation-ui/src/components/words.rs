@@ -2,7 +2,7 @@
 
 use reconcile_sim::picture::Position;
 use reconcile_sim::picture::{
-    Card, CardPair, CollectorWork, ControllerPicture, Freshness, Picture, QueuePicture,
+    Card, CardPair, CollectorWork, ControllerPicture, Freshness, KeyState, Picture, QueuePicture,
 };
 use reconcile_sim::workqueue::AddOutcome;
 use reconcile_sim::{format_millis, ActionResult, EventMoment, Millis, PassPhase, Timeline};
@@ -86,6 +86,11 @@ pub fn spec(card: &Card, limit: usize) -> String {
 /// The work queue, line by line.
 pub fn queue(picture: &Picture) -> Vec<String> {
     let queue: &QueuePicture = &picture.queue;
+    if !queue.keys.is_empty() {
+        let mut lines = several_keys(queue);
+        lines.extend(queue.added.map(|added| added_text(added).to_owned()));
+        return lines;
+    }
     let state = match (queue.queued, queue.processing, queue.dirty) {
         (true, _, _) => "queued, ready for the worker",
         (false, true, true) => {
@@ -101,16 +106,88 @@ pub fn queue(picture: &Picture) -> Vec<String> {
             .map(|at| format!("a requeue waits until {}", time(at))),
     );
     lines.push(format!("requeued {} time(s)", queue.requeues));
-    lines.extend(queue.added.map(|added| {
-        match added {
-            AddOutcome::Queued => "this add queued the key",
-            AddOutcome::AlreadyQueued => {
-                "this add merged: the key was waiting already (one key, one entry)"
-            }
-            AddOutcome::Deferred => "this add is deferred: the key is being processed",
+    lines.extend(queue.added.map(|added| added_text(added).to_owned()));
+    lines
+}
+
+fn added_text(added: AddOutcome) -> &'static str {
+    match added {
+        AddOutcome::Queued => "this add queued the key",
+        AddOutcome::AlreadyQueued => {
+            "this add merged: the key was waiting already (one key, one entry)"
         }
-        .to_owned()
-    }));
+        AddOutcome::Deferred => "this add is deferred: the key is being processed",
+    }
+}
+
+/// Keys listed per line at most; the rest are counted.
+const KEYS_PER_LINE: usize = 4;
+
+/// Several keys or workers: what each worker holds, the keys ready in
+/// line, those waiting for a delayed requeue (soonest first), the idle ones.
+fn several_keys(queue: &QueuePicture) -> Vec<String> {
+    let mut held = Vec::new();
+    let (mut ready, mut waiting, mut idle) = (Vec::new(), Vec::new(), 0);
+    for key in &queue.keys {
+        let failures = match key.requeues {
+            0 => String::new(),
+            n => format!(", failed {n}×"),
+        };
+        match key.state {
+            KeyState::Held {
+                worker,
+                dirty,
+                waiting_until,
+            } => {
+                let mut text = format!("worker {} holds {}{failures}", worker + 1, key.key);
+                if dirty {
+                    text.push_str("; queued again when done");
+                }
+                if let Some(at) = waiting_until {
+                    text.push_str(&format!("; a requeue waits until {}", time(at)));
+                }
+                held.push((worker, text));
+            }
+            KeyState::Ready { .. } => ready.push(key.key.to_string()),
+            KeyState::Waiting { until } => {
+                waiting.push(format!("{} until {}{failures}", key.key, time(until)));
+            }
+            KeyState::Idle => idle += 1,
+        }
+    }
+    // Busy workers a line each (a few; the picture lists them by worker),
+    // then the idle ones counted.
+    let busy = held.len();
+    let mut lines: Vec<String> = held
+        .into_iter()
+        .take(KEYS_PER_LINE)
+        .map(|(_, t)| t)
+        .collect();
+    if busy > KEYS_PER_LINE {
+        lines.push(format!("…and {} more workers busy", busy - KEYS_PER_LINE));
+    }
+    match queue.workers.len() - busy {
+        0 => {}
+        1 if queue.workers.len() == 1 => lines.push("the worker is idle".to_owned()),
+        idle => lines.push(format!("{idle} worker(s) idle")),
+    }
+    let listed = |what: &str, items: Vec<String>| {
+        let more = items.len().saturating_sub(KEYS_PER_LINE);
+        let mut text = format!("{what}: {}", items[..items.len() - more].join(", "));
+        if more > 0 {
+            text.push_str(&format!(" and {more} more"));
+        }
+        text
+    };
+    if !ready.is_empty() {
+        lines.push(listed("ready, in line", ready));
+    }
+    if !waiting.is_empty() {
+        lines.push(listed("waiting for a requeue", waiting));
+    }
+    if idle > 0 {
+        lines.push(format!("{idle} key(s) not queued"));
+    }
     lines
 }
 

@@ -4,10 +4,12 @@
 
 use reconcile_protocol::section::SimulationEvent;
 use reconcile_protocol::setting_change::SettingChange;
+use reconcile_sim::key_out_of_sync_series;
 use yew::prelude::*;
 
 use super::components::chart::convergence_chart;
 use super::components::fault_panel::FaultPanel;
+use super::components::key_status::{key_picker, KeyGrid};
 use super::components::pass_list::PassList;
 use super::components::run_views::{control_plane_details, level_edge_details};
 use super::components::status_grid::StatusGrid;
@@ -28,6 +30,8 @@ pub struct SectionProps {
 #[component]
 pub fn SectionApp(props: &SectionProps) -> Html {
     let shown = &props.shown;
+    // The custom resource the chart shows, of several (`None`: all).
+    let chart_key = use_state(|| None::<String>);
     // Concealed or not simulated yet: the page's frame says so.
     let (Some(run), false) = (&shown.run, shown.frame.concealed) else {
         return Html::default();
@@ -41,6 +45,17 @@ pub fn SectionApp(props: &SectionProps) -> Html {
     };
     let moment = run.moment_at(cursor.position);
     let at_event = &shown.at_event;
+    let on_choose = {
+        let chart_key = chart_key.clone();
+        Callback::from(move |key| chart_key.set(key))
+    };
+    // A key of an earlier run the new one lacks shows every custom resource.
+    let revealed = cursor.revealed + 1;
+    let key_series = chart_key.as_deref().and_then(|key| {
+        let series = key_out_of_sync_series(&run.timeline, &run.scenario, key, revealed)?;
+        Some((key, series))
+    });
+    let chosen = key_series.as_ref().map(|(key, _)| *key);
     html! {
         <>
             { verdict_banner(run, shown) }
@@ -50,8 +65,10 @@ pub fn SectionApp(props: &SectionProps) -> Html {
                     <PassList timeline={run.timeline.clone()} cursor={cursor.position} revealed={cursor.revealed}
                               event={cursor.event} on_move={on_move.clone()} />
                     <div class="sim-side">
+                        { key_picker(run, chosen, &on_choose) }
                         { convergence_chart(&run.timeline, cursor.revealed, cursor.position,
-                                            at_event.as_deref(), on_move) }
+                                            at_event.as_deref(), on_move, key_series.clone()) }
+                        <KeyGrid run={run.clone()} {moment} at_event={at_event.clone()} />
                         <StatusGrid timeline={run.timeline.clone()} {moment} at_event={at_event.clone()} />
                     </div>
                 </div>

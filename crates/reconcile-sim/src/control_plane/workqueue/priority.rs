@@ -271,6 +271,12 @@ impl<K: Ord + Clone> PriorityQueue<K> {
         self.locked.contains(key)
     }
 
+    /// The ready keys not being processed, in the order `Get` hands them out.
+    pub fn ready_keys(&self) -> impl Iterator<Item = &K> {
+        let ready = self.ready.iter().map(|(_, _, key)| key);
+        ready.filter(|key| !self.locked.contains(*key))
+    }
+
     /// The key's item, if it has one: its priority and ready time (`None`: ready).
     pub fn item(&self, key: &K) -> Option<(i64, Option<Time>)> {
         self.items

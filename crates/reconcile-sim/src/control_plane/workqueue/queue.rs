@@ -94,6 +94,11 @@ impl<K: Ord + Clone> Queue<K> {
     pub fn is_processing(&self, key: &K) -> bool {
         self.processing.contains(key)
     }
+
+    /// The keys waiting to be handed out, in the order `Get` hands them out.
+    pub fn queued(&self) -> impl Iterator<Item = &K> {
+        self.queue.iter()
+    }
 }
 
 #[cfg(test)]

@@ -15,27 +15,42 @@ const PAD_LEFT: usize = 30;
 const PAD_BOTTOM: usize = 22;
 const PAD_TOP: usize = 10;
 
+/// One custom resource's out-of-sync and terminating counts per moment.
+pub type KeySeries = (Vec<usize>, Vec<usize>);
+
 /// One point per revealed moment (the start, after each pass, after each
 /// actor's event): what is out of sync and terminating in the store then.
 /// The cursor's point is marked; clicking a point moves the cursor there
 /// (with the keyboard, the timeline's rows do the same). Stepping by event
 /// (`at_event`), it says that it marks the end of the event's pass.
+///
+/// `key`: one custom resource of several, with its series
+/// ([`reconcile_sim::key_out_of_sync_series`]), drawn instead of the run's.
 pub fn convergence_chart(
     timeline: &Timeline,
     revealed: usize,
     cursor: usize,
     at_event: Option<&EventMoment>,
     on_move: &Callback<usize>,
+    key: Option<(&str, KeySeries)>,
 ) -> Html {
     let moments = &timeline.moments[..(revealed + 1).min(timeline.moments.len())];
-    let out_of_sync: Vec<usize> = moments
-        .iter()
-        .map(|m| timeline.out_of_sync_at(*m))
-        .collect();
-    let terminating: Vec<usize> = moments
-        .iter()
-        .map(|m| timeline.world_at(*m).terminating.len())
-        .collect();
+    let (caption, (out_of_sync, terminating)) = match key {
+        Some((key, series)) => (
+            format!("Out-of-sync objects of {key} at each moment"),
+            series,
+        ),
+        None => {
+            let run = moments.iter().map(|m| {
+                let world = timeline.world_at(*m);
+                (timeline.out_of_sync_at(*m), world.terminating.len())
+            });
+            (
+                "Out-of-sync resources at each moment".to_owned(),
+                run.unzip(),
+            )
+        }
+    };
     let max_y = out_of_sync
         .iter()
         .chain(&terminating)
@@ -71,7 +86,7 @@ pub fn convergence_chart(
     );
     html! {
         <figure class="chart">
-            <figcaption>{ "Out-of-sync resources at each moment" }</figcaption>
+            <figcaption>{ caption }</figcaption>
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-labelledby="chart-desc"
                  preserveAspectRatio="xMidYMid meet">
                 <desc id="chart-desc">{ description }</desc>
