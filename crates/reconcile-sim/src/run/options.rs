@@ -15,9 +15,9 @@ use std::fmt;
 use reconcile_core::json::Json;
 use reconcile_core::path::JsonPath;
 use reconcile_core::{parse_json, Document};
-use serde::de::Visitor;
 use serde::Deserialize;
 
+use super::object_only::from_object_text;
 use crate::{QueueModel, SimConfig};
 
 /// Why settings could not be read.
@@ -78,11 +78,11 @@ pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
         )));
     }
     let text = value.to_compact_string();
-    let config: SimConfig = from_object_text(&text).map_err(|error| {
+    let config: SimConfig = from_object_text::<SimConfig>(&text).map_err(|error| {
         // serde's message says what, not where: the first option that fails alone is where.
         let culprit = members.iter().find(|(name, value)| {
             let alone = format!("{{{:?}:{}}}", name, value.to_compact_string());
-            from_object_text(&alone).is_err()
+            from_object_text::<SimConfig>(&alone).is_err()
         });
         let path = culprit.map_or_else(JsonPath::root, |(name, _)| JsonPath::root().key(name));
         let message = error.to_string();
@@ -111,44 +111,6 @@ pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
         });
     }
     Ok(config)
-}
-
-/// Settings from the JSON text of an object, as `serde_json::from_str`
-/// reads them, but only as an object: serde_json reads a struct from an
-/// array of its fields in order too, and that second reader of all the
-/// settings costs the JS API's simulation module about 1 KB gzipped
-/// (docs/SIZE.md). Every caller has an object, so no result changes.
-fn from_object_text(text: &str) -> Result<SimConfig, serde_json::Error> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let config = SimConfig::deserialize(ObjectOnly(&mut deserializer))?;
-    deserializer.end()?;
-    Ok(config)
-}
-
-/// serde_json's reader, with a struct read as a map (see [`from_object_text`]).
-struct ObjectOnly<'a, 'de>(&'a mut serde_json::Deserializer<serde_json::de::StrRead<'de>>);
-
-impl<'de> serde::Deserializer<'de> for ObjectOnly<'_, 'de> {
-    type Error = serde_json::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_any(visitor)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_map(visitor)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map enum identifier ignored_any
-    }
 }
 
 /// Names earlier builds wrote, still read (serde aliases of [`SimConfig`]):
@@ -256,6 +218,34 @@ mod tests {
                 .to_string(),
             r#"Simulation options at $.backoff: backoff policy "fixed-delay" needs "delayMs""#
         );
+    }
+
+    #[test]
+    fn settings_objects_read_as_objects_only() {
+        let config = parse_options(r#"{"cloud":{"latencyMs":7},"crash":null}"#).expect("valid");
+        assert_eq!(config.cloud.map(|cloud| cloud.latency_ms), Some(7));
+        // serde_json would read a struct from an array of its fields; these do not.
+        for (text, path, expected) in [
+            (r#"{"cloud":[7,0.5]}"#, "$.cloud", "struct CloudSettings"),
+            (
+                r#"{"stuckFinalizers":[["a","f"]]}"#,
+                "$.stuckFinalizers",
+                "struct FinalizerRef",
+            ),
+            (
+                r#"{"backoff":["fixed-delay"]}"#,
+                "$.backoff",
+                "struct RawBackoff",
+            ),
+        ] {
+            let error = parse_options(text).expect_err(text);
+            assert_eq!(error.path.to_string(), path, "{text}");
+            assert_eq!(
+                error.message,
+                format!("invalid type: sequence, expected {expected}"),
+                "{text}"
+            );
+        }
     }
 
     #[test]
