@@ -284,14 +284,40 @@ fn objects_equal(a: &[(Box<str>, Json)], b: &[(Box<str>, Json)]) -> bool {
     if same_order {
         return a.iter().zip(b).all(|((_, va), (_, vb))| va == vb);
     }
-    let mut sorted_a: Vec<_> = a.iter().collect();
-    let mut sorted_b: Vec<_> = b.iter().collect();
-    sorted_a.sort_unstable_by(|x, y| x.0.cmp(&y.0));
-    sorted_b.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+    let sorted_a = key_order(a.iter().map(|(key, _)| &**key));
+    let sorted_b = key_order(b.iter().map(|(key, _)| &**key));
     sorted_a
         .iter()
         .zip(&sorted_b)
-        .all(|((ka, va), (kb, vb))| ka == kb && va == vb)
+        .all(|(&i, &j)| match (a.get(i), b.get(j)) {
+            (Some((ka, va)), Some((kb, vb))) => ka == kb && va == vb,
+            _ => false,
+        })
+}
+
+/// The positions of `keys` in ascending order, equal keys in their given
+/// order (a stable sort). Every sort by name in this crate and the
+/// simulation goes through here: one sort of `(&str, usize)` pairs, so no
+/// element type pays for sort code of its own (docs/SIZE.md).
+pub fn key_order<'a>(keys: impl Iterator<Item = &'a str>) -> Vec<usize> {
+    sorted_positions(keys.zip(0..).collect())
+}
+
+/// The indices of `pairs`, sorted by key and then by index: not generic, so
+/// the sort is linked once.
+fn sorted_positions(mut pairs: Vec<(&str, usize)>) -> Vec<usize> {
+    pairs.sort_unstable();
+    pairs.into_iter().map(|(_, index)| index).collect()
+}
+
+/// `items` in the order of `order` (positions from [`key_order`]), each item
+/// taken once.
+pub fn reordered<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
+    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    order
+        .iter()
+        .filter_map(|&i| slots.get_mut(i).and_then(Option::take))
+        .collect()
 }
 
 impl Serialize for Json {

@@ -75,28 +75,31 @@ impl SpecTexts {
     }
 }
 
-/// The order of entries: by name.
-fn by_name(a: &(Arc<str>, Spec), b: &(Arc<str>, Spec)) -> Ordering {
-    a.0.cmp(&b.0)
+/// The name of an entry.
+fn entry_name(entry: &(Arc<str>, Spec)) -> &str {
+    &entry.0
 }
 
 /// Sorts entries by name, stably (one sort for every way resources are built).
-fn sort_by_name(entries: &mut [(Arc<str>, Spec)]) {
-    entries.sort_by(by_name);
+fn sort_by_name(entries: &mut Vec<(Arc<str>, Spec)>) {
+    let order = json::key_order(entries.iter().map(entry_name));
+    *entries = json::reordered(std::mem::take(entries), &order);
 }
 
-/// Sorts `items` in `order`, stably, and keeps only the last of items that
-/// order equal: a later entry replaces an earlier one, as when a document
-/// names something twice. The one sort-and-dedup of every sorted set here.
-///
-/// `order` is taken by value (a function or a closure that captures nothing
-/// is `Copy`), so a sort with the same `order` elsewhere is the same code.
-pub fn sort_unique_keep_last<T, F: Fn(&T, &T) -> Ordering + Copy>(items: &mut Vec<T>, order: F) {
-    items.sort_by(order);
-    // Reversed, each run of equals starts with its last item, which dedup keeps.
-    items.reverse();
-    items.dedup_by(|a, b| order(a, b).is_eq());
-    items.reverse();
+/// Sorts `items` by `key`, stably, and keeps only the last of items with
+/// equal keys: a later entry replaces an earlier one, as when a document
+/// names something twice. The one sort-and-dedup of every sorted set here;
+/// the sort itself is [`json::key_order`]'s, shared by every element type.
+pub fn sort_unique_keep_last<T>(items: &mut Vec<T>, key: fn(&T) -> &str) {
+    let mut order = json::key_order(items.iter().map(key));
+    // Reversed, each run of equal keys starts with its last item, which dedup keeps.
+    order.reverse();
+    order.dedup_by(|a, b| match (items.get(*a), items.get(*b)) {
+        (Some(a), Some(b)) => key(a) == key(b),
+        _ => false,
+    });
+    order.reverse();
+    *items = json::reordered(std::mem::take(items), &order);
 }
 
 /// The entries of one scanned group in name order, their specs added to
@@ -189,7 +192,7 @@ impl Resources {
             .into_iter()
             .map(|(name, spec)| (name, Spec::Value(spec)))
             .collect();
-        sort_unique_keep_last(&mut entries, by_name);
+        sort_unique_keep_last(&mut entries, entry_name);
         Self {
             entries,
             texts: None,
@@ -438,7 +441,7 @@ impl Finalizers {
 
     /// Builds from entries whose names are known to be unique; a repeated name keeps the last.
     pub fn from_unique(mut entries: Vec<(String, Vec<String>)>) -> Self {
-        sort_unique_keep_last(&mut entries, |a, b| a.0.cmp(&b.0));
+        sort_unique_keep_last(&mut entries, |entry| entry.0.as_str());
         Self { entries }
     }
 

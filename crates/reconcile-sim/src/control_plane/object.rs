@@ -458,12 +458,15 @@ pub fn to_value(spec: &Json) -> Value {
         }
         Json::String(s) => Value::String(s.to_string()),
         Json::Array(items) => Value::Array(items.iter().map(to_value).collect()),
-        Json::Object(members) => Value::Object(
-            members
-                .iter()
-                .map(|(key, value)| (key.to_string(), to_value(value)))
-                .collect(),
-        ),
+        Json::Object(members) => {
+            // Inserted one by one: collecting a `Map` links a stable sort and
+            // a bulk build of its B-tree for this one use (docs/SIZE.md).
+            let mut object = Map::new();
+            for (key, value) in members.iter() {
+                object.insert(key.to_string(), to_value(value));
+            }
+            Value::Object(object)
+        }
     }
 }
 

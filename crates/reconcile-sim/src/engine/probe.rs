@@ -18,10 +18,24 @@ use crate::workqueue::{to_millis, Millis};
 use crate::world::World;
 use crate::{ActionResult, ReconcileCall};
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Probe {
     target: Option<Position>,
     pictures: Vec<Picture>,
+    /// [`Engine::picture`], reached only through a probe: a run that is
+    /// never probed (the JS API's `simulate`) links none of the picture
+    /// code (docs/SIZE.md).
+    take: fn(&Engine, Position) -> Picture,
+}
+
+impl Probe {
+    fn new() -> Box<Self> {
+        Box::new(Self {
+            target: None,
+            pictures: Vec::new(),
+            take: Engine::picture,
+        })
+    }
 }
 
 /// Where a probed run stopped.
@@ -61,8 +75,8 @@ impl Engine {
             .probe
             .as_ref()
             .is_some_and(|p| !p.pictures.is_empty() || p.target == Some(position));
-        if wanted {
-            let picture = self.picture(position);
+        if let (true, Some(take)) = (wanted, self.probe.as_ref().map(|p| p.take)) {
+            let picture = take(self, position);
             if let Some(probe) = &mut self.probe {
                 probe.pictures.push(picture);
             }
@@ -313,7 +327,7 @@ impl Simulation {
     /// Runs on until the pictures from `position` on are taken (to the end
     /// of the step that records it), a pass waits for its plan, or the run ends.
     pub(crate) fn probe(&mut self, position: Position) -> Probed<'_> {
-        let probe = self.engine.probe.get_or_insert_with(Box::default);
+        let probe = self.engine.probe.get_or_insert_with(Probe::new);
         probe.target = Some(position);
         if !self.engine.probe_paused() && self.verdict.is_none() {
             if let Advance::Finished(verdict) = self.engine.advance() {
@@ -321,7 +335,7 @@ impl Simulation {
             }
         }
         if self.engine.probe_paused() {
-            let probe = self.engine.probe.get_or_insert_with(Box::default);
+            let probe = self.engine.probe.get_or_insert_with(Probe::new);
             probe.target = None;
             return Probed::Pictures(std::mem::take(&mut probe.pictures));
         }

@@ -8,6 +8,7 @@
 pub(crate) mod custom_resources;
 pub mod events;
 pub(crate) mod fault_input;
+mod object_only;
 pub mod options;
 pub(crate) mod record;
 pub(crate) mod scenario_text;

@@ -17,6 +17,7 @@ use reconcile_core::path::JsonPath;
 use reconcile_core::{parse_json, Document};
 use serde::Deserialize;
 
+use super::object_only::from_object_text;
 use crate::{QueueModel, SimConfig};
 
 /// Why settings could not be read.
@@ -77,11 +78,11 @@ pub fn options_from_json(value: &Json) -> Result<SimConfig, OptionsError> {
         )));
     }
     let text = value.to_compact_string();
-    let config: SimConfig = serde_json::from_str(&text).map_err(|error| {
+    let config: SimConfig = from_object_text::<SimConfig>(&text).map_err(|error| {
         // serde's message says what, not where: the first option that fails alone is where.
         let culprit = members.iter().find(|(name, value)| {
             let alone = format!("{{{:?}:{}}}", name, value.to_compact_string());
-            serde_json::from_str::<SimConfig>(&alone).is_err()
+            from_object_text::<SimConfig>(&alone).is_err()
         });
         let path = culprit.map_or_else(JsonPath::root, |(name, _)| JsonPath::root().key(name));
         let message = error.to_string();
@@ -217,6 +218,34 @@ mod tests {
                 .to_string(),
             r#"Simulation options at $.backoff: backoff policy "fixed-delay" needs "delayMs""#
         );
+    }
+
+    #[test]
+    fn settings_objects_read_as_objects_only() {
+        let config = parse_options(r#"{"cloud":{"latencyMs":7},"crash":null}"#).expect("valid");
+        assert_eq!(config.cloud.map(|cloud| cloud.latency_ms), Some(7));
+        // serde_json would read a struct from an array of its fields; these do not.
+        for (text, path, expected) in [
+            (r#"{"cloud":[7,0.5]}"#, "$.cloud", "struct CloudSettings"),
+            (
+                r#"{"stuckFinalizers":[["a","f"]]}"#,
+                "$.stuckFinalizers",
+                "struct FinalizerRef",
+            ),
+            (
+                r#"{"backoff":["fixed-delay"]}"#,
+                "$.backoff",
+                "struct RawBackoff",
+            ),
+        ] {
+            let error = parse_options(text).expect_err(text);
+            assert_eq!(error.path.to_string(), path, "{text}");
+            assert_eq!(
+                error.message,
+                format!("invalid type: sequence, expected {expected}"),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@ use serde_json::value::RawValue;
 
 use super::custom_resources::{CustomResourceScenario, CustomResources, CustomResourcesError};
 use crate::control_plane::ownership::CUSTOM_RESOURCE;
+use super::object_only::from_object_text;
 
 /// The list form's only member.
 const LIST: &str = "customResources";
@@ -113,13 +114,13 @@ fn parse_list(text: &str) -> Result<CustomResources, InputError> {
     // Core's JSON reader first: a syntax error or a repeated member gets its path.
     parse_json(Document::Scenario, text)?;
     let list: CustomResourcesScenario<'_> =
-        serde_json::from_str(text).map_err(|e| serde_error(text, 0, &e, JsonPath::root()))?;
+        from_object_text(text).map_err(|e| serde_error(text, 0, &e, JsonPath::root()))?;
     let mut entries = Vec::with_capacity(list.custom_resources.len());
     for (index, raw) in list.custom_resources.iter().enumerate() {
         let at = JsonPath::root().key(LIST).index(index);
         let start = offset(text, raw.get());
-        let entry: CustomResourceEntry<'_> = serde_json::from_str(raw.get())
-            .map_err(|e| serde_error(text, start, &e, at.clone()))?;
+        let entry: CustomResourceEntry<'_> =
+            from_object_text(raw.get()).map_err(|e| serde_error(text, start, &e, at.clone()))?;
         entries.push(read_entry(text, &entry, &at)?);
     }
     CustomResources::new(entries).map_err(|error| repeated(text, &list, &error))

@@ -35,6 +35,7 @@ pub struct SimConfig {
     pub resync_period_ms: Option<Millis>,
     /// Whether the controller watches the objects it owns (ownerReferences).
     pub watch_owned: bool,
+    #[serde(deserialize_with = "super::object_only::value")]
     pub backoff: BackoffPolicy,
     /// How long one action (one API call) takes.
     pub action_ms: Millis,
@@ -45,14 +46,19 @@ pub struct SimConfig {
     /// Delay from a crash to the restarted controller listing the world again.
     pub restart_delay_ms: Millis,
     /// Finalizers whose owner never removes them.
+    #[serde(deserialize_with = "super::object_only::vec")]
     pub stuck_finalizers: Vec<FinalizerRef>,
     /// Owners with a speed of their own, by finalizer name; the others take
     /// `finalizer_owner_delay_ms`.
+    #[serde(deserialize_with = "super::object_only::vec")]
     pub finalizer_owners: Vec<FinalizerOwner>,
+    #[serde(deserialize_with = "super::object_only::option")]
     pub crash: Option<CrashPlan>,
     /// Things other actors do, each right after a given pass.
+    #[serde(deserialize_with = "super::object_only::vec")]
     pub script: Vec<ScriptedEvent>,
     /// Other controllers that write a field of an object whenever it differs from their value.
+    #[serde(deserialize_with = "super::object_only::vec")]
     pub other_writers: Vec<OtherWriter>,
     /// After a pass whose FINALIZEd objects are still terminating, return
     /// `RequeueAfter` this long (the polling style), instead of waiting for
@@ -101,6 +107,7 @@ pub struct SimConfig {
     /// The controller keeps a cloud load balancer for its custom resource,
     /// behind its own finalizer (beyond the seed's contract; see
     /// [`crate::cloud`]). `None`: no external system.
+    #[serde(deserialize_with = "super::object_only::option")]
     pub cloud: Option<CloudSettings>,
     /// How many reconciles run at once: controller-runtime's
     /// `MaxConcurrentReconciles` (default 1). The queue never hands one
@@ -226,6 +233,7 @@ pub struct CrashPlan {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScriptedEvent {
     pub after_pass: usize,
+    #[serde(deserialize_with = "super::object_only::value")]
     pub event: WorldEvent,
 }
 
