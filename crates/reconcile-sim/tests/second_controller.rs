@@ -74,6 +74,7 @@ impl OneAtATime {
             .find(|name| !desired.contains(name) && !cache.is_terminating(name))?;
         Some(Request::Delete {
             name: Arc::from(extra),
+            propagation: None,
         })
     }
 

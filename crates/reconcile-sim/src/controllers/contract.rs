@@ -422,7 +422,10 @@ impl ContractController {
                 resource_version: pass.read_versions.get(index).copied().flatten(),
                 replaces: Replaces::Spec,
             },
-            (ActionKind::Finalize | ActionKind::Delete, _) => Request::Delete { name },
+            (ActionKind::Finalize | ActionKind::Delete, _) => Request::Delete {
+                name,
+                propagation: None,
+            },
         })
     }
 

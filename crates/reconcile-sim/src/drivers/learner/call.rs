@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::apiserver::ApiError;
+use crate::control_plane::propagation::PropagationPolicy;
 use crate::patch::PatchType;
 
 /// Where a `get` reads.
@@ -114,6 +115,9 @@ pub enum ClientCall {
         name: String,
         #[serde(default)]
         namespace: Option<String>,
+        /// `metav1.DeletionPropagation`; the kind's default when left out.
+        #[serde(default)]
+        propagation_policy: Option<PropagationPolicy>,
     },
     UpdateStatus {
         #[cfg_attr(feature = "ts", ts(as = "reconcile_core::json::Json"))]
@@ -127,6 +131,12 @@ pub enum ClientCall {
         #[cfg_attr(feature = "ts", ts(as = "reconcile_core::json::Json"))]
         patch: Value,
     },
+    /// The cloud's load balancer `name`: created unless it exists.
+    EnsureLoadBalancer { name: String },
+    /// The load balancer `name`, or `null` when there is none.
+    GetLoadBalancer { name: String },
+    /// Deletes load balancer `name`: 404 NotFound when there is none.
+    DeleteLoadBalancer { name: String },
 }
 
 impl ClientCall {
@@ -142,6 +152,9 @@ impl ClientCall {
             ClientCall::Delete { .. } => "delete",
             ClientCall::UpdateStatus { .. } => "updateStatus",
             ClientCall::PatchStatus { .. } => "patchStatus",
+            ClientCall::EnsureLoadBalancer { .. } => "ensureLoadBalancer",
+            ClientCall::GetLoadBalancer { .. } => "getLoadBalancer",
+            ClientCall::DeleteLoadBalancer { .. } => "deleteLoadBalancer",
         }
     }
 
@@ -166,12 +179,25 @@ impl ClientCall {
     /// Whether it asks the API server to change something: a write,
     /// whether or not it succeeds.
     pub fn writes(&self) -> bool {
-        !matches!(self, ClientCall::Get { .. } | ClientCall::List { .. })
+        !matches!(
+            self,
+            ClientCall::Get { .. } | ClientCall::List { .. } | ClientCall::GetLoadBalancer { .. }
+        )
+    }
+
+    /// Whether it goes to the cloud, not the API server.
+    pub fn is_cloud(&self) -> bool {
+        matches!(
+            self,
+            ClientCall::EnsureLoadBalancer { .. }
+                | ClientCall::GetLoadBalancer { .. }
+                | ClientCall::DeleteLoadBalancer { .. }
+        )
     }
 }
 
 /// The client's methods, as JSON and the learner's client name them.
-pub const METHODS: [&str; 9] = [
+pub const METHODS: [&str; 12] = [
     "get",
     "list",
     "create",
@@ -181,6 +207,9 @@ pub const METHODS: [&str; 9] = [
     "delete",
     "updateStatus",
     "patchStatus",
+    "ensureLoadBalancer",
+    "getLoadBalancer",
+    "deleteLoadBalancer",
 ];
 
 /// A refused request: apimachinery's `StatusError`, as the learner sees it.

@@ -31,7 +31,10 @@ pub mod shrink;
 pub mod story;
 
 pub use call::{ApiFailure, CallError, ClientCall, PatchKind, Read};
-pub use exercise::{exercise_named, owned_configmap, Exercise, EXERCISES};
+pub use exercise::{
+    conflicts, exercise_named, external_finalizer, owned_configmap, replicas, status, Exercise,
+    EXERCISES,
+};
 pub use properties::{check, Property};
 pub use record::{CallRecord, ReconcileOutcome, ReconcileRecord};
 pub use run::{DrivenRun, Finish, Request, RunEnd};
