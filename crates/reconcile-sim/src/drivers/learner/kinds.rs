@@ -149,10 +149,10 @@ impl Kinds {
         match (name, generate) {
             (Some(name), _) => Ok((self.resolve(method, &kind, &namespace, &name)?, None)),
             (None, Some(prefix)) if method == "create" && known != &CUSTOM_RESOURCE => {
-                // The key of the prefix: the server adds the random suffix.
-                let target = self.resolve(method, &kind, &namespace, "x")?;
-                let key = ObjectKey::Object(Arc::from(format!("{kind}/{namespace}/{prefix}")));
-                Ok((Target { key, ..target }, Some(prefix)))
+                // Keyed and named by the prefix until the server adds the
+                // random suffix (`Store.create`, `names.SimpleNameGenerator`).
+                let target = self.resolve(method, &kind, &namespace, &prefix)?;
+                Ok((target, Some(prefix)))
             }
             _ => Err(CallError::misuse(
                 method,

@@ -351,8 +351,12 @@ fn stored_form(
         metadata.insert("namespace".into(), target.namespace.clone().into());
     }
     let name = target.key_text();
-    // The URL's name is the object's own (or its generateName).
-    let own = object["metadata"]["name"].clone();
+    // The URL's name is the object's own; a create by generateName has
+    // none yet (`POST .../pods`), which the server then makes.
+    let own = match &object["metadata"]["name"] {
+        Value::String(name) => Value::String(name.clone()),
+        _ => Value::String(String::new()),
+    };
     let stub = json!({
         "apiVersion": target.kind.api_version,
         "kind": target.kind.kind,
