@@ -58,6 +58,7 @@ impl OneAtATime {
                         generate_name: None,
                         spec: spec.clone(),
                         owner_references,
+                        finalizers: Vec::new(),
                     })
                 }
                 Some(seen) if seen != spec => {

@@ -103,6 +103,8 @@ pub enum Request {
         generate_name: Option<String>,
         spec: Json,
         owner_references: OwnerRefs,
+        /// `metadata.finalizers` of the new object.
+        finalizers: Vec<String>,
     },
     /// PUT of the object, with the resourceVersion read: a stale one gets
     /// 409 Conflict. `None` is unconditional; `replaces` says whether the

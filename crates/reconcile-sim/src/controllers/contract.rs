@@ -415,6 +415,7 @@ impl ContractController {
                 name,
                 spec,
                 owner_references: owners,
+                finalizers: Vec::new(),
             },
             (ActionKind::Update, None) => Request::Update {
                 name,

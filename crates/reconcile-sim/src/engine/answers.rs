@@ -85,6 +85,7 @@ impl Engine {
                 generate_name,
                 spec,
                 owner_references,
+                finalizers,
             } => {
                 // The API server names it (`Store.create`), when asked to.
                 let name = match generate_name {
@@ -93,7 +94,7 @@ impl Engine {
                 };
                 let owners = owner_references.clone();
                 self.world
-                    .create_owned(&name, spec.clone(), Vec::new(), owners)?;
+                    .create_owned(&name, spec.clone(), finalizers.clone(), owners)?;
                 self.world.record_update(&name, None, FIELD_MANAGER);
                 (name, Some(Change::Added))
             }

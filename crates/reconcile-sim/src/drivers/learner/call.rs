@@ -115,8 +115,9 @@ pub enum ClientCall {
         name: String,
         #[serde(default)]
         namespace: Option<String>,
-        /// `metav1.DeletionPropagation`; the kind's default when left out.
-        #[serde(default)]
+        /// `metav1.DeletionPropagation` (`Orphan`, `Background`,
+        /// `Foreground`, in any case); the kind's default when left out.
+        #[serde(default, deserialize_with = "propagation_in_any_case")]
         propagation_policy: Option<PropagationPolicy>,
     },
     UpdateStatus {
@@ -193,6 +194,24 @@ impl ClientCall {
                 | ClientCall::GetLoadBalancer { .. }
                 | ClientCall::DeleteLoadBalancer { .. }
         )
+    }
+}
+
+/// A propagation policy as upstream spells it (`Foreground`), or as the
+/// playground's settings do (`foreground`).
+fn propagation_in_any_case<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<PropagationPolicy>, D::Error> {
+    let Some(text) = Option::<String>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    match text.to_ascii_lowercase().as_str() {
+        "orphan" => Ok(Some(PropagationPolicy::Orphan)),
+        "background" => Ok(Some(PropagationPolicy::Background)),
+        "foreground" => Ok(Some(PropagationPolicy::Foreground)),
+        _ => Err(serde::de::Error::custom(format!(
+            "propagationPolicy is \"Orphan\", \"Background\" or \"Foreground\", not {text:?}"
+        ))),
     }
 }
 

@@ -91,6 +91,7 @@ fn planned(
                 generate_name: generate.map(|_| target.key_text().to_owned()),
                 spec: stored.spec,
                 owner_references: stored.owner_references,
+                finalizers: stored.finalizers,
             };
             send(request, target)
         }
