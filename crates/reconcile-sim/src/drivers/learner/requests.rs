@@ -10,11 +10,10 @@
 use serde_json::{json, Value};
 
 use super::call::{ApiFailure, CallError, ClientCall, Read};
-use super::kinds::{Kinds, Target, CUSTOM_RESOURCE, LOAD_BALANCER};
+use super::kinds::{Kinds, Target, CUSTOM_RESOURCE};
 use crate::apiserver::ApiError;
 use crate::apply::Apply;
 use crate::client::{Cache, Client, Replaces, Request};
-use crate::control_plane::cloud::CloudCall;
 use crate::object::{self, from_value, render, render_custom_resource, NAMESPACE};
 use crate::ownership::{ObjectKey, OwnerRefs};
 use crate::patch::Patch;
@@ -32,7 +31,7 @@ pub(super) enum Planned {
 /// What answers `call`, made in namespace `namespace` with `client` (the cache now).
 pub(super) fn plan(call: &ClientCall, kinds: &Kinds, namespace: &str, client: &Client) -> Planned {
     if call.is_cloud() {
-        return match cloud_call(call, kinds) {
+        return match super::cloud_calls::plan(call, kinds) {
             Ok(planned) => planned,
             Err(error) => Planned::Now(Err(error)),
         };
@@ -211,42 +210,8 @@ fn planned(
         }
         ClientCall::EnsureLoadBalancer { .. }
         | ClientCall::GetLoadBalancer { .. }
-        | ClientCall::DeleteLoadBalancer { .. } => cloud_call(call, kinds),
+        | ClientCall::DeleteLoadBalancer { .. } => super::cloud_calls::plan(call, kinds),
     }
-}
-
-/// A call to the cloud: one request to the external system, answered
-/// after the cloud's latency (`engine/answers.rs`, `call_cloud`).
-fn cloud_call(call: &ClientCall, kinds: &Kinds) -> Result<Planned, CallError> {
-    let method = call.method();
-    let (cloud_call, name) = match call {
-        ClientCall::EnsureLoadBalancer { name } => (CloudCall::Ensure { name: name.clone() }, name),
-        ClientCall::GetLoadBalancer { name } => (CloudCall::Get { name: name.clone() }, name),
-        ClientCall::DeleteLoadBalancer { name } => (CloudCall::Delete { name: name.clone() }, name),
-        _ => return Err(CallError::misuse(method, "not a call to the cloud")),
-    };
-    if !kinds.0.contains(&LOAD_BALANCER) {
-        return Err(CallError::misuse(
-            method,
-            "this exercise has no cloud; only external-finalizer has one",
-        ));
-    }
-    if name.is_empty() {
-        return Err(CallError::misuse(
-            method,
-            "the load balancer's name is empty",
-        ));
-    }
-    let target = Target {
-        kind: LOAD_BALANCER,
-        key: ObjectKey::Object(std::sync::Arc::from(format!("LoadBalancer/cloud/{name}"))),
-        name: name.clone(),
-        namespace: String::new(),
-    };
-    Ok(Planned::Send {
-        request: Request::Cloud { call: cloud_call },
-        target,
-    })
 }
 
 fn custom_resource_only(method: &'static str, target: &Target) -> Result<(), CallError> {

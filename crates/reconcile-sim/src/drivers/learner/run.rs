@@ -189,7 +189,8 @@ impl DrivenRun {
         let (answer, changed) = match planned {
             Planned::Now(answer) => (answer, false),
             Planned::Send { request, target } => {
-                let before = self.foreign_value(&target);
+                let foreign = self.exercise.foreign;
+                let before = foreign.and_then(|f| f.value(self.sim.store(), &target));
                 self.exchange.borrow_mut().step = Step::Send(request);
                 self.sim.carry_on();
                 let answer = match self.sim.drive() {
@@ -200,8 +201,9 @@ impl DrivenRun {
                         (Err(CallError::Crashed { method }), false)
                     }
                 };
-                if answer.1 {
-                    self.note_foreign(&target, before);
+                if let (true, Some(foreign), None) = (answer.1, foreign, &self.unsafe_seen) {
+                    let after = foreign.value(self.sim.store(), &target);
+                    self.unsafe_seen = foreign.breach(&target, before, after);
                 }
                 answer
             }
@@ -226,7 +228,7 @@ impl DrivenRun {
     fn take_answer(&mut self, target: &super::kinds::Target) -> (Result<Value, CallError>, bool) {
         let answer = self.exchange.borrow_mut().answer.take();
         if target.kind == super::kinds::LOAD_BALANCER {
-            return self.cloud_answer(answer, target);
+            return super::cloud_calls::answer(self.sim.cloud(), answer, target);
         }
         match answer {
             Some(Ok(response)) => {
@@ -242,27 +244,6 @@ impl DrivenRun {
             }
             Some(Err(error)) => {
                 let failure = ApiFailure::of(&error, target.key_text(), &target.name);
-                (Err(CallError::Api(failure)), false)
-            }
-            None => (Ok(Value::Null), false),
-        }
-    }
-
-    /// The cloud's answer: the load balancer as it is now (`null` when
-    /// absent, and after a delete), or its error.
-    fn cloud_answer(
-        &self,
-        answer: Option<crate::controllers::client::Answer>,
-        target: &super::kinds::Target,
-    ) -> (Result<Value, CallError>, bool) {
-        match answer {
-            Some(Ok(response)) => {
-                let exists = self.sim.cloud().has(&target.name);
-                let object = exists.then(|| serde_json::json!({ "name": target.name }));
-                (Ok(object.unwrap_or(Value::Null)), response.written)
-            }
-            Some(Err(error)) => {
-                let failure = ApiFailure::of(&error, "", "");
                 (Err(CallError::Api(failure)), false)
             }
             None => (Ok(Value::Null), false),
@@ -328,40 +309,6 @@ impl DrivenRun {
         if self.unsafe_seen.is_none() {
             let desired = |name: &str| self.sim.stored_desired(name).cloned();
             self.unsafe_seen = (self.exercise.breach)(self.sim.store(), self.sim.cloud(), &desired);
-        }
-    }
-
-    /// The exercise's foreign field of the object `target` names, in the
-    /// store now: `None` when it has none, or the object is absent.
-    fn foreign_value(&self, target: &super::kinds::Target) -> Option<reconcile_core::json::Json> {
-        let foreign = self.exercise.foreign?;
-        let crate::ownership::ObjectKey::Object(key) = &target.key else {
-            return None;
-        };
-        if target.kind.kind != foreign.kind {
-            return None;
-        }
-        let path: Vec<String> = foreign.path.iter().map(|p| (*p).to_owned()).collect();
-        self.sim.store().observed.get(key)?.get_path(&path).cloned()
-    }
-
-    /// A breach when this controller's write changed a field another
-    /// actor owns (it was set, and now differs).
-    fn note_foreign(
-        &mut self,
-        target: &super::kinds::Target,
-        before: Option<reconcile_core::json::Json>,
-    ) {
-        let (Some(foreign), Some(before)) = (self.exercise.foreign, before) else {
-            return;
-        };
-        let after = self.foreign_value(target);
-        if self.unsafe_seen.is_none() && after.as_ref() != Some(&before) {
-            let field = foreign.path.join(".");
-            self.unsafe_seen = Some(format!(
-                "your write changed {field} of {} {}, which {} owns",
-                target.kind.kind, target.name, foreign.owner
-            ));
         }
     }
 

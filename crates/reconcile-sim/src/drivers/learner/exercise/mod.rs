@@ -24,7 +24,7 @@ use std::sync::Arc;
 use reconcile_core::json::Json;
 use reconcile_core::model::{Resources, Scenario};
 
-use super::kinds::Kinds;
+use super::kinds::{Kinds, Target};
 use crate::control_plane::cloud::Cloud;
 use crate::workqueue::Millis;
 use crate::world::World;
@@ -79,6 +79,41 @@ pub struct Foreign {
     pub kind: &'static str,
     pub path: &'static [&'static str],
     pub owner: &'static str,
+}
+
+impl Foreign {
+    /// The field in the object `target` names, in `world`: `None` when
+    /// the object is absent, of another kind, or has no such field.
+    pub(crate) fn value(&self, world: &World, target: &Target) -> Option<Json> {
+        let crate::ownership::ObjectKey::Object(key) = &target.key else {
+            return None;
+        };
+        if target.kind.kind != self.kind {
+            return None;
+        }
+        let path: Vec<String> = self.path.iter().map(|p| (*p).to_owned()).collect();
+        world.observed.get(key)?.get_path(&path).cloned()
+    }
+
+    /// The breach when the controller's write changed the field: it was
+    /// set `before`, and differs `after`.
+    pub(crate) fn breach(
+        &self,
+        target: &Target,
+        before: Option<Json>,
+        after: Option<Json>,
+    ) -> Option<String> {
+        let before = before?;
+        (after.as_ref() != Some(&before)).then(|| {
+            format!(
+                "your write changed {} of {} {}, which {} owns",
+                self.path.join("."),
+                target.kind.kind,
+                target.name,
+                self.owner
+            )
+        })
+    }
 }
 
 impl Exercise {
