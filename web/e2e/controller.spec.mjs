@@ -5,11 +5,12 @@ import { readFileSync } from "node:fs";
 import { test, expect } from "./fixtures.mjs";
 
 const REFERENCE = readFileSync(new URL("./controllers/owned-configmap.js", import.meta.url), "utf8");
+const FINALIZING = readFileSync(new URL("./controllers/external-finalizer.js", import.meta.url), "utf8");
 
-/** The reference with one line changed: a known bug. */
-function buggy(find, replace) {
-  if (!REFERENCE.includes(find)) throw new Error(`owned-configmap.js has no ${JSON.stringify(find)}`);
-  return REFERENCE.replace(find, replace);
+/** `reference` with one line changed: a known bug. */
+function buggy(find, replace, reference = REFERENCE) {
+  if (!reference.includes(find)) throw new Error(`the reference has no ${JSON.stringify(find)}`);
+  return reference.replace(find, replace);
 }
 
 /**
@@ -153,7 +154,7 @@ test("the driven run takes bad input from JS with a clear error, never a panic",
     const errors = {
       request,
       outside,
-      unknownExercise: await api.runController(() => {}, { exercise: "replicas" }).catch((error) => error.message),
+      unknownExercise: await api.runController(() => {}, { exercise: "replica" }).catch((error) => error.message),
       exerciseNotText: message(() => new DrivenRun(5)),
       badOption: await api.runController(() => {}, { options: { sed: 1 } }).catch((error) => error.message),
       notFunction: await api.runController("export function reconcile() {}").catch((error) => error.message),
@@ -169,8 +170,9 @@ test("the driven run takes bad input from JS with a clear error, never a panic",
   });
   expect(errors.request).toEqual({ name: "blog", namespace: "default" });
   expect(errors.outside).toBe("client.get: no reconcile is running");
-  expect(errors.unknownExercise).toBe('no exercise "replicas"; there is owned-configmap');
-  expect(errors.exerciseNotText).toBe("no exercise named; there is owned-configmap");
+  const exercises = "owned-configmap, external-finalizer, replicas, status, conflicts";
+  expect(errors.unknownExercise).toBe(`no exercise "replica"; there are ${exercises}`);
+  expect(errors.exerciseNotText).toBe(`no exercise named; there are ${exercises}`);
   expect(errors.badOption).toMatch(/^Simulation options at \$: unknown option "sed"; expected one of seed, /);
   expect(errors.notFunction).toMatch(/^runController: reconcile is not a function/);
   expect(errors.notObject).toBe("client.call: a client call is an object with a method, such as {\"method\": \"get\", ...}");
@@ -239,4 +241,54 @@ test("checkController: the reference survives every schedule; known bugs get a s
   expect(memory.counterexample.story.length).toBe(memory.counterexample.schedule.length);
 
   expect(misuse.rejected.message).toContain("client.get");
+});
+
+test("runController: external-finalizer's reference keeps its load balancers; known bugs leak one", async ({ page }) => {
+  const options = { exercise: "external-finalizer" };
+  const [reference, removesFirst, neverAdds, failsWhenAbsent] = await runAll(page, [
+    { source: FINALIZING, options },
+    {
+      // Removes the finalizer before cleanup: blog is gone while lb-blog is still there.
+      source: buggy(
+        "    cleanUp(lb);\n    setFinalizers(client, custom, finalizers.filter((f) => f !== FINALIZER));",
+        "    setFinalizers(client, custom, finalizers.filter((f) => f !== FINALIZER));\n    cleanUp(lb);",
+        FINALIZING,
+      ),
+      options,
+    },
+    { source: buggy("  if (!ours) setFinalizers(client, custom, [...finalizers, FINALIZER]);\n", "", FINALIZING), options },
+    {
+      // Deletes without looking and fails on 404: only a crash finds it (the native check's schedules).
+      source: buggy("  if (cloud.getLoadBalancer(name) === null) return;\n  try {\n    cloud.deleteLoadBalancer(name);\n  } catch (error) {\n    if (!notFound(error)) throw error; // gone already: what cleanup wants\n  }", "  cloud.deleteLoadBalancer(name);", FINALIZING),
+      options,
+    },
+  ]);
+  expect(reference.rejected).toBeUndefined();
+  expect(broken(reference)).toEqual([]);
+  expect(reference.end.kind).toBe("quiet");
+  const methods = reference.record.flatMap((reconcile) => reconcile.calls.map((call) => call.call.method));
+  expect(methods).toContain("ensureLoadBalancer");
+  expect(methods).toContain("deleteLoadBalancer");
+  expect(broken(removesFirst)).toEqual(["safe"]);
+  expect(removesFirst.properties[1].detail).toMatch(/^load balancer lb-blog leaked/);
+  expect(broken(neverAdds)).toEqual(["eventually stable", "safe"]);
+  expect(broken(failsWhenAbsent)).toEqual([]);
+});
+
+test("checkController: external-finalizer's reference survives the faults; only a crash finds the cleanup that fails on 404", async ({ page }) => {
+  const options = { exercise: "external-finalizer", budget: 300 };
+  const failsWhenAbsent = buggy(
+    "  if (cloud.getLoadBalancer(name) === null) return;\n  try {\n    cloud.deleteLoadBalancer(name);\n  } catch (error) {\n    if (!notFound(error)) throw error; // gone already: what cleanup wants\n  }",
+    "  cloud.deleteLoadBalancer(name);",
+    FINALIZING,
+  );
+  const [reference, absent] = await checkAll(page, [
+    { source: FINALIZING, options },
+    { source: failsWhenAbsent, options },
+  ]);
+  expect(reference.rejected).toBeUndefined();
+  expect(reference).toMatchObject({ exercise: "external-finalizer", passed: true, schedulesExplored: 300 });
+  expect(absent.passed).toBe(false);
+  expect(absent.counterexample.schedule.map((placed) => placed.fault).some((fault) => fault.startsWith("crash"))).toBe(true);
+  expect(absent.counterexample.schedule.length).toBeLessThanOrEqual(3);
 });

@@ -358,6 +358,7 @@ fn the_server_answers_with_status_and_reason() {
         kind: "ConfigMap".to_owned(),
         name: "b".to_owned(),
         namespace: None,
+        propagation_policy: None,
     });
     let Err(CallError::Api(failure)) = gone else {
         panic!("{gone:?}")

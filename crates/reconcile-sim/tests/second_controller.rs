@@ -58,6 +58,7 @@ impl OneAtATime {
                         generate_name: None,
                         spec: spec.clone(),
                         owner_references,
+                        finalizers: Vec::new(),
                     })
                 }
                 Some(seen) if seen != spec => {
@@ -74,6 +75,7 @@ impl OneAtATime {
             .find(|name| !desired.contains(name) && !cache.is_terminating(name))?;
         Some(Request::Delete {
             name: Arc::from(extra),
+            propagation: None,
         })
     }
 

@@ -39,15 +39,9 @@ function readOptions(method, options) {
   return options;
 }
 
-/**
- * The client a reconcile gets: `get`, `list`, `create`, `update`, `patch`,
- * `apply`, `delete`, `updateStatus`, `patchStatus`. Names are in the
- * request's namespace unless a `namespace` option says otherwise. A refused
- * request throws `ApiError`; misuse throws an `Error` naming the call.
- * `onMisuse`, if given, hears each misuse error before it is thrown.
- */
-export function clientFor(run, onMisuse) {
-  const send = (call) => {
+/** Sends one call to `run`, turning its errors into the client's. */
+function senderFor(run, onMisuse) {
+  return (call) => {
     try {
       return run.call(defined(call));
     } catch (error) {
@@ -56,6 +50,38 @@ export function clientFor(run, onMisuse) {
       throw error;
     }
   };
+}
+
+/** The sender of the reconcile running now, for `cloud`; `null` between reconciles. */
+let running = null;
+
+function toCloud(method, name) {
+  if (running === null) {
+    throw Object.assign(new Error(`cloud.${method}: no reconcile is running`), { kind: "notReconciling", method });
+  }
+  return running({ method, name });
+}
+
+/**
+ * The external system of exercises that have one (`external-finalizer`):
+ * each call is one request to the cloud, which takes time and can fail.
+ * `getLoadBalancer` returns `null` when there is none; `deleteLoadBalancer`
+ * throws `ApiError` 404 when there is none.
+ */
+export const cloud = Object.freeze({
+  ensureLoadBalancer: (name) => toCloud("ensureLoadBalancer", name),
+  getLoadBalancer: (name) => toCloud("getLoadBalancer", name),
+  deleteLoadBalancer: (name) => toCloud("deleteLoadBalancer", name),
+});
+
+/**
+ * The client a reconcile gets: `get`, `list`, `create`, `update`, `patch`,
+ * `apply`, `delete`, `updateStatus`, `patchStatus`. Names are in the
+ * request's namespace unless a `namespace` option says otherwise. A refused
+ * request throws `ApiError`; misuse throws an `Error` naming the call.
+ * `onMisuse`, if given, hears each misuse error before it is thrown.
+ */
+export function clientFor(run, onMisuse, send = senderFor(run, onMisuse)) {
   const optionsOf = (method, options) => {
     try {
       return readOptions(method, options);
@@ -88,8 +114,8 @@ export function clientFor(run, onMisuse) {
       return send({ method: "apply", object, fieldManager, force });
     },
     delete(kind, name, options) {
-      const { namespace } = optionsOf("delete", options);
-      return send({ method: "delete", kind, name, namespace });
+      const { namespace, propagationPolicy } = optionsOf("delete", options);
+      return send({ method: "delete", kind, name, namespace, propagationPolicy });
     },
     updateStatus(object) {
       return send({ method: "updateStatus", object });
@@ -119,15 +145,20 @@ export function drive(reconcile, run) {
     throw new TypeError("runController: reconcile is not a function, such as function reconcile(request, client) { … }");
   }
   let misuse = null;
-  const client = clientFor(run, (error) => (misuse ??= error));
+  const onMisuse = (error) => (misuse ??= error);
+  const send = senderFor(run, onMisuse);
+  const client = clientFor(run, onMisuse, send);
   for (let request = run.nextReconcile(); request !== null; request = run.nextReconcile()) {
     let result;
+    running = send;
     try {
       result = reconcile(Object.freeze({ ...request }), client);
     } catch (error) {
       if (misuse) throw misuse;
       run.finish(failure(error));
       continue;
+    } finally {
+      running = null;
     }
     if (misuse) throw misuse;
     if (result !== null && typeof result === "object" && typeof result.then === "function") {
@@ -147,15 +178,21 @@ function processOf(reconcile) {
   if (typeof reconcile !== "function") {
     throw new TypeError("checkController: load() gave no reconcile function, such as function reconcile(request, client) { … }");
   }
-  return (request, send) => {
+  return (request, call) => {
     let misuse = null;
-    const client = clientFor({ call: send }, (error) => (misuse ??= error));
+    const onMisuse = (error) => (misuse ??= error);
+    const run = { call };
+    const send = senderFor(run, onMisuse);
+    const client = clientFor(run, onMisuse, send);
     let result;
+    running = send;
     try {
       result = reconcile(Object.freeze({ ...request }), client);
     } catch (error) {
       if (misuse) throw misuse;
       return failure(error);
+    } finally {
+      running = null;
     }
     if (misuse) throw misuse;
     if (result !== null && typeof result === "object" && typeof result.then === "function") {

@@ -130,10 +130,29 @@ export interface ControllerClient {
   ): KubeObject;
   /** Server-side apply. */
   apply(object: KubeObject, options: { fieldManager: string; force?: boolean }): KubeObject;
-  delete(kind: string, name: string, options?: { namespace?: string }): Json;
+  /** A DELETE; `propagationPolicy` as upstream spells it, the kind's default when left out. */
+  delete(
+    kind: string,
+    name: string,
+    options?: { namespace?: string; propagationPolicy?: "Orphan" | "Background" | "Foreground" },
+  ): Json;
   updateStatus(object: KubeObject): KubeObject;
   patchStatus(kind: string, name: string, patch: Json, options?: { namespace?: string }): KubeObject;
 }
+
+/**
+ * The cloud of exercises that have one (`external-finalizer`): each call is
+ * one request to it, which takes time and can fail (`ApiError` 503). Only
+ * during a reconcile; else it throws.
+ */
+export const cloud: {
+  /** Creates load balancer `name` unless it exists; returns it. */
+  ensureLoadBalancer(name: string): { name: string };
+  /** Load balancer `name`, or `null` when there is none. */
+  getLoadBalancer(name: string): { name: string } | null;
+  /** Deletes load balancer `name`; throws `ApiError` 404 when there is none. */
+  deleteLoadBalancer(name: string): null;
+};
 
 /** What a controller's reconcile returns: nothing (done) or `{ requeueAfter: ms }`. It throws for an error. */
 export type ReconcileResult = void | null | undefined | { requeueAfter: number };
@@ -159,7 +178,10 @@ export type ControllerRun = {
  */
 export function runController(
   reconcile: (request: ReconcileRequest, client: ControllerClient) => ReconcileResult,
-  options?: { exercise?: "owned-configmap"; options?: SimOptions | string | null },
+  options?: {
+    exercise?: "owned-configmap" | "external-finalizer" | "replicas" | "status" | "conflicts";
+    options?: SimOptions | string | null;
+  },
 ): Promise<ControllerRun>;
 
 /** What `checkController` resolves to. */
@@ -180,7 +202,7 @@ export function checkController(
     | ((request: ReconcileRequest, client: ControllerClient) => ReconcileResult)
     | Promise<(request: ReconcileRequest, client: ControllerClient) => ReconcileResult>,
   options?: {
-    exercise?: "owned-configmap";
+    exercise?: "owned-configmap" | "external-finalizer" | "replicas" | "status" | "conflicts";
     seed?: number;
     budget?: number;
     options?: SimOptions | string | null;

@@ -10,7 +10,7 @@ import initPlan, { plan, reconcile } from "./reconcile_core.js";
 import { checkWith, drive } from "./controller.js";
 
 export { plan, reconcile };
-export { ApiError, TerminalError } from "./controller.js";
+export { ApiError, TerminalError, cloud } from "./controller.js";
 
 /** Loads the reconcile/plan module. Call once, before `reconcile` or `plan`. */
 export default function init(options) {

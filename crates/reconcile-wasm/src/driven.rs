@@ -162,7 +162,7 @@ pub(crate) fn exercise_with(
     let Some(mut exercise) = name.as_deref().and_then(learner::exercise_named) else {
         let named = name.map_or_else(|| "named".to_owned(), |name| format!("{name:?}"));
         return Err(JsError::new(&format!(
-            "no exercise {named}; there is {}",
+            "no exercise {named}; there are {}",
             learner::EXERCISES.join(", ")
         )));
     };

@@ -180,7 +180,7 @@ failureRate: number, };
 /**
  * A call to the cloud's API.
  */
-export type CloudCall = { "op": "ensure", name: string, } | { "op": "delete", name: string, };
+export type CloudCall = { "op": "ensure", name: string, } | { "op": "get", name: string, } | { "op": "delete", name: string, };
 
 /**
  * An event by another actor, applied right after pass `afterPass` ends (0 = before the first pass).
@@ -619,7 +619,12 @@ labels: { [key in string]: Json }, } | { "method": "create", object: Json, } | {
 /**
  * A precondition: `MergeFromWithOptimisticLock`.
  */
-resourceVersion: string | null, } | { "method": "apply", object: Json, fieldManager: string, force: boolean, } | { "method": "delete", kind: string, name: string, namespace: string | null, } | { "method": "updateStatus", object: Json, } | { "method": "patchStatus", kind: string, name: string, namespace: string | null, patch: Json, };
+resourceVersion: string | null, } | { "method": "apply", object: Json, fieldManager: string, force: boolean, } | { "method": "delete", kind: string, name: string, namespace: string | null, 
+/**
+ * `metav1.DeletionPropagation` (`Orphan`, `Background`,
+ * `Foreground`, in any case); the kind's default when left out.
+ */
+propagationPolicy: PropagationPolicy | null, } | { "method": "updateStatus", object: Json, } | { "method": "patchStatus", kind: string, name: string, namespace: string | null, patch: Json, } | { "method": "ensureLoadBalancer", name: string, } | { "method": "getLoadBalancer", name: string, } | { "method": "deleteLoadBalancer", name: string, };
 
 /**
  * A refused request: apimachinery's `StatusError`, as the learner sees it.

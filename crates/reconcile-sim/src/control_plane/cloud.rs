@@ -30,6 +30,8 @@ pub fn load_balancer_of(owner: &str) -> String {
 pub enum CloudCall {
     /// Creates the load balancer unless it exists (idempotent).
     Ensure { name: String },
+    /// Reads it; changes nothing (the caller looks at the cloud's state).
+    Get { name: String },
     /// Deletes it; 404 when it does not exist.
     Delete { name: String },
 }
@@ -38,6 +40,7 @@ impl std::fmt::Display for CloudCall {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CloudCall::Ensure { name } => write!(f, "ensure load balancer {name}"),
+            CloudCall::Get { name } => write!(f, "get load balancer {name}"),
             CloudCall::Delete { name } => write!(f, "delete load balancer {name}"),
         }
     }
@@ -61,6 +64,7 @@ impl Cloud {
                     true
                 }
             }),
+            CloudCall::Get { .. } => Ok(false),
             CloudCall::Delete { name } => match self.load_balancers.binary_search(name) {
                 Ok(index) => {
                     self.load_balancers.remove(index);

@@ -103,6 +103,8 @@ pub enum Request {
         generate_name: Option<String>,
         spec: Json,
         owner_references: OwnerRefs,
+        /// `metadata.finalizers` of the new object.
+        finalizers: Vec<String>,
     },
     /// PUT of the object, with the resourceVersion read: a stale one gets
     /// 409 Conflict. `None` is unconditional; `replaces` says whether the
@@ -113,8 +115,12 @@ pub enum Request {
         resource_version: Option<u64>,
         replaces: Replaces,
     },
-    /// DELETE with the default propagation (background).
-    Delete { name: Arc<str> },
+    /// DELETE, with a propagation policy or the kind's default
+    /// (background).
+    Delete {
+        name: Arc<str>,
+        propagation: Option<crate::control_plane::propagation::PropagationPolicy>,
+    },
     /// PUT of custom resource `name`'s `/status`, with the resourceVersion read.
     UpdateStatus {
         name: Arc<str>,
@@ -150,7 +156,7 @@ impl Request {
         match self {
             Request::Create { name, .. } => Some((ActionKind::Create, name)),
             Request::Update { name, .. } => Some((ActionKind::Update, name)),
-            Request::Delete { name } => Some((ActionKind::Delete, name)),
+            Request::Delete { name, .. } => Some((ActionKind::Delete, name)),
             Request::Patch { name, .. } | Request::Apply { name, .. } => {
                 Some((ActionKind::Update, name))
             }

@@ -415,6 +415,7 @@ impl ContractController {
                 name,
                 spec,
                 owner_references: owners,
+                finalizers: Vec::new(),
             },
             (ActionKind::Update, None) => Request::Update {
                 name,
@@ -422,7 +423,10 @@ impl ContractController {
                 resource_version: pass.read_versions.get(index).copied().flatten(),
                 replaces: Replaces::Spec,
             },
-            (ActionKind::Finalize | ActionKind::Delete, _) => Request::Delete { name },
+            (ActionKind::Finalize | ActionKind::Delete, _) => Request::Delete {
+                name,
+                propagation: None,
+            },
         })
     }
 

@@ -9,6 +9,7 @@ use crate::apiserver::{ApiError, DeleteOptions, Update};
 use crate::control_plane::apply::ApplyOutcome;
 use crate::control_plane::cloud::CloudCall;
 use crate::control_plane::patch::{keep_order, patch_custom_resource, require_resource_version};
+use crate::control_plane::propagation::PropagationPolicy;
 use crate::control_plane::status;
 use crate::controllers::client::{Answer, Replaces, Request, Response};
 use crate::ownership::ObjectKey;
@@ -84,6 +85,7 @@ impl Engine {
                 generate_name,
                 spec,
                 owner_references,
+                finalizers,
             } => {
                 // The API server names it (`Store.create`), when asked to.
                 let name = match generate_name {
@@ -92,7 +94,7 @@ impl Engine {
                 };
                 let owners = owner_references.clone();
                 self.world
-                    .create_owned(&name, spec.clone(), Vec::new(), owners)?;
+                    .create_owned(&name, spec.clone(), finalizers.clone(), owners)?;
                 self.world.record_update(&name, None, FIELD_MANAGER);
                 (name, Some(Change::Added))
             }
@@ -109,7 +111,9 @@ impl Engine {
                     .record_update(name, before.as_ref(), FIELD_MANAGER);
                 (Arc::clone(name), change)
             }
-            Request::Delete { name } => (Arc::clone(name), self.delete(name, at)?),
+            Request::Delete { name, propagation } => {
+                (Arc::clone(name), self.delete(name, *propagation, at)?)
+            }
             Request::Patch { name, patch } => {
                 let before = self.world.observed.get(name).cloned();
                 let change = update_change(self.world.patch(name, patch)?);
@@ -183,7 +187,8 @@ impl Engine {
             return Err(ApiError::Unavailable);
         }
         let written = self.cloud.state.call(call)?;
-        let (CloudCall::Ensure { name } | CloudCall::Delete { name }) = call;
+        let (CloudCall::Ensure { name } | CloudCall::Get { name } | CloudCall::Delete { name }) =
+            call;
         Ok(Response {
             code: 200,
             name: Arc::from(name.as_str()),
@@ -231,9 +236,19 @@ impl Engine {
         })
     }
 
-    /// A DELETE request of an object with the default propagation.
-    pub(super) fn delete(&mut self, name: &str, at: Millis) -> Result<Option<Change>, ApiError> {
+    /// A DELETE request of an object, with `propagation` or the kind's
+    /// default (`DeleteOptions.PropagationPolicy`).
+    pub(super) fn delete(
+        &mut self,
+        name: &str,
+        propagation: Option<PropagationPolicy>,
+        at: Millis,
+    ) -> Result<Option<Change>, ApiError> {
         let key = ObjectKey::Object(Arc::from(name));
-        self.delete_key(&key, &DeleteOptions::default(), at)
+        let options = DeleteOptions {
+            propagation_policy: propagation,
+            ..DeleteOptions::default()
+        };
+        self.delete_key(&key, &options, at)
     }
 }

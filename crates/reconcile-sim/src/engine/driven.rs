@@ -116,6 +116,11 @@ impl Simulation {
         self.engine.incarnation
     }
 
+    /// The cloud, the external system: its load balancers now.
+    pub fn cloud(&self) -> &crate::control_plane::cloud::Cloud {
+        &self.engine.cloud.state
+    }
+
     /// The spec of custom resource `name` as the store holds it.
     pub fn stored_desired(&self, name: &str) -> Option<&reconcile_core::model::Resources> {
         self.engine.desired.get(name)

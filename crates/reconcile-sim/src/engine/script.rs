@@ -56,7 +56,7 @@ impl Engine {
         // Decided per scripted event, so the edge-triggered model sees the same drops.
         let dropped = external_event_dropped(&self.config, index);
         let effect = match &event {
-            WorldEvent::Delete { name } => match self.delete(name, now) {
+            WorldEvent::Delete { name } => match self.delete(name, None, now) {
                 Err(_) => "not found; nothing deleted".to_owned(),
                 Ok(change) => {
                     if let Some(change) = change {

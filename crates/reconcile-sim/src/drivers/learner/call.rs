@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::apiserver::ApiError;
+use crate::control_plane::propagation::PropagationPolicy;
 use crate::patch::PatchType;
 
 /// Where a `get` reads.
@@ -114,6 +115,10 @@ pub enum ClientCall {
         name: String,
         #[serde(default)]
         namespace: Option<String>,
+        /// `metav1.DeletionPropagation` (`Orphan`, `Background`,
+        /// `Foreground`, in any case); the kind's default when left out.
+        #[serde(default, deserialize_with = "propagation_in_any_case")]
+        propagation_policy: Option<PropagationPolicy>,
     },
     UpdateStatus {
         #[cfg_attr(feature = "ts", ts(as = "reconcile_core::json::Json"))]
@@ -127,6 +132,12 @@ pub enum ClientCall {
         #[cfg_attr(feature = "ts", ts(as = "reconcile_core::json::Json"))]
         patch: Value,
     },
+    /// The cloud's load balancer `name`: created unless it exists.
+    EnsureLoadBalancer { name: String },
+    /// The load balancer `name`, or `null` when there is none.
+    GetLoadBalancer { name: String },
+    /// Deletes load balancer `name`: 404 NotFound when there is none.
+    DeleteLoadBalancer { name: String },
 }
 
 impl ClientCall {
@@ -142,6 +153,9 @@ impl ClientCall {
             ClientCall::Delete { .. } => "delete",
             ClientCall::UpdateStatus { .. } => "updateStatus",
             ClientCall::PatchStatus { .. } => "patchStatus",
+            ClientCall::EnsureLoadBalancer { .. } => "ensureLoadBalancer",
+            ClientCall::GetLoadBalancer { .. } => "getLoadBalancer",
+            ClientCall::DeleteLoadBalancer { .. } => "deleteLoadBalancer",
         }
     }
 
@@ -166,12 +180,43 @@ impl ClientCall {
     /// Whether it asks the API server to change something: a write,
     /// whether or not it succeeds.
     pub fn writes(&self) -> bool {
-        !matches!(self, ClientCall::Get { .. } | ClientCall::List { .. })
+        !matches!(
+            self,
+            ClientCall::Get { .. } | ClientCall::List { .. } | ClientCall::GetLoadBalancer { .. }
+        )
+    }
+
+    /// Whether it goes to the cloud, not the API server.
+    pub fn is_cloud(&self) -> bool {
+        matches!(
+            self,
+            ClientCall::EnsureLoadBalancer { .. }
+                | ClientCall::GetLoadBalancer { .. }
+                | ClientCall::DeleteLoadBalancer { .. }
+        )
+    }
+}
+
+/// A propagation policy as upstream spells it (`Foreground`), or as the
+/// playground's settings do (`foreground`).
+fn propagation_in_any_case<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<PropagationPolicy>, D::Error> {
+    let Some(text) = Option::<String>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    match text.to_ascii_lowercase().as_str() {
+        "orphan" => Ok(Some(PropagationPolicy::Orphan)),
+        "background" => Ok(Some(PropagationPolicy::Background)),
+        "foreground" => Ok(Some(PropagationPolicy::Foreground)),
+        _ => Err(serde::de::Error::custom(format!(
+            "propagationPolicy is \"Orphan\", \"Background\" or \"Foreground\", not {text:?}"
+        ))),
     }
 }
 
 /// The client's methods, as JSON and the learner's client name them.
-pub const METHODS: [&str; 9] = [
+pub const METHODS: [&str; 12] = [
     "get",
     "list",
     "create",
@@ -181,6 +226,9 @@ pub const METHODS: [&str; 9] = [
     "delete",
     "updateStatus",
     "patchStatus",
+    "ensureLoadBalancer",
+    "getLoadBalancer",
+    "deleteLoadBalancer",
 ];
 
 /// A refused request: apimachinery's `StatusError`, as the learner sees it.

@@ -165,7 +165,7 @@ impl FaultedRun {
                 if let ObjectKey::Object(name) = key {
                     let write = self.run.exercise().other_write;
                     let path = write.path.iter().map(|p| (*p).to_owned()).collect();
-                    let value = reconcile_core::json::Json::string(write.value);
+                    let value = write.json();
                     let event = WorldEvent::Drift {
                         name: name.to_string(),
                         path,
@@ -226,6 +226,9 @@ fn describe(call: &ClientCall, name: &str) -> String {
         | ClientCall::Patch { kind, .. }
         | ClientCall::Delete { kind, .. }
         | ClientCall::PatchStatus { kind, .. } => kind.clone(),
+        ClientCall::EnsureLoadBalancer { .. }
+        | ClientCall::GetLoadBalancer { .. }
+        | ClientCall::DeleteLoadBalancer { .. } => "LoadBalancer".to_owned(),
         ClientCall::Create { object }
         | ClientCall::Update { object }
         | ClientCall::Apply { object, .. }

@@ -5,6 +5,7 @@
 //! - [`call`]: the client's calls and their errors;
 //! - [`kinds`]: the kinds an exercise has, and their store keys;
 //! - [`requests`]: a call, answered by the cache or sent as a request;
+//! - [`cloud_calls`]: the cloud's calls, and their answers;
 //! - [`run`]: the driven run over the engine;
 //! - [`record`]: each reconcile's calls and answers, for replays;
 //! - [`exercise`]: the exercises' worlds, goals and safety rules;
@@ -18,6 +19,7 @@
 //! request, as it answers every controller.
 
 pub mod call;
+mod cloud_calls;
 pub mod exercise;
 pub mod faulted;
 pub mod kinds;
@@ -32,7 +34,10 @@ pub mod shrink;
 pub mod story;
 
 pub use call::{ApiFailure, CallError, ClientCall, PatchKind, Read};
-pub use exercise::{exercise_named, owned_configmap, Exercise, EXERCISES};
+pub use exercise::{
+    conflicts, exercise_named, external_finalizer, owned_configmap, replicas, status, Exercise,
+    EXERCISES,
+};
 pub use properties::{check, Property};
 pub use record::{CallRecord, ReconcileOutcome, ReconcileRecord};
 pub use run::{DrivenRun, Finish, Request, RunEnd};

@@ -30,6 +30,12 @@ pub(super) enum Planned {
 
 /// What answers `call`, made in namespace `namespace` with `client` (the cache now).
 pub(super) fn plan(call: &ClientCall, kinds: &Kinds, namespace: &str, client: &Client) -> Planned {
+    if call.is_cloud() {
+        return match super::cloud_calls::plan(call, kinds) {
+            Ok(planned) => planned,
+            Err(error) => Planned::Now(Err(error)),
+        };
+    }
     match planned(call, kinds, namespace, client) {
         Ok(planned) => planned,
         Err(error) => Planned::Now(Err(error)),
@@ -84,6 +90,7 @@ fn planned(
                 generate_name: generate.map(|_| target.key_text().to_owned()),
                 spec: stored.spec,
                 owner_references: stored.owner_references,
+                finalizers: stored.finalizers,
             };
             send(request, target)
         }
@@ -155,6 +162,7 @@ fn planned(
             kind,
             name,
             namespace,
+            propagation_policy,
         } => {
             let target = kinds.resolve(method, kind, &in_ns(namespace), name)?;
             if target.is_custom_resource() {
@@ -164,7 +172,8 @@ fn planned(
                 ));
             }
             let name = key_name(&target.key);
-            send(Request::Delete { name }, target)
+            let propagation = *propagation_policy;
+            send(Request::Delete { name, propagation }, target)
         }
         ClientCall::UpdateStatus { object } => {
             let (target, _) = kinds.of_object(method, object, ns)?;
@@ -199,6 +208,9 @@ fn planned(
             };
             send(request, target)
         }
+        ClientCall::EnsureLoadBalancer { .. }
+        | ClientCall::GetLoadBalancer { .. }
+        | ClientCall::DeleteLoadBalancer { .. } => super::cloud_calls::plan(call, kinds),
     }
 }
 
@@ -305,8 +317,12 @@ fn stored_form(
         metadata.insert("namespace".into(), target.namespace.clone().into());
     }
     let name = target.key_text();
-    // The URL's name is the object's own (or its generateName).
-    let own = object["metadata"]["name"].clone();
+    // The URL's name is the object's own; a create by generateName has
+    // none yet (`POST .../pods`), which the server then makes.
+    let own = match &object["metadata"]["name"] {
+        Value::String(name) => Value::String(name.clone()),
+        _ => Value::String(String::new()),
+    };
     let stub = json!({
         "apiVersion": target.kind.api_version,
         "kind": target.kind.kind,

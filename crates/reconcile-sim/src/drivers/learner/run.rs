@@ -189,16 +189,23 @@ impl DrivenRun {
         let (answer, changed) = match planned {
             Planned::Now(answer) => (answer, false),
             Planned::Send { request, target } => {
+                let foreign = self.exercise.foreign;
+                let before = foreign.and_then(|f| f.value(self.sim.store(), &target));
                 self.exchange.borrow_mut().step = Step::Send(request);
                 self.sim.carry_on();
-                match self.sim.drive() {
+                let answer = match self.sim.drive() {
                     Driven::Answered => self.take_answer(&target),
                     _ => {
                         self.phase = Phase::Crashed;
                         self.end_record(ReconcileOutcome::Crashed);
                         (Err(CallError::Crashed { method }), false)
                     }
+                };
+                if let (true, Some(foreign), None) = (answer.1, foreign, &self.unsafe_seen) {
+                    let after = foreign.value(self.sim.store(), &target);
+                    self.unsafe_seen = foreign.breach(&target, before, after);
                 }
+                answer
             }
         };
         if changed {
@@ -220,6 +227,9 @@ impl DrivenRun {
     /// The answer the engine left: the object as the server returns it.
     fn take_answer(&mut self, target: &super::kinds::Target) -> (Result<Value, CallError>, bool) {
         let answer = self.exchange.borrow_mut().answer.take();
+        if target.kind == super::kinds::LOAD_BALANCER {
+            return super::cloud_calls::answer(self.sim.cloud(), answer, target);
+        }
         match answer {
             Some(Ok(response)) => {
                 let key = match &target.key {
@@ -286,18 +296,19 @@ impl DrivenRun {
 
     fn goal_holds(&self) -> bool {
         let desired = |name: &str| self.sim.stored_desired(name).cloned();
-        (self.exercise.goal)(self.sim.store(), &desired)
+        (self.exercise.goal)(self.sim.store(), self.sim.cloud(), &desired)
     }
 
     fn goal_holds_in_cache(&self) -> bool {
         let client = self.sim.client();
         let desired = |name: &str| client.desired(name).cloned();
-        (self.exercise.goal)(client.cache(), &desired)
+        (self.exercise.goal)(client.cache(), self.sim.cloud(), &desired)
     }
 
     fn note_safety(&mut self) {
         if self.unsafe_seen.is_none() {
-            self.unsafe_seen = (self.exercise.breach)(self.sim.store());
+            let desired = |name: &str| self.sim.stored_desired(name).cloned();
+            self.unsafe_seen = (self.exercise.breach)(self.sim.store(), self.sim.cloud(), &desired);
         }
     }
 
