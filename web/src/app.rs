@@ -21,8 +21,7 @@ use crate::hooks::{
     report_checked, use_drop_import, use_embed_bridge, use_exercise_pane, use_first_paint,
     use_lessons, use_notice, use_page_callbacks, use_playground, use_presenter,
     use_progress_reports, use_service_worker, use_sessions, use_shortcuts, use_simulation_section,
-    use_state_reports,
-    use_toolbar, use_yaml, SectionView,
+    use_state_reports, use_toolbar, use_yaml, SectionView,
 };
 use crate::state::{Action, ExerciseAction, SimAction};
 use reconcile_protocol::pane::PaneEvent;

@@ -19,8 +19,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::custom_resources::{CustomResourceScenario, CustomResources, CustomResourcesError};
-use crate::control_plane::ownership::CUSTOM_RESOURCE;
 use super::object_only::from_object_text;
+use crate::control_plane::ownership::CUSTOM_RESOURCE;
 
 /// The list form's only member.
 const LIST: &str = "customResources";
