@@ -59,3 +59,9 @@ export function summarize(samples) {
   const ms = (x) => Math.round(x * 10) / 10;
   return { median: ms(sorted[Math.floor(sorted.length / 2)]), min: ms(sorted[0]), max: ms(sorted[sorted.length - 1]) };
 }
+
+/** Chromium's network emulation of the slow links the budgets name (CDP `Network.emulateNetworkConditions`). */
+export const PROFILES = {
+  "4g": { offline: false, latency: 170, downloadThroughput: 9e6 / 8, uploadThroughput: 9e6 / 8 },
+  "3g": { offline: false, latency: 300, downloadThroughput: 1.6e6 / 8, uploadThroughput: 1.6e6 / 8 },
+};

@@ -8,13 +8,9 @@
 // Also counts the bytes the page downloaded (as sent, compressed): by the first action
 // list, and once its network is idle (what it fetches on demand right after, if anything).
 // Usage: node bench/slow-links.mjs [runs]   (serves ../dist or $DIST itself; prints JSON lines)
-import { serveAndLaunch, summarize } from "./lib.mjs";
+import { PROFILES, serveAndLaunch, summarize } from "./lib.mjs";
 
 const runs = Number(process.argv[2] ?? 7);
-export const PROFILES = {
-  "4g": { offline: false, latency: 170, downloadThroughput: 9e6 / 8, uploadThroughput: 9e6 / 8 },
-  "3g": { offline: false, latency: 300, downloadThroughput: 1.6e6 / 8, uploadThroughput: 1.6e6 / 8 },
-};
 /** What each series' browser says it accepts (Chromium leaves brotli out over plain http). */
 const ENCODINGS = { gzip: "gzip, deflate", br: "br, gzip, deflate" };
 /** The network counts as idle after this long without a request in flight. */

@@ -49,6 +49,8 @@ const CHECK_LONG_TASK_BUDGET_MS: f64 = 200.0;
 const CHECK_BUDGET_MS: f64 = 300.0;
 /// A correct Python reconcile checked on 1,000 cases, Python (Pyodide) already running.
 const CHECK_PYTHON_BUDGET_MS: f64 = 2000.0;
+/// A course page with the component, cold on 4G, to the frame's first action list (issue 33).
+const COMPONENT_4G_BUDGET_MS: f64 = 800.0;
 /// A correct JavaScript controller: the fault-free run and 1,000 fault schedules (issue 30).
 const CHECK_CONTROLLER_BUDGET_MS: f64 = 10_000.0;
 /// From the first Python `check()` to its first answered case, Pyodide not yet fetched.
@@ -188,6 +190,7 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
     let first_action_list = node("bench/first-action-list.mjs", &[FIRST_ACTION_LIST_RUNS])?;
     let offline = node("bench/offline-second-visit.mjs", &[OFFLINE_RUNS])?;
     let slow_links = node("bench/slow-links.mjs", &[SLOW_LINK_RUNS])?;
+    let component = node("bench/component-4g.mjs", &[SLOW_LINK_RUNS])?;
     let simulate = node("bench/simulate.mjs", &[SIMULATE_RUNS])?;
     let check = node("bench/check.mjs", &[CHECK_RUNS])?;
     let check_python = node("bench/check-python.mjs", &[CHECK_PYTHON_RUNS])?;
@@ -218,6 +221,7 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
         first_action_list: &first_action_list,
         offline: &offline,
         slow_links: &slow_links,
+        component: &component,
         simulate: &simulate,
         check: &check,
         check_python: &check_python,
@@ -367,6 +371,8 @@ struct Measured<'a> {
     offline: &'a str,
     /// `bench/slow-links.mjs`: one JSON line per link profile and compression.
     slow_links: &'a str,
+    /// `bench/component-4g.mjs`: the JSON line.
+    component: &'a str,
     simulate: &'a str,
     /// `bench/check.mjs`: the JSON line.
     check: &'a str,
@@ -593,6 +599,12 @@ impl Measured<'_> {
              Budgets: {PYTHON_COLD_START_BUDGET_MS:.0} ms to the first answer, {CHECK_PYTHON_BUDGET_MS:.0} ms \
              for 1,000 cases.\n\n\
              ```json\n{}\n```\n\n\
+             ## A course page with the component on 4G\n\n\
+             `web/bench/component-4g.mjs`: `web/e2e/pages/component-host.html` (one script tag, one \
+             `<reconcile-playground>`), the component and its frame from the playground's origin, each visit in a \
+             fresh context (nothing cached, no service worker) under emulated 4G with gzip; from the host page's \
+             navigation start to the frame's `first-action-list` mark. Budget: {COMPONENT_4G_BUDGET_MS:.0} ms.\n\n\
+             ```json\n{}\n```\n\n\
              ## Trying to break a controller\n\n\
              The JS API's `checkController()` of a correct JavaScript controller (`web/e2e/controllers/`), \
              the fault-free run and 1,000 fault schedules, each process a module imported afresh, on the page's \
@@ -622,6 +634,7 @@ impl Measured<'_> {
             self.simulate.trim(),
             self.check.trim(),
             self.check_python.trim(),
+            self.component.trim(),
             self.check_controller.trim(),
             self.check_tasks.trim(),
             self.play.trim(),
@@ -765,6 +778,13 @@ impl Measured<'_> {
             OFFLINE_SECOND_VISIT_BUDGET_MS,
         );
         slow_link_rows(&mut rows, self.slow_links);
+        median_row(
+            &mut rows,
+            self.component,
+            "\"firstActionListMs\":{\"median\":",
+            "a course page with the component, cold, 4G, gzip: the frame's first action list from the host's navigation",
+            COMPONENT_4G_BUDGET_MS,
+        );
         median_row(
             &mut rows,
             self.simulate,
