@@ -109,7 +109,7 @@ export async function grade(): Promise<string> {
   // @ts-expect-error the client is synchronous: an async reconcile is refused.
   runController(async () => {});
   // @ts-expect-error only the exercises there are.
-  runController(controller, { exercise: "replicas" });
+  runController(controller, { exercise: "deployments" });
   // @ts-expect-error apply needs a field manager.
   runController((_request, client) => void client.apply({ kind: "ConfigMap" }));
   const broken: ControllerCheckResult = await checkController(async () => controller, { seed: 1, budget: 50, onProgress: ({ explored }) => void explored });
