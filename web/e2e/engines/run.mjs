@@ -64,12 +64,25 @@ async function runEngine(engine) {
     console.log(`  skip  ${engine} › ${flowNames.length + checkNames.length} tests: ${why}`);
     return;
   }
-  const driver = engine === "firefox" ? await firefox(base) : await webkit(base, port + 1, running.start);
+  // Each WebKit session gets a driver on a port of its own (they stop with the run).
+  let drivers = 0;
+  const open = () => (engine === "firefox" ? firefox(base) : webkit(base, port + ++drivers, running.start));
+  const driver = await open();
   try {
     for (const name of flowNames) await attempt(`${engine} › flows › ${name}`, () => flows[name](driver));
-    // Before the sandbox's checks and their memory-heavy Python runs.
+    // Before the sandbox's checks and their memory-heavy Python runs. In a browser of its
+    // own, as Playwright gives each test: after the flows' pages and workers, WebKitGTK
+    // stalls a check ~50 s at times, and then may lose the site's cache storage.
     if (!only || only.includes("offline")) {
-      await attempt(`${engine} › offline › your reconcile checks with no server`, () => checkOffline(driver));
+      await attempt(`${engine} › offline › your reconcile checks with no server`, async () => {
+        const own = await open();
+        try {
+          await checkOffline(own);
+        } finally {
+          driver.problems.push(...own.problems);
+          await own.close();
+        }
+      });
     }
     if (checkNames.length) {
       await driver.goto(PLAYGROUND_PATH);
@@ -121,7 +134,11 @@ async function checkOffline(d) {
   };
   const status = () => document.querySelector(".exercise-pane .check-status")?.textContent ?? "";
   const checked = async (where) => {
-    await d.waitFor(check, [], { what: "the pane's Check button" });
+    await d.waitFor(check, [], { what: "the pane's Check button" }).catch(async (error) => {
+      // A navigation the worker could not answer shows the engine's error page here.
+      const page = await d.evaluate(() => `${location.href}: ${document.body?.innerText.slice(0, 200)}`).catch(() => "unreadable");
+      throw new Error(`${error.message}; the page was ${JSON.stringify(page)}`);
+    });
     // The starter returns nothing, so the check fails at its first case. WebKitGTK at
     // times stalls such a check for about 50 s, online or not, its page unresponsive
     // (in about a third of the runs here); 120 s lets that pass, and fails a lost check.
