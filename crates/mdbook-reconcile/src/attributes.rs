@@ -10,10 +10,14 @@ use reconcile_content::exercise::RECONCILE_EXERCISE;
 use reconcile_content::{lesson_index, presets};
 
 /// The attributes a fence may set: the component's, but `state` and `src`,
-/// which the preprocessor writes itself.
-pub const NAMES: [&str; 9] = [
-    "preset", "lesson", "step", "exercise", "lang", "panes", "readonly", "theme", "label",
+/// which the preprocessor writes itself (a test compares the two lists).
+pub const NAMES: [&str; 10] = [
+    "preset", "lesson", "step", "exercise", "lang", "panes", "readonly", "theme", "present",
+    "label",
 ];
+
+/// The attributes that are flags: given alone for on, or `=true` / `=false`.
+const FLAGS: [&str; 2] = ["readonly", "present"];
 
 /// Attributes that choose what the playground opens, so a fence with a
 /// scenario cannot take them.
@@ -104,9 +108,10 @@ fn unquote(value: &str) -> String {
 /// Checks one attribute's value on its own.
 fn check_value(name: &str, value: Option<&str>) -> Result<(), String> {
     let Some(value) = value else {
-        return match name {
-            "readonly" => Ok(()),
-            _ => Err(format!("`{name}` needs a value: {name}=…")),
+        return if FLAGS.contains(&name) {
+            Ok(())
+        } else {
+            Err(format!("`{name}` needs a value: {name}=…"))
         };
     };
     if value.is_empty() {
@@ -135,8 +140,8 @@ fn check_value(name: &str, value: Option<&str>) -> Result<(), String> {
         "lang" if Language::from_id(value).is_none() => Err(format!(
             "no language `{value}`; expected lang=python or lang=javascript"
         )),
-        "readonly" if value != "true" && value != "false" => Err(format!(
-            "readonly={value}; expected readonly, readonly=true or readonly=false"
+        flag if FLAGS.contains(&flag) && value != "true" && value != "false" => Err(format!(
+            "{flag}={value}; expected {flag}, {flag}=true or {flag}=false"
         )),
         _ => Ok(()),
     }
@@ -217,11 +222,50 @@ mod tests {
             ("panes", "`panes` needs a value"),
             ("theme=", "`theme` has an empty value"),
             ("readonly readonly", "`readonly` is given twice"),
+            (
+                "present=on",
+                "expected present, present=true or present=false",
+            ),
             ("label=\"open", "has no closing double quote"),
         ];
         for (info, expected) in cases {
             let error = parse(info).expect_err(info);
             assert!(error.contains(expected), "{info}: {error}");
         }
+    }
+
+    #[test]
+    fn present_is_a_flag_like_readonly() {
+        let read = parse("preset=stuck-namespace present").expect("valid");
+        assert_eq!(
+            pairs(&read),
+            [("preset", Some("stuck-namespace")), ("present", None)]
+        );
+        assert!(parse("present=false").is_ok());
+    }
+
+    /// The component's script, whose attribute lists the fence must match.
+    const COMPONENT: &str = include_str!("../../reconcile-wasm/js/reconcile-playground.js");
+
+    /// The quoted names in the component's `const NAME = [...]` line.
+    fn js_list(name: &str) -> Vec<&'static str> {
+        let start = format!("const {name} = [");
+        let line = COMPONENT
+            .lines()
+            .find(|line| line.starts_with(&start))
+            .unwrap_or_else(|| panic!("the component declares {name}"));
+        line.split('"').skip(1).step_by(2).collect()
+    }
+
+    #[test]
+    fn the_fence_takes_the_components_attributes_but_those_it_writes() {
+        let mut component = js_list("ATTRIBUTES");
+        component.extend(js_list("PARAMS"));
+        component.retain(|name| !["state", "src"].contains(name));
+        component.sort_unstable();
+        let mut fence = NAMES.to_vec();
+        fence.sort_unstable();
+        assert_eq!(fence, component);
+        assert_eq!(FLAGS.to_vec(), js_list("FLAGS"));
     }
 }

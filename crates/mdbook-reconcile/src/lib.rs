@@ -7,7 +7,7 @@
 //! Two forms of fence:
 //! - a scenario in its body (JSON or YAML), opened as a `#v2/…` state;
 //! - attributes on its info line (`preset=…`, `lesson=… step=…`, `panes=…`,
-//!   `readonly`), passed to the element as they are.
+//!   `readonly`, `present`), passed to the element as they are.
 //!
 //! Invariant: a bad fence fails the book's build, with the chapter's file,
 //! the fence's line, and the reader's own located error. The fence is read
