@@ -73,6 +73,9 @@ fn action_of(event: SimulationEvent) -> Action {
                 feedback: Rc::new(feedback),
             })
         }
+        SimulationEvent::SettingsRefused { revision, message } => {
+            return Action::SettingsRefused { revision, message }
+        }
         SimulationEvent::Refused {
             revision,
             entry,

@@ -22,8 +22,8 @@ use reconcile_protocol::setting_change::SettingChange;
 use reconcile_protocol::simulation::{NextPassView, RunFacts};
 use reconcile_sim::picture::{Picture, PictureReplay, Position};
 use reconcile_sim::{
-    list_entry_of, simulate_custom_resources, CustomResources, EventMoment, Moment, PassViews,
-    SimConfig, Timeline,
+    list_entry_of, parse_options, simulate_custom_resources, CustomResources, EventMoment, Moment,
+    PassViews, SimConfig, SimSettings, Timeline,
 };
 use reconcile_ui_shared::Shared;
 
@@ -79,7 +79,7 @@ impl SectionRun {
         let show_script = change.apply(&mut sim, shown_pass);
         SimulationEvent::Settings {
             revision: self.revision,
-            sim,
+            sim: SimSettings::of(&sim),
             show_script,
         }
     }
@@ -236,6 +236,15 @@ impl SectionState {
                 self.run = Some(Shared::new(run));
             }
             Err(error) => {
+                // Settings that do not read (a link's, an autosave's): the
+                // page keeps them as given and says so.
+                if let Err(settings) = parse_options(&input.run.options) {
+                    answers.events.push(SimulationEvent::SettingsRefused {
+                        revision: input.revision,
+                        message: settings.to_string(),
+                    });
+                    return;
+                }
                 // Custom resources that cannot run together: the page marks the tab.
                 let refused = input.run.read_scenario().err();
                 match refused.and_then(|e| Some((list_entry_of(&e)?, e.message))) {
@@ -556,9 +565,19 @@ mod tests {
         assert!(answers.events.is_empty(), "{:?}", answers.events);
         assert_eq!(answers.errors.len(), 1, "{:?}", answers.errors);
         assert_eq!(state.run().expect("the last run").revision, 1);
+        // Settings that do not read: the page is told where and what.
         let mut bad_settings = run_input(3, &config);
         bad_settings.run.options = r#"{"seed":"x"}"#.into();
-        assert_eq!(state.take(input(Some(bad_settings), 0)).errors.len(), 1);
+        let answers = state.take(input(Some(bad_settings), 0));
+        assert_eq!(
+            answers.events,
+            [SimulationEvent::SettingsRefused {
+                revision: 3,
+                message: "Simulation options at $.seed: invalid type: string \"x\", expected u64"
+                    .into()
+            }]
+        );
+        assert_eq!(state.run().expect("the last run").revision, 1);
     }
 
     #[test]
@@ -668,7 +687,7 @@ mod tests {
                 run.settings_after(change, position),
                 SimulationEvent::Settings {
                     revision: 4,
-                    sim: expected,
+                    sim: SimSettings::of(&expected),
                     show_script
                 }
             );
