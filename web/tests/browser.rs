@@ -732,6 +732,33 @@ fn settings_from_the_module_run_again_and_an_injected_event_is_shown_when_simula
 }
 
 #[wasm_bindgen_test]
+fn settings_as_the_module_read_them_are_kept_without_a_new_run() {
+    let state = painted("basics");
+    let run = Rc::clone(state.sim.run().expect("run"));
+    let read = state.sim.config.read().expect("the preset's settings");
+    let config = Rc::new(reconcile_sim::SimSettings::of(&read));
+    let late = Action::Sim(SimAction::SettingsRead {
+        revision: run.revision + 1,
+        config: Rc::clone(&config),
+    });
+    let after = reduce(Rc::clone(&state), late);
+    assert_eq!(after.sim.config, state.sim.config);
+    let state = reduce(
+        state,
+        Action::Sim(SimAction::SettingsRead {
+            revision: run.revision,
+            config: Rc::clone(&config),
+        }),
+    );
+    assert_eq!(state.sim.config, *config);
+    assert_eq!(state.sim.run(), Some(&run), "the run stands");
+    assert!(
+        state.shared().sim == *config,
+        "links and autosaves hold them"
+    );
+}
+
+#[wasm_bindgen_test]
 fn settings_the_module_refuses_run_as_the_defaults_with_the_reason() {
     use reconcile_web::state::Notice;
     let state = painted("basics");

@@ -106,6 +106,10 @@ fn simulation_events() -> Vec<SimulationEvent> {
             entry: 1,
             message: "the custom resource name \"a\" is used twice".into(),
         },
+        SimulationEvent::SettingsRead {
+            revision: 2,
+            sim: SimSettings::of(&reconcile_sim::SimConfig::default()),
+        },
         SimulationEvent::SettingsRefused {
             revision: 2,
             message: "Simulation options at $: unknown option \"sed\"".into(),
@@ -124,9 +128,10 @@ fn simulation_events() -> Vec<SimulationEvent> {
             SimulationEvent::Checked { .. } => 7,
             SimulationEvent::Refused { .. } => 8,
             SimulationEvent::SettingsRefused { .. } => 9,
+            SimulationEvent::SettingsRead { .. } => 10,
         })
         .collect();
-    assert_eq!(kinds.len(), 10, "one sample of each event");
+    assert_eq!(kinds.len(), 11, "one sample of each event");
     events
 }
 

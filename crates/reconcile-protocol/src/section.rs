@@ -131,6 +131,10 @@ pub enum SimulationEvent {
         sim: SimSettings,
         show_script: Option<usize>,
     },
+    /// The run `revision`'s settings as the simulation read them (every
+    /// setting, under its current name), sent when they are written
+    /// otherwise: the page keeps these, so links and autosaves hold what ran.
+    SettingsRead { revision: usize, sim: SimSettings },
     /// The run `revision`'s settings do not read: the simulation's options
     /// parser's error, which says where and what (`Simulation options at
     /// $.maxPasses: …`).
@@ -202,6 +206,10 @@ impl SimulationEvent {
                         headline: String::new(),
                         details: Vec::new(),
                     }),
+            },
+            "settings-read" => SimulationEvent::SettingsRead {
+                revision: reader.count(&message, "revision"),
+                sim: reader.sim(&message).unwrap_or_default(),
             },
             "settings-refused" => SimulationEvent::SettingsRefused {
                 revision: reader.count(&message, "revision"),
@@ -327,6 +335,10 @@ mod tests {
             revision: 4,
             entry: 1,
             message: "the object name \"web-0\" is in two custom resources".into(),
+        });
+        round_trip(SimulationEvent::SettingsRead {
+            revision: 4,
+            sim: SimSettings::of(&SimConfig::default()),
         });
         round_trip(SimulationEvent::SettingsRefused {
             revision: 4,

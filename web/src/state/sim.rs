@@ -196,6 +196,12 @@ pub enum SimAction {
         config: Rc<SimSettings>,
         show_script: Option<usize>,
     },
+    /// The module read run `revision`'s settings: the same settings as
+    /// it wrote them (every setting, under its current name).
+    SettingsRead {
+        revision: usize,
+        config: Rc<SimSettings>,
+    },
     /// "Download results" was pressed.
     DownloadResults,
 }
@@ -558,6 +564,12 @@ impl SimState {
                 self.config = SimSettings::clone(&config);
                 self.pending_script = show_script;
                 return true;
+            }
+            // The same settings, so the run stands: nothing to simulate again.
+            SimAction::SettingsRead { revision, config } => {
+                if revision == self.revision {
+                    self.config = SimSettings::clone(&config);
+                }
             }
             SimAction::DownloadResults => self.results_asked += 1,
         }

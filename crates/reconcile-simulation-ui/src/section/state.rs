@@ -231,6 +231,15 @@ impl SectionState {
                 answers.events.push(SimulationEvent::Run {
                     facts: RunFacts::of(run.revision, &run.timeline),
                 });
+                // Settings written otherwise (a preset's few, an old link's
+                // names): the page keeps them as read, as links held them.
+                let read = SimSettings::of(&run.config);
+                if read.to_text() != input.run.options {
+                    answers.events.push(SimulationEvent::SettingsRead {
+                        revision: run.revision,
+                        sim: read,
+                    });
+                }
                 self.views = Some(PassViews::of_custom_resources(&run.scenario, &run.config));
                 self.event_replay = None;
                 self.run = Some(Shared::new(run));
@@ -565,6 +574,26 @@ mod tests {
         assert!(answers.events.is_empty(), "{:?}", answers.events);
         assert_eq!(answers.errors.len(), 1, "{:?}", answers.errors);
         assert_eq!(state.run().expect("the last run").revision, 1);
+        // Settings written otherwise are sent back as read; as read, they are not.
+        let mut few = run_input(5, &config);
+        few.run.options = r#"{"seed":3,"dropRate":0.5}"#.into();
+        let answers = state.take(input(Some(few), 0));
+        let read = SimConfig {
+            seed: 3,
+            watch_break_rate: 0.5,
+            ..SimConfig::default()
+        };
+        let sent = SimulationEvent::SettingsRead {
+            revision: 5,
+            sim: SimSettings::of(&read),
+        };
+        assert!(answers.events.contains(&sent), "{:?}", answers.events);
+        let answers = state.take(input(Some(run_input(6, &read)), 0));
+        assert!(
+            !(answers.events.iter()).any(|e| matches!(e, SimulationEvent::SettingsRead { .. })),
+            "{:?}",
+            answers.events
+        );
         // Settings that do not read: the page is told where and what.
         let mut bad_settings = run_input(3, &config);
         bad_settings.run.options = r#"{"seed":"x"}"#.into();
@@ -577,7 +606,7 @@ mod tests {
                     .into()
             }]
         );
-        assert_eq!(state.run().expect("the last run").revision, 1);
+        assert_eq!(state.run().expect("the last run").revision, 6);
     }
 
     #[test]
