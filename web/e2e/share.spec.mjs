@@ -105,6 +105,18 @@ test("a v1 link that carries dropRate opens with a note of what it became, and t
   await expect(page.locator(".notice").filter({ hasText: "informer cache" })).toHaveCount(0);
 });
 
+test("a link with a misspelt setting opens its documents and runs the defaults, saying where the setting is", async ({ page }) => {
+  const state = JSON.stringify({ desired: '{"a": 1}\n', observed: "{}\n", finalizers: "null\n", sim: { failureRat: 0.5 } });
+  await page.goto(`/#v2/${deflateRawSync(Buffer.from(state)).toString("base64url")}`);
+  await expect(notice(page)).toContainText("The simulation could not read these settings, so it runs with the default settings instead.");
+  await expect(notice(page)).toContainText('Simulation options at $: unknown option "failureRat"');
+  await expect(editor(page, "Desired state")).toHaveValue('{"a": 1}\n');
+  await page.getByRole("button", { name: "Step" }).click();
+  await expect(passes(page)).toHaveCount(1);
+  await expect.poll(() => autosaved(page)).toContain('"failureRate":0.0');
+  expect(await autosaved(page)).not.toContain("failureRat\"");
+});
+
 test("an autosave of an earlier build, with snake_case backoff names, opens with its settings", async ({ page }) => {
   const old = oldState({ policy: "fixed-delay", delay_ms: 5000 });
   await page.addInitScript(([key, value]) => localStorage.setItem(key, value), [AUTOSAVE_KEY, old]);

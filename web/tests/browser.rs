@@ -694,11 +694,12 @@ fn settings_from_the_module_run_again_and_an_injected_event_is_shown_when_simula
     let facts = simulated(&state);
     let state = reduce(state, facts);
     let state = reduce(state, Action::Sim(SimAction::Step));
-    let mut config = state.sim.config.clone();
+    let mut written = state.sim.config.read().expect("the preset's settings");
     let script = reconcile_protocol::setting_change::SettingChange::Inject(
         reconcile_sim::WorldEvent::Delete { name: "a".into() },
     )
-    .apply(&mut config, state.sim.shown_pass());
+    .apply(&mut written, state.sim.shown_pass());
+    let config = reconcile_sim::SimSettings::of(&written);
     let stale = Action::Sim(SimAction::Settings {
         revision: 0,
         config: Rc::new(config.clone()),
@@ -728,6 +729,57 @@ fn settings_from_the_module_run_again_and_an_injected_event_is_shown_when_simula
     let state = reduce(state, facts);
     let facts = state.sim.facts.as_ref().expect("facts");
     assert_eq!(Some(state.sim.cursor), facts.position_of_script(0));
+}
+
+#[wasm_bindgen_test]
+fn settings_as_the_module_read_them_are_kept_without_a_new_run() {
+    let state = painted("basics");
+    let run = Rc::clone(state.sim.run().expect("run"));
+    let read = state.sim.config.read().expect("the preset's settings");
+    let config = Rc::new(reconcile_sim::SimSettings::of(&read));
+    let late = Action::Sim(SimAction::SettingsRead {
+        revision: run.revision + 1,
+        config: Rc::clone(&config),
+    });
+    let after = reduce(Rc::clone(&state), late);
+    assert_eq!(after.sim.config, state.sim.config);
+    let state = reduce(
+        state,
+        Action::Sim(SimAction::SettingsRead {
+            revision: run.revision,
+            config: Rc::clone(&config),
+        }),
+    );
+    assert_eq!(state.sim.config, *config);
+    assert_eq!(state.sim.run(), Some(&run), "the run stands");
+    assert!(
+        state.shared().sim == *config,
+        "links and autosaves hold them"
+    );
+}
+
+#[wasm_bindgen_test]
+fn settings_the_module_refuses_run_as_the_defaults_with_the_reason() {
+    use reconcile_web::state::Notice;
+    let state = painted("basics");
+    let revision = state.sim.run().expect("run").revision;
+    let message = "Simulation options at $: unknown option \"sed\"".to_owned();
+    let late = Action::SettingsRefused {
+        revision: revision + 1,
+        message: message.clone(),
+    };
+    assert!(Rc::ptr_eq(&reduce(Rc::clone(&state), late), &state));
+    let state = reduce(
+        state,
+        Action::SettingsRefused {
+            revision,
+            message: message.clone(),
+        },
+    );
+    assert_eq!(state.sim.config, reconcile_sim::SimSettings::default());
+    assert_eq!(state.notice, Some(Notice::SettingsRefused(message)));
+    let run = state.sim.run().expect("run again");
+    assert!(run.revision > revision, "the defaults are simulated");
 }
 
 #[wasm_bindgen_test]

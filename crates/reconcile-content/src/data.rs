@@ -9,7 +9,7 @@ use std::fmt;
 use reconcile_core::json::{Json, Number};
 use reconcile_core::path::JsonPath;
 use reconcile_core::{parse_json, Document};
-use reconcile_sim::{options_from_json, SimConfig};
+use reconcile_sim::SimSettings;
 use serde::de::DeserializeOwned;
 
 /// A compiled-in content file, `(name, text)`: `content_file!("lessons", "01-x.json")`.
@@ -264,12 +264,10 @@ impl<'a> Reader<'a> {
             .collect()
     }
 
-    /// A `sim` member, read by the simulation's own options parser.
-    pub fn sim(&self, object: &Object<'_>) -> Option<SimConfig> {
-        read_sim(self.file, object.get("sim"))
-            .map_err(|error| self.keep(error))
-            .ok()
-            .flatten()
+    /// A `sim` member, as given: [`check_sim`] reads it with the
+    /// simulation's own options parser, and so does every run of it.
+    pub fn sim(&self, object: &Object<'_>) -> Option<SimSettings> {
+        object.get("sim").cloned().map(SimSettings::from_json)
     }
 
     fn wrong_type(&self, object: &Object<'_>, name: &str, what: &str, found: &Json) {
@@ -282,15 +280,16 @@ fn expected(what: &str, found: &Json) -> String {
     format!("expected {what}, found {}", found.type_name())
 }
 
-/// Reads a file's `sim` member with the simulation's own options parser.
-fn read_sim(file: &str, sim: Option<&Json>) -> Result<Option<SimConfig>, ContentError> {
-    sim.map(|value| {
-        options_from_json(value).map_err(|error| ContentError {
-            file: file.to_owned(),
-            position: None,
-            path: Some(error.path_within(&JsonPath::root().key("sim"))),
-            message: error.message,
-        })
+/// Reads a file's `sim` member with the simulation's own options parser:
+/// an error names the file and the path from the file's root (`$.sim.seed`).
+pub fn check_sim(file: &str, sim: Option<&SimSettings>) -> Result<(), ContentError> {
+    let Some(Err(error)) = sim.map(SimSettings::read) else {
+        return Ok(());
+    };
+    Err(ContentError {
+        file: file.to_owned(),
+        position: None,
+        path: Some(error.path_within(&JsonPath::root().key("sim"))),
+        message: error.message,
     })
-    .transpose()
 }

@@ -28,7 +28,8 @@ use reconcile_core::parse::InputError;
 use reconcile_core::path::JsonPath;
 use reconcile_core::reconcile::ActionKind;
 use reconcile_sim::{
-    format_millis, simulate, ActionResult, PassRecord, SimConfig, Timeline, Trigger, Verdict,
+    format_millis, simulate, ActionResult, OptionsError, PassRecord, SimConfig, SimSettings,
+    Timeline, Trigger, Verdict,
 };
 
 /// The lessons shipped with the playground, in teaching order: `(file, text)`.
@@ -67,10 +68,10 @@ pub struct Lesson {
     pub preset: Option<String>,
     /// Documents that replace the preset's (as editor text).
     pub documents: Option<Documents>,
-    /// Simulation settings that replace the preset's, read by the
-    /// simulation's options parser (see [`parse_lesson`]).
+    /// Simulation settings that replace the preset's, as the file gives
+    /// them: checked by [`parse_lesson`], read where a run needs them.
     #[serde(skip)]
-    pub sim: Option<SimConfig>,
+    pub sim: Option<SimSettings>,
     pub steps: Vec<Step>,
 }
 
@@ -214,8 +215,18 @@ const LESSON_MEMBERS: [&str; 7] = [
     "steps",
 ];
 
-/// Parses one lesson file; `file` names it in errors.
+/// Parses one lesson file and checks its settings with the simulation's
+/// options parser; `file` names it in errors.
 pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, ContentError> {
+    let lesson = read_lesson(file, text)?;
+    data::check_sim(file, lesson.sim.as_ref())?;
+    Ok(lesson)
+}
+
+/// Reads one lesson file, its settings as given: the page's reader, whose
+/// simulation module reads the settings (the shipped lessons are checked
+/// with [`parse_lesson`]); `file` names it in errors.
+pub fn read_lesson(file: &str, text: &str) -> Result<Lesson, ContentError> {
     data::read::<LessonMembers>(file, text)?;
     let value = data::read_json(file, text)?;
     let reader = Reader::new(file);
@@ -331,15 +342,20 @@ impl Lesson {
         ]
     }
 
-    /// The simulation settings the lesson starts from.
-    pub fn sim_config(&self) -> SimConfig {
-        if let Some(config) = &self.sim {
-            return config.clone();
+    /// The simulation settings the lesson starts from, as given.
+    pub fn settings(&self) -> SimSettings {
+        if let Some(settings) = &self.sim {
+            return settings.clone();
         }
         self.preset
             .as_deref()
             .and_then(presets::find)
-            .map_or_else(SimConfig::default, |p| p.sim.clone())
+            .map_or_else(SimSettings::default, |p| p.sim.clone())
+    }
+
+    /// The same settings, read by the simulation's options parser.
+    pub fn sim_config(&self) -> Result<SimConfig, OptionsError> {
+        self.settings().read()
     }
 
     /// The parsed starting scenario.
@@ -764,15 +780,17 @@ pub fn check_choice(index: usize, exercise: &Exercise) -> Feedback {
     }
 }
 
-/// The plan and the simulation of a lesson's starting point.
-pub fn lesson_outcomes(lesson: &Lesson) -> Result<(Plan, Timeline), Vec<InputError>> {
-    let scenario = lesson.scenario()?;
+/// The plan and the simulation of a lesson's starting point; or what is
+/// wrong with its documents or its settings.
+pub fn lesson_outcomes(lesson: &Lesson) -> Result<(Plan, Timeline), String> {
+    let scenario = lesson.scenario().map_err(|errors| format!("{errors:?}"))?;
+    let config = lesson.sim_config().map_err(|error| error.to_string())?;
     let plan = plan(
         &scenario.desired,
         &scenario.observed,
         scenario.finalizers.as_ref(),
     );
-    Ok((plan, simulate(&scenario, &lesson.sim_config())))
+    Ok((plan, simulate(&scenario, &config)))
 }
 
 #[cfg(all(test, feature = "lesson-texts"))]
@@ -1265,7 +1283,10 @@ mod tests {
 
         // Idempotency: the edge handler's blind CREATE cache-0 is refused.
         let lesson = find("idempotency");
-        let level_edge = compare_level_edge(&sim_scenario(&lesson), &lesson.sim_config());
+        let level_edge = compare_level_edge(
+            &sim_scenario(&lesson),
+            &lesson.sim_config().expect("settings"),
+        );
         assert!(level_edge.steps[0]
             .edge_actions
             .iter()
@@ -1275,7 +1296,10 @@ mod tests {
         // the edge handler never hears of it and keeps web-1, the loop
         // deletes it after the restart (the step where they diverge).
         let lesson = find("level-vs-edge");
-        let level_edge = compare_level_edge(&sim_scenario(&lesson), &lesson.sim_config());
+        let level_edge = compare_level_edge(
+            &sim_scenario(&lesson),
+            &lesson.sim_config().expect("settings"),
+        );
         assert!(level_edge.steps[1].missed);
         assert_eq!(
             level_edge.steps[2].event,
@@ -1302,7 +1326,7 @@ mod tests {
                 reason: Why::NoTrigger { out_of_sync: 1 }
             }
         ));
-        let mut config = lesson.sim_config();
+        let mut config = lesson.sim_config().expect("settings");
         config.resync_period_ms = Some(10_000);
         let timeline = simulate(&sim_scenario(&lesson), &config);
         let resync = &timeline.passes[2];
@@ -1361,7 +1385,7 @@ mod tests {
         use reconcile_sim::{NotConvergingReason as Why, ObjectWrites};
         let scenario = lesson.scenario().expect("valid");
         let with = |writes: ObjectWrites| {
-            let mut config = lesson.sim_config();
+            let mut config = lesson.sim_config().expect("settings");
             config.writes = writes;
             config
         };
@@ -1439,7 +1463,7 @@ mod tests {
             Some("1")
         );
         // Fix 1: no timestamp; the last status write changes nothing.
-        let mut config = lesson.sim_config();
+        let mut config = lesson.sim_config().expect("settings");
         config.status_writes = StatusWrites::ObservedGeneration;
         let fixed = simulate(&scenario, &config);
         assert!(
@@ -1453,7 +1477,7 @@ mod tests {
             .any(|p| p.trigger == Trigger::CustomResourceStatus
                 && p.status_write.as_ref().map(|w| &w.result) == Some(&ActionResult::Unchanged)));
         // Fix 2: the timestamp stays, the predicate drops same-generation updates.
-        let mut config = lesson.sim_config();
+        let mut config = lesson.sim_config().expect("settings");
         config.generation_changed_predicate = true;
         let filtered = simulate(&scenario, &config);
         assert!(
@@ -1516,7 +1540,7 @@ mod lesson_claims {
             .expect("lesson");
         let scenario = lesson.scenario().expect("valid");
         let run = |naming| {
-            let mut config = lesson.sim_config();
+            let mut config = lesson.sim_config().expect("settings");
             config.naming = naming;
             simulate(&scenario, &config)
         };
@@ -1565,7 +1589,7 @@ mod lesson_claims {
         assert_eq!(expecting.final_world.observed.len(), 2);
 
         // Step 6: KEP-5647's consistency store with generateName.
-        let mut config = lesson.sim_config();
+        let mut config = lesson.sim_config().expect("settings");
         config.naming = ObjectNaming::GenerateName;
         config.consistency_store = true;
         let guarded = simulate(&scenario, &config);

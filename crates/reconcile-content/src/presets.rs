@@ -1,7 +1,7 @@
 //! Built-in starting scenarios, as data files (`presets/*.json`, compiled in,
 //! in menu order). Texts are kept as the user will see them in the editors.
 
-use reconcile_sim::SimConfig;
+use reconcile_sim::SimSettings;
 
 use reconcile_core::path::JsonPath;
 
@@ -18,8 +18,9 @@ pub struct Preset {
     pub desired: String,
     pub observed: String,
     pub finalizers: String,
-    /// The simulation settings that go with it.
-    pub sim: SimConfig,
+    /// The simulation settings that go with it, as the file gives them
+    /// (checked by [`parse_preset`]; read where a run needs them).
+    pub sim: SimSettings,
     /// With several custom resources: the first one's name (the texts
     /// above are its documents) and the others, one tab each, as a `#v3/`
     /// link keeps them. `None` and empty with one.
@@ -107,9 +108,19 @@ pub const PRESET_FILES: &[(&str, &str)] = &[
     content_file!("presets", "20-fair-keys.json"),
 ];
 
-/// Parses one preset file; `file` names it in errors. Read through core's
-/// JSON value (not a serde derive, which would add a reader to the page).
+/// Parses one preset file and checks its settings with the simulation's
+/// options parser; `file` names it in errors.
 pub fn parse_preset(file: &str, text: &str) -> Result<Preset, ContentError> {
+    let preset = read_preset(file, text)?;
+    data::check_sim(file, Some(&preset.sim))?;
+    Ok(preset)
+}
+
+/// Reads one preset file, its settings as given: the page's presets, whose
+/// settings its simulation module reads (this crate's tests check them all
+/// with [`parse_preset`]). Read through core's JSON value (not a serde
+/// derive, which would add a reader to the page).
+fn read_preset(file: &str, text: &str) -> Result<Preset, ContentError> {
     let value = data::read_json(file, text)?;
     let reader = Reader::new(file);
     let preset_object = reader.object(&value, JsonPath::root(), &MEMBERS);
@@ -153,7 +164,7 @@ pub fn parse_preset(file: &str, text: &str) -> Result<Preset, ContentError> {
 /// Every shipped preset, in menu order, parsed once.
 pub fn presets() -> &'static [Preset] {
     static PRESETS: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();
-    PRESETS.get_or_init(|| data::parse_all(PRESET_FILES, parse_preset))
+    PRESETS.get_or_init(|| data::parse_all(PRESET_FILES, read_preset))
 }
 
 /// The preset shown on first load (the seed example).
@@ -167,7 +178,7 @@ pub fn default_preset() -> &'static Preset {
             desired: "{}\n".to_owned(),
             observed: "{}\n".to_owned(),
             finalizers: "null\n".to_owned(),
-            sim: SimConfig::default(),
+            sim: SimSettings::default(),
             custom_resource_name: None,
             custom_resources: Vec::new(),
         })
@@ -194,7 +205,8 @@ mod tests {
         for (file, text) in PRESET_FILES {
             let preset = parse_preset(file, text).unwrap_or_else(|e| panic!("{e}"));
             let scenario = preset.scenario().unwrap_or_else(|e| panic!("{e}"));
-            let verdict = simulate_custom_resources(&scenario, &preset.sim).verdict;
+            let verdict =
+                simulate_custom_resources(&scenario, &preset.sim.read().expect("settings")).verdict;
             let expected_ok = match preset.id.as_str() {
                 "stuck-namespace" => matches!(
                     &verdict,
@@ -278,7 +290,7 @@ mod several_tests {
     fn run(id: &str) -> Timeline {
         let preset = find(id).expect("shipped");
         let scenario = preset.scenario().expect("valid");
-        simulate_custom_resources(&scenario, &preset.sim)
+        simulate_custom_resources(&scenario, &preset.sim.read().expect("settings"))
     }
 
     /// Each failed pass's delay until its requeue, in pass order.
@@ -349,9 +361,10 @@ mod several_tests {
         use reconcile_sim::picture::{position_of_moment, KeyState, PictureReplay};
         let preset = find("fair-keys").expect("shipped");
         let scenario = preset.scenario().expect("valid");
-        let timeline = simulate_custom_resources(&scenario, &preset.sim);
+        let timeline = simulate_custom_resources(&scenario, &preset.sim.read().expect("settings"));
         let at = position_of_moment(&timeline, reconcile_sim::Moment::AfterPass(1));
-        let mut replay = PictureReplay::of_custom_resources(&scenario, &preset.sim);
+        let mut replay =
+            PictureReplay::of_custom_resources(&scenario, &preset.sim.read().expect("settings"));
         let picture = replay.at(at.expect("in the log")).expect("a picture");
         let held: Vec<&str> = picture
             .queue

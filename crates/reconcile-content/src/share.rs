@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use reconcile_core::json::Json;
 use reconcile_core::path::JsonPath;
 use reconcile_core::{Document, Format};
-use reconcile_sim::SimConfig;
+use reconcile_sim::SimSettings;
 
 use crate::data::Reader;
 
@@ -46,9 +46,10 @@ pub struct SharedState {
     pub desired: String,
     pub observed: String,
     pub finalizers: String,
-    /// Read by the simulation's options parser: a misspelt setting is an error.
-    #[serde(deserialize_with = "reconcile_sim::options::deserialize")]
-    pub sim: SimConfig,
+    /// The settings as given: the simulation's options parser reads them
+    /// where the link runs (a misspelt setting is its error, not a default).
+    /// The page never reads them itself (docs/SIZE.md).
+    pub sim: SimSettings,
     /// Passes revealed.
     pub pass: usize,
     /// A pass shown as a snapshot.
@@ -344,7 +345,14 @@ pub fn decode(hash: &str) -> Result<Opened, ShareError> {
         return Err(ShareError::UnknownVersion(shown));
     }
     let state = decode_payload(payload)?;
-    let rate = state.sim.watch_break_rate;
+    // `v1` wrote the setting as `dropRate` (which still reads as the watch break rate).
+    let rate = ["dropRate", "watchBreakRate"]
+        .iter()
+        .find_map(|name| match state.sim.get(name) {
+            Some(Json::Number(rate)) => Some(rate.as_f64()),
+            _ => None,
+        })
+        .unwrap_or(0.0);
     let note = (version == EARLIER_VERSION && rate > 0.0)
         .then_some(LinkNote::DropRateIsWatchBreaks { rate });
     Ok(Opened { state, note })
@@ -447,7 +455,8 @@ mod tests {
     fn a_v1_links_drop_rate_opens_as_the_watch_break_rate_with_a_note() {
         let old = r#"{"desired":"{}","sim":{"dropRate":0.2}}"#;
         let opened = decode(&link(EARLIER_VERSION, old)).expect("a v1 link opens");
-        assert_eq!(opened.state.sim.watch_break_rate, 0.2);
+        let config = opened.state.sim.read().expect("settings");
+        assert_eq!(config.watch_break_rate, 0.2);
         assert_eq!(
             opened.note,
             Some(LinkNote::DropRateIsWatchBreaks { rate: 0.2 })
@@ -518,10 +527,12 @@ mod tests {
             level_edge: true,
             ..SharedState::default()
         };
-        state.sim.failure_rate = 0.3;
-        state.sim.naming = reconcile_sim::ObjectNaming::GenerateNameWithExpectations;
-        state.sim.status_writes = reconcile_sim::StatusWrites::WithTimestamp;
-        state.sim.generation_changed_predicate = true;
+        let mut config = state.sim.read().expect("settings");
+        config.failure_rate = 0.3;
+        config.naming = reconcile_sim::ObjectNaming::GenerateNameWithExpectations;
+        config.status_writes = reconcile_sim::StatusWrites::WithTimestamp;
+        config.generation_changed_predicate = true;
+        state.sim = SimSettings::of(&config);
         let hash = encode(&state);
         assert!(hash.starts_with("#v2/"));
         assert!(
@@ -605,24 +616,31 @@ mod tests {
     }
 
     #[test]
-    fn a_link_with_a_misspelt_setting_is_refused_by_the_options_parser() {
+    fn a_link_with_a_misspelt_setting_is_refused_by_the_options_parser_where_it_runs() {
         let link = |state: &str| {
             format!(
                 "#v1/{}",
                 URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(state.as_bytes(), 6))
             )
         };
-        let Err(ShareError::BadContent(detail)) = state_of(&link(r#"{"sim":{"failureRat":0.5}}"#))
-        else {
-            panic!("a misspelt setting must not open as the default");
-        };
+        // The settings travel as given; the run reads them, and refuses these.
+        let misspelt = state_of(&link(r#"{"sim":{"failureRat":0.5}}"#)).expect("opens");
+        let detail = misspelt
+            .sim
+            .read()
+            .expect_err("not the default")
+            .to_string();
         assert!(
             detail.starts_with(r#"Simulation options at $: unknown option "failureRat""#),
             "{detail}"
         );
         let opened = state_of(&link(r#"{"sim":{"failureRate":0.5}}"#)).expect("a good link opens");
-        assert!((opened.sim.failure_rate - 0.5).abs() < f64::EPSILON);
-        assert_eq!(opened.sim.max_passes, SharedState::default().sim.max_passes);
+        let config = opened.sim.read().expect("a good link's settings read");
+        assert!((config.failure_rate - 0.5).abs() < f64::EPSILON);
+        assert_eq!(
+            config.max_passes,
+            reconcile_sim::SimConfig::default().max_passes
+        );
     }
 
     #[test]
@@ -639,19 +657,27 @@ mod tests {
             qps: 2.5,
             burst: 3,
         };
-        assert_eq!(opened.sim.backoff, expected);
-        assert_eq!(opened.sim.seed, 3);
+        let config = opened.sim.read().expect("settings");
+        assert_eq!(config.backoff, expected);
+        assert_eq!(config.seed, 3);
         assert_eq!(from_autosave(old), Some(opened.clone()), "an old autosave");
-        // Written back with the camelCase names only, which read the same.
+        // Kept as given, and they read the same after the round trip.
         let autosave = to_autosave(&opened);
-        assert!(autosave.contains(r#""baseMs":7,"maxMs":900"#), "{autosave}");
-        assert!(!autosave.contains("_ms"), "{autosave}");
         assert_eq!(from_autosave(&autosave), Some(opened.clone()));
-        assert_eq!(state_of(&encode(&opened)), Ok(opened));
+        assert_eq!(state_of(&encode(&opened)), Ok(opened.clone()));
+        // Settings the simulation wrote back use the camelCase names only.
+        let written = to_autosave(&SharedState {
+            sim: SimSettings::of(&config),
+            ..opened
+        });
+        assert!(written.contains(r#""baseMs":7,"maxMs":900"#), "{written}");
+        assert!(!written.contains("_ms"), "{written}");
         let fixed = r#"{"sim":{"backoff":{"policy":"fixed-delay","delay_ms":250}}}"#;
         assert_eq!(
-            from_autosave(fixed).map(|state| state.sim.backoff),
-            Some(reconcile_sim::BackoffPolicy::FixedDelay { delay_ms: 250 })
+            from_autosave(fixed).map(|state| state.sim.read().map(|config| config.backoff)),
+            Some(Ok(reconcile_sim::BackoffPolicy::FixedDelay {
+                delay_ms: 250
+            }))
         );
     }
 

@@ -228,22 +228,19 @@ fn computed() -> BTreeMap<String, String> {
         let scenario = preset_scenario(path, &preset.desired, &preset.observed, &preset.finalizers);
         // Several custom resources run together; `checkLoop` takes one scenario.
         let several = preset.custom_resource_name.is_some();
+        let config = preset.sim.read().unwrap_or_else(|e| panic!("{path}: {e}"));
         let timeline = if several {
             let all = preset.scenario().unwrap_or_else(|e| panic!("{path}: {e}"));
-            simulate_custom_resources(&all, &preset.sim)
+            simulate_custom_resources(&all, &config)
         } else {
-            simulate(&scenario, &preset.sim)
+            simulate(&scenario, &config)
         };
         files.insert(
             format!("presets/{name}"),
             timeline_file(format!("presets/{name}"), &timeline),
         );
         if !several {
-            loop_entries.push(check_loop(
-                format!("presets/{name}"),
-                &scenario,
-                &preset.sim,
-            ));
+            loop_entries.push(check_loop(format!("presets/{name}"), &scenario, &config));
         }
     }
     for ((path, _), lesson) in LESSON_FILES.iter().zip(lessons()) {

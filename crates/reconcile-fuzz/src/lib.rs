@@ -496,7 +496,10 @@ pub fn sim_case(u: &mut Unstructured<'_>) -> Result<(Scenario, SimConfig)> {
             finalizers: parse_finalizers(&preset.finalizers)
                 .unwrap_or_else(|e| panic!("preset {} does not parse: {e}", preset.id)),
         };
-        let mut config = preset.sim.clone();
+        let mut config = preset
+            .sim
+            .read()
+            .unwrap_or_else(|e| panic!("preset {} settings do not read: {e}", preset.id));
         config.seed = u.arbitrary()?;
         config.max_passes = config.max_passes.min(MAX_PASSES);
         if u.arbitrary()? {

@@ -187,23 +187,25 @@ mod tests {
             else {
                 continue;
             };
+            // As the page sends them: the preset's settings as given.
             let run = ViewRun {
                 scenario: export_scenario(&scenario),
-                options: serde_json::to_string(&preset.sim).expect("settings as JSON"),
+                options: preset.sim.to_text(),
                 custom_resources: Vec::new(),
             };
             let (read, config) = run.read().expect(&preset.id);
-            assert_eq!(config, preset.sim, "{}", preset.id);
+            let preset_config = preset.sim.read().expect(&preset.id);
+            assert_eq!(config, preset_config, "{}", preset.id);
             assert_eq!(
                 simulate(read.first(), &config),
-                simulate(&scenario, &preset.sim),
+                simulate(&scenario, &preset_config),
                 "{}",
                 preset.id
             );
             // Level vs edge, which the same module computes from the same run.
             assert_eq!(
                 compare_level_edge(read.first(), &config),
-                compare_level_edge(&scenario, &preset.sim),
+                compare_level_edge(&scenario, &preset_config),
                 "{}",
                 preset.id
             );

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use reconcile_check::Language;
 use reconcile_content::exercise::LearnerCode;
 use reconcile_content::lesson::Feedback;
-use reconcile_sim::SimConfig;
+use reconcile_sim::SimSettings;
 use serde_json::Value;
 
 use crate::pane::{self, PaneEvent};
@@ -94,7 +94,7 @@ fn simulation_events() -> Vec<SimulationEvent> {
         SimulationEvent::RevealConclusion,
         SimulationEvent::Settings {
             revision: 3,
-            sim: SimConfig::default(),
+            sim: SimSettings::default(),
             show_script: Some(0),
         },
         SimulationEvent::Checked {
@@ -105,6 +105,14 @@ fn simulation_events() -> Vec<SimulationEvent> {
             revision: 2,
             entry: 1,
             message: "the custom resource name \"a\" is used twice".into(),
+        },
+        SimulationEvent::SettingsRead {
+            revision: 2,
+            sim: SimSettings::of(&reconcile_sim::SimConfig::default()),
+        },
+        SimulationEvent::SettingsRefused {
+            revision: 2,
+            message: "Simulation options at $: unknown option \"sed\"".into(),
         },
     ];
     let kinds: BTreeSet<usize> = events
@@ -119,9 +127,11 @@ fn simulation_events() -> Vec<SimulationEvent> {
             SimulationEvent::Settings { .. } => 6,
             SimulationEvent::Checked { .. } => 7,
             SimulationEvent::Refused { .. } => 8,
+            SimulationEvent::SettingsRefused { .. } => 9,
+            SimulationEvent::SettingsRead { .. } => 10,
         })
         .collect();
-    assert_eq!(kinds.len(), 9, "one sample of each event");
+    assert_eq!(kinds.len(), 11, "one sample of each event");
     events
 }
 

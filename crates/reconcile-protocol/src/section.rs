@@ -17,7 +17,7 @@
 //! [`SimulationEvent::Settings`], …) and shows what the page says.
 
 use reconcile_core::path::JsonPath;
-use reconcile_sim::SimConfig;
+use reconcile_sim::SimSettings;
 use serde::{Deserialize, Serialize};
 
 use crate::control_plane::{ViewCursor, ViewRun};
@@ -125,11 +125,20 @@ pub enum SimulationEvent {
     /// A setting was changed in Faults and settings: the whole settings as
     /// they are now, of the run `revision`; `show_script` is the script
     /// entry of an injected event, which the cursor goes to once simulated.
+    /// The page keeps them as JSON: only the module reads settings.
     Settings {
         revision: usize,
-        sim: SimConfig,
+        sim: SimSettings,
         show_script: Option<usize>,
     },
+    /// The run `revision`'s settings as the simulation read them (every
+    /// setting, under its current name), sent when they are written
+    /// otherwise: the page keeps these, so links and autosaves hold what ran.
+    SettingsRead { revision: usize, sim: SimSettings },
+    /// The run `revision`'s settings do not read: the simulation's options
+    /// parser's error, which says where and what (`Simulation options at
+    /// $.maxPasses: …`).
+    SettingsRefused { revision: usize, message: String },
     /// The answer to [`SimulationInput::check`].
     Checked { id: usize, feedback: Feedback },
     /// The run `revision`'s custom resources cannot run together (a
@@ -198,6 +207,14 @@ impl SimulationEvent {
                         details: Vec::new(),
                     }),
             },
+            "settings-read" => SimulationEvent::SettingsRead {
+                revision: reader.count(&message, "revision"),
+                sim: reader.sim(&message).unwrap_or_default(),
+            },
+            "settings-refused" => SimulationEvent::SettingsRefused {
+                revision: reader.count(&message, "revision"),
+                message: reader.string(&message, "message"),
+            },
             "refused" => SimulationEvent::Refused {
                 revision: reader.count(&message, "revision"),
                 entry: reader.count(&message, "entry"),
@@ -245,7 +262,7 @@ fn read_feedback(reader: &Reader<'_>, feedback: &Object<'_>) -> Feedback {
 mod tests {
     use super::*;
     use crate::simulation::MomentFact;
-    use reconcile_sim::{ScriptedEvent, WorldEvent};
+    use reconcile_sim::{ScriptedEvent, SimConfig, WorldEvent};
 
     fn round_trip(event: SimulationEvent) {
         let text = event.to_json();
@@ -285,15 +302,16 @@ mod tests {
         round_trip(SimulationEvent::ShowPicture { open: true });
         round_trip(SimulationEvent::ShowLevelEdge { show: false });
         round_trip(SimulationEvent::RevealConclusion);
-        let mut sim = SimConfig {
+        let mut config = SimConfig {
             failure_rate: 0.25,
             seed: 9,
             ..SimConfig::default()
         };
-        sim.script.push(ScriptedEvent {
+        config.script.push(ScriptedEvent {
             after_pass: 1,
             event: WorldEvent::Delete { name: "a".into() },
         });
+        let sim = SimSettings::of(&config);
         round_trip(SimulationEvent::Settings {
             revision: 2,
             sim: sim.clone(),
@@ -318,6 +336,15 @@ mod tests {
             entry: 1,
             message: "the object name \"web-0\" is in two custom resources".into(),
         });
+        round_trip(SimulationEvent::SettingsRead {
+            revision: 4,
+            sim: SimSettings::of(&SimConfig::default()),
+        });
+        round_trip(SimulationEvent::SettingsRefused {
+            revision: 4,
+            message: "Simulation options at $.seed: invalid type: string \"x\", expected u64"
+                .into(),
+        });
     }
 
     #[test]
@@ -327,10 +354,6 @@ mod tests {
             (r#"{"event":"move-to","position":-1}"#, "$.position"),
             (r#"{"event":"run"}"#, "$"),
             (r#"{"event":"run","facts":{"revision":1}}"#, "$.facts"),
-            (
-                r#"{"event":"settings","revision":1,"sim":{"seed":"x"}}"#,
-                "",
-            ),
             (r#"{"event":"hop"}"#, "$.event"),
             (r#"{"event":"move-to","position":1,"extra":1}"#, "$.extra"),
         ] {

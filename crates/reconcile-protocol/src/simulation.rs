@@ -524,7 +524,8 @@ mod tests {
                 .iter()
                 .next()
                 .map(|(name, _)| name.to_string());
-            let mut eventful = preset.sim.clone();
+            let config = preset.sim.read().expect("the preset's settings");
+            let mut eventful = config.clone();
             eventful.failure_rate = 0.3;
             eventful.watch_break_rate = 0.2;
             if let Some(name) = first_observed {
@@ -535,7 +536,7 @@ mod tests {
                     });
                 }
             }
-            for (label, config) in [("as it is", preset.sim.clone()), ("eventful", eventful)] {
+            for (label, config) in [("as it is", config), ("eventful", eventful)] {
                 let timeline = simulate(&scenario, &config);
                 runs.push((
                     format!("{} ({label})", preset.id),

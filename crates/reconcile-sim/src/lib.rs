@@ -54,7 +54,7 @@ pub use engine::{
 };
 pub use expectations::PassSkip;
 pub use naming::ObjectNaming;
-pub use options::{options_from_json, parse_options, OptionsError};
+pub use options::{options_from_json, parse_options, OptionsError, SimSettings};
 pub use run::fault_input::DriftInputError;
 pub use run::record::{
     ActorEventRecord, CacheLag, CacheLagEntry, Happening, LogEntry, Moment, PassRecord, Timeline,

@@ -63,15 +63,16 @@ fn the_contracts_reconcile_converges_is_idempotent_and_survives_restarts_in_ever
         };
         // The simulated controller's plan: the contract's reconcile on the
         // cache as the preset's `compare` shows it.
-        let compare = preset.sim.compare;
+        let config = preset.sim.read().expect("settings");
+        let compare = config.compare;
         let controller = move |call: &LoopCall<'_>| {
             let finalizers = call.finalizers.cloned().unwrap_or_default();
             controller_plan(compare, call.desired, call.observed, &finalizers)
         };
-        let verdicts = check(&scenario, preset.sim.clone(), || controller);
+        let verdicts = check(&scenario, config.clone(), || controller);
         assert_eq!(
             verdicts.converges,
-            reconcile_sim::simulate(&scenario, &preset.sim).verdict,
+            reconcile_sim::simulate(&scenario, &config).verdict,
             "{}",
             preset.id
         );

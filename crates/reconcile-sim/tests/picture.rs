@@ -15,7 +15,7 @@ fn preset(id: &str) -> (SimScenario, SimConfig) {
         observed: res(&preset.observed),
         finalizers: parse_finalizers(&preset.finalizers).expect("valid"),
     };
-    (scenario, preset.sim.clone())
+    (scenario, preset.sim.read().expect("settings"))
 }
 
 #[test]

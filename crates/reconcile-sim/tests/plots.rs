@@ -11,7 +11,7 @@ fn preset(id: &str) -> (SimScenario, SimConfig) {
     let preset = reconcile_content::presets::find(id).expect("preset exists");
     let scenario = check_scenario(&preset.desired, &preset.observed, &preset.finalizers)
         .expect("a valid preset");
-    (scenario, preset.sim.clone())
+    (scenario, preset.sim.read().expect("settings"))
 }
 
 fn lesson(id: &str) -> (SimScenario, SimConfig) {
@@ -19,7 +19,10 @@ fn lesson(id: &str) -> (SimScenario, SimConfig) {
         .iter()
         .find(|l| l.id == id)
         .expect("lesson exists");
-    (lesson.scenario().expect("valid"), lesson.sim_config())
+    (
+        lesson.scenario().expect("valid"),
+        lesson.sim_config().expect("settings"),
+    )
 }
 
 /// A lane as "state word / action words" per column.

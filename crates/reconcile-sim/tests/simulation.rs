@@ -182,7 +182,7 @@ fn preset_scenario(id: &str) -> (SimScenario, SimConfig) {
     let preset = reconcile_content::presets::find(id).expect("preset exists");
     (
         scenario(&preset.desired, &preset.observed, &preset.finalizers),
-        preset.sim.clone(),
+        preset.sim.read().expect("settings"),
     )
 }
 
@@ -2134,12 +2134,14 @@ fn null_event_values_read_back() {
     let read: SimConfig = serde_json::from_str(&text).expect("reads back");
     assert_eq!(read, config);
     let state = reconcile_content::share::SharedState {
-        sim: config,
+        sim: reconcile_sim::SimSettings::of(&config),
         ..Default::default()
     };
     let link = reconcile_content::share::encode(&state);
     let opened = reconcile_content::share::decode(&link).map(|opened| opened.state);
     assert_eq!(opened, Ok(state));
+    let settings = opened.map(|state| state.sim.read());
+    assert_eq!(settings, Ok(Ok(config)));
     // A missing member is still an error that names it.
     let missing = serde_json::from_str::<SimConfig>(
         r#"{"script": [{"afterPass": 1, "event": {"kind": "stray-create", "name": "s"}}]}"#,

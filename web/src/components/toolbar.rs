@@ -118,6 +118,10 @@ pub fn notice_banner(
         Some(Notice::LinkProblem(error)) => {
             ("notice warning", html! { { link_problem_text(error) } })
         }
+        Some(Notice::SettingsRefused(message)) => (
+            "notice warning",
+            html! { { format!("The simulation could not read these settings, so it runs with the default settings instead. {message}") } },
+        ),
         Some(Notice::LinkNote(note)) => ("notice info", html! { { link_note_text(*note) } }),
         Some(Notice::AutosaveCorrupt) => (
             "notice warning",

@@ -58,7 +58,7 @@ fn use_pane_input(state: &Playground, closable: bool) -> Rc<Option<String>> {
             code: code.clone()?,
             code_revision: *code_revision,
             scenario: scenario.as_deref().map(export_scenario),
-            options: serde_json::to_string(config).unwrap_or_default(),
+            options: config.to_text(),
             closable: *closable,
         };
         Some(input.to_json())

@@ -73,6 +73,13 @@ fn action_of(event: SimulationEvent) -> Action {
                 feedback: Rc::new(feedback),
             })
         }
+        SimulationEvent::SettingsRead { revision, sim } => SimAction::SettingsRead {
+            revision,
+            config: Rc::new(sim),
+        },
+        SimulationEvent::SettingsRefused { revision, message } => {
+            return Action::SettingsRefused { revision, message }
+        }
         SimulationEvent::Refused {
             revision,
             entry,

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use reconcile_content::lesson::{
-    check_actions, check_choice, parse_lesson, ExerciseKind, Feedback, Lesson,
+    check_actions, check_choice, read_lesson, ExerciseKind, Feedback, Lesson,
 };
 use reconcile_content::lesson_index::{self, LessonEntry};
 use reconcile_core::Plan;
@@ -131,9 +131,10 @@ impl LessonLoad {
 
     /// Reads the fetched text with the lessons' one reader; a file that does
     /// not read (or is another lesson's) fails the load with the reader's error.
+    /// Its settings are read by the simulation's module, as a link's are.
     pub fn read(&mut self, text: &str) -> Option<LessonState> {
         let path = self.entry.path();
-        match parse_lesson(&path, text) {
+        match read_lesson(&path, text) {
             Ok(lesson) if lesson.id == self.entry.id => {
                 let mut state = LessonState::open(lesson, self.step);
                 state.show_shared(&self.shared.0, self.shared.1);

@@ -17,10 +17,11 @@ use reconcile_content::presets::{self, Preset};
 use reconcile_content::share::{
     DocumentFormats, LinkNote, ShareError, SharedCustomResource, SharedState,
 };
+use reconcile_core::json::Json;
 use reconcile_core::{
     check_scenario, format_document, plan, Document, Format, InputError, Plan, Scenario,
 };
-use reconcile_sim::SimConfig;
+use reconcile_sim::SimSettings;
 use yew::{AttrValue, Reducible};
 
 use crate::browser::StorageProblem;
@@ -111,7 +112,7 @@ impl Texts {
 pub struct Persisted {
     /// The first custom resource's texts.
     texts: Texts,
-    sim: SimConfig,
+    sim: SimSettings,
     pass: usize,
     selected: Option<usize>,
     level_edge: bool,
@@ -248,6 +249,9 @@ pub enum Loaded {
 pub enum Notice {
     /// A link could not be opened, and why; the default scenario was loaded instead.
     LinkProblem(ShareError),
+    /// The simulation could not read the settings (a link's, an autosave's),
+    /// and why; it runs with the default settings instead.
+    SettingsRefused(String),
     /// A link opened, but one of its settings means something else now.
     LinkNote(LinkNote),
     /// The saved session in this browser was unreadable and was ignored.
@@ -331,14 +335,14 @@ impl Playground {
     }
 
     /// A checked state; it names `preset` only while the texts are exactly its texts.
-    fn new(texts: Texts, config: SimConfig, preset: Option<&'static Preset>) -> Self {
+    fn new(texts: Texts, config: SimSettings, preset: Option<&'static Preset>) -> Self {
         Self::with_formats(texts, DocumentFormats::default(), config, preset)
     }
 
     fn with_formats(
         texts: Texts,
         formats: DocumentFormats,
-        config: SimConfig,
+        config: SimSettings,
         preset: Option<&'static Preset>,
     ) -> Self {
         let preset_id = preset
@@ -479,7 +483,7 @@ impl Playground {
     fn with_lesson(self, lesson: LessonState) -> Self {
         let texts = Texts::from_strings(lesson.lesson.texts());
         let preset = lesson.lesson.preset.as_deref().and_then(presets::find);
-        let mut next = Self::new(texts, lesson.lesson.sim_config(), preset);
+        let mut next = Self::new(texts, lesson.lesson.settings(), preset);
         (next.notice, next.restorable) = (self.notice, self.restorable);
         (next.code, next.exercise_open) = (self.code, self.exercise_open);
         next.lesson = Some(lesson);
@@ -725,8 +729,13 @@ impl Playground {
     /// (manifests' `metadata.deletionTimestamp`): planned, and simulated
     /// when they changed.
     fn accept(&mut self, scenario: Scenario, terminating: Vec<String>) {
-        if self.sim.config.terminating != terminating {
-            self.sim.config.terminating = terminating;
+        let names = Json::array(terminating.iter().map(|name| Json::string(name)).collect());
+        let unchanged = match self.sim.config.get("terminating") {
+            Some(given) => *given == names,
+            None => terminating.is_empty(),
+        };
+        if !unchanged {
+            self.sim.config.set("terminating", names);
             // What the simulation starts from changed: simulated again below.
             self.scenario = None;
         }
@@ -788,6 +797,12 @@ pub enum Action {
     Format(Document),
     /// Replace all three documents with a preset, and its simulation settings.
     LoadPreset(&'static str),
+    /// The simulation section's module could not read run `revision`'s
+    /// settings: its options parser's error (where and what).
+    SettingsRefused {
+        revision: usize,
+        message: String,
+    },
     Sim(SimAction),
     /// The page has painted its first action list: the simulation it held
     /// back runs now.
@@ -863,6 +878,17 @@ impl Reducible for Playground {
                 }
                 Err(error) => next.show_error(error),
             },
+            Action::SettingsRefused { revision, message } => {
+                if revision != next.sim.revision() {
+                    return self;
+                }
+                // As with a link that does not open: the defaults, and why.
+                // The documents' terminating objects are marked again.
+                next.sim.config = SimSettings::default();
+                next.scenario = None;
+                next.check();
+                next.notice = Some(Notice::SettingsRefused(message));
+            }
             Action::LoadPreset(id) => {
                 let Some(preset) = presets::find(id) else {
                     return self;

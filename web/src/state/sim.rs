@@ -16,7 +16,7 @@ use reconcile_core::Plan;
 use reconcile_protocol::control_plane::ViewRun;
 use reconcile_protocol::section::{LessonCheck, LessonQuestion, RunInput};
 use reconcile_protocol::simulation::{NextPassView, RunFacts};
-use reconcile_sim::{Moment, SimConfig};
+use reconcile_sim::{Moment, SimSettings};
 
 use super::RunScenario;
 use crate::shared::Shared;
@@ -26,7 +26,9 @@ pub const SPEEDS: [u32; 4] = [1, 2, 4, 8];
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimState {
-    pub config: SimConfig,
+    /// The settings as given (a preset's, a lesson's, a link's) or as the
+    /// module last wrote them: the module reads them, the page never does.
+    pub config: SimSettings,
     /// The run asked for last, by a count of the page's runs: a new one
     /// whenever the scenario or a setting changes. Facts, views and settings
     /// of another revision are late.
@@ -136,7 +138,7 @@ pub fn release_first_run() {
 impl Default for SimState {
     fn default() -> Self {
         Self {
-            config: SimConfig::default(),
+            config: SimSettings::default(),
             revision: 0,
             stage: RunStage::Idle,
             facts: None,
@@ -191,8 +193,14 @@ pub enum SimAction {
     /// the whole settings, of run `revision`.
     Settings {
         revision: usize,
-        config: Rc<SimConfig>,
+        config: Rc<SimSettings>,
         show_script: Option<usize>,
+    },
+    /// The module read run `revision`'s settings: the same settings as
+    /// it wrote them (every setting, under its current name).
+    SettingsRead {
+        revision: usize,
+        config: Rc<SimSettings>,
     },
     /// "Download results" was pressed.
     DownloadResults,
@@ -227,7 +235,7 @@ impl SimAction {
 }
 
 impl SimState {
-    pub fn with_config(config: SimConfig) -> Self {
+    pub fn with_config(config: SimSettings) -> Self {
         Self {
             config,
             ..Self::default()
@@ -371,7 +379,7 @@ impl SimState {
             revision: self.revision,
             run: ViewRun {
                 scenario: scenario.text.clone(),
-                options: serde_json::to_string(&self.config).unwrap_or_default(),
+                options: self.config.to_text(),
                 custom_resources: scenario.custom_resources.clone(),
             },
         }));
@@ -553,9 +561,15 @@ impl SimState {
                 if revision != self.revision || *config == self.config {
                     return false;
                 }
-                self.config = SimConfig::clone(&config);
+                self.config = SimSettings::clone(&config);
                 self.pending_script = show_script;
                 return true;
+            }
+            // The same settings, so the run stands: nothing to simulate again.
+            SimAction::SettingsRead { revision, config } => {
+                if revision == self.revision {
+                    self.config = SimSettings::clone(&config);
+                }
             }
             SimAction::DownloadResults => self.results_asked += 1,
         }

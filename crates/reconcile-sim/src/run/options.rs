@@ -156,13 +156,65 @@ pub const OPTION_NAMES: [&str; 29] = [
     "workers",
 ];
 
-/// For `#[serde(deserialize_with)]`: settings inside a larger document
-/// (a share link, an autosave) go through [`options_from_json`] too.
-pub fn deserialize<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<SimConfig, D::Error> {
-    let value = Json::deserialize(deserializer)?;
-    options_from_json(&value).map_err(serde::de::Error::custom)
+/// Settings as JSON, kept as they were given until a run needs them: what
+/// a link, an autosave, a lesson or a preset holds. Only [`SimSettings::read`]
+/// (that is, [`options_from_json`]) makes a [`SimConfig`] of them, so the page
+/// passes them on and its simulation module reads them (docs/SIZE.md).
+/// Equal as JSON values are: member order aside, numbers by value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimSettings(Json);
+
+/// No settings given: every setting at its default.
+impl Default for SimSettings {
+    fn default() -> Self {
+        Self(Json::object(Vec::new()))
+    }
+}
+
+impl SimSettings {
+    /// The settings as serde writes them (every setting).
+    pub fn of(config: &SimConfig) -> Self {
+        let text = serde_json::to_string(config).unwrap_or_default();
+        Self(serde_json::from_str(&text).unwrap_or(Json::Null))
+    }
+
+    /// Settings as given, unread.
+    pub fn from_json(value: Json) -> Self {
+        Self(value)
+    }
+
+    /// Reads them with the one settings reader: where and what is wrong, if anything.
+    pub fn read(&self) -> Result<SimConfig, OptionsError> {
+        options_from_json(&self.0)
+    }
+
+    /// The settings as JSON text, for a reader elsewhere ([`parse_options`]).
+    pub fn to_text(&self) -> String {
+        self.0.to_compact_string()
+    }
+
+    /// One setting's JSON, if given.
+    pub fn get(&self, name: &str) -> Option<&Json> {
+        self.0.get(name)
+    }
+
+    /// Gives one setting as `value`; settings that are not an object become one.
+    pub fn set(&mut self, name: &str, value: Json) {
+        self.0.set_path(&[name.to_owned()], value);
+    }
+}
+
+impl serde::Serialize for SimSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+/// Any JSON value: what it holds is read later, by [`SimSettings::read`].
+impl<'de> Deserialize<'de> for SimSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Json::deserialize(deserializer).map(Self)
+    }
 }
 
 #[cfg(test)]
@@ -183,6 +235,31 @@ mod tests {
         };
         let names: Vec<&str> = members.iter().map(|(name, _)| &**name).collect();
         assert_eq!(names, OPTION_NAMES);
+    }
+
+    #[test]
+    fn settings_pass_on_unread_and_read_as_the_options_reader_reads() {
+        let config = SimConfig {
+            seed: 7,
+            failure_rate: 0.25,
+            ..SimConfig::default()
+        };
+        let settings = SimSettings::of(&config);
+        assert_eq!(settings.read(), Ok(config.clone()));
+        assert_eq!(parse_options(&settings.to_text()), Ok(config));
+        assert_eq!(SimSettings::default().read(), Ok(SimConfig::default()));
+        let misspelt: SimSettings =
+            serde_json::from_str(r#"{"failureRat":0.5}"#).expect("any JSON value");
+        let error = misspelt.read().expect_err("read, it is refused");
+        assert!(error
+            .to_string()
+            .starts_with(r#"Simulation options at $: unknown option "failureRat""#));
+        let mut terminating = SimSettings::from_json(Json::Null);
+        terminating.set("terminating", Json::array(vec![Json::string("a")]));
+        assert_eq!(
+            terminating.read().map(|config| config.terminating),
+            Ok(vec!["a".to_owned()])
+        );
     }
 
     #[test]

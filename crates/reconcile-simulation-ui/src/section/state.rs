@@ -22,8 +22,8 @@ use reconcile_protocol::setting_change::SettingChange;
 use reconcile_protocol::simulation::{NextPassView, RunFacts};
 use reconcile_sim::picture::{Picture, PictureReplay, Position};
 use reconcile_sim::{
-    list_entry_of, simulate_custom_resources, CustomResources, EventMoment, Moment, PassViews,
-    SimConfig, Timeline,
+    list_entry_of, parse_options, simulate_custom_resources, CustomResources, EventMoment, Moment,
+    PassViews, SimConfig, SimSettings, Timeline,
 };
 use reconcile_ui_shared::Shared;
 
@@ -79,7 +79,7 @@ impl SectionRun {
         let show_script = change.apply(&mut sim, shown_pass);
         SimulationEvent::Settings {
             revision: self.revision,
-            sim,
+            sim: SimSettings::of(&sim),
             show_script,
         }
     }
@@ -231,11 +231,29 @@ impl SectionState {
                 answers.events.push(SimulationEvent::Run {
                     facts: RunFacts::of(run.revision, &run.timeline),
                 });
+                // Settings written otherwise (a preset's few, an old link's
+                // names): the page keeps them as read, as links held them.
+                let read = SimSettings::of(&run.config);
+                if read.to_text() != input.run.options {
+                    answers.events.push(SimulationEvent::SettingsRead {
+                        revision: run.revision,
+                        sim: read,
+                    });
+                }
                 self.views = Some(PassViews::of_custom_resources(&run.scenario, &run.config));
                 self.event_replay = None;
                 self.run = Some(Shared::new(run));
             }
             Err(error) => {
+                // Settings that do not read (a link's, an autosave's): the
+                // page keeps them as given and says so.
+                if let Err(settings) = parse_options(&input.run.options) {
+                    answers.events.push(SimulationEvent::SettingsRefused {
+                        revision: input.revision,
+                        message: settings.to_string(),
+                    });
+                    return;
+                }
                 // Custom resources that cannot run together: the page marks the tab.
                 let refused = input.run.read_scenario().err();
                 match refused.and_then(|e| Some((list_entry_of(&e)?, e.message))) {
@@ -556,9 +574,39 @@ mod tests {
         assert!(answers.events.is_empty(), "{:?}", answers.events);
         assert_eq!(answers.errors.len(), 1, "{:?}", answers.errors);
         assert_eq!(state.run().expect("the last run").revision, 1);
+        // Settings written otherwise are sent back as read; as read, they are not.
+        let mut few = run_input(5, &config);
+        few.run.options = r#"{"seed":3,"dropRate":0.5}"#.into();
+        let answers = state.take(input(Some(few), 0));
+        let read = SimConfig {
+            seed: 3,
+            watch_break_rate: 0.5,
+            ..SimConfig::default()
+        };
+        let sent = SimulationEvent::SettingsRead {
+            revision: 5,
+            sim: SimSettings::of(&read),
+        };
+        assert!(answers.events.contains(&sent), "{:?}", answers.events);
+        let answers = state.take(input(Some(run_input(6, &read)), 0));
+        assert!(
+            !(answers.events.iter()).any(|e| matches!(e, SimulationEvent::SettingsRead { .. })),
+            "{:?}",
+            answers.events
+        );
+        // Settings that do not read: the page is told where and what.
         let mut bad_settings = run_input(3, &config);
         bad_settings.run.options = r#"{"seed":"x"}"#.into();
-        assert_eq!(state.take(input(Some(bad_settings), 0)).errors.len(), 1);
+        let answers = state.take(input(Some(bad_settings), 0));
+        assert_eq!(
+            answers.events,
+            [SimulationEvent::SettingsRefused {
+                revision: 3,
+                message: "Simulation options at $.seed: invalid type: string \"x\", expected u64"
+                    .into()
+            }]
+        );
+        assert_eq!(state.run().expect("the last run").revision, 6);
     }
 
     #[test]
@@ -668,7 +716,7 @@ mod tests {
                 run.settings_after(change, position),
                 SimulationEvent::Settings {
                     revision: 4,
-                    sim: expected,
+                    sim: SimSettings::of(&expected),
                     show_script
                 }
             );
