@@ -276,43 +276,47 @@
     if (!port || !request) return;
     if (request.type === "run") runJavaScript(request);
     else if (request.type === "init") servePython(request);
+    else if (request.type === "check") checkController(request, event.ports[1]);
+    else if (request.type === "watch") watchSteps(event.ports[1]);
   };
 
-  /** One JavaScript run: imports the learner's module, then calls reconcile on each case. */
-  const runJavaScript = async (request) => {
-    const url = apply(createUrl, URL, [new BlobType([request.source], { type: "text/javascript" })]);
-    let reconcile;
+  const plainError = (message, line = null) => ({ name: "Error", message, stack: "", line, column: null });
+
+  /**
+   * Imports the learner's module from `url` (made of `source`), or reports why it
+   * did not load and resolves to null. The relay's load limit starts here: a busy
+   * machine may take seconds to start this worker, which is not the learner's code.
+   */
+  const importLearner = async (url, source, signature, parsable = source) => {
+    let module;
     try {
-      // The relay's load limit starts here: a busy machine may take seconds to start
-      // this worker, which is not the learner's code running.
       send({ type: "importing" });
-      const module = await import(url);
-      reconcile = module.reconcile;
+      module = await import(url);
     } catch (error) {
       const described = describe(error, url);
       if (described.name === "SyntaxError" && described.line === null && typeof Worker === "function") {
-        const place = await locateSyntaxError(request.source, described.message);
+        const place = await locateSyntaxError(parsable, described.message);
         if (place) {
           described.line = place.line;
           described.column = place.column;
         }
       }
       send({ type: "load-error", error: described });
-      return;
+      return null;
     }
-    if (typeof reconcile !== "function") {
-      send({
-        type: "load-error",
-        error: {
-          name: "Error",
-          message: "your code does not export a function named reconcile (write `export function reconcile(desired, observed, finalizers) { … }`)",
-          stack: "",
-          line: null,
-          column: null,
-        },
-      });
-      return;
+    if (typeof module.reconcile !== "function") {
+      send({ type: "load-error", error: plainError(`your code does not export a function named reconcile (write \`export function reconcile(${signature}) { … }\`)`) });
+      return null;
     }
+    return module;
+  };
+
+  /** One JavaScript run: imports the learner's module, then calls reconcile on each case. */
+  const runJavaScript = async (request) => {
+    const url = apply(createUrl, URL, [new BlobType([request.source], { type: "text/javascript" })]);
+    const module = await importLearner(url, request.source, "desired, observed, finalizers");
+    if (!module) return;
+    const reconcile = module.reconcile;
     await runCases(request.calls, async (call) => {
       try {
         // Each call gets its own copies: what one call changes, the next never sees.
@@ -327,5 +331,76 @@
         return { ok: false, error: describe(error, url) };
       }
     });
+  };
+
+  /**
+   * A learner's controller under check (issue 30): starts the simulation from the
+   * handed-over Blobs (sandbox-controller.js), links and imports the learner's
+   * module, then runs the check here. Before each schedule it tells the relay,
+   * which gives each schedule its time limit; each reconcile and client call goes
+   * to `steps`, the watcher's port, so a stopped check can say what ran.
+   */
+  const checkController = async (request, steps) => {
+    const urlOf = (blob) => apply(createUrl, URL, [blob]);
+    let engine;
+    try {
+      engine = await (await import(urlOf(request.files.check))).start(request.files, urlOf);
+    } catch (error) {
+      send({ type: "load-error", error: plainError(`the sandbox could not start the simulation: ${error}`) });
+      return;
+    }
+    let linked;
+    try {
+      linked = engine.link(request.source);
+    } catch (error) {
+      send({ type: "load-error", error: plainError(StringOf(error.message), error.line ?? null) });
+      return;
+    }
+    const url = urlOf(new BlobType([linked], { type: "text/javascript" }));
+    if (!(await importLearner(url, request.source, "request, client", engine.withoutImports(request.source)))) return;
+    send({ type: "loaded" });
+    // Each process imports the module afresh, so a crash loses what it kept in memory.
+    let loads = 0;
+    const load = async () => (await import(`${url}#${++loads}`)).reconcile;
+    const step = (message) => apply(portPost, steps, [message]);
+    const watch = {
+      schedule(next, explored) {
+        current = explored;
+        send({ type: "schedule", explored, faults: next.schedule.map((placed) => placed.fault) });
+        step({ explored, request: null, call: null });
+      },
+      reconcile(request) {
+        step({ explored: current, request: request.name, call: null });
+      },
+      call(call) {
+        step({ explored: current, request: null, call: { method: call.method, kind: call.kind ?? call.object?.kind, name: call.name ?? call.object?.metadata?.name } });
+      },
+    };
+    const onProgress = ({ explored }) => send({ type: "progress", explored });
+    try {
+      const { goal, report } = await engine.check(load, request, onProgress, watch);
+      current = -1;
+      send({ type: "checked", goal, report });
+    } catch (error) {
+      // Misuse of the client, or a result that is not a reconcile's: the check cannot go on.
+      const method = typeof error?.method === "string" ? error.method : undefined;
+      send({ type: "check-error", error: { ...describe(error, url), method } });
+    }
+  };
+
+  /**
+   * The watcher: a worker of its own that keeps the last step the checking worker
+   * told (off the sandbox page's thread, which in Firefox and WebKit is the
+   * playground's), and answers the relay's question when a time limit stopped it.
+   */
+  const watchSteps = (steps) => {
+    let last = null;
+    steps.onmessage = (event) => {
+      const m = event.data;
+      if (m.call === null && m.request === null) last = { explored: m.explored, request: null, call: null };
+      else if (m.call === null) last = { explored: m.explored, request: m.request, call: null };
+      else if (last) last = { ...last, call: m.call };
+    };
+    port.onmessage = () => send({ type: "step", step: last });
   };
 })();
