@@ -3,15 +3,13 @@
 // synchronous client calls (issue 30, step 1).
 import { readFileSync } from "node:fs";
 import { test, expect } from "./fixtures.mjs";
+import { checkSources, withBug } from "./controller-sources.mjs";
 
 const REFERENCE = readFileSync(new URL("./controllers/owned-configmap.js", import.meta.url), "utf8");
 const FINALIZING = readFileSync(new URL("./controllers/external-finalizer.js", import.meta.url), "utf8");
 
-/** `reference` with one line changed: a known bug. */
-function buggy(find, replace, reference = REFERENCE) {
-  if (!reference.includes(find)) throw new Error(`the reference has no ${JSON.stringify(find)}`);
-  return reference.replace(find, replace);
-}
+/** The owned-configmap reference with one line changed, or `reference` so: a known bug. */
+const buggy = (find, replace, reference = REFERENCE) => withBug(reference, find, replace);
 
 /**
  * Opens a same-origin page without the site's Content-Security-Policy, so a
@@ -243,31 +241,6 @@ test("checkController: the reference survives every schedule; known bugs get a s
   expect(misuse.rejected.message).toContain("client.get");
 });
 
-/**
- * Checks controllers given as source with `checkController(source, options)`:
- * each runs in the sandbox's worker next to the simulation. Resolves to each
- * check's result and the progress it told, or `{ rejected }`.
- */
-async function checkSources(page, checks) {
-  await page.goto("/");
-  return page.evaluate(async (checks) => {
-    const { checkController } = await import("/pkg/reconcile.js");
-    // Main-thread tasks over 50 ms while the checks run (not while the page started).
-    const longTasks = [];
-    new PerformanceObserver((list) => list.getEntries().forEach((entry) => longTasks.push(entry.duration))).observe({ type: "longtask" });
-    const results = [];
-    for (const { source, options } of checks) {
-      const progress = [];
-      const onProgress = (told) => progress.push(told);
-      const result = await checkController(source, { ...options, onProgress }).catch((error) => ({
-        rejected: { name: error.name, message: error.message, method: error.method, stopped: error.stopped, logs: error.logs },
-      }));
-      results.push({ ...result, progress, longTasks: longTasks.splice(0) });
-    }
-    return results;
-  }, checks);
-}
-
 test("checkController(source): the learner's module runs in the sandbox, beside the simulation", async ({ page }) => {
   const logged = buggy("export function reconcile(request, client) {", 'export function reconcile(request, client) {\n  console.log("reconcile", request.name);');
   const [reference, createOnly, logs] = await checkSources(page, [
@@ -293,7 +266,7 @@ test("checkController(source): the learner's module runs in the sandbox, beside 
 
 test("checkController(source): bad modules, misuse and a loop that never ends get clear errors", async ({ page }) => {
   const module = (body, head = 'import { ApiError, TerminalError } from "reconcile";') => `${head}\nexport function reconcile(request, client) {\n${body}\n}`;
-  const [other, noReconcile, dynamic, syntax, misuse, loop, looping, instance, python] = await checkSources(page, [
+  const [other, noReconcile, dynamic, syntax, misuse, loop, looping, instance] = await checkSources(page, [
     { source: module("", 'import { ApiError } from "reconcile";\nimport helper from "./other.js";') },
     { source: 'import { ApiError } from "reconcile";\nexport function reconcil(request, client) {}' },
     { source: module('await import("./later.js");') },
@@ -306,7 +279,6 @@ test("checkController(source): bad modules, misuse and a loop that never ends ge
       source: module('try { client.get("ConfigMap", "nowhere"); } catch (error) { if (!(error instanceof ApiError) || error.status !== 404) throw new TerminalError("not an ApiError"); }\nreturn;'),
       options: { budget: 3 },
     },
-    { source: REFERENCE, options: { language: "python" } },
   ]);
   expect(other.rejected.message).toBe('your code imports "./other.js" (line 2); a controller may import only from "reconcile": import { ApiError, TerminalError } from "reconcile"');
   expect(noReconcile.rejected.message).toBe("your code does not export a function named reconcile (write `export function reconcile(request, client) { … }`)");
@@ -320,7 +292,6 @@ test("checkController(source): bad modules, misuse and a loop that never ends ge
   expect(instance.rejected).toBeUndefined();
   expect(instance.properties.map((property) => property.name)).toContain("eventually stable");
   expect(JSON.stringify(instance.counterexample?.record ?? [])).not.toContain("not an ApiError");
-  expect(python.rejected.message).toMatch(/language "python" is not yet supported/);
 });
 
 test("runController: external-finalizer's reference keeps its load balancers; known bugs leak one", async ({ page }) => {

@@ -193,6 +193,8 @@ function processOf(reconcile, watch) {
       result = reconcile(Object.freeze({ ...request }), client);
     } catch (error) {
       if (misuse) throw misuse;
+      // A binding's own misuse (the sandbox's Python client) ends the check too.
+      if (error?.kind === "misuse") throw error;
       return failure(error);
     } finally {
       running = null;

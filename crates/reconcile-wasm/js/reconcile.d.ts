@@ -216,17 +216,23 @@ export type ControllerCheckStopped = {
  * runs in the sandbox's worker next to the simulation, each process a fresh
  * import, each schedule stopped after 2 s. Rejects when the code does not
  * load, misuses the client (naming the call) or is stopped (`error.stopped`).
- * Python is not yet supported (`language: "python"` rejects).
+ * `language: "python"`: a Python module that defines `reconcile(request,
+ * client)` and imports from `reconcile` (`ApiError`, `TerminalError`,
+ * `cloud`); the same client in snake_case (`client.get(kind, name,
+ * live=True)`, `update_status`, `cloud.ensure_load_balancer`), objects as
+ * dicts, `{"requeue_after": ms}`; each process a fresh module namespace.
+ * Its misuse errors carry the learner's `line`.
  */
 export function checkController(
   source: string,
   options?: {
-    language?: "javascript";
+    language?: "javascript" | "python";
     exercise?: "owned-configmap" | "external-finalizer" | "replicas" | "status" | "conflicts";
     seed?: number;
     budget?: number;
     options?: SimOptions | string | null;
-    onProgress?: (progress: { phase: "checking"; explored: number }) => void;
+    /** `{ phase: "loading", percent }` while Pyodide downloads (Python's first check), then `{ phase: "checking", explored }`. */
+    onProgress?: (progress: { phase: "loading"; percent: number } | { phase: "checking"; explored: number }) => void;
   },
 ): Promise<ControllerSourceCheckResult>;
 

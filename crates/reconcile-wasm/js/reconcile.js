@@ -239,11 +239,15 @@ export async function runController(reconcile, { exercise = "owned-configmap", o
  *
  * `controller` is the learner's source, an ES module that imports from
  * "reconcile" and exports `reconcile(request, client)` (language
- * "javascript"): it runs in the sandbox's worker next to the simulation,
- * each process a fresh import, each schedule stopped after 2 s; the result
- * adds `logs`, what it printed. `onProgress` hears `{ phase: "checking",
- * explored }`. Rejects when the code does not load, misuses the client
- * (the error names the call) or is stopped (`error.stopped` says where).
+ * "javascript"), or a Python module that defines `reconcile(request,
+ * client)` (language "python", the same client in snake_case): it runs in
+ * the sandbox's worker next to the simulation, each process a fresh import
+ * (a fresh module namespace in Python), each schedule stopped after 2 s;
+ * the result adds `logs`, what it printed. `onProgress` hears `{ phase:
+ * "loading", percent }` while Pyodide downloads, then `{ phase:
+ * "checking", explored }`. Rejects when the code does not load, misuses the
+ * client (the error names the call, and Python's its line) or is stopped
+ * (`error.stopped` says where).
  *
  * Or `controller` is `load()`, which gives a fresh `reconcile` function (or
  * a promise of one) for each process, run on this thread in slices;
@@ -268,22 +272,23 @@ export async function checkController(controller, options = {}) {
 
 /** `checkController` of a learner's source, in the sandbox. */
 async function checkSource(source, { language = "javascript", exercise = "owned-configmap", seed = 0, budget = 1000, options = null, onProgress } = {}) {
-  if (language === "python") {
-    throw new Error('checkController: language "python" is not yet supported for controllers; write the controller in JavaScript');
+  if (language !== "javascript" && language !== "python") {
+    throw new Error(`checkController: unknown language ${JSON.stringify(language)}; expected "javascript" or "python"`);
   }
-  if (language !== "javascript") throw new Error(`checkController: unknown language ${JSON.stringify(language)}; expected "javascript"`);
   const { Sandbox } = await sandboxHost();
   sandbox ??= new Sandbox();
   const progress = ({ explored }) => onProgress?.({ phase: "checking", explored });
-  const run = await sandbox.checkController(source, { exercise, seed, budget, options, onProgress: progress });
+  const onLoad = (percent) => onProgress?.({ phase: "loading", percent });
+  const run = await sandbox.checkController(source, { language, exercise, seed, budget, options, onProgress: progress, onLoad });
   const logs = run.logs.map(({ index, level, text }) => ({ schedule: index, level, text }));
   if (run.loadError) {
     const { message, line } = run.loadError;
     throw Object.assign(new Error(line && !message.includes(`line ${line}`) ? `${message} (line ${line})` : message), { logs });
   }
   if (run.checkError) {
-    const { name, message, method } = run.checkError;
-    throw Object.assign(new Error(message), { name, method, logs });
+    // Python gives the learner's line of a misuse.
+    const { name, message, method, line = null } = run.checkError;
+    throw Object.assign(new Error(line && !message.includes(`line ${line}`) ? `${message} (line ${line})` : message), { name, method, line, logs });
   }
   if (run.stopped) throw Object.assign(new Error(run.stopped.message), { stopped: run.stopped, logs });
   return { exercise, goal: run.goal, ...run.report, logs };

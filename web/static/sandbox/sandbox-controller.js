@@ -27,7 +27,7 @@ function lineAt(text, at) {
 
 /**
  * Starts the simulation and the lexer from the handed-over Blobs. `urlOf(blob)`
- * makes a blob: URL. Resolves to `{ link, withoutImports, check }`.
+ * makes a blob: URL. Resolves to `{ link, withoutImports, check, cloud, ApiError }`.
  */
 export async function start(files, urlOf) {
   const controllerUrl = urlOf(files.controller);
@@ -108,5 +108,6 @@ export async function start(files, urlOf) {
       run.free();
     }
   };
-  return { link, withoutImports, check };
+  // The Python side (sandbox-controller.py) calls the cloud, and tells ApiError, through these.
+  return { link, withoutImports, check, cloud: controller.cloud, ApiError: controller.ApiError };
 }

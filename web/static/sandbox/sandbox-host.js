@@ -203,19 +203,24 @@ export class Sandbox {
 
   /**
    * Checks a learner's controller, `source` an ES module that imports from "reconcile"
-   * and exports `reconcile(request, client)`, in one worker of the sandbox with the
+   * and exports `reconcile(request, client)` (or, `language: "python"`, a Python module
+   * that defines `reconcile(request, client)`), in one worker of the sandbox with the
    * simulation (the loop module), each schedule stopped after `SCHEDULE_LIMIT_MS`.
+   * Python starts in that worker from the files handed over once (`onLoad(percent)`
+   * hears their download), within `PYTHON_START_LIMIT_MS`.
    * Resolves to `{ goal, report, logs }`, or `{ loadError | checkError | stopped, logs }`;
    * rejects if the sandbox cannot start or another run is under way.
    * `onProgress({ explored })` hears the schedules explored so far.
    */
-  async checkController(source, { exercise, seed, budget, options = null, onProgress } = {}) {
+  async checkController(source, { language = "javascript", exercise, seed, budget, options = null, onProgress, onLoad } = {}) {
+    if (!LANGUAGES.includes(language)) throw new Error(`unknown language ${JSON.stringify(language)}; expected one of ${LANGUAGES.join(", ")}`);
     if (this.busy) throw new Error("a run is already under way");
     this.busy = true;
     try {
       await this.start();
+      if (language === "python") await this.#handOverPython(onLoad);
       await this.#handOverController();
-      return await this.#check({ source: String(source), exercise, seed, budget, options }, onProgress);
+      return await this.#check({ source: String(source), language, exercise, seed, budget, options }, onProgress);
     } finally {
       this.busy = false;
     }
@@ -266,14 +271,16 @@ export class Sandbox {
         else if (m.type === "load-error") outcome.loadError = m.error;
         else if (m.type === "check-error") outcome.checkError = m.error;
         else if (m.type === "stopped") {
-          const limits = { scheduleLimitMs: this.scheduleLimitMs, faults: m.faults, step: m.step, language: "javascript" };
+          const limits = { scheduleLimitMs: this.scheduleLimitMs, pythonStartLimitMs: this.pythonStartLimitMs, faults: m.faults, step: m.step, language: request.language };
           const message = stoppedMessage(m.reason, m.schedule, 0, { ...limits, callLimitMs: this.scheduleLimitMs });
           outcome.stopped = { reason: m.reason, schedule: m.schedule, faults: m.faults, step: m.step, message };
         }
         end(outcome);
       };
       watch();
-      port.postMessage({ type: "check", id, ...request, scheduleLimitMs: this.scheduleLimitMs, startLimitMs: WORKER_START_LIMIT_MS });
+      // Python starts in the check's worker, within Python's start limit.
+      const startLimitMs = request.language === "python" ? this.pythonStartLimitMs : WORKER_START_LIMIT_MS;
+      port.postMessage({ type: "check", id, ...request, scheduleLimitMs: this.scheduleLimitMs, startLimitMs });
     });
   }
 
@@ -289,12 +296,13 @@ export class Sandbox {
       if (!response.ok) throw new Error(`could not load ${path} for Python (${response.status})`);
       return read === "text" ? response.text() : progress.read(response);
     };
-    const [harness, ...buffers] = await Promise.all([
+    const [harness, controllerHarness, ...buffers] = await Promise.all([
       fetchFrom("sandbox-harness.py", "text"),
+      fetchFrom("sandbox-controller.py", "text"),
       ...PYODIDE_FILES.map((name) => fetchFrom(`pyodide/${name}`, "arrayBuffer")),
     ]);
     const files = Object.fromEntries(PYODIDE_FILES.map((name, i) => [name, buffers[i]]));
-    this.port.postMessage({ type: "python", harness, files }, buffers);
+    this.port.postMessage({ type: "python", harness, controllerHarness, files }, buffers);
     this.pythonHandedOver = true;
   }
 

@@ -192,7 +192,7 @@
   };
 
   /** Starts Pyodide from the handed-over files, then the harness; resolves to the harness's functions. */
-  const startPython = async (files, harnessSource) => {
+  const startPython = async (files, harnessSource, extraSource = null) => {
     const moduleUrl = (blob) => apply(createUrl, URL, [blob]);
     const realFetch = self.fetch;
     self.fetch = serveFrom(files);
@@ -212,10 +212,12 @@
     }
     const namespace = pyodide.globals.get("dict")();
     pyodide.runPython(harnessSource, { globals: namespace, filename: "sandbox-harness.py" });
+    // A controller check's Python side uses the harness's functions, so it shares its namespace.
+    if (extraSource !== null) pyodide.runPython(extraSource, { globals: namespace, filename: "sandbox-controller.py" });
     namespace.get("start")((level, text) => emit(StringOf(level), StringOf(text)));
     // WebAssembly memory grows and never shrinks: the relay lets a worker that grew large go.
     const memoryBytes = () => pyodide._module.HEAPU8.byteLength;
-    return { load: namespace.get("load"), call: namespace.get("call"), memoryBytes };
+    return { load: namespace.get("load"), call: namespace.get("call"), memoryBytes, get: (name) => namespace.get(name) };
   };
 
   /** What the harness returned (JSON text), or a harness failure, as a report's fields. */
@@ -349,6 +351,10 @@
       send({ type: "load-error", error: plainError(`the sandbox could not start the simulation: ${error}`) });
       return;
     }
+    if (request.language === "python") {
+      checkPython(request, engine, steps);
+      return;
+    }
     let linked;
     try {
       linked = engine.link(request.source);
@@ -358,13 +364,83 @@
     }
     const url = urlOf(new BlobType([linked], { type: "text/javascript" }));
     if (!(await importLearner(url, request.source, "request, client", engine.withoutImports(request.source)))) return;
-    send({ type: "loaded" });
     // Each process imports the module afresh, so a crash loses what it kept in memory.
     let loads = 0;
     const load = async () => (await import(`${url}#${++loads}`)).reconcile;
+    runCheck(request, engine, steps, load, (error) => ({ ...describe(error, url), method: typeof error?.method === "string" ? error.method : undefined }));
+  };
+
+  /**
+   * A Python controller under check: starts Python from the handed-over files, with the
+   * harness and its controller side (sandbox-controller.py), loads the learner's module
+   * once, then gives each process a fresh module namespace. A client or cloud call from
+   * Python comes back here as JSON text (`bridge`) and goes to the JavaScript client of
+   * the reconcile in progress, so both languages share one client.
+   */
+  const checkPython = async (request, engine, steps) => {
+    let harness;
+    try {
+      harness = await startPython(request.python, request.harness, request.controllerHarness);
+    } catch (error) {
+      send({ type: "load-error", error: plainError(`Python could not start in the sandbox: ${error}`) });
+      return;
+    }
+    send({ type: "importing" });
+    const loaded = outcome(() => harness.get("load_controller")(request.source) || '{"ok":true}');
+    if (!loaded.ok) {
+      send({ type: "load-error", error: loaded.error });
+      return;
+    }
+    let client = null;
+    let misuse = null;
+    const failed = (error) => ({ failed: { kind: error?.kind ?? null, message: StringOf(error?.message ?? error) } });
+    harness.get("connect")((target, method, args) => {
+      let answer;
+      try {
+        const made = parse(args);
+        if (target !== "cloud" && !client) throw Object.assign(new Error("no reconcile is running"), { kind: "notReconciling" });
+        const value = target === "cloud" ? engine.cloud[method](...made) : client[method](...made);
+        answer = { ok: value ?? null };
+      } catch (error) {
+        answer = error instanceof engine.ApiError ? { api: { status: error.status, reason: error.reason, message: error.message } } : failed(error);
+      }
+      return stringify(answer);
+    });
+    const reconcileIn = harness.get("reconcile");
+    const newProcess = harness.get("process");
+    const load = () => {
+      const made = parse(newProcess());
+      if (made.ok === false) throw Object.assign(new Error(made.error.message), { described: made.error });
+      const id = made.ok;
+      return (reconcileRequest, given) => {
+        client = given;
+        let answer;
+        try {
+          answer = parse(reconcileIn(id, stringify(reconcileRequest)));
+        } finally {
+          client = null;
+        }
+        if (answer.misuse) {
+          misuse ??= answer.misuse;
+          throw Object.assign(new Error(answer.misuse.message), { kind: "misuse", method: answer.misuse.method });
+        }
+        return answer.finish;
+      };
+    };
+    const forget = harness.get("forget");
+    runCheck(request, engine, steps, load, (error) => misuse ?? error?.described ?? { ...plainError(StringOf(error?.message ?? error)), method: error?.method }, forget);
+  };
+
+  /**
+   * Runs the check of a loaded controller; `load()` gives a fresh reconcile per process,
+   * `described(error)` a check error as data, and `onSchedule()` hears each schedule.
+   */
+  const runCheck = async (request, engine, steps, load, described, onSchedule = () => {}) => {
+    send({ type: "loaded" });
     const step = (message) => apply(portPost, steps, [message]);
     const watch = {
       schedule(next, explored) {
+        onSchedule();
         current = explored;
         send({ type: "schedule", explored, faults: next.schedule.map((placed) => placed.fault) });
         step({ explored, request: null, call: null });
@@ -383,8 +459,7 @@
       send({ type: "checked", goal, report });
     } catch (error) {
       // Misuse of the client, or a result that is not a reconcile's: the check cannot go on.
-      const method = typeof error?.method === "string" ? error.method : undefined;
-      send({ type: "check-error", error: { ...describe(error, url), method } });
+      send({ type: "check-error", error: described(error) });
     }
   };
 
