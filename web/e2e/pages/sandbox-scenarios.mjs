@@ -593,3 +593,24 @@ export async function controller() {
   const buggy = await outcome(checkController(noOwner, { budget: 200 }));
   return { correct, buggy, changed: noOwner !== reference, ...meter.stop() };
 }
+
+/**
+ * The same in Python (`controllers/owned-configmap.py`): Pyodide starts in the check's
+ * worker, and the client is JavaScript's in snake_case. A misuse names its line.
+ */
+export async function pythonController() {
+  const { checkController } = await import("/pkg/reconcile.js");
+  const reference = await (await fetch("/__e2e/controllers/owned-configmap.py")).text();
+  const noOwner = reference.replace('"metadata": {"name": name, "ownerReferences": [owner]},', '"metadata": {"name": name},');
+  const meter = tickMeter();
+  const language = "python";
+  const outcome = (check) =>
+    check.then(
+      ({ passed, schedulesExplored, counterexample, logs }) => ({ passed, schedulesExplored, property: counterexample?.property ?? null, logs }),
+      (error) => ({ rejected: error.message, line: error.line ?? null }),
+    );
+  const correct = await outcome(checkController(reference, { language, budget: 200 }));
+  const buggy = await outcome(checkController(noOwner, { language, budget: 200 }));
+  const misuse = await outcome(checkController('def reconcile(request, client):\n    client.get("Desired", request["name"], fresh=True)\n', { language, budget: 1 }));
+  return { correct, buggy, misuse, changed: noOwner !== reference, ...meter.stop() };
+}
