@@ -151,3 +151,99 @@ test("checkController(python): bad modules and misuse get clear errors with the 
   expect(loop.rejected.stopped).toMatchObject({ reason: "schedule", schedule: 0, step: { request: "shop", call: { method: "get", kind: "Desired", name: "shop" } } });
   expect(loop.rejected.message).toContain('in the reconcile of "shop" (its last client call was client.get("Desired", "shop"))');
 });
+
+// Every client call, with each keyword, in both languages: each prints its label and answer
+// (or its ApiError's status and reason), and both must print the same lines.
+const EVERY_CALL = {
+  js: `import { ApiError } from "reconcile";
+const sorted = (value) => Array.isArray(value) ? value.map(sorted) : value && typeof value === "object" ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted(value[key])])) : value;
+function show(label, call) {
+  try {
+    console.log(label, "ok", JSON.stringify(sorted(call()) ?? null));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    console.log(label, error.status, error.reason);
+  }
+}
+export function reconcile(request, client) {
+  if (request.name !== "blog") return;
+  const name = "blog-config";
+  const configMap = (data) => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, labels: { app: "blog" } }, data });
+  show("get", () => client.get("Desired", "blog").spec);
+  show("get live", () => client.get("Desired", "blog", { live: true }).metadata.name);
+  show("get namespace", () => client.get("Desired", "blog", { namespace: "default" }).metadata.namespace);
+  show("list", () => client.list("Desired").map((o) => o.metadata.name).sort());
+  show("create", () => client.create(configMap({ a: "1" })).data);
+  show("list labels", () => client.list("ConfigMap", { labels: { app: "blog" }, namespace: "default" }).length);
+  const live = client.get("ConfigMap", name, { live: true });
+  live.data.b = "2";
+  show("update", () => client.update(live).data);
+  show("update stale", () => client.update(live).data);
+  show("patch merge", () => client.patch("ConfigMap", name, { data: { c: "3" } }).data);
+  show("patch json", () => client.patch("ConfigMap", name, [{ op: "add", path: "/data/d", value: "4" }], { type: "json" }).data);
+  show("patch stale", () => client.patch("ConfigMap", name, { data: { e: "5" } }, { type: "merge", resourceVersion: live.metadata.resourceVersion }).data);
+  show("apply", () => client.apply(configMap({ a: "9" }), { fieldManager: "learner", force: true }).data);
+  const custom = client.get("Desired", "blog", { live: true });
+  custom.status = { seen: "yes" };
+  show("update status", () => client.updateStatus(custom).status);
+  show("patch status", () => client.patchStatus("Desired", "blog", { status: { also: "this" } }).status);
+  show("delete", () => client.delete("ConfigMap", name, { propagationPolicy: "Background" }));
+  show("get deleted", () => client.get("ConfigMap", name, { live: true }));
+  show("delete again", () => client.delete("ConfigMap", name));
+}
+`,
+  py: `import json
+from reconcile import ApiError
+
+
+def show(label, call):
+    try:
+        print(label, "ok", json.dumps(call(), sort_keys=True, separators=(",", ":")))
+    except ApiError as error:
+        print(label, error.status, error.reason)
+
+
+def reconcile(request, client):
+    if request["name"] != "blog":
+        return
+    name = "blog-config"
+
+    def config_map(data):
+        return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "labels": {"app": "blog"}}, "data": data}
+
+    show("get", lambda: client.get("Desired", "blog")["spec"])
+    show("get live", lambda: client.get("Desired", "blog", live=True)["metadata"]["name"])
+    show("get namespace", lambda: client.get("Desired", "blog", namespace="default")["metadata"]["namespace"])
+    show("list", lambda: sorted(o["metadata"]["name"] for o in client.list("Desired")))
+    show("create", lambda: client.create(config_map({"a": "1"}))["data"])
+    show("list labels", lambda: len(client.list("ConfigMap", labels={"app": "blog"}, namespace="default")))
+    live = client.get("ConfigMap", name, live=True)
+    live["data"]["b"] = "2"
+    show("update", lambda: client.update(live)["data"])
+    show("update stale", lambda: client.update(live)["data"])
+    show("patch merge", lambda: client.patch("ConfigMap", name, {"data": {"c": "3"}})["data"])
+    show("patch json", lambda: client.patch("ConfigMap", name, [{"op": "add", "path": "/data/d", "value": "4"}], type="json")["data"])
+    show("patch stale", lambda: client.patch("ConfigMap", name, {"data": {"e": "5"}}, type="merge", resource_version=live["metadata"]["resourceVersion"])["data"])
+    show("apply", lambda: client.apply(config_map({"a": "9"}), field_manager="learner", force=True)["data"])
+    custom = client.get("Desired", "blog", live=True)
+    custom["status"] = {"seen": "yes"}
+    show("update status", lambda: client.update_status(custom)["status"])
+    show("patch status", lambda: client.patch_status("Desired", "blog", {"status": {"also": "this"}})["status"])
+    show("delete", lambda: client.delete("ConfigMap", name, propagation_policy="Background"))
+    show("get deleted", lambda: client.get("ConfigMap", name, live=True))
+    show("delete again", lambda: client.delete("ConfigMap", name))
+`,
+};
+
+test("checkController(python): every client call and keyword answers as in JavaScript", async ({ page }) => {
+  const [py, js] = await checkSources(page, [
+    { source: EVERY_CALL.py, options: { ...python, budget: 1, options: { maxPasses: 3 } } },
+    { source: EVERY_CALL.js, options: { budget: 1, options: { maxPasses: 3 } } },
+  ]);
+  expect(py.rejected).toBeUndefined();
+  expect(js.rejected).toBeUndefined();
+  const lines = (check) => check.logs.filter((line) => line.schedule === 0).map((line) => line.text);
+  const labels = lines(js).map((line) => line.split(/ (ok|\d{3}) /)[0]);
+  expect(new Set(labels).size).toBe(17);
+  expect(lines(py)).toEqual(lines(js));
+});
