@@ -214,6 +214,9 @@ class _Methods:
     _methods = ()
 
     def __getattr__(self, name):
+        if name.startswith("__"):
+            # copy, pickle and hasattr ask for these: not a call the learner wrote.
+            raise AttributeError(name)
         snake = re.sub(r"(?<=[a-z])([A-Z])", lambda m: "_" + m.group(1).lower(), name)
         hint = f" (in Python, {snake})" if snake in self._methods else ""
         raise _misuse_of(self._target, name, f"there is no such method{hint}; it has {', '.join(self._methods)}")
