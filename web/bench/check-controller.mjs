@@ -1,8 +1,12 @@
-// Times the JS API's `checkController()` of a correct JavaScript controller
-// in headless Debian Chromium on the release build: the fault-free run and
-// 1,000 fault schedules, each process a freshly imported module, as a course
-// page runs it. Records main-thread long tasks (over 50 ms) meanwhile.
-// Budgets (issue 30): 10 s for the check; no task over 200 ms.
+// Times the JS API's `checkController(source)` of a correct JavaScript controller
+// in headless Debian Chromium on the release build, from the page's view: the
+// fault-free run and 1,000 fault schedules, run in the sandbox's worker next to
+// the simulation, each process a fresh import of the learner's module, as a
+// course page runs it. The first check (which also starts the sandbox and hands
+// it the loop module) is a warm-up. Records main-thread long tasks (over 50 ms)
+// meanwhile. Budgets (issue 30): 10 s for the check; no task over 200 ms.
+// A `.py` controller file is checked as Python (20 s; each check starts Pyodide
+// afresh in its worker, and that start counts here).
 // Usage: node bench/check-controller.mjs [runs] [exercise] [controller file]
 //   (serves ../dist itself, or $DIST; prints JSON)
 import { readFileSync } from "node:fs";
@@ -12,51 +16,49 @@ const runs = Number(process.argv[2] ?? 3);
 const exercise = process.argv[3] ?? "owned-configmap";
 const file = process.argv[4] ?? `../e2e/controllers/${exercise}.js`;
 const source = readFileSync(new URL(file, import.meta.url), "utf8");
-const budgetMs = 10000;
+const language = file.endsWith(".py") ? "python" : "javascript";
+const budgetMs = language === "python" ? 20000 : 10000;
 const taskBudgetMs = 200;
 const schedules = 1000;
 const site = await serveAndLaunch(4179);
 let result;
 try {
   const page = await site.browser.newPage();
-  // A page of the site's origin without its CSP, so modules may come from Blobs.
+  // A plain page of the site's origin: the sandbox frame makes its own policy.
   await page.route("**/bench-controller.html", (route) =>
     route.fulfill({ contentType: "text/html", body: "<!doctype html><title>bench</title>" }),
   );
   await page.goto(`${site.url}/bench-controller.html`);
-  result = await page.evaluate(async ({ runs, exercise, source, schedules }) => {
-    const api = new URL("/pkg/reconcile.js", location.href).href;
-    const { checkController } = await import(api);
-    const text = source.replace(/from "reconcile"/g, `from ${JSON.stringify(api)}`);
-    const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
-    let loads = 0;
-    const load = async () => (await import(`${url}#${++loads}`)).reconcile;
+  result = await page.evaluate(async ({ runs, exercise, source, schedules, language }) => {
+    const { checkController } = await import("/pkg/reconcile.js");
     const longTasks = [];
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) longTasks.push(entry.duration);
     }).observe({ type: "longtask", buffered: false });
-    await checkController(load, { exercise, budget: 50 });
+    const warmStart = performance.now();
+    await checkController(source, { language, exercise, budget: 50 });
+    const warmUpMs = performance.now() - warmStart;
     const samples = [];
     let last;
     for (let i = 0; i < runs; i++) {
       const start = performance.now();
-      last = await checkController(load, { exercise, budget: schedules });
+      last = await checkController(source, { language, exercise, budget: schedules });
       samples.push(performance.now() - start);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
-    return { samples, passed: last.passed, explored: last.schedulesExplored, longTasks, loads };
-  }, { runs, exercise, source, schedules });
+    return { samples, passed: last.passed, explored: last.schedulesExplored, longTasks, warmUpMs };
+  }, { runs, exercise, source, schedules, language });
 } finally {
   await site.close();
 }
 const timing = summarize(result.samples);
 const maxLongTaskMs = Math.max(0, ...result.longTasks);
 console.log(JSON.stringify({
-  case: `a correct JavaScript controller of ${exercise}: the fault-free run and ${schedules} schedules`,
+  case: `a correct ${language === "python" ? "Python" : "JavaScript"} controller (source, in the sandbox) of ${exercise}: the fault-free run and ${schedules} schedules`,
   runs,
   passed: result.passed,
   schedulesExplored: result.explored,
-  modulesLoaded: result.loads,
+  firstCheckOf50Ms: Math.round(result.warmUpMs),
   checkControllerMs: timing,
   budgetMs,
   longTasks: result.longTasks.length,

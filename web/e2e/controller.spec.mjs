@@ -3,15 +3,13 @@
 // synchronous client calls (issue 30, step 1).
 import { readFileSync } from "node:fs";
 import { test, expect } from "./fixtures.mjs";
+import { checkSources, withBug } from "./controller-sources.mjs";
 
 const REFERENCE = readFileSync(new URL("./controllers/owned-configmap.js", import.meta.url), "utf8");
 const FINALIZING = readFileSync(new URL("./controllers/external-finalizer.js", import.meta.url), "utf8");
 
-/** `reference` with one line changed: a known bug. */
-function buggy(find, replace, reference = REFERENCE) {
-  if (!reference.includes(find)) throw new Error(`the reference has no ${JSON.stringify(find)}`);
-  return reference.replace(find, replace);
-}
+/** The owned-configmap reference with one line changed, or `reference` so: a known bug. */
+const buggy = (find, replace, reference = REFERENCE) => withBug(reference, find, replace);
 
 /**
  * Opens a same-origin page without the site's Content-Security-Policy, so a
@@ -243,6 +241,59 @@ test("checkController: the reference survives every schedule; known bugs get a s
   expect(misuse.rejected.message).toContain("client.get");
 });
 
+test("checkController(source): the learner's module runs in the sandbox, beside the simulation", async ({ page }) => {
+  const logged = buggy("export function reconcile(request, client) {", 'export function reconcile(request, client) {\n  console.log("reconcile", request.name);');
+  const [reference, createOnly, logs] = await checkSources(page, [
+    { source: REFERENCE },
+    { source: buggy("found.data = custom.spec.data;\n    client.update(found);", "") },
+    { source: logged, options: { budget: 5 } },
+  ]);
+  expect(reference.rejected).toBeUndefined();
+  expect(reference).toMatchObject({ exercise: "owned-configmap", passed: true, schedulesExplored: 1000, counterexample: null, logs: [] });
+  expect(reference.goal.length).toBeGreaterThan(10);
+  expect(reference.progress.at(-1)).toEqual({ phase: "checking", explored: 1000 });
+
+  expect(createOnly.passed).toBe(false);
+  expect(createOnly.counterexample.property).toBe("eventually stable");
+  expect(createOnly.counterexample.story.join(" ")).toContain("another writer");
+
+  expect(logs.passed).toBe(true);
+  expect(logs.logs[0]).toEqual({ schedule: 0, level: "log", text: "reconcile blog" });
+  expect(new Set(logs.logs.map((line) => line.schedule))).toEqual(new Set([0, 1, 2, 3, 4]));
+  // The check runs in the sandbox's worker: the page's thread stays free.
+  expect(Math.max(0, ...reference.longTasks)).toBeLessThan(200);
+});
+
+test("checkController(source): bad modules, misuse and a loop that never ends get clear errors", async ({ page }) => {
+  const module = (body, head = 'import { ApiError, TerminalError } from "reconcile";') => `${head}\nexport function reconcile(request, client) {\n${body}\n}`;
+  const [other, noReconcile, dynamic, syntax, misuse, loop, looping, instance] = await checkSources(page, [
+    { source: module("", 'import { ApiError } from "reconcile";\nimport helper from "./other.js";') },
+    { source: 'import { ApiError } from "reconcile";\nexport function reconcil(request, client) {}' },
+    { source: module('await import("./later.js");') },
+    { source: module("if (") },
+    { source: module('client.get("Deployment", "web");') },
+    { source: module("while (true) {}") },
+    { source: module('client.get("Desired", request.name);\nif (request.name === "shop") while (true) {}') },
+    {
+      // The classes the learner imports are the ones the client throws.
+      source: module('try { client.get("ConfigMap", "nowhere"); } catch (error) { if (!(error instanceof ApiError) || error.status !== 404) throw new TerminalError("not an ApiError"); }\nreturn;'),
+      options: { budget: 3 },
+    },
+  ]);
+  expect(other.rejected.message).toBe('your code imports "./other.js" (line 2); a controller may import only from "reconcile": import { ApiError, TerminalError } from "reconcile"');
+  expect(noReconcile.rejected.message).toBe("your code does not export a function named reconcile (write `export function reconcile(request, client) { … }`)");
+  expect(dynamic.rejected.message).toContain('your code uses import() of "./later.js" (line 3)');
+  expect(syntax.rejected.message).toMatch(/\(line 4\)$/);
+  expect(misuse.rejected).toMatchObject({ method: "get", message: 'client.get: this exercise has no kind "Deployment"; it has Desired, ConfigMap' });
+  expect(loop.rejected.stopped).toMatchObject({ reason: "schedule", schedule: 0, step: { request: "blog", call: null } });
+  expect(loop.rejected.message).toBe('Your controller ran for more than 2 seconds on the fault-free run, in the reconcile of "blog" (before any client call), so the check was stopped. Look for a loop that never ends.');
+  expect(looping.rejected.stopped.step).toEqual({ explored: 0, request: "shop", call: { method: "get", kind: "Desired", name: "shop" } });
+  expect(looping.rejected.message).toContain('in the reconcile of "shop" (its last client call was client.get("Desired", "shop"))');
+  expect(instance.rejected).toBeUndefined();
+  expect(instance.properties.map((property) => property.name)).toContain("eventually stable");
+  expect(JSON.stringify(instance.counterexample?.record ?? [])).not.toContain("not an ApiError");
+});
+
 test("runController: external-finalizer's reference keeps its load balancers; known bugs leak one", async ({ page }) => {
   const options = { exercise: "external-finalizer" };
   const [reference, removesFirst, neverAdds, failsWhenAbsent] = await runAll(page, [
@@ -291,4 +342,21 @@ test("checkController: external-finalizer's reference survives the faults; only 
   expect(absent.passed).toBe(false);
   expect(absent.counterexample.schedule.map((placed) => placed.fault).some((fault) => fault.startsWith("crash"))).toBe(true);
   expect(absent.counterexample.schedule.length).toBeLessThanOrEqual(3);
+});
+
+test("checkController(source): external-finalizer's reference, which imports cloud, passes; a crash finds the bug", async ({ page }) => {
+  const options = { exercise: "external-finalizer", budget: 300 };
+  const failsWhenAbsent = buggy(
+    "  if (cloud.getLoadBalancer(name) === null) return;\n  try {\n    cloud.deleteLoadBalancer(name);\n  } catch (error) {\n    if (!notFound(error)) throw error; // gone already: what cleanup wants\n  }",
+    "  cloud.deleteLoadBalancer(name);",
+    FINALIZING,
+  );
+  const [reference, absent] = await checkSources(page, [
+    { source: FINALIZING, options },
+    { source: failsWhenAbsent, options },
+  ]);
+  expect(reference.rejected).toBeUndefined();
+  expect(reference).toMatchObject({ exercise: "external-finalizer", passed: true, schedulesExplored: 300 });
+  expect(absent.passed).toBe(false);
+  expect(absent.counterexample.schedule.some((placed) => placed.fault.startsWith("crash"))).toBe(true);
 });

@@ -10,6 +10,8 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 const testPages = resolve(new URL("./pages", import.meta.url).pathname);
 // reveal.js for the test deck (pages/deck.html), from the npm package.
 const reveal = resolve(new URL("../node_modules/reveal.js/dist", import.meta.url).pathname);
+// ... and the controllers a learner might write, which in-page scenarios fetch as source.
+const testControllers = resolve(new URL("./controllers", import.meta.url).pathname);
 const types = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -60,7 +62,9 @@ export function startServer(root, port, { gzip = false, brotli = false, onReques
     if (path.endsWith("/")) path += "index.html";
     const [base, prefix] = path.startsWith("/__e2e/reveal.js/")
       ? [reveal, /^\/__e2e\/reveal\.js\//]
-      : path.startsWith("/__e2e/")
+      : path.startsWith("/__e2e/controllers/")
+        ? [testControllers, /^\/__e2e\/controllers\//]
+        : path.startsWith("/__e2e/")
         ? [testPages, /^\/__e2e\//]
         : [root, /^\//];
     const file = join(base, path.replace(prefix, "/"));

@@ -4,7 +4,8 @@
 // into the `DrivenRun` of the loop module (reconcile_loop.js), which runs the
 // simulated cluster until its answer arrives. This module only shapes calls
 // and errors; the run validates every call and decides every answer. It
-// imports nothing, so a worker can load it beside the loop module.
+// imports nothing, so the sandbox's worker loads it beside the loop module
+// (web/static/sandbox/sandbox-controller.js).
 
 /** A refused request: apimachinery's `StatusError`, with `status` and `reason`. */
 export class ApiError extends Error {
@@ -174,14 +175,16 @@ export function drive(reconcile, run) {
  * The learner's errors become results, as in `drive`; misuse is thrown,
  * which ends the check.
  */
-function processOf(reconcile) {
+function processOf(reconcile, watch) {
   if (typeof reconcile !== "function") {
     throw new TypeError("checkController: load() gave no reconcile function, such as function reconcile(request, client) { … }");
   }
   return (request, call) => {
     let misuse = null;
+    watch?.reconcile(request);
     const onMisuse = (error) => (misuse ??= error);
-    const run = { call };
+    // The sandbox's watcher hears each call (cloud's too) before it is made.
+    const run = { call: watch ? (made) => (watch.call(made), call(made)) : call };
     const send = senderFor(run, onMisuse);
     const client = clientFor(run, onMisuse, send);
     let result;
@@ -190,6 +193,8 @@ function processOf(reconcile) {
       result = reconcile(Object.freeze({ ...request }), client);
     } catch (error) {
       if (misuse) throw misuse;
+      // A binding's own misuse (the sandbox's Python client) ends the check too.
+      if (error?.kind === "misuse") throw error;
       return failure(error);
     } finally {
       running = null;
@@ -210,13 +215,17 @@ const SLICE_MS = 40;
  * `load()` gives a fresh `reconcile` for a process, or a promise of one: a
  * crash loses the process's memory, so each process gets its own. The
  * check yields to the event loop every few dozen milliseconds and tells
- * `onProgress({ explored })` then.
+ * `onProgress({ explored })` then. `watch`, if given, hears each schedule
+ * before it runs (`schedule(next, explored)`), each reconcile as it starts
+ * (`reconcile(request)`) and each client call as it is made (`call(call)`):
+ * the sandbox tells its time limits from these.
  */
-export async function checkWith(check, load, onProgress) {
+export async function checkWith(check, load, onProgress, watch) {
   const fresh = [];
   let slice = performance.now();
   for (let next = check.next(); next !== null; next = check.next()) {
-    while (fresh.length < next.processes) fresh.push(processOf(await load()));
+    watch?.schedule(next, check.explored);
+    while (fresh.length < next.processes) fresh.push(processOf(await load(), watch));
     check.run(() => {
       const process = fresh.shift();
       if (!process) throw new Error("checkController: a run needed more processes than its crashes allow");

@@ -6,6 +6,7 @@ import type {
   ControllerCheckReport,
   ControllerRunEnd,
   CustomResourcesScenario,
+  Fault,
   Finalizers,
   Json,
   Plan,
@@ -191,11 +192,56 @@ export type ControllerCheckResult = ControllerCheckReport & {
   goal: string;
 };
 
+/** What `checkController(source)` resolves to: the report, and what the code printed. */
+export type ControllerSourceCheckResult = ControllerCheckResult & {
+  /** Console output by schedule (0 is the fault-free run, -1 the module's first import); at most 1,000 lines and 100,000 characters. */
+  logs: { schedule: number; level: string; text: string }[];
+};
+
+/** Where a check of a learner's source was stopped: `error.stopped` of its rejection. */
+export type ControllerCheckStopped = {
+  /** "schedule": a schedule ran past 2 s; "load": the module's first import did; "start" or "gone": the sandbox. */
+  reason: "schedule" | "load" | "start" | "gone";
+  /** The schedule (0 is the fault-free run), and its faults. */
+  schedule?: number;
+  faults?: Fault[];
+  /** The reconcile that ran, and its last client call, when known. */
+  step?: { explored: number; request: string | null; call: { method: string; kind?: string; name?: string } | null } | null;
+  message: string;
+};
+
+/**
+ * Tries to break a learner's controller, given as the source of an ES module
+ * that imports from "reconcile" and exports `reconcile(request, client)`: it
+ * runs in the sandbox's worker next to the simulation, each process a fresh
+ * import, each schedule stopped after 2 s. Rejects when the code does not
+ * load, misuses the client (naming the call) or is stopped (`error.stopped`).
+ * `language: "python"`: a Python module that defines `reconcile(request,
+ * client)` and imports from `reconcile` (`ApiError`, `TerminalError`,
+ * `cloud`); the same client in snake_case (`client.get(kind, name,
+ * live=True)`, `update_status`, `cloud.ensure_load_balancer`), objects as
+ * dicts, `{"requeue_after": ms}`; each process a fresh module namespace.
+ * Its misuse errors carry the learner's `line`.
+ */
+export function checkController(
+  source: string,
+  options?: {
+    language?: "javascript" | "python";
+    exercise?: "owned-configmap" | "external-finalizer" | "replicas" | "status" | "conflicts";
+    seed?: number;
+    budget?: number;
+    options?: SimOptions | string | null;
+    /** `{ phase: "loading", percent }` while Pyodide downloads (Python's first check), then `{ phase: "checking", explored }`. */
+    onProgress?: (progress: { phase: "loading"; percent: number } | { phase: "checking"; explored: number }) => void;
+  },
+): Promise<ControllerSourceCheckResult>;
+
 /**
  * Tries to break a controller: the fault-free run, then fault schedules up
  * to `budget` (1,000), the random ones drawn from `seed`; a failure is
  * shrunk and told. `load()` gives a fresh `reconcile` for each process (a
- * crash loses its memory). Rejects on misuse of the client, naming the call.
+ * crash loses its memory); it runs on the page's thread. Rejects on misuse
+ * of the client, naming the call.
  */
 export function checkController(
   load: () =>

@@ -233,30 +233,65 @@ export async function runController(reconcile, { exercise = "owned-configmap", o
  * fault-free, then under fault schedules (crashes, 503s, lost responses,
  * broken watches, an API server restart, a lagging cache, another writer,
  * the custom resource deleted), up to `budget` schedules (1,000), the
- * random ones drawn from `seed`. `load()` gives a fresh `reconcile` (or a
- * promise of one) for each process, since a crash loses its memory: a
- * module imported afresh, say. Resolves to `{ exercise, goal, ...report }`:
+ * random ones drawn from `seed`. Resolves to `{ exercise, goal, ...report }`:
  * `passed`, `schedulesExplored`, the properties, and the shrunk
- * `counterexample` with its story, or `null`. It runs on this thread, in
- * slices, telling `onProgress({ explored })` between them; a learner's
- * source goes through the sandbox in a later step.
+ * `counterexample` with its story, or `null`.
+ *
+ * `controller` is the learner's source, an ES module that imports from
+ * "reconcile" and exports `reconcile(request, client)` (language
+ * "javascript"), or a Python module that defines `reconcile(request,
+ * client)` (language "python", the same client in snake_case): it runs in
+ * the sandbox's worker next to the simulation, each process a fresh import
+ * (a fresh module namespace in Python), each schedule stopped after 2 s;
+ * the result adds `logs`, what it printed. `onProgress` hears `{ phase:
+ * "loading", percent }` while Pyodide downloads, then `{ phase:
+ * "checking", explored }`. Rejects when the code does not load, misuses the
+ * client (the error names the call, and Python's its line) or is stopped
+ * (`error.stopped` says where).
+ *
+ * Or `controller` is `load()`, which gives a fresh `reconcile` function (or
+ * a promise of one) for each process, run on this thread in slices;
+ * `onProgress` hears `{ explored }`.
  */
-export async function checkController(
-  load,
-  { exercise = "owned-configmap", seed = 0, budget = 1000, options = null, onProgress } = {},
-) {
-  if (typeof load !== "function") {
-    throw new TypeError("checkController: load is a function that gives a fresh reconcile, such as () => reconcile");
+export async function checkController(controller, options = {}) {
+  if (typeof controller === "string") return checkSource(controller, options);
+  if (typeof controller !== "function") {
+    throw new TypeError("checkController: give the controller's source (a string) or a function that gives a fresh reconcile, such as () => reconcile");
   }
+  const { exercise = "owned-configmap", seed = 0, budget = 1000, options: settings = null, onProgress } = options;
   const { ControllerCheck } = await loopModule();
-  const check = new ControllerCheck(exercise, budget, seed, options);
+  const check = new ControllerCheck(exercise, budget, seed, settings);
   try {
     const goal = check.goal;
-    const report = await checkWith(check, load, onProgress);
+    const report = await checkWith(check, controller, onProgress);
     return { exercise, goal, ...report };
   } finally {
     check.free();
   }
+}
+
+/** `checkController` of a learner's source, in the sandbox. */
+async function checkSource(source, { language = "javascript", exercise = "owned-configmap", seed = 0, budget = 1000, options = null, onProgress } = {}) {
+  if (language !== "javascript" && language !== "python") {
+    throw new Error(`checkController: unknown language ${JSON.stringify(language)}; expected "javascript" or "python"`);
+  }
+  const { Sandbox } = await sandboxHost();
+  sandbox ??= new Sandbox();
+  const progress = ({ explored }) => onProgress?.({ phase: "checking", explored });
+  const onLoad = (percent) => onProgress?.({ phase: "loading", percent });
+  const run = await sandbox.checkController(source, { language, exercise, seed, budget, options, onProgress: progress, onLoad });
+  const logs = run.logs.map(({ index, level, text }) => ({ schedule: index, level, text }));
+  if (run.loadError) {
+    const { message, line } = run.loadError;
+    throw Object.assign(new Error(line && !message.includes(`line ${line}`) ? `${message} (line ${line})` : message), { logs });
+  }
+  if (run.checkError) {
+    // Python gives the learner's line of a misuse.
+    const { name, message, method, line = null } = run.checkError;
+    throw Object.assign(new Error(line && !message.includes(`line ${line}`) ? `${message} (line ${line})` : message), { name, method, line, logs });
+  }
+  if (run.stopped) throw Object.assign(new Error(run.stopped.message), { stopped: run.stopped, logs });
+  return { exercise, goal: run.goal, ...run.report, logs };
 }
 
 function expectLanguage(language) {

@@ -15,6 +15,7 @@ mod commits;
 mod csp;
 mod fuzz;
 mod jsapi;
+mod lexer;
 mod precompress;
 mod pyodide;
 mod scorm;
@@ -57,8 +58,10 @@ usage: cargo xtask <command>
   pyodide [DIR]      copy Pyodide's core files (npm pyodide) into DIR/pyodide/ for the
                      sandbox's Python (default: trunk's staging dir when run as its
                      hook, else dist/)
+  lexer [DIR]        copy npm es-module-lexer's module to DIR/sandbox-lexer.js, which the
+                     sandbox reads a learner's controller with (default as for pyodide)
   post-build         trunk's hook after every build: js-api, ui-modules, csp, pyodide,
-                     scorm, sw and precompress, in this order, into trunk's staging dir
+                     lexer, scorm, sw and precompress, in this order, into trunk's staging dir
   scorm [DIR]        write each LMS package's imsmanifest.xml into DIR/scorm/NAME.xml, with
                      the packer the embed dialog loads (default: as sw)
   package --scorm LESSON_OR_EXERCISE [--lang L] [--dist D] [--out FILE]
@@ -94,6 +97,7 @@ fn main() -> ExitCode {
         Some("ui-modules") => ui_modules::run(&args[1..]),
         Some("csp") => csp::run(&args[1..]),
         Some("pyodide") => pyodide::run(&args[1..]),
+        Some("lexer") => lexer::run(&args[1..]),
         Some("scorm") => scorm::run(&args[1..]),
         Some("package") => scorm::package_command(&args[1..]),
         Some("sw") => sw::run(&args[1..]),
@@ -135,6 +139,7 @@ fn post_build() -> Result<(), String> {
     ui_modules::run(&[])?;
     csp::run(&[])?;
     pyodide::run(&[])?;
+    lexer::run(&[])?;
     scorm::run(&[])?;
     sw::run(&[])?;
     precompress::run(&[])

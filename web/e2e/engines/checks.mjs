@@ -153,6 +153,26 @@ export const checks = {
     assert.match(report.sandboxMeta, /^default-src 'none'; script-src 'sha256-[^']+' 'wasm-unsafe-eval' blob:; worker-src blob:; base-uri 'none'; form-action 'none'$/);
   },
 
+  /** A learner's controller as source: the reference passes 200 schedules, a known bug fails; the page keeps ticking.
+   *  Before the Python checks: a WebKitGTK worker stopped in wasm spins on (README.md). */
+  controller(report) {
+    assert.ok(report.changed, "the buggy controller differs from the reference");
+    assert.deepEqual(report.correct, { passed: true, schedulesExplored: 200, property: null, logs: [] });
+    assert.equal(report.buggy.passed, false, JSON.stringify(report.buggy));
+    assert.ok(["eventually stable", "safe"].includes(report.buggy.property), `broke ${report.buggy.property}`);
+    assert.ok(report.maxGapMs < 1000, `the page's timer waited ${report.maxGapMs} ms at most`);
+  },
+
+  /** The same controller in Python, with Pyodide in the check's worker; a misuse names the call and the line. */
+  pythonController(report) {
+    assert.ok(report.changed, "the buggy controller differs from the reference");
+    assert.deepEqual(report.correct, { passed: true, schedulesExplored: 200, property: null, logs: [] });
+    assert.equal(report.buggy.passed, false, JSON.stringify(report.buggy));
+    assert.ok(["eventually stable", "safe"].includes(report.buggy.property), `broke ${report.buggy.property}`);
+    assert.deepEqual(report.misuse, { rejected: "client.get: unknown keyword fresh=; it takes live=, namespace= (line 2)", line: 2 });
+    assert.ok(report.maxGapMs < 1000, `the page's timer waited ${report.maxGapMs} ms at most`);
+  },
+
   /** Python: right answers from tuples or lists, print, errors with the learner's line, the js module reaching nothing, Python kept warm. */
   python(report) {
     assert.equal(report.first.loadError, null, JSON.stringify(report.first.loadError));

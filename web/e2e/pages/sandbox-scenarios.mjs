@@ -573,3 +573,44 @@ export function pythonMemory() {
     };
   });
 }
+
+/**
+ * A learner's controller as source (issue 30): the reference owned-configmap passes,
+ * one without the ownerReference fails, each checked in the sandbox's worker beside
+ * the simulation. A 50 ms timer on the page keeps ticking meanwhile.
+ */
+export async function controller() {
+  const { checkController } = await import("/pkg/reconcile.js");
+  const reference = await (await fetch("/__e2e/controllers/owned-configmap.js")).text();
+  const noOwner = reference.replace("metadata: { name, ownerReferences: [owner] }", "metadata: { name }");
+  const meter = tickMeter();
+  const outcome = (check) =>
+    check.then(
+      ({ passed, schedulesExplored, counterexample, logs }) => ({ passed, schedulesExplored, property: counterexample?.property ?? null, logs }),
+      (error) => ({ rejected: error.message }),
+    );
+  const correct = await outcome(checkController(reference, { budget: 200 }));
+  const buggy = await outcome(checkController(noOwner, { budget: 200 }));
+  return { correct, buggy, changed: noOwner !== reference, ...meter.stop() };
+}
+
+/**
+ * The same in Python (`controllers/owned-configmap.py`): Pyodide starts in the check's
+ * worker, and the client is JavaScript's in snake_case. A misuse names its line.
+ */
+export async function pythonController() {
+  const { checkController } = await import("/pkg/reconcile.js");
+  const reference = await (await fetch("/__e2e/controllers/owned-configmap.py")).text();
+  const noOwner = reference.replace('"metadata": {"name": name, "ownerReferences": [owner]},', '"metadata": {"name": name},');
+  const meter = tickMeter();
+  const language = "python";
+  const outcome = (check) =>
+    check.then(
+      ({ passed, schedulesExplored, counterexample, logs }) => ({ passed, schedulesExplored, property: counterexample?.property ?? null, logs }),
+      (error) => ({ rejected: error.message, line: error.line ?? null }),
+    );
+  const correct = await outcome(checkController(reference, { language, budget: 200 }));
+  const buggy = await outcome(checkController(noOwner, { language, budget: 200 }));
+  const misuse = await outcome(checkController('def reconcile(request, client):\n    client.get("Desired", request["name"], fresh=True)\n', { language, budget: 1 }));
+  return { correct, buggy, misuse, changed: noOwner !== reference, ...meter.stop() };
+}

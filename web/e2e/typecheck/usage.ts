@@ -16,6 +16,7 @@ import init, {
   type Action,
   type CheckResult,
   type ControllerCheckResult,
+  type ControllerSourceCheckResult,
   type ControllerClient,
   type ControllerRun,
   type CustomResourcesScenario,
@@ -115,8 +116,11 @@ export async function grade(): Promise<string> {
   const broken: ControllerCheckResult = await checkController(async () => controller, { seed: 1, budget: 50, onProgress: ({ explored }) => void explored });
   const story: string = broken.counterexample?.story.join(" ") ?? "";
   const faults: string[] = broken.counterexample?.schedule.map((placed) => placed.fault) ?? [];
-  // @ts-expect-error load gives a reconcile, not source text.
-  checkController("export function reconcile() {}");
+  const fromSource: ControllerSourceCheckResult = await checkController("export function reconcile() {}", { language: "javascript", budget: 5, onProgress: (told) => void (told.phase === "checking" ? told.explored : told.percent) });
+  const printed2: string = fromSource.logs.map((line) => `${line.schedule} ${line.text}`).join();
+  const fromPython: ControllerSourceCheckResult = await checkController("def reconcile(request, client): pass", { language: "python", exercise: "external-finalizer" });
+  // @ts-expect-error A controller is JavaScript or Python.
+  checkController("def reconcile(request, client): pass", { language: "ruby" });
 
-  return [kinds, name, spec, created, trigger, restarted, converged, key, notAwaited, badOptions, badResources, rule, idempotent, printed, held, methods, quietAt, story, faults].join();
+  return [kinds, name, spec, created, trigger, restarted, converged, key, notAwaited, badOptions, badResources, rule, idempotent, printed, held, methods, quietAt, story, faults, printed2, fromPython.passed].join();
 }

@@ -16,6 +16,8 @@
 export const CALL_LIMIT_MS = 2000;
 /** A whole run (a Check) may run this long. */
 export const RUN_LIMIT_MS = 30000;
+/** One schedule of a controller check (issue 30) may run this long, the loading of its processes' modules included. */
+export const SCHEDULE_LIMIT_MS = 2000;
 /** Starting Python (Pyodide) may take this long; it counts against neither limit above. */
 export const PYTHON_START_LIMIT_MS = 20000;
 /** Starting the worker for a JavaScript run may take this long (a busy machine); it counts against neither limit above. */
@@ -25,6 +27,14 @@ const START_LIMIT_MS = 10000;
 /** Pyodide's files the Python worker needs, under `pyodide/` beside the sandbox. */
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
 const LANGUAGES = ["javascript", "python"];
+/** What a controller check's worker imports, by the name the worker knows it (README.md). */
+const CONTROLLER_FILES = {
+  glue: "pkg/reconcile_loop.js",
+  wasm: "pkg/reconcile_loop_bg.wasm",
+  controller: "pkg/controller.js",
+  lexer: "sandbox-lexer.js",
+  check: "sandbox-controller.js",
+};
 /** The sandbox's page, framed with the `sandbox` attribute. */
 const SANDBOX_PAGE = "sandbox.html";
 /** The same page as the playground's service worker answers it, with a CSP `sandbox`
@@ -52,11 +62,26 @@ export function stoppedMessage(reason, index, total, limits = {}) {
         return `The sandbox could not start a worker for your code within ${seconds(limits.workerStartLimitMs ?? WORKER_START_LIMIT_MS)}, so the run was stopped. Try again; a busy machine may need a page with fewer tabs.`;
       }
       return `Python did not start within ${seconds(limits.pythonStartLimitMs ?? PYTHON_START_LIMIT_MS)}, so the run was stopped. Try again; a busy or low-memory machine may need a page with fewer tabs.`;
+    case "schedule":
+      return `Your controller ran for more than ${seconds(limits.scheduleLimitMs ?? SCHEDULE_LIMIT_MS)} on ${scheduleText(index, limits.faults)}${stepText(limits.step)}, so the check was stopped. Look for a loop that never ends.`;
     case "total":
       return `The check took more than ${seconds(run)} in all, so it was stopped after ${Math.max(0, index)} of ${total} cases. Your reconcile may be too slow on large inputs.`;
     default:
       return "The sandbox that runs your code stopped answering (it may have run out of memory), so the run was stopped.";
   }
+}
+
+/** "schedule 4 (crash-before, other-writer)", or "the fault-free run". */
+function scheduleText(index, faults = []) {
+  if (index <= 0 && !faults.length) return "the fault-free run";
+  return `schedule ${index + 1} (${faults.join(", ")})`;
+}
+
+/** Which reconcile and client call ran last, as the watcher heard them. */
+function stepText(step) {
+  if (!step?.request) return ", before any reconcile";
+  const call = step.call ? `its last client call was client.${step.call.method}(${[step.call.kind, step.call.name].filter(Boolean).map((part) => JSON.stringify(part)).join(", ")})` : "before any client call";
+  return `, in the reconcile of ${JSON.stringify(step.request)} (${call})`;
 }
 
 /** Whether the playground's own service worker (beside the sandbox) serves this page.
@@ -67,7 +92,7 @@ function servedByPlayground(base) {
 
 export class Sandbox {
   /**
-   * @param {{ base?: string | URL, callLimitMs?: number, runLimitMs?: number, pythonStartLimitMs?: number }} [options]
+   * @param {{ base?: string | URL, callLimitMs?: number, runLimitMs?: number, pythonStartLimitMs?: number, scheduleLimitMs?: number }} [options]
    *   base: where sandbox.html, sandbox-worker.js and pyodide/ are (default: beside this module).
    */
   constructor(options = {}) {
@@ -75,7 +100,9 @@ export class Sandbox {
     this.callLimitMs = options.callLimitMs ?? CALL_LIMIT_MS;
     this.runLimitMs = options.runLimitMs ?? RUN_LIMIT_MS;
     this.pythonStartLimitMs = options.pythonStartLimitMs ?? PYTHON_START_LIMIT_MS;
+    this.scheduleLimitMs = options.scheduleLimitMs ?? SCHEDULE_LIMIT_MS;
     this.pythonHandedOver = false;
+    this.controllerHandedOver = false;
     this.frame = null;
     this.port = null;
     this.starting = null;
@@ -175,6 +202,89 @@ export class Sandbox {
   }
 
   /**
+   * Checks a learner's controller, `source` an ES module that imports from "reconcile"
+   * and exports `reconcile(request, client)` (or, `language: "python"`, a Python module
+   * that defines `reconcile(request, client)`), in one worker of the sandbox with the
+   * simulation (the loop module), each schedule stopped after `SCHEDULE_LIMIT_MS`.
+   * Python starts in that worker from the files handed over once (`onLoad(percent)`
+   * hears their download), within `PYTHON_START_LIMIT_MS`.
+   * Resolves to `{ goal, report, logs }`, or `{ loadError | checkError | stopped, logs }`;
+   * rejects if the sandbox cannot start or another run is under way.
+   * `onProgress({ explored })` hears the schedules explored so far.
+   */
+  async checkController(source, { language = "javascript", exercise, seed, budget, options = null, onProgress, onLoad } = {}) {
+    if (!LANGUAGES.includes(language)) throw new Error(`unknown language ${JSON.stringify(language)}; expected one of ${LANGUAGES.join(", ")}`);
+    if (this.busy) throw new Error("a run is already under way");
+    this.busy = true;
+    try {
+      await this.start();
+      if (language === "python") await this.#handOverPython(onLoad);
+      await this.#handOverController();
+      return await this.#check({ source: String(source), language, exercise, seed, budget, options }, onProgress);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Fetches the loop module, its client and the lexer (same origin) and transfers them to the frame, once per frame. */
+  async #handOverController() {
+    if (this.controllerHandedOver) return;
+    const names = Object.keys(CONTROLLER_FILES);
+    const buffers = await Promise.all(
+      names.map(async (name) => {
+        const response = await fetch(new URL(CONTROLLER_FILES[name], this.base));
+        if (!response.ok) throw new Error(`could not load ${CONTROLLER_FILES[name]} for the check (${response.status})`);
+        return response.arrayBuffer();
+      }),
+    );
+    this.port.postMessage({ type: "controller", files: Object.fromEntries(names.map((name, i) => [name, buffers[i]])) }, buffers);
+    this.controllerHandedOver = true;
+  }
+
+  #check(request, onProgress) {
+    const id = this.nextId++;
+    const port = this.port;
+    return new Promise((resolve) => {
+      let watchdog = 0;
+      const end = (outcome) => {
+        clearTimeout(watchdog);
+        port.onmessage = null;
+        resolve(outcome);
+      };
+      // The sandbox stops a schedule itself and reports within its limit (and the
+      // watcher's half second); silence past that means the sandbox is gone.
+      const watch = (limitMs = this.scheduleLimitMs + 500) => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(() => {
+          this.dispose();
+          end({ logs: [], stopped: { reason: "gone", message: stoppedMessage("gone") } });
+        }, limitMs + GRACE_MS);
+      };
+      port.onmessage = (event) => {
+        const m = event.data;
+        if (!m || m.id !== id) return;
+        watch(m.type === "starting" ? m.limitMs : undefined);
+        if (m.type === "starting") return;
+        if (m.type === "progress") return onProgress?.({ explored: m.explored });
+        const outcome = { logs: m.logs ?? [] };
+        if (m.type === "checked") Object.assign(outcome, { goal: m.goal, report: m.report });
+        else if (m.type === "load-error") outcome.loadError = m.error;
+        else if (m.type === "check-error") outcome.checkError = m.error;
+        else if (m.type === "stopped") {
+          const limits = { scheduleLimitMs: this.scheduleLimitMs, pythonStartLimitMs: this.pythonStartLimitMs, faults: m.faults, step: m.step, language: request.language };
+          const message = stoppedMessage(m.reason, m.schedule, 0, { ...limits, callLimitMs: this.scheduleLimitMs });
+          outcome.stopped = { reason: m.reason, schedule: m.schedule, faults: m.faults, step: m.step, message };
+        }
+        end(outcome);
+      };
+      watch();
+      // Python starts in the check's worker, within Python's start limit.
+      const startLimitMs = request.language === "python" ? this.pythonStartLimitMs : WORKER_START_LIMIT_MS;
+      port.postMessage({ type: "check", id, ...request, scheduleLimitMs: this.scheduleLimitMs, startLimitMs });
+    });
+  }
+
+  /**
    * Fetches Pyodide's files and the Python harness (same origin) and transfers them to the
    * frame, once per frame: the frame's opaque origin may fetch nothing itself.
    */
@@ -186,12 +296,13 @@ export class Sandbox {
       if (!response.ok) throw new Error(`could not load ${path} for Python (${response.status})`);
       return read === "text" ? response.text() : progress.read(response);
     };
-    const [harness, ...buffers] = await Promise.all([
+    const [harness, controllerHarness, ...buffers] = await Promise.all([
       fetchFrom("sandbox-harness.py", "text"),
+      fetchFrom("sandbox-controller.py", "text"),
       ...PYODIDE_FILES.map((name) => fetchFrom(`pyodide/${name}`, "arrayBuffer")),
     ]);
     const files = Object.fromEntries(PYODIDE_FILES.map((name, i) => [name, buffers[i]]));
-    this.port.postMessage({ type: "python", harness, files }, buffers);
+    this.port.postMessage({ type: "python", harness, controllerHarness, files }, buffers);
     this.pythonHandedOver = true;
   }
 
@@ -248,6 +359,7 @@ export class Sandbox {
     this.frame = null;
     this.starting = null;
     this.pythonHandedOver = false;
+    this.controllerHandedOver = false;
   }
 }
 

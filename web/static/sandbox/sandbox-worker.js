@@ -192,7 +192,7 @@
   };
 
   /** Starts Pyodide from the handed-over files, then the harness; resolves to the harness's functions. */
-  const startPython = async (files, harnessSource) => {
+  const startPython = async (files, harnessSource, extraSource = null) => {
     const moduleUrl = (blob) => apply(createUrl, URL, [blob]);
     const realFetch = self.fetch;
     self.fetch = serveFrom(files);
@@ -212,10 +212,12 @@
     }
     const namespace = pyodide.globals.get("dict")();
     pyodide.runPython(harnessSource, { globals: namespace, filename: "sandbox-harness.py" });
+    // A controller check's Python side uses the harness's functions, so it shares its namespace.
+    if (extraSource !== null) pyodide.runPython(extraSource, { globals: namespace, filename: "sandbox-controller.py" });
     namespace.get("start")((level, text) => emit(StringOf(level), StringOf(text)));
     // WebAssembly memory grows and never shrinks: the relay lets a worker that grew large go.
     const memoryBytes = () => pyodide._module.HEAPU8.byteLength;
-    return { load: namespace.get("load"), call: namespace.get("call"), memoryBytes };
+    return { load: namespace.get("load"), call: namespace.get("call"), memoryBytes, get: (name) => namespace.get(name) };
   };
 
   /** What the harness returned (JSON text), or a harness failure, as a report's fields. */
@@ -276,43 +278,47 @@
     if (!port || !request) return;
     if (request.type === "run") runJavaScript(request);
     else if (request.type === "init") servePython(request);
+    else if (request.type === "check") checkController(request, event.ports[1]);
+    else if (request.type === "watch") watchSteps(event.ports[1]);
   };
 
-  /** One JavaScript run: imports the learner's module, then calls reconcile on each case. */
-  const runJavaScript = async (request) => {
-    const url = apply(createUrl, URL, [new BlobType([request.source], { type: "text/javascript" })]);
-    let reconcile;
+  const plainError = (message, line = null) => ({ name: "Error", message, stack: "", line, column: null });
+
+  /**
+   * Imports the learner's module from `url` (made of `source`), or reports why it
+   * did not load and resolves to null. The relay's load limit starts here: a busy
+   * machine may take seconds to start this worker, which is not the learner's code.
+   */
+  const importLearner = async (url, source, signature, parsable = source) => {
+    let module;
     try {
-      // The relay's load limit starts here: a busy machine may take seconds to start
-      // this worker, which is not the learner's code running.
       send({ type: "importing" });
-      const module = await import(url);
-      reconcile = module.reconcile;
+      module = await import(url);
     } catch (error) {
       const described = describe(error, url);
       if (described.name === "SyntaxError" && described.line === null && typeof Worker === "function") {
-        const place = await locateSyntaxError(request.source, described.message);
+        const place = await locateSyntaxError(parsable, described.message);
         if (place) {
           described.line = place.line;
           described.column = place.column;
         }
       }
       send({ type: "load-error", error: described });
-      return;
+      return null;
     }
-    if (typeof reconcile !== "function") {
-      send({
-        type: "load-error",
-        error: {
-          name: "Error",
-          message: "your code does not export a function named reconcile (write `export function reconcile(desired, observed, finalizers) { … }`)",
-          stack: "",
-          line: null,
-          column: null,
-        },
-      });
-      return;
+    if (typeof module.reconcile !== "function") {
+      send({ type: "load-error", error: plainError(`your code does not export a function named reconcile (write \`export function reconcile(${signature}) { … }\`)`) });
+      return null;
     }
+    return module;
+  };
+
+  /** One JavaScript run: imports the learner's module, then calls reconcile on each case. */
+  const runJavaScript = async (request) => {
+    const url = apply(createUrl, URL, [new BlobType([request.source], { type: "text/javascript" })]);
+    const module = await importLearner(url, request.source, "desired, observed, finalizers");
+    if (!module) return;
+    const reconcile = module.reconcile;
     await runCases(request.calls, async (call) => {
       try {
         // Each call gets its own copies: what one call changes, the next never sees.
@@ -327,5 +333,149 @@
         return { ok: false, error: describe(error, url) };
       }
     });
+  };
+
+  /**
+   * A learner's controller under check (issue 30): starts the simulation from the
+   * handed-over Blobs (sandbox-controller.js), links and imports the learner's
+   * module, then runs the check here. Before each schedule it tells the relay,
+   * which gives each schedule its time limit; each reconcile and client call goes
+   * to `steps`, the watcher's port, so a stopped check can say what ran.
+   */
+  const checkController = async (request, steps) => {
+    const urlOf = (blob) => apply(createUrl, URL, [blob]);
+    let engine;
+    try {
+      engine = await (await import(urlOf(request.files.check))).start(request.files, urlOf);
+    } catch (error) {
+      send({ type: "load-error", error: plainError(`the sandbox could not start the simulation: ${error}`) });
+      return;
+    }
+    if (request.language === "python") {
+      checkPython(request, engine, steps);
+      return;
+    }
+    let linked;
+    try {
+      linked = engine.link(request.source);
+    } catch (error) {
+      send({ type: "load-error", error: plainError(StringOf(error.message), error.line ?? null) });
+      return;
+    }
+    const url = urlOf(new BlobType([linked], { type: "text/javascript" }));
+    if (!(await importLearner(url, request.source, "request, client", engine.withoutImports(request.source)))) return;
+    // Each process imports the module afresh, so a crash loses what it kept in memory.
+    let loads = 0;
+    const load = async () => (await import(`${url}#${++loads}`)).reconcile;
+    runCheck(request, engine, steps, load, (error) => ({ ...describe(error, url), method: typeof error?.method === "string" ? error.method : undefined }));
+  };
+
+  /**
+   * A Python controller under check: starts Python from the handed-over files, with the
+   * harness and its controller side (sandbox-controller.py), loads the learner's module
+   * once, then gives each process a fresh module namespace. A client or cloud call from
+   * Python comes back here as JSON text (`bridge`) and goes to the JavaScript client of
+   * the reconcile in progress, so both languages share one client.
+   */
+  const checkPython = async (request, engine, steps) => {
+    let harness;
+    try {
+      harness = await startPython(request.python, request.harness, request.controllerHarness);
+    } catch (error) {
+      send({ type: "load-error", error: plainError(`Python could not start in the sandbox: ${error}`) });
+      return;
+    }
+    send({ type: "importing" });
+    const loaded = outcome(() => harness.get("load_controller")(request.source) || '{"ok":true}');
+    if (!loaded.ok) {
+      send({ type: "load-error", error: loaded.error });
+      return;
+    }
+    let client = null;
+    let misuse = null;
+    const failed = (error) => ({ failed: { kind: error?.kind ?? null, message: StringOf(error?.message ?? error) } });
+    harness.get("connect")((target, method, args) => {
+      let answer;
+      try {
+        const made = parse(args);
+        if (target !== "cloud" && !client) throw Object.assign(new Error("no reconcile is running"), { kind: "notReconciling" });
+        const value = target === "cloud" ? engine.cloud[method](...made) : client[method](...made);
+        answer = { ok: value ?? null };
+      } catch (error) {
+        answer = error instanceof engine.ApiError ? { api: { status: error.status, reason: error.reason, message: error.message } } : failed(error);
+      }
+      return stringify(answer);
+    });
+    const reconcileIn = harness.get("reconcile");
+    const newProcess = harness.get("process");
+    const load = () => {
+      const made = parse(newProcess());
+      if (made.ok === false) throw Object.assign(new Error(made.error.message), { described: made.error });
+      const id = made.ok;
+      return (reconcileRequest, given) => {
+        client = given;
+        let answer;
+        try {
+          answer = parse(reconcileIn(id, stringify(reconcileRequest)));
+        } finally {
+          client = null;
+        }
+        if (answer.misuse) {
+          misuse ??= answer.misuse;
+          throw Object.assign(new Error(answer.misuse.message), { kind: "misuse", method: answer.misuse.method });
+        }
+        return answer.finish;
+      };
+    };
+    const forget = harness.get("forget");
+    runCheck(request, engine, steps, load, (error) => misuse ?? error?.described ?? { ...plainError(StringOf(error?.message ?? error)), method: error?.method }, forget);
+  };
+
+  /**
+   * Runs the check of a loaded controller; `load()` gives a fresh reconcile per process,
+   * `described(error)` a check error as data, and `onSchedule()` hears each schedule.
+   */
+  const runCheck = async (request, engine, steps, load, described, onSchedule = () => {}) => {
+    send({ type: "loaded" });
+    const step = (message) => apply(portPost, steps, [message]);
+    const watch = {
+      schedule(next, explored) {
+        onSchedule();
+        current = explored;
+        send({ type: "schedule", explored, faults: next.schedule.map((placed) => placed.fault) });
+        step({ explored, request: null, call: null });
+      },
+      reconcile(request) {
+        step({ explored: current, request: request.name, call: null });
+      },
+      call(call) {
+        step({ explored: current, request: null, call: { method: call.method, kind: call.kind ?? call.object?.kind, name: call.name ?? call.object?.metadata?.name } });
+      },
+    };
+    const onProgress = ({ explored }) => send({ type: "progress", explored });
+    try {
+      const { goal, report } = await engine.check(load, request, onProgress, watch);
+      current = -1;
+      send({ type: "checked", goal, report });
+    } catch (error) {
+      // Misuse of the client, or a result that is not a reconcile's: the check cannot go on.
+      send({ type: "check-error", error: described(error) });
+    }
+  };
+
+  /**
+   * The watcher: a worker of its own that keeps the last step the checking worker
+   * told (off the sandbox page's thread, which in Firefox and WebKit is the
+   * playground's), and answers the relay's question when a time limit stopped it.
+   */
+  const watchSteps = (steps) => {
+    let last = null;
+    steps.onmessage = (event) => {
+      const m = event.data;
+      if (m.call === null && m.request === null) last = { explored: m.explored, request: null, call: null };
+      else if (m.call === null) last = { explored: m.explored, request: m.request, call: null };
+      else if (last) last = { ...last, call: m.call };
+    };
+    port.onmessage = () => send({ type: "step", step: last });
   };
 })();
