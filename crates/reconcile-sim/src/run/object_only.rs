@@ -31,7 +31,31 @@ pub fn value<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
 pub fn option<'de, D: Deserializer<'de>, T: DeserializeOwned>(
     deserializer: D,
 ) -> Result<Option<T>, D::Error> {
-    Ok(Option::<ObjectOnly<T>>::deserialize(deserializer)?.map(|object| object.0))
+    deserializer.deserialize_option(Optional(PhantomData))
+}
+
+/// Reads `null` as `None`, anything else as a `T`, as an object only.
+struct Optional<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for Optional<T> {
+    type Value = Option<T>;
+
+    /// serde's own word for an `Option`, so its messages are unchanged.
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("option")
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<T>, D::Error> {
+        T::deserialize(MapOnly(deserializer)).map(Some)
+    }
 }
 
 /// For `#[serde(deserialize_with)]`: a list of nested settings structs.
