@@ -82,17 +82,19 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_name_gets_serde_s_message() {
-        let error = serde_json::from_str::<QueueModel>("\"fifo\"").expect_err("not a model");
+    fn an_unknown_name_gets_serde_s_message_at_its_option() {
+        let error = crate::parse_options(r#"{"queue": "fifo"}"#).expect_err("not a model");
+        assert_eq!(error.path.to_string(), "$.queue");
         assert_eq!(
-            error.to_string(),
+            error.message,
             "unknown variant `fifo`, expected one of `client-go`, \
-             `controller-runtime-priority`, `kube-rs` at line 1 column 6"
+             `controller-runtime-priority`, `kube-rs`"
         );
-        let error = serde_json::from_str::<StatusWrites>("3").expect_err("not a name");
+        let error = crate::parse_options(r#"{"statusWrites": 3}"#).expect_err("not a name");
+        assert_eq!(error.path.to_string(), "$.statusWrites");
         assert_eq!(
-            error.to_string(),
-            "invalid type: integer `3`, expected a string at line 1 column 1"
+            error.message,
+            "invalid type: integer `3`, expected a string"
         );
     }
 }
