@@ -50,7 +50,7 @@ pub enum SpecComparison {
     FieldsItSets,
 }
 
-crate::control_plane::unit_names::read_unit_names!(SpecComparison {
+super::client::read_unit_names!(SpecComparison {
     WholeSpec = "whole-spec",
     FieldsItSets = "fields-it-sets",
 });

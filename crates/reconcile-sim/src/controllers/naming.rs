@@ -83,7 +83,7 @@ pub enum ObjectNaming {
     GenerateNameWithExpectations,
 }
 
-crate::control_plane::unit_names::read_unit_names!(ObjectNaming {
+super::client::read_unit_names!(ObjectNaming {
     Deterministic = "deterministic",
     GenerateName = "generate-name",
     GenerateNameWithExpectations = "generate-name-with-expectations",

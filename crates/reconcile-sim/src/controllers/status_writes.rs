@@ -97,7 +97,7 @@ pub enum StatusWrites {
     WithTimestamp,
 }
 
-crate::control_plane::unit_names::read_unit_names!(StatusWrites {
+super::client::read_unit_names!(StatusWrites {
     None = "none",
     ObservedGeneration = "observed-generation",
     WithTimestamp = "with-timestamp",

@@ -39,7 +39,7 @@ pub enum ObjectWrites {
     ForceApply,
 }
 
-crate::control_plane::unit_names::read_unit_names!(ObjectWrites {
+super::client::read_unit_names!(ObjectWrites {
     Update = "update",
     Apply = "apply",
     ForceApply = "force-apply",
