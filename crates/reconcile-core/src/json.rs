@@ -8,7 +8,6 @@
 
 use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
-use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -402,10 +401,35 @@ pub fn quoted(key: &str) -> String {
     serde_json::to_string(key).unwrap_or_else(|_| key.to_owned())
 }
 
-/// Tracks member names of one object: a scan while it is small, a hash set once it is large.
+/// Names, kept sorted for a search: the set of names a repeated-name check
+/// needs. A hash set would do as well, but links a hash table (about 3 KB
+/// of wasm in the JS API's simulation module, which has no other; docs/SIZE.md).
+/// Names added in increasing order, as every document this project writes
+/// has them, go at the end; others move the later ones.
+#[derive(Debug, Default)]
+pub(crate) struct NameIndex(Vec<Box<str>>);
+
+impl NameIndex {
+    /// Adds `name`; false if it was there already.
+    pub(crate) fn insert(&mut self, name: &str) -> bool {
+        match self.0.binary_search_by(|known| (**known).cmp(name)) {
+            Ok(_) => false,
+            Err(at) => {
+                self.0.insert(at, name.into());
+                true
+            }
+        }
+    }
+
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.0.binary_search_by(|known| (**known).cmp(name)).is_ok()
+    }
+}
+
+/// Tracks member names of one object: a scan while it is small, an index once it is large.
 #[derive(Default)]
 struct SeenKeys {
-    index: Option<HashSet<Box<str>>>,
+    index: Option<NameIndex>,
 }
 
 impl SeenKeys {
@@ -414,10 +438,14 @@ impl SeenKeys {
     /// True if `key` is already among `members` (which this guard has seen so far).
     fn is_duplicate(&mut self, members: &[(Box<str>, Json)], key: &str) -> bool {
         if self.index.is_none() && members.len() >= Self::SCAN_LIMIT {
-            self.index = Some(members.iter().map(|(k, _)| k.clone()).collect());
+            let mut index = NameIndex::default();
+            for (member, _) in members {
+                index.insert(member);
+            }
+            self.index = Some(index);
         }
         match &mut self.index {
-            Some(set) => !set.insert(key.into()),
+            Some(index) => !index.insert(key),
             None => members.iter().any(|(k, _)| &**k == key),
         }
     }
@@ -568,6 +596,28 @@ mod tests {
 
     fn num(text: &str) -> Json {
         serde_json::from_str(text).expect("valid JSON")
+    }
+
+    #[test]
+    fn the_name_index_finds_every_name_in_any_order() {
+        let mut index = NameIndex::default();
+        for name in ["m", "b", "z", "a", "q", "b", "z"] {
+            let fresh = !index.contains(name);
+            assert_eq!(index.insert(name), fresh, "{name}");
+            assert!(index.contains(name));
+        }
+        assert!(!index.contains("c"));
+        assert_eq!(index.0.len(), 5);
+    }
+
+    #[test]
+    fn a_repeated_member_is_found_past_the_scan_limit_in_any_order() {
+        let names: Vec<String> = (0..40).rev().map(|i| format!("\"k{i}\": {i}")).collect();
+        let unique = format!("{{{}}}", names.join(", "));
+        assert!(serde_json::from_str::<Json>(&unique).is_ok());
+        let repeated = format!("{{{}, \"k7\": 0}}", names.join(", "));
+        let error = serde_json::from_str::<Json>(&repeated).expect_err("k7 twice");
+        assert!(error.to_string().contains("k7"), "{error}");
     }
 
     #[test]

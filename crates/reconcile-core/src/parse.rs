@@ -17,17 +17,18 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::fmt;
-use std::sync::Arc;
 
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed};
 use serde::{Deserialize, Serialize};
 
 use crate::json::{self, Json, Trail, ValueSeed};
 use crate::model::{Finalizers, Resources, Scenario};
 use crate::path::{JsonPath, Segment};
 use crate::scan;
+
+mod shapes;
+use shapes::{FinalizerListSeed, FinalizersSeed, ResourcesSeed, ScenarioSeed};
 
 /// How many levels of objects and arrays may nest, counting the document's
 /// own top-level object. serde_json's recursion limit of 128 rejects the 128th
@@ -539,70 +540,6 @@ fn char_position(text: &str, line: usize, byte_column: usize) -> (usize, usize) 
 // ---------------------------------------------------------------------------
 // Seeds. Each reports the segment of a failing child so the path is known.
 
-/// Detects a repeated name among the members of a document's top-level object.
-///
-/// Names that arrive in increasing code point order, as in every document this
-/// project writes, need one comparison with the previous name and no
-/// allocation; the first name out of order indexes all names so far in a hash
-/// set, which every later name is checked against.
-#[derive(Default)]
-struct SeenNames {
-    index: Option<HashSet<Box<str>>>,
-}
-
-impl SeenNames {
-    /// True if `name` is among `earlier`, the names accepted so far in document order.
-    fn is_duplicate<'a>(
-        &mut self,
-        mut earlier: impl DoubleEndedIterator<Item = &'a str>,
-        name: &str,
-    ) -> bool {
-        if self.index.is_none() {
-            match earlier.next_back() {
-                // Every earlier name is at most the previous one, so below `name`.
-                None => return false,
-                Some(previous) if previous < name => return false,
-                Some(previous) if previous == name => return true,
-                Some(previous) => {
-                    let mut index: HashSet<Box<str>> = earlier.map(Box::from).collect();
-                    index.insert(previous.into());
-                    self.index = Some(index);
-                }
-            }
-        }
-        self.index
-            .as_ref()
-            .is_some_and(|index| index.contains(name))
-    }
-
-    /// Notes a name that was accepted.
-    fn accept(&mut self, name: &str) {
-        if let Some(index) = &mut self.index {
-            index.insert(name.into());
-        }
-    }
-}
-
-/// A resource name, read straight into shared storage (one allocation).
-struct SharedName;
-
-impl<'de> DeserializeSeed<'de> for SharedName {
-    type Value = Arc<str>;
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Arc<str>, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl Visitor<'_> for SharedName {
-    type Value = Arc<str>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a member name")
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Arc<str>, E> {
-        Ok(Arc::from(v))
-    }
-}
-
 /// Any JSON value, as a document.
 struct AnyValue;
 
@@ -684,284 +621,6 @@ pub(crate) use reject_other_types;
 
 /// What [`crate::actions`] reads; here for the empty-document message.
 pub(crate) const ACTIONS_EXPECTED: &str = "an array of actions [kind, name, spec]";
-
-const RESOURCES_EXPECTED: &str = r#"an object of {"name": spec}"#;
-
-/// `{name: spec}` for desired and observed.
-struct ResourcesSeed;
-
-impl DocumentSeed for ResourcesSeed {
-    type Value = Resources;
-    fn deserialize_with<'de, D: de::Deserializer<'de>>(
-        self,
-        ctx: &Ctx,
-        deserializer: D,
-    ) -> Result<Resources, D::Error> {
-        deserializer.deserialize_any(ResourcesVisitor { ctx })
-    }
-}
-
-struct ResourcesVisitor<'c> {
-    ctx: &'c Ctx,
-}
-
-impl<'de> Visitor<'de> for ResourcesVisitor<'_> {
-    type Value = Resources;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(RESOURCES_EXPECTED)
-    }
-
-    reject_other_types!(RESOURCES_EXPECTED; unit, bool, number, str, seq);
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Resources, A::Error> {
-        let mut entries: Vec<(Arc<str>, Json)> = Vec::new();
-        let mut seen = SeenNames::default();
-        while let Some(name) = map.next_key_seed(SharedName)? {
-            if seen.is_duplicate(entries.iter().map(|(n, _)| &**n), &name) {
-                return Err(self.ctx.trail.duplicate_key(&name, "resource name"));
-            }
-            match map.next_value_seed(self.ctx.value()) {
-                Ok(spec) => {
-                    seen.accept(&name);
-                    entries.push((name, spec));
-                }
-                Err(error) => {
-                    self.ctx.note_segment(Segment::Key(name.to_string()));
-                    return Err(error);
-                }
-            }
-        }
-        Ok(Resources::from_unique_shared(entries))
-    }
-}
-
-const FINALIZERS_EXPECTED: &str = r#"an object of {"name": ["finalizer", ...]}, or null"#;
-const FINALIZER_LIST_EXPECTED: &str = "an array of finalizer names (strings)";
-const FINALIZER_NAME_EXPECTED: &str = "a finalizer name (a string)";
-
-/// `{name: [finalizer, ...]}` or `null`.
-struct FinalizersSeed;
-
-impl DocumentSeed for FinalizersSeed {
-    type Value = Option<Finalizers>;
-    fn deserialize_with<'de, D: de::Deserializer<'de>>(
-        self,
-        ctx: &Ctx,
-        deserializer: D,
-    ) -> Result<Option<Finalizers>, D::Error> {
-        deserializer.deserialize_any(FinalizersVisitor { ctx })
-    }
-}
-
-struct FinalizersVisitor<'c> {
-    ctx: &'c Ctx,
-}
-
-impl<'de> Visitor<'de> for FinalizersVisitor<'_> {
-    type Value = Option<Finalizers>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(FINALIZERS_EXPECTED)
-    }
-
-    fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    reject_other_types!(FINALIZERS_EXPECTED; bool, number, str, seq);
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut entries: Vec<(String, Vec<String>)> = Vec::new();
-        let mut seen = SeenNames::default();
-        while let Some(name) = map.next_key::<String>()? {
-            if seen.is_duplicate(entries.iter().map(|(n, _)| n.as_str()), &name) {
-                return Err(self.ctx.trail.duplicate_key(&name, "resource name"));
-            }
-            match map.next_value_seed(WithCtx {
-                ctx: self.ctx,
-                seed: FinalizerListSeed,
-            }) {
-                Ok(list) => {
-                    seen.accept(&name);
-                    entries.push((name, list));
-                }
-                Err(error) => {
-                    self.ctx.note_segment(Segment::Key(name));
-                    return Err(error);
-                }
-            }
-        }
-        Ok(Some(Finalizers::from_unique(entries)))
-    }
-}
-
-struct FinalizerListSeed;
-
-impl DocumentSeed for FinalizerListSeed {
-    type Value = Vec<String>;
-    fn deserialize_with<'de, D: de::Deserializer<'de>>(
-        self,
-        ctx: &Ctx,
-        deserializer: D,
-    ) -> Result<Vec<String>, D::Error> {
-        deserializer.deserialize_any(FinalizerListVisitor { ctx })
-    }
-}
-
-struct FinalizerListVisitor<'c> {
-    ctx: &'c Ctx,
-}
-
-impl<'de> Visitor<'de> for FinalizerListVisitor<'_> {
-    type Value = Vec<String>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(FINALIZER_LIST_EXPECTED)
-    }
-
-    reject_other_types!(FINALIZER_LIST_EXPECTED; unit, bool, number, str, map);
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
-        let mut names = Vec::new();
-        loop {
-            let index = names.len();
-            match seq.next_element_seed(WithCtx {
-                ctx: self.ctx,
-                seed: FinalizerNameSeed,
-            }) {
-                Ok(Some(name)) => names.push(name),
-                Ok(None) => return Ok(names),
-                Err(error) => {
-                    self.ctx.note_segment(Segment::Index(index));
-                    return Err(error);
-                }
-            }
-        }
-    }
-}
-
-struct FinalizerNameSeed;
-
-impl DocumentSeed for FinalizerNameSeed {
-    type Value = String;
-    fn deserialize_with<'de, D: de::Deserializer<'de>>(
-        self,
-        ctx: &Ctx,
-        deserializer: D,
-    ) -> Result<String, D::Error> {
-        deserializer.deserialize_any(FinalizerNameVisitor { ctx })
-    }
-}
-
-struct FinalizerNameVisitor<'c> {
-    ctx: &'c Ctx,
-}
-
-impl<'de> Visitor<'de> for FinalizerNameVisitor<'_> {
-    type Value = String;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(FINALIZER_NAME_EXPECTED)
-    }
-
-    reject_other_types!(FINALIZER_NAME_EXPECTED; unit, bool, number, seq, map);
-
-    fn visit_str<E>(self, v: &str) -> Result<String, E> {
-        Ok(v.to_owned())
-    }
-    fn visit_string<E>(self, v: String) -> Result<String, E> {
-        Ok(v)
-    }
-}
-
-const SCENARIO_EXPECTED: &str =
-    r#"an object {"desired": {...}, "observed": {...}, "finalizers": {...} or null}"#;
-
-/// A whole scenario document.
-struct ScenarioSeed;
-
-impl DocumentSeed for ScenarioSeed {
-    type Value = Scenario;
-    fn deserialize_with<'de, D: de::Deserializer<'de>>(
-        self,
-        ctx: &Ctx,
-        deserializer: D,
-    ) -> Result<Scenario, D::Error> {
-        deserializer.deserialize_any(ScenarioVisitor { ctx })
-    }
-}
-
-struct ScenarioVisitor<'c> {
-    ctx: &'c Ctx,
-}
-
-impl ScenarioVisitor<'_> {
-    fn field<'de, A: MapAccess<'de>, S: DocumentSeed>(
-        &self,
-        map: &mut A,
-        name: &str,
-        seed: S,
-    ) -> Result<S::Value, A::Error> {
-        map.next_value_seed(WithCtx {
-            ctx: self.ctx,
-            seed,
-        })
-        .inspect_err(|_| self.ctx.note_segment(Segment::Key(name.to_owned())))
-    }
-}
-
-impl<'de> Visitor<'de> for ScenarioVisitor<'_> {
-    type Value = Scenario;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(SCENARIO_EXPECTED)
-    }
-
-    reject_other_types!(SCENARIO_EXPECTED; unit, bool, number, str, seq);
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scenario, A::Error> {
-        let mut desired = None;
-        let mut observed = None;
-        let mut finalizers = None;
-        while let Some(key) = map.next_key::<String>()? {
-            let already = match key.as_str() {
-                "desired" => desired.is_some(),
-                "observed" => observed.is_some(),
-                "finalizers" => finalizers.is_some(),
-                _ => {
-                    self.ctx.note_segment(Segment::Key(key.clone()));
-                    return Err(self.ctx.fail(
-                        ErrorKind::Shape,
-                        format!(
-                            "unknown member {}; expected \"desired\", \"observed\" or \"finalizers\"",
-                            json::quoted(&key)
-                        ),
-                    ));
-                }
-            };
-            if already {
-                return Err(self.ctx.trail.duplicate_key(&key, "member name"));
-            }
-            match key.as_str() {
-                "desired" => desired = Some(self.field(&mut map, &key, ResourcesSeed)?),
-                "observed" => observed = Some(self.field(&mut map, &key, ResourcesSeed)?),
-                _ => finalizers = Some(self.field(&mut map, &key, FinalizersSeed)?),
-            }
-        }
-        let missing = |name: &str| {
-            self.ctx.fail::<A::Error>(
-                ErrorKind::Shape,
-                format!("missing member \"{name}\"; expected {RESOURCES_EXPECTED} there"),
-            )
-        };
-        Ok(Scenario {
-            desired: desired.ok_or_else(|| missing("desired"))?,
-            observed: observed.ok_or_else(|| missing("observed"))?,
-            finalizers: finalizers.flatten(),
-        })
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -1110,7 +769,7 @@ mod tests {
         assert_eq!(error.kind, ErrorKind::DuplicateKey);
         assert_eq!(error.path.to_string(), "$.a.x");
         assert_eq!(error.line, 2);
-        // A large object switches to a hash set; still caught.
+        // A large object switches to an index of its names; still caught.
         let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
         let text = format!("{{\"a\": {{{}, \"k3\": 0}}}}", many.join(", "));
         assert_eq!(err_resources(&text).kind, ErrorKind::DuplicateKey);
@@ -1197,7 +856,7 @@ mod tests {
         let scenario = parse_scenario(text).expect("valid");
         let desired = scenario.desired.shared_name("b").expect("desired");
         let observed = scenario.observed.shared_name("b").expect("observed");
-        assert!(Arc::ptr_eq(desired, observed));
+        assert!(std::sync::Arc::ptr_eq(desired, observed));
         // Handed over or lent, and in any order, the text reads the same.
         let unsorted = r#"{"desired": {"b": 2, "a": 1}, "observed": {"c": 4, "b": 3}}"#;
         for text in [text, unsorted] {

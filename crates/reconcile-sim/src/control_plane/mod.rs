@@ -27,6 +27,7 @@ pub mod rng;
 pub mod sorted;
 pub mod status;
 pub mod typed_value;
+pub(crate) mod unit_names;
 pub mod watch_cache;
 pub mod workqueue;
 pub mod world;

@@ -13,7 +13,7 @@ pub const FINALIZER_ORPHAN_DEPENDENTS: &str = "orphan";
 pub const FINALIZER_DELETE_DEPENDENTS: &str = "foregroundDeletion";
 
 /// `metav1.DeletionPropagation`; the default of custom resources is background.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum PropagationPolicy {
@@ -22,6 +22,12 @@ pub enum PropagationPolicy {
     Background,
     Foreground,
 }
+
+crate::control_plane::unit_names::read_unit_names!(PropagationPolicy {
+    Orphan = "orphan",
+    Background = "background",
+    Foreground = "foreground",
+});
 
 impl fmt::Display for PropagationPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -30,6 +30,8 @@ pub use crate::control_plane::names::{ALPHABET, RANDOM_LENGTH};
 pub use crate::control_plane::ownership::{ObjectKey, OwnerRefs};
 pub use crate::control_plane::patch::{Patch, PatchType};
 pub use crate::control_plane::sorted::SortedMap;
+// How the controllers' settings read their names (not an API call).
+pub(crate) use crate::control_plane::unit_names::read_unit_names;
 pub use crate::control_plane::workqueue::{Millis, ReconcileError};
 pub use crate::control_plane::world::{ObjectMeta, ObjectState, World as Cache};
 

@@ -35,10 +35,10 @@ use std::borrow::Cow;
 use reconcile_core::json::Json;
 use reconcile_core::model::{Finalizers, Resources};
 use reconcile_core::reconcile::{count_out_of_sync, reconcile, Action};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// What the controller compares to decide an UPDATE.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum SpecComparison {
@@ -49,6 +49,11 @@ pub enum SpecComparison {
     /// server's defaults, another controller's fields) is not drift.
     FieldsItSets,
 }
+
+super::client::read_unit_names!(SpecComparison {
+    WholeSpec = "whole-spec",
+    FieldsItSets = "fields-it-sets",
+});
 
 /// `observed` cut down to the members `desired` has, at every depth: in
 /// objects, and in the elements of arrays of the same length, matched by

@@ -63,7 +63,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use reconcile_core::model::{Finalizers, Resources};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::client::{Cache as World, ALPHABET, RANDOM_LENGTH};
 
@@ -83,27 +83,11 @@ pub enum ObjectNaming {
     GenerateNameWithExpectations,
 }
 
-/// The names settings use, in [`ObjectNaming`]'s order.
-const NAMING_NAMES: [&str; 3] = [
-    "deterministic",
-    "generate-name",
-    "generate-name-with-expectations",
-];
-
-/// Read from its name with a match rather than serde's derived visitor,
-/// which costs the simulation module more than a kilobyte of wasm; the
-/// error is serde's own `unknown variant` message.
-impl<'de> Deserialize<'de> for ObjectNaming {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = <Cow<'de, str>>::deserialize(deserializer)?;
-        match NAMING_NAMES.iter().position(|n| *n == name) {
-            Some(0) => Ok(ObjectNaming::Deterministic),
-            Some(1) => Ok(ObjectNaming::GenerateName),
-            Some(_) => Ok(ObjectNaming::GenerateNameWithExpectations),
-            None => Err(serde::de::Error::unknown_variant(&name, &NAMING_NAMES)),
-        }
-    }
-}
+super::client::read_unit_names!(ObjectNaming {
+    Deterministic = "deterministic",
+    GenerateName = "generate-name",
+    GenerateNameWithExpectations = "generate-name-with-expectations",
+});
 
 impl ObjectNaming {
     /// Whether the API server names what the controller creates.

@@ -78,13 +78,13 @@
 //!   modelled).
 
 use reconcile_core::json::{Json, Number};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::client::Millis;
 use super::outcome::ActionResult;
 
 /// What the controller writes to its custom resource's status after each pass.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum StatusWrites {
@@ -96,6 +96,12 @@ pub enum StatusWrites {
     /// The same, plus `lastReconcileTime`: a new value every pass.
     WithTimestamp,
 }
+
+super::client::read_unit_names!(StatusWrites {
+    None = "none",
+    ObservedGeneration = "observed-generation",
+    WithTimestamp = "with-timestamp",
+});
 
 /// The status write of one pass, as the timeline shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -18,7 +18,7 @@
 //! # Caveats
 //! - A CREATE with `generateName` stays a POST: an apply needs a name.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::comparison::SpecComparison;
 
@@ -26,7 +26,7 @@ use super::comparison::SpecComparison;
 pub const FIELD_MANAGER: &str = "contract-controller";
 
 /// How the controller writes objects.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum ObjectWrites {
@@ -38,6 +38,12 @@ pub enum ObjectWrites {
     /// Server-side apply with `force`: it takes the fields it applies.
     ForceApply,
 }
+
+super::client::read_unit_names!(ObjectWrites {
+    Update = "update",
+    Apply = "apply",
+    ForceApply = "force-apply",
+});
 
 impl ObjectWrites {
     /// Whether it applies, and with `force`.

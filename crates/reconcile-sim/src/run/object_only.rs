@@ -5,7 +5,10 @@
 //! setting that way; one given as an array now gets serde's "invalid type:
 //! sequence, expected struct ..." error. Start at [`from_object_text`].
 
-use serde::de::{DeserializeOwned, Visitor};
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{DeserializeOwned, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
 /// A value of type `T` from JSON text, as `serde_json::from_str` reads it,
@@ -28,15 +31,60 @@ pub fn value<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
 pub fn option<'de, D: Deserializer<'de>, T: DeserializeOwned>(
     deserializer: D,
 ) -> Result<Option<T>, D::Error> {
-    Ok(Option::<ObjectOnly<T>>::deserialize(deserializer)?.map(|object| object.0))
+    deserializer.deserialize_option(Optional(PhantomData))
+}
+
+/// Reads `null` as `None`, anything else as a `T`, as an object only.
+struct Optional<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for Optional<T> {
+    type Value = Option<T>;
+
+    /// serde's own word for an `Option`, so its messages are unchanged.
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("option")
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<T>, D::Error> {
+        T::deserialize(MapOnly(deserializer)).map(Some)
+    }
 }
 
 /// For `#[serde(deserialize_with)]`: a list of nested settings structs.
+/// Read straight into a `Vec<T>`, not into a `Vec<ObjectOnly<T>>` then
+/// moved: that second pass was its own copy per list type.
 pub fn vec<'de, D: Deserializer<'de>, T: DeserializeOwned>(
     deserializer: D,
 ) -> Result<Vec<T>, D::Error> {
-    let objects = Vec::<ObjectOnly<T>>::deserialize(deserializer)?;
-    Ok(objects.into_iter().map(|object| object.0).collect())
+    deserializer.deserialize_seq(Objects(PhantomData))
+}
+
+/// Reads a sequence of `T`s, each as an object only.
+struct Objects<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for Objects<T> {
+    type Value = Vec<T>;
+
+    /// serde's own word for a `Vec`, so its messages are unchanged.
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        let mut items = Vec::new();
+        while let Some(ObjectOnly(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(items)
+    }
 }
 
 /// A `T` read with its struct as an object only.

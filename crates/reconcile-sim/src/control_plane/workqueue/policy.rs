@@ -156,7 +156,7 @@ impl BackoffPolicy {
 
 /// Which queue model a controller runs on. Wire form: `"client-go"`,
 /// `"controller-runtime-priority"` or `"kube-rs"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum QueueModel {
@@ -171,6 +171,12 @@ pub enum QueueModel {
     /// refuses it with any other).
     KubeRs,
 }
+
+crate::control_plane::unit_names::read_unit_names!(QueueModel {
+    ClientGo = "client-go",
+    ControllerRuntimePriority = "controller-runtime-priority",
+    KubeRs = "kube-rs",
+});
 
 impl QueueModel {
     /// The upstream release whose behaviour the model follows.
