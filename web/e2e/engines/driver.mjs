@@ -71,7 +71,7 @@ function withCommonCalls(base, driver) {
       return driver.evaluate((s) => document.querySelector(s)?.textContent ?? null, selector);
     },
     /** Waits until `selector`'s text matches `expected` (a string: equal; a RegExp source: matches). */
-    async waitForText(selector, expected) {
+    async waitForText(selector, expected, { timeout } = {}) {
       const pattern = expected instanceof RegExp ? expected.source : null;
       await common.waitFor(
         (s, want, source) => {
@@ -79,7 +79,7 @@ function withCommonCalls(base, driver) {
           return text != null && (source ? new RegExp(source).test(text) : text === want);
         },
         [selector, pattern ? null : expected, pattern],
-        { what: `${selector} to read ${expected}` },
+        { timeout, what: `${selector} to read ${expected}` },
       );
     },
     /** Clicks the button whose text is `name`, with the engine's own pointer input. */

@@ -171,7 +171,9 @@ export const flows = {
     await d.waitFor(() => !!document.querySelector("details.control-plane > summary"), [], { what: "the control-plane view" });
     await d.evaluate(() => document.querySelector("details.control-plane > summary").setAttribute("data-e2e-target", ""));
     await d.clickSelector("[data-e2e-target]");
-    await d.waitForText(".cp-text li[data-part=now]", /the start: the informer has listed the store into its cache/);
+    // The first line waits for two modules loaded on demand (the view's and the simulation's):
+    // WebKit under a loaded machine took over 15 s to fetch and compile them.
+    await d.waitForText(".cp-text li[data-part=now]", /the start: the informer has listed the store into its cache/, { timeout: 60000 });
     await d.clickButton("Step");
     await d.waitForText(".cp-text li[data-part=now]", /pass 1 returns/);
     const [body, host] = await d.evaluate(() => [document.body.__yew_subtree_id, document.querySelector(".sim-host").__yew_subtree_id]);
