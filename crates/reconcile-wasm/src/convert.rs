@@ -79,11 +79,20 @@ pub fn sim_config(options: Option<JsValue>) -> Result<SimConfig, JsError> {
     Ok(parse_options(&text)?)
 }
 
-/// The message of a thrown JS value (an `Error`'s `message`, or the value as text).
+/// The message of a thrown JS value: an `Error`'s `message`, a string, or
+/// the value as JSON. Not `{:?}`: `JsValue`'s `Debug` links wasm-bindgen's
+/// `debugString` into every module (docs/SIZE.md).
 pub(crate) fn message(error: &JsValue) -> String {
     match error.dyn_ref::<js_sys::Error>() {
         Some(error) => String::from(error.message()),
-        None => error.as_string().unwrap_or_else(|| format!("{error:?}")),
+        None => error
+            .as_string()
+            .or_else(|| {
+                JSON::stringify(error)
+                    .ok()
+                    .and_then(|text| text.as_string())
+            })
+            .unwrap_or_else(|| "a thrown value that is not an Error".to_owned()),
     }
 }
 

@@ -259,6 +259,17 @@ fn values_json_cannot_hold_throw_a_clear_error() {
     );
 }
 
+#[wasm_bindgen_test]
+fn a_thrown_value_that_is_not_an_error_is_told_as_json() {
+    let throws = js_sys::Function::new_no_args("throw {code: 5}");
+    let value = js_sys::Object::new();
+    js_sys::Reflect::set(&value, &JsValue::from_str("toJSON"), &throws).ok();
+    assert_eq!(
+        thrown(reconcile(value.into(), js("{}"), None)),
+        r#"Desired state: cannot be converted to JSON: {"code":5}"#
+    );
+}
+
 // --- plan ---
 
 #[wasm_bindgen_test]
