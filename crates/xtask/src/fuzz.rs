@@ -106,8 +106,7 @@ fn run(env: &Env, plan: &Plan, tally: &mut Tally) -> Result<(), String> {
     .args(&plan.build_args())
     .run()?;
     let mut outcomes = Vec::new();
-    for target in &plan.targets {
-        let outcome = run_target(env, plan, target)?;
+    for outcome in run_targets(env, plan)? {
         if outcome.passed() {
             tally.passed += 1;
         } else {
@@ -196,6 +195,32 @@ impl Outcome {
         }
         message
     }
+}
+
+/// Runs the targets one per core at a time: each still fuzzes for its
+/// seconds on a core of its own, and the test step waits less (one libFuzzer
+/// process uses one core).
+fn run_targets(env: &Env, plan: &Plan) -> Result<Vec<Outcome>, String> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut outcomes = Vec::new();
+    for batch in plan.targets.chunks(cores) {
+        let batch: Vec<Result<Outcome, String>> = std::thread::scope(|scope| {
+            let runs: Vec<_> = batch
+                .iter()
+                .map(|target| scope.spawn(move || run_target(env, plan, target)))
+                .collect();
+            runs.into_iter()
+                .map(|run| {
+                    run.join()
+                        .unwrap_or_else(|_| Err("a fuzz run's thread panicked".to_owned()))
+                })
+                .collect()
+        });
+        for outcome in batch {
+            outcomes.push(outcome?);
+        }
+    }
+    Ok(outcomes)
 }
 
 fn run_target(env: &Env, plan: &Plan, target: &str) -> Result<Outcome, String> {
