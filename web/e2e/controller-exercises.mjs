@@ -11,8 +11,8 @@ const folder = new URL("../../crates/reconcile-content/exercises/controllers/", 
 /** An exercise's file, as text. */
 export const exerciseFile = (exercise, file) => readFileSync(new URL(`${exercise}/${file}`, folder), "utf8");
 
-/** An exercise's reference in both languages. */
-const referenceOf = (exercise) => ({ js: exerciseFile(exercise, "reference.mjs"), py: exerciseFile(exercise, "reference.py") });
+/** An exercise's `kind` ("reference" or "starter") in both languages. */
+const sourcesOf = (exercise, kind) => ({ js: exerciseFile(exercise, `${kind}.mjs`), py: exerciseFile(exercise, `${kind}.py`) });
 
 /** `source` from `marker` on replaced by `replacement`. */
 function replaceFrom(source, marker, replacement) {
@@ -89,7 +89,7 @@ function externalFinalizer({ js, py }) {
       js: withBug(js, "  if (cloud.getLoadBalancer(name) === null) return;\n  try {\n    cloud.deleteLoadBalancer(name);\n  } catch (error) {\n    if (!notFound(error)) throw error; // gone already: what cleanup wants\n  }", "  cloud.deleteLoadBalancer(name);"),
       py: withBug(py, "    if cloud.get_load_balancer(name) is None:\n        return\n    try:\n        cloud.delete_load_balancer(name)\n    except ApiError as error:\n        if not not_found(error):  # gone already: what cleanup wants\n            raise", "    cloud.delete_load_balancer(name)"),
       property: "eventually stable",
-      faults: ["crash-after-applied"],
+      faults: ["crash-before"],
     },
   ];
 }
@@ -122,7 +122,7 @@ function replicas({ js, py }) {
       js: replaceFrom(withBug(js, "export function reconcile(", "const created = new Map(); // pods created, by custom resource\n\nexport function reconcile("), loop.js, memory.js),
       py: replaceFrom(withBug(py, "def reconcile(", "created = {}  # pods created, by custom resource\n\n\ndef reconcile("), loop.py, memory.py),
       property: "eventually stable",
-      faults: ["crash-after-applied"],
+      faults: ["crash-before"],
     },
     {
       id: "trusts-cache",
@@ -232,10 +232,10 @@ const BUGS = {
   conflicts,
 };
 
-/** Every controller exercise: its name, its reference in both languages, and its known bugs. */
+/** Every controller exercise: its name, its starter and reference in both languages, and its known bugs. */
 export const EXERCISES = Object.entries(BUGS).map(([name, bugs]) => {
-  const reference = referenceOf(name);
-  return { name, reference, bugs: bugs(reference) };
+  const reference = sourcesOf(name, "reference");
+  return { name, starter: sourcesOf(name, "starter"), reference, bugs: bugs(reference) };
 });
 
 /** Exercise `name`'s entry. */

@@ -38,16 +38,20 @@ test("checkController(python): print reaches logs; the page's thread stays free"
 
 // Every exercise's Python reference passes the default budget (1,000 schedules); each known
 // bug fails with its property and shrunk schedule, as its JavaScript twin does.
-for (const { name, reference, bugs } of EXERCISES) {
-  test(`checkController(python): ${name}'s reference passes; each known bug fails as in JavaScript`, async ({ page }, testInfo) => {
+// The starter loads and runs without misuse; it is not the answer, so it fails.
+for (const { name, starter, reference, bugs } of EXERCISES) {
+  test(`checkController(python): ${name}: the starter runs, the reference passes, each known bug fails as in JavaScript`, async ({ page }, testInfo) => {
     const options = { exercise: name };
     const checks = await checkSources(page, [
+      { source: starter.py, options: { ...options, ...python, budget: 5 } },
       { source: reference.py, options: { ...options, ...python } },
       ...bugs.map((bug) => ({ source: bug.py, options: { ...options, ...python } })),
       ...bugs.map((bug) => ({ source: bug.js, options })),
     ]);
-    recordTimes(testInfo, checks, ["reference.py", ...bugs.map((bug) => `${bug.id}.py`), ...bugs.map((bug) => `${bug.id}.mjs`)]);
-    const [passed, ...rest] = checks;
+    recordTimes(testInfo, checks, ["starter.py", "reference.py", ...bugs.map((bug) => `${bug.id}.py`), ...bugs.map((bug) => `${bug.id}.mjs`)]);
+    const [started, passed, ...rest] = checks;
+    expect(started.rejected).toBeUndefined();
+    expect(started).toMatchObject({ exercise: name, passed: false });
     expect(passed.rejected).toBeUndefined();
     expect(passed).toMatchObject({ exercise: name, passed: true, schedulesExplored: 1000, counterexample: null, logs: [] });
     bugs.forEach((bug, index) => {

@@ -330,12 +330,18 @@ test("checkController: external-finalizer's reference survives the faults; only 
 
 // Every exercise's reference passes the default budget (1,000 schedules); each known bug
 // fails with its property and its shrunk schedule (controller-exercises.mjs).
-for (const { name, reference, bugs } of EXERCISES) {
-  test(`checkController(source): ${name}'s reference passes; each known bug is caught`, async ({ page }, testInfo) => {
+// The starter loads and runs without misuse; it is not the answer, so it fails.
+for (const { name, starter, reference, bugs } of EXERCISES) {
+  test(`checkController(source): ${name}: the starter runs, the reference passes, each known bug is caught`, async ({ page }, testInfo) => {
     const options = { exercise: name };
-    const checks = await checkSources(page, [reference, ...bugs].map((controller) => ({ source: controller.js, options })));
-    recordTimes(testInfo, checks, ["reference", ...bugs.map((bug) => bug.id)]);
-    const [passed, ...caught] = checks;
+    const checks = await checkSources(page, [
+      { source: starter.js, options: { ...options, budget: 5 } },
+      ...[reference, ...bugs].map((controller) => ({ source: controller.js, options })),
+    ]);
+    recordTimes(testInfo, checks, ["starter", "reference", ...bugs.map((bug) => bug.id)]);
+    const [started, passed, ...caught] = checks;
+    expect(started.rejected).toBeUndefined();
+    expect(started).toMatchObject({ exercise: name, passed: false });
     expect(passed.rejected).toBeUndefined();
     expect(passed).toMatchObject({ exercise: name, passed: true, schedulesExplored: 1000, counterexample: null });
     expect(bugs.length).toBeGreaterThanOrEqual(3);
