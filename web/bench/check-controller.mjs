@@ -14,7 +14,7 @@ import { serveAndLaunch, summarize } from "./lib.mjs";
 
 const runs = Number(process.argv[2] ?? 3);
 const exercise = process.argv[3] ?? "owned-configmap";
-const file = process.argv[4] ?? `../e2e/controllers/${exercise}.js`;
+const file = process.argv[4] ?? `../../crates/reconcile-content/exercises/controllers/${exercise}/reference.mjs`;
 const source = readFileSync(new URL(file, import.meta.url), "utf8");
 const language = file.endsWith(".py") ? "python" : "javascript";
 const budgetMs = language === "python" ? 20000 : 10000;

@@ -1,45 +1,15 @@
 // A learner's controller in Python (issue 30): checkController(source, { language: "python" })
 // runs it with Pyodide in the sandbox's worker, next to the simulation, with the same client
 // as JavaScript in snake_case. Each known bug must get the verdict its JavaScript twin gets.
-import { readFileSync } from "node:fs";
 import { test, expect } from "./fixtures.mjs";
-import { checkSources, withBug } from "./controller-sources.mjs";
+import { checkSources, expectCaught, faults, recordTimes, withBug } from "./controller-sources.mjs";
+import { EXERCISES, exercise } from "./controller-exercises.mjs";
 
-const read = (name) => readFileSync(new URL(`./controllers/${name}`, import.meta.url), "utf8");
-const REFERENCE = { js: read("owned-configmap.js"), py: read("owned-configmap.py") };
-const FINALIZING = { js: read("external-finalizer.js"), py: read("external-finalizer.py") };
+const REFERENCE = exercise("owned-configmap").reference;
 const python = { language: "python" };
 // Each Python check starts Pyodide afresh (2–3.5 s here), and Python runs the learner's code slower.
 test.describe.configure({ timeout: 240_000 });
 
-// The same known bugs in both languages.
-const CREATE_ONLY = {
-  js: withBug(REFERENCE.js, "found.data = custom.spec.data;\n    client.update(found);", ""),
-  py: withBug(REFERENCE.py, 'found["data"] = custom["spec"]["data"]\n        client.update(found)', "pass"),
-};
-// Remembers what it created, in the process's memory, before the create succeeded.
-const MEMORY = {
-  js: withBug(REFERENCE.js, "export function reconcile(request, client) {", "const made = new Set();\nexport function reconcile(request, client) {\n  if (made.has(request.name)) return;").replace(
-    "    client.create({",
-    "    made.add(request.name);\n    client.create({",
-  ),
-  py: withBug(REFERENCE.py, "def reconcile(request, client):\n", 'made = set()\n\n\ndef reconcile(request, client):\n    if request["name"] in made:\n        return\n').replace(
-    "        client.create({",
-    '        made.add(request["name"])\n        client.create({',
-  ),
-};
-// Deletes without looking and fails on 404: only a crash finds it.
-const FAILS_WHEN_ABSENT = {
-  js: withBug(FINALIZING.js, "  if (cloud.getLoadBalancer(name) === null) return;\n  try {\n    cloud.deleteLoadBalancer(name);\n  } catch (error) {\n    if (!notFound(error)) throw error; // gone already: what cleanup wants\n  }", "  cloud.deleteLoadBalancer(name);"),
-  py: withBug(FINALIZING.py, "    if cloud.get_load_balancer(name) is None:\n        return\n    try:\n        cloud.delete_load_balancer(name)\n    except ApiError as error:\n        if not not_found(error):  # gone already: what cleanup wants\n            raise", "    cloud.delete_load_balancer(name)"),
-};
-// Removes the finalizer before cleanup: the custom resource is gone while its load balancer is still there.
-const REMOVES_FIRST = {
-  js: withBug(FINALIZING.js, "    cleanUp(lb);\n    setFinalizers(client, custom, finalizers.filter((f) => f !== FINALIZER));", "    setFinalizers(client, custom, finalizers.filter((f) => f !== FINALIZER));\n    cleanUp(lb);"),
-  py: withBug(FINALIZING.py, "        clean_up(lb)\n        set_finalizers(client, custom, [f for f in finalizers if f != FINALIZER])", "        set_finalizers(client, custom, [f for f in finalizers if f != FINALIZER])\n        clean_up(lb)"),
-};
-
-const faults = (check) => check.counterexample?.schedule.map((placed) => placed.fault);
 const held = (check) => check.properties.map((property) => [property.name, property.held]);
 
 /** Expects the Python check to reach its JavaScript twin's verdict: passed, properties, counterexample. */
@@ -54,56 +24,42 @@ function expectSameVerdict(py, js) {
   expect(py.counterexample?.story).toEqual(js.counterexample?.story);
 }
 
-test("checkController(python): owned-configmap's reference passes; known bugs fail as in JavaScript", async ({ page }) => {
+test("checkController(python): print reaches logs; the page's thread stays free", async ({ page }) => {
   const logged = withBug(REFERENCE.py, "def reconcile(request, client):\n", 'def reconcile(request, client):\n    print("reconcile", request["name"])\n');
-  const [reference, createOnly, memory, logs, jsCreateOnly, jsMemory] = await checkSources(page, [
-    { source: REFERENCE.py, options: python },
-    { source: CREATE_ONLY.py, options: python },
-    { source: MEMORY.py, options: { ...python, seed: 3 } },
-    { source: logged, options: { ...python, budget: 5 } },
-    { source: CREATE_ONLY.js },
-    { source: MEMORY.js, options: { seed: 3 } },
-  ]);
-  expect(reference.rejected).toBeUndefined();
-  expect(reference).toMatchObject({ exercise: "owned-configmap", passed: true, schedulesExplored: 1000, counterexample: null, logs: [] });
-  expect(reference.progress[0].phase).toBe("loading");
-  expect(reference.progress.at(-1)).toEqual({ phase: "checking", explored: 1000 });
-  // Python runs in the sandbox's worker: the page's thread stays free.
-  expect(Math.max(0, ...reference.longTasks)).toBeLessThan(200);
-
-  expect(createOnly.passed).toBe(false);
-  expect(createOnly.counterexample.property).toBe("eventually stable");
-  expect(createOnly.counterexample.story.join(" ")).toContain("another writer");
-  expectSameVerdict(createOnly, jsCreateOnly);
-
-  // Module-level state is lost on a crash, as in JavaScript: each process gets a fresh namespace.
-  expect(memory.passed).toBe(false);
-  expect(memory.counterexample.schedule.length).toBeLessThanOrEqual(3);
-  expectSameVerdict(memory, jsMemory);
-
+  const [logs] = await checkSources(page, [{ source: logged, options: { ...python, budget: 5 } }]);
   expect(logs.passed).toBe(true);
+  expect(logs.progress[0].phase).toBe("loading");
+  expect(logs.progress.at(-1)).toEqual({ phase: "checking", explored: 5 });
   expect(logs.logs[0]).toEqual({ schedule: 0, level: "log", text: "reconcile blog" });
   expect(new Set(logs.logs.map((line) => line.schedule))).toEqual(new Set([0, 1, 2, 3, 4]));
+  // Python runs in the sandbox's worker: the page's thread stays free.
+  expect(Math.max(0, ...logs.longTasks)).toBeLessThan(200);
 });
 
-test("checkController(python): external-finalizer's reference passes with cloud; its known bugs fail as in JavaScript", async ({ page }) => {
-  const options = { exercise: "external-finalizer", budget: 300 };
-  const [reference, absent, removesFirst, jsAbsent, jsRemovesFirst] = await checkSources(page, [
-    { source: FINALIZING.py, options: { ...options, ...python } },
-    { source: FAILS_WHEN_ABSENT.py, options: { ...options, ...python } },
-    { source: REMOVES_FIRST.py, options: { ...options, ...python } },
-    { source: FAILS_WHEN_ABSENT.js, options },
-    { source: REMOVES_FIRST.js, options },
-  ]);
-  expect(reference.rejected).toBeUndefined();
-  expect(reference).toMatchObject({ exercise: "external-finalizer", passed: true, schedulesExplored: 300 });
-  expect(absent.passed).toBe(false);
-  expect(faults(absent).some((fault) => fault.startsWith("crash"))).toBe(true);
-  expectSameVerdict(absent, jsAbsent);
-  expect(removesFirst.passed).toBe(false);
-  expect(removesFirst.counterexample.property).toBe("safe");
-  expectSameVerdict(removesFirst, jsRemovesFirst);
-});
+// Every exercise's Python reference passes the default budget (1,000 schedules); each known
+// bug fails with its property and shrunk schedule, as its JavaScript twin does.
+// The starter loads and runs without misuse; it is not the answer, so it fails.
+for (const { name, starter, reference, bugs } of EXERCISES) {
+  test(`checkController(python): ${name}: the starter runs, the reference passes, each known bug fails as in JavaScript`, async ({ page }, testInfo) => {
+    const options = { exercise: name };
+    const checks = await checkSources(page, [
+      { source: starter.py, options: { ...options, ...python, budget: 5 } },
+      { source: reference.py, options: { ...options, ...python } },
+      ...bugs.map((bug) => ({ source: bug.py, options: { ...options, ...python } })),
+      ...bugs.map((bug) => ({ source: bug.js, options })),
+    ]);
+    recordTimes(testInfo, checks, ["starter.py", "reference.py", ...bugs.map((bug) => `${bug.id}.py`), ...bugs.map((bug) => `${bug.id}.mjs`)]);
+    const [started, passed, ...rest] = checks;
+    expect(started.rejected).toBeUndefined();
+    expect(started).toMatchObject({ exercise: name, passed: false });
+    expect(passed.rejected).toBeUndefined();
+    expect(passed).toMatchObject({ exercise: name, passed: true, schedulesExplored: 1000, counterexample: null, logs: [] });
+    bugs.forEach((bug, index) => {
+      expectCaught(expect, rest[index], bug);
+      expectSameVerdict(rest[index], rest[bugs.length + index]);
+    });
+  });
+}
 
 test("checkController(python): bad modules and misuse get clear errors with the learner's line", async ({ page }) => {
   const module = (body, head = "from reconcile import ApiError, TerminalError") => `${head}\ndef reconcile(request, client):\n${body}\n`;

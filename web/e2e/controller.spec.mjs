@@ -1,12 +1,14 @@
 // A learner's controller through the JS API: runController() drives
 // `reconcile(request, client)` over the loop module's DrivenRun, with
 // synchronous client calls (issue 30, step 1).
-import { readFileSync } from "node:fs";
 import { test, expect } from "./fixtures.mjs";
-import { checkSources, withBug } from "./controller-sources.mjs";
+import { checkSources, expectCaught, recordTimes, withBug } from "./controller-sources.mjs";
+import { EXERCISES, exercise, knownBug } from "./controller-exercises.mjs";
 
-const REFERENCE = readFileSync(new URL("./controllers/owned-configmap.js", import.meta.url), "utf8");
-const FINALIZING = readFileSync(new URL("./controllers/external-finalizer.js", import.meta.url), "utf8");
+const REFERENCE = exercise("owned-configmap").reference.js;
+const FINALIZING = exercise("external-finalizer").reference.js;
+/** Known bug `id` of `name`, in JavaScript. */
+const bugJs = (name, id) => knownBug(name, id).js;
 
 /** The owned-configmap reference with one line changed, or `reference` so: a known bug. */
 const buggy = (find, replace, reference = REFERENCE) => withBug(reference, find, replace);
@@ -71,11 +73,11 @@ test("runController: the reference owned-configmap controller converges and keep
 
 test("runController: known bugs break their property; a drift finds the controller that only creates", async ({ page }) => {
   const [noOwner, blindUpdate, createOnly, createOnlyDrifted] = await runAll(page, [
-    { source: buggy("metadata: { name, ownerReferences: [owner] }", "metadata: { name }") },
-    { source: buggy("if (JSON.stringify(found.data) !== JSON.stringify(custom.spec.data)) {", "{") },
-    { source: buggy("found.data = custom.spec.data;\n    client.update(found);", "") },
+    { source: bugJs("owned-configmap", "no-owner") },
+    { source: bugJs("owned-configmap", "blind-update") },
+    { source: bugJs("owned-configmap", "create-only") },
     {
-      source: buggy("found.data = custom.spec.data;\n    client.update(found);", ""),
+      source: bugJs("owned-configmap", "create-only"),
       options: {
         options: {
           script: [{ afterPass: 4, event: { kind: "drift", name: "ConfigMap/default/shop-config", path: ["data", "color"], value: "red" } }],
@@ -211,13 +213,9 @@ async function checkAll(page, checks) {
 test("checkController: the reference survives every schedule; known bugs get a short, told counterexample", async ({ page }) => {
   const [reference, createOnly, memory, misuse] = await checkAll(page, [
     { source: REFERENCE },
-    { source: buggy("found.data = custom.spec.data;\n    client.update(found);", "") },
-    {
-      // Remembers what it created, in the process's memory, before the create succeeded.
-      source: buggy("export function reconcile(request, client) {", "const made = new Set();\nexport function reconcile(request, client) {\n  if (made.has(request.name)) return;")
-        .replace("    client.create({", "    made.add(request.name);\n    client.create({"),
-      options: { seed: 3 },
-    },
+    { source: bugJs("owned-configmap", "create-only") },
+    // Remembers what it created, in the process's memory, before the create succeeded.
+    { source: bugJs("owned-configmap", "memory"), options: { seed: 3 } },
     { source: buggy('client.get("Desired", request.name)', 'client.get("Desired")') },
   ]);
   expect(reference.rejected).toBeUndefined();
@@ -245,7 +243,7 @@ test("checkController(source): the learner's module runs in the sandbox, beside 
   const logged = buggy("export function reconcile(request, client) {", 'export function reconcile(request, client) {\n  console.log("reconcile", request.name);');
   const [reference, createOnly, logs] = await checkSources(page, [
     { source: REFERENCE },
-    { source: buggy("found.data = custom.spec.data;\n    client.update(found);", "") },
+    { source: bugJs("owned-configmap", "create-only") },
     { source: logged, options: { budget: 5 } },
   ]);
   expect(reference.rejected).toBeUndefined();
@@ -298,21 +296,11 @@ test("runController: external-finalizer's reference keeps its load balancers; kn
   const options = { exercise: "external-finalizer" };
   const [reference, removesFirst, neverAdds, failsWhenAbsent] = await runAll(page, [
     { source: FINALIZING, options },
-    {
-      // Removes the finalizer before cleanup: blog is gone while lb-blog is still there.
-      source: buggy(
-        "    cleanUp(lb);\n    setFinalizers(client, custom, finalizers.filter((f) => f !== FINALIZER));",
-        "    setFinalizers(client, custom, finalizers.filter((f) => f !== FINALIZER));\n    cleanUp(lb);",
-        FINALIZING,
-      ),
-      options,
-    },
-    { source: buggy("  if (!ours) setFinalizers(client, custom, [...finalizers, FINALIZER]);\n", "", FINALIZING), options },
-    {
-      // Deletes without looking and fails on 404: only a crash finds it (the native check's schedules).
-      source: buggy("  if (cloud.getLoadBalancer(name) === null) return;\n  try {\n    cloud.deleteLoadBalancer(name);\n  } catch (error) {\n    if (!notFound(error)) throw error; // gone already: what cleanup wants\n  }", "  cloud.deleteLoadBalancer(name);", FINALIZING),
-      options,
-    },
+    // Removes the finalizer before cleanup: blog is gone while lb-blog is still there.
+    { source: bugJs("external-finalizer", "removes-first"), options },
+    { source: bugJs("external-finalizer", "never-adds"), options },
+    // Deletes without looking and fails on 404: only a crash finds it (the check's schedules).
+    { source: bugJs("external-finalizer", "fails-when-absent"), options },
   ]);
   expect(reference.rejected).toBeUndefined();
   expect(broken(reference)).toEqual([]);
@@ -328,11 +316,7 @@ test("runController: external-finalizer's reference keeps its load balancers; kn
 
 test("checkController: external-finalizer's reference survives the faults; only a crash finds the cleanup that fails on 404", async ({ page }) => {
   const options = { exercise: "external-finalizer", budget: 300 };
-  const failsWhenAbsent = buggy(
-    "  if (cloud.getLoadBalancer(name) === null) return;\n  try {\n    cloud.deleteLoadBalancer(name);\n  } catch (error) {\n    if (!notFound(error)) throw error; // gone already: what cleanup wants\n  }",
-    "  cloud.deleteLoadBalancer(name);",
-    FINALIZING,
-  );
+  const failsWhenAbsent = bugJs("external-finalizer", "fails-when-absent");
   const [reference, absent] = await checkAll(page, [
     { source: FINALIZING, options },
     { source: failsWhenAbsent, options },
@@ -344,19 +328,25 @@ test("checkController: external-finalizer's reference survives the faults; only 
   expect(absent.counterexample.schedule.length).toBeLessThanOrEqual(3);
 });
 
-test("checkController(source): external-finalizer's reference, which imports cloud, passes; a crash finds the bug", async ({ page }) => {
-  const options = { exercise: "external-finalizer", budget: 300 };
-  const failsWhenAbsent = buggy(
-    "  if (cloud.getLoadBalancer(name) === null) return;\n  try {\n    cloud.deleteLoadBalancer(name);\n  } catch (error) {\n    if (!notFound(error)) throw error; // gone already: what cleanup wants\n  }",
-    "  cloud.deleteLoadBalancer(name);",
-    FINALIZING,
-  );
-  const [reference, absent] = await checkSources(page, [
-    { source: FINALIZING, options },
-    { source: failsWhenAbsent, options },
-  ]);
-  expect(reference.rejected).toBeUndefined();
-  expect(reference).toMatchObject({ exercise: "external-finalizer", passed: true, schedulesExplored: 300 });
-  expect(absent.passed).toBe(false);
-  expect(absent.counterexample.schedule.some((placed) => placed.fault.startsWith("crash"))).toBe(true);
-});
+// Every exercise's reference passes the default budget (1,000 schedules); each known bug
+// fails with its property and its shrunk schedule (controller-exercises.mjs).
+// The starter loads and runs without misuse; it is not the answer, so it fails.
+for (const { name, starter, reference, bugs } of EXERCISES) {
+  test(`checkController(source): ${name}: the starter runs, the reference passes, each known bug is caught`, async ({ page }, testInfo) => {
+    const options = { exercise: name };
+    const checks = await checkSources(page, [
+      { source: starter.js, options: { ...options, budget: 5 } },
+      ...[reference, ...bugs].map((controller) => ({ source: controller.js, options })),
+    ]);
+    recordTimes(testInfo, checks, ["starter", "reference", ...bugs.map((bug) => bug.id)]);
+    const [started, passed, ...caught] = checks;
+    expect(started.rejected).toBeUndefined();
+    expect(started).toMatchObject({ exercise: name, passed: false });
+    expect(passed.rejected).toBeUndefined();
+    expect(passed).toMatchObject({ exercise: name, passed: true, schedulesExplored: 1000, counterexample: null });
+    expect(bugs.length).toBeGreaterThanOrEqual(3);
+    bugs.forEach((bug, index) => expectCaught(expect, caught[index], bug));
+    // At least one bug passes the fault-free run: only a fault schedule finds it.
+    expect(bugs.some((bug) => bug.faults.length > 0)).toBe(true);
+  });
+}

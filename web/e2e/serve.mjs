@@ -10,8 +10,9 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 const testPages = resolve(new URL("./pages", import.meta.url).pathname);
 // reveal.js for the test deck (pages/deck.html), from the npm package.
 const reveal = resolve(new URL("../node_modules/reveal.js/dist", import.meta.url).pathname);
-// ... and the controllers a learner might write, which in-page scenarios fetch as source.
-const testControllers = resolve(new URL("./controllers", import.meta.url).pathname);
+// ... and the controller exercises' learner content (starters, references, hints; one folder
+// each), which in-page scenarios fetch as source.
+const testControllers = resolve(new URL("../../crates/reconcile-content/exercises/controllers", import.meta.url).pathname);
 const types = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",

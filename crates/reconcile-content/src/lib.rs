@@ -18,6 +18,8 @@
 //! # Modules
 //!
 //! - `presets`: the built-in scenarios, data files in `presets/`.
+//! - `controller_exercise`: the controller exercises' starters and hints, files in
+//!   `exercises/controllers/<name>/`, beside their reference solutions.
 //! - `data`: reading a content file: core's JSON value of the file, read by
 //!   member name with `Reader`; `ContentError` names the file, line, column,
 //!   JSON path and what was expected. `reconcile-protocol` reads with it too.
@@ -38,6 +40,7 @@
 //!   `tests/golden/`, checked by `tests/golden.rs` (`UPDATE_GOLDEN=1`
 //!   rewrites them).
 
+pub mod controller_exercise;
 pub mod data;
 pub mod exercise;
 pub mod lesson;

@@ -606,7 +606,7 @@ impl Measured<'_> {
              navigation start to the frame's `first-action-list` mark. Budget: {COMPONENT_4G_BUDGET_MS:.0} ms.\n\n\
              ```json\n{}\n```\n\n\
              ## Trying to break a controller\n\n\
-             The JS API's `checkController(source)` of a correct JavaScript controller (`web/e2e/controllers/`), \
+             The JS API's `checkController(source)` of a correct JavaScript controller (an exercise's `reference.mjs`), \
              the fault-free run and 1,000 fault schedules, timed from the page: the source runs in the sandbox's \
              worker next to the simulation, each process a module imported afresh; 3 runs after a warm-up \
              (`web/bench/check-controller.mjs`). Long tasks (over 50 ms) of the page's thread \

@@ -581,7 +581,7 @@ export function pythonMemory() {
  */
 export async function controller() {
   const { checkController } = await import("/pkg/reconcile.js");
-  const reference = await (await fetch("/__e2e/controllers/owned-configmap.js")).text();
+  const reference = await (await fetch("/__e2e/controllers/owned-configmap/reference.mjs")).text();
   const noOwner = reference.replace("metadata: { name, ownerReferences: [owner] }", "metadata: { name }");
   const meter = tickMeter();
   const outcome = (check) =>
@@ -595,12 +595,12 @@ export async function controller() {
 }
 
 /**
- * The same in Python (`controllers/owned-configmap.py`): Pyodide starts in the check's
+ * The same in Python (`owned-configmap/reference.py`): Pyodide starts in the check's
  * worker, and the client is JavaScript's in snake_case. A misuse names its line.
  */
 export async function pythonController() {
   const { checkController } = await import("/pkg/reconcile.js");
-  const reference = await (await fetch("/__e2e/controllers/owned-configmap.py")).text();
+  const reference = await (await fetch("/__e2e/controllers/owned-configmap/reference.py")).text();
   const noOwner = reference.replace('"metadata": {"name": name, "ownerReferences": [owner]},', '"metadata": {"name": name},');
   const meter = tickMeter();
   const language = "python";

@@ -1,0 +1,18 @@
+# replicas: your controller. Check tries to break it with crashes, errors and a stale cache.
+from reconcile import ApiError
+
+
+def not_found(error):
+    return isinstance(error, ApiError) and error.status == 404
+
+
+def reconcile(request, client):
+    try:
+        custom = client.get("Desired", request["name"])
+    except ApiError as error:
+        if not_found(error):
+            return  # gone
+        raise
+    want = custom["spec"]["replicas"]
+    pods = client.list("Pod", labels={"app": request["name"]})
+    # TODO: create pods until `custom` controls exactly `want` running ones.
