@@ -10,9 +10,10 @@
 //! `web/e2e/prerender.spec.mjs` compares every template with the page's list.
 //!
 //! A preset is left out (the page's own render shows it, as before) when its
-//! first render has no plan to show at once: YAML or manifest documents, which
-//! the YAML module reads first, several custom resources, or drift that the
-//! API server's defaults explain (its note is the page's own prose).
+//! first plan is not certain here: YAML or manifest documents, which the YAML
+//! module reads first; several custom resources, whose tabs are not drawn
+//! here; drift that the API server's defaults explain (its note is the page's
+//! own prose); or more actions than the page lists.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
