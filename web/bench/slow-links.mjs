@@ -45,10 +45,10 @@ async function firstVisit(browser, url, conditions, acceptEncoding) {
     await page.goto(`${url}/`);
     await page.getByRole("list", { name: "Actions" }).locator(":scope > li").first().waitFor({ timeout: 60_000 });
     const ms = await page.evaluate(() => performance.getEntriesByName("first-action-list")[0].startTime);
-    await page.waitForFunction(() => performance.getEntriesByName("page-mounted").length > 0, null, { timeout: 60_000 });
-    const mounted = await page.evaluate(() => performance.getEntriesByName("page-mounted")[0].startTime);
     const total = () => [...bytes.values()].reduce((a, b) => a + b, 0);
     const atFirstActionList = total();
+    await page.waitForFunction(() => performance.getEntriesByName("page-mounted").length > 0, null, { timeout: 60_000 });
+    const mounted = await page.evaluate(() => performance.getEntriesByName("page-mounted")[0].startTime);
     while (inFlight.size > 0 || Date.now() - lastChange < IDLE_MS) {
       await new Promise((wake) => setTimeout(wake, 100));
     }
