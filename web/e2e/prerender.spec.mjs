@@ -72,6 +72,16 @@ test("before the wasm arrives, the plan is on screen, marked and accessible; the
   expect(await page.evaluate(() => performance.getEntriesByName("first-action-list").length)).toBe(1);
 });
 
+test("a theme is the prerendered plan's from the start, as it is the page's", async ({ page }) => {
+  const release = await holdRequests(page, WASM);
+  await page.goto("/?embed&preset=basics&theme=dark", { waitUntil: "commit" });
+  await expect(prerendered(page)).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  release();
+  await expect(page.locator(".app")).toHaveCount(1);
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+});
+
 test("a link's state, a saved session or another parameter opens without a prerendered plan", async ({ page }) => {
   await page.goto("/?preset=basics");
   await expect(page.locator(".app")).toHaveCount(1);
@@ -81,7 +91,7 @@ test("a link's state, a saved session or another parameter opens without a prere
   await expect.poll(() => page.evaluate(() => localStorage.length)).toBeGreaterThan(0);
   // The page never mounts here: whatever is on screen is the prerender's.
   await holdRequests(page, WASM);
-  const addresses = ["/", "/?preset=basics#v2/abc", "/?preset=basics&lesson=01-four-actions", "/?preset=basics&theme=dark", "/?embed&preset=basics&panes=editors"];
+  const addresses = ["/", "/?preset=basics#v2/abc", "/?preset=basics&lesson=01-four-actions", "/?preset=basics&exercise=reconcile", "/?embed&preset=basics&panes=editors"];
   for (const address of addresses) {
     await page.goto(address, { waitUntil: "commit" });
     // Parsed, so the inline script at the body's end has run.
