@@ -5,6 +5,8 @@
 // does: the build's copies when present (`FILE.gz`, gzip by zopfli; `FILE.br`, brotli quality
 // 11; `cargo xtask precompress`), else the file compressed once (gzip level 9, brotli quality
 // 11), so compressing never counts.
+// `pageMountedMs`: to the page's first render (its `page-mounted` mark), which replaces the
+// plan index.html shows first (web/static/prerendered-plan.js).
 // Also counts the bytes the page downloaded (as sent, compressed): by the first action
 // list, and once its network is idle (what it fetches on demand right after, if anything).
 // Usage: node bench/slow-links.mjs [runs]   (serves ../dist or $DIST itself; prints JSON lines)
@@ -45,10 +47,12 @@ async function firstVisit(browser, url, conditions, acceptEncoding) {
     const ms = await page.evaluate(() => performance.getEntriesByName("first-action-list")[0].startTime);
     const total = () => [...bytes.values()].reduce((a, b) => a + b, 0);
     const atFirstActionList = total();
+    await page.waitForFunction(() => performance.getEntriesByName("page-mounted").length > 0, null, { timeout: 60_000 });
+    const mounted = await page.evaluate(() => performance.getEntriesByName("page-mounted")[0].startTime);
     while (inFlight.size > 0 || Date.now() - lastChange < IDLE_MS) {
       await new Promise((wake) => setTimeout(wake, 100));
     }
-    return { ms, atFirstActionList, whenIdle: total(), requests: bytes.size };
+    return { ms, mounted, atFirstActionList, whenIdle: total(), requests: bytes.size };
   } finally {
     await context.close();
   }
@@ -69,6 +73,7 @@ try {
           encoding,
           runs,
           firstActionListMs: summarize(visits.map((v) => v.ms)),
+          pageMountedMs: summarize(visits.map((v) => v.mounted)),
           bytesAtFirstActionList: last.atFirstActionList,
           bytesWhenIdle: last.whenIdle,
           requestsWhenIdle: last.requests,

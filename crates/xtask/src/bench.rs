@@ -548,8 +548,12 @@ impl Measured<'_> {
         let _ = write!(
             doc,
             "## Time to the first action list\n\n\
-             Navigation start to the `first-action-list` performance mark, which the page sets right after \
-             its first render (that render already holds the default preset's action list). \
+             Navigation start to the `first-action-list` performance mark: the first action list on screen. \
+             On a first visit to a preset (`?preset=`), or to the page with nothing saved, that is the plan \
+             `index.html` holds for it, computed at build time by the core (`cargo xtask prerender`), shown \
+             and marked by its inline script once the stylesheet is in; otherwise, the page's first render, \
+             which already holds the plan. `pageMounted` is the `page-mounted` mark, the page's first render, \
+             which replaces the prerendered plan in the same task. \
              {FIRST_ACTION_LIST_RUNS} fresh browser contexts, no cache. Budget: {FIRST_ACTION_LIST_BUDGET_MS:.0} ms.\n\n\
              ```json\n{}\n```\n\n\
              ## A second visit, offline\n\n\
@@ -567,7 +571,8 @@ impl Measured<'_> {
              zopfli, brotli quality 11), else each file compressed once (gzip level 9, brotli quality 11). \
              Navigation to the \
              `first-action-list` mark; `bytesAtFirstActionList` is what the page downloaded by then, as sent \
-             (compressed, with headers), `bytesWhenIdle` once its network has been idle for a second. \
+             (compressed, with headers), `bytesWhenIdle` once its network has been idle for a second; \
+             `pageMountedMs` to the page's first render (the `page-mounted` mark). \
              Budgets (gzip): 800 ms on 4G, 2,200 ms on 3G.\n\n\
              ```json\n{}\n```\n\n\
              ## Transfer size\n\n{sizes}\n\
@@ -603,7 +608,11 @@ impl Measured<'_> {
              `web/bench/component-4g.mjs`: `web/e2e/pages/component-host.html` (one script tag, one \
              `<reconcile-playground>`), the component and its frame from the playground's origin, each visit in a \
              fresh context (nothing cached, no service worker) under emulated 4G with gzip; from the host page's \
-             navigation start to the frame's `first-action-list` mark. Budget: {COMPONENT_4G_BUDGET_MS:.0} ms.\n\n\
+             navigation start to the frame's `first-action-list` mark, which is the prerendered plan the frame's \
+             `index.html` holds for the preset. `requestsBeforeMark`, `bytesBeforeMark` (as sent: compressed, \
+             with headers) and `chainBeforeMark` (the longest run of requests each started after the one before \
+             ended) are the last visit's, from Resource Timing in the host page and the frame. \
+             Budget: {COMPONENT_4G_BUDGET_MS:.0} ms.\n\n\
              ```json\n{}\n```\n\n\
              ## Trying to break a controller\n\n\
              The JS API's `checkController(source)` of a correct JavaScript controller (an exercise's `reference.mjs`), \

@@ -17,6 +17,7 @@ mod fuzz;
 mod jsapi;
 mod lexer;
 mod precompress;
+mod prerender;
 mod pyodide;
 mod scorm;
 mod size;
@@ -60,8 +61,11 @@ usage: cargo xtask <command>
                      hook, else dist/)
   lexer [DIR]        copy npm es-module-lexer's module to DIR/sandbox-lexer.js, which the
                      sandbox reads a learner's controller with (default as for pyodide)
-  post-build         trunk's hook after every build: js-api, ui-modules, csp, pyodide,
-                     lexer, scorm, sw and precompress, in this order, into trunk's staging dir
+  post-build         trunk's hook after every build: js-api, ui-modules, prerender, csp,
+                     pyodide, lexer, scorm, sw and precompress, in this order, into
+                     trunk's staging dir
+  prerender [DIR]    put each preset's first plan into DIR/index.html, shown before the
+                     wasm arrives (default: as csp)
   scorm [DIR]        write each LMS package's imsmanifest.xml into DIR/scorm/NAME.xml, with
                      the packer the embed dialog loads (default: as sw)
   package --scorm LESSON_OR_EXERCISE [--lang L] [--dist D] [--out FILE]
@@ -103,6 +107,7 @@ fn main() -> ExitCode {
         Some("sw") => sw::run(&args[1..]),
         Some("precompress") => precompress::run(&args[1..]),
         Some("post-build") => post_build(),
+        Some("prerender") => prerender::run(&args[1..]),
         Some("fuzz") => fuzz::command(&args[1..]),
         Some("book") => book::build(&Env::new()),
         Some("boundaries") => boundaries::check(&Env::new(), &mut Tally::default()),
@@ -137,6 +142,7 @@ fn serve(release: bool) -> Result<(), String> {
 fn post_build() -> Result<(), String> {
     jsapi::run(&[])?;
     ui_modules::run(&[])?;
+    prerender::run(&[])?;
     csp::run(&[])?;
     pyodide::run(&[])?;
     lexer::run(&[])?;
