@@ -51,7 +51,7 @@ impl ControllerCheck {
         #[wasm_bindgen(unchecked_optional_param_type = "SimOptions | string | null")]
         options: Option<JsValue>,
     ) -> Result<ControllerCheck, JsError> {
-        let exercise = exercise_with(&exercise, options)?;
+        let exercise = exercise_with(&exercise, options.as_ref())?;
         let budget = Budget {
             schedules: schedules as usize,
         };

@@ -216,6 +216,11 @@ impl FaultedRun {
     pub fn run(&self) -> &DrivenRun {
         &self.run
     }
+
+    /// The run, for its timeline.
+    pub fn into_run(self) -> DrivenRun {
+        self.run
+    }
 }
 
 /// A call in a few words: `create ConfigMap shop-config`.
