@@ -267,8 +267,10 @@ test("checkController: a counterexample's link holds its replay (exercise, sched
   expect(replay.script.reconciles).toEqual(calls(checked.counterexample.record));
 
   // This page cannot show a replay yet: it says so, and opens the default scenario.
+  // (From another page: a change of hash alone does not open a link.)
+  await page.goto("about:blank");
   await page.goto(`/${checked.counterexample.link}`);
-  await expect(page.getByText("This link replays a learner's controller")).toBeVisible();
+  await expect(page.getByText("This link replays a learner's controller, which this page cannot show yet; the default scenario is loaded.")).toBeVisible();
 });
 
 test("checkController(source): the learner's module runs in the sandbox, beside the simulation", async ({ page }) => {
