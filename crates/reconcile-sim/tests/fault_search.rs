@@ -32,6 +32,9 @@ enum Flaw {
     CreateOnly,
     /// Marks a custom resource done in memory before its create succeeded.
     RemembersTooEarly,
+    /// The reference, asking to be requeued after each reconcile: not a
+    /// bug, but a result that a crash as it returns must not lose.
+    Requeues,
 }
 
 struct Controller {
@@ -107,6 +110,7 @@ impl Controller {
 impl Reconciler for Controller {
     fn reconcile(&mut self, request: &Request, client: &mut Client<'_>) -> Finish {
         match self.run(request, client) {
+            Ok(()) if self.flaw == Flaw::Requeues => Finish::Ok(Some(300)),
             Ok(()) => Finish::Ok(None),
             Err(error) => Finish::Error(error.to_string()),
         }
@@ -272,12 +276,14 @@ fn each_counterexample_replays_as_its_run_did() {
 #[test]
 fn the_reference_replays_fault_free_and_under_every_single_fault() {
     let exercise = owned_configmap();
-    let reference = factory(Flaw::None);
-    let fault_free = run_schedule(&exercise, &reference, &Schedule::none());
-    let singles = single_faults(fault_free.run.requests());
-    for schedule in std::iter::once(Schedule::none()).chain(singles) {
-        let outcome = run_schedule(&exercise, &reference, &schedule);
-        replays_as_run(&exercise, &reference, &schedule, outcome.run.run().record());
+    for flaw in [Flaw::None, Flaw::Requeues] {
+        let reference = factory(flaw);
+        let fault_free = run_schedule(&exercise, &reference, &Schedule::none());
+        let singles = single_faults(fault_free.run.requests());
+        for schedule in std::iter::once(Schedule::none()).chain(singles) {
+            let outcome = run_schedule(&exercise, &reference, &schedule);
+            replays_as_run(&exercise, &reference, &schedule, outcome.run.run().record());
+        }
     }
 }
 

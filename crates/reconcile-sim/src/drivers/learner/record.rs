@@ -65,6 +65,12 @@ pub struct ReconcileRecord {
     pub calls: Vec<CallRecord>,
     /// `None` while it runs.
     pub outcome: Option<ReconcileOutcome>,
+    /// What the code returned when a crash came as it returned (`outcome`
+    /// is then `Crashed`). The engine may still have taken it: a replay
+    /// returns it again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub returned: Option<ReconcileOutcome>,
 }
 
 impl ReconcileRecord {

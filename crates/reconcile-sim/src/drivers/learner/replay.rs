@@ -31,7 +31,8 @@ pub struct Scripted {
     /// The controller process (0 at first, bumped by each crash).
     pub incarnation: u64,
     pub calls: Vec<ClientCall>,
-    /// What it returned; `None` if the run stopped during it.
+    /// What it returned (the record's `returned` when a crash took it);
+    /// `None` if the run stopped during it.
     pub outcome: Option<ReconcileOutcome>,
     /// The answers the calls got, checked when present. A link leaves them
     /// out: the engine gives them again.
@@ -57,7 +58,7 @@ impl Script {
                 name: r.name.clone(),
                 incarnation: r.incarnation,
                 calls: r.calls.iter().map(|c| c.call.clone()).collect(),
-                outcome: r.outcome.clone(),
+                outcome: r.returned.clone().or_else(|| r.outcome.clone()),
                 answers: Some(r.calls.iter().map(|c| c.answer.clone()).collect()),
             })
             .collect();
@@ -228,7 +229,8 @@ pub fn replay(exercise: Exercise, script: &Script) -> Result<FaultedRun, ReplayE
     }
 }
 
-/// The result that gives `outcome`. A crash lost the result: any will do.
+/// The result that gives `outcome`. A crash during a call took the
+/// reconcile, and the run ignores its result: nothing is returned.
 fn finish_of(outcome: Option<&ReconcileOutcome>) -> Finish {
     match outcome {
         None | Some(ReconcileOutcome::Done | ReconcileOutcome::Crashed) => Finish::Ok(None),
