@@ -239,6 +239,38 @@ test("checkController: the reference survives every schedule; known bugs get a s
   expect(misuse.rejected.message).toContain("client.get");
 });
 
+test("checkController: a counterexample's link holds its replay (exercise, schedule, each reconcile's calls), never the code", async ({ page }) => {
+  // No ownerReference: caught fault-free, so both checks are short.
+  const noOwner = buggy("metadata: { name, ownerReferences: [owner] },", "metadata: { name },");
+  const [checked] = await checkAll(page, [{ source: noOwner }]);
+  const [fromSource] = await checkSources(page, [{ source: noOwner }]);
+  for (const result of [checked, fromSource]) {
+    expect(result.passed).toBe(false);
+    expect(result.counterexample.link).toMatch(/^#v4\/[A-Za-z0-9_-]+$/);
+    expect(result).not.toHaveProperty("replay");
+  }
+  expect(fromSource.counterexample.link).toBe(checked.counterexample.link);
+  const opened = await page.evaluate(async (link) => {
+    const base64 = link.slice("#v4/".length).replace(/-/g, "+").replace(/_/g, "/");
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return new Response(stream).text();
+  }, checked.counterexample.link);
+  expect(opened).not.toContain("function");
+  const { replay, ...others } = JSON.parse(opened);
+  expect(others).toEqual({});
+  expect(replay.exercise).toBe("owned-configmap");
+  expect(replay.script.schedule).toEqual(checked.counterexample.schedule);
+  const calls = (record) => record.map(({ name, incarnation, calls, outcome }) => ({ name, incarnation, calls: calls.map((c) => c.call), outcome }));
+  expect(replay.script.reconciles).toEqual(calls(checked.counterexample.record));
+
+  // This page cannot show a replay yet: it says so, and opens the default scenario.
+  // (From another page: a change of hash alone does not open a link.)
+  await page.goto("about:blank");
+  await page.goto(`/${checked.counterexample.link}`);
+  await expect(page.getByText("This link replays a learner's controller, which this page cannot show yet; the default scenario is loaded.")).toBeVisible();
+});
+
 test("checkController(source): the learner's module runs in the sandbox, beside the simulation", async ({ page }) => {
   const logged = buggy("export function reconcile(request, client) {", 'export function reconcile(request, client) {\n  console.log("reconcile", request.name);');
   const [reference, createOnly, logs] = await checkSources(page, [

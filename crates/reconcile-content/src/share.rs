@@ -9,6 +9,8 @@
 //!   rather than open with one custom resource and drop the rest.
 //! - A `v1` link still opens. Where one of its settings now means something
 //!   else, [`decode`] says so with a [`LinkNote`], for the page to show.
+//! - A `v4` link replays a learner's controller (issue 30). This build reads
+//!   it and says the page cannot show it yet ([`ShareError::ReplayNotShown`]).
 //! - Decoding never panics and never inflates more than [`MAX_DECODED_BYTES`]
 //!   (a decompression bomb stops there with an error).
 //! - Every failure is a [`ShareError`] with a sentence for the user.
@@ -36,6 +38,12 @@ pub const SEVERAL_VERSION: &str = "v3";
 /// The version before, still read: its `dropRate` was the share of watch
 /// events lost.
 pub const EARLIER_VERSION: &str = "v1";
+/// The version of a link to a replay of a learner's controller's failing
+/// run: a JSON object whose `replay` member is a
+/// `reconcile_sim::learner::ReplayLink` (the exercise, its settings, each
+/// reconcile's calls; no code). The JS API's `checkController` writes it
+/// (`reconcile-wasm/js/controller.js`); a build before it refuses it.
+pub const REPLAY_VERSION: &str = "v4";
 /// The most a link may inflate to.
 pub const MAX_DECODED_BYTES: usize = 1 << 20;
 
@@ -266,6 +274,9 @@ pub enum ShareError {
     TooLarge,
     /// Inflated, but not the state this build expects.
     BadContent(String),
+    /// A replay of a learner's controller ([`REPLAY_VERSION`]), well formed
+    /// on the outside; the page cannot show replays yet.
+    ReplayNotShown,
 }
 
 /// What is wrong with the link; the page says what it does instead.
@@ -290,6 +301,9 @@ impl fmt::Display for ShareError {
             ShareError::BadContent(detail) => write!(
                 f,
                 "This link's content is not a playground state ({detail})"
+            ),
+            ShareError::ReplayNotShown => f.write_str(
+                "This link replays a learner's controller, which this page cannot show yet",
             ),
         }
     }
@@ -340,6 +354,9 @@ pub fn stored(bytes: &[u8]) -> Vec<u8> {
 pub fn decode(hash: &str) -> Result<Opened, ShareError> {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
     let (version, payload) = hash.split_once('/').unwrap_or((hash, ""));
+    if version == REPLAY_VERSION {
+        return Err(replay_problem(&inflate(payload)?));
+    }
     if ![SEVERAL_VERSION, VERSION, EARLIER_VERSION].contains(&version) {
         let shown: String = version.chars().take(12).collect();
         return Err(ShareError::UnknownVersion(shown));
@@ -359,6 +376,25 @@ pub fn decode(hash: &str) -> Result<Opened, ShareError> {
 }
 
 fn decode_payload(payload: &str) -> Result<SharedState, ShareError> {
+    let text = inflate(payload)?;
+    serde_json::from_str(&text).map_err(|e| ShareError::BadContent(e.to_string()))
+}
+
+/// What is wrong with a replay link whose JSON is `text`: its shape, read
+/// through core's JSON value (the replay itself is the simulation's to
+/// read), or that the page cannot show it yet.
+fn replay_problem(text: &str) -> ShareError {
+    match serde_json::from_str::<Json>(text) {
+        Ok(value) => match value.get("replay") {
+            Some(Json::Object(_)) => ShareError::ReplayNotShown,
+            _ => ShareError::BadContent("a replay link without its replay".to_owned()),
+        },
+        Err(error) => ShareError::BadContent(error.to_string()),
+    }
+}
+
+/// A link's payload as JSON text of an object: base64url, inflated.
+fn inflate(payload: &str) -> Result<String, ShareError> {
     // Base64 of more than the limit cannot be a valid link (deflate never expands much).
     if payload.len() > MAX_DECODED_BYTES * 2 {
         return Err(ShareError::TooLarge);
@@ -381,7 +417,7 @@ fn decode_payload(payload: &str) -> Result<SharedState, ShareError> {
     if !text.trim_start().starts_with('{') {
         return Err(ShareError::BadContent("expected a JSON object".to_owned()));
     }
-    serde_json::from_str(&text).map_err(|e| ShareError::BadContent(e.to_string()))
+    Ok(text)
 }
 
 /// The autosave text: plain JSON, readable in the browser's storage inspector.
@@ -776,10 +812,10 @@ mod tests {
     #[test]
     fn a_build_that_knows_no_later_version_refuses_its_links() {
         // What a v2-only build does with this build's v3 link, here one step on.
-        let later = link("v4", &to_autosave(&two_custom_resources()));
+        let later = link("v5", &to_autosave(&two_custom_resources()));
         assert_eq!(
             state_of(&later),
-            Err(ShareError::UnknownVersion("v4".into()))
+            Err(ShareError::UnknownVersion("v5".into()))
         );
         // A v3 link is known here; a build before it read only v1 and v2.
         let v3 = encode(&two_custom_resources());
@@ -793,5 +829,25 @@ mod tests {
         assert_eq!(from_autosave(&to_autosave(&state)), Some(state));
         assert_eq!(from_autosave("{not json"), None);
         assert_eq!(from_autosave("[]"), None);
+    }
+
+    #[test]
+    fn a_replay_link_is_read_and_said_unshown_and_a_bad_one_says_why() {
+        let replay =
+            r#"{"replay":{"exercise":"owned-configmap","script":{"schedule":[],"reconciles":[]}}}"#;
+        assert_eq!(
+            state_of(&link(REPLAY_VERSION, replay)),
+            Err(ShareError::ReplayNotShown)
+        );
+        let shown = ShareError::ReplayNotShown.to_string();
+        assert!(shown.contains("replays a learner's controller"), "{shown}");
+        // A v2 state is no replay, nor is a replay that is not an object.
+        let state = to_autosave(&SharedState::default());
+        for bad in [state.as_str(), r#"{"replay": 3}"#, r#"{"replay": "#] {
+            let error = state_of(&link(REPLAY_VERSION, bad)).expect_err("no replay");
+            assert!(matches!(error, ShareError::BadContent(_)), "{error:?}");
+        }
+        assert_eq!(state_of("#v4/***"), Err(ShareError::NotBase64));
+        assert_eq!(state_of("#v4/AAAA"), Err(ShareError::Corrupt));
     }
 }

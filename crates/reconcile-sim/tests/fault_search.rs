@@ -1,6 +1,9 @@
 //! The fault search, its properties and shrinking (issue 30, step 2), with
 //! Rust controllers for `owned-configmap`: the reference passes the whole
-//! default budget; each known bug fails with a shrunk schedule.
+//! default budget; each known bug fails with a shrunk schedule. Each run
+//! replays from its record, without the controller.
+
+mod exercises;
 
 use std::collections::BTreeSet;
 
@@ -10,9 +13,12 @@ use reconcile_sim::learner::properties::{EVENTUALLY_STABLE, IDEMPOTENT_ONCE_CONV
 use reconcile_sim::learner::schedule::single_faults;
 use reconcile_sim::learner::search::run_schedule;
 use reconcile_sim::learner::{
-    check_controller, owned_configmap, Budget, CallError, CheckReport, CheckSession, Client,
-    ClientCall, Fault, Finish, Read, Reconciler, Request,
+    check_controller, owned_configmap, replay, Budget, CallError, CheckReport, CheckSession,
+    Client, ClientCall, Fault, Finish, Read, Reconciler, ReplayError, ReplayLink, Request,
+    Schedule, Script,
 };
+
+use exercises::replays_as_run;
 
 /// The bugs, from issue 30's list of real bug classes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +32,9 @@ enum Flaw {
     CreateOnly,
     /// Marks a custom resource done in memory before its create succeeded.
     RemembersTooEarly,
+    /// The reference, asking to be requeued after each reconcile: not a
+    /// bug, but a result that a crash as it returns must not lose.
+    Requeues,
 }
 
 struct Controller {
@@ -101,21 +110,26 @@ impl Controller {
 impl Reconciler for Controller {
     fn reconcile(&mut self, request: &Request, client: &mut Client<'_>) -> Finish {
         match self.run(request, client) {
+            Ok(()) if self.flaw == Flaw::Requeues => Finish::Ok(Some(300)),
             Ok(()) => Finish::Ok(None),
             Err(error) => Finish::Error(error.to_string()),
         }
     }
 }
 
-fn check(flaw: Flaw, budget: usize, seed: u64) -> CheckReport {
-    let factory = move || -> Box<dyn Reconciler> {
+/// Makes a fresh process of the controller with `flaw`.
+fn factory(flaw: Flaw) -> impl Fn() -> Box<dyn Reconciler> {
+    move || -> Box<dyn Reconciler> {
         Box::new(Controller {
             flaw,
             done: BTreeSet::new(),
         })
-    };
+    }
+}
+
+fn check(flaw: Flaw, budget: usize, seed: u64) -> CheckReport {
     let budget = Budget { schedules: budget };
-    check_controller(&owned_configmap(), &factory, budget, seed)
+    check_controller(&owned_configmap(), &factory(flaw), budget, seed)
 }
 
 #[test]
@@ -203,12 +217,7 @@ fn the_reference_keeps_safety_under_a_deleted_custom_resource() {
 
 /// The session the wasm binding drives, one run at a time.
 fn session_until(flaw: Flaw, runs: usize) -> CheckSession {
-    let factory = move || -> Box<dyn Reconciler> {
-        Box::new(Controller {
-            flaw,
-            done: BTreeSet::new(),
-        })
-    };
+    let factory = factory(flaw);
     let exercise = owned_configmap();
     let mut session = CheckSession::new(Budget::default(), 0);
     for _ in 0..runs {
@@ -242,4 +251,155 @@ fn a_session_stopped_early_reports_what_it_explored_and_nothing_run_is_no_pass()
     assert!(!nothing.passed);
     assert_eq!(nothing.schedules_explored, 0);
     assert!(nothing.properties.is_empty());
+}
+
+#[test]
+fn each_counterexample_replays_as_its_run_did() {
+    let exercise = owned_configmap();
+    for flaw in [
+        Flaw::NoOwnerReference,
+        Flaw::BlindUpdate,
+        Flaw::CreateOnly,
+        Flaw::RemembersTooEarly,
+    ] {
+        let report = check(flaw, Budget::default().schedules, 7);
+        let example = report.counterexample.expect("caught");
+        replays_as_run(
+            &exercise,
+            &factory(flaw),
+            &example.schedule,
+            &example.record,
+        );
+    }
+}
+
+#[test]
+fn the_reference_replays_fault_free_and_under_every_single_fault() {
+    let exercise = owned_configmap();
+    for flaw in [Flaw::None, Flaw::Requeues] {
+        let reference = factory(flaw);
+        let fault_free = run_schedule(&exercise, &reference, &Schedule::none());
+        let singles = single_faults(fault_free.run.requests());
+        for schedule in std::iter::once(Schedule::none()).chain(singles) {
+            let outcome = run_schedule(&exercise, &reference, &schedule);
+            replays_as_run(&exercise, &reference, &schedule, outcome.run.run().record());
+        }
+    }
+}
+
+#[test]
+fn a_replay_that_parts_from_its_record_says_where() {
+    let exercise = owned_configmap();
+    let outcome = run_schedule(&exercise, &factory(Flaw::None), &Schedule::none());
+    let script = Script::of(&Schedule::none(), outcome.run.run().record());
+    let replayed = |script: &Script| replay(exercise.clone(), script).err();
+
+    let mut answered = script.clone();
+    let first = &mut answered.reconciles[0];
+    first.answers.as_mut().expect("answers")[0] = Ok(json!("something else"));
+    let error = replayed(&answered).expect("an answer that differs");
+    assert!(
+        matches!(
+            &error,
+            ReplayError::Answer {
+                index: 0,
+                call: 0,
+                method: "get",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("\"something else\""), "{error}");
+
+    let mut renamed = script.clone();
+    renamed.reconciles[0].name = "nobody".to_owned();
+    let error = replayed(&renamed).expect("another key");
+    assert!(error.to_string().contains("was for nobody"), "{error}");
+
+    let mut short = script.clone();
+    short.reconciles.pop();
+    let error = replayed(&short).expect("the run goes on past the record");
+    assert!(
+        matches!(
+            &error,
+            ReplayError::Reconcile {
+                expected: None,
+                found: Some(_),
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+
+    let mut long = script.clone();
+    long.reconciles.push(script.reconciles[0].clone());
+    let error = replayed(&long).expect("the run ends before the record");
+    assert!(
+        matches!(
+            &error,
+            ReplayError::Reconcile {
+                expected: Some(_),
+                found: None,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+
+    let mut moved = script.clone();
+    moved.reconciles[0].incarnation = 1;
+    let error = replayed(&moved).expect("another process");
+    assert!(
+        matches!(
+            &error,
+            ReplayError::Incarnation {
+                index: 0,
+                expected: 1,
+                found: 0
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn a_replay_link_opens_the_same_run_and_a_bad_one_says_why() {
+    let report = check(Flaw::RemembersTooEarly, Budget::default().schedules, 7);
+    let example = report.counterexample.expect("caught");
+    let link = ReplayLink::of(
+        "owned-configmap",
+        Some(r#"{"resyncPeriodMs": 1000}"#.into()),
+        &example,
+    );
+    let text = serde_json::to_string(&link).expect("a link as JSON");
+    assert!(
+        !text.contains("answer"),
+        "answers stay out of links: {text:.200}"
+    );
+    let opened = ReplayLink::read(&text)
+        .expect("reads")
+        .open()
+        .expect("opens");
+    assert_eq!(opened.run().record(), &example.record[..]);
+
+    let unknown = ReplayLink {
+        exercise: "replica".to_owned(),
+        ..link.clone()
+    };
+    let error = unknown.open().expect_err("no such exercise");
+    assert!(error.starts_with("no exercise \"replica\""), "{error}");
+    let misspelt = ReplayLink {
+        options: Some(r#"{"sed": 7}"#.into()),
+        ..link.clone()
+    };
+    assert!(misspelt.open().expect_err("misspelt").contains("sed"));
+    let error = ReplayLink::read(r#"{"exercise": "status"}"#).expect_err("no script");
+    assert!(
+        error.starts_with("This replay cannot be read: missing field"),
+        "{error}"
+    );
+    let extra = text.replacen('{', r#"{"code": "x", "#, 1);
+    let error = ReplayLink::read(&extra).expect_err("no code in a link");
+    assert!(error.contains("unknown field `code`"), "{error}");
 }

@@ -4,6 +4,7 @@
 import type {
   Action,
   ControllerCheckReport,
+  ControllerCounterexample,
   ControllerRunEnd,
   CustomResourcesScenario,
   Fault,
@@ -186,10 +187,22 @@ export function runController(
 ): Promise<ControllerRun>;
 
 /** What `checkController` resolves to. */
-export type ControllerCheckResult = ControllerCheckReport & {
+export type ControllerCheckResult = Omit<ControllerCheckReport, "counterexample"> & {
   exercise: string;
   /** The exercise's goal, in plain words. */
   goal: string;
+  /** `null` when it passed. */
+  counterexample: ControllerCheckCounterexample | null;
+};
+
+/** The shrunk failing run of a `checkController`, and the link that replays it. */
+export type ControllerCheckCounterexample = ControllerCounterexample & {
+  /**
+   * The playground page's hash (`#v4/…`) that replays the run from its
+   * record, without the learner's code: add it to the playground page's
+   * address. `null` where `CompressionStream("deflate-raw")` is missing.
+   */
+  link: string | null;
 };
 
 /** What `checkController(source)` resolves to: the report, and what the code printed. */

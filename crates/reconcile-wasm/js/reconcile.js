@@ -235,7 +235,8 @@ export async function runController(reconcile, { exercise = "owned-configmap", o
  * the custom resource deleted), up to `budget` schedules (1,000), the
  * random ones drawn from `seed`. Resolves to `{ exercise, goal, ...report }`:
  * `passed`, `schedulesExplored`, the properties, and the shrunk
- * `counterexample` with its story, or `null`.
+ * `counterexample` with its story and `link` (the playground page's hash
+ * that replays its run without the code), or `null`.
  *
  * `controller` is the learner's source, an ES module that imports from
  * "reconcile" and exports `reconcile(request, client)` (language
@@ -263,7 +264,7 @@ export async function checkController(controller, options = {}) {
   const check = new ControllerCheck(exercise, budget, seed, settings);
   try {
     const goal = check.goal;
-    const report = await checkWith(check, controller, onProgress);
+    const report = await linked(await checkWith(check, controller, onProgress));
     return { exercise, goal, ...report };
   } finally {
     check.free();
@@ -291,7 +292,36 @@ async function checkSource(source, { language = "javascript", exercise = "owned-
     throw Object.assign(new Error(line && !message.includes(`line ${line}`) ? `${message} (line ${line})` : message), { name, method, line, logs });
   }
   if (run.stopped) throw Object.assign(new Error(run.stopped.message), { stopped: run.stopped, logs });
-  return { exercise, goal: run.goal, ...run.report, logs };
+  return { exercise, goal: run.goal, ...(await linked(run.report)), logs };
+}
+
+/**
+ * The report with `counterexample.link`, made of its `replay` (what the
+ * link replays: the exercise, its settings and each reconcile's calls, no
+ * code): the playground page's hash, `#v4/` and the JSON `{ replay }`
+ * deflated in base64url, as `reconcile-content`'s `share.rs` reads it.
+ * `null` where `CompressionStream("deflate-raw")` is missing.
+ */
+async function linked({ replay, ...report }) {
+  if (report.counterexample) {
+    report.counterexample = { ...report.counterexample, link: await replayLink(replay) };
+  }
+  return report;
+}
+
+async function replayLink(replay) {
+  if (!replay || typeof CompressionStream !== "function") return null;
+  try {
+    const text = JSON.stringify({ replay });
+    const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    let binary = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    const base64url = btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    return `#v4/${base64url}`;
+  } catch {
+    return null;
+  }
 }
 
 function expectLanguage(language) {

@@ -10,21 +10,34 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::Function;
-use reconcile_sim::learner::search::{run_schedule, Outcome};
-use reconcile_sim::learner::{self, Budget, CheckSession, Client, Finish, Reconciler, Request};
+use reconcile_sim::learner::search::{run_schedule, CheckReport, Outcome};
+use reconcile_sim::learner::{
+    self, Budget, CheckSession, Client, Finish, Reconciler, ReplayLink, Request,
+};
 use serde::Serialize;
 use wasm_bindgen::closure::ScopedClosure;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::to_js;
-use crate::driven::{call_of, exercise_with, finish_from, thrown};
+use crate::driven::{call_of, exercise_with, finish_from, options_text, thrown};
 
 /// A check of a controller exercise, one schedule at a time: while
 /// `next()` is not `null`, `run(start)`; then `report()`.
 #[wasm_bindgen]
 pub struct ControllerCheck {
     exercise: learner::Exercise,
+    /// The settings given over the exercise's, as JSON text: a replay needs them.
+    options: Option<String>,
     session: Option<CheckSession>,
+}
+
+/// The report, and the counterexample's replay for its link.
+#[derive(Serialize)]
+struct Reported<'a> {
+    #[serde(flatten)]
+    report: &'a CheckReport,
+    /// What a link replays: `js/reconcile.js` makes it `counterexample.link`.
+    replay: Option<ReplayLink>,
 }
 
 /// The schedule to run next, and how many processes it may need: one,
@@ -51,13 +64,15 @@ impl ControllerCheck {
         #[wasm_bindgen(unchecked_optional_param_type = "SimOptions | string | null")]
         options: Option<JsValue>,
     ) -> Result<ControllerCheck, JsError> {
-        let exercise = exercise_with(&exercise, options)?;
+        let exercise = exercise_with(&exercise, options.as_ref())?;
+        let options = options_text(options.as_ref());
         let budget = Budget {
             schedules: schedules as usize,
         };
         let session = CheckSession::new(budget, u64::from(seed));
         Ok(ControllerCheck {
             exercise,
+            options,
             session: Some(session),
         })
     }
@@ -119,14 +134,23 @@ impl ControllerCheck {
 
     /// What the check found (so far, if stopped early): `passed`,
     /// `schedulesExplored`, the properties, and the shrunk counterexample
-    /// with its story and record. Ends the check.
-    #[wasm_bindgen(unchecked_return_type = "ControllerCheckReport")]
+    /// with its story and record; `replay`, what a link to its replay
+    /// holds (`null` when it passed). Ends the check.
+    #[wasm_bindgen(unchecked_return_type = "ControllerCheckReport & { replay: Json | null }")]
     pub fn report(&mut self) -> Result<JsValue, JsError> {
         let session = self
             .session
             .take()
             .ok_or_else(|| JsError::new("report: the check has ended"))?;
-        to_js(&session.report())
+        let report = session.report();
+        let replay = report
+            .counterexample
+            .as_ref()
+            .map(|example| ReplayLink::of(self.exercise.name, self.options.clone(), example));
+        to_js(&Reported {
+            report: &report,
+            replay,
+        })
     }
 
     /// The exercise's goal, in plain words.

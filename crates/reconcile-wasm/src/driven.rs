@@ -10,7 +10,7 @@
 use js_sys::{Reflect, JSON};
 use reconcile_sim::learner::RunEnd;
 use reconcile_sim::learner::{self, CallError, ClientCall, Finish};
-use reconcile_sim::{parse_options, Millis, SimConfig, Verdict};
+use reconcile_sim::{Millis, Verdict};
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -35,7 +35,8 @@ impl DrivenRun {
         options: Option<JsValue>,
     ) -> Result<DrivenRun, JsError> {
         Ok(DrivenRun(learner::DrivenRun::new(exercise_with(
-            &exercise, options,
+            &exercise,
+            options.as_ref(),
         )?)))
     }
 
@@ -156,25 +157,23 @@ impl<'a> ControllerRunEnd<'a> {
 /// overridden by `options` (as `simulate` takes them).
 pub(crate) fn exercise_with(
     exercise: &JsValue,
-    options: Option<JsValue>,
+    options: Option<&JsValue>,
 ) -> Result<learner::Exercise, JsError> {
-    let name = exercise.as_string();
-    let Some(mut exercise) = name.as_deref().and_then(learner::exercise_named) else {
-        let named = name.map_or_else(|| "named".to_owned(), |name| format!("{name:?}"));
+    let Some(name) = exercise.as_string() else {
+        let known = learner::EXERCISES.join(", ");
         return Err(JsError::new(&format!(
-            "no exercise {named}; there are {}",
-            learner::EXERCISES.join(", ")
+            "no exercise named; there are {known}"
         )));
     };
-    let options = options.filter(|o| !o.is_undefined() && !o.is_null());
-    if let Some(options) = options {
-        let text = match options.as_string() {
-            Some(text) => text,
-            None => json_text(&options),
-        };
-        exercise.config = config_over(&exercise.config, &text).map_err(|e| JsError::new(&e))?;
-    }
-    Ok(exercise)
+    let text = options_text(options);
+    learner::exercise_with(&name, text.as_deref()).map_err(|e| JsError::new(&e))
+}
+
+/// The options as JSON text: a string as it is, another value through
+/// `JSON.stringify`; `None` for `undefined` and `null`.
+pub(crate) fn options_text(options: Option<&JsValue>) -> Option<String> {
+    let options = options.filter(|o| !o.is_undefined() && !o.is_null())?;
+    Some(options.as_string().unwrap_or_else(|| json_text(options)))
 }
 
 /// A client call from JS: `{ method: "get", kind, name, ... }`.
@@ -236,23 +235,6 @@ pub(crate) fn thrown(error: &CallError) -> JsValue {
     thrown.into()
 }
 
-/// The exercise's settings with `options` (JSON text of a partial
-/// `SimConfig`) over them, read by the simulation's own options parser,
-/// so an unknown or misspelt name is an error.
-fn config_over(base: &SimConfig, options: &str) -> Result<SimConfig, String> {
-    let at = |error: &dyn std::fmt::Display| format!("Simulation options at $: {error}");
-    let options: Value = serde_json::from_str(options).map_err(|e| at(&e))?;
-    let Value::Object(options) = options else {
-        return Err(at(&"expected an object"));
-    };
-    let mut merged = match serde_json::to_value(base).map_err(|e| at(&e))? {
-        Value::Object(base) => base,
-        _ => serde_json::Map::new(),
-    };
-    merged.extend(options);
-    parse_options(&Value::Object(merged).to_string()).map_err(|e| e.to_string())
-}
-
 /// What a reconcile returned, from its JSON text.
 fn finish_of(text: &str) -> Result<Finish, String> {
     let expected = "finish: expected nothing, { requeueAfter: ms }, { error: message } or { terminalError: message }";
@@ -285,19 +267,6 @@ fn finish_of(text: &str) -> Result<Finish, String> {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-
-    #[test]
-    fn options_go_over_the_exercise_settings_and_misspelt_ones_are_refused() {
-        let exercise = learner::owned_configmap();
-        let config = config_over(&exercise.config, r#"{"seed": 7}"#).expect("valid");
-        assert_eq!(config.seed, 7);
-        assert_eq!(config.resync_period_ms, exercise.config.resync_period_ms);
-        assert_eq!(config.max_passes, exercise.config.max_passes);
-        let error = config_over(&exercise.config, r#"{"sed": 7}"#).expect_err("misspelt");
-        assert!(error.contains("sed"), "{error}");
-        let error = config_over(&exercise.config, "[1]").expect_err("not an object");
-        assert!(error.contains("expected an object"), "{error}");
-    }
 
     #[test]
     fn a_reconcile_result_reads_as_a_finish_or_a_clear_error() {

@@ -683,7 +683,13 @@ convergedAtStart: boolean, calls: Array<CallRecord>,
 /**
  * `None` while it runs.
  */
-outcome: ReconcileOutcome | null, };
+outcome: ReconcileOutcome | null, 
+/**
+ * What the code returned when a crash came as it returned (`outcome`
+ * is then `Crashed`). The engine may still have taken it: a replay
+ * returns it again.
+ */
+returned?: ReconcileOutcome, };
 
 /**
  * One property, and whether the run kept it.

@@ -116,11 +116,12 @@ export async function grade(): Promise<string> {
   const broken: ControllerCheckResult = await checkController(async () => controller, { seed: 1, budget: 50, onProgress: ({ explored }) => void explored });
   const story: string = broken.counterexample?.story.join(" ") ?? "";
   const faults: string[] = broken.counterexample?.schedule.map((placed) => placed.fault) ?? [];
+  const replay: string = broken.counterexample?.link ?? "";
   const fromSource: ControllerSourceCheckResult = await checkController("export function reconcile() {}", { language: "javascript", budget: 5, onProgress: (told) => void (told.phase === "checking" ? told.explored : told.percent) });
   const printed2: string = fromSource.logs.map((line) => `${line.schedule} ${line.text}`).join();
   const fromPython: ControllerSourceCheckResult = await checkController("def reconcile(request, client): pass", { language: "python", exercise: "external-finalizer" });
   // @ts-expect-error A controller is JavaScript or Python.
   checkController("def reconcile(request, client): pass", { language: "ruby" });
 
-  return [kinds, name, spec, created, trigger, restarted, converged, key, notAwaited, badOptions, badResources, rule, idempotent, printed, held, methods, quietAt, story, faults, printed2, fromPython.passed].join();
+  return [kinds, name, spec, created, trigger, restarted, converged, key, notAwaited, badOptions, badResources, rule, idempotent, printed, held, methods, quietAt, story, faults, replay, printed2, fromPython.passed].join();
 }

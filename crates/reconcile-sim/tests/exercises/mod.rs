@@ -5,9 +5,10 @@
 
 use serde_json::{json, Value};
 
+use reconcile_sim::learner::search::{run_schedule, Factory};
 use reconcile_sim::learner::{
-    check_controller, Budget, CallError, CheckReport, Client, ClientCall, Exercise, Fault, Read,
-    Reconciler,
+    check_controller, replay, Budget, CallError, CheckReport, Client, ClientCall, Exercise, Fault,
+    Read, ReconcileRecord, Reconciler, Schedule, Script,
 };
 
 /// `client.get(kind, name)` from the cache.
@@ -65,9 +66,42 @@ pub fn controlled_by(object: &Value, name: &str) -> bool {
 }
 
 /// Checks `make`'s controller on `exercise` under the default budget.
+/// A counterexample must replay as its run did.
 pub fn check<R: Reconciler + 'static>(exercise: &Exercise, make: impl Fn() -> R) -> CheckReport {
     let factory = move || -> Box<dyn Reconciler> { Box::new(make()) };
-    check_controller(exercise, &factory, Budget::default(), 7)
+    let report = check_controller(exercise, &factory, Budget::default(), 7);
+    if let Some(example) = &report.counterexample {
+        replays_as_run(exercise, &factory, &example.schedule, &example.record);
+    }
+    report
+}
+
+/// Asserts the replay of `record` (a run of `factory`'s controller under
+/// `schedule`) gives the same record and the same timeline as running the
+/// controller again, without calling the controller.
+pub fn replays_as_run(
+    exercise: &Exercise,
+    factory: Factory<'_>,
+    schedule: &Schedule,
+    record: &[ReconcileRecord],
+) {
+    let script = Script::of(schedule, record);
+    let replayed = replay(exercise.clone(), &script).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(replayed.run().record(), record, "the replay's record");
+    let original = run_schedule(exercise, factory, schedule);
+    assert_eq!(replayed.fired(), original.fired(), "the faults fired");
+    let timeline = replayed.into_run().into_timeline();
+    let run = original.run.into_run().into_timeline();
+    assert_eq!(timeline, run, "the replay's timeline");
+    // From the link's form (no answers), the same timeline.
+    let text = serde_json::to_string(&script).expect("a script as JSON");
+    let read: Script = serde_json::from_str(&text).expect("a script read back");
+    let again = replay(exercise.clone(), &read).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        again.run().record(),
+        record,
+        "the replay of the link's form"
+    );
 }
 
 /// Asserts the reference passes the whole default budget, every single

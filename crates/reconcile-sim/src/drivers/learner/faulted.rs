@@ -141,7 +141,8 @@ impl FaultedRun {
         self.run.finish(result);
         if crash {
             if let Some(current) = self.run.current_mut() {
-                current.outcome = Some(ReconcileOutcome::Crashed);
+                let returned = current.outcome.replace(ReconcileOutcome::Crashed);
+                current.returned = returned.filter(|r| *r != ReconcileOutcome::Crashed);
             }
         }
     }
@@ -215,6 +216,11 @@ impl FaultedRun {
     /// The run itself: its record, its end, its properties.
     pub fn run(&self) -> &DrivenRun {
         &self.run
+    }
+
+    /// The run, for its timeline.
+    pub fn into_run(self) -> DrivenRun {
+        self.run
     }
 }
 

@@ -12,7 +12,8 @@
 //! - [`properties`]: eventually stable, safe, idempotent once converged;
 //! - [`schedule`], [`faulted`]: fault schedules, and a run under one;
 //! - [`search`], [`session`], [`shrink`], [`story`]: the check that tries to break a
-//!   controller, shrinks what broke it, and tells it.
+//!   controller, shrinks what broke it, and tells it;
+//! - [`replay`]: a failing run again, from its record, without the code.
 //!
 //! Invariant: one engine. The run drives the engine's own controller
 //! protocol through `controllers::driven`; the API server answers every
@@ -25,6 +26,7 @@ pub mod faulted;
 pub mod kinds;
 pub mod properties;
 pub mod record;
+pub mod replay;
 mod requests;
 pub mod run;
 pub mod schedule;
@@ -35,11 +37,12 @@ pub mod story;
 
 pub use call::{ApiFailure, CallError, ClientCall, PatchKind, Read};
 pub use exercise::{
-    conflicts, exercise_named, external_finalizer, owned_configmap, replicas, status, Exercise,
-    EXERCISES,
+    conflicts, exercise_named, exercise_with, external_finalizer, owned_configmap, replicas,
+    status, Exercise, EXERCISES,
 };
 pub use properties::{check, Property};
 pub use record::{CallRecord, ReconcileOutcome, ReconcileRecord};
+pub use replay::{replay, ReplayError, ReplayLink, Script, Scripted};
 pub use run::{DrivenRun, Finish, Request, RunEnd};
 pub use schedule::{Fault, Placed, Schedule};
 pub use search::{check as check_controller, Budget, CheckReport, Client, Reconciler};

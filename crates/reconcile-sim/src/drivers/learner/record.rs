@@ -2,14 +2,14 @@
 //! its result. Issue 30 replays a failing run from this record without the
 //! learner's code, and the views show it beside the engine's timeline.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::call::{CallError, ClientCall};
 use crate::workqueue::Millis;
 
 /// What a reconcile returned: controller-runtime's `(Result, error)`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
@@ -65,6 +65,12 @@ pub struct ReconcileRecord {
     pub calls: Vec<CallRecord>,
     /// `None` while it runs.
     pub outcome: Option<ReconcileOutcome>,
+    /// What the code returned when a crash came as it returned (`outcome`
+    /// is then `Crashed`). The engine may still have taken it: a replay
+    /// returns it again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub returned: Option<ReconcileOutcome>,
 }
 
 impl ReconcileRecord {

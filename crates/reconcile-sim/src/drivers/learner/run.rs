@@ -161,6 +161,7 @@ impl DrivenRun {
             converged_at_start: converged,
             calls: Vec::new(),
             outcome: None,
+            returned: None,
         });
         self.phase = Phase::Reconciling;
         Some(Request {

@@ -7,7 +7,7 @@
 //! request". A fault whose point the run never reaches does not fire;
 //! the world faults fire at the latest when the run would end quietly.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::workqueue::Millis;
 
@@ -18,7 +18,7 @@ pub const CACHE_LAG_MS: Millis = 1500;
 
 /// One kind of fault, as issue 30 lists them.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Fault {
     /// The process crashes just before the request goes out.
@@ -112,7 +112,7 @@ impl Fault {
 
 /// A fault at request `at` (from 0) of the controller.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Placed {
     pub at: usize,
     pub fault: Fault,
@@ -120,7 +120,7 @@ pub struct Placed {
 
 /// A short list of placed faults, sorted by point.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Schedule(pub Vec<Placed>);
 
 impl Schedule {

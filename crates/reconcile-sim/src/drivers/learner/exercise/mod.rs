@@ -144,6 +144,40 @@ pub const EXERCISES: [&str; 5] = [
     "conflicts",
 ];
 
+/// The exercise named `name`, its settings overridden by `options` (JSON
+/// text of a partial `SimConfig`, as `simulate` takes them); an unknown
+/// name, or options that do not read, is an error in a sentence.
+pub fn exercise_with(name: &str, options: Option<&str>) -> Result<Exercise, String> {
+    let Some(mut exercise) = exercise_named(name) else {
+        return Err(format!(
+            "no exercise {name:?}; there are {}",
+            EXERCISES.join(", ")
+        ));
+    };
+    if let Some(options) = options {
+        exercise.config = config_over(&exercise.config, options)?;
+    }
+    Ok(exercise)
+}
+
+/// The exercise's settings with `options` (JSON text of a partial
+/// `SimConfig`) over them, read by the simulation's own options parser,
+/// so an unknown or misspelt name is an error.
+fn config_over(base: &SimConfig, options: &str) -> Result<SimConfig, String> {
+    use serde_json::Value;
+    let at = |error: &dyn std::fmt::Display| format!("Simulation options at $: {error}");
+    let options: Value = serde_json::from_str(options).map_err(|e| at(&e))?;
+    let Value::Object(options) = options else {
+        return Err(at(&"expected an object"));
+    };
+    let mut merged = match serde_json::to_value(base).map_err(|e| at(&e))? {
+        Value::Object(base) => base,
+        _ => serde_json::Map::new(),
+    };
+    merged.extend(options);
+    crate::parse_options(&Value::Object(merged).to_string()).map_err(|e| e.to_string())
+}
+
 /// The exercise named `name`, or `None` when there is none.
 pub fn exercise_named(name: &str) -> Option<Exercise> {
     match name {
@@ -208,5 +242,25 @@ pub(crate) fn settings(max_passes: usize) -> SimConfig {
         resync_period_ms: Some(1000),
         max_passes,
         ..SimConfig::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_go_over_the_exercise_settings_and_misspelt_ones_are_refused() {
+        let exercise = owned_configmap();
+        let config = config_over(&exercise.config, r#"{"seed": 7}"#).expect("valid");
+        assert_eq!(config.seed, 7);
+        assert_eq!(config.resync_period_ms, exercise.config.resync_period_ms);
+        assert_eq!(config.max_passes, exercise.config.max_passes);
+        let error = config_over(&exercise.config, r#"{"sed": 7}"#).expect_err("misspelt");
+        assert!(error.contains("sed"), "{error}");
+        let error = config_over(&exercise.config, "[1]").expect_err("not an object");
+        assert!(error.contains("expected an object"), "{error}");
+        let error = exercise_with("replica", None).expect_err("unknown");
+        assert!(error.starts_with("no exercise \"replica\"; there are owned-configmap"));
     }
 }
