@@ -34,13 +34,17 @@ function withCommonCalls(base, driver) {
     /** Opens `path`, once the page open now has its simulation module: the page fetches it
      *  right after its first view, and leaving while it downloads cancels a request the
      *  service worker took, which Firefox reports as a page error with no address. A page
-     *  that never fetches it (no valid documents) is left after 10 s. */
+     *  that never fetches it (no valid documents) is left after 10 s. Then waits until the
+     *  page has mounted over its prerendered plan (web/static/prerendered-plan.js): the plan
+     *  shows before the editors exist. */
     async goto(path) {
       const settled = () =>
         !document.querySelector(".sim-pane") ||
         performance.getEntriesByType("resource").some((entry) => entry.name.includes("reconcile_simulation_ui_bg.wasm"));
       await common.waitFor(settled, [], { timeout: 10000 }).catch(() => {});
-      return engineGoto(path);
+      const opened = await engineGoto(path);
+      await common.waitFor(() => !document.getElementById("prerendered-plan"), [], { what: "the page mounted over its prerendered plan" });
+      return opened;
     },
     /** Polls `fn(...args)` in the page until it returns something truthy; returns it. */
     async waitFor(fn, args = [], { timeout = 15000, what = fn.toString() } = {}) {
