@@ -16,13 +16,16 @@ async function hostPage(page, query, startHeight = 120) {
 test("an embedded playground tells its parent its height, and the parent resizes it", async ({ page }) => {
   const frame = await hostPage(page, "embed");
   await expect(frame.getByRole("list", { name: "Actions" }).locator(":scope > li").first()).toBeVisible();
+  // The prerendered plan may report a height first; the page mounts over it.
+  await expect(frame.locator("#prerendered-plan")).toHaveCount(0);
   await expect.poll(() => page.evaluate(() => window.heights.length)).toBeGreaterThan(0);
   // The frame ends at the height last reported (a report can follow a resize:
   // the frame's own scrollbar, gone once it is tall enough, changes the wrapping).
   await expect.poll(() => page.evaluate(() => document.getElementById("pg").getBoundingClientRect().height === window.heights.at(-1))).toBe(true);
   expect(await page.evaluate(() => window.heights.at(-1))).toBeGreaterThan(400);
   // Each message is the envelope: its type, version 1, and the fields listeners read before it.
-  expect(await page.evaluate(() => window.messages.at(-1))).toEqual({ type: "reconcile-playground:height", version: 1, height: await page.evaluate(() => window.heights.at(-1)) });
+  const [message, height] = await page.evaluate(() => [window.messages.at(-1), window.heights.at(-1)]);
+  expect(message).toEqual({ type: "reconcile-playground:height", version: 1, height });
   await expect(frame.getByRole("link", { name: "Open in playground ↗" })).toHaveAttribute("href", new RegExp(`^http://127\\.0\\.0\\.1:${port}/#v2/`));
   // No header chrome: the tagline and toolbar are gone; only a one-line title bar remains.
   // (A browser that denies this third-party frame storage shows the compact
@@ -102,12 +105,18 @@ test("Share offers embed code for the shared state; pasted into a course page, i
 test("two exact-state embeds on one course page keep their work apart", async ({ page }) => {
   // Two states, each shared as a link.
   await page.goto("/");
-  const linkOf = async (desired) => {
+  const linkOf = async (desired, previous) => {
     await typeInto(page, "Desired state", desired);
     await page.getByRole("button", { name: "Share" }).click();
-    return page.getByLabel("Share link").inputValue();
+    // Share shows the link once its state is encoded: until then, the last one stays.
+    const link = page.getByLabel("Share link");
+    await expect.poll(() => link.inputValue()).toMatch(/#v\d\//);
+    await expect.poll(() => link.inputValue()).not.toBe(previous);
+    await expect(page.locator(".link-outdated")).toHaveCount(0);
+    return link.inputValue();
   };
-  const [first, second] = [await linkOf('{"first": {}}'), await linkOf('{"second": {}}')];
+  const first = await linkOf('{"first": {}}');
+  const second = await linkOf('{"second": {}}', first);
   const frameOf = (link) => `<iframe title="Reconcile Playground" style="width:100%;height:300px" src="${link.replace("#", "?embed#")}"></iframe>`;
   // A course page on the playground's own site, as dist/example.html is (there,
   // embeds have storage; a browser may deny it to embeds from another site).

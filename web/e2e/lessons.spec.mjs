@@ -827,6 +827,8 @@ test("lesson 10: true is not 1, code points are not UTF-16, and === is identity"
 test("lesson progress is saved locally and a lesson resumes where it was left", async ({ page }) => {
   await page.goto("/?lesson=four-actions&step=3");
   await expect(panel(page)).toContainText("Step 3 of 4");
+  // A step counts as reached once its text is shown, not while its file loads.
+  await expect(panel(page).locator(".lesson-text")).toBeVisible();
   const menu = page.getByLabel("Lesson", { exact: true });
   await menu.selectOption({ index: 2 });
   await expect(panel(page)).toContainText("Step 1 of");
