@@ -138,15 +138,12 @@ function replicas({ js, py }) {
 function status({ js, py }) {
   return [
     {
-      id: "clock-in-status",
-      bug: "a time in status, from a clock the controller keeps",
-      js: withBug(js, "export function reconcile(request, client) {", "let clock = 0; // seconds: stands for the wall clock\n\nexport function reconcile(request, client) {\n  clock += 1;").replace(
-        '    conditions: [{ type: "Ready", status: "True", reason: "Reconciled" }],\n',
-        '    conditions: [{ type: "Ready", status: "True", reason: "Reconciled" }],\n    lastReconciled: `2026-12-07T08:00:${String(clock % 60).padStart(2, "0")}Z`,\n',
-      ),
-      py: withBug(py, "def reconcile(request, client):\n", "clock = 0  # seconds: stands for the wall clock\n\n\ndef reconcile(request, client):\n    global clock\n    clock += 1\n").replace(
+      id: "time-in-status",
+      bug: "the time of each reconcile in status",
+      js: withBug(js, '    conditions: [{ type: "Ready", status: "True", reason: "Reconciled" }],\n', '    conditions: [{ type: "Ready", status: "True", reason: "Reconciled" }],\n    lastReconciled: new Date().toISOString(),\n'),
+      py: withBug(py, "from reconcile import ApiError\n", "from datetime import datetime, timezone\n\nfrom reconcile import ApiError\n").replace(
         '        "conditions": [{"type": "Ready", "status": "True", "reason": "Reconciled"}],\n',
-        '        "conditions": [{"type": "Ready", "status": "True", "reason": "Reconciled"}],\n        "lastReconciled": f"2026-12-07T08:00:{clock % 60:02d}Z",\n',
+        '        "conditions": [{"type": "Ready", "status": "True", "reason": "Reconciled"}],\n        "lastReconciled": datetime.now(timezone.utc).isoformat(),\n',
       ),
       property: "eventually stable",
       faults: [],

@@ -2,7 +2,7 @@
 // runs it with Pyodide in the sandbox's worker, next to the simulation, with the same client
 // as JavaScript in snake_case. Each known bug must get the verdict its JavaScript twin gets.
 import { test, expect } from "./fixtures.mjs";
-import { checkSources, expectCaught, faults, recordTimes, withBug } from "./controller-sources.mjs";
+import { checkSources, expectCaught, faults, probeReadings, recordTimes, withBug } from "./controller-sources.mjs";
 import { EXERCISES, exercise } from "./controller-exercises.mjs";
 
 const REFERENCE = exercise("owned-configmap").reference;
@@ -34,6 +34,30 @@ test("checkController(python): print reaches logs; the page's thread stays free"
   expect(new Set(logs.logs.map((line) => line.schedule))).toEqual(new Set([0, 1, 2, 3, 4]));
   // Python runs in the sandbox's worker: the page's thread stays free.
   expect(Math.max(0, ...logs.longTasks)).toBeLessThan(200);
+});
+
+// Python reads the time through the worker's Date and performance: the simulated clock too.
+test("checkController(python): time and datetime read the simulated clock", async ({ page }) => {
+  const probe = `import json
+import time
+from datetime import datetime, timezone
+
+loaded = time.time()
+
+
+def reconcile(request, client):
+    start = [time.time(), datetime.now(timezone.utc).timestamp(), time.monotonic()]
+    client.get("Desired", request["name"], live=True)
+    ms = lambda seconds: round(seconds * 1000)
+    print(json.dumps({"loaded": ms(loaded), "start": [ms(s) for s in start], "after": ms(time.time()), "utc": datetime.now(timezone.utc).isoformat(timespec="milliseconds")}))
+`;
+  const [probed] = await checkSources(page, [{ source: probe, options: { exercise: "status", budget: 1, ...python } }]);
+  for (const [reading, { startedAt, calls }] of probeReadings(expect, probed)) {
+    expect(reading.loaded).toBe(0);
+    expect(reading.start).toEqual([startedAt, startedAt, startedAt]);
+    expect(reading.after).toBe(calls[0].answeredAt);
+    expect(reading.utc).toBe(new Date(calls[0].answeredAt).toISOString().replace(/Z$/, "+00:00"));
+  }
 });
 
 // Every exercise's Python reference passes the default budget (1,000 schedules); each known

@@ -53,6 +53,17 @@ export function expectCaught(expect, check, bug) {
   expect(check.counterexample.story.length, which).toBe(bug.faults.length);
 }
 
+/**
+ * A clock probe's readings beside the reconciles they were made in: each reconcile of
+ * the fault-free run printed one JSON line. Pairs `[reading, reconcile]`, at least two.
+ */
+export function probeReadings(expect, probed) {
+  expect(probed.rejected).toBeUndefined();
+  const record = probed.counterexample.record;
+  expect(record.length).toBeGreaterThan(1);
+  return probed.logs.slice(0, record.length).map((line, index) => [JSON.parse(line.text), record[index]]);
+}
+
 /** Records each check's time on the test: `name: ms`, for the report. */
 export function recordTimes(testInfo, checks, names) {
   const times = checks.map((check, index) => `${names[index]} ${check.ms} ms`).join(", ");

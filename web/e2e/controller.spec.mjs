@@ -2,7 +2,7 @@
 // `reconcile(request, client)` over the loop module's DrivenRun, with
 // synchronous client calls (issue 30, step 1).
 import { test, expect } from "./fixtures.mjs";
-import { checkSources, expectCaught, recordTimes, withBug } from "./controller-sources.mjs";
+import { checkSources, expectCaught, probeReadings, recordTimes, withBug } from "./controller-sources.mjs";
 import { EXERCISES, exercise, knownBug } from "./controller-exercises.mjs";
 
 const REFERENCE = exercise("owned-configmap").reference.js;
@@ -269,6 +269,42 @@ test("checkController: a counterexample's link holds its replay (exercise, sched
   await page.goto("about:blank");
   await page.goto(`/${checked.counterexample.link}`);
   await expect(page.getByText("This link replays a learner's controller, which this page cannot show yet; the default scenario is loaded.")).toBeVisible();
+});
+
+// The learner's code reads the simulation's clock, not the machine's: a run is the same
+// each time, and its replay (which runs no code) equals it.
+test("checkController(source): Date and performance read the simulated clock; the same code gives the same record", async ({ page }) => {
+  // Reads the clock at the top level, at the reconcile's start, and after a live read (a request, which takes time).
+  const probe = `export const loaded = [Date.now(), performance.now(), new Date().getTime()];
+export function reconcile(request, client) {
+  const start = [Date.now(), new Date().getTime(), performance.now(), Date.parse(Date())];
+  client.get("Desired", request.name, { live: true });
+  console.log(JSON.stringify({ loaded, start, after: Date.now(), given: new Date(5).getTime(), isDate: new Date() instanceof Date && Date.name === "Date" }));
+}
+`;
+  const timed = bugJs("status", "time-in-status");
+  const [probed, first, second] = await checkSources(page, [
+    { source: probe, options: { exercise: "status", budget: 1 } },
+    { source: timed, options: { exercise: "status", seed: 3 } },
+    { source: timed, options: { exercise: "status", seed: 3 } },
+  ]);
+  for (const [reading, { startedAt, calls }] of probeReadings(expect, probed)) {
+    expect(reading.loaded).toEqual([0, 0, 0]);
+    expect(reading.start).toEqual([startedAt, startedAt, startedAt, Math.floor(startedAt / 1000) * 1000]);
+    expect(calls[0].answeredAt).toBeGreaterThan(calls[0].at);
+    expect(reading.after).toBe(calls[0].answeredAt);
+    expect([reading.given, reading.isDate]).toEqual([5, true]);
+  }
+
+  expectCaught(expect, first, knownBug("status", "time-in-status"));
+  // Each status write carries the simulated time it was made at.
+  const written = first.counterexample.record.flatMap((reconcile) => reconcile.calls).filter((call) => call.call.method === "updateStatus");
+  expect(written.length).toBeGreaterThan(3);
+  for (const call of written) expect(call.call.object.status.lastReconciled).toBe(new Date(call.at).toISOString());
+  expect(new Set(written.map((call) => call.call.object.status.lastReconciled)).size).toBe(written.length);
+  // Deterministic: the same code and seed give the same record, and so the same replay link.
+  expect(second.counterexample.record).toEqual(first.counterexample.record);
+  expect(second.counterexample.link).toBe(first.counterexample.link);
 });
 
 test("checkController(source): the learner's module runs in the sandbox, beside the simulation", async ({ page }) => {

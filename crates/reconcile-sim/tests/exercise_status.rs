@@ -13,12 +13,13 @@ use reconcile_sim::learner::properties::{EVENTUALLY_STABLE, IDEMPOTENT_ONCE_CONV
 use reconcile_sim::learner::{
     status, CallError, Client, ClientCall, Fault, Finish, Reconciler, Request,
 };
+use reconcile_sim::object::timestamp;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Flaw {
     None,
-    /// Puts the time of each reconcile in status: every write wakes the
-    /// controller for another.
+    /// Puts the simulated time of each reconcile in status: every write
+    /// wakes the controller for another.
     TimestampInStatus,
     /// Writes status on every reconcile, changed or not.
     WritesStatusEveryPass,
@@ -29,15 +30,12 @@ enum Flaw {
 
 struct Controller {
     flaw: Flaw,
-    /// Stands for the wall clock: it moves on every reconcile.
-    clock: u64,
     /// Generations reported, by custom resource: this process's memory.
     reported: BTreeMap<String, u64>,
 }
 
 impl Controller {
     fn run(&mut self, request: &Request, client: &mut Client<'_>) -> Result<(), CallError> {
-        self.clock += 1;
         let Some(mut custom) = find(client, "Desired", &request.name)? else {
             return Ok(());
         };
@@ -57,7 +55,8 @@ impl Controller {
             "conditions": [{ "type": "Ready", "status": "True", "reason": "Reconciled" }],
         });
         if self.flaw == Flaw::TimestampInStatus {
-            wanted["lastReconciled"] = json!(format!("2026-12-07T08:00:{:02}Z", self.clock % 60));
+            // What `new Date().toISOString()` gives a learner: the simulated clock.
+            wanted["lastReconciled"] = json!(timestamp(client.now()));
         }
         let same = custom["status"] == wanted;
         if same && self.flaw != Flaw::WritesStatusEveryPass {
@@ -86,7 +85,6 @@ impl Reconciler for Controller {
 fn controller(flaw: Flaw) -> impl Fn() -> Controller {
     move || Controller {
         flaw,
-        clock: 0,
         reported: BTreeMap::new(),
     }
 }
@@ -106,6 +104,28 @@ fn a_timestamp_in_status_wakes_the_controller_forever() {
     assert_eq!((property, faults), (EVENTUALLY_STABLE, vec![]));
     let detail = &report.counterexample.as_ref().expect("caught").detail;
     assert!(detail.contains("never settled"), "{detail}");
+    // Each write carries the simulated time it was made at: a new value each time.
+    let written: Vec<(String, Value)> = report
+        .counterexample
+        .as_ref()
+        .expect("caught")
+        .record
+        .iter()
+        .flat_map(|reconcile| &reconcile.calls)
+        .filter_map(|made| match &made.call {
+            ClientCall::UpdateStatus { object } => Some((
+                timestamp(made.at),
+                object["status"]["lastReconciled"].clone(),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert!(written.len() > 3, "{written:?}");
+    assert!(
+        written.iter().all(|(at, time)| *time == json!(at)),
+        "{written:?}"
+    );
+    assert!(written.windows(2).all(|w| w[0].1 != w[1].1), "{written:?}");
 }
 
 #[test]

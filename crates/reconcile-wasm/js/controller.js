@@ -55,6 +55,17 @@ function senderFor(run, onMisuse) {
 
 /** The sender of the reconcile running now, for `cloud`; `null` between reconciles. */
 let running = null;
+/** The simulated clock of the reconcile running now; `null` between reconciles. */
+let clock = null;
+
+/**
+ * The simulated time, in milliseconds from the Unix epoch (the clock of the
+ * objects' timestamps), while a reconcile runs; `null` between reconciles.
+ * The sandbox makes the learner's `Date.now()` read it.
+ */
+export function simulatedNow() {
+  return clock === null ? null : clock();
+}
 
 function toCloud(method, name) {
   if (running === null) {
@@ -149,9 +160,11 @@ export function drive(reconcile, run) {
   const onMisuse = (error) => (misuse ??= error);
   const send = senderFor(run, onMisuse);
   const client = clientFor(run, onMisuse, send);
+  const now = () => run.now;
   for (let request = run.nextReconcile(); request !== null; request = run.nextReconcile()) {
     let result;
     running = send;
+    clock = now;
     try {
       result = reconcile(Object.freeze({ ...request }), client);
     } catch (error) {
@@ -160,6 +173,7 @@ export function drive(reconcile, run) {
       continue;
     } finally {
       running = null;
+      clock = null;
     }
     if (misuse) throw misuse;
     if (result !== null && typeof result === "object" && typeof result.then === "function") {
@@ -170,8 +184,9 @@ export function drive(reconcile, run) {
 }
 
 /**
- * One process of a controller under check: `reconcile(request, send)` for
- * `ControllerCheck.run`, where `send(call)` is the client's one door.
+ * One process of a controller under check: `reconcile(request, send, now)`
+ * for `ControllerCheck.run`, where `send(call)` is the client's one door
+ * and `now()` the simulated clock.
  * The learner's errors become results, as in `drive`; misuse is thrown,
  * which ends the check.
  */
@@ -179,7 +194,7 @@ function processOf(reconcile, watch) {
   if (typeof reconcile !== "function") {
     throw new TypeError("checkController: load() gave no reconcile function, such as function reconcile(request, client) { … }");
   }
-  return (request, call) => {
+  return (request, call, now) => {
     let misuse = null;
     watch?.reconcile(request);
     const onMisuse = (error) => (misuse ??= error);
@@ -189,6 +204,7 @@ function processOf(reconcile, watch) {
     const client = clientFor(run, onMisuse, send);
     let result;
     running = send;
+    clock = now;
     try {
       result = reconcile(Object.freeze({ ...request }), client);
     } catch (error) {
@@ -198,6 +214,7 @@ function processOf(reconcile, watch) {
       return failure(error);
     } finally {
       running = null;
+      clock = null;
     }
     if (misuse) throw misuse;
     if (result !== null && typeof result === "object" && typeof result.then === "function") {
@@ -209,6 +226,8 @@ function processOf(reconcile, watch) {
 
 /** Time on the thread between yields, so no task of a check runs long. */
 const SLICE_MS = 40;
+/** The real clock, taken before the sandbox gives the learner's code the simulated one. */
+const realNow = performance.now.bind(performance);
 
 /**
  * Runs `check` (a `ControllerCheck`) to its end and resolves to its report.
@@ -222,7 +241,7 @@ const SLICE_MS = 40;
  */
 export async function checkWith(check, load, onProgress, watch) {
   const fresh = [];
-  let slice = performance.now();
+  let slice = realNow();
   for (let next = check.next(); next !== null; next = check.next()) {
     watch?.schedule(next, check.explored);
     while (fresh.length < next.processes) fresh.push(processOf(await load(), watch));
@@ -232,10 +251,10 @@ export async function checkWith(check, load, onProgress, watch) {
       return process;
     });
     // A process that never ran kept its memory untouched: it may serve the next run.
-    if (performance.now() - slice > SLICE_MS) {
+    if (realNow() - slice > SLICE_MS) {
       onProgress?.({ explored: check.explored });
       await new Promise((resolve) => setTimeout(resolve, 0));
-      slice = performance.now();
+      slice = realNow();
     }
   }
   onProgress?.({ explored: check.explored });

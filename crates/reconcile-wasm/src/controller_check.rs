@@ -91,9 +91,9 @@ impl ControllerCheck {
     }
 
     /// Runs the next schedule. `start()` is called for each process and
-    /// returns its `reconcile(request, send)`, where `send(call)` makes a
-    /// client call; what `reconcile` returns is read as `DrivenRun.finish`
-    /// reads it. Throws what `start` or `reconcile` threw (misuse ends the
+    /// returns its `reconcile(request, send, now)`, where `send(call)` makes a
+    /// client call and `now()` gives the simulated time in milliseconds;
+    /// what `reconcile` returns is read as `DrivenRun.finish` reads it. Throws what `start` or `reconcile` threw (misuse ends the
     /// check), or an `Error` when the result is not a reconcile's result.
     pub fn run(&mut self, start: &Function) -> Result<(), JsValue> {
         let Some(session) = self.session.as_mut() else {
@@ -178,7 +178,7 @@ impl Stopped {
     }
 }
 
-/// One process of the learner's controller: its `reconcile(request, send)`.
+/// One process of the learner's controller: its `reconcile(request, send, now)`.
 struct JsProcess {
     /// `None` when `start()` failed; the check then stops.
     reconcile: Option<Function>,
@@ -201,19 +201,24 @@ impl Reconciler for JsProcess {
                 return stop();
             }
         };
+        // JS is one thread, and neither closure calls the other: the borrows never overlap.
+        let client = RefCell::new(client);
         let mut send = |call: JsValue| -> Result<JsValue, JsValue> {
-            let answer = call_of(&call).and_then(|call| client.call(call));
+            let answer = call_of(&call).and_then(|call| client.borrow_mut().call(call));
             match answer {
                 Ok(answer) => to_js(&answer).map_err(JsValue::from),
                 Err(error) => Err(thrown(&error)),
             }
         };
+        // Exact in a JS number: simulated runs last far less than 2^53 ms.
+        let now = || client.borrow().now() as f64;
         let send =
             ScopedClosure::<dyn FnMut(JsValue) -> Result<JsValue, JsValue>>::borrow_mut_aborting(
                 &mut send,
             );
-        let result = reconcile.call2(&JsValue::NULL, &request, send.as_ref());
-        drop(send);
+        let now = ScopedClosure::<dyn Fn() -> f64>::borrow_aborting(&now);
+        let result = reconcile.call3(&JsValue::NULL, &request, send.as_ref(), now.as_ref());
+        drop((send, now));
         match result.map(|result| finish_from(&result)) {
             Ok(Ok(finish)) => finish,
             Ok(Err(message)) => {

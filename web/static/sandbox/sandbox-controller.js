@@ -27,7 +27,7 @@ function lineAt(text, at) {
 
 /**
  * Starts the simulation and the lexer from the handed-over Blobs. `urlOf(blob)`
- * makes a blob: URL. Resolves to `{ link, withoutImports, check, cloud, ApiError }`.
+ * makes a blob: URL. Resolves to `{ link, withoutImports, check, useClock, cloud, ApiError }`.
  */
 export async function start(files, urlOf) {
   const controllerUrl = urlOf(files.controller);
@@ -108,6 +108,31 @@ export async function start(files, urlOf) {
       run.free();
     }
   };
+  /** Gives this worker's globals the simulated clock (see `useSimulatedClock`). */
+  const useClock = () => useSimulatedClock(() => controller.simulatedNow() ?? 0);
   // The Python side (sandbox-controller.py) calls the cloud, and tells ApiError, through these.
-  return { link, withoutImports, check, cloud: controller.cloud, ApiError: controller.ApiError };
+  return { link, withoutImports, check, useClock, cloud: controller.cloud, ApiError: controller.ApiError };
+}
+
+/**
+ * Makes `Date.now()`, `new Date()`, `Date()` and `performance.now()` read
+ * `now()`, the simulated time: so the same code and seed give the same run,
+ * and a replay (which runs no code) equals it. A date made from a value is
+ * as before. Pyodide reads the time through these globals, so Python's
+ * `time.time()` and `datetime.now()` read it too. For the check's worker
+ * only: the worker ends with the check, so nothing puts the real clock back.
+ */
+function useSimulatedClock(now) {
+  const RealDate = Date;
+  function SimulatedDate(...args) {
+    if (new.target === undefined) return new RealDate(now()).toString();
+    return Reflect.construct(RealDate, args.length === 0 ? [now()] : args, new.target);
+  }
+  Object.setPrototypeOf(SimulatedDate, RealDate);
+  SimulatedDate.prototype = RealDate.prototype;
+  const fixed = (value) => ({ value, writable: true, configurable: true });
+  Object.defineProperties(SimulatedDate, { name: { value: "Date", configurable: true }, length: { value: 7, configurable: true }, now: fixed(now) });
+  Object.defineProperty(RealDate.prototype, "constructor", fixed(SimulatedDate));
+  Object.defineProperty(globalThis, "Date", fixed(SimulatedDate));
+  Object.defineProperty(performance, "now", fixed(now));
 }

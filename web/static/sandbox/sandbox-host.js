@@ -242,6 +242,34 @@ export class Sandbox {
   }
 
   #check(request, onProgress) {
+    // Python starts in the check's worker, within Python's start limit.
+    const startLimitMs = request.language === "python" ? this.pythonStartLimitMs : WORKER_START_LIMIT_MS;
+    const sent = { type: "check", ...request, scheduleLimitMs: this.scheduleLimitMs, startLimitMs };
+    // The sandbox stops a schedule itself and reports within its limit (and the
+    // watcher's half second); silence past that means the sandbox is gone.
+    const gone = { logs: [], stopped: { reason: "gone", message: stoppedMessage("gone") } };
+    return this.#exchange(sent, this.scheduleLimitMs + 500, gone, (m) => {
+      if (m.type === "progress") return void onProgress?.({ explored: m.explored });
+      const outcome = { logs: m.logs ?? [] };
+      if (m.type === "checked") Object.assign(outcome, { goal: m.goal, report: m.report });
+      else if (m.type === "load-error") outcome.loadError = m.error;
+      else if (m.type === "check-error") outcome.checkError = m.error;
+      else if (m.type === "stopped") {
+        const limits = { scheduleLimitMs: this.scheduleLimitMs, pythonStartLimitMs: this.pythonStartLimitMs, faults: m.faults, step: m.step, language: request.language };
+        const message = stoppedMessage(m.reason, m.schedule, 0, { ...limits, callLimitMs: this.scheduleLimitMs });
+        outcome.stopped = { reason: m.reason, schedule: m.schedule, faults: m.faults, step: m.step, message };
+      }
+      return outcome;
+    });
+  }
+
+  /**
+   * Posts `sent` to the sandbox under a fresh id, and resolves to the first outcome
+   * `outcomeOf(report)` gives for a report of that id (`undefined`: not yet). A watchdog
+   * runs meanwhile: silence past `limitMs` (or a `starting` report's own limit), plus
+   * `GRACE_MS`, means the sandbox is gone; it is removed, and the outcome is `gone`.
+   */
+  #exchange(sent, limitMs, gone, outcomeOf) {
     const id = this.nextId++;
     const port = this.port;
     return new Promise((resolve) => {
@@ -251,36 +279,23 @@ export class Sandbox {
         port.onmessage = null;
         resolve(outcome);
       };
-      // The sandbox stops a schedule itself and reports within its limit (and the
-      // watcher's half second); silence past that means the sandbox is gone.
-      const watch = (limitMs = this.scheduleLimitMs + 500) => {
+      const watch = (ms = limitMs) => {
         clearTimeout(watchdog);
         watchdog = setTimeout(() => {
           this.dispose();
-          end({ logs: [], stopped: { reason: "gone", message: stoppedMessage("gone") } });
-        }, limitMs + GRACE_MS);
+          end(gone);
+        }, ms + GRACE_MS);
       };
       port.onmessage = (event) => {
         const m = event.data;
         if (!m || m.id !== id) return;
         watch(m.type === "starting" ? m.limitMs : undefined);
         if (m.type === "starting") return;
-        if (m.type === "progress") return onProgress?.({ explored: m.explored });
-        const outcome = { logs: m.logs ?? [] };
-        if (m.type === "checked") Object.assign(outcome, { goal: m.goal, report: m.report });
-        else if (m.type === "load-error") outcome.loadError = m.error;
-        else if (m.type === "check-error") outcome.checkError = m.error;
-        else if (m.type === "stopped") {
-          const limits = { scheduleLimitMs: this.scheduleLimitMs, pythonStartLimitMs: this.pythonStartLimitMs, faults: m.faults, step: m.step, language: request.language };
-          const message = stoppedMessage(m.reason, m.schedule, 0, { ...limits, callLimitMs: this.scheduleLimitMs });
-          outcome.stopped = { reason: m.reason, schedule: m.schedule, faults: m.faults, step: m.step, message };
-        }
-        end(outcome);
+        const outcome = outcomeOf(m);
+        if (outcome !== undefined) end(outcome);
       };
       watch();
-      // Python starts in the check's worker, within Python's start limit.
-      const startLimitMs = request.language === "python" ? this.pythonStartLimitMs : WORKER_START_LIMIT_MS;
-      port.postMessage({ type: "check", id, ...request, scheduleLimitMs: this.scheduleLimitMs, startLimitMs });
+      port.postMessage({ ...sent, id });
     });
   }
 
@@ -307,47 +322,27 @@ export class Sandbox {
   }
 
   #run(source, calls, language) {
-    const id = this.nextId++;
-    const port = this.port;
     const limits = { language, callLimitMs: this.callLimitMs, runLimitMs: this.runLimitMs, pythonStartLimitMs: this.pythonStartLimitMs };
     const startLimitMs = language === "python" ? this.pythonStartLimitMs : WORKER_START_LIMIT_MS;
-    return new Promise((resolve) => {
-      let watchdog = 0;
-      const end = (outcome) => {
-        clearTimeout(watchdog);
-        port.onmessage = null;
-        resolve(outcome);
-      };
-      // The sandbox stops the worker itself at each deadline and reports within
-      // callLimitMs of its last message; silence past that means the sandbox is gone.
-      // While its worker (and Python) starts, the sandbox's own deadline is the start limit.
-      const watch = (limitMs = this.callLimitMs) => {
-        clearTimeout(watchdog);
-        watchdog = setTimeout(() => {
-          this.dispose();
-          end({ results: [], logs: [], stopped: { reason: "gone", index: -1, message: stoppedMessage("gone", -1, calls.length, limits) } });
-        }, limitMs + GRACE_MS);
-      };
-      port.onmessage = (event) => {
-        const m = event.data;
-        if (!m || m.id !== id) return;
-        watch(m.type === "starting" ? m.limitMs : undefined);
-        if (m.type === "progress" || m.type === "starting") return;
-        const outcome = { results: m.results ?? [], logs: m.logs ?? [], elapsedMs: m.elapsedMs };
-        if (m.python) outcome.python = m.python;
-        if (m.type === "stopped") {
-          // For the run's limit, what counts is how many cases were done.
-          const index = m.reason === "total" ? outcome.results.length : m.index;
-          outcome.stopped = { reason: m.reason, index: m.index, message: stoppedMessage(m.reason, index, calls.length, limits) };
-        } else if (m.type === "load-error") {
-          outcome.loadError = m.error;
-        } else if (m.type === "done" && outcome.results.length !== calls.length) {
-          outcome.stopped = { reason: "gone", index: outcome.results.length, message: stoppedMessage("gone", -1, calls.length, limits) };
-        }
-        end(outcome);
-      };
-      watch();
-      port.postMessage({ type: "run", id, language, source, calls, callLimitMs: this.callLimitMs, totalLimitMs: this.runLimitMs, startLimitMs });
+    const sent = { type: "run", language, source, calls, callLimitMs: this.callLimitMs, totalLimitMs: this.runLimitMs, startLimitMs };
+    // The sandbox stops the worker itself at each deadline and reports within
+    // callLimitMs of its last message; silence past that means the sandbox is gone.
+    // While its worker (and Python) starts, the sandbox's own deadline is the start limit.
+    const gone = { results: [], logs: [], stopped: { reason: "gone", index: -1, message: stoppedMessage("gone", -1, calls.length, limits) } };
+    return this.#exchange(sent, this.callLimitMs, gone, (m) => {
+      if (m.type === "progress") return undefined;
+      const outcome = { results: m.results ?? [], logs: m.logs ?? [], elapsedMs: m.elapsedMs };
+      if (m.python) outcome.python = m.python;
+      if (m.type === "stopped") {
+        // For the run's limit, what counts is how many cases were done.
+        const index = m.reason === "total" ? outcome.results.length : m.index;
+        outcome.stopped = { reason: m.reason, index: m.index, message: stoppedMessage(m.reason, index, calls.length, limits) };
+      } else if (m.type === "load-error") {
+        outcome.loadError = m.error;
+      } else if (m.type === "done" && outcome.results.length !== calls.length) {
+        outcome.stopped = { reason: "gone", index: outcome.results.length, message: stoppedMessage("gone", -1, calls.length, limits) };
+      }
+      return outcome;
     });
   }
 

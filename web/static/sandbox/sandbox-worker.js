@@ -363,6 +363,8 @@
       return;
     }
     const url = urlOf(new BlobType([linked], { type: "text/javascript" }));
+    // From the first line of the learner's code on, the clock is the simulation's.
+    engine.useClock();
     if (!(await importLearner(url, request.source, "request, client", engine.withoutImports(request.source)))) return;
     // Each process imports the module afresh, so a crash loses what it kept in memory.
     let loads = 0;
@@ -385,6 +387,8 @@
       send({ type: "load-error", error: plainError(`Python could not start in the sandbox: ${error}`) });
       return;
     }
+    // Python reads the time through this worker's Date and performance: from here on, the simulation's.
+    engine.useClock();
     send({ type: "importing" });
     const loaded = outcome(() => harness.get("load_controller")(request.source) || '{"ok":true}');
     if (!loaded.ok) {

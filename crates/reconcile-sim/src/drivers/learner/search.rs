@@ -18,6 +18,7 @@ use super::record::ReconcileRecord;
 use super::run::{Finish, Request};
 use super::schedule::Schedule;
 use super::session::CheckSession;
+use crate::workqueue::Millis;
 
 /// The most calls one reconcile may make: beyond, each call is refused,
 /// so a loop in the learner's code cannot hold the check forever.
@@ -53,6 +54,14 @@ impl Client<'_> {
             });
         }
         self.run.call(call)
+    }
+
+    /// The simulated time now, in milliseconds from the Unix epoch: the
+    /// clock of the objects' timestamps. The learner's `Date.now()` and
+    /// `time.time()` read it. Reading it changes nothing, so the same
+    /// calls still give the same run, and a replay needs no clock.
+    pub fn now(&self) -> Millis {
+        self.run.run().now()
     }
 }
 
