@@ -220,7 +220,7 @@ enum Source {
     /// Every picture of a run, kept as it ran: a learner's controller
     /// replayed from its record (`drivers/learner/replay.rs`), which no
     /// contract run could give again.
-    Kept(Vec<Rc<Picture>>),
+    Kept(Rc<[Rc<Picture>]>),
 }
 
 impl PictureReplay {
@@ -241,10 +241,10 @@ impl PictureReplay {
     }
 
     /// The pictures of a run kept as it ran, the start's first: no run
-    /// again, no contract.
-    pub fn of_pictures(pictures: Vec<Picture>) -> Self {
+    /// again, no contract. Several replays may share them.
+    pub fn of_pictures(pictures: Rc<[Rc<Picture>]>) -> Self {
         Self {
-            source: Source::Kept(pictures.into_iter().map(Rc::new).collect()),
+            source: Source::Kept(pictures),
             recent: Vec::new(),
         }
     }
