@@ -340,7 +340,6 @@ impl SectionState {
                 self.replay_refused = Some(Rc::from(error.as_str()));
                 self.run = None;
                 self.views = None;
-                answers.errors.push(error);
             }
             Err(error) => {
                 // Settings that do not read (a link's, an autosave's): the
