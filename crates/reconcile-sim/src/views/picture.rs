@@ -212,15 +212,19 @@ pub struct PictureReplay {
 #[derive(Debug)]
 enum Source {
     /// The contract controller's run, replayed from its start when needed.
-    Contract {
-        scenario: CustomResources,
-        config: SimConfig,
-        run: Box<Simulation>,
-    },
+    Contract(Box<ContractRun>),
     /// Every picture of a run, kept as it ran: a learner's controller
     /// replayed from its record (`drivers/learner/replay.rs`), which no
     /// contract run could give again.
     Kept(Rc<[Rc<Picture>]>),
+}
+
+/// The contract controller's run of a scenario, and where it stopped.
+#[derive(Debug)]
+struct ContractRun {
+    scenario: CustomResources,
+    config: SimConfig,
+    run: Simulation,
 }
 
 impl PictureReplay {
@@ -231,11 +235,11 @@ impl PictureReplay {
     /// The same for a scenario of several custom resources.
     pub fn of_custom_resources(scenario: &CustomResources, config: &SimConfig) -> Self {
         Self {
-            source: Source::Contract {
+            source: Source::Contract(Box::new(ContractRun {
                 scenario: scenario.clone(),
                 config: config.clone(),
-                run: Box::new(Simulation::of_custom_resources(scenario, config.clone())),
-            },
+                run: Simulation::of_custom_resources(scenario, config.clone()),
+            })),
             recent: Vec::new(),
         }
     }
@@ -254,20 +258,20 @@ impl PictureReplay {
         if let Some(found) = self.recent.iter().find(|p| p.position == position) {
             return Some(Rc::clone(found));
         }
-        let (scenario, config, run) = match &mut self.source {
+        let ContractRun {
+            scenario,
+            config,
+            run,
+        } = match &mut self.source {
             Source::Kept(all) => return all.iter().find(|p| p.position == position).cloned(),
-            Source::Contract {
-                scenario,
-                config,
-                run,
-            } => (scenario, config, run),
+            Source::Contract(contract) => &mut **contract,
         };
         if position == Position::Start {
             let start = Simulation::of_custom_resources(scenario, config.clone()).picture_now();
             return self.keep(vec![start]).into_iter().next();
         }
         if run.has_passed(position) {
-            **run = Simulation::of_custom_resources(scenario, config.clone());
+            *run = Simulation::of_custom_resources(scenario, config.clone());
         }
         loop {
             match run.probe(position) {

@@ -999,7 +999,7 @@ mod tests {
     #[test]
     fn a_replay_shows_the_replayed_run_in_the_views_and_never_the_contract() {
         let (text, example) = replay_link();
-        let opened = reconcile_sim::learner::ReplayLink::read(&text)
+        let opened = ReplayLink::read(&text)
             .and_then(|link| link.open_for_views())
             .expect("opens");
         let mut state = SectionState::default();
