@@ -70,6 +70,9 @@ test("a counterexample's link shows the replayed run in the simulation's views, 
   await picture.locator("summary").click();
   await expect(picture.locator(".cp-text")).toContainText(`${name}-config`);
   await expect(page.locator(".level-edge.not-for-replay")).toContainText("does not apply to a replay");
+  // The engine's verdict (the contract's reading) gives way to the check's.
+  await expect(page.locator(".replay-counts")).toContainText("A replay's verdict is the check's");
+  await expect(page.locator(".verdict.not-converging, .verdict.converged")).toHaveCount(0);
   await expect(page.locator(".fault-panel.not-for-replay")).toBeVisible();
 
   // Stepping: pass 1, then Step to pass 2; the calls follow the cursor.

@@ -34,7 +34,7 @@ pub fn replay_banner(
         <section class="replay-banner" aria-label="Replay">
             <h3>{ "A replay of a learner's controller on exercise " }<code>{ replay.exercise }</code></h3>
             <p class="replay-what">
-                { format!("Its goal: {}. ", replay.goal) }
+                { format!("Its goal: {}. ", replay.goal.trim_end_matches('.')) }
                 { "This replays the run the check found, from its record of calls and answers: \
                    neither the learner's code nor the contract controller runs." }
             </p>
