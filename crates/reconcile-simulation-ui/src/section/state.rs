@@ -23,7 +23,9 @@ use reconcile_protocol::section::{
 use reconcile_protocol::setting_change::SettingChange;
 use reconcile_protocol::simulation::{NextPassView, RunFacts};
 use reconcile_sim::learner::properties::Property;
-use reconcile_sim::learner::{ReconcileRecord, ReplayLink, ReplayedRun};
+use reconcile_sim::learner::ReconcileRecord;
+#[cfg(feature = "replay")]
+use reconcile_sim::learner::{ReplayLink, ReplayedRun};
 use reconcile_sim::picture::{Picture, PictureReplay, Position};
 use reconcile_sim::{
     list_entry_of, parse_options, simulate_custom_resources, CustomResources, EventMoment, Moment,
@@ -87,6 +89,7 @@ impl SectionRun {
 
     /// The replay `text` (a `ReplayLink`'s JSON) opened: its run, never the
     /// contract's, and never the learner's code.
+    #[cfg(feature = "replay")]
     fn replayed(input: &RunInput, text: &str) -> Result<Self, String> {
         let opened = ReplayLink::read(text)?.open_for_views()?;
         let broke_at = opened.broke_at();
@@ -114,6 +117,13 @@ impl SectionRun {
                 pictures: pictures.into_iter().map(Rc::new).collect(),
             }),
         })
+    }
+
+    /// This build leaves out the learner driver, to stay small: the page
+    /// loads the `replay` build (`reconcile_simulation_replay`) for a replay.
+    #[cfg(not(feature = "replay"))]
+    fn replayed(_: &RunInput, _: &str) -> Result<Self, String> {
+        Err("this build of the simulation section does not open replays".to_owned())
     }
 
     /// The run replayed for its control-plane pictures: a replay's kept
@@ -935,10 +945,12 @@ mod tests {
         assert!(state.shown().level_edge.is_none());
     }
 
+    #[cfg(feature = "replay")]
     /// A controller that creates each ConfigMap without its owner
     /// reference: the check catches it breaking "safe" at a pass.
     struct NoOwnerReference;
 
+    #[cfg(feature = "replay")]
     impl reconcile_sim::learner::Reconciler for NoOwnerReference {
         fn reconcile(
             &mut self,
@@ -972,6 +984,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "replay")]
     /// The link the check gives for [`NoOwnerReference`], and its
     /// counterexample.
     fn replay_link() -> (String, reconcile_sim::learner::search::Counterexample) {
@@ -984,6 +997,7 @@ mod tests {
         (serde_json::to_string(&link).expect("JSON"), example)
     }
 
+    #[cfg(feature = "replay")]
     fn replay_input(revision: usize, replay: &str) -> RunInput {
         RunInput {
             replay: Some(replay.to_owned()),
@@ -991,6 +1005,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "replay")]
     /// Issue 30: a replay shows its own run in every view that reads the
     /// run, from its record and its kept pictures: its facts, the cursor
     /// sent where it broke, the picture at each pass's end, the event
@@ -1084,6 +1099,7 @@ mod tests {
         assert!(state.run().expect("a run").replay.is_none());
     }
 
+    #[cfg(feature = "replay")]
     #[test]
     fn a_replay_that_does_not_open_says_why_in_the_section() {
         let (text, _) = replay_link();
