@@ -264,11 +264,11 @@ test("checkController: a counterexample's link holds its replay (exercise, sched
   const calls = (record) => record.map(({ name, incarnation, calls, outcome }) => ({ name, incarnation, calls: calls.map((c) => c.call), outcome }));
   expect(replay.script.reconciles).toEqual(calls(checked.counterexample.record));
 
-  // This page cannot show a replay yet: it says so, and opens the default scenario.
+  // The page opens it in the simulation section (replay.spec.mjs has the views).
   // (From another page: a change of hash alone does not open a link.)
   await page.goto("about:blank");
   await page.goto(`/${checked.counterexample.link}`);
-  await expect(page.getByText("This link replays a learner's controller, which this page cannot show yet; the default scenario is loaded.")).toBeVisible();
+  await expect(page.locator(".replay-banner")).toContainText("A replay of a learner's controller on exercise owned-configmap");
 });
 
 // The learner's code reads the simulation's clock, not the machine's: a run is the same

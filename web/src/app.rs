@@ -13,6 +13,7 @@ use crate::components::action_list::plan_on_show;
 use crate::components::lesson_panel::{lesson_loading, LessonPanel};
 use crate::components::page_frame::{embed_bar, help_footer, skip_link, top_bar, Header};
 use crate::components::present_bar::present_bar;
+use crate::components::replay_note::replay_note;
 use crate::components::scenario_column::scenario_column;
 use crate::components::toolbar::storage_notice;
 use crate::components::{exercise_host, update_notice, ActionList, Simulation};
@@ -77,7 +78,9 @@ pub fn App() -> Html {
     // Past the start, the plan and the world follow the simulation's cursor
     // (hidden while a lesson asks for a prediction about either).
     let at_cursor = state.sim.has_run() && state.sim.cursor > 0 && !conceal_plan && !conceal_sim;
-    let world_now_shown = at_cursor && options.shows(Pane::Editors);
+    // A replay's input is not the editors': they give way to a note.
+    let replaying = state.sim.replay.is_some();
+    let world_now_shown = at_cursor && options.shows(Pane::Editors) && !replaying;
     let frame = SectionFrame {
         concealed: conceal_sim,
         readonly: options.readonly,
@@ -130,11 +133,13 @@ pub fn App() -> Html {
                              on_action={on_lesson.clone()} />
             }
             <main class="workspace">
-                if options.shows(Pane::Editors) {
+                if replaying {
+                    { replay_note(state, dispatch) }
+                } else if options.shows(Pane::Editors) {
                     { scenario_column(state, (options.readonly, options.embed), &yaml, &callbacks, dispatch, world_now_shown) }
                 }
                 { exercise_host(state.exercise_open, &exercise_pane) }
-                if options.shows(Pane::Plan) {
+                if options.shows(Pane::Plan) && !replaying {
                     <ActionList plan={shown_plan} stale={state.is_stale()} concealed={conceal_plan} moment={plan_moment} />
                 }
                 if options.shows_simulation() {

@@ -53,6 +53,12 @@
 //!   before a run's facts come (Step, Run, Play, an embed's `step()`) are
 //!   queued in `SimState` and applied when they come. The control-plane view
 //!   and level vs edge are components of that module.
+//! - **A replay link** (`#v4/…`, a learner's failing controller): `startup`
+//!   starts from what the page would open without it and keeps the replay's
+//!   JSON in `SimState::replay`, unread; `RunInput::replay` carries it to
+//!   the section, which opens and shows it. The editors and the plan give
+//!   way to `components/replay_note.rs`; the address keeps the link until
+//!   "Leave the replay" (`SimAction::LeaveReplay`) writes the state's own.
 //!
 //! # Modules
 //!

@@ -3,7 +3,9 @@
 //! (`pkg/reconcile_exercise_ui.js`, from `crates/reconcile-exercise-ui`) the
 //! first time the pane opens, and the simulation section
 //! (`pkg/reconcile_simulation_ui.js`, from `crates/reconcile-simulation-ui`)
-//! once the page has painted and has a run to simulate; never with the page. Each
+//! once the page has painted and has a run to simulate (its build with the
+//! replay, `pkg/reconcile_simulation_replay.js`, for a `#v4/` link); never
+//! with the page. Each
 //! app is a module and the name of its mount function, `mount(host, input,
 //! onEvent)` or another export with the same parameters, whose result has
 //! `update(input)`. This only loads and mounts them; what each says to the
@@ -37,6 +39,12 @@ pub const SIMULATION_SECTION: OnDemandApp = OnDemandApp {
     module: SIMULATION_UI,
     mount: "mount_simulation",
     host_class: "sim-host",
+};
+/// The same, able to replay a learner's controller: loaded instead for a
+/// `#v4/` link, so that the usual section leaves the learner driver out.
+pub const SIMULATION_REPLAY_SECTION: OnDemandApp = OnDemandApp {
+    module: "reconcile_simulation_replay",
+    ..SIMULATION_SECTION
 };
 /// The module of the simulation section (the engine and every view of the run).
 const SIMULATION_UI: &str = "reconcile_simulation_ui";

@@ -47,14 +47,36 @@ fn with_lesson(state: Playground, options: &EmbedOptions) -> Playground {
 
 fn first_state(options: &EmbedOptions, opened: Opened) -> Playground {
     let hash = browser::location_hash();
+    let opened_link = (hash.len() > 1).then(|| share::decode(&hash));
+    // A replay (`#v4/`) shows in the simulation section over what the page
+    // would start from without it, kept as it is until "Leave the replay".
+    if let Some(Ok(share::Opened {
+        replay: Some(replay),
+        ..
+    })) = opened_link
+    {
+        let mut state = first_state_of(options, opened, None);
+        state.sim.replay = Some(replay.into());
+        return state;
+    }
+    first_state_of(options, opened, opened_link)
+}
+
+/// The first state from `link` (the address's, opened), else the autosave,
+/// else the defaults.
+fn first_state_of(
+    options: &EmbedOptions,
+    opened: Opened,
+    link: Option<Result<share::Opened, share::ShareError>>,
+) -> Playground {
     let saved = opened.saved;
     let defaults = || match options.preset.as_deref().and_then(presets::find) {
         Some(preset) => Playground::from_preset(preset),
         None => Playground::default(),
     };
     // The autosave an address (a link, `?preset=`) replaces, if any.
-    let (mut state, replaced) = if hash.len() > 1 {
-        let state = match share::decode(&hash) {
+    let (mut state, replaced) = if let Some(link) = link {
+        let state = match link {
             Ok(opened) => {
                 let mut state = Playground::from_shared(&opened.state);
                 state.notice = opened.note.map(Notice::LinkNote);

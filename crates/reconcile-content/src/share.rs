@@ -9,8 +9,9 @@
 //!   rather than open with one custom resource and drop the rest.
 //! - A `v1` link still opens. Where one of its settings now means something
 //!   else, [`decode`] says so with a [`LinkNote`], for the page to show.
-//! - A `v4` link replays a learner's controller (issue 30). This build reads
-//!   it and says the page cannot show it yet ([`ShareError::ReplayNotShown`]).
+//! - A `v4` link replays a learner's controller (issue 30). This build
+//!   checks its outside (an object with a `replay` object) and hands the
+//!   replay's JSON on ([`Opened::replay`]): the simulation reads the rest.
 //! - Decoding never panics and never inflates more than [`MAX_DECODED_BYTES`]
 //!   (a decompression bomb stops there with an error).
 //! - Every failure is a [`ShareError`] with a sentence for the user.
@@ -250,6 +251,9 @@ fn read_custom_resources<'de, D: serde::Deserializer<'de>>(
 pub struct Opened {
     pub state: SharedState,
     pub note: Option<LinkNote>,
+    /// A `v4` link's replay (`reconcile_sim::learner::ReplayLink`'s JSON
+    /// text, unread): the page shows it, not `state` (then the default).
+    pub replay: Option<String>,
 }
 
 /// What an older link's settings became in this build.
@@ -274,9 +278,6 @@ pub enum ShareError {
     TooLarge,
     /// Inflated, but not the state this build expects.
     BadContent(String),
-    /// A replay of a learner's controller ([`REPLAY_VERSION`]), well formed
-    /// on the outside; the page cannot show replays yet.
-    ReplayNotShown,
 }
 
 /// What is wrong with the link; the page says what it does instead.
@@ -301,9 +302,6 @@ impl fmt::Display for ShareError {
             ShareError::BadContent(detail) => write!(
                 f,
                 "This link's content is not a playground state ({detail})"
-            ),
-            ShareError::ReplayNotShown => f.write_str(
-                "This link replays a learner's controller, which this page cannot show yet",
             ),
         }
     }
@@ -355,7 +353,11 @@ pub fn decode(hash: &str) -> Result<Opened, ShareError> {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
     let (version, payload) = hash.split_once('/').unwrap_or((hash, ""));
     if version == REPLAY_VERSION {
-        return Err(replay_problem(&inflate(payload)?));
+        return Ok(Opened {
+            state: SharedState::default(),
+            note: None,
+            replay: Some(replay_of(&inflate(payload)?)?),
+        });
     }
     if ![SEVERAL_VERSION, VERSION, EARLIER_VERSION].contains(&version) {
         let shown: String = version.chars().take(12).collect();
@@ -372,7 +374,11 @@ pub fn decode(hash: &str) -> Result<Opened, ShareError> {
         .unwrap_or(0.0);
     let note = (version == EARLIER_VERSION && rate > 0.0)
         .then_some(LinkNote::DropRateIsWatchBreaks { rate });
-    Ok(Opened { state, note })
+    Ok(Opened {
+        state,
+        note,
+        replay: None,
+    })
 }
 
 fn decode_payload(payload: &str) -> Result<SharedState, ShareError> {
@@ -380,16 +386,17 @@ fn decode_payload(payload: &str) -> Result<SharedState, ShareError> {
     serde_json::from_str(&text).map_err(|e| ShareError::BadContent(e.to_string()))
 }
 
-/// What is wrong with a replay link whose JSON is `text`: its shape, read
-/// through core's JSON value (the replay itself is the simulation's to
-/// read), or that the page cannot show it yet.
-fn replay_problem(text: &str) -> ShareError {
-    match serde_json::from_str::<Json>(text) {
-        Ok(value) => match value.get("replay") {
-            Some(Json::Object(_)) => ShareError::ReplayNotShown,
-            _ => ShareError::BadContent("a replay link without its replay".to_owned()),
-        },
-        Err(error) => ShareError::BadContent(error.to_string()),
+/// The replay of a replay link whose JSON is `text`, as JSON text; its
+/// shape is read through core's JSON value (the replay itself is the
+/// simulation's to read).
+fn replay_of(text: &str) -> Result<String, ShareError> {
+    let value = serde_json::from_str::<Json>(text)
+        .map_err(|error| ShareError::BadContent(error.to_string()))?;
+    match value.get("replay") {
+        Some(replay @ Json::Object(_)) => Ok(serde_json::to_string(replay).unwrap_or_default()),
+        _ => Err(ShareError::BadContent(
+            "a replay link without its replay".to_owned(),
+        )),
     }
 }
 
@@ -507,7 +514,8 @@ mod tests {
             decode(&relinked),
             Ok(Opened {
                 state: opened.state,
-                note: None
+                note: None,
+                replay: None
             })
         );
     }
@@ -753,7 +761,8 @@ mod tests {
             decode(&hash),
             Ok(Opened {
                 state: state.clone(),
-                note: None
+                note: None,
+                replay: None
             })
         );
         assert_eq!(from_autosave(&to_autosave(&state)), Some(state.clone()));
@@ -832,15 +841,17 @@ mod tests {
     }
 
     #[test]
-    fn a_replay_link_is_read_and_said_unshown_and_a_bad_one_says_why() {
-        let replay =
-            r#"{"replay":{"exercise":"owned-configmap","script":{"schedule":[],"reconciles":[]}}}"#;
+    fn a_replay_link_hands_its_replay_on_and_a_bad_one_says_why() {
+        let inner = r#"{"exercise":"owned-configmap","script":{"schedule":[],"reconciles":[]}}"#;
+        let opened = decode(&link(REPLAY_VERSION, &format!(r#"{{"replay":{inner}}}"#)));
         assert_eq!(
-            state_of(&link(REPLAY_VERSION, replay)),
-            Err(ShareError::ReplayNotShown)
+            opened,
+            Ok(Opened {
+                state: SharedState::default(),
+                note: None,
+                replay: Some(inner.to_owned())
+            })
         );
-        let shown = ShareError::ReplayNotShown.to_string();
-        assert!(shown.contains("replays a learner's controller"), "{shown}");
         // A v2 state is no replay, nor is a replay that is not an object.
         let state = to_autosave(&SharedState::default());
         for bad in [state.as_str(), r#"{"replay": 3}"#, r#"{"replay": "#] {

@@ -42,11 +42,16 @@ pub struct SectionFrame {
 }
 
 /// A run to simulate: the page's scenario and settings, and the revision
-/// the page counts them by.
+/// the page counts them by; or a replay a `v4` link opened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunInput {
     pub revision: usize,
     pub run: ViewRun,
+    /// A replay of a learner's controller's failing run: the JSON text of
+    /// a `reconcile_sim::learner::ReplayLink`, unread by the page. When
+    /// present, the module shows it instead of `run`, which it ignores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
 }
 
 /// A lesson's question about the run, which only the run can answer.
@@ -373,6 +378,7 @@ mod tests {
                     options: "{}".into(),
                     custom_resources: Vec::new(),
                 },
+                replay: Some(r#"{"exercise":"status"}"#.into()),
             }),
             cursor: ViewCursor {
                 position: 2,

@@ -403,3 +403,69 @@ fn a_replay_link_opens_the_same_run_and_a_bad_one_says_why() {
     let error = ReplayLink::read(&extra).expect_err("no code in a link");
     assert!(error.contains("unknown field `code`"), "{error}");
 }
+
+/// Issue 30's "Open in the simulation": the link's run, opened for the
+/// views, is the run the check found (its timeline, record, property and
+/// story), with the control plane's picture at every event, each pass's
+/// end showing that pass's store.
+#[test]
+fn a_replay_opened_for_the_views_is_the_checked_run_with_its_pictures() {
+    use reconcile_sim::picture::{position_of_moment, Position};
+    use reconcile_sim::Moment;
+    let exercise = owned_configmap();
+    for flaw in [
+        Flaw::NoOwnerReference,
+        Flaw::BlindUpdate,
+        Flaw::CreateOnly,
+        Flaw::RemembersTooEarly,
+    ] {
+        let report = check(flaw, Budget::default().schedules, 7);
+        let example = report.counterexample.expect("caught");
+        let link = ReplayLink::of("owned-configmap", None, &example);
+        let text = serde_json::to_string(&link).expect("a link as JSON");
+        let link = ReplayLink::read(&text).expect("reads");
+        let opened = link.open_for_views().expect("opens");
+        let original = run_schedule(&exercise, &factory(flaw), &example.schedule);
+        let timeline = original.run.into_run().into_timeline();
+        assert_eq!(opened.timeline, timeline, "{flaw:?}: the replay's timeline");
+        assert_eq!(opened.record, example.record, "{flaw:?}: the record");
+        let broken = opened.broken.as_ref().expect("a property broke");
+        assert_eq!(
+            (broken.name, &broken.detail, &opened.story),
+            (example.property, &example.detail, &example.story),
+            "{flaw:?}: the check's words"
+        );
+        // A picture at the start, each event and each actor's event.
+        let events = opened.timeline.events.entries.len();
+        let actor_events = opened.timeline.actor_events.len();
+        assert_eq!(opened.pictures.len(), 1 + events + actor_events, "{flaw:?}");
+        assert_eq!(opened.pictures[0].position, Position::Start);
+        for (pass, _) in opened.timeline.passes.iter().enumerate() {
+            let moment = Moment::AfterPass(pass + 1);
+            let position = position_of_moment(&opened.timeline, moment).expect("pictured");
+            let picture = opened
+                .pictures
+                .iter()
+                .find(|p| p.position == position)
+                .expect("a picture at each pass's end");
+            assert_eq!(
+                &*picture.store,
+                opened.timeline.world_after(pass + 1),
+                "{flaw:?}: pass {}",
+                pass + 1
+            );
+        }
+        let at = opened.broke_at();
+        assert!(
+            at > 0 && at < opened.timeline.moments.len(),
+            "{flaw:?}: {at}"
+        );
+        if let Some(pass) = broken.pass {
+            assert_eq!(
+                opened.timeline.moments[at],
+                Moment::AfterPass(pass),
+                "{flaw:?}"
+            );
+        }
+    }
+}

@@ -52,6 +52,14 @@
 //!   once (`SectionRun`: scenario, settings, timeline, results.json), the
 //!   replay for the next pass's view (`PassViews`), a lesson check answered
 //!   once per id, and the two views fed while open. Tested natively.
+//!   A `RunInput` with a `replay` (a `#v4/` link's, issue 30) is opened
+//!   with `ReplayLink::open_for_views` instead: its timeline, its kept
+//!   pictures (`SectionRun::picture_replay`) and the check's words
+//!   (`ReplayShown`); no contract run, so no next pass's view and no level
+//!   vs edge. A replay that does not open is said in the section.
+//! - `section/components/replay.rs`: the replay's banner (exercise, the
+//!   property that broke, the story, "Go to where it broke", the calls at
+//!   the cursor), its refusal, and the notes of views that do not apply.
 //! - `section/app.rs`, `section/components/`: the section's app: the verdict
 //!   and snapshot banners, the timeline (`pass_list.rs`), chart, status grid,
 //!   Faults and settings, the two views' `<details>` (`run_views.rs`) and

@@ -28,18 +28,20 @@ pub struct Run {
 impl Run {
     pub fn of(scenario: &CustomResources, config: &SimConfig) -> Self {
         let timeline = simulate_custom_resources(scenario, config);
-        Self::simulated(Shared::new(timeline), scenario, config)
+        let replay = PictureReplay::of_custom_resources(scenario, config);
+        Self::simulated(Shared::new(timeline), replay, config)
     }
 
-    /// The run `timeline`, which `scenario` with `config` simulated (the
-    /// simulation section gives its own, so it is not simulated twice).
+    /// The run `timeline`, with `replay` giving its pictures (the
+    /// simulation section gives its own run, so it is not simulated twice,
+    /// and a learner's replay gives the pictures it kept).
     pub fn simulated(
         timeline: Shared<Timeline>,
-        scenario: &CustomResources,
+        replay: PictureReplay,
         config: &SimConfig,
     ) -> Self {
         Self {
-            replay: RefCell::new(PictureReplay::of_custom_resources(scenario, config)),
+            replay: RefCell::new(replay),
             lanes: Swimlanes::of(&timeline, LANES_SHOWN),
             backoff: BackoffSeries::of(&timeline, &config.backoff),
             timeline,

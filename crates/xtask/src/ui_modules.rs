@@ -20,6 +20,8 @@ pub struct UiModule {
     pub package: &'static str,
     /// The module's name: the page imports `pkg/MODULE.js`.
     pub module: &'static str,
+    /// Cargo's feature arguments.
+    features: &'static [&'static str],
     /// Its folder in the target folder.
     folder: &'static str,
     /// Its stylesheet, in the crate's folder.
@@ -32,6 +34,7 @@ pub struct UiModule {
 pub const EXERCISE_UI: UiModule = UiModule {
     package: "reconcile-exercise-ui",
     module: "reconcile_exercise_ui",
+    features: &[],
     folder: "exercise-ui",
     style: "style/pane.css",
     title: "\"Your reconcile\", the page's pane, loaded the first time it opens",
@@ -41,13 +44,27 @@ pub const EXERCISE_UI: UiModule = UiModule {
 pub const SIMULATION_UI: UiModule = UiModule {
     package: "reconcile-simulation-ui",
     module: "reconcile_simulation_ui",
+    // Without the replay of a learner's controller, which has a build of its own.
+    features: &["--no-default-features"],
     folder: "simulation-ui",
     style: "style/view.css",
     title:
         "The simulation section (the engine and every view of the run), loaded once the first view has painted",
 };
 
-pub const MODULES: [UiModule; 2] = [EXERCISE_UI, SIMULATION_UI];
+/// The simulation section able to replay a learner's controller from a
+/// `#v4/` link (its `replay` feature): loaded instead of [`SIMULATION_UI`]
+/// when the page opens such a link, so that the usual one stays small.
+pub const SIMULATION_REPLAY_UI: UiModule = UiModule {
+    package: "reconcile-simulation-ui",
+    module: "reconcile_simulation_replay",
+    features: &[],
+    folder: "simulation-replay",
+    style: "style/view.css",
+    title: "The simulation section with the replay of a learner's controller, loaded instead for a `#v4/` link",
+};
+
+pub const MODULES: [UiModule; 3] = [EXERCISE_UI, SIMULATION_UI, SIMULATION_REPLAY_UI];
 
 /// Parses `[--into DIR]` and builds every module.
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -67,7 +84,7 @@ impl UiModule {
     fn build(&self, env: &Env, into: &std::path::Path) -> Result<(), String> {
         WasmModule {
             package: self.package,
-            features: &[],
+            features: self.features,
             module: self.module,
             folder: self.folder,
             tuning: Tuning::Size,

@@ -11,6 +11,7 @@ pub mod page_frame;
 pub mod present_bar;
 pub mod preset_menu;
 pub mod recent_sessions;
+pub mod replay_note;
 pub mod scenario_column;
 pub mod sim_controls;
 pub mod simulation;

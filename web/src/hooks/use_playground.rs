@@ -88,10 +88,12 @@ pub fn use_sessions(
     page: &PlaygroundHandle,
 ) -> (Option<Rc<str>>, RecentSessions) {
     let (state, dispatch) = (&page.state, &page.dispatch);
+    // A replay keeps its `#v4/` address until "Leave the replay" writes
+    // the state's own.
     let link_hash = use_persistence(
         state.persisted(),
         Rc::clone(&page.autosave),
-        !options.embed,
+        !options.embed && state.sim.replay.is_none(),
         dispatch.clone(),
     );
     let recent = use_recent_sessions(

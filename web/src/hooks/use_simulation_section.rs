@@ -14,7 +14,7 @@ use reconcile_protocol::section::{RunInput, SectionFrame, SimulationEvent, Simul
 use yew::prelude::*;
 
 use super::use_on_demand::{use_on_demand, Bridge, OnDemand};
-use crate::on_demand::SIMULATION_SECTION;
+use crate::on_demand::{SIMULATION_REPLAY_SECTION, SIMULATION_SECTION};
 use crate::shared::Shared;
 use crate::state::{Action, CustomResourceAction, LessonAction, SimAction, SimState};
 
@@ -110,7 +110,12 @@ pub fn use_simulation_section(
             Err(error) => gloo::console::error!(error.to_string()),
         },
     );
-    let (bridge, section) = use_on_demand(SIMULATION_SECTION, on_message);
+    // Chosen once: a page opened on a replay keeps its build after leaving it.
+    let app = *use_state(|| match sim.replay {
+        Some(_) => SIMULATION_REPLAY_SECTION,
+        None => SIMULATION_SECTION,
+    });
+    let (bridge, section) = use_on_demand(app, on_message);
     // The revision of the run the module was last given.
     let given_run = use_mut_ref(|| None::<usize>);
     let wanted =

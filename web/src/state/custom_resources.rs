@@ -27,7 +27,7 @@ pub const FIRST_NAME: &str = "custom-resource";
 
 /// What a run starts from, and its objects counted: one custom resource's
 /// scenario as core writes it (`text`), or every tab's (`custom_resources`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct RunScenario {
     pub text: String,
     pub custom_resources: Vec<NamedScenario>,

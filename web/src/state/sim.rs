@@ -73,6 +73,10 @@ pub struct SimState {
     pending_script: Option<usize>,
     /// The control-plane view's `<details>` is open.
     pub picture_open: bool,
+    /// A `#v4/` link's replay of a learner's controller (its JSON, unread
+    /// here): the module shows it instead of the editors' scenario, which
+    /// stays as the autosave had it until "Leave the replay".
+    pub replay: Option<Rc<str>>,
     /// A lesson's question about the run, waiting for the module's answer.
     pub check: Option<LessonCheck>,
     /// Counts the lesson checks asked, so that an answer is matched.
@@ -154,6 +158,7 @@ impl Default for SimState {
             queued: Vec::new(),
             pending_script: None,
             picture_open: false,
+            replay: None,
             check: None,
             checks: 0,
             results_asked: 0,
@@ -204,6 +209,8 @@ pub enum SimAction {
     },
     /// "Download results" was pressed.
     DownloadResults,
+    /// "Leave the replay": the editors' scenario runs again.
+    LeaveReplay,
 }
 
 impl SimAction {
@@ -357,7 +364,13 @@ impl SimState {
     /// Asks for the run of `scenario` with the settings as they are: a new
     /// revision. Large scenarios are only deferred unless `force` is set. The cursor stays where it is until the facts come.
     pub fn recompute(&mut self, scenario: Option<&RunScenario>, force: bool) {
-        let Some(scenario) = scenario else { return };
+        // A replay runs without the editors' scenario, whatever its size.
+        let none = RunScenario::default();
+        let (scenario, force) = match (scenario, &self.replay) {
+            (Some(scenario), None) => (scenario, force),
+            (scenario, Some(_)) => (scenario.unwrap_or(&none), true),
+            (None, None) => return,
+        };
         self.revision = LAST_REVISION.get().wrapping_add(1);
         LAST_REVISION.set(self.revision);
         if FIRST_RUN_HELD.get() {
@@ -382,6 +395,7 @@ impl SimState {
                 options: self.config.to_text(),
                 custom_resources: scenario.custom_resources.clone(),
             },
+            replay: self.replay.as_deref().map(str::to_owned),
         }));
     }
 
@@ -431,6 +445,13 @@ impl SimState {
         let (cursor, revealed) = (self.shown_moment(), self.moment_at(self.revealed));
         let (cursor_passes, revealed_passes) = (self.shown_pass(), self.revealed_passes());
         self.revealed = facts.place(revealed, revealed_passes);
+        if self.replay.is_some() {
+            // A replay is a run that has ended: all of it is there to scrub,
+            // and the module sends the cursor where it broke (an
+            // autosave's position is another run's).
+            self.revealed = facts.moments.len().saturating_sub(1);
+            self.pending_position = None;
+        }
         self.cursor = facts.place(cursor, cursor_passes).min(self.revealed);
         self.next_plan = None;
         self.facts = Some(facts);
@@ -572,6 +593,7 @@ impl SimState {
                 }
             }
             SimAction::DownloadResults => self.results_asked += 1,
+            SimAction::LeaveReplay => return self.replay.take().is_some(),
         }
         false
     }

@@ -21,6 +21,7 @@ use crate::{ActionResult, ReconcileCall};
 #[derive(Debug)]
 pub(super) struct Probe {
     target: Option<Position>,
+    keep: Keep,
     pictures: Vec<Picture>,
     /// [`Engine::picture`], reached only through a probe: a run that is
     /// never probed (the JS API's `simulate`) links none of the picture
@@ -32,10 +33,22 @@ impl Probe {
     fn new() -> Box<Self> {
         Box::new(Self {
             target: None,
+            keep: Keep::UntilTaken,
             pictures: Vec::new(),
             take: Engine::picture,
         })
     }
+}
+
+/// Which pictures a probe keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// From its target to the end of that step; then the run pauses until
+    /// they are taken ([`Simulation::probe`]).
+    UntilTaken,
+    /// Every one, and the run never pauses: a short run replayed once for
+    /// its views ([`Simulation::keep_every_picture`]).
+    Every,
 }
 
 /// Where a probed run stopped.
@@ -67,14 +80,15 @@ impl Engine {
 
     /// Whether the probe has pictures to hand over: the run pauses.
     pub(super) fn probe_paused(&self) -> bool {
-        self.probe.as_ref().is_some_and(|p| !p.pictures.is_empty())
+        self.probe
+            .as_ref()
+            .is_some_and(|p| p.keep == Keep::UntilTaken && !p.pictures.is_empty())
     }
 
     fn probe_at(&mut self, position: Position) {
-        let wanted = self
-            .probe
-            .as_ref()
-            .is_some_and(|p| !p.pictures.is_empty() || p.target == Some(position));
+        let wanted = self.probe.as_ref().is_some_and(|p| {
+            p.keep == Keep::Every || !p.pictures.is_empty() || p.target == Some(position)
+        });
         if let (true, Some(take)) = (wanted, self.probe.as_ref().map(|p| p.take)) {
             let picture = take(self, position);
             if let Some(probe) = &mut self.probe {
@@ -313,6 +327,23 @@ impl Simulation {
     /// The picture of the run as it stands (a fresh run: the start).
     pub(crate) fn picture_now(&self) -> Picture {
         self.engine.picture(Position::Start)
+    }
+
+    /// From now on, the run keeps the picture at every event and actor's
+    /// event, and never pauses for them: a driven run (a replay) keeps them
+    /// all for its views ([`Simulation::take_pictures`]).
+    pub(crate) fn keep_every_picture(&mut self) {
+        let mut probe = Probe::new();
+        probe.keep = Keep::Every;
+        self.engine.probe = Some(probe);
+    }
+
+    /// The pictures kept so far, in order.
+    pub(crate) fn take_pictures(&mut self) -> Vec<Picture> {
+        match &mut self.engine.probe {
+            Some(probe) => std::mem::take(&mut probe.pictures),
+            None => Vec::new(),
+        }
     }
 
     /// Whether the run is past `position` already.

@@ -24,8 +24,9 @@
 //!
 //! # Caveats
 //! - Replays answer every reconcile call with the contract's (the
-//!   controller's `compare` setting), as [`crate::simulate`] does; a run
-//!   driven by another reconcile has no picture.
+//!   controller's `compare` setting), as [`crate::simulate`] does. A run
+//!   driven by another controller (a learner's, replayed from its record)
+//!   keeps every picture as it runs instead ([`PictureReplay::of_pictures`]).
 //! - Only the first [`crate::events::MAX_EVENTS`] events have a picture.
 //! - Going back to an earlier position than the recent ones kept replays
 //!   the run from its start.
@@ -203,10 +204,27 @@ const RECENT: usize = 48;
 /// A run replayed for its pictures, on demand.
 #[derive(Debug)]
 pub struct PictureReplay {
+    source: Source,
+    recent: Vec<Rc<Picture>>,
+}
+
+/// Where a [`PictureReplay`]'s pictures come from.
+#[derive(Debug)]
+enum Source {
+    /// The contract controller's run, replayed from its start when needed.
+    Contract(Box<ContractRun>),
+    /// Every picture of a run, kept as it ran: a learner's controller
+    /// replayed from its record (`drivers/learner/replay.rs`), which no
+    /// contract run could give again.
+    Kept(Rc<[Rc<Picture>]>),
+}
+
+/// The contract controller's run of a scenario, and where it stopped.
+#[derive(Debug)]
+struct ContractRun {
     scenario: CustomResources,
     config: SimConfig,
     run: Simulation,
-    recent: Vec<Rc<Picture>>,
 }
 
 impl PictureReplay {
@@ -217,9 +235,20 @@ impl PictureReplay {
     /// The same for a scenario of several custom resources.
     pub fn of_custom_resources(scenario: &CustomResources, config: &SimConfig) -> Self {
         Self {
-            scenario: scenario.clone(),
-            config: config.clone(),
-            run: Simulation::of_custom_resources(scenario, config.clone()),
+            source: Source::Contract(Box::new(ContractRun {
+                scenario: scenario.clone(),
+                config: config.clone(),
+                run: Simulation::of_custom_resources(scenario, config.clone()),
+            })),
+            recent: Vec::new(),
+        }
+    }
+
+    /// The pictures of a run kept as it ran, the start's first: no run
+    /// again, no contract. Several replays may share them.
+    pub fn of_pictures(pictures: Rc<[Rc<Picture>]>) -> Self {
+        Self {
+            source: Source::Kept(pictures),
             recent: Vec::new(),
         }
     }
@@ -229,28 +258,35 @@ impl PictureReplay {
         if let Some(found) = self.recent.iter().find(|p| p.position == position) {
             return Some(Rc::clone(found));
         }
+        let ContractRun {
+            scenario,
+            config,
+            run,
+        } = match &mut self.source {
+            Source::Kept(all) => return all.iter().find(|p| p.position == position).cloned(),
+            Source::Contract(contract) => &mut **contract,
+        };
         if position == Position::Start {
-            let start =
-                Simulation::of_custom_resources(&self.scenario, self.config.clone()).picture_now();
+            let start = Simulation::of_custom_resources(scenario, config.clone()).picture_now();
             return self.keep(vec![start]).into_iter().next();
         }
-        if self.run.has_passed(position) {
-            self.run = Simulation::of_custom_resources(&self.scenario, self.config.clone());
+        if run.has_passed(position) {
+            *run = Simulation::of_custom_resources(scenario, config.clone());
         }
         loop {
-            match self.run.probe(position) {
+            match run.probe(position) {
                 crate::engine::Probed::Pictures(pictures) => {
                     let kept = self.keep(pictures);
                     return kept.into_iter().find(|p| p.position == position);
                 }
                 crate::engine::Probed::Reconcile(call) => {
                     let plan = controller_plan(
-                        self.config.comparison(),
+                        config.comparison(),
                         call.desired,
                         call.observed,
                         call.finalizers,
                     );
-                    self.run.resume(plan);
+                    run.resume(plan);
                 }
                 crate::engine::Probed::Finished => return None,
             }

@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 
 use reconcile_sim::learner::search::{run_schedule, Factory};
 use reconcile_sim::learner::{
-    check_controller, replay, Budget, CallError, CheckReport, Client, ClientCall, Exercise, Fault,
-    Read, ReconcileRecord, Reconciler, Schedule, Script,
+    check_controller, exercise_named, replay, Budget, CallError, CheckReport, Client, ClientCall,
+    Exercise, Fault, Read, ReconcileRecord, Reconciler, ReplayLink, Schedule, Script,
 };
 
 /// `client.get(kind, name)` from the cache.
@@ -102,6 +102,23 @@ pub fn replays_as_run(
         record,
         "the replay of the link's form"
     );
+    // Opened for the simulation's views, from a link: the same timeline and
+    // record, with a picture at the start and at each event.
+    let named = exercise_named(exercise.name).expect("a named exercise");
+    assert_eq!(
+        named.config, exercise.config,
+        "a link names the exercise's settings"
+    );
+    let link = ReplayLink {
+        exercise: exercise.name.to_owned(),
+        options: None,
+        script: read,
+    };
+    let opened = link.open_for_views().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(opened.timeline, timeline, "the views' timeline");
+    assert_eq!(opened.record, record, "the views' record");
+    let pictured = 1 + timeline.events.entries.len() + timeline.actor_events.len();
+    assert_eq!(opened.pictures.len(), pictured, "a picture at each event");
 }
 
 /// Asserts the reference passes the whole default budget, every single

@@ -11,6 +11,7 @@ use super::components::chart::convergence_chart;
 use super::components::fault_panel::FaultPanel;
 use super::components::key_status::{key_picker, KeyGrid};
 use super::components::pass_list::PassList;
+use super::components::replay::{not_for_a_replay, replay_banner, replay_refused};
 use super::components::run_views::{control_plane_details, level_edge_details};
 use super::components::status_grid::StatusGrid;
 use super::components::verdict::{snapshot_banner, verdict_banner};
@@ -32,6 +33,9 @@ pub fn SectionApp(props: &SectionProps) -> Html {
     let shown = &props.shown;
     // The custom resource the chart shows, of several (`None`: all).
     let chart_key = use_state(|| None::<String>);
+    if let Some(message) = &shown.replay_refused {
+        return replay_refused(message);
+    }
     // Concealed or not simulated yet: the page's frame says so.
     let (Some(run), false) = (&shown.run, shown.frame.concealed) else {
         return Html::default();
@@ -58,12 +62,16 @@ pub fn SectionApp(props: &SectionProps) -> Html {
     let chosen = key_series.as_ref().map(|(key, _)| *key);
     html! {
         <>
+            if let Some(replay) = &run.replay {
+                { replay_banner(run, replay, cursor.position, on_move) }
+            }
             { verdict_banner(run, shown) }
             { snapshot_banner(run, shown, on_move) }
             if frame.timeline && !shown.before_first_step() {
                 <div class="sim-grid">
                     <PassList timeline={run.timeline.clone()} cursor={cursor.position} revealed={cursor.revealed}
-                              event={cursor.event} on_move={on_move.clone()} />
+                              event={cursor.event} on_move={on_move.clone()}
+                              broke_at={run.replay.as_ref().map(|r| r.broke_at)} />
                     <div class="sim-side">
                         { key_picker(run, chosen, &on_choose) }
                         { convergence_chart(&run.timeline, cursor.revealed, cursor.position,
@@ -73,13 +81,21 @@ pub fn SectionApp(props: &SectionProps) -> Html {
                     </div>
                 </div>
             }
-            if frame.faults {
+            if frame.faults && run.replay.is_some() {
+                { not_for_a_replay("fault-panel", "Faults and settings do not apply to a replay: \
+                    its faults are the schedule the check found, told above.") }
+            } else if frame.faults {
                 <FaultPanel run={run.clone()} position={cursor.position} {on_change}
                             readonly={frame.readonly} />
             }
             if frame.timeline {
                 { control_plane_details(shown, on_move, &props.to_page) }
-                { level_edge_details(shown, &props.to_page) }
+                if run.replay.is_some() {
+                    { not_for_a_replay("level-edge", "Level- vs edge-triggered compares two contract \
+                        loops on the page's scenario: it does not apply to a replay.") }
+                } else {
+                    { level_edge_details(shown, &props.to_page) }
+                }
             }
             if shown.world_now {
                 { world_now_portal(run, cursor.position, at_event.as_deref()) }

@@ -9,6 +9,8 @@
 //! Each input's events come in one order: the run's facts first, then the
 //! next pass's view, then a lesson check's answer.
 
+use std::rc::Rc;
+
 use reconcile_content::export_results;
 use reconcile_content::lesson::{check_pass_actions, check_passes, Feedback};
 use reconcile_core::plan;
@@ -20,6 +22,10 @@ use reconcile_protocol::section::{
 };
 use reconcile_protocol::setting_change::SettingChange;
 use reconcile_protocol::simulation::{NextPassView, RunFacts};
+use reconcile_sim::learner::properties::Property;
+use reconcile_sim::learner::ReconcileRecord;
+#[cfg(feature = "replay")]
+use reconcile_sim::learner::{ReplayLink, ReplayedRun};
 use reconcile_sim::picture::{Picture, PictureReplay, Position};
 use reconcile_sim::{
     list_entry_of, parse_options, simulate_custom_resources, CustomResources, EventMoment, Moment,
@@ -30,7 +36,7 @@ use reconcile_ui_shared::Shared;
 use crate::level_edge::{LevelEdgeShown, LevelEdgeState};
 use crate::state::{Run, Shown as PictureShown, ViewState};
 
-/// One run of the page's, simulated here.
+/// One run of the page's, simulated here, or a replay a link opened.
 #[derive(Debug)]
 pub struct SectionRun {
     /// The page's revision of this run.
@@ -40,10 +46,35 @@ pub struct SectionRun {
     pub timeline: Shared<Timeline>,
     /// The run as the page sent it, for the two views of the run.
     view_run: ViewRun,
+    /// A learner's controller replayed from its record: what broke, the
+    /// story, and its pictures. `None`: the contract controller's run.
+    pub replay: Option<ReplayShown>,
+}
+
+/// What the section shows of a replay beside its run: the check's words
+/// (`reconcile_sim::learner::ReplayedRun`) and where it broke.
+#[derive(Debug)]
+pub struct ReplayShown {
+    /// The exercise's id and goal.
+    pub exercise: &'static str,
+    pub goal: &'static str,
+    /// The property that broke, as the check reports it.
+    pub broken: Option<Property>,
+    /// The faults, one sentence each.
+    pub story: Vec<String>,
+    /// The position in the timeline's moments where the property had broken.
+    pub broke_at: usize,
+    /// Each reconcile's calls and their answers.
+    pub record: Vec<ReconcileRecord>,
+    /// The control plane's picture at every event, kept as it ran.
+    pictures: Rc<[Rc<Picture>]>,
 }
 
 impl SectionRun {
     fn of(input: &RunInput) -> Result<Self, String> {
+        if let Some(replay) = &input.replay {
+            return Self::replayed(input, replay);
+        }
         let (scenario, config) = input.run.read()?;
         let timeline = simulate_custom_resources(&scenario, &config);
         Ok(Self {
@@ -52,7 +83,56 @@ impl SectionRun {
             config,
             timeline: Shared::new(timeline),
             view_run: input.run.clone(),
+            replay: None,
         })
+    }
+
+    /// The replay `text` (a `ReplayLink`'s JSON) opened: its run, never the
+    /// contract's, and never the learner's code.
+    #[cfg(feature = "replay")]
+    fn replayed(input: &RunInput, text: &str) -> Result<Self, String> {
+        let opened = ReplayLink::read(text)?.open_for_views()?;
+        let broke_at = opened.broke_at();
+        let ReplayedRun {
+            exercise,
+            timeline,
+            pictures,
+            record,
+            broken,
+            story,
+        } = opened;
+        Ok(Self {
+            revision: input.revision,
+            scenario: exercise.scenario,
+            config: exercise.config,
+            timeline: Shared::new(timeline),
+            view_run: input.run.clone(),
+            replay: Some(ReplayShown {
+                exercise: exercise.name,
+                goal: exercise.goal_text,
+                broken,
+                story,
+                broke_at,
+                record,
+                pictures: pictures.into_iter().map(Rc::new).collect(),
+            }),
+        })
+    }
+
+    /// This build leaves out the learner driver, to stay small: the page
+    /// loads the `replay` build (`reconcile_simulation_replay`) for a replay.
+    #[cfg(not(feature = "replay"))]
+    fn replayed(_: &RunInput, _: &str) -> Result<Self, String> {
+        Err("this build of the simulation section does not open replays".to_owned())
+    }
+
+    /// The run replayed for its control-plane pictures: a replay's kept
+    /// pictures, else the contract's run again.
+    pub fn picture_replay(&self) -> PictureReplay {
+        match &self.replay {
+            Some(replay) => PictureReplay::of_pictures(Rc::clone(&replay.pictures)),
+            None => PictureReplay::of_custom_resources(&self.scenario, &self.config),
+        }
     }
 
     /// The position of the run's last moment.
@@ -124,6 +204,8 @@ pub struct SectionShown {
     pub picture: Option<PictureShown>,
     /// Level vs edge's, while it is open.
     pub level_edge: Option<LevelEdgeShown>,
+    /// Why the replay the page gave does not open.
+    pub replay_refused: Option<Rc<str>>,
 }
 
 impl SectionShown {
@@ -168,6 +250,8 @@ pub struct SectionState {
     picture_revision: Option<usize>,
     level_edge: LevelEdgeState,
     level_edge_revision: Option<usize>,
+    /// Why the replay last given does not open.
+    replay_refused: Option<Rc<str>>,
 }
 
 impl SectionState {
@@ -226,23 +310,46 @@ impl SectionState {
     }
 
     fn simulate(&mut self, input: RunInput, answers: &mut Answers) {
+        self.replay_refused = None;
         match SectionRun::of(&input) {
             Ok(run) => {
                 answers.events.push(SimulationEvent::Run {
                     facts: RunFacts::of(run.revision, &run.timeline),
                 });
-                // Settings written otherwise (a preset's few, an old link's
-                // names): the page keeps them as read, as links held them.
-                let read = SimSettings::of(&run.config);
-                if read.to_text() != input.run.options {
-                    answers.events.push(SimulationEvent::SettingsRead {
-                        revision: run.revision,
-                        sim: read,
-                    });
-                }
-                self.views = Some(PassViews::of_custom_resources(&run.scenario, &run.config));
                 self.event_replay = None;
+                match &run.replay {
+                    // A replay: the cursor goes where the property broke (the
+                    // page reveals a replay whole). Its settings are the
+                    // exercise's, not the page's; no contract replays the
+                    // next pass.
+                    Some(replay) => {
+                        answers.events.push(SimulationEvent::MoveTo {
+                            position: replay.broke_at,
+                        });
+                        self.views = None;
+                    }
+                    None => {
+                        // Settings written otherwise (a preset's few, an old
+                        // link's names): the page keeps them as read, as links held them.
+                        let read = SimSettings::of(&run.config);
+                        if read.to_text() != input.run.options {
+                            answers.events.push(SimulationEvent::SettingsRead {
+                                revision: run.revision,
+                                sim: read,
+                            });
+                        }
+                        self.views =
+                            Some(PassViews::of_custom_resources(&run.scenario, &run.config));
+                    }
+                }
                 self.run = Some(Shared::new(run));
+            }
+            Err(error) if input.replay.is_some() => {
+                // A replay that does not open: said in the section, where it
+                // would have shown; the page offers the way back.
+                self.replay_refused = Some(Rc::from(error.as_str()));
+                self.run = None;
+                self.views = None;
             }
             Err(error) => {
                 // Settings that do not read (a link's, an autosave's): the
@@ -312,13 +419,14 @@ impl SectionState {
             if self.picture_revision != Some(run.revision) {
                 let timeline = run.timeline.clone();
                 self.picture
-                    .show(Run::simulated(timeline, &run.scenario, &run.config));
+                    .show(Run::simulated(timeline, run.picture_replay(), &run.config));
                 self.picture_revision = Some(run.revision);
             }
             let given = self.picture.take(ViewInput { run: None, cursor });
             answers.errors.extend(given.err());
         }
-        if shows_views && input.show_level_edge {
+        // Level vs edge runs the contract's two loops: not a replay's.
+        if shows_views && input.show_level_edge && run.replay.is_none() {
             // Level vs edge compares its own two runs of the page's.
             let run_input =
                 (self.level_edge_revision != Some(run.revision)).then(|| run.view_run.clone());
@@ -348,9 +456,9 @@ impl SectionState {
             picture.position == position && self.picture_revision == Some(run.revision)
         });
         let picture: Option<Shared<Picture>> = pictured.or_else(|| {
-            let replay = self.event_replay.get_or_insert_with(|| {
-                PictureReplay::of_custom_resources(&run.scenario, &run.config)
-            });
+            let replay = self
+                .event_replay
+                .get_or_insert_with(|| run.picture_replay());
             replay.at(position).map(Shared::from)
         });
         let moment = picture
@@ -372,6 +480,11 @@ impl SectionState {
         }
         shown.picture = Some(picture);
         Some(shown)
+    }
+
+    /// Whether the run shown is a replay of a learner's controller.
+    fn replays(&self) -> bool {
+        self.run.as_ref().is_some_and(|run| run.replay.is_some())
     }
 
     /// The run's config and revision now, for Faults and settings.
@@ -406,7 +519,9 @@ impl SectionState {
                 })
                 .and_then(|(_, _, moment)| moment.clone()),
             picture: (shows_views && input.picture_open).then(|| self.picture.shown()),
-            level_edge: (shows_views && input.show_level_edge).then(|| self.level_edge.shown()),
+            level_edge: (shows_views && input.show_level_edge && !self.replays())
+                .then(|| self.level_edge.shown()),
+            replay_refused: self.replay_refused.clone(),
         }
     }
 }
@@ -440,6 +555,7 @@ mod tests {
                 options: serde_json::to_string(config).expect("settings as JSON"),
                 custom_resources: Vec::new(),
             },
+            replay: None,
         }
     }
 
@@ -827,5 +943,182 @@ mod tests {
         open.frame.timeline = false;
         state.take(open);
         assert!(state.shown().level_edge.is_none());
+    }
+
+    #[cfg(feature = "replay")]
+    /// A controller that creates each ConfigMap without its owner
+    /// reference: the check catches it breaking "safe" at a pass.
+    struct NoOwnerReference;
+
+    #[cfg(feature = "replay")]
+    impl reconcile_sim::learner::Reconciler for NoOwnerReference {
+        fn reconcile(
+            &mut self,
+            request: &reconcile_sim::learner::Request,
+            client: &mut reconcile_sim::learner::Client<'_>,
+        ) -> reconcile_sim::learner::Finish {
+            use reconcile_sim::learner::{ClientCall, Finish, Read};
+            let name = format!("{}-config", request.name);
+            let get = |client: &mut reconcile_sim::learner::Client<'_>, kind: &str, name: &str| {
+                client.call(ClientCall::Get {
+                    kind: kind.to_owned(),
+                    name: name.to_owned(),
+                    namespace: None,
+                    read: Read::Cache,
+                })
+            };
+            let Ok(custom) = get(client, "Desired", &request.name) else {
+                return Finish::Ok(None);
+            };
+            if get(client, "ConfigMap", &name).is_ok() {
+                return Finish::Ok(None);
+            }
+            let object = serde_json::json!({
+                "apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": { "name": name }, "data": custom["spec"]["data"],
+            });
+            match client.call(ClientCall::Create { object }) {
+                Ok(_) => Finish::Ok(None),
+                Err(error) => Finish::Error(error.to_string()),
+            }
+        }
+    }
+
+    #[cfg(feature = "replay")]
+    /// The link the check gives for [`NoOwnerReference`], and its
+    /// counterexample.
+    fn replay_link() -> (String, reconcile_sim::learner::search::Counterexample) {
+        use reconcile_sim::learner::{check_controller, owned_configmap, Budget, ReplayLink};
+        let factory =
+            || -> Box<dyn reconcile_sim::learner::Reconciler> { Box::new(NoOwnerReference) };
+        let report = check_controller(&owned_configmap(), &factory, Budget::default(), 7);
+        let example = report.counterexample.expect("caught");
+        let link = ReplayLink::of("owned-configmap", None, &example);
+        (serde_json::to_string(&link).expect("JSON"), example)
+    }
+
+    #[cfg(feature = "replay")]
+    fn replay_input(revision: usize, replay: &str) -> RunInput {
+        RunInput {
+            replay: Some(replay.to_owned()),
+            ..run_input(revision, &config())
+        }
+    }
+
+    #[cfg(feature = "replay")]
+    /// Issue 30: a replay shows its own run in every view that reads the
+    /// run, from its record and its kept pictures: its facts, the cursor
+    /// sent where it broke, the picture at each pass's end, the event
+    /// moments; no contract run (no next pass's view, no level vs edge),
+    /// and the page's settings are left alone.
+    #[test]
+    fn a_replay_shows_the_replayed_run_in_the_views_and_never_the_contract() {
+        let (text, example) = replay_link();
+        let opened = ReplayLink::read(&text)
+            .and_then(|link| link.open_for_views())
+            .expect("opens");
+        let mut state = SectionState::default();
+        let answers = state.take(input(Some(replay_input(3, &text)), 0));
+        assert!(answers.errors.is_empty(), "{:?}", answers.errors);
+        let broke_at = opened.broke_at();
+        assert_eq!(
+            answers.events,
+            vec![
+                SimulationEvent::Run {
+                    facts: RunFacts::of(3, &opened.timeline)
+                },
+                SimulationEvent::MoveTo { position: broke_at },
+            ]
+        );
+        let run = state.run().expect("the replay's run").clone();
+        assert!(*run.timeline == opened.timeline);
+        let replay = run.replay.as_ref().expect("a replay");
+        let broken = replay.broken.as_ref().expect("broke");
+        assert_eq!(
+            (broken.name, &broken.detail),
+            (example.property, &example.detail)
+        );
+        assert_eq!(replay.story, example.story);
+        assert_eq!(replay.exercise, "owned-configmap");
+        // The contract's run of the page's scenario is not what is shown.
+        let (_, contract) = oracle(&config());
+        assert_ne!(run.timeline.moments, contract.moments);
+        // Every position: no next pass's view (that is the contract's plan);
+        // the picture and the event moments come from the kept pictures.
+        let last = run.last_position();
+        assert!(last >= 2, "{last}");
+        for position in 0..=last {
+            let mut step = input(None, position);
+            step.picture_open = true;
+            step.show_level_edge = true;
+            let answers = state.take(step);
+            assert_eq!(answers.events, vec![], "@{position}");
+            let shown = state.shown();
+            assert!(
+                shown.level_edge.is_none(),
+                "level vs edge is not a replay's"
+            );
+            let picture = shown
+                .picture
+                .expect("the picture")
+                .picture
+                .expect("pictured");
+            let moment = run.timeline.moments[position];
+            if let Moment::AfterPass(pass) = moment {
+                assert_eq!(
+                    &*picture.store,
+                    run.timeline.world_after(pass),
+                    "@{position}"
+                );
+            }
+        }
+        for event in 0..run.timeline.events.entries.len() {
+            let pass = run.timeline.events.passes_started_by(event);
+            let position = run
+                .timeline
+                .position_of(Moment::AfterPass(pass))
+                .unwrap_or(0);
+            let mut step = input(None, position);
+            step.cursor.event = Some(event);
+            state.take(step);
+            let expected = EventMoment::of(&run.timeline, &opened.pictures[event + 1]);
+            assert_eq!(
+                state.shown().at_event.as_deref(),
+                expected.as_ref(),
+                "#{event}"
+            );
+        }
+        // Leaving the replay: the page's run again, simulated as ever.
+        let answers = state.take(input(Some(run_input(4, &config())), 0));
+        assert_eq!(
+            answers.events,
+            vec![SimulationEvent::Run {
+                facts: RunFacts::of(4, &contract)
+            }]
+        );
+        assert!(state.run().expect("a run").replay.is_none());
+    }
+
+    #[cfg(feature = "replay")]
+    #[test]
+    fn a_replay_that_does_not_open_says_why_in_the_section() {
+        let (text, _) = replay_link();
+        for bad in [
+            "{".to_owned(),
+            text.replace("owned-configmap", "no-such-exercise"),
+            text.replace(
+                "\"reconciles\":[",
+                "\"reconciles\":[{\"name\":\"x\",\"incarnation\":0,\"calls\":[],\"outcome\":null},",
+            ),
+        ] {
+            let mut state = SectionState::default();
+            state.take(input(Some(run_input(1, &config())), 0));
+            let answers = state.take(input(Some(replay_input(2, &bad)), 0));
+            assert!(answers.events.is_empty(), "{bad:.80}: {:?}", answers.events);
+            let shown = state.shown();
+            let refused = shown.replay_refused.expect("said");
+            assert!(!refused.is_empty());
+            assert!(shown.run.is_none(), "no run shown instead of the replay");
+        }
     }
 }

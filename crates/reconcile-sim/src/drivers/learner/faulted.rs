@@ -15,6 +15,7 @@ use super::requests::Planned;
 use super::run::{AtQuiet, DrivenRun, Finish, Request};
 use super::schedule::{Fault, Moment, Placed, Schedule, CACHE_LAG_MS};
 use crate::ownership::ObjectKey;
+use crate::picture::Picture;
 use crate::{Injection, WorldEvent};
 
 /// A fault that fired, and what it hit: for the story.
@@ -211,6 +212,19 @@ impl FaultedRun {
     /// The requests the controller sent.
     pub fn requests(&self) -> usize {
         self.requests
+    }
+
+    /// From now on the run keeps the control plane's picture at every
+    /// event, for a replay's views; returns the start's.
+    pub(super) fn keep_pictures(&mut self) -> Picture {
+        let sim = self.run.sim_mut();
+        sim.keep_every_picture();
+        sim.picture_now()
+    }
+
+    /// The pictures kept since [`Self::keep_pictures`], in order.
+    pub(super) fn take_pictures(&mut self) -> Vec<Picture> {
+        self.run.sim_mut().take_pictures()
     }
 
     /// The run itself: its record, its end, its properties.

@@ -13,7 +13,8 @@
 //! - [`schedule`], [`faulted`]: fault schedules, and a run under one;
 //! - [`search`], [`session`], [`shrink`], [`story`]: the check that tries to break a
 //!   controller, shrinks what broke it, and tells it;
-//! - [`replay`]: a failing run again, from its record, without the code.
+//! - [`replay`]: a failing run again, from its record, without the code;
+//!   [`replay_views`]: that run with what the simulation's views read.
 //!
 //! Invariant: one engine. The run drives the engine's own controller
 //! protocol through `controllers::driven`; the API server answers every
@@ -27,6 +28,7 @@ pub mod kinds;
 pub mod properties;
 pub mod record;
 pub mod replay;
+pub mod replay_views;
 mod requests;
 pub mod run;
 pub mod schedule;
@@ -43,6 +45,7 @@ pub use exercise::{
 pub use properties::{check, Property};
 pub use record::{CallRecord, ReconcileOutcome, ReconcileRecord};
 pub use replay::{replay, ReplayError, ReplayLink, Script, Scripted};
+pub use replay_views::ReplayedRun;
 pub use run::{DrivenRun, Finish, Request, RunEnd};
 pub use schedule::{Fault, Placed, Schedule};
 pub use search::{check as check_controller, Budget, CheckReport, Client, Reconciler};

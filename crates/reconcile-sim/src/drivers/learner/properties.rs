@@ -22,6 +22,11 @@ pub struct Property {
     pub held: bool,
     /// Why it broke, in plain words; empty when it held.
     pub detail: String,
+    /// The pass (from 1) at whose end it had broken, for the views of a
+    /// replay; `None` when it held, or broke at the run's end.
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub pass: Option<usize>,
 }
 
 pub const EVENTUALLY_STABLE: &str = "eventually stable";
@@ -33,11 +38,20 @@ pub fn check(run: &DrivenRun) -> [Property; 3] {
     [stable(run), safe(run), idempotent(run)]
 }
 
-fn property(name: &'static str, broke: Option<String>) -> Property {
+/// The first of `properties` that broke: the one a check reports.
+pub fn first_broken(properties: &[Property]) -> Option<&Property> {
+    properties.iter().find(|p| !p.held)
+}
+
+/// A property that broke with `broke`'s words, at its pass (`None`: the end).
+fn property(name: &'static str, broke: Option<(String, Option<usize>)>) -> Property {
+    let held = broke.is_none();
+    let (detail, pass) = broke.unwrap_or_default();
     Property {
         name,
-        held: broke.is_none(),
-        detail: broke.unwrap_or_default(),
+        held,
+        detail,
+        pass,
     }
 }
 
@@ -51,18 +65,20 @@ fn stable(run: &DrivenRun) -> Property {
         )),
         Some(_) => None,
     };
-    property(EVENTUALLY_STABLE, broke)
+    property(EVENTUALLY_STABLE, broke.map(|detail| (detail, None)))
 }
 
 fn safe(run: &DrivenRun) -> Property {
-    let broke = run.breach().map(str::to_owned);
+    let broke = run
+        .breach()
+        .map(|(detail, pass)| (detail.to_owned(), Some(pass)));
     property(SAFE, broke.or_else(|| blind_retry(run)))
 }
 
 /// A write sent again, unchanged, right after it got 409 Conflict: its
 /// resourceVersion is stale and can only get 409 again, since the
 /// server's only grows (`OptimisticLockErrorMsg`, apiserver `store.go`).
-fn blind_retry(run: &DrivenRun) -> Option<String> {
+fn blind_retry(run: &DrivenRun) -> Option<(String, Option<usize>)> {
     run.record().iter().find_map(|reconcile| {
         let writes: Vec<_> = reconcile.writes().collect();
         writes.windows(2).find_map(|pair| {
@@ -71,12 +87,13 @@ fn blind_retry(run: &DrivenRun) -> Option<String> {
                 Err(CallError::Api(failure)) if failure.status == 409 && failure.reason == "Conflict"
             );
             (conflict && pair[0].call == pair[1].call).then(|| {
-                format!(
+                let detail = format!(
                     "reconcile {} of {} sent client.{} again unchanged after 409 Conflict: a stale resourceVersion never succeeds",
                     reconcile.pass,
                     reconcile.name,
                     pair[1].call.method()
-                )
+                );
+                (detail, Some(reconcile.pass))
             })
         })
     })
@@ -89,12 +106,13 @@ fn idempotent(run: &DrivenRun) -> Property {
         .filter(|reconcile| reconcile.converged_at_start)
         .find_map(|reconcile| {
             let write = reconcile.writes().next()?;
-            Some(format!(
+            let detail = format!(
                 "reconcile {} of {} started converged, yet called client.{}",
                 reconcile.pass,
                 reconcile.name,
                 write.call.method()
-            ))
+            );
+            Some((detail, Some(reconcile.pass)))
         });
     property(IDEMPOTENT_ONCE_CONVERGED, broke)
 }

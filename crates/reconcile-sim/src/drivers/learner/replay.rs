@@ -179,7 +179,11 @@ impl std::error::Error for ReplayError {}
 /// Replays `script` on `exercise`: the same run, without the learner's
 /// code. The run is returned for its record, its end and its timeline.
 pub fn replay(exercise: Exercise, script: &Script) -> Result<FaultedRun, ReplayError> {
-    let mut run = FaultedRun::new(exercise, &script.schedule);
+    replay_in(FaultedRun::new(exercise, &script.schedule), script)
+}
+
+/// Replays `script` in `run`, a fresh run of its schedule.
+pub(super) fn replay_in(mut run: FaultedRun, script: &Script) -> Result<FaultedRun, ReplayError> {
     let mut index = 0;
     while let Some(request) = run.next_reconcile() {
         let Some(scripted) = script.reconciles.get(index) else {

@@ -79,8 +79,9 @@ pub struct DrivenRun {
     record: Vec<ReconcileRecord>,
     /// When the controller last changed the store.
     last_change: Millis,
-    /// The first breach of the exercise's safety, as seen.
-    unsafe_seen: Option<String>,
+    /// The first breach of the exercise's safety, as seen, and the pass at
+    /// whose end it shows.
+    unsafe_seen: Option<(String, usize)>,
     end: Option<RunEnd>,
     /// What reaching the quiet rule does: end the run, or (with faults
     /// still to fire) hold it open. See `drivers/learner/faulted.rs`.
@@ -204,7 +205,10 @@ impl DrivenRun {
                 };
                 if let (true, Some(foreign), None) = (answer.1, foreign, &self.unsafe_seen) {
                     let after = foreign.value(self.sim.store(), &target);
-                    self.unsafe_seen = foreign.breach(&target, before, after);
+                    let pass = self.pass_now();
+                    self.unsafe_seen = foreign
+                        .breach(&target, before, after)
+                        .map(|detail| (detail, pass));
                 }
                 answer
             }
@@ -309,7 +313,17 @@ impl DrivenRun {
     fn note_safety(&mut self) {
         if self.unsafe_seen.is_none() {
             let desired = |name: &str| self.sim.stored_desired(name).cloned();
-            self.unsafe_seen = (self.exercise.breach)(self.sim.store(), self.sim.cloud(), &desired);
+            let breach = (self.exercise.breach)(self.sim.store(), self.sim.cloud(), &desired);
+            self.unsafe_seen = breach.map(|detail| (detail, self.pass_now()));
+        }
+    }
+
+    /// The pass whose end shows the world now: the reconcile's in progress,
+    /// else the last that ended (0 before the first).
+    fn pass_now(&self) -> usize {
+        match (self.phase, self.record.last()) {
+            (Phase::Reconciling | Phase::Crashed, Some(current)) => current.pass,
+            _ => self.sim.passes(),
         }
     }
 
@@ -323,9 +337,12 @@ impl DrivenRun {
         self.goal_holds()
     }
 
-    /// The first breach of the exercise's safety seen, if any.
-    pub fn breach(&self) -> Option<&str> {
-        self.unsafe_seen.as_deref()
+    /// The first breach of the exercise's safety seen, if any, and the
+    /// pass at whose end it shows (0: the start).
+    pub fn breach(&self) -> Option<(&str, usize)> {
+        self.unsafe_seen
+            .as_ref()
+            .map(|(detail, pass)| (detail.as_str(), *pass))
     }
 
     /// Each reconcile's calls, answers and result.

@@ -122,7 +122,7 @@ pub struct Outcome {
 impl Outcome {
     /// The first property that broke.
     pub fn broken(&self) -> Option<&Property> {
-        self.properties.iter().find(|p| !p.held)
+        properties::first_broken(&self.properties)
     }
 
     /// The faults that fired.

@@ -9,6 +9,7 @@ pub mod chart;
 pub mod fault_panel;
 pub mod key_status;
 pub mod pass_list;
+pub mod replay;
 pub mod run_views;
 pub mod status_grid;
 pub mod verdict;

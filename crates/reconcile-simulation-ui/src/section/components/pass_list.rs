@@ -22,6 +22,9 @@ pub struct PassListProps {
     /// The event Step event shows, if any (an index into the event log).
     pub event: Option<usize>,
     pub on_move: Callback<usize>,
+    /// A replay: the moment where its property had broken, marked.
+    #[prop_or_default]
+    pub broke_at: Option<usize>,
 }
 
 /// Where one pass and the actors' events after it sit in the run's moments.
@@ -104,6 +107,7 @@ pub fn PassList(props: &PassListProps) -> Html {
                         <PassItem key={index} timeline={timeline.clone()} position={place.position} {several_keys}
                             at={place.at} events={place.events} {current}
                             event={props.event.filter(|_| current == Some(0))}
+                            broke={props.broke_at == Some(place.at)}
                             on_move={props.on_move.clone()} />
                     }
                 }) }
@@ -145,6 +149,8 @@ struct PassItemProps {
     current: Option<usize>,
     /// The event Step event shows, if any (an index into the event log).
     event: Option<usize>,
+    /// A replay's property had broken by this pass's end.
+    broke: bool,
     on_move: Callback<usize>,
 }
 
@@ -197,7 +203,8 @@ fn PassItem(props: &PassItemProps) -> Html {
         OBSERVED_PREVIEW_CHARS,
     );
     html! {
-        <li key={index} class={classes!("pass", selected.then_some("selected"), pass.crashed.then_some("crashed"))}
+        <li key={index} class={classes!("pass", selected.then_some("selected"), pass.crashed.then_some("crashed"),
+                                        props.broke.then_some("broke"))}
             aria-current={selected.then_some("step")} data-pass={index.to_string()} data-moment={at.to_string()}>
             <button type="button" class="pass-head" {onclick} aria-pressed={selected.to_string()}>
                 // The spaces keep the button's accessible name readable
@@ -209,6 +216,9 @@ fn PassItem(props: &PassItemProps) -> Html {
                     <span class="pass-key">{ format!("key: {}", pass.custom_resource) }</span>{ " " }
                 }
                 <span class="trigger">{ format!("why: {}", pass.trigger) }</span>
+                if props.broke {
+                    { " " }<span class="broke-mark">{ "✗ the property had broken here" }</span>
+                }
             </button>
             if let Some(skip) = &pass.skipped {
                 <p class="no-actions skipped">{ skip.to_string() }</p>

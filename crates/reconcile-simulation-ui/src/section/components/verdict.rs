@@ -37,6 +37,19 @@ pub fn verdict_banner(run: &SectionRun, shown: &SectionShown) -> Html {
             timeline.describe_moment(moment)
         ),
     };
+    if run.replay.is_some() {
+        // The engine's verdict and counts are the contract's reading of the
+        // exercise's documents; a replay's verdict is the check's, above.
+        return html! {
+            <div class="verdict-banner">
+                <p class="moment-status">{ format!("{at}.") }</p>
+                <p class="verdict pending replay-counts">
+                    { "A replay's verdict is the check's, above. The chart and the status grid count \
+                       out of sync as the contract reads the exercise's documents, not as the exercise's goal does." }
+                </p>
+            </div>
+        };
+    }
     let ending = if finished { " The run ends:" } else { "" };
     let moment_line = html! {
         <p class="moment-status" data-out-of-sync={out_of_sync.to_string()}>
