@@ -31,7 +31,17 @@ macro_rules! content {
     };
 }
 
-/// Every controller exercise's content, in the exercises' order.
+/// The controller exercises' names, in the exercises' order: links and the
+/// page check names against these without linking the content.
+pub const CONTROLLER_EXERCISE_NAMES: [&str; 5] = [
+    "owned-configmap",
+    "external-finalizer",
+    "replicas",
+    "status",
+    "conflicts",
+];
+
+/// Every controller exercise's content, in the order of [`CONTROLLER_EXERCISE_NAMES`].
 pub const CONTROLLER_EXERCISES: [ControllerContent; 5] = [
     content!("owned-configmap"),
     content!("external-finalizer"),
@@ -62,5 +72,20 @@ impl ControllerContent {
     /// The goal in plain words: the exercise's own.
     pub fn goal(&self) -> &'static str {
         exercise_named(self.name).map_or("", |e| e.goal_text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_names_are_the_contents_and_the_simulations_exercises() {
+        let names: Vec<&str> = CONTROLLER_EXERCISES.iter().map(|c| c.name).collect();
+        assert_eq!(names, CONTROLLER_EXERCISE_NAMES);
+        for content in CONTROLLER_EXERCISES {
+            assert!(!content.goal().is_empty(), "{}", content.name);
+            assert!(!content.hints().is_empty(), "{}", content.name);
+        }
     }
 }

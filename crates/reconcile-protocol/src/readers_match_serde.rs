@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use reconcile_check::Language;
-use reconcile_content::exercise::LearnerCode;
+use reconcile_content::exercise::{KeptCode, LearnerCode};
 use reconcile_content::lesson::Feedback;
 use reconcile_sim::SimSettings;
 use serde_json::Value;
@@ -143,6 +143,12 @@ fn pane_events() -> Vec<PaneEvent> {
                 language: Language::Python,
                 source: "def reconcile(desired, observed): return []".into(),
                 other: Some("export function reconcile() { return []; }".into()),
+                exercise: "status".into(),
+                kept: vec![KeptCode {
+                    exercise: "replicas".into(),
+                    language: Language::JavaScript,
+                    source: "export function reconcile() {}".into(),
+                }],
             },
         },
         PaneEvent::LoadDocuments {
@@ -152,6 +158,9 @@ fn pane_events() -> Vec<PaneEvent> {
         PaneEvent::Checked {
             report: r#"{"passed":true,"total":500,"counterexample":null}"#.into(),
         },
+        PaneEvent::ControllerChecked {
+            report: r#"{"passed":false,"exercise":"status"}"#.into(),
+        },
     ];
     let kinds: BTreeSet<usize> = events
         .iter()
@@ -160,9 +169,10 @@ fn pane_events() -> Vec<PaneEvent> {
             PaneEvent::LoadDocuments { .. } => 1,
             PaneEvent::Close => 2,
             PaneEvent::Checked { .. } => 3,
+            PaneEvent::ControllerChecked { .. } => 4,
         })
         .collect();
-    assert_eq!(kinds.len(), 4, "one sample of each event");
+    assert_eq!(kinds.len(), 5, "one sample of each event");
     events
 }
 
@@ -214,4 +224,8 @@ fn the_pane_reader_takes_exactly_the_members_serde_writes() {
     let values = written(&pane_events());
     assert_eq!(members_at(&values, ""), names(pane::EVENT_MEMBERS));
     assert_eq!(members_at(&values, "/code"), names(pane::CODE_MEMBERS));
+    assert_eq!(
+        members_at(&values, "/code/kept/*"),
+        names(pane::KEPT_MEMBERS)
+    );
 }
