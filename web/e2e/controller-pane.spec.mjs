@@ -35,13 +35,16 @@ test("the reference passes with its properties listed, and a known bug fails wit
   await expect(status(page)).toHaveText(/^Passed: every property held in \d+ schedules\./, { timeout: 60_000 });
   await expect(properties(page)).toHaveText([/^eventually stable: held/, /^safe: held/, /^idempotent once converged: held/]);
 
-  const bug = knownBug("external-finalizer", "removes-first");
+  // Caught only under a fault: its counterexample has a schedule and a story.
+  const bug = knownBug("external-finalizer", "fails-when-absent");
   await code(page).fill(bug.js);
   await page.getByRole("button", { name: "Check", exact: true }).click();
   await expect(status(page)).toHaveText(/^Failed: a property broke\. Schedules explored: \d+\./, { timeout: 60_000 });
   const found = page.getByRole("region", { name: "Counterexample" });
   await expect(found.locator("h3")).toHaveText(`Broken: ${bug.property}`);
-  await expect(found.getByRole("list", { name: "What happened" }).locator("li").first()).toHaveText(/\S/);
+  await expect(found.locator(".controller-schedule")).toContainText(bug.faults[0]);
+  await expect(found.getByRole("list", { name: "What happened" }).locator("li")).toHaveCount(bug.faults.length);
+  await expect(found.getByRole("list", { name: "What happened" }).locator("li").first()).toHaveText(/crash/);
   await expect(properties(page).filter({ hasText: `${bug.property}: broken` })).toHaveCount(1);
   const link = found.getByRole("link", { name: "Open in the simulation" });
   await expect(link).toHaveAttribute("href", /^http:\/\/[^?#]+\/#v4\//);

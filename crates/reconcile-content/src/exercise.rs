@@ -26,34 +26,23 @@ pub struct LearnerCode {
         deserialize_with = "known_exercise"
     )]
     pub exercise: String,
-    /// The edited code of the exercises not chosen now: switching exercises
-    /// keeps it.
+    /// The edited code of the exercises not chosen now, one entry each (its
+    /// own `kept` empty): switching exercises keeps it. The same type, so
+    /// the page reads links with no second reader.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub kept: Vec<KeptCode>,
-}
-
-/// Code of an exercise not chosen now, in one language.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KeptCode {
-    #[serde(deserialize_with = "known_exercise")]
-    pub exercise: String,
-    pub language: Language,
-    pub source: String,
+    pub kept: Vec<LearnerCode>,
 }
 
 impl LearnerCode {
-    /// The starter of `language`, for the seed's exercise.
+    /// The starter of `language`, for the seed's exercise. Not through
+    /// [`starter_of`]: the page calls this, and must not link the
+    /// controller exercises' starters.
     pub fn starter(language: Language) -> Self {
-        Self::starter_of(RECONCILE_EXERCISE, language)
-    }
-
-    /// The starter of `exercise` in `language`.
-    pub fn starter_of(exercise: &str, language: Language) -> Self {
         Self {
             language,
-            source: starter_of(exercise, language).to_owned(),
+            source: starter(language).to_owned(),
             other: None,
-            exercise: exercise.to_owned(),
+            exercise: RECONCILE_EXERCISE.to_owned(),
             kept: Vec::new(),
         }
     }
@@ -76,43 +65,32 @@ impl LearnerCode {
         }
     }
 
-    /// The work on `exercise`, in the same language: its kept source, or its
+    /// The work on `exercise`, in the same language: its kept code, or its
     /// starter. The code left behind is kept, in both languages, unless it
     /// is still the starter.
     pub fn switched_to_exercise(&self, exercise: &str) -> Self {
         if exercise == self.exercise || !is_known_exercise(exercise) {
             return self.clone();
         }
-        let other_language = other_language(self.language);
         let mut kept = self.kept.clone();
-        let mut keep = |language, source: &str| {
-            if source != starter_of(&self.exercise, language) {
-                kept.push(KeptCode {
-                    exercise: self.exercise.clone(),
-                    language,
-                    source: source.to_owned(),
-                });
-            }
-        };
-        keep(self.language, &self.source);
-        if let Some(other) = &self.other {
-            keep(other_language, other);
+        if !self.is_starter() || self.other.is_some() {
+            kept.push(Self {
+                kept: Vec::new(),
+                ..self.clone()
+            });
         }
-        let mut take = |language| {
-            let at = kept
-                .iter()
-                .position(|k| k.exercise == exercise && k.language == language)?;
-            Some(kept.remove(at).source)
-        };
-        let source = take(self.language);
-        let other = take(other_language);
-        Self {
-            language: self.language,
-            source: source.unwrap_or_else(|| starter_of(exercise, self.language).to_owned()),
-            other,
-            exercise: exercise.to_owned(),
-            kept,
-        }
+        let taken = kept.iter().position(|k| k.exercise == exercise);
+        let work = taken.map_or_else(
+            || Self {
+                language: self.language,
+                source: starter_of(exercise, self.language).to_owned(),
+                other: None,
+                exercise: exercise.to_owned(),
+                kept: Vec::new(),
+            },
+            |at| kept.remove(at).switched_to(self.language),
+        );
+        Self { kept, ..work }
     }
 
     /// True while the source is the starter, untouched.
@@ -124,14 +102,6 @@ impl LearnerCode {
     pub fn is_controller(&self) -> bool {
         self.exercise != RECONCILE_EXERCISE
     }
-}
-
-/// The language that is not `language`.
-fn other_language(language: Language) -> Language {
-    Language::ALL
-        .into_iter()
-        .find(|other| *other != language)
-        .unwrap_or(language)
 }
 
 /// True for [`RECONCILE_EXERCISE`] and each controller exercise's name.

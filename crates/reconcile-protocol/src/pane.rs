@@ -14,7 +14,7 @@ use reconcile_core::path::JsonPath;
 use serde::{Deserialize, Serialize};
 
 use reconcile_content::data::{read_json, ContentError, Object, Reader};
-use reconcile_content::exercise::{is_known_exercise, KeptCode, LearnerCode, RECONCILE_EXERCISE};
+use reconcile_content::exercise::{is_known_exercise, LearnerCode, RECONCILE_EXERCISE};
 
 /// The page to the pane, at mount and whenever one of these changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,28 +122,22 @@ pub(crate) const EVENT_MEMBERS: &[&str] = &["event", "code", "documents", "repor
 /// A [`LearnerCode`]'s members.
 pub(crate) const CODE_MEMBERS: &[&str] = &["language", "source", "other", "exercise", "kept"];
 
-/// A [`KeptCode`]'s members.
-pub(crate) const KEPT_MEMBERS: &[&str] = &["exercise", "language", "source"];
-
 /// `{"language", "source", "other"?, "exercise"?, "kept"?}`, as serde
-/// writes a [`LearnerCode`].
+/// writes a [`LearnerCode`]; each of `kept` is one too.
 fn code_of(reader: &Reader<'_>, message: &Object<'_>) -> LearnerCode {
     let value = message.get("code").unwrap_or(&Json::Null);
-    let code = reader.object(value, message.path_of("code"), CODE_MEMBERS);
+    learner_code(reader, value, message.path_of("code"))
+}
+
+fn learner_code(reader: &Reader<'_>, value: &Json, path: JsonPath) -> LearnerCode {
+    let code = reader.object(value, path, CODE_MEMBERS);
     let exercise = match code.optional("exercise") {
         Some(_) => exercise_of(reader, &code),
         None => RECONCILE_EXERCISE.to_owned(),
     };
     let kept = reader
         .items(&code, "kept")
-        .map(|(path, item)| {
-            let kept = reader.object(item, path, KEPT_MEMBERS);
-            KeptCode {
-                exercise: exercise_of(reader, &kept),
-                language: language_of(reader, &kept),
-                source: reader.string(&kept, "source"),
-            }
-        })
+        .map(|(path, item)| learner_code(reader, item, path))
         .collect();
     LearnerCode {
         language: language_of(reader, &code),
@@ -208,10 +202,9 @@ mod tests {
             PaneEvent::Edited {
                 code: LearnerCode {
                     exercise: "replicas".into(),
-                    kept: vec![KeptCode {
-                        exercise: RECONCILE_EXERCISE.into(),
-                        language: Language::Python,
+                    kept: vec![LearnerCode {
                         source: "def reconcile(d, o, f=None):\n    return []\n".into(),
+                        ..LearnerCode::starter(Language::Python)
                     }],
                     ..LearnerCode::starter(Language::JavaScript)
                 },

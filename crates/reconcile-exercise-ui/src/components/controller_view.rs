@@ -124,9 +124,11 @@ fn counterexample(found: &ControllerCounterexample) -> Html {
             <h3>{ format!("Broken: {}", found.property) }</h3>
             <p class="controller-detail">{ &found.detail }</p>
             <p class="controller-schedule"><strong>{ "Schedule: " }</strong>{ schedule }</p>
-            <ol class="controller-story" aria-label="What happened">
-                { for found.story.iter().map(|line| html! { <li>{ line }</li> }) }
-            </ol>
+            if !found.story.is_empty() {
+                <ol class="controller-story" aria-label="What happened">
+                    { for found.story.iter().map(|line| html! { <li>{ line }</li> }) }
+                </ol>
+            }
             if let Some(href) = found.link.as_deref().and_then(page_link) {
                 <a class="open-in-simulation" {href} target="_blank" rel="noopener">
                     { "Open in the simulation" }
