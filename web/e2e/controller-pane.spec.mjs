@@ -62,6 +62,21 @@ test("a module without reconcile is an error that keeps the code and shows the o
   await expect(page.locator(".learner-output pre")).toContainText("loaded");
 });
 
+test("misuse of the client names the call; a schedule that runs on is stopped; the code stays", async ({ page }) => {
+  await page.goto("/?exercise=owned-configmap&lang=javascript");
+  const misuse = "export function reconcile(request, client) {\n  client.get(\"Nope\", request.name);\n}\n";
+  await code(page).fill(misuse);
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(status(page)).toHaveText(/^Your controller could not be checked: client\.get: this exercise has no kind "Nope"/, { timeout: 60_000 });
+  await expect(code(page)).toHaveValue(misuse);
+  const endless = "export function reconcile(request, client) {\n  while (true) {}\n}\n";
+  await code(page).fill(endless);
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Checking…" })).toHaveAttribute("aria-disabled", "true");
+  await expect(status(page)).toHaveText(/^Your controller could not be checked: .*more than 2 seconds on the fault-free run/, { timeout: 60_000 });
+  await expect(code(page)).toHaveValue(endless);
+});
+
 test("switching exercise and back keeps the code typed in each", async ({ page }) => {
   await page.goto("/?exercise=reconcile&lang=javascript");
   const mine = "export function reconcile(desired) { return []; } // mine\n";
