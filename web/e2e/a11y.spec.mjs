@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test, expect, actionItems, editor, holdRequests, LESSONS, afterPageTimer, nextFrames, rustConstant } from "./fixtures.mjs";
+import { knownBug } from "./controller-exercises.mjs";
 
 /** The lesson files, in teaching order. */
 const lessons = LESSONS;
@@ -244,3 +245,14 @@ for (const scheme of ["light", "dark"]) {
     expect(await violations(page)).toEqual([]);
   });
 }
+
+test("axe finds no violations on a controller exercise with its hints, properties, counterexample and output", async ({ page }) => {
+  await page.goto("/?exercise=external-finalizer&lang=javascript");
+  await page.getByRole("button", { name: /^Show a hint/ }).click();
+  const bug = knownBug("external-finalizer", "fails-when-absent");
+  await page.getByRole("textbox", { name: "Your reconcile, in JavaScript" }).fill(`console.log("loaded");\n${bug.js}`);
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(page.getByRole("region", { name: "Counterexample" })).toBeVisible({ timeout: 60_000 });
+  await page.getByText(/^Output of your code/).first().click();
+  expect(await violations(page)).toEqual([]);
+});

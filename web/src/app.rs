@@ -17,7 +17,7 @@ use crate::components::replay_note::replay_note;
 use crate::components::scenario_column::scenario_column;
 use crate::components::toolbar::storage_notice;
 use crate::components::{exercise_host, update_notice, ActionList, Simulation};
-use crate::embed::{EmbedOptions, Pane};
+use crate::embed::{EmbedOptions, Pane, MESSAGE_CHECKED, MESSAGE_CONTROLLER_CHECKED};
 use crate::hooks::{
     report_checked, use_drop_import, use_embed_bridge, use_exercise_pane, use_first_paint,
     use_lessons, use_notice, use_page_callbacks, use_playground, use_presenter,
@@ -52,10 +52,13 @@ pub fn App() -> Html {
                 what: "the counterexample".to_owned(),
             }),
             PaneEvent::Close => dispatcher.dispatch(Action::Exercise(ExerciseAction::Close)),
-            PaneEvent::Checked { report } => report_checked(&options, &report),
+            PaneEvent::Checked { report } => report_checked(&options, &report, MESSAGE_CHECKED),
+            PaneEvent::ControllerChecked { report } => {
+                report_checked(&options, &report, MESSAGE_CONTROLLER_CHECKED)
+            }
         })
     };
-    let exercise_pane = use_exercise_pane(state, !options.embed, on_pane_event);
+    let exercise_pane = use_exercise_pane(state, &options, on_pane_event);
     let yaml = use_yaml(state, dispatch.clone());
     let toolbar = use_toolbar(state, dispatch, &yaml, options.embed);
     use_shortcuts(

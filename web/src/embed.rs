@@ -1,7 +1,7 @@
 //! Query parameters for course pages: `?embed&readonly&panes=editors,plan&preset=…&allow=…`.
 
 use reconcile_check::Language;
-use reconcile_content::exercise::RECONCILE_EXERCISE;
+use reconcile_content::exercise::is_known_exercise;
 use reconcile_core::stable::fnv1a;
 
 /// The parts of the page an embed can show.
@@ -57,6 +57,10 @@ pub const MESSAGE_STEP: &str = "reconcile-playground:step";
 pub const MESSAGE_RUN: &str = "reconcile-playground:run";
 /// To the course page: how the learner's reconcile did, `{passed, total, counterexample}`.
 pub const MESSAGE_CHECKED: &str = "reconcile-playground:checked";
+/// To the course page: how the learner's controller did, `{passed, exercise,
+/// schedulesExplored, properties, counterexample}` (`ControllerCheckedMessage`
+/// in reconcile.d.ts).
+pub const MESSAGE_CONTROLLER_CHECKED: &str = "reconcile-playground:controller-checked";
 /// To the course page, in presenter mode: a key the frame does not use,
 /// `{key, shiftKey}`, for a slide deck to act on (`present.rs`).
 pub const MESSAGE_KEY: &str = "reconcile-playground:key";
@@ -97,8 +101,9 @@ pub struct EmbedOptions {
     /// Names the `#v2/…` state an embed was opened with, so that embeds of
     /// different states on one course page keep their work apart.
     pub link_id: Option<String>,
-    /// `?exercise=reconcile`: opens the "Your reconcile" pane.
-    pub exercise: bool,
+    /// `?exercise=reconcile` (or a controller exercise's name): opens the
+    /// "Your reconcile" pane on that exercise.
+    pub exercise: Option<String>,
     /// `?lang=python|javascript`: the exercise's language.
     pub language: Option<Language>,
     /// `?theme=light|dark`: the colours, for the page and embeds alike;
@@ -126,7 +131,7 @@ impl EmbedOptions {
                 "preset" => options.preset = Some(value.clone()),
                 "lesson" => options.lesson = Some(value.clone()),
                 "step" => options.step = value.parse().ok(),
-                "exercise" => options.exercise = value == RECONCILE_EXERCISE,
+                "exercise" => options.exercise = is_known_exercise(value).then(|| value.clone()),
                 "lang" => options.language = Language::from_id(value),
                 "theme" => {
                     options.theme = ["light", "dark"].into_iter().find(|theme| theme == value);
@@ -196,7 +201,7 @@ impl EmbedOptions {
                 key.push(':');
                 key.push_str(link);
             }
-            if self.exercise {
+            if self.exercise.is_some() {
                 key.push_str(":exercise");
             }
             key

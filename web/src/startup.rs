@@ -17,9 +17,10 @@ pub fn initial_state(options: &EmbedOptions, opened: Opened) -> Playground {
     let problem = opened.problem;
     let mut state = with_lesson(first_state(options, opened), options);
     state.autosave_problem = problem;
-    // `?exercise=reconcile` opens the pane over whatever the page starts from,
-    // with the code it holds (a link's or the autosave's), in `?lang=`.
-    if options.exercise {
+    // `?exercise=` opens the pane over whatever the page starts from, with
+    // the code it holds (a link's or the autosave's); the pane switches to
+    // the exercise and `?lang=` when it mounts.
+    if options.exercise.is_some() {
         state.open_exercise(options.language);
     }
     state

@@ -6,7 +6,8 @@
 //! fails the book's build rather than opening the default playground.
 
 use reconcile_check::Language;
-use reconcile_content::exercise::RECONCILE_EXERCISE;
+use reconcile_content::controller_exercise::CONTROLLER_EXERCISE_NAMES;
+use reconcile_content::exercise::{is_known_exercise, RECONCILE_EXERCISE};
 use reconcile_content::{lesson_index, presets};
 
 /// The attributes a fence may set: the component's, but `state` and `src`,
@@ -134,8 +135,9 @@ fn check_value(name: &str, value: Option<&str>) -> Result<(), String> {
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
-        "exercise" if value != RECONCILE_EXERCISE => Err(format!(
-            "no exercise `{value}`; expected exercise={RECONCILE_EXERCISE}"
+        "exercise" if !is_known_exercise(value) => Err(format!(
+            "no exercise `{value}`; expected exercise={RECONCILE_EXERCISE} or one of {}",
+            CONTROLLER_EXERCISE_NAMES.join(", ")
         )),
         "lang" if Language::from_id(value).is_none() => Err(format!(
             "no language `{value}`; expected lang=python or lang=javascript"

@@ -5,10 +5,10 @@
 //!
 //! Invariant: one folder per exercise of `reconcile_sim::learner::EXERCISES`,
 //! and no other. The goal text is the exercise's own (`Exercise::goal_text`),
-//! not a copy.
+//! not a copy: `goal_text_named` gives it without linking the exercise's run.
 
 use reconcile_check::Language;
-use reconcile_sim::learner::exercise_named;
+use reconcile_sim::learner::goal_text_named;
 
 /// What a learner gets to start an exercise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,7 +31,17 @@ macro_rules! content {
     };
 }
 
-/// Every controller exercise's content, in the exercises' order.
+/// The controller exercises' names, in the exercises' order: links and the
+/// page check names against these without linking the content.
+pub const CONTROLLER_EXERCISE_NAMES: [&str; 5] = [
+    "owned-configmap",
+    "external-finalizer",
+    "replicas",
+    "status",
+    "conflicts",
+];
+
+/// Every controller exercise's content, in the order of [`CONTROLLER_EXERCISE_NAMES`].
 pub const CONTROLLER_EXERCISES: [ControllerContent; 5] = [
     content!("owned-configmap"),
     content!("external-finalizer"),
@@ -61,6 +71,22 @@ impl ControllerContent {
 
     /// The goal in plain words: the exercise's own.
     pub fn goal(&self) -> &'static str {
-        exercise_named(self.name).map_or("", |e| e.goal_text)
+        goal_text_named(self.name).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_names_are_the_contents_and_the_simulations_exercises() {
+        let names: Vec<&str> = CONTROLLER_EXERCISES.iter().map(|c| c.name).collect();
+        assert_eq!(names, CONTROLLER_EXERCISE_NAMES);
+        for content in CONTROLLER_EXERCISES {
+            let exercise = reconcile_sim::learner::exercise_named(content.name);
+            assert_eq!(Some(content.goal()), exercise.map(|e| e.goal_text));
+            assert!(!content.hints().is_empty(), "{}", content.name);
+        }
     }
 }

@@ -6,7 +6,10 @@
 use reconcile_check::Language;
 use serde::{Deserialize, Serialize};
 
-/// The learner's own reconcile: its language and its source, as typed.
+use crate::controller_exercise::{controller_content, CONTROLLER_EXERCISE_NAMES};
+
+/// The learner's own reconcile: its exercise, its language and its source,
+/// as typed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LearnerCode {
     pub language: Language,
@@ -15,15 +18,32 @@ pub struct LearnerCode {
     /// keeps both.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other: Option<String>,
+    /// The exercise the source is for: [`RECONCILE_EXERCISE`], or a
+    /// controller exercise's name (`reconcile_content::controller_exercise`).
+    #[serde(
+        default = "reconcile_exercise",
+        skip_serializing_if = "is_reconcile_exercise",
+        deserialize_with = "known_exercise"
+    )]
+    pub exercise: String,
+    /// The edited code of the exercises not chosen now, one entry each (its
+    /// own `kept` empty): switching exercises keeps it. The same type, so
+    /// the page reads links with no second reader.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<LearnerCode>,
 }
 
 impl LearnerCode {
-    /// The starter of `language`.
+    /// The starter of `language`, for the seed's exercise. Not through
+    /// [`starter_of`]: the page calls this, and must not link the
+    /// controller exercises' starters.
     pub fn starter(language: Language) -> Self {
         Self {
             language,
             source: starter(language).to_owned(),
             other: None,
+            exercise: RECONCILE_EXERCISE.to_owned(),
+            kept: Vec::new(),
         }
     }
 
@@ -38,14 +58,79 @@ impl LearnerCode {
             source: self
                 .other
                 .clone()
-                .unwrap_or_else(|| starter(language).to_owned()),
+                .unwrap_or_else(|| starter_of(&self.exercise, language).to_owned()),
             other: (!self.is_starter()).then(|| self.source.clone()),
+            exercise: self.exercise.clone(),
+            kept: self.kept.clone(),
         }
+    }
+
+    /// The work on `exercise`, in the same language: its kept code, or its
+    /// starter. The code left behind is kept, in both languages, unless it
+    /// is still the starter.
+    pub fn switched_to_exercise(&self, exercise: &str) -> Self {
+        if exercise == self.exercise || !is_known_exercise(exercise) {
+            return self.clone();
+        }
+        let mut kept = self.kept.clone();
+        if !self.is_starter() || self.other.is_some() {
+            kept.push(Self {
+                kept: Vec::new(),
+                ..self.clone()
+            });
+        }
+        let taken = kept.iter().position(|k| k.exercise == exercise);
+        let work = taken.map_or_else(
+            || Self {
+                language: self.language,
+                source: starter_of(exercise, self.language).to_owned(),
+                other: None,
+                exercise: exercise.to_owned(),
+                kept: Vec::new(),
+            },
+            |at| kept.remove(at).switched_to(self.language),
+        );
+        Self { kept, ..work }
     }
 
     /// True while the source is the starter, untouched.
     pub fn is_starter(&self) -> bool {
-        self.source == starter(self.language)
+        self.source == starter_of(&self.exercise, self.language)
+    }
+
+    /// True for a controller exercise, false for the seed's function.
+    pub fn is_controller(&self) -> bool {
+        self.exercise != RECONCILE_EXERCISE
+    }
+}
+
+/// True for [`RECONCILE_EXERCISE`] and each controller exercise's name.
+pub fn is_known_exercise(name: &str) -> bool {
+    name == RECONCILE_EXERCISE || CONTROLLER_EXERCISE_NAMES.contains(&name)
+}
+
+/// The starter of `exercise` (an unknown name: the seed's) in `language`.
+pub fn starter_of(exercise: &str, language: Language) -> &'static str {
+    controller_content(exercise).map_or_else(|| starter(language), |c| c.starter(language))
+}
+
+fn reconcile_exercise() -> String {
+    RECONCILE_EXERCISE.to_owned()
+}
+
+fn is_reconcile_exercise(name: &str) -> bool {
+    name == RECONCILE_EXERCISE
+}
+
+/// An exercise's name, refused when no exercise has it.
+fn known_exercise<'de, D: serde::Deserializer<'de>>(reader: D) -> Result<String, D::Error> {
+    let name = String::deserialize(reader)?;
+    if is_known_exercise(&name) {
+        Ok(name)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "unknown exercise {name:?}"
+        )))
     }
 }
 
@@ -58,7 +143,8 @@ pub fn starter(language: Language) -> &'static str {
     }
 }
 
-/// The exercise `?exercise=` names; there is one for now.
+/// The seed's exercise, the pure function, as `?exercise=` names it; the
+/// controller exercises go by their own names.
 pub const RECONCILE_EXERCISE: &str = "reconcile";
 
 #[cfg(test)]
@@ -145,6 +231,8 @@ mod tests {
             language: Language::JavaScript,
             source: "export function reconcile() { return []; }\n".into(),
             other: None,
+            exercise: RECONCILE_EXERCISE.into(),
+            kept: Vec::new(),
         };
         let json = serde_json::to_string(&code).expect("serializes");
         assert!(json.contains("\"language\":\"javascript\""), "{json}");
@@ -152,5 +240,44 @@ mod tests {
             serde_json::from_str::<LearnerCode>(&json).expect("reads"),
             code
         );
+        // The seed's exercise is left out, so earlier links read the same.
+        assert!(!json.contains("exercise"), "{json}");
+    }
+
+    #[test]
+    fn switching_exercises_keeps_each_ones_code_in_both_languages() {
+        let mut code = LearnerCode::starter(Language::JavaScript);
+        code.source.push_str("// mine\n");
+        let mut finalizer = code.switched_to_exercise("external-finalizer");
+        assert!(finalizer.is_starter() && finalizer.is_controller());
+        assert!(finalizer
+            .source
+            .contains("export function reconcile(request, client)"));
+        finalizer.source.push_str("// my controller\n");
+        let python = finalizer.switched_to(Language::Python);
+        assert!(python.source.contains("def reconcile(request, client)"));
+        let back = python
+            .switched_to_exercise(RECONCILE_EXERCISE)
+            .switched_to(Language::JavaScript);
+        assert_eq!(back.source, code.source);
+        let again = back
+            .switched_to_exercise("external-finalizer")
+            .switched_to(Language::JavaScript);
+        assert_eq!(again.source, finalizer.source);
+        // Kept code goes through a link and comes back.
+        let json = serde_json::to_string(&back).expect("serializes");
+        assert_eq!(serde_json::from_str::<LearnerCode>(&json).ok(), Some(back));
+        // Nothing is kept of starters.
+        let untouched = LearnerCode::starter(Language::Python)
+            .switched_to_exercise("replicas")
+            .switched_to_exercise("status");
+        assert!(untouched.kept.is_empty());
+        assert_eq!(untouched.switched_to_exercise("no-such"), untouched);
+    }
+
+    #[test]
+    fn a_link_naming_an_unknown_exercise_does_not_load() {
+        let wrong = r#"{"language":"python","source":"","exercise":"replica"}"#;
+        assert!(serde_json::from_str::<LearnerCode>(wrong).is_err());
     }
 }

@@ -599,6 +599,7 @@ mod tests {
                 source: "def reconcile(desired, observed, finalizers=None):\n    return []\n"
                     .into(),
                 other: Some("export function reconcile() { return []; }\n".into()),
+                ..LearnerCode::starter(Language::Python)
             }),
             exercise: true,
             ..SharedState::default()

@@ -1,6 +1,7 @@
 //! The pane's root: its state, kept in step with what the page gives it
 //! ([`PaneInput`]) and tells the page what it needs to know ([`PaneEvent`]).
 
+use reconcile_content::exercise::LearnerCode;
 use reconcile_protocol::pane::{PaneEvent, PaneInput};
 use yew::prelude::*;
 
@@ -20,7 +21,7 @@ pub struct PaneProps {
 pub fn PaneApp(props: &PaneProps) -> Html {
     let input = &props.input;
     let state = {
-        let (code, code_revision) = (input.code.clone(), input.code_revision);
+        let (code, code_revision) = (asked_code(input), input.code_revision);
         use_reducer(move || ExerciseState {
             code_revision,
             ..ExerciseState::new(code)
@@ -31,9 +32,12 @@ pub fn PaneApp(props: &PaneProps) -> Html {
         Callback::from(move |action| dispatcher.dispatch(action))
     };
     use_page_code(input, &dispatch);
-    use_report_edits(&state, &props.events);
+    use_report_edits(&state, &input.code, &props.events);
     let on_checked = props.events.reform(|report| PaneEvent::Checked { report });
-    let on_learner_run = use_learner_run(dispatch.clone(), on_checked);
+    let on_controller_checked = props
+        .events
+        .reform(|report| PaneEvent::ControllerChecked { report });
+    let on_learner_run = use_learner_run(dispatch.clone(), on_checked, on_controller_checked);
 
     let on_run = {
         let (on_run, code) = (on_learner_run, state.code.clone());
@@ -58,6 +62,20 @@ pub fn PaneApp(props: &PaneProps) -> Html {
     }
 }
 
+/// The page's code, switched to the exercise and language the address asks
+/// for (`?exercise=`, `?lang=`). Done here, once, when the pane mounts: the
+/// page links none of the exercises' starters.
+fn asked_code(input: &PaneInput) -> LearnerCode {
+    let mut code = input.code.clone();
+    if let Some(exercise) = &input.asked_exercise {
+        code = code.switched_to_exercise(exercise);
+    }
+    if let Some(language) = input.asked_language {
+        code = code.switched_to(language);
+    }
+    code
+}
+
 /// Takes the page's code when the page replaced it (a new `code_revision`).
 #[hook]
 fn use_page_code(input: &PaneInput, dispatch: &Callback<crate::state::ExerciseAction>) {
@@ -72,10 +90,12 @@ fn use_page_code(input: &PaneInput, dispatch: &Callback<crate::state::ExerciseAc
 
 /// Tells the page each change of the code, once. Compared with what was last
 /// sent rather than with the page's copy, which may lag a keystroke behind;
-/// the code the page itself put here comes back once, which changes nothing there.
+/// the code the page itself put here comes back once, which changes nothing
+/// there. The first sent is the page's, so a switch to the address's
+/// exercise reaches the page.
 #[hook]
-fn use_report_edits(state: &ExerciseState, events: &Callback<PaneEvent>) {
-    let sent = use_mut_ref(|| state.code.clone());
+fn use_report_edits(state: &ExerciseState, page_code: &LearnerCode, events: &Callback<PaneEvent>) {
+    let sent = use_mut_ref(|| page_code.clone());
     let events = events.clone();
     use_effect_with(state.code.clone(), move |code| {
         if *sent.borrow() != *code {

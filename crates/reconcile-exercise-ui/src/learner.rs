@@ -1,7 +1,8 @@
-//! The bridge to the JS API's `check` (`pkg/reconcile.js`), for the "Your
-//! reconcile" pane. The API, its checker module and the sandbox load on the
-//! first Check, never with the page. This module only converts: the checker
-//! decides, and core's reader reads the action lists it reports.
+//! The bridge to the JS API's `check`, `checkLoop` and `checkController`
+//! (`pkg/reconcile.js`), for the "Your reconcile" pane. The API, its checker
+//! module and the sandbox load on the first Check, never with the page. This
+//! module only converts: the checker decides, and core's reader reads what
+//! it reports.
 
 use std::rc::Rc;
 
@@ -16,7 +17,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::state::{
-    ActionText, CheckReport, CounterexampleReport, Job, LogLine, LoopReport, Report, RunPhase,
+    ActionText, CheckReport, ControllerCounterexample, ControllerReport, CounterexampleReport, Job,
+    LogLine, LoopReport, PropertyLine, Report, RunPhase,
 };
 
 #[wasm_bindgen(inline_js = r#"
@@ -50,6 +52,21 @@ pub struct Finished {
     pub outcome: JsValue,
 }
 
+/// Why a run ended without a report: a sentence, and what the code printed.
+pub struct RunError {
+    pub message: String,
+    pub logs: Vec<LogLine>,
+}
+
+impl From<String> for RunError {
+    fn from(message: String) -> Self {
+        Self {
+            message,
+            logs: Vec::new(),
+        }
+    }
+}
+
 /// What a run needs besides the code.
 pub struct RunInput {
     /// The editors' documents as a scenario's JSON text, when they are valid.
@@ -58,21 +75,23 @@ pub struct RunInput {
     pub options: String,
 }
 
-/// Runs `code` for `job`: a Check against the contract (`check`), or the
-/// loop (`checkLoop`). `progress` hears what it is doing. Errs with a
-/// sentence when the code cannot be run at all.
+/// Runs `code` for `job`: a Check against the contract (`check`), the loop
+/// (`checkLoop`), or a controller exercise's check (`checkController`).
+/// `progress` hears what it is doing. Errs with a sentence, and what the
+/// code printed, when the code cannot be run at all.
 pub async fn run(
     job: Job,
     code: &LearnerCode,
     input: RunInput,
     progress: Rc<dyn Fn(RunPhase)>,
-) -> Result<Finished, String> {
+) -> Result<Finished, RunError> {
     let api = JsFuture::from(load_api(&api_url()))
         .await
         .map_err(|error| format!("the checker could not be loaded: {}", message_of(&error)))?;
     let name = match job {
         Job::Check => "check",
         Job::Loop => "checkLoop",
+        Job::CheckController => "checkController",
     };
     let function: js_sys::Function = js_sys::Reflect::get(&api, &name.into())
         .ok()
@@ -88,18 +107,23 @@ pub async fn run(
     let options = js_sys::Object::new();
     let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&options, &key.into(), value);
     let _ = set("language", &code.language.id().into());
-    let _ = set(
-        "scenario",
-        &input.scenario.map_or(JsValue::NULL, JsValue::from),
-    );
-    let _ = set("options", &input.options.into());
+    if job == Job::CheckController {
+        // The exercise's own settings: the page's simulation settings are not its.
+        let _ = set("exercise", &code.exercise.as_str().into());
+    } else {
+        let _ = set(
+            "scenario",
+            &input.scenario.map_or(JsValue::NULL, JsValue::from),
+        );
+        let _ = set("options", &input.options.into());
+    }
     let _ = set("onProgress", on_progress.as_ref());
     let promise = function
         .call2(&JsValue::NULL, &code.source.as_str().into(), &options)
-        .map_err(|error| message_of(&error))?;
+        .map_err(|error| run_error(&error))?;
     let outcome = JsFuture::from(js_sys::Promise::resolve(&promise))
         .await
-        .map_err(|error| message_of(&error))?;
+        .map_err(|error| run_error(&error))?;
     drop(on_progress);
     let text = js_sys::JSON::stringify(&outcome)
         .ok()
@@ -111,6 +135,7 @@ pub async fn run(
     let report = match job {
         Job::Check => Report::Check(Rc::new(check_report(&text, source)?)),
         Job::Loop => Report::Loop(Rc::new(loop_report(&text, source)?)),
+        Job::CheckController => Report::Controller(Rc::new(controller_report(&text, source)?)),
     };
     Ok(Finished { report, outcome })
 }
@@ -124,9 +149,24 @@ fn phase_of(report: &JsValue) -> Option<RunPhase> {
             percent: number("percent").clamp(0.0, 100.0) as u8,
         }),
         "checking" | "running" => Some(RunPhase::Calling {
-            done: number("done").max(0.0) as usize,
+            done: number("done").max(number("explored")).max(0.0) as usize,
         }),
         _ => None,
+    }
+}
+
+/// A rejection's message and the `logs` it carries (`checkController`'s).
+fn run_error(error: &JsValue) -> RunError {
+    let logs = js_sys::Reflect::get(error, &"logs".into())
+        .ok()
+        .filter(|logs| logs.is_object())
+        .and_then(|logs| js_sys::JSON::stringify(&logs).ok()?.as_string())
+        .and_then(|text| read(&text).ok())
+        .map(|logs| controller_logs(logs.as_array().unwrap_or_default()))
+        .unwrap_or_default();
+    RunError {
+        message: message_of(error),
+        logs,
     }
 }
 
@@ -216,6 +256,62 @@ fn log_lines(outcome: &Json) -> Vec<LogLine> {
             case: usize::try_from(number_of(log, "index") as i64).ok(),
             level: text_of(log, "level").unwrap_or_default(),
             text: text_of(log, "text").unwrap_or_default(),
+        })
+        .collect()
+}
+
+fn controller_report(text: &str, source: String) -> Result<ControllerReport, String> {
+    let outcome = read(text)?;
+    let properties = items(&outcome, "properties")
+        .iter()
+        .map(|property| PropertyLine {
+            name: text_of(property, "name").unwrap_or_default(),
+            held: member(property, "held") == Some(&Json::Bool(true)),
+            detail: text_of(property, "detail").unwrap_or_default(),
+        })
+        .collect();
+    let counterexample = member(&outcome, "counterexample").map(|found| ControllerCounterexample {
+        property: text_of(found, "property").unwrap_or_default(),
+        detail: text_of(found, "detail").unwrap_or_default(),
+        schedule: items(found, "schedule")
+            .iter()
+            .map(|placed| {
+                let at = number_of(placed, "at").max(0.0) as usize;
+                (at, text_of(placed, "fault").unwrap_or_default())
+            })
+            .collect(),
+        story: items(found, "story")
+            .iter()
+            .filter_map(|line| line.as_str().map(str::to_owned))
+            .collect(),
+        link: text_of(found, "link"),
+    });
+    Ok(ControllerReport {
+        passed: member(&outcome, "passed") == Some(&Json::Bool(true)),
+        schedules_explored: number_of(&outcome, "schedulesExplored") as usize,
+        properties,
+        counterexample,
+        logs: controller_logs(items(&outcome, "logs")),
+        source,
+    })
+}
+
+/// `checkController`'s logs, `{schedule, level, text}`, each line saying
+/// its schedule (0 is the fault-free run, -1 the module's first import).
+fn controller_logs(logs: &[Json]) -> Vec<LogLine> {
+    logs.iter()
+        .map(|log| {
+            let text = text_of(log, "text").unwrap_or_default();
+            let text = match number_of(log, "schedule") as i64 {
+                ..0 => format!("[import] {text}"),
+                0 => format!("[fault-free run] {text}"),
+                schedule => format!("[schedule {schedule}] {text}"),
+            };
+            LogLine {
+                case: None,
+                level: text_of(log, "level").unwrap_or_default(),
+                text,
+            }
         })
         .collect()
 }

@@ -5,6 +5,7 @@
 use std::rc::Rc;
 
 use reconcile_check::{EqualityNote, Language, Mark};
+use reconcile_content::exercise::starter_of;
 use reconcile_content::exercise::LearnerCode;
 use yew::Reducible;
 
@@ -16,6 +17,10 @@ pub struct ExerciseState {
     pub check: Run<CheckReport>,
     /// Run in the loop: the learner's function in the simulation.
     pub in_loop: Run<LoopReport>,
+    /// Check of a controller exercise: the JS API's `checkController`.
+    pub controller: Run<ControllerReport>,
+    /// How many of the controller exercise's hints are shown.
+    pub hints_shown: usize,
     /// Numbers the runs, so that a late answer of an earlier one is ignored.
     pub run_id: u32,
     /// The code "Start over" replaced, for "Bring back my code".
@@ -25,11 +30,15 @@ pub struct ExerciseState {
     pub code_revision: u32,
 }
 
-/// The two things the learner can run their code for.
+/// The things the learner can run their code for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Job {
+    /// The seed's function against the contract.
     Check,
+    /// The seed's function in the simulation's loop.
     Loop,
+    /// A controller exercise's module under fault schedules.
+    CheckController,
 }
 
 /// Where a run of the learner's code stands.
@@ -40,9 +49,11 @@ pub enum Run<R> {
         phase: RunPhase,
     },
     Done(Rc<R>),
-    /// The code could not be run at all (it does not load, or it was stopped).
+    /// The code could not be run at all (it does not load, misused the
+    /// client, or was stopped), with what it printed until then.
     Failed {
         message: String,
+        logs: Vec<LogLine>,
         source: String,
     },
 }
@@ -51,7 +62,8 @@ pub enum Run<R> {
 pub enum RunPhase {
     /// The language's runtime is being fetched and started (Python's, on first use).
     Loading { percent: u8 },
-    /// Calls of the learner's function answered so far.
+    /// Calls of the learner's function answered so far (schedules explored,
+    /// for a controller).
     Calling { done: usize },
 }
 
@@ -71,6 +83,39 @@ pub struct LoopReport {
 pub enum Report {
     Check(Rc<CheckReport>),
     Loop(Rc<LoopReport>),
+    Controller(Rc<ControllerReport>),
+}
+
+/// How a controller check ended, as the JS API's `checkController` reported it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ControllerReport {
+    pub passed: bool,
+    pub schedules_explored: usize,
+    /// Each property: its name, whether it held, and why not.
+    pub properties: Vec<PropertyLine>,
+    pub counterexample: Option<ControllerCounterexample>,
+    pub logs: Vec<LogLine>,
+    pub source: String,
+}
+
+/// A property of a controller run, in plain words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PropertyLine {
+    pub name: String,
+    pub held: bool,
+    pub detail: String,
+}
+
+/// The shrunk schedule that broke a property.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ControllerCounterexample {
+    pub property: String,
+    pub detail: String,
+    /// Each fault: the request it is placed at, and its kind (`lost-response`).
+    pub schedule: Vec<(usize, String)>,
+    pub story: Vec<String>,
+    /// The playground page's `#v4/…` hash that replays the run.
+    pub link: Option<String>,
 }
 
 /// How a check ended, as the JS API's `check` reported it.
@@ -127,6 +172,10 @@ pub enum ExerciseAction {
         revision: u32,
     },
     ChooseLanguage(Language),
+    /// The seed's exercise or a controller exercise, by name.
+    ChooseExercise(String),
+    /// Shows the exercise's next hint.
+    ShowHint,
     Edit(String),
     /// Puts the language's starter back; the code it replaces is kept for
     /// [`ExerciseAction::BringBack`].
@@ -148,6 +197,7 @@ pub enum ExerciseAction {
     Failed {
         id: u32,
         message: String,
+        logs: Vec<LogLine>,
     },
 }
 
@@ -157,6 +207,8 @@ impl ExerciseState {
             code,
             check: Run::NotRun,
             in_loop: Run::NotRun,
+            controller: Run::NotRun,
+            hints_shown: 0,
             run_id: 0,
             replaced: None,
             code_revision: 0,
@@ -187,6 +239,21 @@ impl ExerciseState {
                 self.forget_runs();
                 true
             }
+            ExerciseAction::ChooseExercise(exercise) => {
+                let code = self.code.switched_to_exercise(&exercise);
+                if code.exercise == self.code.exercise {
+                    return false;
+                }
+                self.code = code;
+                self.hints_shown = 0;
+                self.replaced = None;
+                self.forget_runs();
+                true
+            }
+            ExerciseAction::ShowHint => {
+                self.hints_shown += 1;
+                true
+            }
             ExerciseAction::Edit(source) => {
                 if source == self.code.source {
                     return false;
@@ -198,7 +265,7 @@ impl ExerciseState {
                 if self.code.is_starter() {
                     return false;
                 }
-                let starter = reconcile_content::exercise::starter(self.code.language);
+                let starter = starter_of(&self.code.exercise, self.code.language);
                 self.replaced = Some(std::mem::replace(&mut self.code.source, starter.to_owned()));
                 self.forget_runs();
                 true
@@ -209,7 +276,7 @@ impl ExerciseState {
                 };
                 // A swap: what was typed since is offered back in turn.
                 let since = std::mem::replace(&mut self.code.source, source);
-                let starter = reconcile_content::exercise::starter(self.code.language);
+                let starter = starter_of(&self.code.exercise, self.code.language);
                 self.replaced = (since != starter).then_some(since);
                 true
             }
@@ -219,6 +286,7 @@ impl ExerciseState {
                 match job {
                     Job::Check => self.check = Run::Running { phase: running },
                     Job::Loop => self.in_loop = Run::Running { phase: running },
+                    Job::CheckController => self.controller = Run::Running { phase: running },
                 }
                 true
             }
@@ -231,10 +299,12 @@ impl ExerciseState {
         let (id, source) = (self.run_id, self.code.source.clone());
         match action {
             ExerciseAction::Progress { id: of, phase } if of == id => {
-                for run in [self.check.as_running(), self.in_loop.as_running()]
-                    .into_iter()
-                    .flatten()
-                {
+                let runs = [
+                    self.check.as_running(),
+                    self.in_loop.as_running(),
+                    self.controller.as_running(),
+                ];
+                for run in runs.into_iter().flatten() {
                     *run = phase;
                 }
                 true
@@ -243,12 +313,18 @@ impl ExerciseState {
                 match report {
                     Report::Check(report) => self.check = Run::Done(report),
                     Report::Loop(report) => self.in_loop = Run::Done(report),
+                    Report::Controller(report) => self.controller = Run::Done(report),
                 }
                 true
             }
-            ExerciseAction::Failed { id: of, message } if of == id => {
-                self.check.fail(&message, &source);
-                self.in_loop.fail(&message, &source);
+            ExerciseAction::Failed {
+                id: of,
+                message,
+                logs,
+            } if of == id => {
+                self.check.fail(&message, &logs, &source);
+                self.in_loop.fail(&message, &logs, &source);
+                self.controller.fail(&message, &logs, &source);
                 true
             }
             _ => false,
@@ -259,11 +335,17 @@ impl ExerciseState {
     fn forget_runs(&mut self) {
         self.check = Run::NotRun;
         self.in_loop = Run::NotRun;
+        self.controller = Run::NotRun;
     }
 
     /// True while the code runs (a Check or a run in the loop).
     pub fn is_running(&self) -> bool {
-        matches!(self.check, Run::Running { .. }) || matches!(self.in_loop, Run::Running { .. })
+        [
+            self.check.is_running(),
+            self.in_loop.is_running(),
+            self.controller.is_running(),
+        ]
+        .contains(&true)
     }
 }
 
@@ -288,11 +370,16 @@ impl<R> Run<R> {
         }
     }
 
+    fn is_running(&self) -> bool {
+        matches!(self, Run::Running { .. })
+    }
+
     /// A run under way ends with `message`.
-    fn fail(&mut self, message: &str, source: &str) {
+    fn fail(&mut self, message: &str, logs: &[LogLine], source: &str) {
         if self.as_running().is_some() {
             *self = Run::Failed {
                 message: message.to_owned(),
+                logs: logs.to_vec(),
                 source: source.to_owned(),
             };
         }
@@ -311,6 +398,12 @@ impl RanSource for CheckReport {
 }
 
 impl RanSource for LoopReport {
+    fn source(&self) -> &str {
+        &self.source
+    }
+}
+
+impl RanSource for ControllerReport {
     fn source(&self) -> &str {
         &self.source
     }
@@ -379,6 +472,7 @@ mod tests {
         state.apply(ExerciseAction::Failed {
             id: 1,
             message: "stopped".into(),
+            logs: Vec::new(),
         });
         assert_eq!(state.check, Run::NotRun);
         assert!(matches!(&state.in_loop, Run::Failed { message, .. } if message == "stopped"));
@@ -438,5 +532,36 @@ mod tests {
             state.code.source,
             "export function reconcile() { return []; }"
         );
+    }
+
+    #[test]
+    fn switching_exercise_and_back_keeps_the_code_and_forgets_results() {
+        let mut state = ExerciseState::new(LearnerCode::starter(Language::JavaScript));
+        state.apply(ExerciseAction::ChooseExercise("external-finalizer".into()));
+        assert!(state.code.is_starter() && state.code.is_controller());
+        state.apply(ExerciseAction::Edit("// my controller".into()));
+        state.apply(ExerciseAction::ShowHint);
+        state.apply(ExerciseAction::Started {
+            job: Job::CheckController,
+            id: 1,
+        });
+        assert!(state.is_running());
+        state.apply(ExerciseAction::Failed {
+            id: 1,
+            message: "no reconcile".into(),
+            logs: vec![LogLine {
+                case: None,
+                level: "log".into(),
+                text: "hi".into(),
+            }],
+        });
+        assert!(matches!(&state.controller, Run::Failed { logs, .. } if logs.len() == 1));
+        assert!(!state.apply(ExerciseAction::ChooseExercise("external-finalizer".into())));
+        state.apply(ExerciseAction::ChooseExercise("status".into()));
+        assert_eq!((state.hints_shown, &state.controller), (0, &Run::NotRun));
+        state.apply(ExerciseAction::ChooseExercise("external-finalizer".into()));
+        assert_eq!(state.code.source, "// my controller");
+        state.apply(ExerciseAction::ResetToStarter);
+        assert!(state.code.source.contains("reconcile(request, client)"));
     }
 }

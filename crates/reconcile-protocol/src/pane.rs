@@ -14,7 +14,7 @@ use reconcile_core::path::JsonPath;
 use serde::{Deserialize, Serialize};
 
 use reconcile_content::data::{read_json, ContentError, Object, Reader};
-use reconcile_content::exercise::LearnerCode;
+use reconcile_content::exercise::{is_known_exercise, LearnerCode, RECONCILE_EXERCISE};
 
 /// The page to the pane, at mount and whenever one of these changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +33,13 @@ pub struct PaneInput {
     /// The pane has a Close button (not in a course page's frame, where
     /// `?exercise=` asked for it).
     pub closable: bool,
+    /// The exercise `?exercise=` names, which the pane switches to when it
+    /// mounts (the page links none of the exercises' starters).
+    #[serde(default)]
+    pub asked_exercise: Option<String>,
+    /// The language `?lang=` names, which the pane switches to when it mounts.
+    #[serde(default)]
+    pub asked_language: Option<Language>,
 }
 
 /// The pane to the page: `{"event": "edited", "code": {…}}` and so on.
@@ -50,6 +57,10 @@ pub enum PaneEvent {
     /// A Check ended: the JS API's `{passed, total, counterexample}` as JSON
     /// text, which the page posts to an embedding page as it is.
     Checked { report: String },
+    /// A controller exercise's Check ended: the JS API's `checkController`
+    /// result without its logs and record, as JSON text, which the page
+    /// posts to an embedding page as it is (`controller-checked`).
+    ControllerChecked { report: String },
 }
 
 impl PaneInput {
@@ -93,6 +104,9 @@ impl PaneEvent {
             "checked" => PaneEvent::Checked {
                 report: reader.string(&message, "report"),
             },
+            "controller-checked" => PaneEvent::ControllerChecked {
+                report: reader.string(&message, "report"),
+            },
             other => {
                 reader.fail(message.path_of("event"), format!("unknown event {other:?}"));
                 PaneEvent::Close
@@ -106,25 +120,54 @@ impl PaneEvent {
 pub(crate) const EVENT_MEMBERS: &[&str] = &["event", "code", "documents", "report"];
 
 /// A [`LearnerCode`]'s members.
-pub(crate) const CODE_MEMBERS: &[&str] = &["language", "source", "other"];
+pub(crate) const CODE_MEMBERS: &[&str] = &["language", "source", "other", "exercise", "kept"];
 
-/// `{"language", "source", "other"?}`, as serde writes a [`LearnerCode`].
+/// `{"language", "source", "other"?, "exercise"?, "kept"?}`, as serde
+/// writes a [`LearnerCode`]; each of `kept` is one too.
 fn code_of(reader: &Reader<'_>, message: &Object<'_>) -> LearnerCode {
     let value = message.get("code").unwrap_or(&Json::Null);
-    let code = reader.object(value, message.path_of("code"), CODE_MEMBERS);
-    let language = reader.string(&code, "language");
-    let language = Language::from_id(&language).unwrap_or_else(|| {
+    learner_code(reader, value, message.path_of("code"))
+}
+
+fn learner_code(reader: &Reader<'_>, value: &Json, path: JsonPath) -> LearnerCode {
+    let code = reader.object(value, path, CODE_MEMBERS);
+    let exercise = match code.optional("exercise") {
+        Some(_) => exercise_of(reader, &code),
+        None => RECONCILE_EXERCISE.to_owned(),
+    };
+    let kept = reader
+        .items(&code, "kept")
+        .map(|(path, item)| learner_code(reader, item, path))
+        .collect();
+    LearnerCode {
+        language: language_of(reader, &code),
+        source: reader.string(&code, "source"),
+        other: reader.optional_string(&code, "other"),
+        exercise,
+        kept,
+    }
+}
+
+fn language_of(reader: &Reader<'_>, object: &Object<'_>) -> Language {
+    let language = reader.string(object, "language");
+    Language::from_id(&language).unwrap_or_else(|| {
         reader.fail(
-            code.path_of("language"),
+            object.path_of("language"),
             format!("unknown language {language:?}"),
         );
         Language::Python
-    });
-    LearnerCode {
-        language,
-        source: reader.string(&code, "source"),
-        other: reader.optional_string(&code, "other"),
+    })
+}
+
+fn exercise_of(reader: &Reader<'_>, object: &Object<'_>) -> String {
+    let exercise = reader.string(object, "exercise");
+    if !is_known_exercise(&exercise) {
+        reader.fail(
+            object.path_of("exercise"),
+            format!("unknown exercise {exercise:?}"),
+        );
     }
+    exercise
 }
 
 #[cfg(test)]
@@ -140,6 +183,8 @@ mod tests {
             scenario: Some(r#"{"desired":{},"observed":{}}"#.into()),
             options: "{}".into(),
             closable: true,
+            asked_exercise: Some("status".into()),
+            asked_language: Some(Language::Python),
         };
         assert_eq!(PaneInput::from_json(&input.to_json()), Ok(input));
         let events = [
@@ -151,6 +196,17 @@ mod tests {
                     language: Language::JavaScript,
                     source: "export function reconcile() {}\n".into(),
                     other: Some("def reconcile(d, o, f=None):\n    return []\n".into()),
+                    ..LearnerCode::starter(Language::JavaScript)
+                },
+            },
+            PaneEvent::Edited {
+                code: LearnerCode {
+                    exercise: "replicas".into(),
+                    kept: vec![LearnerCode {
+                        source: "def reconcile(d, o, f=None):\n    return []\n".into(),
+                        ..LearnerCode::starter(Language::Python)
+                    }],
+                    ..LearnerCode::starter(Language::JavaScript)
                 },
             },
             PaneEvent::LoadDocuments {
@@ -159,6 +215,9 @@ mod tests {
             PaneEvent::Close,
             PaneEvent::Checked {
                 report: r#"{"passed":true,"total":501,"counterexample":null}"#.into(),
+            },
+            PaneEvent::ControllerChecked {
+                report: r#"{"passed":true,"exercise":"status"}"#.into(),
             },
         ];
         for event in events {
@@ -171,6 +230,8 @@ mod tests {
         for wrong in [
             r#"{"event":"edited","code":{"language":"cobol","source":""}}"#,
             r#"{"event":"edited","code":{"language":"python"}}"#,
+            r#"{"event":"edited","code":{"language":"python","source":"","exercise":"replica"}}"#,
+            r#"{"event":"edited","code":{"language":"python","source":"","kept":[{"exercise":"status","source":""}]}}"#,
             r#"{"event":"load-documents","documents":["{}","{}"]}"#,
             r#"{"event":"checked","report":null}"#,
             r#"{"event":"opened"}"#,

@@ -143,6 +143,14 @@ fn pane_events() -> Vec<PaneEvent> {
                 language: Language::Python,
                 source: "def reconcile(desired, observed): return []".into(),
                 other: Some("export function reconcile() { return []; }".into()),
+                exercise: "status".into(),
+                kept: vec![LearnerCode {
+                    language: Language::JavaScript,
+                    source: "export function reconcile() {}".into(),
+                    other: Some("def reconcile(request, client): pass".into()),
+                    exercise: "replicas".into(),
+                    kept: Vec::new(),
+                }],
             },
         },
         PaneEvent::LoadDocuments {
@@ -152,6 +160,9 @@ fn pane_events() -> Vec<PaneEvent> {
         PaneEvent::Checked {
             report: r#"{"passed":true,"total":500,"counterexample":null}"#.into(),
         },
+        PaneEvent::ControllerChecked {
+            report: r#"{"passed":false,"exercise":"status"}"#.into(),
+        },
     ];
     let kinds: BTreeSet<usize> = events
         .iter()
@@ -160,9 +171,10 @@ fn pane_events() -> Vec<PaneEvent> {
             PaneEvent::LoadDocuments { .. } => 1,
             PaneEvent::Close => 2,
             PaneEvent::Checked { .. } => 3,
+            PaneEvent::ControllerChecked { .. } => 4,
         })
         .collect();
-    assert_eq!(kinds.len(), 4, "one sample of each event");
+    assert_eq!(kinds.len(), 5, "one sample of each event");
     events
 }
 
@@ -214,4 +226,8 @@ fn the_pane_reader_takes_exactly_the_members_serde_writes() {
     let values = written(&pane_events());
     assert_eq!(members_at(&values, ""), names(pane::EVENT_MEMBERS));
     assert_eq!(members_at(&values, "/code"), names(pane::CODE_MEMBERS));
+    // A kept entry is a code of its own, whose `kept` is empty and left out.
+    let mut kept = members_at(&values, "/code/kept/*");
+    kept.insert("kept".to_owned());
+    assert_eq!(kept, names(pane::CODE_MEMBERS));
 }

@@ -76,7 +76,7 @@ class ReconcilePlayground extends HTMLElement {
 
   /**
    * A message from this element's own frame, on the playground's origin, in a known envelope,
-   * fired as the event its `type` names: `height`, `checked`, `step-reached`, `answered`, `lesson-completed`, `key`.
+   * fired as the event its `type` names: `height`, `checked`, `controller-checked`, `step-reached`, `answered`, `lesson-completed`, `key`.
    * A `key` event not cancelled moves a reveal.js deck on this page.
    */
   #receive(event) {

@@ -211,6 +211,26 @@ export type ControllerSourceCheckResult = ControllerCheckResult & {
   logs: { schedule: number; level: string; text: string }[];
 };
 
+/**
+ * The message an embedded playground (`?embed&allow=ORIGIN`) posts to the
+ * course page after a controller exercise's Check in "Your reconcile":
+ * `checkController`'s result without the learner's output and the run's
+ * record. Sent only to the origins `allow=` names. Not `CounterexampleView`,
+ * which is the seed's `check()`: `reconcile-playground:checked` carries that.
+ */
+export type ControllerCheckedMessage = {
+  type: "reconcile-playground:controller-checked";
+  version: 1;
+  passed: boolean;
+  exercise: string;
+  /** The exercise's goal, in plain words. */
+  goal: string;
+  schedulesExplored: number;
+  properties: Property[];
+  /** `null` when it passed; the link is the playground page's `#v4/…` hash that replays the run. */
+  counterexample: Pick<ControllerCheckCounterexample, "property" | "detail" | "schedule" | "story" | "link"> | null;
+};
+
 /** Where a check of a learner's source was stopped: `error.stopped` of its rejection. */
 export type ControllerCheckStopped = {
   /** "schedule": a schedule ran past 2 s; "load": the module's first import did; "start" or "gone": the sandbox. */

@@ -212,10 +212,16 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
         })
         .collect::<Result<Vec<_>, _>>()?
         .join("");
-    let check_tasks = ["javascript", "python"]
-        .iter()
-        .map(|language| node("bench/check-long-tasks.mjs", &[language]))
-        .collect::<Result<Vec<_>, _>>()?;
+    // The seed's exercise in each language, then a controller's reference
+    // through the pane (checkController's 1,000 schedules).
+    let check_tasks = [
+        ["javascript", "reconcile"],
+        ["python", "reconcile"],
+        ["javascript", "external-finalizer"],
+    ]
+    .iter()
+    .map(|args| node("bench/check-long-tasks.mjs", args))
+    .collect::<Result<Vec<_>, _>>()?;
     let play = ["200", "1000"]
         .iter()
         .map(|pods| node("bench/play-long-tasks.mjs", &[pods]))
@@ -644,7 +650,9 @@ impl Measured<'_> {
              \"Your reconcile\" as a learner uses it (`web/bench/check-long-tasks.mjs`): the correct reconcile \
              typed into the pane, Check pressed, until the verdict shows; long tasks (over 50 ms) \
              recorded with a `PerformanceObserver`. Python's run includes Pyodide's download and first \
-             start in a fresh browser. Budget: no task over {CHECK_LONG_TASK_BUDGET_MS:.0} ms.\n\n\
+             start in a fresh browser. The third line is `external-finalizer`'s JavaScript reference, \
+             checked with `checkController` (1,000 schedules) from a fresh page; `checkMs` is the time to \
+             its result (budget {CHECK_CONTROLLER_BUDGET_MS:.0} ms). Budget: no task over {CHECK_LONG_TASK_BUDGET_MS:.0} ms.\n\n\
              ```json\n{}\n```\n\n\
              ## Main-thread long tasks while Play runs\n\n\
              N pods pasted into Desired state (one input event), the Flaky API preset's settings \
@@ -871,9 +879,23 @@ impl Measured<'_> {
             };
             let _ = writeln!(
                 rows,
-                "| longest main-thread task during a Check in the pane (JavaScript, and Python with Pyodide's first start) \
-                 | ≤ {CHECK_LONG_TASK_BUDGET_MS:.0} ms | {shown} | {} |",
+                "| longest main-thread task during a Check in the pane (JavaScript, and Python with Pyodide's first start; \
+                 a controller's 1,000 schedules) | ≤ {CHECK_LONG_TASK_BUDGET_MS:.0} ms | {shown} | {} |",
                 verdict(worst <= CHECK_LONG_TASK_BUDGET_MS)
+            );
+        }
+        let pane_controller = self
+            .check_tasks
+            .lines()
+            .find(|line| line.contains("\"exercise\":\"external-finalizer\""))
+            .and_then(|line| number_after(line, "\"checkMs\":"));
+        if let Some(took) = pane_controller {
+            let _ = writeln!(
+                rows,
+                "| a correct JavaScript controller checked through the pane, 1,000 schedules, to its result \
+                 | ≤ {CHECK_CONTROLLER_BUDGET_MS:.0} ms | {} | {} |",
+                ms(took),
+                verdict(took <= CHECK_CONTROLLER_BUDGET_MS)
             );
         }
         format!(

@@ -16,6 +16,7 @@ import init, {
   type Action,
   type CheckResult,
   type ControllerCheckResult,
+  type ControllerCheckedMessage,
   type ControllerSourceCheckResult,
   type ControllerClient,
   type ControllerRun,
@@ -123,5 +124,11 @@ export async function grade(): Promise<string> {
   // @ts-expect-error A controller is JavaScript or Python.
   checkController("def reconcile(request, client): pass", { language: "ruby" });
 
-  return [kinds, name, spec, created, trigger, restarted, converged, key, notAwaited, badOptions, badResources, rule, idempotent, printed, held, methods, quietAt, story, faults, replay, printed2, fromPython.passed].join();
+  // What an embedded pane posts to the course page after a controller's Check.
+  const heard = (message: ControllerCheckedMessage): string =>
+    message.passed ? `${message.exercise}: ${message.schedulesExplored} schedules` : `${message.counterexample?.property}: ${message.counterexample?.story.join(" ")}`;
+  // @ts-expect-error the message does not carry the record: the link replays it.
+  const noRecord = (message: ControllerCheckedMessage) => message.counterexample?.record;
+
+  return [kinds, name, spec, created, trigger, restarted, converged, key, notAwaited, badOptions, badResources, rule, idempotent, printed, held, methods, quietAt, story, faults, replay, printed2, fromPython.passed, heard, noRecord].join();
 }

@@ -12,8 +12,8 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::embed::{
-    accepts_version, EmbedOptions, MESSAGE_CHECKED, MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_PREFIX,
-    MESSAGE_RUN, MESSAGE_STATE, MESSAGE_STEP, MESSAGE_VERSION,
+    accepts_version, EmbedOptions, MESSAGE_HEIGHT, MESSAGE_LOAD, MESSAGE_PREFIX, MESSAGE_RUN,
+    MESSAGE_STATE, MESSAGE_STEP, MESSAGE_VERSION,
 };
 use crate::state::{Action, Playground, SimAction};
 
@@ -114,18 +114,20 @@ fn command(data: &JsValue) -> Option<Action> {
     }
 }
 
-/// A Check's result (the JSON text of `{passed, total, counterexample}`) to
-/// the embedding page as `{type, passed, total, counterexample}`, addressed
-/// to each origin `allow=` names: the browser delivers it only to the one the
-/// page really has, so no other origin ever reads a learner's result.
-pub fn report_checked(options: &EmbedOptions, report: &str) {
+/// A Check's result (the JSON text of `{passed, total, counterexample}`, or
+/// of a controller check's report) to the embedding page as `{type, ...}`
+/// with `kind` as its type (`MESSAGE_CHECKED` or
+/// `MESSAGE_CONTROLLER_CHECKED`), addressed to each origin `allow=` names:
+/// the browser delivers it only to the one the page really has, so no other
+/// origin ever reads a learner's result.
+pub fn report_checked(options: &EmbedOptions, report: &str, kind: &str) {
     if !browser::in_frame() {
         return;
     }
     let Ok(message) = js_sys::JSON::parse(report) else {
         return;
     };
-    seal(&message, MESSAGE_CHECKED);
+    seal(&message, kind);
     post_to_allowed(options, &message);
 }
 

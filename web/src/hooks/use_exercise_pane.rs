@@ -5,13 +5,15 @@ use reconcile_protocol::pane::{PaneEvent, PaneInput};
 use yew::prelude::*;
 
 use super::use_on_demand::{use_on_demand, Bridge, OnDemand};
+use crate::embed::EmbedOptions;
 use crate::on_demand::EXERCISE_UI;
 use crate::shared::Shared;
 use crate::state::Playground;
 
 /// Loads and mounts "Your reconcile" the first time it opens, then keeps it
 /// given what it needs from the page: the code, the editors' scenario while
-/// it is valid, the simulation's settings. `on_event` hears what it says
+/// it is valid, the simulation's settings, and the exercise and language the
+/// address asks for. `on_event` hears what it says
 /// (only the first one given is kept).
 ///
 /// Few hooks on purpose: each is generic code of its own in the page's
@@ -19,10 +21,10 @@ use crate::state::Playground;
 #[hook]
 pub fn use_exercise_pane(
     state: &Playground,
-    closable: bool,
+    options: &Rc<EmbedOptions>,
     on_event: Callback<PaneEvent>,
 ) -> OnDemand {
-    let input = use_pane_input(state, closable);
+    let input = use_pane_input(state, options);
     let on_message = Callback::from(move |text: String| match PaneEvent::from_json(&text) {
         Ok(event) => on_event.emit(event),
         Err(error) => gloo::console::error!(error.to_string()),
@@ -40,7 +42,7 @@ pub fn use_exercise_pane(
 /// What the pane is given, as JSON, once there is code; made again only when
 /// part of it changed.
 #[hook]
-fn use_pane_input(state: &Playground, closable: bool) -> Rc<Option<String>> {
+fn use_pane_input(state: &Playground, options: &Rc<EmbedOptions>) -> Rc<Option<String>> {
     let scenario = state
         .scenario
         .as_ref()
@@ -51,15 +53,21 @@ fn use_pane_input(state: &Playground, closable: bool) -> Rc<Option<String>> {
         state.code_revision,
         scenario,
         state.sim.config.clone(),
-        closable,
+        Rc::clone(options),
     );
-    use_memo(deps, |(code, code_revision, scenario, config, closable)| {
+    use_memo(deps, |(code, code_revision, scenario, config, options)| {
         let input = PaneInput {
             code: code.clone()?,
             code_revision: *code_revision,
             scenario: scenario.as_deref().map(export_scenario),
             options: config.to_text(),
-            closable: *closable,
+            closable: !options.embed,
+            asked_exercise: options.exercise.clone(),
+            asked_language: options
+                .exercise
+                .is_some()
+                .then_some(options.language)
+                .flatten(),
         };
         Some(input.to_json())
     })

@@ -16,12 +16,10 @@ pub enum ExerciseAction {
     Edited(LearnerCode),
 }
 
-/// The code the pane is opened with: the page's own, in `language` when one
-/// is asked for; Python's starter for a first start.
+/// The code the pane is opened with: the page's own; for a first start, the
+/// starter in `language` (Python's when none is asked for). The pane itself
+/// switches to the exercise and language the address asks for, so the page
+/// links none of the controller exercises' starters.
 pub fn code_to_open(code: Option<LearnerCode>, language: Option<Language>) -> LearnerCode {
-    let code = code.unwrap_or_else(|| LearnerCode::starter(language.unwrap_or(Language::Python)));
-    match language {
-        Some(language) => code.switched_to(language),
-        None => code,
-    }
+    code.unwrap_or_else(|| LearnerCode::starter(language.unwrap_or(Language::Python)))
 }

@@ -6,6 +6,9 @@ use reconcile_check::Language;
 use yew::prelude::*;
 
 use super::code_editor::code_editor;
+use super::controller_view::{
+    controller_intro, controller_result, controller_status, exercise_picker,
+};
 use super::counterexample::{counterexample_view, log_view};
 use crate::state::{CheckReport, ExerciseAction, ExerciseState, Job, LoopReport, Run, RunPhase};
 
@@ -36,24 +39,12 @@ pub fn ExercisePane(props: &ExercisePaneProps) -> Html {
     });
     let running = exercise.is_running();
     let source = &exercise.code.source;
+    if exercise.code.is_controller() {
+        return controller_pane(props, on_language);
+    }
     html! {
         <section class="pane exercise-pane" aria-labelledby="exercise-heading">
-            <header class="pane-header">
-                <h2 id="exercise-heading">{ "Your reconcile" }</h2>
-                <label class="exercise-language">
-                    { "Language " }
-                    <select id="exercise-language" onchange={on_language} disabled={running}>
-                        { for Language::ALL.iter().map(|l| html! {
-                            <option value={l.id()} selected={*l == language}>{ l.title() }</option>
-                        }) }
-                    </select>
-                </label>
-                { start_over_buttons(exercise, &props.on_action) }
-                if let Some(on_close) = &props.on_close {
-                    <button type="button" class="close-exercise" aria-label="Close Your reconcile"
-                            onclick={on_close.reform(|_: MouseEvent| ())}>{ "×" }</button>
-                }
-            </header>
+            { pane_header(props, on_language) }
             <p class="exercise-intro">{ intro(language) }</p>
             { code_editor(&exercise.code, &props.on_action) }
             <div class="exercise-actions">
@@ -86,6 +77,63 @@ pub fn ExercisePane(props: &ExercisePaneProps) -> Html {
                 <p class="exercise-note outdated">{ "These verdicts are of an earlier version of your code." }</p>
             }
             { loop_view(&exercise.in_loop) }
+        </section>
+    }
+}
+
+/// The heading, the exercise and language choices, "Start over" and Close.
+fn pane_header(props: &ExercisePaneProps, on_language: Callback<Event>) -> Html {
+    let exercise = &props.exercise;
+    let (language, running) = (exercise.code.language, exercise.is_running());
+    html! {
+        <header class="pane-header">
+            <h2 id="exercise-heading">{ "Your reconcile" }</h2>
+            { exercise_picker(exercise, &props.on_action) }
+            <label class="exercise-language">
+                { "Language " }
+                <select id="exercise-language" onchange={on_language} disabled={running}>
+                    { for Language::ALL.iter().map(|l| html! {
+                        <option value={l.id()} selected={*l == language}>{ l.title() }</option>
+                    }) }
+                </select>
+            </label>
+            { start_over_buttons(exercise, &props.on_action) }
+            if let Some(on_close) = &props.on_close {
+                <button type="button" class="close-exercise" aria-label="Close Your reconcile"
+                        onclick={on_close.reform(|_: MouseEvent| ())}>{ "×" }</button>
+            }
+        </header>
+    }
+}
+
+/// The pane on a controller exercise: its goal and hints, the code, Check,
+/// and what `checkController` found.
+fn controller_pane(props: &ExercisePaneProps, on_language: Callback<Event>) -> Html {
+    let exercise = &props.exercise;
+    let running = exercise.is_running();
+    let run = &exercise.controller;
+    html! {
+        <section class="pane exercise-pane" aria-labelledby="exercise-heading">
+            { pane_header(props, on_language) }
+            { controller_intro(exercise, &props.on_action) }
+            { code_editor(&exercise.code, &props.on_action) }
+            <div class="exercise-actions">
+                <button type="button" class="check-button primary" aria-disabled={running.then_some("true")}
+                        onclick={run_unless(running, Job::CheckController, &props.on_run)}>
+                    { if running { "Checking…" } else { "Check" } }
+                </button>
+            </div>
+            <div class="check-status controller-status" role="status" aria-live="polite" aria-atomic="true">
+                if matches!(run, Run::Running { .. }) {
+                    { status_line(run, "schedules explored", |_| html! {}) }
+                } else {
+                    { controller_status(run) }
+                }
+            </div>
+            if run.is_outdated(&exercise.code.source) {
+                <p class="exercise-note outdated">{ "This result is of an earlier version of your code. Check again to see where it stands." }</p>
+            }
+            { controller_result(run) }
         </section>
     }
 }

@@ -39,8 +39,8 @@ pub mod story;
 
 pub use call::{ApiFailure, CallError, ClientCall, PatchKind, Read};
 pub use exercise::{
-    conflicts, exercise_named, exercise_with, external_finalizer, owned_configmap, replicas,
-    status, Exercise, EXERCISES,
+    conflicts, exercise_named, exercise_with, external_finalizer, goal_text_named, owned_configmap,
+    replicas, status, Exercise, EXERCISES,
 };
 pub use properties::{check, Property};
 pub use record::{CallRecord, ReconcileOutcome, ReconcileRecord};

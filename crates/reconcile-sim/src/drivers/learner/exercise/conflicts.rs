@@ -20,6 +20,9 @@ pub const DEPLOYMENT: Kind = Kind {
 /// The Deployment's path to its one container's image.
 const IMAGE: [&str; 6] = ["spec", "template", "spec", "containers", "0", "image"];
 
+/// The goal in plain words, for a learner.
+pub const GOAL_TEXT: &str = "Each custom resource controls a Deployment of its name whose one container runs spec.image; spec.replicas is the autoscaler's, never yours to change.";
+
 /// `conflicts`: custom resource `web` wants Deployment `web` running
 /// `spec.image`. An autoscaler sets the Deployment's `spec.replicas` to 3
 /// whenever it differs; the image changes after the sixth reconcile.
@@ -40,7 +43,7 @@ pub fn conflicts() -> Exercise {
     }];
     Exercise {
         name: "conflicts",
-        goal_text: "Each custom resource controls a Deployment of its name whose one container runs spec.image; spec.replicas is the autoscaler's, never yours to change.",
+        goal_text: GOAL_TEXT,
         kinds: Kinds(vec![CUSTOM_RESOURCE, DEPLOYMENT]),
         scenario: custom_resources(&[("web", json!({ "image": "nginx:1.27" }))]),
         config,

@@ -15,6 +15,9 @@ use crate::{PropagationPolicy, ScriptedEvent, WorldEvent};
 /// The learner's finalizer: the one the control plane's cloud model uses.
 pub const FINALIZER: &str = crate::control_plane::cloud::FINALIZER;
 
+/// The goal in plain words, for a learner.
+pub const GOAL_TEXT: &str = "Each live custom resource has your finalizer and its load balancer lb-<name>; a deleted one is gone, its load balancer deleted first.";
+
 /// `external-finalizer`: custom resources `blog` and `shop`, each wanting
 /// load balancer `lb-<name>` in the cloud. Someone deletes `blog` after
 /// the sixth reconcile, so cleanup runs in the fault-free run too.
@@ -32,7 +35,7 @@ pub fn external_finalizer() -> Exercise {
     }];
     Exercise {
         name: "external-finalizer",
-        goal_text: "Each live custom resource has your finalizer and its load balancer lb-<name>; a deleted one is gone, its load balancer deleted first.",
+        goal_text: GOAL_TEXT,
         kinds: Kinds(vec![CUSTOM_RESOURCE, LOAD_BALANCER]),
         scenario: custom_resources(&[
             ("blog", json!({ "port": 80 })),

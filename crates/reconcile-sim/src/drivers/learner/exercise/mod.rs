@@ -178,7 +178,20 @@ fn config_over(base: &SimConfig, options: &str) -> Result<SimConfig, String> {
     crate::parse_options(&Value::Object(merged).to_string()).map_err(|e| e.to_string())
 }
 
-/// The exercise named `name`, or `None` when there is none.
+/// The goal of exercise `name` alone: what a learner reads before a run,
+/// without linking the exercise's run.
+pub fn goal_text_named(name: &str) -> Option<&'static str> {
+    match name {
+        "owned-configmap" => Some(owned_configmap::GOAL_TEXT),
+        "external-finalizer" => Some(external_finalizer::GOAL_TEXT),
+        "replicas" => Some(replicas::GOAL_TEXT),
+        "status" => Some(status::GOAL_TEXT),
+        "conflicts" => Some(conflicts::GOAL_TEXT),
+        _ => None,
+    }
+}
+
+/// The exercise `name`, or `None` when there is none.
 pub fn exercise_named(name: &str) -> Option<Exercise> {
     match name {
         "owned-configmap" => Some(owned_configmap()),

@@ -15,13 +15,17 @@ pub const CONFIG_MAP: Kind = Kind {
     kind: "ConfigMap",
 };
 
+/// The goal in plain words, for a learner.
+pub const GOAL_TEXT: &str =
+    "Each custom resource has exactly one ConfigMap it controls, whose data is its spec.data.";
+
 /// `owned-configmap`: one ConfigMap per custom resource, its `data` the
 /// custom resource's `spec.data`, with a controller ownerReference to it.
 /// Two custom resources, `blog` and `shop`, and no ConfigMap at first.
 pub fn owned_configmap() -> Exercise {
     Exercise {
         name: "owned-configmap",
-        goal_text: "Each custom resource has exactly one ConfigMap it controls, whose data is its spec.data.",
+        goal_text: GOAL_TEXT,
         kinds: Kinds(vec![CUSTOM_RESOURCE, CONFIG_MAP]),
         scenario: custom_resources(&[
             ("blog", json!({ "data": { "theme": "dark" } })),

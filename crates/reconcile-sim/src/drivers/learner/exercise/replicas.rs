@@ -14,13 +14,16 @@ pub const POD: Kind = Kind {
     kind: "Pod",
 };
 
+/// The goal in plain words, for a learner.
+pub const GOAL_TEXT: &str =
+    "Each custom resource controls exactly spec.replicas running pods, and never more.";
+
 /// `replicas`: `blog` wants 2 pods and `shop` 1 (`spec.replicas`), each
 /// with a controller ownerReference. No pod at first.
 pub fn replicas() -> Exercise {
     Exercise {
         name: "replicas",
-        goal_text:
-            "Each custom resource controls exactly spec.replicas running pods, and never more.",
+        goal_text: GOAL_TEXT,
         kinds: Kinds(vec![CUSTOM_RESOURCE, POD]),
         scenario: custom_resources(&[
             ("blog", json!({ "replicas": 2 })),

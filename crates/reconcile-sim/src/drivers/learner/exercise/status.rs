@@ -12,6 +12,9 @@ use crate::ownership::ObjectKey;
 use crate::world::World;
 use crate::{ScriptedEvent, WorldEvent};
 
+/// The goal in plain words, for a learner.
+pub const GOAL_TEXT: &str = "Each custom resource's status has observedGeneration equal to its metadata.generation and a condition of type Ready with status \"True\".";
+
 /// `status`: custom resources `blog` and `shop`; `blog`'s spec changes
 /// after the sixth reconcile (generation 2), so its status must follow.
 pub fn status() -> Exercise {
@@ -23,7 +26,7 @@ pub fn status() -> Exercise {
     }];
     Exercise {
         name: "status",
-        goal_text: "Each custom resource's status has observedGeneration equal to its metadata.generation and a condition of type Ready with status \"True\".",
+        goal_text: GOAL_TEXT,
         kinds: Kinds(vec![CUSTOM_RESOURCE]),
         scenario: custom_resources(&[
             ("blog", json!({ "message": "hello" })),
