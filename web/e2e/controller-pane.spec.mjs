@@ -44,6 +44,9 @@ test("the reference passes with its properties listed, and a known bug fails wit
   await expect(found.locator("h3")).toHaveText(`Broken: ${bug.property}`);
   await expect(found.locator(".controller-schedule")).toContainText(bug.faults[0]);
   await expect(found.getByRole("list", { name: "What happened" }).locator("li")).toHaveCount(bug.faults.length);
+  // The schedule and the story count requests alike, from 1.
+  const told = await found.getByRole("list", { name: "What happened" }).locator("li").first().innerText();
+  await expect(found.locator(".controller-schedule")).toContainText(`at request ${told.match(/request (\d+)/)[1]}`);
   await expect(found.getByRole("list", { name: "What happened" }).locator("li").first()).toHaveText(/crash/);
   await expect(properties(page).filter({ hasText: `${bug.property}: broken` })).toHaveCount(1);
   const link = found.getByRole("link", { name: "Open in the simulation" });

@@ -115,7 +115,8 @@ fn counterexample(found: &ControllerCounterexample) -> Html {
         found
             .schedule
             .iter()
-            .map(|(at, fault)| format!("{fault} at request {at}"))
+            // `at` counts requests from 0; the story (and a learner) from 1.
+            .map(|(at, fault)| format!("{fault} at request {}", at + 1))
             .collect::<Vec<_>>()
             .join(", ")
     };

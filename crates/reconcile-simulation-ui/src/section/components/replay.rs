@@ -86,7 +86,8 @@ fn calls_at(
                         Ok(_) => "answered".to_owned(),
                         Err(error) => error.to_string(),
                     };
-                    html! { <li><code>{ format!("client.{}", call.call.method()) }</code>{ format!(" → {answer}") }</li> }
+                    let receiver = if call.call.is_cloud() { "cloud" } else { "client" };
+                    html! { <li><code>{ format!("{receiver}.{}", call.call.method()) }</code>{ format!(" → {answer}") }</li> }
                 }) }
             </ol>
             <p>{ format!("It returned: {returned}.") }</p>
