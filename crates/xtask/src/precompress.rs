@@ -113,6 +113,21 @@ fn write_copies(dir: &Path, cache: &Path) -> Result<(), String> {
     })
 }
 
+/// Numbers the partial copies this process writes.
+static PARTIALS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Where a copy of `cached` is written before it is renamed there: a name
+/// per write, not per process, since two files of one content (the section's
+/// two builds share a stylesheet) may be compressed at once by two threads.
+fn partial_of(cached: &Path) -> PathBuf {
+    let write = PARTIALS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    PathBuf::from(format!(
+        "{}.{}.{write}",
+        cached.display(),
+        std::process::id()
+    ))
+}
+
 /// Writes `file`'s two copies beside it, compressing only what `cache` lacks.
 fn write_copy(file: &Path, cache: &Path) -> Result<(), String> {
     let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -127,7 +142,7 @@ fn write_copy(file: &Path, cache: &Path) -> Result<(), String> {
         if !cached.is_file() {
             let compressed = compress(&bytes)?;
             // Written whole, then renamed: a build stopped midway leaves no half copy.
-            let partial = cache.join(format!("{hash}.{settings}{suffix}.{}", std::process::id()));
+            let partial = partial_of(&cached);
             std::fs::write(&partial, compressed)
                 .map_err(|e| format!("{}: {e}", partial.display()))?;
             std::fs::rename(&partial, &cached).map_err(|e| format!("{}: {e}", cached.display()))?;
@@ -255,6 +270,20 @@ mod tests {
             .read_to_end(&mut read)
             .expect("valid gzip");
         assert_eq!(read, text);
+    }
+
+    /// Two threads compressing files of one content once wrote one partial
+    /// copy, and the second rename failed: each write has its own name.
+    #[test]
+    fn each_partial_copy_has_a_name_of_its_own() {
+        let cached = Path::new("cache/0123.zopfli-i5.gz");
+        let (first, second) = (partial_of(cached), partial_of(cached));
+        assert_ne!(first, second);
+        for partial in [first, second] {
+            assert!(partial
+                .to_string_lossy()
+                .starts_with("cache/0123.zopfli-i5.gz."));
+        }
     }
 
     #[test]
