@@ -522,9 +522,14 @@ impl SimState {
             return false;
         }
         let last = self.last_position();
+        // What the module reports, not a move of the learner's: it keeps
+        // the event stepped to and the position a link asked for.
         let informs = matches!(
             action,
-            SimAction::Simulated(_) | SimAction::NextPass(_) | SimAction::DownloadResults
+            SimAction::Simulated(_)
+                | SimAction::NextPass(_)
+                | SimAction::SettingsRead { .. }
+                | SimAction::DownloadResults
         );
         if !informs {
             // The user moved on from the position a link or an autosave asked for.
