@@ -215,9 +215,10 @@ pub fn report(env: &Env, dist: &Path) -> Result<String, String> {
     // The seed's exercise in each language, then a controller's reference
     // through the pane (checkController's 1,000 schedules).
     let check_tasks = [
-        ["javascript", "reconcile"],
-        ["python", "reconcile"],
-        ["javascript", "external-finalizer"],
+        &["javascript", "reconcile"][..],
+        &["python", "reconcile"],
+        // Each run a cold page; the median of three, as one run is noisy.
+        &["javascript", "external-finalizer", "3"],
     ]
     .iter()
     .map(|args| node("bench/check-long-tasks.mjs", args))
@@ -651,8 +652,8 @@ impl Measured<'_> {
              typed into the pane, Check pressed, until the verdict shows; long tasks (over 50 ms) \
              recorded with a `PerformanceObserver`. Python's run includes Pyodide's download and first \
              start in a fresh browser. The third line is `external-finalizer`'s JavaScript reference, \
-             checked with `checkController` (1,000 schedules) from a fresh page; `checkMs` is the time to \
-             its result (budget {CHECK_CONTROLLER_BUDGET_MS:.0} ms). Budget: no task over {CHECK_LONG_TASK_BUDGET_MS:.0} ms.\n\n\
+             checked with `checkController` (1,000 schedules) three times, each from a fresh page in a fresh \
+             browser context; `checkMs` is the median time to the result, `checkRunsMs` each run's (budget {CHECK_CONTROLLER_BUDGET_MS:.0} ms). Budget: no task over {CHECK_LONG_TASK_BUDGET_MS:.0} ms.\n\n\
              ```json\n{}\n```\n\n\
              ## Main-thread long tasks while Play runs\n\n\
              N pods pasted into Desired state (one input event), the Flaky API preset's settings \
@@ -893,7 +894,7 @@ impl Measured<'_> {
             let _ = writeln!(
                 rows,
                 "| a correct JavaScript controller checked through the pane, 1,000 schedules, to its result \
-                 | ≤ {CHECK_CONTROLLER_BUDGET_MS:.0} ms | {} | {} |",
+                 (a cold page each run) | ≤ {CHECK_CONTROLLER_BUDGET_MS:.0} ms | median {} of 3 | {} |",
                 ms(took),
                 verdict(took <= CHECK_CONTROLLER_BUDGET_MS)
             );
