@@ -28,7 +28,8 @@ mod views;
 
 pub use control_plane::{
     apiserver, apply, cloud, consistency, defaulting, managed_fields, object, ownership, patch,
-    pods, reflector_backoff, rng, sorted, status, typed_value, watch_cache, workqueue, world,
+    pods, reflector_backoff, rfc3339, rng, sorted, status, typed_value, watch_cache, workqueue,
+    world,
 };
 pub use controllers::{
     client, comparison, contract, controller, driven, expectations, naming, status_writes, writes,

@@ -13,7 +13,7 @@ use reconcile_sim::learner::properties::{EVENTUALLY_STABLE, IDEMPOTENT_ONCE_CONV
 use reconcile_sim::learner::{
     status, CallError, Client, ClientCall, Fault, Finish, Reconciler, Request,
 };
-use reconcile_sim::object::timestamp;
+use reconcile_sim::rfc3339;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Flaw {
@@ -56,7 +56,7 @@ impl Controller {
         });
         if self.flaw == Flaw::TimestampInStatus {
             // What `new Date().toISOString()` gives a learner: the simulated clock.
-            wanted["lastReconciled"] = json!(timestamp(client.now()));
+            wanted["lastReconciled"] = json!(to_iso_string(client.now()));
         }
         let same = custom["status"] == wanted;
         if same && self.flaw != Flaw::WritesStatusEveryPass {
@@ -80,6 +80,13 @@ impl Reconciler for Controller {
             Err(error) => Finish::Error(error.to_string()),
         }
     }
+}
+
+/// JavaScript's `Date.prototype.toISOString`: RFC 3339 to the millisecond.
+fn to_iso_string(at: u64) -> String {
+    let seconds = rfc3339::time(at);
+    let seconds = seconds.strip_suffix('Z').unwrap_or(&seconds);
+    format!("{seconds}.{:03}Z", at % 1_000)
 }
 
 fn controller(flaw: Flaw) -> impl Fn() -> Controller {
@@ -114,7 +121,7 @@ fn a_timestamp_in_status_wakes_the_controller_forever() {
         .flat_map(|reconcile| &reconcile.calls)
         .filter_map(|made| match &made.call {
             ClientCall::UpdateStatus { object } => Some((
-                timestamp(made.at),
+                to_iso_string(made.at),
                 object["status"]["lastReconciled"].clone(),
             )),
             _ => None,

@@ -23,6 +23,7 @@ pub mod pods;
 pub(crate) mod propagation;
 pub(crate) mod queue;
 pub mod reflector_backoff;
+pub mod rfc3339;
 pub mod rng;
 pub mod sorted;
 pub mod status;

@@ -10,7 +10,8 @@
 //!
 //! # Caveats
 //! - `uid` is the store's counter as a string, not a UUID.
-//! - `deletionTimestamp` is the simulated clock from the Unix epoch.
+//! - `deletionTimestamp` is the simulated clock from the Unix epoch, to the
+//!   second as a `metav1.Time` is written ([`super::rfc3339::time`]).
 //! - A generic object keeps no labels or annotations: a patch that sets
 //!   them is refused with 422, naming the field. Manifests keep theirs.
 
@@ -21,7 +22,7 @@ use serde_json::{json, Map, Value};
 
 use super::apiserver::ApiError;
 use super::ownership::{ObjectKey, OwnerReference, OwnerRefs};
-use super::workqueue::Millis;
+use super::rfc3339;
 use super::world::{ObjectState, World};
 
 /// The group and version of the playground's own kinds.
@@ -127,7 +128,7 @@ fn server_metadata(world: &World, state: &ObjectState, metadata: &mut Map<String
         metadata.insert("ownerReferences".into(), Value::Array(refs));
     }
     if let Some(at) = state.deletion_timestamp {
-        metadata.insert("deletionTimestamp".into(), timestamp(at).into());
+        metadata.insert("deletionTimestamp".into(), rfc3339::time(at).into());
         let seconds = meta.deletion_grace_period_seconds.unwrap_or(0);
         metadata.insert("deletionGracePeriodSeconds".into(), seconds.into());
     }
@@ -170,28 +171,6 @@ fn type_of(spec: Option<&Json>, name: &str) -> (String, String, String) {
             name.to_owned(),
         ),
     }
-}
-
-/// RFC 3339 in UTC, to the millisecond, from the Unix epoch.
-pub fn timestamp(at: Millis) -> String {
-    let (days, ms) = (at / 86_400_000, at % 86_400_000);
-    let (year, month, day) = civil_from_days(days);
-    let (h, m, s, milli) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
-    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
-}
-
-/// Howard Hinnant's `civil_from_days`, for days since 1970-01-01.
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z % 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + u64::from(month <= 2);
-    (year, month, day)
 }
 
 /// What a patched object asks the store to keep.

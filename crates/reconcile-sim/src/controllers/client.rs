@@ -29,6 +29,7 @@ pub use crate::control_plane::consistency::{ConsistencyStore, WatchedKind};
 pub use crate::control_plane::names::{ALPHABET, RANDOM_LENGTH};
 pub use crate::control_plane::ownership::{ObjectKey, OwnerRefs};
 pub use crate::control_plane::patch::{Patch, PatchType};
+pub use crate::control_plane::rfc3339::{civil_from_days, days_from_civil};
 pub use crate::control_plane::sorted::SortedMap;
 // How the controllers' settings read their names (not an API call).
 pub(crate) use crate::control_plane::unit_names::read_unit_names;

@@ -81,6 +81,7 @@ use reconcile_core::json::{Json, Number};
 use serde::Serialize;
 
 use super::client::Millis;
+use super::client::{civil_from_days, days_from_civil};
 use super::outcome::ActionResult;
 
 /// What the controller writes to its custom resource's status after each pass.
@@ -311,31 +312,6 @@ fn parse_rfc3339(text: &str) -> Option<Millis> {
     let micros: u64 = format!("{fraction:0<6}").get(..6)?.parse().ok()?;
     let days = u64::try_from(days_from_civil(year, month, day) - SIM_EPOCH_DAYS).ok()?;
     Some(((days * 86_400 + h * 3_600 + m * 60 + s) * 1_000) + micros / 1_000)
-}
-
-/// Howard Hinnant's `civil_from_days`: (year, month, day) of a day count from 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-/// Howard Hinnant's `days_from_civil`, the inverse of [`civil_from_days`].
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = year - i64::from(month <= 2);
-    let era = year.div_euclid(400);
-    let yoe = year.rem_euclid(400);
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]
