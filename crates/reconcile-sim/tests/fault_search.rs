@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use reconcile_sim::learner::properties::{EVENTUALLY_STABLE, IDEMPOTENT_ONCE_CONVERGED, SAFE};
 use reconcile_sim::learner::schedule::single_faults;
-use reconcile_sim::learner::search::run_schedule;
+use reconcile_sim::learner::search::{run_schedule, Counterexample};
 use reconcile_sim::learner::{
     check_controller, owned_configmap, replay, Budget, CallError, CheckReport, CheckSession,
     Client, ClientCall, Fault, Finish, Read, Reconciler, ReplayError, ReplayLink, Request,
@@ -253,17 +253,29 @@ fn a_session_stopped_early_reports_what_it_explored_and_nothing_run_is_no_pass()
     assert!(nothing.properties.is_empty());
 }
 
-#[test]
-fn each_counterexample_replays_as_its_run_did() {
-    let exercise = owned_configmap();
-    for flaw in [
+/// The bugs the check catches, each with its counterexample under the
+/// default budget and seed 7.
+fn counterexamples() -> impl Iterator<Item = (Flaw, Counterexample)> {
+    [
         Flaw::NoOwnerReference,
         Flaw::BlindUpdate,
         Flaw::CreateOnly,
         Flaw::RemembersTooEarly,
-    ] {
-        let report = check(flaw, Budget::default().schedules, 7);
-        let example = report.counterexample.expect("caught");
+    ]
+    .into_iter()
+    .map(|flaw| (flaw, counterexample(flaw)))
+}
+
+/// The counterexample of `flaw` under the default budget and seed 7.
+fn counterexample(flaw: Flaw) -> Counterexample {
+    let report = check(flaw, Budget::default().schedules, 7);
+    report.counterexample.expect("caught")
+}
+
+#[test]
+fn each_counterexample_replays_as_its_run_did() {
+    let exercise = owned_configmap();
+    for (flaw, example) in counterexamples() {
         replays_as_run(
             &exercise,
             &factory(flaw),
@@ -365,8 +377,7 @@ fn a_replay_that_parts_from_its_record_says_where() {
 
 #[test]
 fn a_replay_link_opens_the_same_run_and_a_bad_one_says_why() {
-    let report = check(Flaw::RemembersTooEarly, Budget::default().schedules, 7);
-    let example = report.counterexample.expect("caught");
+    let example = counterexample(Flaw::RemembersTooEarly);
     let link = ReplayLink::of(
         "owned-configmap",
         Some(r#"{"resyncPeriodMs": 1000}"#.into()),
@@ -413,14 +424,7 @@ fn a_replay_opened_for_the_views_is_the_checked_run_with_its_pictures() {
     use reconcile_sim::picture::{position_of_moment, Position};
     use reconcile_sim::Moment;
     let exercise = owned_configmap();
-    for flaw in [
-        Flaw::NoOwnerReference,
-        Flaw::BlindUpdate,
-        Flaw::CreateOnly,
-        Flaw::RemembersTooEarly,
-    ] {
-        let report = check(flaw, Budget::default().schedules, 7);
-        let example = report.counterexample.expect("caught");
+    for (flaw, example) in counterexamples() {
         let link = ReplayLink::of("owned-configmap", None, &example);
         let text = serde_json::to_string(&link).expect("a link as JSON");
         let link = ReplayLink::read(&text).expect("reads");
