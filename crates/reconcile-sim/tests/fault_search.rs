@@ -185,6 +185,24 @@ fn bugs_seen_fault_free_shrink_to_no_fault() {
     assert_eq!(report.schedules_explored, 1);
 }
 
+/// A run stopped by the pass limit is told in the property's words (the
+/// goal), never in the engine's, which reads the contract's plan.
+#[test]
+fn a_run_at_the_pass_limit_is_told_in_the_propertys_words() {
+    let example = counterexample(Flaw::NoOwnerReference);
+    assert_eq!(example.property, EVENTUALLY_STABLE);
+    let (detail, exercise) = (&example.detail, owned_configmap());
+    let limit = exercise.config.max_passes;
+    let goal = exercise.goal_text.trim_end_matches('.');
+    assert_eq!(
+        detail,
+        &format!("the run never settled: after {limit} passes, the pass limit, the goal still did not hold: {goal}")
+    );
+    for engine in ["planning actions", "Not converging"] {
+        assert!(!detail.contains(engine), "{detail}");
+    }
+}
+
 #[test]
 fn create_only_is_caught_by_another_writer() {
     // Another writer acts only on an object that exists: here, once a
