@@ -1025,6 +1025,14 @@ mod tests {
     }
 
     #[cfg(feature = "replay")]
+    /// The replay `text`, opened as the section opens it.
+    fn opened(text: &str) -> ReplayedRun {
+        ReplayLink::read(text)
+            .and_then(|link| link.open_for_views())
+            .expect("opens")
+    }
+
+    #[cfg(feature = "replay")]
     fn replay_input(revision: usize, replay: &str) -> RunInput {
         RunInput {
             replay: Some(replay.to_owned()),
@@ -1041,9 +1049,7 @@ mod tests {
     #[test]
     fn a_replay_shows_the_replayed_run_in_the_views_and_never_the_contract() {
         let (text, example) = replay_link();
-        let opened = ReplayLink::read(&text)
-            .and_then(|link| link.open_for_views())
-            .expect("opens");
+        let opened = opened(&text);
         let mut state = SectionState::default();
         let answers = state.take(input(Some(replay_input(3, &text)), 0));
         assert!(answers.errors.is_empty(), "{:?}", answers.errors);
@@ -1133,9 +1139,7 @@ mod tests {
     #[test]
     fn a_replays_results_are_the_checked_run_and_no_plan() {
         let (text, example) = replay_link();
-        let opened = ReplayLink::read(&text)
-            .and_then(|link| link.open_for_views())
-            .expect("opens");
+        let opened = opened(&text);
         let mut state = SectionState::default();
         let mut asked = input(Some(replay_input(2, &text)), 0);
         asked.results_asked = 1;
