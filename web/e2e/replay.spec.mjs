@@ -2,6 +2,7 @@
 // checkController) opens the failing run of a learner's controller in the
 // simulation section's views, replayed from its record: no learner's code, no
 // contract controller. A corrupt or unopenable replay link says so.
+import { readFileSync } from "node:fs";
 import { deflateRawSync } from "node:zlib";
 import { test, expect, editor, autosaved } from "./fixtures.mjs";
 import { knownBug } from "./controller-exercises.mjs";
@@ -90,6 +91,56 @@ test("a counterexample's link shows the replayed run in the simulation's views, 
   await expect(banner(page)).toHaveCount(0);
   await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#v2\//);
   expect(await autosaved(page)).toContain("kept");
+});
+
+test("Share during a replay gives its own link, and Download results holds the replay alone", async ({ page, browser }) => {
+  // No ownerReference: "eventually stable" breaks at the pass limit, fault-free.
+  const example = await counterexampleOf(page, knownBug("owned-configmap", "no-owner").js);
+  expect(example.property).toBe("eventually stable");
+  await page.goto("about:blank");
+  await page.goto(`/${example.link}`);
+  await expect(passes(page)).toHaveCount(example.record.length);
+
+  // The verdict speaks of the property and the goal, not of the contract's planned actions.
+  await expect(banner(page)).toContainText(`The property “eventually stable” broke: ${example.detail}.`);
+  expect(example.detail).toContain("the goal still did not hold");
+  expect(example.detail).not.toContain("planning actions");
+  await expect(banner(page)).not.toContainText("Not converging");
+
+  // Share: the address the replay came from, said to be the replay's; the autosave's is not given.
+  const share = page.getByRole("button", { name: "Share", exact: true });
+  await expect(share).toHaveAttribute("title", /this replay/);
+  await share.click();
+  const notice = page.locator(".notice", { has: page.getByLabel("Share link") });
+  await expect(notice).toContainText("Link to this replay copied to the clipboard");
+  await expect(notice).toContainText("It opens this same failing run");
+  await expect(page.locator(".embed-code")).toHaveCount(0);
+  const link = await page.getByLabel("Share link").inputValue();
+  expect(link).toBe(new URL(`/${example.link}`, page.url()).href);
+  expect(page.url()).toContain(example.link);
+
+  // The link reopens the same replay elsewhere.
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await expect(banner(other)).toContainText(`The property “${example.property}” broke: ${example.detail}.`);
+  await expect(passes(other)).toHaveCount(example.record.length);
+  await expect(other.locator("li.pass.broke")).toHaveAttribute("data-pass", await page.locator("li.pass.broke").getAttribute("data-pass"));
+  await fresh.close();
+
+  // Download results: the exercise, the property broken, the schedule, the story, the replay's timeline; no plan.
+  const [resultsFile] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download results" }).click(),
+  ]);
+  expect(resultsFile.suggestedFilename()).toBe("results.json");
+  const results = JSON.parse(readFileSync(await resultsFile.path(), "utf8"));
+  expect(Object.keys(results).sort()).toEqual(["exercise", "property", "schedule", "story", "timeline"]);
+  expect(results.exercise).toBe("owned-configmap");
+  expect(results.property).toEqual({ name: example.property, held: false, detail: example.detail });
+  expect(results.schedule).toEqual(example.schedule);
+  expect(results.story).toEqual(example.story);
+  expect(results.timeline.passes).toHaveLength(example.record.length);
 });
 
 test("a corrupt replay link says so and loads the default; one that does not open says why", async ({ page }) => {

@@ -10,7 +10,7 @@ use reconcile_content::share;
 use crate::browser;
 use crate::embed::EmbedOptions;
 use crate::sessions::Opened;
-use crate::state::{LessonOpening, Notice, Playground};
+use crate::state::{LessonOpening, Notice, Playground, Replay};
 
 /// What the page starts from: the URL, and what `opened` found saved.
 pub fn initial_state(options: &EmbedOptions, opened: Opened) -> Playground {
@@ -57,7 +57,10 @@ fn first_state(options: &EmbedOptions, opened: Opened) -> Playground {
     })) = opened_link
     {
         let mut state = first_state_of(options, opened, None);
-        state.sim.replay = Some(replay.into());
+        state.sim.replay = Some(Replay {
+            json: replay.into(),
+            link: hash.into(),
+        });
         return state;
     }
     first_state_of(options, opened, opened_link)

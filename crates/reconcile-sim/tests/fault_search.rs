@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use reconcile_sim::learner::properties::{EVENTUALLY_STABLE, IDEMPOTENT_ONCE_CONVERGED, SAFE};
 use reconcile_sim::learner::schedule::single_faults;
-use reconcile_sim::learner::search::run_schedule;
+use reconcile_sim::learner::search::{run_schedule, Counterexample};
 use reconcile_sim::learner::{
     check_controller, owned_configmap, replay, Budget, CallError, CheckReport, CheckSession,
     Client, ClientCall, Fault, Finish, Read, Reconciler, ReplayError, ReplayLink, Request,
@@ -185,6 +185,24 @@ fn bugs_seen_fault_free_shrink_to_no_fault() {
     assert_eq!(report.schedules_explored, 1);
 }
 
+/// A run stopped by the pass limit is told in the property's words (the
+/// goal), never in the engine's, which reads the contract's plan.
+#[test]
+fn a_run_at_the_pass_limit_is_told_in_the_propertys_words() {
+    let example = counterexample(Flaw::NoOwnerReference);
+    assert_eq!(example.property, EVENTUALLY_STABLE);
+    let (detail, exercise) = (&example.detail, owned_configmap());
+    let limit = exercise.config.max_passes;
+    let goal = exercise.goal_text.trim_end_matches('.');
+    assert_eq!(
+        detail,
+        &format!("the run never settled: after {limit} passes, the pass limit, the goal still did not hold: {goal}")
+    );
+    for engine in ["planning actions", "Not converging"] {
+        assert!(!detail.contains(engine), "{detail}");
+    }
+}
+
 #[test]
 fn create_only_is_caught_by_another_writer() {
     // Another writer acts only on an object that exists: here, once a
@@ -253,17 +271,29 @@ fn a_session_stopped_early_reports_what_it_explored_and_nothing_run_is_no_pass()
     assert!(nothing.properties.is_empty());
 }
 
-#[test]
-fn each_counterexample_replays_as_its_run_did() {
-    let exercise = owned_configmap();
-    for flaw in [
+/// The bugs the check catches, each with its counterexample under the
+/// default budget and seed 7.
+fn counterexamples() -> impl Iterator<Item = (Flaw, Counterexample)> {
+    [
         Flaw::NoOwnerReference,
         Flaw::BlindUpdate,
         Flaw::CreateOnly,
         Flaw::RemembersTooEarly,
-    ] {
-        let report = check(flaw, Budget::default().schedules, 7);
-        let example = report.counterexample.expect("caught");
+    ]
+    .into_iter()
+    .map(|flaw| (flaw, counterexample(flaw)))
+}
+
+/// The counterexample of `flaw` under the default budget and seed 7.
+fn counterexample(flaw: Flaw) -> Counterexample {
+    let report = check(flaw, Budget::default().schedules, 7);
+    report.counterexample.expect("caught")
+}
+
+#[test]
+fn each_counterexample_replays_as_its_run_did() {
+    let exercise = owned_configmap();
+    for (flaw, example) in counterexamples() {
         replays_as_run(
             &exercise,
             &factory(flaw),
@@ -365,8 +395,7 @@ fn a_replay_that_parts_from_its_record_says_where() {
 
 #[test]
 fn a_replay_link_opens_the_same_run_and_a_bad_one_says_why() {
-    let report = check(Flaw::RemembersTooEarly, Budget::default().schedules, 7);
-    let example = report.counterexample.expect("caught");
+    let example = counterexample(Flaw::RemembersTooEarly);
     let link = ReplayLink::of(
         "owned-configmap",
         Some(r#"{"resyncPeriodMs": 1000}"#.into()),
@@ -413,14 +442,7 @@ fn a_replay_opened_for_the_views_is_the_checked_run_with_its_pictures() {
     use reconcile_sim::picture::{position_of_moment, Position};
     use reconcile_sim::Moment;
     let exercise = owned_configmap();
-    for flaw in [
-        Flaw::NoOwnerReference,
-        Flaw::BlindUpdate,
-        Flaw::CreateOnly,
-        Flaw::RemembersTooEarly,
-    ] {
-        let report = check(flaw, Budget::default().schedules, 7);
-        let example = report.counterexample.expect("caught");
+    for (flaw, example) in counterexamples() {
         let link = ReplayLink::of("owned-configmap", None, &example);
         let text = serde_json::to_string(&link).expect("a link as JSON");
         let link = ReplayLink::read(&text).expect("reads");

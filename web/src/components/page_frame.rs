@@ -79,7 +79,7 @@ pub fn top_bar(header: &Header) -> Html {
             <span class="invite-slot">{ invite }</span>
             { open_exercise }
             <RecentSessionsMenu recent={header.recent.clone()} />
-            { toolbar(header.toolbar, header.can_export) }
+            { toolbar(header.toolbar, header.can_export, state.sim.replay.is_some()) }
         </header>
     }
 }

@@ -7,7 +7,7 @@ use crate::components::embed_code::EmbedCode;
 use reconcile_content::share::{LinkNote, ShareError};
 
 use crate::browser::StorageProblem;
-use crate::state::{Loaded, Notice, YamlAction};
+use crate::state::{LinkOf, Loaded, Notice, YamlAction};
 
 pub struct ToolbarCallbacks {
     pub on_share: Callback<()>,
@@ -17,7 +17,9 @@ pub struct ToolbarCallbacks {
     pub on_import: Callback<web_sys::File>,
 }
 
-pub fn toolbar(callbacks: &ToolbarCallbacks, can_export: bool) -> Html {
+/// The toolbar; `replaying` while the simulation shows a replay, whose
+/// link and results Share and Download results give.
+pub fn toolbar(callbacks: &ToolbarCallbacks, can_export: bool, replaying: bool) -> Html {
     let on_file = {
         let on_import = callbacks.on_import.clone();
         Callback::from(move |e: Event| {
@@ -29,18 +31,29 @@ pub fn toolbar(callbacks: &ToolbarCallbacks, can_export: bool) -> Html {
             input.set_value("");
         })
     };
+    let (share_title, results_title) = if replaying {
+        (
+            "Copy the link to this replay (Ctrl/Cmd+S)",
+            "Download the replay as JSON: its exercise, the property broken, the schedule, the story and the timeline",
+        )
+    } else {
+        (
+            "Copy a link to this exact state (Ctrl/Cmd+S)",
+            "Download the action list and the simulation timeline as JSON",
+        )
+    };
     html! {
         <div class="toolbar" role="group" aria-label="Share and files">
             <button type="button" class="primary" onclick={callbacks.on_share.reform(|_| ())}
-                    aria-keyshortcuts="Control+S Meta+S" title="Copy a link to this exact state (Ctrl/Cmd+S)">
+                    aria-keyshortcuts="Control+S Meta+S" title={share_title}>
                 { "Share" }
             </button>
             <button type="button" onclick={callbacks.on_export_scenario.reform(|_| ())} disabled={!can_export}
                     title="Download desired, observed and finalizers as one scenario file">
                 { "Download scenario" }
             </button>
-            <button type="button" onclick={callbacks.on_export_results.reform(|_| ())} disabled={!can_export}
-                    title="Download the action list and the simulation timeline as JSON">
+            <button type="button" onclick={callbacks.on_export_results.reform(|_| ())}
+                    disabled={!can_export && !replaying} title={results_title}>
                 { "Download results" }
             </button>
             <button type="button" onclick={callbacks.on_export_yaml.reform(|_| ())} disabled={!can_export}
@@ -77,6 +90,16 @@ fn link_note_text(note: LinkNote) -> String {
             // A whole percent, formatted as an integer: the page links no float formatting.
             percent = (rate.clamp(0.0, 1.0) * 100.0).round() as u32
         ),
+    }
+}
+
+/// What the share notice says before its link.
+fn link_ready_text(of: &LinkOf, copied: bool) -> &'static str {
+    match (of, copied) {
+        (LinkOf::State(_), true) => "Link copied to the clipboard: ",
+        (LinkOf::State(_), false) => "Copy this link: ",
+        (LinkOf::Replay(_), true) => "Link to this replay copied to the clipboard: ",
+        (LinkOf::Replay(_), false) => "Copy this link to the replay: ",
     }
 }
 
@@ -131,12 +154,16 @@ pub fn notice_banner(
             "notice warning",
             html! { { "These documents are over 1 MB, so they are not autosaved. Use Download scenario to keep them." } },
         ),
-        Some(Notice::LinkReady { url, copied, .. }) => (
+        Some(Notice::LinkReady { url, copied, of }) => (
             "notice info",
             html! {
                 <>
-                    { if *copied { "Link copied to the clipboard: " } else { "Copy this link: " } }
+                    { link_ready_text(of, *copied) }
                     <input type="text" readonly=true value={url.clone()} aria-label="Share link" class="share-url" />
+                    if matches!(of, LinkOf::Replay(_)) {
+                        { " It opens this same failing run, replayed from its record, for a teacher or anyone. \
+                           It holds the controller's calls, not its code, and none of your documents." }
+                    }
                     if link_outdated {
                         <strong class="link-outdated">
                             { " The playground has changed since: this link (and its embed code) holds the state from when you pressed Share. Press Share again for the current one." }
@@ -197,7 +224,11 @@ pub fn notice_banner(
     };
     // Course authors embed what they share: the link's state, as an iframe.
     let embed_code = match notice {
-        Some(Notice::LinkReady { url, of, .. }) => {
+        Some(Notice::LinkReady {
+            url,
+            of: LinkOf::State(of),
+            ..
+        }) => {
             html! { <EmbedCode link={AttrValue::from(url.clone())} package={of.package_target()} /> }
         }
         _ => Html::default(),

@@ -1,12 +1,16 @@
 //! What the toolbar's buttons do: share, export, download results, import.
 
+use std::rc::Rc;
+
+use js_sys::Promise;
 use reconcile_core::export_scenario;
+use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
 use yew::prelude::*;
 
 use super::{share_link, YamlSupport};
 use crate::components::toolbar::ToolbarCallbacks;
-use crate::state::{Action, Notice, Playground, SimAction};
+use crate::state::{Action, LinkOf, Notice, Playground, SimAction};
 use crate::{browser, links};
 
 /// The toolbar's callbacks; `on_share` is Ctrl+S's too.
@@ -20,8 +24,7 @@ pub fn use_toolbar(
     let on_share = {
         let (state, dispatch) = (state.clone(), dispatch.clone());
         Callback::from(move |()| {
-            let (shared, of) = (state.shared(), Box::new(state.persisted()));
-            let url = future_to_promise(async move { Ok(share_link(&shared).await.into()) });
+            let (url, of) = link_to_share(&state);
             // Given to the clipboard within the click; it copies once compressed.
             links::copy_when_ready(&url);
             let dispatch = dispatch.clone();
@@ -71,4 +74,17 @@ pub fn use_toolbar(
             })
         },
     }
+}
+
+/// The link Share gives, once made, and what it holds. A replay's is the
+/// address it was opened from: the same record, written once, by the check.
+fn link_to_share(state: &Playground) -> (Promise, LinkOf) {
+    if let Some(replay) = &state.sim.replay {
+        let url = format!("{}{}", browser::page_base(), replay.link);
+        let of = LinkOf::Replay(Rc::clone(&replay.link));
+        return (Promise::resolve(&JsValue::from(url)), of);
+    }
+    let (shared, of) = (state.shared(), Box::new(state.persisted()));
+    let url = future_to_promise(async move { Ok(share_link(&shared).await.into()) });
+    (url, LinkOf::State(of))
 }

@@ -30,7 +30,7 @@ use crate::shared::Shared;
 pub use custom_resources::{CustomResourceAction, RunScenario, TabView, Tabs, FIRST_NAME};
 pub use exercise::ExerciseAction;
 pub use lesson::{Answer, LessonAction, LessonLoad, LessonOpening, LessonState};
-pub use sim::{hold_first_run, release_first_run, SimAction, SimState, SPEEDS};
+pub use sim::{hold_first_run, release_first_run, Replay, SimAction, SimState, SPEEDS};
 pub use yaml::{Converted, ParsedAnswers, ReadDocuments, YamlAction, YamlReply, YamlRequest};
 
 /// The three editable documents, in display order.
@@ -263,7 +263,7 @@ pub enum Notice {
         url: String,
         copied: bool,
         /// What the link holds, to tell when the page has moved on from it.
-        of: Box<Persisted>,
+        of: LinkOf,
     },
     /// A preset, a lesson or an imported file replaced edited documents,
     /// which stay restorable.
@@ -297,10 +297,25 @@ pub enum Notice {
     SessionGone,
 }
 
+/// What a share link holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LinkOf {
+    /// The page's state when Share was pressed.
+    State(Box<Persisted>),
+    /// A replay: the address it was opened from (`#v4/…`).
+    Replay(Rc<str>),
+}
+
 impl Playground {
     /// True while a share link is shown that no longer holds what the page shows.
     pub fn shown_link_is_outdated(&self) -> bool {
-        matches!(&self.notice, Some(Notice::LinkReady { of, .. }) if **of != self.persisted())
+        let Some(Notice::LinkReady { of, .. }) = &self.notice else {
+            return false;
+        };
+        match of {
+            LinkOf::State(of) => **of != self.persisted(),
+            LinkOf::Replay(link) => self.sim.replay.as_ref().map(|r| &r.link) != Some(link),
+        }
     }
 
     pub fn from_preset(preset: &'static Preset) -> Self {

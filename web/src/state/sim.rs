@@ -73,16 +73,26 @@ pub struct SimState {
     pending_script: Option<usize>,
     /// The control-plane view's `<details>` is open.
     pub picture_open: bool,
-    /// A `#v4/` link's replay of a learner's controller (its JSON, unread
-    /// here): the module shows it instead of the editors' scenario, which
-    /// stays as the autosave had it until "Leave the replay".
-    pub replay: Option<Rc<str>>,
+    /// A `#v4/` link's replay of a learner's controller: the module shows
+    /// it instead of the editors' scenario, which stays as the autosave
+    /// had it until "Leave the replay".
+    pub replay: Option<Replay>,
     /// A lesson's question about the run, waiting for the module's answer.
     pub check: Option<LessonCheck>,
     /// Counts the lesson checks asked, so that an answer is matched.
     checks: usize,
     /// How many times "Download results" was pressed (the module downloads).
     pub results_asked: usize,
+}
+
+/// A `#v4/` link's replay of a learner's controller, as the page opened it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replay {
+    /// The replay's JSON, unread here: the module reads it.
+    pub json: Rc<str>,
+    /// The address it came from (`#v4/…`, with the `#`): Share gives it
+    /// again, so the failing run can be sent on as it came.
+    pub link: Rc<str>,
 }
 
 /// Where the run of the latest revision stands, from the page's side.
@@ -395,7 +405,7 @@ impl SimState {
                 options: self.config.to_text(),
                 custom_resources: scenario.custom_resources.clone(),
             },
-            replay: self.replay.as_deref().map(str::to_owned),
+            replay: self.replay.as_ref().map(|replay| replay.json.to_string()),
         }));
     }
 

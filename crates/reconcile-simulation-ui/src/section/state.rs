@@ -13,6 +13,8 @@ use std::rc::Rc;
 
 use reconcile_content::export_results;
 use reconcile_content::lesson::{check_pass_actions, check_passes, Feedback};
+#[cfg(feature = "replay")]
+use reconcile_content::{export_replay_results, ReplayResults};
 use reconcile_core::plan;
 #[cfg(test)]
 use reconcile_protocol::control_plane::NamedScenario;
@@ -23,7 +25,7 @@ use reconcile_protocol::section::{
 use reconcile_protocol::setting_change::SettingChange;
 use reconcile_protocol::simulation::{NextPassView, RunFacts};
 use reconcile_sim::learner::properties::Property;
-use reconcile_sim::learner::ReconcileRecord;
+use reconcile_sim::learner::{ReconcileRecord, Schedule};
 #[cfg(feature = "replay")]
 use reconcile_sim::learner::{ReplayLink, ReplayedRun};
 use reconcile_sim::picture::{Picture, PictureReplay, Position};
@@ -60,6 +62,8 @@ pub struct ReplayShown {
     pub goal: &'static str,
     /// The property that broke, as the check reports it.
     pub broken: Option<Property>,
+    /// The faults placed, as the link gives them.
+    pub schedule: Schedule,
     /// The faults, one sentence each.
     pub story: Vec<String>,
     /// The position in the timeline's moments where the property had broken.
@@ -68,6 +72,22 @@ pub struct ReplayShown {
     pub record: Vec<ReconcileRecord>,
     /// The control plane's picture at every event, kept as it ran.
     pictures: Rc<[Rc<Picture>]>,
+}
+
+#[cfg(feature = "replay")]
+impl ReplayShown {
+    /// A replay's results.json: the exercise, the property that broke, the
+    /// schedule, the story and the replay's timeline; no plan, as the
+    /// contract did not run.
+    fn results(&self, timeline: &Timeline) -> String {
+        export_replay_results(&ReplayResults {
+            exercise: self.exercise,
+            property: self.broken.as_ref(),
+            schedule: &self.schedule,
+            story: &self.story,
+            timeline,
+        })
+    }
 }
 
 impl SectionRun {
@@ -99,6 +119,7 @@ impl SectionRun {
             pictures,
             record,
             broken,
+            schedule,
             story,
         } = opened;
         Ok(Self {
@@ -111,6 +132,7 @@ impl SectionRun {
                 exercise: exercise.name,
                 goal: exercise.goal_text,
                 broken,
+                schedule,
                 story,
                 broke_at,
                 record,
@@ -166,8 +188,13 @@ impl SectionRun {
 
     /// results.json: the plan of the run's scenario (the page's plan, which
     /// is core's `plan` of the same documents) and the timeline. With
-    /// several custom resources, the plan is the first one's.
+    /// several custom resources, the plan is the first one's. A replay's
+    /// has no plan: see [`ReplayShown::results`].
     pub fn results(&self) -> String {
+        #[cfg(feature = "replay")]
+        if let Some(replay) = &self.replay {
+            return replay.results(&self.timeline);
+        }
         let scenario = self.scenario.first();
         let plan = plan(
             &scenario.desired,
@@ -998,6 +1025,14 @@ mod tests {
     }
 
     #[cfg(feature = "replay")]
+    /// The replay `text`, opened as the section opens it.
+    fn opened(text: &str) -> ReplayedRun {
+        ReplayLink::read(text)
+            .and_then(|link| link.open_for_views())
+            .expect("opens")
+    }
+
+    #[cfg(feature = "replay")]
     fn replay_input(revision: usize, replay: &str) -> RunInput {
         RunInput {
             replay: Some(replay.to_owned()),
@@ -1014,9 +1049,7 @@ mod tests {
     #[test]
     fn a_replay_shows_the_replayed_run_in_the_views_and_never_the_contract() {
         let (text, example) = replay_link();
-        let opened = ReplayLink::read(&text)
-            .and_then(|link| link.open_for_views())
-            .expect("opens");
+        let opened = opened(&text);
         let mut state = SectionState::default();
         let answers = state.take(input(Some(replay_input(3, &text)), 0));
         assert!(answers.errors.is_empty(), "{:?}", answers.errors);
@@ -1097,6 +1130,30 @@ mod tests {
             }]
         );
         assert!(state.run().expect("a run").replay.is_none());
+    }
+
+    #[cfg(feature = "replay")]
+    /// A replay's results.json is the check's failing run: the exercise,
+    /// the property, the schedule, the story and the replay's timeline;
+    /// no plan of the page's documents.
+    #[test]
+    fn a_replays_results_are_the_checked_run_and_no_plan() {
+        let (text, example) = replay_link();
+        let opened = opened(&text);
+        let mut state = SectionState::default();
+        let mut asked = input(Some(replay_input(2, &text)), 0);
+        asked.results_asked = 1;
+        let results = state.take(asked).results.expect("downloaded");
+        let results: serde_json::Value = serde_json::from_str(&results).expect("JSON");
+        assert_eq!(results["exercise"], "owned-configmap");
+        assert_eq!(results["property"]["name"], example.property);
+        assert_eq!(results["property"]["detail"], example.detail.as_str());
+        assert_eq!(results["schedule"], serde_json::json!(example.schedule));
+        assert_eq!(results["story"], serde_json::json!(example.story));
+        assert_eq!(results["timeline"], serde_json::json!(opened.timeline));
+        for absent in ["plan", "actions"] {
+            assert!(results.get(absent).is_none(), "{absent}: {results:#}");
+        }
     }
 
     #[cfg(feature = "replay")]

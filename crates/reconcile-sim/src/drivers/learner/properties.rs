@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::call::CallError;
 use super::run::{DrivenRun, RunEnd};
+use crate::{format_millis, NotConvergingReason, Verdict};
 
 /// One property, and whether the run kept it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -58,7 +59,10 @@ fn property(name: &'static str, broke: Option<(String, Option<usize>)>) -> Prope
 fn stable(run: &DrivenRun) -> Property {
     let broke = match run.end() {
         None => Some("the run has not ended".to_owned()),
-        Some(RunEnd::Limit(verdict)) => Some(format!("the run never settled: {verdict}")),
+        Some(RunEnd::Limit(verdict)) => Some(format!(
+            "the run never settled: {}",
+            unsettled(run, verdict)
+        )),
         Some(_) if !run.goal_holds_now() => Some(format!(
             "the run settled away from the goal: {}",
             run.exercise().goal_text
@@ -66,6 +70,34 @@ fn stable(run: &DrivenRun) -> Property {
         Some(_) => None,
     };
     property(EVENTUALLY_STABLE, broke.map(|detail| (detail, None)))
+}
+
+/// Why a run that reached a limit never settled, in the property's words:
+/// what the controller did, not what the contract would plan (the
+/// engine's verdict speaks of the contract's actions).
+fn unsettled(run: &DrivenRun, verdict: &Verdict) -> String {
+    let Verdict::NotConverging { reason } = verdict else {
+        return verdict.to_string();
+    };
+    match reason {
+        NotConvergingReason::PassLimit { limit } if run.goal_holds_now() => format!(
+            "in {limit} passes, the pass limit, the controller never went three resync periods ({}) without a change to the store",
+            format_millis(run.exercise().quiet_ms())
+        ),
+        NotConvergingReason::PassLimit { limit } => format!(
+            "after {limit} passes, the pass limit, the goal still did not hold: {}",
+            run.exercise().goal_text.trim_end_matches('.')
+        ),
+        NotConvergingReason::StatusHotLoop { field, passes } => format!(
+            "each reconcile wrote a new {field} to the custom resource, and that \
+             write's watch event started the next one ({passes} passes in a row)"
+        ),
+        NotConvergingReason::ApplyConflict { object, message } => {
+            format!("every apply of {object} was refused with 409 Conflict ({message})")
+        }
+        // The engine ends a driven run at a limit for the reasons above only.
+        other => other.to_string(),
+    }
 }
 
 fn safe(run: &DrivenRun) -> Property {

@@ -13,6 +13,7 @@ use super::faulted::FaultedRun;
 use super::properties::{self, Property};
 use super::record::ReconcileRecord;
 use super::replay::{replay_in, ReplayLink};
+use super::schedule::Schedule;
 use super::story;
 use crate::picture::Picture;
 use crate::{Moment, Timeline};
@@ -29,6 +30,8 @@ pub struct ReplayedRun {
     /// The property that broke, as the check reports it; `None` if the
     /// replayed run kept them all.
     pub broken: Option<Property>,
+    /// The faults placed, as the link gives them.
+    pub schedule: Schedule,
     /// The schedule as the check tells it, one sentence a fault.
     pub story: Vec<String>,
 }
@@ -54,6 +57,7 @@ impl ReplayLink {
             pictures,
             record,
             broken,
+            schedule: self.script.schedule.clone(),
             story,
         })
     }
