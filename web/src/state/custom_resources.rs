@@ -26,12 +26,29 @@ use crate::shared::Shared;
 pub const FIRST_NAME: &str = "custom-resource";
 
 /// What a run starts from, and its objects counted: one custom resource's
-/// scenario as core writes it (`text`), or every tab's (`custom_resources`).
+/// scenario, or every tab's with its name. Its text is written only for a
+/// run asked of the module ([`RunScenario::write`]): a large scenario's run
+/// waits, and its edits must not pay for a text nobody reads.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RunScenario {
-    pub text: String,
-    pub custom_resources: Vec<NamedScenario>,
+    /// The one custom resource's scenario, while there is one.
+    one: Option<Rc<Scenario>>,
+    /// Every tab's name and scenario, in order, while there are several.
+    several: Vec<(AttrValue, Rc<Scenario>)>,
     pub size: usize,
+}
+
+impl RunScenario {
+    /// The run as the module reads it: core's text of the one scenario, or
+    /// each tab's name and text (`reconcile_protocol`'s `ViewRun` fields).
+    pub fn write(&self) -> (String, Vec<NamedScenario>) {
+        let text = self.one.as_deref().map(export_scenario);
+        let named = self.several.iter().map(|(name, scenario)| NamedScenario {
+            name: name.to_string(),
+            scenario: export_scenario(scenario),
+        });
+        (text.unwrap_or_default(), named.collect())
+    }
 }
 
 /// What a tab not shown keeps: its documents and what they read as.
@@ -343,36 +360,30 @@ impl Playground {
     /// no valid documents. A conflict waits for the section's answer.
     pub fn run_scenario(&mut self) -> Option<RunScenario> {
         self.tabs.conflict = None;
+        let count = |scenario: &Scenario| scenario.desired.len() + scenario.observed.len();
         if self.tabs.is_one() {
             let scenario = self.scenario.as_ref()?;
-            let size = scenario.desired.len() + scenario.observed.len();
-            let text = export_scenario(scenario);
             return Some(RunScenario {
-                text,
-                custom_resources: Vec::new(),
-                size,
+                size: count(scenario),
+                one: Some(Rc::clone(scenario)),
+                several: Vec::new(),
             });
         }
-        let mut size = 0;
-        let mut custom_resources = Vec::with_capacity(self.tabs.len());
         let shown = (&self.tabs.name, self.scenario.as_ref());
         fn kept(tab: &KeptTab) -> (&AttrValue, Option<&Rc<Scenario>>) {
             (&tab.name, tab.kept.scenario.as_ref())
         }
         let before = self.tabs.before.iter().map(kept);
         let after = self.tabs.after.iter().map(kept);
-        for (name, scenario) in before.chain(Some(shown)).chain(after) {
-            let scenario = scenario?;
-            size += scenario.desired.len() + scenario.observed.len();
-            custom_resources.push(NamedScenario {
-                name: name.to_string(),
-                scenario: export_scenario(scenario),
-            });
-        }
+        let several = before
+            .chain(Some(shown))
+            .chain(after)
+            .map(|(name, scenario)| Some((name.clone(), Rc::clone(scenario?))))
+            .collect::<Option<Vec<_>>>()?;
         Some(RunScenario {
-            text: String::new(),
-            custom_resources,
-            size,
+            size: several.iter().map(|(_, scenario)| count(scenario)).sum(),
+            one: None,
+            several,
         })
     }
 
@@ -509,10 +520,11 @@ mod tests {
     /// The run the page asks for, as the simulation section reads it.
     fn section_reads(state: &Rc<Playground>) -> Result<usize, (usize, String)> {
         let run = state.clone().run_scenario_for_test().expect("runs");
+        let (scenario, custom_resources) = run.write();
         let view_run = ViewRun {
-            scenario: run.text,
+            scenario,
             options: "{}".into(),
-            custom_resources: run.custom_resources,
+            custom_resources,
         };
         match view_run.read_scenario() {
             Ok(read) => Ok(read.entries().len()),
@@ -553,8 +565,8 @@ mod tests {
     fn several_run_in_the_list_form_and_travel_in_links() {
         let state = reduce(Rc::new(Playground::default()), CustomResourceAction::Add);
         let state = reduce(state, CustomResourceAction::Rename(1, "cache-b".into()));
-        let run = state.clone().run_scenario_for_test().expect("runs");
-        let names: Vec<&str> = run.custom_resources.iter().map(|cr| &*cr.name).collect();
+        let (_, custom_resources) = state.clone().run_scenario_for_test().expect("runs").write();
+        let names: Vec<&str> = custom_resources.iter().map(|cr| &*cr.name).collect();
         assert_eq!(names, ["custom-resource", "cache-b"]);
         assert_eq!(section_reads(&state), Ok(2));
         let shared = state.shared();
@@ -568,6 +580,25 @@ mod tests {
         assert!(state.tabs.is_one());
         let state = reduce(state, CustomResourceAction::Remove(0));
         assert_eq!(state.tabs.len(), 1, "never the last");
+    }
+
+    /// A large scenario's run waits for Step, and only then is its text
+    /// written: the text core writes of the scenario, as before.
+    #[test]
+    fn a_large_scenarios_run_is_written_when_it_is_asked_for() {
+        use crate::state::sim::AUTO_SIMULATE_LIMIT;
+        use crate::state::SimAction;
+        let objects: Vec<String> = (0..=AUTO_SIMULATE_LIMIT)
+            .map(|i| format!("\"web-{i:05}\": {{\"replicas\": 1}}"))
+            .collect();
+        let desired = format!("{{{}}}", objects.join(", "));
+        let state = edit(Rc::new(Playground::default()), Document::Desired, &desired);
+        assert!(state.sim.deferred() && state.sim.run().is_none());
+        let state = state.reduce(Action::Sim(SimAction::Step));
+        let run = state.sim.run().expect("Step asks for the run");
+        let scenario = state.scenario.as_deref().expect("valid");
+        assert_eq!(run.run.scenario, export_scenario(scenario));
+        assert!(run.run.custom_resources.is_empty());
     }
 
     impl Playground {

@@ -1045,7 +1045,7 @@ mod preset_tests {
         assert!(state.errors.is_empty(), "{:?}", state.errors);
         let mut state = (*state).clone();
         let run = state.run_scenario().expect("every tab is valid");
-        assert_eq!(run.custom_resources.len(), 5);
+        assert_eq!(run.write().1.len(), 5);
         let opened = Playground::from_preset(presets::find("client-go-bucket").expect("shipped"));
         assert_eq!(opened.tabs.len(), 120);
     }

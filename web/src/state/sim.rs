@@ -398,12 +398,14 @@ impl SimState {
             return;
         }
         self.event = None;
+        // Written only now: a held or deferred run writes no text.
+        let (text, custom_resources) = scenario.write();
         self.stage = RunStage::Asked(Rc::new(RunInput {
             revision: self.revision,
             run: ViewRun {
-                scenario: scenario.text.clone(),
+                scenario: text,
                 options: self.config.to_text(),
-                custom_resources: scenario.custom_resources.clone(),
+                custom_resources,
             },
             replay: self.replay.as_ref().map(|replay| replay.json.to_string()),
         }));
