@@ -81,7 +81,7 @@ fn unsettled(run: &DrivenRun, verdict: &Verdict) -> String {
     };
     match reason {
         NotConvergingReason::PassLimit { limit } if run.goal_holds_now() => format!(
-            "in {limit} passes, the pass limit, the controller never went three resync periods ({}) without a change to the store",
+            "in {limit} passes, the pass limit, the controller never went three resync periods ({}) without a write of its own",
             format_millis(run.exercise().quiet_ms())
         ),
         NotConvergingReason::PassLimit { limit } => format!(
