@@ -25,6 +25,12 @@ test("external-finalizer in JavaScript: the starter, the goal, hints one at a ti
   await expect(page.getByRole("list", { name: "Hints" }).locator("li")).toHaveCount(1);
   await page.getByRole("button", { name: /^Show a hint \(2 of \d+\)$/ }).click();
   await expect(page.getByRole("list", { name: "Hints" }).locator("li")).toHaveCount(2);
+  // Hints are kept per exercise: another exercise starts with none, and coming back shows both.
+  await choose(page, "status");
+  await expect(page.getByRole("list", { name: "Hints" })).toHaveCount(0);
+  await choose(page, "external-finalizer");
+  await expect(page.getByRole("list", { name: "Hints" }).locator("li")).toHaveCount(2);
+  await expect(page.getByRole("button", { name: /^Show a hint \(3 of \d+\)$/ })).toBeVisible();
 });
 
 test("the reference passes with its properties listed, and a known bug fails with a replay link", async ({ page }) => {
@@ -80,6 +86,33 @@ test("misuse of the client names the call; a schedule that runs on is stopped; t
   await expect(code(page)).toHaveValue(endless);
 });
 
+test("Stop ends a JavaScript check mid-way: it says so, keeps the code and the output, and the next Check passes", async ({ page }) => {
+  await page.goto("/?exercise=owned-configmap&lang=javascript");
+  const source = `console.log("imported");\n${exercise("owned-configmap").reference.js}`;
+  await code(page).fill(source);
+  const check = page.locator(".exercise-pane .check-button");
+  const stop = page.getByRole("button", { name: "Stop", exact: true });
+  await expect(stop).toHaveCount(0);
+  await check.click();
+  await expect(status(page)).toHaveText(/^Running… [1-9]\d* schedules explored so far\./, { timeout: 60_000 });
+  // From the keyboard: Tab from Check reaches Stop, Enter presses it.
+  await check.focus();
+  await page.keyboard.press("Tab");
+  await expect(stop).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(status(page)).toHaveText("Stopped: you stopped the check before it ended. Your code is as you left it.");
+  await expect(stop).toHaveCount(0);
+  await expect(check).toBeFocused();
+  await expect(check).toHaveText("Check");
+  await expect(check).not.toHaveAttribute("aria-disabled");
+  await expect(code(page)).toHaveValue(source);
+  await page.getByText(/^Output of your code \(\d+ lines?\)/).click();
+  await expect(page.locator(".learner-output pre")).toContainText("imported");
+  // A fresh worker: the next Check runs to its end.
+  await check.click();
+  await expect(status(page)).toHaveText(/^Passed: every property held in \d+ schedules\./, { timeout: 60_000 });
+});
+
 test("switching exercise and back keeps the code typed in each", async ({ page }) => {
   await page.goto("/?exercise=reconcile&lang=javascript");
   const mine = "export function reconcile(desired) { return []; } // mine\n";
@@ -110,6 +143,21 @@ test("Python: the reference of owned-configmap passes", async ({ page }) => {
   await page.getByRole("button", { name: "Check", exact: true }).click();
   await expect(status(page)).toHaveText(/^Passed: every property held/, { timeout: 150_000 });
   await expect(properties(page)).toHaveCount(3);
+});
+
+test("Python: Stop while Python loads ends the check, and the code stays", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto("/?exercise=owned-configmap&lang=python");
+  const source = exercise("owned-configmap").reference.py;
+  await code(page).fill(source);
+  const check = page.locator(".exercise-pane .check-button");
+  await check.click();
+  await expect(status(page)).toHaveText(/^(Loading|Starting) Python…/, { timeout: 30_000 });
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
+  await expect(status(page)).toHaveText(/^Stopped: you stopped the check before it ended\./);
+  await expect(check).toBeFocused();
+  await expect(check).toHaveText("Check");
+  await expect(code(page)).toHaveValue(source);
 });
 
 test("in a course page's frame, a controller's result reaches the allowed origin as controller-checked", async ({ page }) => {

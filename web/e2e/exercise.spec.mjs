@@ -249,6 +249,28 @@ test("an endless loop is stopped with a message, and the page stays responsive",
   await expect(status(page)).toHaveText(/could not be run: .*more than 2 seconds/, { timeout: 20_000 });
 });
 
+test("Stop ends a Check and a run in the loop: each says the learner stopped it, and the next Check works", async ({ page }) => {
+  await page.goto("/?exercise=reconcile&lang=javascript");
+  // A top level that prints, then spins 1.9 s (under the 2 s limit): Stop comes first.
+  const slow = `console.log("loading");\nconst until = Date.now() + 1900;\nwhile (Date.now() < until) {}\n${RIGHT_RECONCILE}`;
+  await write(page, slow);
+  const check = page.locator(".exercise-pane .check-button");
+  const stop = page.getByRole("button", { name: "Stop", exact: true });
+  await check.click();
+  await stop.click();
+  await expect(status(page)).toHaveText("Stopped: you stopped the check before it ended. Your code is as you left it.");
+  await expect(check).toBeFocused();
+  await expect(code(page)).toHaveValue(slow);
+  await page.getByRole("button", { name: "Run in the loop" }).click();
+  await stop.click();
+  await expect(page.locator(".exercise-pane .loop-status")).toHaveText(/^Stopped: you stopped the run before it ended\./);
+  await expect(stop).toHaveCount(0);
+  // A fresh worker: the next Check runs to its end.
+  await write(page, RIGHT_RECONCILE);
+  await check.click();
+  await expect(status(page)).toHaveText(/^Passed/, { timeout: 20_000 });
+});
+
 test("an exception shows the learner's line", async ({ page }) => {
   await page.goto("/?exercise=reconcile&lang=javascript");
   await write(page, "export function reconcile(desired) {\n  const x = null;\n  return x.length;\n}\n");

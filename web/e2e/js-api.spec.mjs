@@ -150,6 +150,67 @@ test("check() runs a learner's JavaScript reconcile in the sandbox: a right one 
   expect(result.loops).toMatch(/2 s/);
 });
 
+test("check() and checkController(source) take a signal: aborted before or during, they reject with an AbortError; the next call works", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto("/");
+  const controller = readFileSync(new URL("../../crates/reconcile-content/exercises/controllers/owned-configmap/reference.mjs", import.meta.url), "utf8");
+  const result = await page.evaluate(
+    async ({ right, controller }) => {
+      const api = await import("/pkg/reconcile.js");
+      const rejection = (promise) =>
+        promise.then(
+          () => null,
+          (error) => ({ dom: error instanceof DOMException, name: error.name, logs: error.logs, at: performance.now() }),
+        );
+      // Aborted before: it rejects at once, and nothing runs.
+      const checkBefore = await rejection(api.check(right, { signal: AbortSignal.abort() }));
+      const controllerBefore = await rejection(api.checkController(controller, { signal: AbortSignal.abort() }));
+
+      // check() aborted while its worker runs a top level that spins 1.9 s (the
+      // sandbox already started): the worker is ended, not waited for.
+      await api.check(right);
+      const spinning = `console.log("loading");\nconst until = Date.now() + 1900;\nwhile (Date.now() < until) {}\n${right}`;
+      const seed = new AbortController();
+      let seedAbortedAt = 0;
+      setTimeout(() => ((seedAbortedAt = performance.now()), seed.abort()), 800);
+      const checkDuring = await rejection(api.check(spinning, { signal: seed.signal }));
+      const checkAfter = await api.check(right);
+
+      // checkController(source) aborted once it has explored some schedules.
+      const stop = new AbortController();
+      let explored = 0;
+      let abortedAt = 0;
+      const onProgress = (progress) => {
+        if (progress.phase !== "checking" || progress.explored === 0 || stop.signal.aborted) return;
+        explored = progress.explored;
+        abortedAt = performance.now();
+        stop.abort();
+      };
+      const logged = `console.log("imported");\n${controller}`;
+      const controllerDuring = await rejection(api.checkController(logged, { signal: stop.signal, onProgress }));
+      const controllerAfter = await api.checkController(controller, { budget: 20 });
+      return { checkBefore, controllerBefore, checkDuring, seedAbortedAt, checkAfter, controllerDuring, explored, abortedAt, controllerAfter };
+    },
+    { right: RIGHT_RECONCILE, controller },
+  );
+  const aborted = { dom: true, name: "AbortError" };
+  expect(result.checkBefore).toMatchObject({ ...aborted, logs: [] });
+  expect(result.controllerBefore).toMatchObject({ ...aborted, logs: [] });
+
+  expect(result.checkDuring).toMatchObject(aborted);
+  expect(result.checkDuring.logs.map((line) => line.text)).toContain("loading");
+  expect(result.checkDuring.at - result.seedAbortedAt).toBeLessThan(1000);
+  expect(result.checkAfter).toMatchObject({ passed: true, total: 500 });
+
+  expect(result.controllerDuring).toMatchObject(aborted);
+  expect(result.explored).toBeGreaterThan(0);
+  expect(result.explored).toBeLessThan(1000);
+  expect(result.controllerDuring.logs).toContainEqual({ schedule: expect.any(Number), level: "log", text: "imported" });
+  // The relay asks its watcher where the check was (up to 500 ms), then ends it.
+  expect(result.controllerDuring.at - result.abortedAt).toBeLessThan(1500);
+  expect(result.controllerAfter).toMatchObject({ passed: true, schedulesExplored: 20 });
+});
+
 /** The right JavaScript reconcile with `find` replaced: a wrong one. */
 function wrongJs(find, replace) {
   if (!RIGHT_RECONCILE.includes(find)) throw new Error(`learner-reconcile.mjs has no ${JSON.stringify(find)}`);

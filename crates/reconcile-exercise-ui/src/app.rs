@@ -37,10 +37,11 @@ pub fn PaneApp(props: &PaneProps) -> Html {
     let on_controller_checked = props
         .events
         .reform(|report| PaneEvent::ControllerChecked { report });
-    let on_learner_run = use_learner_run(dispatch.clone(), on_checked, on_controller_checked);
+    let learner_run = use_learner_run(dispatch.clone(), on_checked, on_controller_checked);
 
+    let on_stop = learner_run.stop;
     let on_run = {
-        let (on_run, code) = (on_learner_run, state.code.clone());
+        let (on_run, code) = (learner_run.run, state.code.clone());
         let (scenario, options) = (input.scenario.clone(), input.options.clone());
         Callback::from(move |job: Job| {
             let input = RunInput {
@@ -58,7 +59,7 @@ pub fn PaneApp(props: &PaneProps) -> Html {
         .then(|| props.events.reform(|()| PaneEvent::Close));
     html! {
         <ExercisePane exercise={(*state).clone()} scenario_ready={input.scenario.is_some()}
-            on_action={dispatch} {on_run} {on_load} {on_close} />
+            on_action={dispatch} {on_run} {on_stop} {on_load} {on_close} />
     }
 }
 

@@ -52,16 +52,24 @@ pub struct Finished {
     pub outcome: JsValue,
 }
 
-/// Why a run ended without a report: a sentence, and what the code printed.
+/// Why a run ended without a report, and what the code printed until then.
 pub struct RunError {
-    pub message: String,
+    pub ended: Ended,
     pub logs: Vec<LogLine>,
+}
+
+/// How a run ended without a report.
+pub enum Ended {
+    /// It could not be run, or was stopped by a time limit: a sentence.
+    Failed(String),
+    /// The learner stopped it: the JS API rejected with an "AbortError".
+    Stopped,
 }
 
 impl From<String> for RunError {
     fn from(message: String) -> Self {
         Self {
-            message,
+            ended: Ended::Failed(message),
             logs: Vec::new(),
         }
     }
@@ -77,13 +85,15 @@ pub struct RunInput {
 
 /// Runs `code` for `job`: a Check against the contract (`check`), the loop
 /// (`checkLoop`), or a controller exercise's check (`checkController`).
-/// `progress` hears what it is doing. Errs with a sentence, and what the
-/// code printed, when the code cannot be run at all.
+/// `progress` hears what it is doing; aborting `signal` stops it. Errs with
+/// a sentence, and what the code printed, when the code cannot be run at
+/// all, and with [`Ended::Stopped`] when `signal` stopped it.
 pub async fn run(
     job: Job,
     code: &LearnerCode,
     input: RunInput,
     progress: Rc<dyn Fn(RunPhase)>,
+    signal: web_sys::AbortSignal,
 ) -> Result<Finished, RunError> {
     let api = JsFuture::from(load_api(&api_url()))
         .await
@@ -118,12 +128,13 @@ pub async fn run(
         let _ = set("options", &input.options.into());
     }
     let _ = set("onProgress", on_progress.as_ref());
+    let _ = set("signal", &signal);
     let promise = function
         .call2(&JsValue::NULL, &code.source.as_str().into(), &options)
-        .map_err(|error| run_error(&error))?;
+        .map_err(|error| run_error(&error, job))?;
     let outcome = JsFuture::from(js_sys::Promise::resolve(&promise))
         .await
-        .map_err(|error| run_error(&error))?;
+        .map_err(|error| run_error(&error, job))?;
     drop(on_progress);
     let text = js_sys::JSON::stringify(&outcome)
         .ok()
@@ -155,19 +166,29 @@ fn phase_of(report: &JsValue) -> Option<RunPhase> {
     }
 }
 
-/// A rejection's message and the `logs` it carries (`checkController`'s).
-fn run_error(error: &JsValue) -> RunError {
+/// A rejection's message, or that the learner stopped it (an
+/// "AbortError"), and the `logs` it carries, in `job`'s shape.
+fn run_error(error: &JsValue, job: Job) -> RunError {
     let logs = js_sys::Reflect::get(error, &"logs".into())
         .ok()
         .filter(|logs| logs.is_object())
         .and_then(|logs| js_sys::JSON::stringify(&logs).ok()?.as_string())
         .and_then(|text| read(&text).ok())
-        .map(|logs| controller_logs(logs.as_array().unwrap_or_default()))
+        .map(|logs| {
+            let logs = logs.as_array().unwrap_or_default();
+            match job {
+                Job::CheckController => controller_logs(logs),
+                Job::Check | Job::Loop => log_lines(logs),
+            }
+        })
         .unwrap_or_default();
-    RunError {
-        message: message_of(error),
-        logs,
-    }
+    let name = js_sys::Reflect::get(error, &"name".into()).ok();
+    let ended = if name.and_then(|name| name.as_string()).as_deref() == Some("AbortError") {
+        Ended::Stopped
+    } else {
+        Ended::Failed(message_of(error))
+    };
+    RunError { ended, logs }
 }
 
 /// An error's message, or the value as text.
@@ -224,7 +245,7 @@ fn check_report(text: &str, source: String) -> Result<CheckReport, String> {
         passed: member(&outcome, "passed") == Some(&Json::Bool(true)),
         total: number_of(&outcome, "total") as usize,
         counterexample,
-        logs: log_lines(&outcome),
+        logs: log_lines(items(&outcome, "logs")),
         source,
     })
 }
@@ -244,14 +265,14 @@ fn loop_report(text: &str, source: String) -> Result<LoopReport, String> {
     Ok(LoopReport {
         verdicts,
         error: text_of(&outcome, "error"),
-        logs: log_lines(&outcome),
+        logs: log_lines(items(&outcome, "logs")),
         source,
     })
 }
 
-fn log_lines(outcome: &Json) -> Vec<LogLine> {
-    items(outcome, "logs")
-        .iter()
+/// `check`'s and `checkLoop`'s logs, `{index, level, text}`.
+fn log_lines(logs: &[Json]) -> Vec<LogLine> {
+    logs.iter()
         .map(|log| LogLine {
             case: usize::try_from(number_of(log, "index") as i64).ok(),
             level: text_of(log, "level").unwrap_or_default(),

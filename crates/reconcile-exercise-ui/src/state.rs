@@ -2,6 +2,7 @@
 //! The check itself runs elsewhere (the JS API's `check`, in the sandbox);
 //! this state only records what it reported.
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use reconcile_check::{EqualityNote, Language, Mark};
@@ -19,8 +20,9 @@ pub struct ExerciseState {
     pub in_loop: Run<LoopReport>,
     /// Check of a controller exercise: the JS API's `checkController`.
     pub controller: Run<ControllerReport>,
-    /// How many of the controller exercise's hints are shown.
-    pub hints_shown: usize,
+    /// How many hints are shown, per exercise by name, for the session:
+    /// switching exercise and back keeps them.
+    pub hints_shown: BTreeMap<String, usize>,
     /// Numbers the runs, so that a late answer of an earlier one is ignored.
     pub run_id: u32,
     /// The code "Start over" replaced, for "Bring back my code".
@@ -50,9 +52,14 @@ pub enum Run<R> {
     },
     Done(Rc<R>),
     /// The code could not be run at all (it does not load, misused the
-    /// client, or was stopped), with what it printed until then.
+    /// client, or a time limit stopped it), with what it printed until then.
     Failed {
         message: String,
+        logs: Vec<LogLine>,
+        source: String,
+    },
+    /// The learner stopped it (Stop), with what it printed until then.
+    Stopped {
         logs: Vec<LogLine>,
         source: String,
     },
@@ -199,6 +206,11 @@ pub enum ExerciseAction {
         message: String,
         logs: Vec<LogLine>,
     },
+    /// The learner stopped run `id`; `logs` is what it printed until then.
+    Stopped {
+        id: u32,
+        logs: Vec<LogLine>,
+    },
 }
 
 impl ExerciseState {
@@ -208,7 +220,7 @@ impl ExerciseState {
             check: Run::NotRun,
             in_loop: Run::NotRun,
             controller: Run::NotRun,
-            hints_shown: 0,
+            hints_shown: BTreeMap::new(),
             run_id: 0,
             replaced: None,
             code_revision: 0,
@@ -224,9 +236,11 @@ impl ExerciseState {
                     return false;
                 }
                 // Runs still going answer with ids this fresh state never
-                // started (it starts from 0, the counter goes on), so they are ignored.
+                // started (it starts from 0, the counter goes on), so they are
+                // ignored. The hints shown are the session's, not the code's.
                 *self = Self {
                     code_revision: revision,
+                    hints_shown: std::mem::take(&mut self.hints_shown),
                     ..Self::new(code)
                 };
                 true
@@ -245,13 +259,15 @@ impl ExerciseState {
                     return false;
                 }
                 self.code = code;
-                self.hints_shown = 0;
                 self.replaced = None;
                 self.forget_runs();
                 true
             }
             ExerciseAction::ShowHint => {
-                self.hints_shown += 1;
+                *self
+                    .hints_shown
+                    .entry(self.code.exercise.clone())
+                    .or_default() += 1;
                 true
             }
             ExerciseAction::Edit(source) => {
@@ -327,6 +343,12 @@ impl ExerciseState {
                 self.controller.fail(&message, &logs, &source);
                 true
             }
+            ExerciseAction::Stopped { id: of, logs } if of == id => {
+                self.check.stop(&logs, &source);
+                self.in_loop.stop(&logs, &source);
+                self.controller.stop(&logs, &source);
+                true
+            }
             _ => false,
         }
     }
@@ -336,6 +358,14 @@ impl ExerciseState {
         self.check = Run::NotRun;
         self.in_loop = Run::NotRun;
         self.controller = Run::NotRun;
+    }
+
+    /// How many of the chosen exercise's hints are shown.
+    pub fn hints_shown(&self) -> usize {
+        self.hints_shown
+            .get(&self.code.exercise)
+            .copied()
+            .unwrap_or(0)
     }
 
     /// True while the code runs (a Check or a run in the loop).
@@ -384,6 +414,16 @@ impl<R> Run<R> {
             };
         }
     }
+
+    /// A run under way ends, stopped by the learner.
+    fn stop(&mut self, logs: &[LogLine], source: &str) {
+        if self.as_running().is_some() {
+            *self = Run::Stopped {
+                logs: logs.to_vec(),
+                source: source.to_owned(),
+            };
+        }
+    }
 }
 
 /// The source a finished run ran, if it has finished.
@@ -414,7 +454,7 @@ impl<R: RanSource> Run<R> {
     pub fn is_outdated(&self, source: &str) -> bool {
         match self {
             Run::Done(report) => report.source() != source,
-            Run::Failed { source: ran, .. } => ran != source,
+            Run::Failed { source: ran, .. } | Run::Stopped { source: ran, .. } => ran != source,
             Run::NotRun | Run::Running { .. } => false,
         }
     }
@@ -558,10 +598,75 @@ mod tests {
         assert!(matches!(&state.controller, Run::Failed { logs, .. } if logs.len() == 1));
         assert!(!state.apply(ExerciseAction::ChooseExercise("external-finalizer".into())));
         state.apply(ExerciseAction::ChooseExercise("status".into()));
-        assert_eq!((state.hints_shown, &state.controller), (0, &Run::NotRun));
+        assert_eq!((state.hints_shown(), &state.controller), (0, &Run::NotRun));
         state.apply(ExerciseAction::ChooseExercise("external-finalizer".into()));
         assert_eq!(state.code.source, "// my controller");
         state.apply(ExerciseAction::ResetToStarter);
         assert!(state.code.source.contains("reconcile(request, client)"));
+    }
+
+    #[test]
+    fn hints_shown_are_kept_per_exercise_for_the_session() {
+        let mut state = ExerciseState::new(LearnerCode::starter(Language::JavaScript));
+        state.apply(ExerciseAction::ChooseExercise("external-finalizer".into()));
+        state.apply(ExerciseAction::ShowHint);
+        state.apply(ExerciseAction::ShowHint);
+        state.apply(ExerciseAction::ChooseExercise("status".into()));
+        assert_eq!(state.hints_shown(), 0);
+        state.apply(ExerciseAction::ShowHint);
+        state.apply(ExerciseAction::ChooseExercise("reconcile".into()));
+        assert_eq!(state.hints_shown(), 0);
+        state.apply(ExerciseAction::ChooseExercise("external-finalizer".into()));
+        assert_eq!(state.hints_shown(), 2);
+        state.apply(ExerciseAction::ChooseLanguage(Language::Python));
+        assert_eq!(state.hints_shown(), 2);
+        // The page's code (a link opened) replaces the code, not the session's hints.
+        state.apply(ExerciseAction::Replace {
+            code: LearnerCode::starter(Language::JavaScript).switched_to_exercise("status"),
+            revision: 1,
+        });
+        assert_eq!(state.hints_shown(), 1);
+    }
+
+    #[test]
+    fn a_stop_ends_the_run_with_its_output_and_a_late_answer_is_ignored() {
+        let mut state = ExerciseState::new(LearnerCode::starter(Language::JavaScript));
+        state.apply(ExerciseAction::ChooseExercise("owned-configmap".into()));
+        state.apply(ExerciseAction::Edit("// mine".into()));
+        state.apply(ExerciseAction::Started {
+            job: Job::CheckController,
+            id: 3,
+        });
+        let printed = vec![LogLine {
+            case: None,
+            level: "log".into(),
+            text: "[fault-free run] hi".into(),
+        }];
+        assert!(!state.apply(ExerciseAction::Stopped {
+            id: 2,
+            logs: Vec::new()
+        }));
+        assert!(state.apply(ExerciseAction::Stopped {
+            id: 3,
+            logs: printed.clone()
+        }));
+        assert_eq!(
+            state.controller,
+            Run::Stopped {
+                logs: printed,
+                source: "// mine".into()
+            }
+        );
+        assert!(!state.is_running());
+        assert!(!state.controller.is_outdated("// mine"));
+        assert!(state.controller.is_outdated("// mine, edited"));
+        assert_eq!((&state.check, &state.in_loop), (&Run::NotRun, &Run::NotRun));
+        // A late failure of the stopped run does not overwrite the stop.
+        state.apply(ExerciseAction::Failed {
+            id: 3,
+            message: "late".into(),
+            logs: Vec::new(),
+        });
+        assert!(matches!(state.controller, Run::Stopped { .. }));
     }
 }

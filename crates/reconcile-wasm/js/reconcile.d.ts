@@ -49,6 +49,17 @@ export function simulateVerdict(
   options?: SimOptions | string | null,
 ): Promise<SimVerdict>;
 
+/**
+ * What `check`, `checkLoop` and `checkController(source)` reject with when
+ * their `signal` is aborted: a `DOMException` named "AbortError", as `fetch`
+ * rejects, with what the code printed until then (`check` and `checkLoop`
+ * by case `index`, `checkController` by `schedule`).
+ */
+export type AbortedCheckError = DOMException & {
+  name: "AbortError";
+  logs: { index?: number; schedule?: number; level: string; text: string }[];
+};
+
 /** What `check` resolves to: the outcome, and what the code printed. */
 export type CheckResult = import("./reconcile_core.js").CheckOutcome & {
   logs: { index: number; level: string; text: string }[];
@@ -60,7 +71,8 @@ export type CheckResult = import("./reconcile_core.js").CheckOutcome & {
  * `source` is an ES module that exports `reconcile` ("javascript", the
  * default) or Python that defines `def reconcile(desired, observed,
  * finalizers=None)` ("python", run by Pyodide, downloaded and started on the
- * first Python check).
+ * first Python check). Aborting `signal` ends the sandbox's worker and
+ * rejects with an `AbortedCheckError`, as `fetch` rejects.
  */
 export function check(
   source: string,
@@ -71,6 +83,8 @@ export function check(
     cases?: number;
     /** Hears how far the check is: Python's start, then the cases answered after each batch. */
     onProgress?: (progress: { phase: "loading"; percent: number } | { phase: "checking"; done: number }) => void;
+    /** Stops the check: its promise rejects with an `AbortedCheckError`. */
+    signal?: AbortSignal;
   },
 ): Promise<CheckResult>;
 
@@ -81,7 +95,7 @@ export type LoopResult = import("./reconcile_core.js").LoopOutcome & {
 /**
  * Runs a learner's `reconcile` (the source of an ES module that exports it)
  * in the simulated loop in place of the contract's: whether it converges, is
- * idempotent, and survives a restart.
+ * idempotent, and survives a restart. Aborting `signal` rejects as for `check`.
  */
 export function checkLoop(
   source: string,
@@ -91,6 +105,8 @@ export function checkLoop(
     options?: SimOptions | string | null;
     /** Hears how far the run is: Python's start, then the calls answered. */
     onProgress?: (progress: { phase: "loading"; percent: number } | { phase: "running"; done: number }) => void;
+    /** Stops the run: its promise rejects with an `AbortedCheckError`. */
+    signal?: AbortSignal;
   },
 ): Promise<LoopResult>;
 
@@ -254,7 +270,8 @@ export type ControllerCheckStopped = {
  * `cloud`); the same client in snake_case (`client.get(kind, name,
  * live=True)`, `update_status`, `cloud.ensure_load_balancer`), objects as
  * dicts, `{"requeue_after": ms}`; each process a fresh module namespace.
- * Its misuse errors carry the learner's `line`.
+ * Its misuse errors carry the learner's `line`. Aborting `signal` ends the
+ * sandbox's workers and rejects with an `AbortedCheckError`, as `fetch` rejects.
  */
 export function checkController(
   source: string,
@@ -266,6 +283,8 @@ export function checkController(
     options?: SimOptions | string | null;
     /** `{ phase: "loading", percent }` while Pyodide downloads (Python's first check), then `{ phase: "checking", explored }`. */
     onProgress?: (progress: { phase: "loading"; percent: number } | { phase: "checking"; explored: number }) => void;
+    /** Stops the check: its promise rejects with an `AbortedCheckError`. */
+    signal?: AbortSignal;
   },
 ): Promise<ControllerSourceCheckResult>;
 

@@ -133,9 +133,13 @@ let sandbox = null;
  * code does not load (with its message and line) or a call is stopped.
  * `onProgress`, if given, hears `{ phase: "loading", percent }` while Pyodide
  * downloads (the first Python check), then `{ phase: "checking", done }` after each batch.
+ * Aborting `signal` (an `AbortSignal`) ends the sandbox's worker and rejects
+ * with a `DOMException` named "AbortError", as `fetch` does, whose `logs`
+ * hold what the code printed until then.
  */
-export async function check(source, { language = "javascript", scenario = null, seed = 1, cases, onProgress } = {}) {
+export async function check(source, { language = "javascript", scenario = null, seed = 1, cases, onProgress, signal } = {}) {
   expectLanguage(language);
+  stopIfAborted(signal, []);
   const [{ Check }, { Sandbox }] = await Promise.all([checkModule(), sandboxHost()]);
   sandbox ??= new Sandbox();
   const checker = new Check(language, seed, scenario, cases);
@@ -147,7 +151,7 @@ export async function check(source, { language = "javascript", scenario = null, 
     while (checker.case() !== undefined) {
       const batch = checker.upcoming();
       const course = checker.course();
-      const run = await runLoaded(source, batch, language, logs, onProgress);
+      const run = await runLoaded(source, batch, language, logs, onProgress, signal);
       let answered = 0;
       for (const result of run.results) {
         if (result.ok) checker.answer(result.json);
@@ -178,10 +182,11 @@ export async function check(source, { language = "javascript", scenario = null, 
  * keeps in memory outlives a call (a real controller's memory outlives a
  * call but not a restart). Rejects when the code does not load or a call is
  * stopped. `onProgress`, if given, hears `{ phase: "running", done }`, the
- * calls so far.
+ * calls so far. Aborting `signal` rejects as it does for `check`.
  */
-export async function checkLoop(source, { language = "javascript", scenario, options = null, onProgress } = {}) {
+export async function checkLoop(source, { language = "javascript", scenario, options = null, onProgress, signal } = {}) {
   expectLanguage(language);
+  stopIfAborted(signal, []);
   const [looping, { Sandbox }] = await Promise.all([loopModule(), sandboxHost()]);
   sandbox ??= new Sandbox();
   const loop = new looping.LoopCheck(scenario, options);
@@ -190,7 +195,7 @@ export async function checkLoop(source, { language = "javascript", scenario, opt
   try {
     for (let call = loop.call(); call !== undefined; call = loop.call()) {
       const { process: _process, ...args } = call;
-      const run = await runLoaded(source, [args], language, logs, onProgress);
+      const run = await runLoaded(source, [args], language, logs, onProgress, signal);
       const [result] = run.results;
       if (!result) throw new Error(run.stopped?.message ?? "the sandbox stopped before the call ended");
       if (result.ok) loop.answer(result.json ?? "null");
@@ -248,7 +253,9 @@ export async function runController(reconcile, { exercise = "owned-configmap", o
  * "loading", percent }` while Pyodide downloads, then `{ phase:
  * "checking", explored }`. Rejects when the code does not load, misuses the
  * client (the error names the call, and Python's its line) or is stopped
- * (`error.stopped` says where).
+ * (`error.stopped` says where). Aborting `signal` (an `AbortSignal`) ends
+ * the sandbox's workers and rejects with a `DOMException` named
+ * "AbortError", as `fetch` does, whose `logs` hold what the code printed.
  *
  * Or `controller` is `load()`, which gives a fresh `reconcile` function (or
  * a promise of one) for each process, run on this thread in slices;
@@ -272,16 +279,18 @@ export async function checkController(controller, options = {}) {
 }
 
 /** `checkController` of a learner's source, in the sandbox. */
-async function checkSource(source, { language = "javascript", exercise = "owned-configmap", seed = 0, budget = 1000, options = null, onProgress } = {}) {
+async function checkSource(source, { language = "javascript", exercise = "owned-configmap", seed = 0, budget = 1000, options = null, onProgress, signal } = {}) {
   if (language !== "javascript" && language !== "python") {
     throw new Error(`checkController: unknown language ${JSON.stringify(language)}; expected "javascript" or "python"`);
   }
+  stopIfAborted(signal, []);
   const { Sandbox } = await sandboxHost();
   sandbox ??= new Sandbox();
   const progress = ({ explored }) => onProgress?.({ phase: "checking", explored });
   const onLoad = (percent) => onProgress?.({ phase: "loading", percent });
-  const run = await sandbox.checkController(source, { language, exercise, seed, budget, options, onProgress: progress, onLoad });
+  const run = await sandbox.checkController(source, { language, exercise, seed, budget, options, onProgress: progress, onLoad, signal });
   const logs = run.logs.map(({ index, level, text }) => ({ schedule: index, level, text }));
+  if (run.stopped?.reason === "learner") throw abortError(logs);
   if (run.loadError) {
     const { message, line } = run.loadError;
     throw Object.assign(new Error(line && !message.includes(`line ${line}`) ? `${message} (line ${line})` : message), { logs });
@@ -331,13 +340,28 @@ function expectLanguage(language) {
 }
 
 /**
- * Runs `calls` in the sandbox, keeping what the code printed; throws if the
- * code does not load. Pyodide's download is told as `{ phase: "loading", percent }`.
+ * What an aborted call rejects with: a `DOMException` named "AbortError", as
+ * `fetch`'s, with `logs`, what the code printed until then.
  */
-async function runLoaded(source, calls, language, logs, onProgress) {
+function abortError(logs) {
+  return Object.assign(new DOMException("The check was stopped before it ended.", "AbortError"), { logs });
+}
+
+function stopIfAborted(signal, logs) {
+  if (signal?.aborted) throw abortError(logs);
+}
+
+/**
+ * Runs `calls` in the sandbox, keeping what the code printed; throws if the
+ * code does not load, or `signal` was aborted (`abortError`). Pyodide's
+ * download is told as `{ phase: "loading", percent }`.
+ */
+async function runLoaded(source, calls, language, logs, onProgress, signal) {
+  stopIfAborted(signal, logs);
   const onLoad = (percent) => onProgress?.({ phase: "loading", percent });
-  const run = await sandbox.run(source, calls, { language, onLoad });
+  const run = await sandbox.run(source, calls, { language, onLoad, signal });
   logs.push(...run.logs);
+  if (run.stopped?.reason === "learner") throw abortError(logs);
   if (run.loadError) {
     const { message, line } = run.loadError;
     throw new Error(line ? `${message} (line ${line})` : message);

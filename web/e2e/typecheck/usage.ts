@@ -13,6 +13,7 @@ import init, {
   runController,
   simulate,
   simulateVerdict,
+  type AbortedCheckError,
   type Action,
   type CheckResult,
   type ControllerCheckResult,
@@ -123,6 +124,17 @@ export async function grade(): Promise<string> {
   const fromPython: ControllerSourceCheckResult = await checkController("def reconcile(request, client): pass", { language: "python", exercise: "external-finalizer" });
   // @ts-expect-error A controller is JavaScript or Python.
   checkController("def reconcile(request, client): pass", { language: "ruby" });
+  // A Stop button: the signal, as fetch takes it, and its rejection.
+  const stopping = new AbortController();
+  const stoppable = checkController("export function reconcile() {}", { signal: stopping.signal });
+  stopping.abort();
+  const stoppedLines: string[] = await stoppable.then(
+    () => [],
+    (error: unknown) => ((error as AbortedCheckError).name === "AbortError" ? (error as AbortedCheckError).logs.map((line) => line.text) : []),
+  );
+  await check(source, { signal: stopping.signal }).catch(() => undefined);
+  // @ts-expect-error a signal is an AbortSignal, not its controller.
+  check(source, { signal: stopping });
 
   // What an embedded pane posts to the course page after a controller's Check.
   const heard = (message: ControllerCheckedMessage): string =>

@@ -7,6 +7,7 @@
 //   // run.results[i]: { ok: true, json } | { ok: false, error: { name, message, line, column, stack } }
 //   // run.logs: [{ index, level, text }]; run.stopped / run.loadError: why the run ended early
 //   const py = await sandbox.run(pythonSource, cases, { language: "python" });
+//   // { signal }: an AbortSignal; aborting ends the worker, and the run resolves with stopped.reason "learner"
 //   // py.python: { warm, startMs }: whether Python was already running, and how long it took to start
 //
 // `desired`, `observed` and `finalizers` are JSON text (finalizers may be left out).
@@ -64,6 +65,8 @@ export function stoppedMessage(reason, index, total, limits = {}) {
       return `Python did not start within ${seconds(limits.pythonStartLimitMs ?? PYTHON_START_LIMIT_MS)}, so the run was stopped. Try again; a busy or low-memory machine may need a page with fewer tabs.`;
     case "schedule":
       return `Your controller ran for more than ${seconds(limits.scheduleLimitMs ?? SCHEDULE_LIMIT_MS)} on ${scheduleText(index, limits.faults)}${stepText(limits.step)}, so the check was stopped. Look for a loop that never ends.`;
+    case "learner":
+      return "You stopped the check before it ended.";
     case "total":
       return `The check took more than ${seconds(run)} in all, so it was stopped after ${Math.max(0, index)} of ${total} cases. Your reconcile may be too slow on large inputs.`;
     default:
@@ -187,15 +190,34 @@ export class Sandbox {
    * of a Python worker kept between runs. Never rejects for anything the learner's code
    * does; rejects if the sandbox cannot start or another run is under way.
    * `onLoad(percent)` hears how much of Pyodide has been downloaded, on the first Python run.
+   * Aborting `signal` ends the run's worker (as a time limit does) and resolves with
+   * `stopped.reason` "learner" and what was done until then.
    */
-  async run(source, calls, { language = "javascript", onLoad } = {}) {
+  async run(source, calls, { language = "javascript", onLoad, signal } = {}) {
     if (!LANGUAGES.includes(language)) throw new Error(`unknown language ${JSON.stringify(language)}; expected "javascript" or "python"`);
     if (this.busy) throw new Error("a run is already under way");
+    const stopped = () => ({ results: [], logs: [], stopped: { reason: "learner", index: -1, message: stoppedMessage("learner") } });
+    return this.#whileBusy(signal, stopped, async () => {
+      if (language === "python") await this.#handOverPython(onLoad, signal);
+      return this.#run(String(source), calls.map(normalizeCall), language, signal);
+    });
+  }
+
+  /**
+   * Runs `work` once the sandbox has started, as the one run under way. Aborted
+   * before `work` sends anything to the sandbox (say, while Pyodide downloads), it
+   * resolves to `stopped()`: nothing of the learner's ran.
+   */
+  async #whileBusy(signal, stopped, work) {
     this.busy = true;
     try {
+      if (signal?.aborted) return stopped();
       await this.start();
-      if (language === "python") await this.#handOverPython(onLoad);
-      return await this.#run(String(source), calls.map(normalizeCall), language);
+      if (signal?.aborted) return stopped();
+      return await work();
+    } catch (error) {
+      if (signal?.aborted) return stopped();
+      throw error;
     } finally {
       this.busy = false;
     }
@@ -210,20 +232,18 @@ export class Sandbox {
    * hears their download), within `PYTHON_START_LIMIT_MS`.
    * Resolves to `{ goal, report, logs }`, or `{ loadError | checkError | stopped, logs }`;
    * rejects if the sandbox cannot start or another run is under way.
-   * `onProgress({ explored })` hears the schedules explored so far.
+   * `onProgress({ explored })` hears the schedules explored so far. Aborting `signal`
+   * ends the check's workers (as a time limit does) and resolves with `stopped.reason` "learner".
    */
-  async checkController(source, { language = "javascript", exercise, seed, budget, options = null, onProgress, onLoad } = {}) {
+  async checkController(source, { language = "javascript", exercise, seed, budget, options = null, onProgress, onLoad, signal } = {}) {
     if (!LANGUAGES.includes(language)) throw new Error(`unknown language ${JSON.stringify(language)}; expected one of ${LANGUAGES.join(", ")}`);
     if (this.busy) throw new Error("a run is already under way");
-    this.busy = true;
-    try {
-      await this.start();
-      if (language === "python") await this.#handOverPython(onLoad);
+    const stopped = () => ({ logs: [], stopped: { reason: "learner", schedule: -1, faults: [], step: null, message: stoppedMessage("learner") } });
+    return this.#whileBusy(signal, stopped, async () => {
+      if (language === "python") await this.#handOverPython(onLoad, signal);
       await this.#handOverController();
-      return await this.#check({ source: String(source), language, exercise, seed, budget, options }, onProgress);
-    } finally {
-      this.busy = false;
-    }
+      return this.#check({ source: String(source), language, exercise, seed, budget, options }, onProgress, signal);
+    });
   }
 
   /** Fetches the loop module, its client and the lexer (same origin) and transfers them to the frame, once per frame. */
@@ -241,7 +261,7 @@ export class Sandbox {
     this.controllerHandedOver = true;
   }
 
-  #check(request, onProgress) {
+  #check(request, onProgress, signal) {
     // Python starts in the check's worker, within Python's start limit.
     const startLimitMs = request.language === "python" ? this.pythonStartLimitMs : WORKER_START_LIMIT_MS;
     const sent = { type: "check", ...request, scheduleLimitMs: this.scheduleLimitMs, startLimitMs };
@@ -260,7 +280,7 @@ export class Sandbox {
         outcome.stopped = { reason: m.reason, schedule: m.schedule, faults: m.faults, step: m.step, message };
       }
       return outcome;
-    });
+    }, signal);
   }
 
   /**
@@ -268,14 +288,17 @@ export class Sandbox {
    * `outcomeOf(report)` gives for a report of that id (`undefined`: not yet). A watchdog
    * runs meanwhile: silence past `limitMs` (or a `starting` report's own limit), plus
    * `GRACE_MS`, means the sandbox is gone; it is removed, and the outcome is `gone`.
+   * Aborting `signal` asks the sandbox to stop the run, which it reports as `stopped`.
    */
-  #exchange(sent, limitMs, gone, outcomeOf) {
+  #exchange(sent, limitMs, gone, outcomeOf, signal) {
     const id = this.nextId++;
     const port = this.port;
     return new Promise((resolve) => {
       let watchdog = 0;
+      const stop = () => port.postMessage({ type: "stop", id });
       const end = (outcome) => {
         clearTimeout(watchdog);
+        signal?.removeEventListener("abort", stop);
         port.onmessage = null;
         resolve(outcome);
       };
@@ -296,6 +319,8 @@ export class Sandbox {
       };
       watch();
       port.postMessage({ ...sent, id });
+      if (signal?.aborted) stop();
+      else signal?.addEventListener("abort", stop, { once: true });
     });
   }
 
@@ -303,11 +328,11 @@ export class Sandbox {
    * Fetches Pyodide's files and the Python harness (same origin) and transfers them to the
    * frame, once per frame: the frame's opaque origin may fetch nothing itself.
    */
-  async #handOverPython(onLoad) {
+  async #handOverPython(onLoad, signal) {
     if (this.pythonHandedOver) return;
     const progress = downloadProgress(onLoad);
     const fetchFrom = async (path, read) => {
-      const response = await fetch(new URL(path, this.base));
+      const response = await fetch(new URL(path, this.base), { signal });
       if (!response.ok) throw new Error(`could not load ${path} for Python (${response.status})`);
       return read === "text" ? response.text() : progress.read(response);
     };
@@ -321,7 +346,7 @@ export class Sandbox {
     this.pythonHandedOver = true;
   }
 
-  #run(source, calls, language) {
+  #run(source, calls, language, signal) {
     const limits = { language, callLimitMs: this.callLimitMs, runLimitMs: this.runLimitMs, pythonStartLimitMs: this.pythonStartLimitMs };
     const startLimitMs = language === "python" ? this.pythonStartLimitMs : WORKER_START_LIMIT_MS;
     const sent = { type: "run", language, source, calls, callLimitMs: this.callLimitMs, totalLimitMs: this.runLimitMs, startLimitMs };
@@ -343,7 +368,7 @@ export class Sandbox {
         outcome.stopped = { reason: "gone", index: outcome.results.length, message: stoppedMessage("gone", -1, calls.length, limits) };
       }
       return outcome;
-    });
+    }, signal);
   }
 
   /** Removes the sandbox page, and with it every worker it started. */

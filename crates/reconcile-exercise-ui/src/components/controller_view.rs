@@ -44,7 +44,7 @@ pub fn controller_intro(exercise: &ExerciseState, on_action: &Callback<ExerciseA
         return html! {};
     };
     let hints = content.hints();
-    let shown = exercise.hints_shown.min(hints.len());
+    let shown = exercise.hints_shown().min(hints.len());
     html! {
         <div class="controller-intro">
             <p class="controller-goal"><strong>{ "Goal: " }</strong>{ content.goal() }</p>
@@ -80,7 +80,16 @@ pub fn controller_status(run: &Run<ControllerReport>) -> Html {
         Run::Failed { message, .. } => html! {
             <p class="verdict failed">{ format!("Your controller could not be checked: {message}") }</p>
         },
+        Run::Stopped { .. } => stopped_line("check"),
         _ => html! {},
+    }
+}
+
+/// What the pane says of a run the learner stopped: not a time limit.
+pub fn stopped_line(name: &str) -> Html {
+    html! {
+        <p class="verdict stopped">{ format!(
+            "Stopped: you stopped the {name} before it ended. Your code is as you left it.") }</p>
     }
 }
 
@@ -103,7 +112,7 @@ pub fn controller_result(run: &Run<ControllerReport>) -> Html {
                 { log_view(&report.logs) }
             </>
         },
-        Run::Failed { logs, .. } => log_view(logs),
+        Run::Failed { logs, .. } | Run::Stopped { logs, .. } => log_view(logs),
         _ => html! {},
     }
 }

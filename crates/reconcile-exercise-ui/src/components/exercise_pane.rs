@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::code_editor::code_editor;
 use super::controller_view::{
-    controller_intro, controller_result, controller_status, exercise_picker,
+    controller_intro, controller_result, controller_status, exercise_picker, stopped_line,
 };
 use super::counterexample::{counterexample_view, log_view};
 use crate::state::{CheckReport, ExerciseAction, ExerciseState, Job, LoopReport, Run, RunPhase};
@@ -20,6 +20,8 @@ pub struct ExercisePaneProps {
     pub on_action: Callback<ExerciseAction>,
     /// Runs the code: a Check, or in the loop.
     pub on_run: Callback<Job>,
+    /// Stops the run under way (Stop).
+    pub on_stop: Callback<()>,
     /// Loads a counterexample's documents into the editors.
     pub on_load: Callback<[String; 3]>,
     /// The Close button, when the pane has one.
@@ -39,8 +41,9 @@ pub fn ExercisePane(props: &ExercisePaneProps) -> Html {
     });
     let running = exercise.is_running();
     let source = &exercise.code.source;
+    let check = use_node_ref();
     if exercise.code.is_controller() {
-        return controller_pane(props, on_language);
+        return controller_pane(props, on_language, &check);
     }
     html! {
         <section class="pane exercise-pane" aria-labelledby="exercise-heading">
@@ -51,9 +54,10 @@ pub fn ExercisePane(props: &ExercisePaneProps) -> Html {
                 // aria-disabled, not disabled, while running: a disabled
                 // button would drop the keyboard focus to the page's start.
                 <button type="button" class="check-button primary" aria-disabled={running.then_some("true")}
-                        onclick={run_unless(running, Job::Check, &props.on_run)}>
+                        ref={check.clone()} onclick={run_unless(running, Job::Check, &props.on_run)}>
                     { if matches!(exercise.check, Run::Running { .. }) { "Checking…" } else { "Check" } }
                 </button>
+                { stop_button(running, &props.on_stop, &check) }
                 <button type="button" class="loop-button"
                         aria-disabled={(running || !props.scenario_ready).then_some("true")}
                         onclick={run_unless(running || !props.scenario_ready, Job::Loop, &props.on_run)}>
@@ -64,14 +68,14 @@ pub fn ExercisePane(props: &ExercisePaneProps) -> Html {
                 }
             </div>
             <div class="check-status" role="status" aria-live="polite" aria-atomic="true">
-                { status_line(&exercise.check, "cases", check_verdict) }
+                { status_line(&exercise.check, "cases", "check", check_verdict) }
             </div>
             if exercise.check.is_outdated(source) {
                 <p class="exercise-note outdated">{ "This result is of an earlier version of your code. Check again to see where it stands." }</p>
             }
             { check_view(&exercise.check, &props.on_load) }
             <div class="loop-status" role="status" aria-live="polite" aria-atomic="true">
-                { status_line(&exercise.in_loop, "calls", loop_verdict) }
+                { status_line(&exercise.in_loop, "calls", "run", loop_verdict) }
             </div>
             if exercise.in_loop.is_outdated(source) {
                 <p class="exercise-note outdated">{ "These verdicts are of an earlier version of your code." }</p>
@@ -108,7 +112,11 @@ fn pane_header(props: &ExercisePaneProps, on_language: Callback<Event>) -> Html 
 
 /// The pane on a controller exercise: its goal and hints, the code, Check,
 /// and what `checkController` found.
-fn controller_pane(props: &ExercisePaneProps, on_language: Callback<Event>) -> Html {
+fn controller_pane(
+    props: &ExercisePaneProps,
+    on_language: Callback<Event>,
+    check: &NodeRef,
+) -> Html {
     let exercise = &props.exercise;
     let running = exercise.is_running();
     let run = &exercise.controller;
@@ -119,13 +127,14 @@ fn controller_pane(props: &ExercisePaneProps, on_language: Callback<Event>) -> H
             { code_editor(&exercise.code, &props.on_action) }
             <div class="exercise-actions">
                 <button type="button" class="check-button primary" aria-disabled={running.then_some("true")}
-                        onclick={run_unless(running, Job::CheckController, &props.on_run)}>
+                        ref={check.clone()} onclick={run_unless(running, Job::CheckController, &props.on_run)}>
                     { if running { "Checking…" } else { "Check" } }
                 </button>
+                { stop_button(running, &props.on_stop, check) }
             </div>
             <div class="check-status controller-status" role="status" aria-live="polite" aria-atomic="true">
                 if matches!(run, Run::Running { .. }) {
-                    { status_line(run, "schedules explored", |_| html! {}) }
+                    { status_line(run, "schedules explored", "check", |_| html! {}) }
                 } else {
                     { controller_status(run) }
                 }
@@ -135,6 +144,24 @@ fn controller_pane(props: &ExercisePaneProps, on_language: Callback<Event>) -> H
             }
             { controller_result(run) }
         </section>
+    }
+}
+
+/// Stop, while a run is going: stops it and puts the focus back on Check
+/// (`check`), which the end of the run leaves in place.
+fn stop_button(running: bool, on_stop: &Callback<()>, check: &NodeRef) -> Html {
+    if !running {
+        return html! {};
+    }
+    let (on_stop, check) = (on_stop.clone(), check.clone());
+    let onclick = Callback::from(move |_: MouseEvent| {
+        on_stop.emit(());
+        if let Some(button) = check.cast::<web_sys::HtmlElement>() {
+            let _ = button.focus();
+        }
+    });
+    html! {
+        <button type="button" class="stop-button" {onclick}>{ "Stop" }</button>
     }
 }
 
@@ -185,8 +212,9 @@ fn start_over_buttons(exercise: &ExerciseState, on_action: &Callback<ExerciseAct
     }
 }
 
-/// Where a run stands, in one line; `verdict` words a finished one.
-fn status_line<R>(run: &Run<R>, unit: &str, verdict: fn(&R) -> Html) -> Html {
+/// Where a run stands, in one line; `verdict` words a finished one, and
+/// `name` ("check", "run") names a stopped one.
+fn status_line<R>(run: &Run<R>, unit: &str, name: &str, verdict: fn(&R) -> Html) -> Html {
     match run {
         Run::NotRun => html! {},
         // Downloaded, Python still has to start (a few seconds): no share to show.
@@ -213,6 +241,7 @@ fn status_line<R>(run: &Run<R>, unit: &str, verdict: fn(&R) -> Html) -> Html {
         Run::Failed { message, .. } => html! {
             <p class="verdict failed">{ format!("Your code could not be run: {message}") }</p>
         },
+        Run::Stopped { .. } => stopped_line(name),
     }
 }
 
@@ -246,8 +275,10 @@ fn loop_verdict(report: &LoopReport) -> Html {
 }
 
 fn check_view(check: &Run<CheckReport>, on_load: &Callback<[String; 3]>) -> Html {
-    let Run::Done(report) = check else {
-        return html! {};
+    let report = match check {
+        Run::Done(report) => report,
+        Run::Stopped { logs, .. } => return log_view(logs),
+        _ => return html! {},
     };
     html! {
         <>
@@ -262,6 +293,7 @@ fn check_view(check: &Run<CheckReport>, on_load: &Callback<[String; 3]>) -> Html
 fn loop_view(run: &Run<LoopReport>) -> Html {
     match run {
         Run::Done(report) => log_view(&report.logs),
+        Run::Stopped { logs, .. } => log_view(logs),
         _ => html! {},
     }
 }

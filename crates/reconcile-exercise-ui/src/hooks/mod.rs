@@ -2,4 +2,4 @@
 
 mod use_learner_run;
 
-pub use use_learner_run::use_learner_run;
+pub use use_learner_run::{use_learner_run, LearnerRun};
