@@ -166,10 +166,10 @@ test("check() and checkController(source) take a signal: aborted before or durin
       const checkBefore = await rejection(api.check(right, { signal: AbortSignal.abort() }));
       const controllerBefore = await rejection(api.checkController(controller, { signal: AbortSignal.abort() }));
 
-      // check() aborted while its worker runs a top level that spins 1.9 s (the
+      // check() aborted while its worker runs a top level that spins 15 s (the
       // sandbox already started): the worker is ended, not waited for.
       await api.check(right);
-      const spinning = `console.log("loading");\nconst until = Date.now() + 1900;\nwhile (Date.now() < until) {}\n${right}`;
+      const spinning = `console.log("loading");\nconst until = Date.now() + 15000;\nwhile (Date.now() < until) {}\n${right}`;
       const seed = new AbortController();
       let seedAbortedAt = 0;
       setTimeout(() => ((seedAbortedAt = performance.now()), seed.abort()), 800);
@@ -199,7 +199,8 @@ test("check() and checkController(source) take a signal: aborted before or durin
 
   expect(result.checkDuring).toMatchObject(aborted);
   expect(result.checkDuring.logs.map((line) => line.text)).toContain("loading");
-  expect(result.checkDuring.at - result.seedAbortedAt).toBeLessThan(1000);
+  // Long before the spin would end: a bound for a loaded machine, not a benchmark.
+  expect(result.checkDuring.at - result.seedAbortedAt).toBeLessThan(8000);
   expect(result.checkAfter).toMatchObject({ passed: true, total: 500 });
 
   expect(result.controllerDuring).toMatchObject(aborted);
@@ -207,7 +208,7 @@ test("check() and checkController(source) take a signal: aborted before or durin
   expect(result.explored).toBeLessThan(1000);
   expect(result.controllerDuring.logs).toContainEqual({ schedule: expect.any(Number), level: "log", text: "imported" });
   // The relay asks its watcher where the check was (up to 500 ms), then ends it.
-  expect(result.controllerDuring.at - result.abortedAt).toBeLessThan(1500);
+  expect(result.controllerDuring.at - result.abortedAt).toBeLessThan(8000);
   expect(result.controllerAfter).toMatchObject({ passed: true, schedulesExplored: 20 });
 });
 
